@@ -1,0 +1,58 @@
+# Arbiter's front door. CI (.ci/run) runs the same targets a developer runs.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PYTEST_ARGS ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help install demo test test-unit test-integration test-e2e lint fmt bench dev lock clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml requirements/constraints.txt
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Arbiter needs Python 3.11 or newer (set PYTHON=...)")'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c requirements/constraints.txt -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP) ## create .venv from the pinned dependencies and install Arbiter into it
+
+demo: install ## run a whole tournament embedded: one process, no servers
+	$(BIN)/arbiter demo
+
+test: install ## run every test (unit, integration, e2e); needs PostgreSQL, RabbitMQ, Redis
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+test-unit: install ## only the fast tests, no servers
+	$(BIN)/python -m pytest -m "not integration and not e2e" $(PYTEST_ARGS)
+
+test-integration: install
+	$(BIN)/python -m pytest -m integration $(PYTEST_ARGS)
+
+test-e2e: install
+	$(BIN)/python -m pytest -m e2e $(PYTEST_ARGS)
+
+lint: install ## ruff format check, ruff check, mypy on the domain packages
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+	$(BIN)/mypy shared services/*/domain cli
+
+fmt: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: install ## print the performance figures (nothing is asserted)
+	$(BIN)/python -m benchmarks
+
+dev: install ## every process locally against PostgreSQL, RabbitMQ and Redis on localhost
+	$(BIN)/honcho -f deploy/Procfile start
+
+lock: ## re-resolve requirements/constraints.txt from pyproject.toml
+	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links --extra dev --output-file requirements/constraints.txt pyproject.toml
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -1,0 +1,59 @@
+from fractions import Fraction
+
+import pytest
+
+from shared.trf import Colour, ResultCode, TrfError, parse, read, write
+from tests.fixtures import FIXTURES
+
+REFERENCE_FILES = sorted((FIXTURES / "dutch").glob("*.trf")) + sorted((FIXTURES / "tiebreaks").glob("*.trf"))
+
+LINE = (
+    "001    3      Test0003 Player0003               2545                             2.0    3"
+    "     9 w 1  0000 - H     2 b ="
+)
+
+
+@pytest.mark.parametrize("path", REFERENCE_FILES, ids=lambda p: p.name)
+def test_export_of_import_is_exact(path):
+    assert write(read(path)) == path.read_text()
+
+
+def test_player_line_columns():
+    doc = parse(
+        LINE
+        + "\n"
+        + LINE.replace("001    3", "001    9").replace("     9 w 1", "     3 b 0")
+        + "\n"
+        + "001    2      X"
+        + "\nXXR 5\nXXC black1\n"
+    )
+    p = doc.players[3]
+    assert (p.name, p.rating, p.points, p.rank) == ("Test0003 Player0003", 2545, Fraction(2), 3)
+    assert p.rounds[0] is not None and p.rounds[0].opponent == 9 and p.rounds[0].colour is Colour.WHITE
+    assert p.rounds[1] is not None and p.rounds[1].opponent is None
+    assert p.rounds[1].result is ResultCode.HALF_POINT_BYE
+    assert p.rounds[2] is not None and p.rounds[2].result is ResultCode.DRAW
+    assert doc.total_rounds == 5 and doc.initial_colour is Colour.BLACK
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("012 x\n001    1      A\n001    1      B\n", "<trf>:3: start number 1 already given on line 2"),
+        ("001    1      A" + " " * 76 + "   7 w 1\n", "<trf>:1: round 1: unknown opponent 7"),
+        ("001    1      A" + " " * 76 + "   2 x 1\n001    2\n", "colour must be w, b or -"),
+        ("001    1      A" + " " * 76 + "   2 w Q\n001    2\n", "unknown result code 'Q'"),
+        ("001   x1\n", "<trf>:1: the start number in columns 5-8 must be a number"),
+        ("XXR many\n", "<trf>:1: XXR needs the number of rounds"),
+        ("001    1                                       12a4\n", "the rating in columns 49-52"),
+    ],
+)
+def test_bad_lines_name_the_line(text, message):
+    with pytest.raises(TrfError) as info:
+        parse(text)
+    assert message in str(info.value)
+
+
+def test_unreadable_file_is_a_trf_error(tmp_path):
+    with pytest.raises(TrfError, match="cannot read file"):
+        read(tmp_path / "missing.trf")

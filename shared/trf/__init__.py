@@ -1,0 +1,22 @@
+"""FIDE Tournament Report File (TRF-16, TRF-2026 and the JaVaFo/bbpPairings extensions).
+
+Pure code: the tournament-history model (:mod:`shared.trf.model`), a reader that reports bad lines
+with their line number (:mod:`shared.trf.reader`) and a writer (:mod:`shared.trf.writer`).
+``write(parse(text)) == text`` for files in canonical layout.
+"""
+
+from shared.trf.model import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.reader import TrfError, parse, read
+from shared.trf.writer import write
+
+__all__ = [
+    "Colour",
+    "PlayerRecord",
+    "ResultCode",
+    "RoundEntry",
+    "TrfDocument",
+    "TrfError",
+    "parse",
+    "read",
+    "write",
+]

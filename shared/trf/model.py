@@ -1,0 +1,131 @@
+"""The tournament history a TRF file describes, as plain typed data."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
+
+
+class Colour(StrEnum):
+    WHITE = "w"
+    BLACK = "b"
+    NONE = "-"
+
+
+class ResultCode(StrEnum):
+    """Round result codes of the 001 record (TRF-16 = TRF-2026)."""
+
+    WIN = "1"
+    DRAW = "="
+    LOSS = "0"
+    FORFEIT_WIN = "+"
+    FORFEIT_LOSS = "-"
+    WIN_UNRATED = "W"  # won after less than one move: played, not rated
+    DRAW_UNRATED = "D"
+    LOSS_UNRATED = "L"
+    HALF_POINT_BYE = "H"
+    FULL_POINT_BYE = "F"
+    PAIRING_ALLOCATED_BYE = "U"
+    ZERO_POINT_BYE = "Z"
+
+    @property
+    def played(self) -> bool:
+        """Played over the board (the two players have met, the colour counts)."""
+        return self in _PLAYED
+
+    @property
+    def is_bye(self) -> bool:
+        return self in _BYES
+
+    @property
+    def is_forfeit(self) -> bool:
+        return self in (ResultCode.FORFEIT_WIN, ResultCode.FORFEIT_LOSS)
+
+
+_PLAYED = frozenset(
+    {
+        ResultCode.WIN,
+        ResultCode.DRAW,
+        ResultCode.LOSS,
+        ResultCode.WIN_UNRATED,
+        ResultCode.DRAW_UNRATED,
+        ResultCode.LOSS_UNRATED,
+    }
+)
+_BYES = frozenset(
+    {
+        ResultCode.HALF_POINT_BYE,
+        ResultCode.FULL_POINT_BYE,
+        ResultCode.PAIRING_ALLOCATED_BYE,
+        ResultCode.ZERO_POINT_BYE,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """One round block of a player line: ``OOOO C R``."""
+
+    opponent: int | None  # start number; None for 0000 or blank
+    colour: Colour
+    result: ResultCode
+
+
+@dataclass(slots=True)
+class PlayerRecord:
+    """A 001 line."""
+
+    start: int
+    name: str = ""
+    sex: str = ""
+    title: str = ""
+    rating: int | None = None
+    federation: str = ""
+    fide_id: str = ""
+    birth: str = ""
+    points: Fraction | None = None
+    rank: int | None = None
+    rounds: list[RoundEntry | None] = field(default_factory=list)  # index r-1; None = empty block
+
+    def entry(self, round_no: int) -> RoundEntry | None:
+        if 1 <= round_no <= len(self.rounds):
+            return self.rounds[round_no - 1]
+        return None
+
+
+@dataclass(slots=True)
+class Line:
+    """A record in file order. Player lines point at their :class:`PlayerRecord` by start number;
+    every other record keeps its text so the writer reproduces it exactly."""
+
+    code: str
+    text: str
+    player: int | None = None
+
+
+@dataclass(slots=True)
+class TrfDocument:
+    players: dict[int, PlayerRecord] = field(default_factory=dict)
+    lines: list[Line] = field(default_factory=list)
+    name: str = ""
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    tournament_type: str = ""
+    total_rounds: int | None = None  # XXR (or 142)
+    initial_colour: Colour | None = None  # XXC white1/black1 (or 152)
+    ranking_by_rating: bool = False  # XXC rank
+    forbidden_pairs: list[tuple[int, ...]] = field(default_factory=list)  # XXP (and 260)
+    absent_next: set[int] = field(default_factory=set)  # XXZ
+    accelerations: dict[int, list[Fraction]] = field(default_factory=dict)  # XXA
+    point_system: dict[str, Fraction] = field(default_factory=dict)  # XXS / BBx / 162, keys as written
+
+    @property
+    def rounds_played(self) -> int:
+        """Rounds with at least one block in any player line."""
+        return max((len(p.rounds) for p in self.players.values()), default=0)
+
+    def records(self, code: str) -> list[str]:
+        """The raw text of every record with this three-character code."""
+        return [line.text for line in self.lines if line.code == code]

@@ -1,0 +1,297 @@
+"""Read TRF-16 / TRF-2026 text into a :class:`TrfDocument`.
+
+Every problem is a :class:`TrfError` naming the file and the line: a line that breaks the
+column layout, an unknown player number, a malformed extension record.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from fractions import Fraction
+from pathlib import Path
+
+from shared.trf.model import Colour, Line, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+
+ROUND_START = 91  # 0-based column of the first round block (column 92)
+BLOCK_WIDTH = 10  # 8 characters and two spaces
+_RESULT_CODES = {code.value: code for code in ResultCode}
+_DECIMAL = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+class TrfError(ValueError):
+    """A TRF file that cannot be read; ``str()`` names the file and the line."""
+
+    def __init__(self, message: str, *, source: str = "<trf>", line: int | None = None) -> None:
+        self.message = message
+        self.source = source
+        self.line = line
+        where = f"{source}:{line}" if line is not None else source
+        super().__init__(f"{where}: {message}")
+
+
+def read(path: str | Path) -> TrfDocument:
+    """Read a TRF file from disk."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise TrfError(f"cannot read file: {exc.strerror or exc}", source=str(p)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    return parse(text, source=str(p))
+
+
+def parse(text: str, *, source: str = "<trf>") -> TrfDocument:
+    doc = TrfDocument()
+    player_lines: dict[int, int] = {}
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r")
+        code = line[:3]
+        ctx = _Context(source, number)
+        if line.strip() == "":
+            doc.lines.append(Line(code="", text=line))
+            continue
+        if code == "001":
+            player = _parse_player(line, ctx)
+            if player.start in doc.players:
+                raise ctx.error(
+                    f"start number {player.start} already given on line {player_lines[player.start]}"
+                )
+            doc.players[player.start] = player
+            player_lines[player.start] = number
+            doc.lines.append(Line(code=code, text=line, player=player.start))
+            continue
+        doc.lines.append(Line(code=code, text=line))
+        _parse_record(doc, code, line, ctx)
+    _check_references(doc, player_lines, source)
+    return doc
+
+
+class _Context:
+    def __init__(self, source: str, line: int) -> None:
+        self.source = source
+        self.line = line
+
+    def error(self, message: str) -> TrfError:
+        return TrfError(message, source=self.source, line=self.line)
+
+
+def _field(line: str, first: int, last: int) -> str:
+    """Columns ``first``..``last`` (1-based, inclusive), stripped."""
+    return line[first - 1 : last].strip()
+
+
+def _int_field(line: str, first: int, last: int, what: str, ctx: _Context) -> int | None:
+    value = _field(line, first, last)
+    if not value:
+        return None
+    if not value.isdigit():
+        raise ctx.error(f"{what} in columns {first}-{last} must be a number, got {value!r}")
+    return int(value)
+
+
+def _points(value: str, what: str, ctx: _Context) -> Fraction:
+    if not _DECIMAL.match(value):
+        raise ctx.error(f"{what} must be a decimal number, got {value!r}")
+    return Fraction(value)
+
+
+def _parse_player(line: str, ctx: _Context) -> PlayerRecord:
+    if len(line) > 3 and line[3] != " ":
+        raise ctx.error("a 001 line needs a space in column 4")
+    start = _int_field(line, 5, 8, "the start number", ctx)
+    if start is None or start == 0:
+        raise ctx.error("a 001 line needs a start number in columns 5-8")
+    points_text = _field(line, 81, 84)
+    player = PlayerRecord(
+        start=start,
+        sex=_field(line, 10, 10),
+        title=_field(line, 11, 13),
+        name=_field(line, 15, 47),
+        rating=_int_field(line, 49, 52, "the rating", ctx),
+        federation=_field(line, 54, 56),
+        fide_id=_field(line, 58, 68),
+        birth=_field(line, 70, 79),
+        points=_points(points_text, "the points in columns 81-84", ctx) if points_text else None,
+        rank=_int_field(line, 86, 89, "the rank", ctx),
+    )
+    if len(line) > ROUND_START and line[ROUND_START - 2 : ROUND_START].strip():
+        raise ctx.error("columns 90-91 must be blank before the first round block")
+    round_no = 0
+    pos = ROUND_START
+    while pos < len(line):
+        round_no += 1
+        block = line[pos : pos + 8]
+        gap = line[pos + 8 : pos + BLOCK_WIDTH]
+        if gap.strip():
+            raise ctx.error(
+                f"round {round_no}: columns {pos + 9}-{pos + 10} must be blank between round blocks"
+            )
+        player.rounds.append(_parse_block(block, round_no, pos + 1, ctx))
+        pos += BLOCK_WIDTH
+    while player.rounds and player.rounds[-1] is None:
+        player.rounds.pop()
+    return player
+
+
+def _parse_block(block: str, round_no: int, column: int, ctx: _Context) -> RoundEntry | None:
+    if not block.strip():
+        return None
+    block = block.ljust(8)
+    opp_text, sep1, colour_text, sep2, result_text = block[0:4], block[4], block[5], block[6], block[7]
+    where = f"round {round_no} (columns {column}-{column + 7})"
+    if sep1 != " " or sep2 != " ":
+        raise ctx.error(f"{where}: expected 'NNNN c r', got {block!r}")
+    opp_text = opp_text.strip()
+    if opp_text and not opp_text.isdigit():
+        raise ctx.error(f"{where}: opponent must be a start number, got {opp_text!r}")
+    opponent = int(opp_text) if opp_text else 0
+    colour_char = colour_text.lower()
+    if colour_char not in ("w", "b", "-", " "):
+        raise ctx.error(f"{where}: colour must be w, b or -, got {colour_text!r}")
+    colour = Colour.NONE if colour_char in ("-", " ") else Colour(colour_char)
+    result_char = result_text.upper()
+    if result_char == " ":
+        result = ResultCode.ZERO_POINT_BYE
+    elif result_char in _RESULT_CODES:
+        result = _RESULT_CODES[result_char]
+    else:
+        raise ctx.error(
+            f"{where}: unknown result code {result_text!r} (expected one of 1 = 0 + - W D L H F U Z)"
+        )
+    if opponent == 0:
+        if result not in (
+            ResultCode.HALF_POINT_BYE,
+            ResultCode.FULL_POINT_BYE,
+            ResultCode.PAIRING_ALLOCATED_BYE,
+            ResultCode.ZERO_POINT_BYE,
+            ResultCode.FORFEIT_WIN,
+            ResultCode.FORFEIT_LOSS,
+        ):
+            raise ctx.error(f"{where}: result {result.value!r} needs an opponent")
+        return RoundEntry(opponent=None, colour=colour, result=result)
+    if result.is_bye:
+        raise ctx.error(f"{where}: a bye ({result.value}) cannot have an opponent")
+    if result.played and colour is Colour.NONE:
+        raise ctx.error(f"{where}: a played game needs a colour (w or b)")
+    return RoundEntry(opponent=opponent, colour=colour, result=result)
+
+
+def _ids(tokens: list[str], what: str, ctx: _Context) -> list[int]:
+    out = []
+    for token in tokens:
+        if not token.isdigit():
+            raise ctx.error(f"{what}: expected start numbers, got {token!r}")
+        out.append(int(token))
+    return out
+
+
+def _parse_date(text: str, ctx: _Context) -> dt.date | None:
+    text = text.strip()
+    if not text:
+        return None
+    for fmt in ("%Y/%m/%d", "%Y-%m-%d", "%Y.%m.%d", "%d.%m.%Y", "%d/%m/%Y", "%y/%m/%d"):
+        try:
+            return dt.datetime.strptime(text, fmt).date()
+        except ValueError:
+            continue
+    raise ctx.error(f"unrecognised date {text!r} (expected YYYY/MM/DD)")
+
+
+_POINT_KEYS = {"BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"}
+
+
+def _parse_record(doc: TrfDocument, code: str, line: str, ctx: _Context) -> None:
+    rest = line[3:].strip()
+    tokens = rest.split()
+    if code == "012":
+        doc.name = rest
+    elif code == "042":
+        doc.start_date = _parse_date(rest, ctx)
+    elif code == "052":
+        doc.end_date = _parse_date(rest, ctx)
+    elif code == "092":
+        doc.tournament_type = rest
+    elif code in ("XXR", "142"):
+        if len(tokens) != 1 or not tokens[0].isdigit() or int(tokens[0]) < 1:
+            raise ctx.error(f"{code} needs the number of rounds, got {rest!r}")
+        doc.total_rounds = int(tokens[0])
+    elif code == "XXC":
+        for token in tokens:
+            low = token.lower()
+            if low == "rank":
+                doc.ranking_by_rating = True
+            elif low in ("white1", "black1"):
+                doc.initial_colour = Colour.WHITE if low == "white1" else Colour.BLACK
+            else:
+                raise ctx.error(f"XXC: unknown option {token!r} (expected rank, white1 or black1)")
+    elif code == "152":
+        if rest.upper() not in ("W", "B"):
+            raise ctx.error(f"152 needs W or B, got {rest!r}")
+        doc.initial_colour = Colour.WHITE if rest.upper() == "W" else Colour.BLACK
+    elif code in ("XXP", "260"):
+        ids = _ids(tokens, code, ctx)
+        if len(ids) < 2:
+            raise ctx.error(f"{code} needs at least two start numbers")
+        doc.forbidden_pairs.append(tuple(ids))
+    elif code == "XXZ":
+        doc.absent_next.update(_ids(tokens, code, ctx))
+    elif code == "XXA":
+        if not tokens or not tokens[0].isdigit():
+            raise ctx.error("XXA needs a start number followed by acceleration points")
+        doc.accelerations[int(tokens[0])] = [_points(t, "XXA points", ctx) for t in tokens[1:]]
+    elif code == "XXS":
+        for token in tokens:
+            key, eq, value = token.partition("=")
+            if not eq:
+                raise ctx.error(f"XXS: expected CODE=points, got {token!r}")
+            doc.point_system[key.upper()] = _points(value, f"XXS {key}", ctx)
+    elif code in _POINT_KEYS:
+        if len(tokens) != 1:
+            raise ctx.error(f"{code} needs one point value")
+        doc.point_system[code] = _points(tokens[0], code, ctx)
+    elif code == "162":
+        _parse_scoring(doc, line, ctx)
+
+
+def _parse_scoring(doc: TrfDocument, line: str, ctx: _Context) -> None:
+    """TRF-2026 record 162: ``162  W 2.0    D 1.0 ...`` (code letter then points, repeating)."""
+    tokens = line[3:].split()
+    if len(tokens) % 2:
+        raise ctx.error("162 needs pairs of a result letter and its points")
+    for key, value in zip(tokens[::2], tokens[1::2], strict=True):
+        if key.upper() not in ("W", "D", "L", "A", "P", "X", "H", "F", "Z", "U"):
+            raise ctx.error(f"162: unknown result letter {key!r}")
+        doc.point_system["162" + key.upper()] = _points(value, f"162 {key}", ctx)
+
+
+def _check_references(doc: TrfDocument, player_lines: dict[int, int], source: str) -> None:
+    for start, player in doc.players.items():
+        for round_no, entry in enumerate(player.rounds, start=1):
+            if entry is None or entry.opponent is None:
+                continue
+            if entry.opponent not in doc.players:
+                raise TrfError(
+                    f"round {round_no}: unknown opponent {entry.opponent}",
+                    source=source,
+                    line=player_lines[start],
+                )
+            if entry.opponent == start:
+                raise TrfError(
+                    f"round {round_no}: player {start} paired with themselves",
+                    source=source,
+                    line=player_lines[start],
+                )
+    for pair in doc.forbidden_pairs:
+        for start in pair:
+            if start not in doc.players:
+                raise TrfError(f"forbidden pair names unknown player {start}", source=source)
+    for start in doc.absent_next:
+        if start not in doc.players:
+            raise TrfError(f"XXZ names unknown player {start}", source=source)

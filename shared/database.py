@@ -1,0 +1,50 @@
+"""SQLAlchemy engines and Alembic migrations, the same way for every service."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+
+
+def make_engine(url: str, **kwargs: Any) -> sa.Engine:
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cursor = dbapi_conn.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        return engine
+    kwargs.setdefault("pool_pre_ping", True)
+    kwargs.setdefault("pool_size", 10)
+    kwargs.setdefault("max_overflow", 20)
+    return sa.create_engine(url, **kwargs)
+
+
+def alembic_config(migrations: Path, url: str) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(migrations))
+    cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def upgrade(migrations: Path, engine: sa.Engine, revision: str = "head") -> None:
+    """Run a service's migrations on ``engine`` (its env.py uses the connection passed in)."""
+    cfg = alembic_config(migrations, engine.url.render_as_string(hide_password=False))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+
+
+def ping(engine: sa.Engine) -> None:
+    with engine.connect() as conn:
+        conn.execute(sa.text("SELECT 1"))

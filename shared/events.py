@@ -1,0 +1,351 @@
+"""The versioned events the services exchange, with their routing keys and the envelope.
+
+Every message on the bus is an :class:`Envelope` whose ``type`` is the routing key (past tense,
+``game.finished``) and whose ``payload`` validates against the model registered for
+``(type, version)``. Models are frozen and forbid unknown fields, so a producer that drifts from
+the schema fails loudly in its own tests instead of poisoning a consumer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from enum import StrEnum
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+EXCHANGE = "arbiter.events"
+DEAD_LETTER_EXCHANGE = "arbiter.dead"
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Event(BaseModel):
+    """Base of every event payload. Subclasses set ``TYPE`` (routing key) and ``VERSION``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    TYPE: ClassVar[str] = ""
+    VERSION: ClassVar[int] = 1
+
+
+class Envelope(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: uuid.UUID = Field(default_factory=uuid.uuid4, description="idempotency key")
+    type: str
+    version: int = 1
+    occurred_at: dt.datetime = Field(default_factory=utcnow)
+    tournament_id: uuid.UUID | None = None
+    payload: dict[str, Any]
+
+
+class MalformedMessage(ValueError):
+    """The body is not a valid envelope, or its payload does not match its schema."""
+
+
+class UnknownEvent(ValueError):
+    """The envelope names a type/version nobody registered."""
+
+
+_REGISTRY: dict[tuple[str, int], type[Event]] = {}
+E = TypeVar("E", bound=type[Event])
+
+
+def register(cls: E) -> E:
+    key = (cls.TYPE, cls.VERSION)
+    if not cls.TYPE or key in _REGISTRY:
+        raise RuntimeError(f"event {key} has no type or is registered twice")
+    _REGISTRY[key] = cls
+    return cls
+
+
+def registered() -> dict[tuple[str, int], type[Event]]:
+    return dict(_REGISTRY)
+
+
+def wrap(event: Event, tournament_id: uuid.UUID | None, **kwargs: Any) -> Envelope:
+    return Envelope(
+        type=event.TYPE,
+        version=event.VERSION,
+        tournament_id=tournament_id,
+        payload=event.model_dump(mode="json"),
+        **kwargs,
+    )
+
+
+def encode(envelope: Envelope) -> bytes:
+    return envelope.model_dump_json().encode()
+
+
+def decode(body: bytes | str) -> tuple[Envelope, Event]:
+    """Parse and validate a message body; raise MalformedMessage or UnknownEvent."""
+    try:
+        envelope = Envelope.model_validate_json(body)
+    except ValidationError as exc:
+        raise MalformedMessage(f"not an event envelope: {_first_error(exc)}") from None
+    return envelope, payload_of(envelope)
+
+
+def payload_of(envelope: Envelope) -> Event:
+    cls = _REGISTRY.get((envelope.type, envelope.version))
+    if cls is None:
+        raise UnknownEvent(f"unknown event {envelope.type!r} version {envelope.version}")
+    try:
+        return cls.model_validate(envelope.payload)
+    except ValidationError as exc:
+        raise MalformedMessage(f"{envelope.type} v{envelope.version}: {_first_error(exc)}") from None
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err.get("loc", ())) or "body"
+    return f"{where}: {err.get('msg', 'invalid')}"
+
+
+def schema_document() -> dict[str, Any]:
+    """JSON Schema of every registered event, for docs/events.md and for consumers in other languages."""
+    return {
+        f"{t} v{v}": cls.model_json_schema()
+        for (t, v), cls in sorted(_REGISTRY.items(), key=lambda kv: kv[0])
+    }
+
+
+# --------------------------------------------------------------------------------------------------
+# Shared vocabulary
+
+
+class TimeControl(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    base_seconds: int = Field(ge=0, le=6 * 3600)
+    increment_seconds: int = Field(0, ge=0, le=600)
+    days_per_move: int | None = Field(None, ge=1, le=60, description="correspondence")
+
+    def label(self) -> str:
+        if self.days_per_move:
+            return f"{self.days_per_move}d/move"
+        base = self.base_seconds / 60
+        return f"{base:g}+{self.increment_seconds}"
+
+
+class GameOutcome(StrEnum):
+    """How a game ended, as stored; points are derived by the tournament's scoring."""
+
+    WHITE_WIN = "1-0"
+    DRAW = "1/2-1/2"
+    BLACK_WIN = "0-1"
+    WHITE_FORFEIT_WIN = "+-"  # black forfeited
+    BLACK_FORFEIT_WIN = "-+"
+    DOUBLE_FORFEIT = "--"
+
+
+class RosterEntry(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    seed: int = Field(ge=1)
+    player_id: uuid.UUID
+    name: str
+    rating: int | None = None
+
+
+class PairedGame(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    game_id: uuid.UUID
+    board: int = Field(ge=1)
+    white: uuid.UUID
+    black: uuid.UUID
+    leg: int = Field(1, ge=1, le=2, description="2 = the return game of a double round")
+
+
+class ByeKind(StrEnum):
+    PAIRING_ALLOCATED = "pairing_allocated"
+    HALF_POINT = "half_point"
+    ZERO_POINT = "zero_point"
+    FULL_POINT = "full_point"
+
+
+class Bye(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    player_id: uuid.UUID
+    kind: ByeKind = ByeKind.PAIRING_ALLOCATED
+
+
+class TournamentSettings(BaseModel):
+    """What the other services need to know of a tournament's configuration."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    ruleset: str = "platform"
+    variant: str = "chess"
+    threshold: int = Field(7, ge=2, le=200)
+    double_rounds: bool = False
+    extra_round: bool = False
+    rated: bool = True
+    time_control: TimeControl
+
+
+# --------------------------------------------------------------------------------------------------
+# registration
+
+
+@register
+class TournamentScheduled(Event):
+    TYPE: ClassVar[str] = "tournament.scheduled"
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    name: str
+    starts_at: dt.datetime
+    seats: int
+    minimum: int
+    settings: TournamentSettings
+
+
+@register
+class PlayerJoined(Event):
+    TYPE: ClassVar[str] = "player.joined"
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    name: str
+    rating: int | None = None
+
+
+@register
+class PlayerLeft(Event):
+    TYPE: ClassVar[str] = "player.left"
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+
+
+@register
+class TournamentStarted(Event):
+    TYPE: ClassVar[str] = "tournament.started"
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    name: str
+    started_at: dt.datetime
+    settings: TournamentSettings
+    roster: list[RosterEntry] = Field(description="seeded by rating, seed 1 = highest")
+
+
+@register
+class TournamentCancelled(Event):
+    TYPE: ClassVar[str] = "tournament.cancelled"
+    tournament_id: uuid.UUID
+    reason: str = Field(description="stable code, e.g. too_few_players")
+    detail: str
+    present: int | None = None
+
+
+@register
+class PlayerWithdrawn(Event):
+    TYPE: ClassVar[str] = "player.withdrawn"
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    reason: str = ""
+
+
+# --------------------------------------------------------------------------------------------------
+# pairing
+
+
+@register
+class RoundPaired(Event):
+    TYPE: ClassVar[str] = "round.paired"
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    round: int = Field(ge=1)
+    total_rounds: int = Field(ge=1)
+    system: str = Field(description="round_robin | swiss | knockout | ...")
+    games: list[PairedGame]
+    byes: list[Bye] = []
+    time_control: TimeControl
+
+
+@register
+class RoundCompleted(Event):
+    TYPE: ClassVar[str] = "round.completed"
+    tournament_id: uuid.UUID
+    round: int
+
+
+@register
+class TournamentCompleted(Event):
+    TYPE: ClassVar[str] = "tournament.completed"
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    rounds: int
+    completed_at: dt.datetime
+
+
+@register
+class RoundDue(Event):
+    """Internal to the pairing service: a round is ready to be paired by a pairing worker."""
+
+    TYPE: ClassVar[str] = "pairing.round_due"
+    tournament_id: uuid.UUID
+    round: int = Field(ge=1)
+
+
+# --------------------------------------------------------------------------------------------------
+# clocks
+
+
+@register
+class GameStarted(Event):
+    TYPE: ClassVar[str] = "game.started"
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    white: uuid.UUID
+    black: uuid.UUID
+    started_at: dt.datetime
+    time_control: TimeControl
+
+
+@register
+class GameFinished(Event):
+    TYPE: ClassVar[str] = "game.finished"
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    white: uuid.UUID
+    black: uuid.UUID
+    outcome: GameOutcome
+    reason: str = Field(description="e.g. resignation, agreement, checkmate, time, forfeit, reported")
+    moves: int = 0
+    finished_at: dt.datetime
+
+
+# --------------------------------------------------------------------------------------------------
+# standings
+
+
+class StandingRow(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    rank: int
+    player_id: uuid.UUID
+    seed: int
+    name: str
+    points: float
+    tiebreaks: dict[str, float | None] = {}
+
+
+@register
+class StandingsUpdated(Event):
+    TYPE: ClassVar[str] = "standings.updated"
+    tournament_id: uuid.UUID
+    after_round: int
+    games_counted: int
+    rows: list[StandingRow]
+
+
+@register
+class StandingsFinal(Event):
+    TYPE: ClassVar[str] = "standings.final"
+    tournament_id: uuid.UUID
+    rows: list[StandingRow]
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, default=str, sort_keys=True)

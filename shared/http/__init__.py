@@ -1,0 +1,1 @@
+"""HTTP conventions every service follows: problem+json errors, bearer JWT auth, health probes."""

@@ -1,0 +1,78 @@
+"""Bearer JWT (HS256) authentication and roles.
+
+Claims: ``sub`` (the account id, a UUID), ``roles`` (any of ``player``, ``arbiter``, ``service``),
+``exp``. An account is the organiser of the tournaments it created; ``arbiter`` and ``service``
+may act on any tournament.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+
+import jwt
+from flask import request
+
+from shared.http.problems import forbidden, unauthorized
+
+ROLES = frozenset({"player", "arbiter", "service"})
+ALGORITHM = "HS256"
+
+
+@dataclass(frozen=True)
+class Principal:
+    subject: uuid.UUID
+    roles: frozenset[str]
+
+    @property
+    def is_staff(self) -> bool:
+        return bool(self.roles & {"arbiter", "service"})
+
+    def require(self, *roles: str) -> None:
+        if not self.roles & set(roles):
+            raise forbidden(f"this needs one of the roles: {', '.join(sorted(roles))}")
+
+    def require_owner(self, owner: uuid.UUID, what: str = "tournament") -> None:
+        if self.subject != owner and not self.is_staff:
+            raise forbidden(f"only the organiser of this {what} may do this", slug="not-organiser")
+
+
+def issue_token(
+    secret: str,
+    subject: uuid.UUID,
+    roles: set[str] | frozenset[str] = frozenset({"player"}),
+    *,
+    ttl: dt.timedelta = dt.timedelta(hours=12),
+) -> str:
+    unknown = set(roles) - ROLES
+    if unknown:
+        raise ValueError(f"unknown roles: {sorted(unknown)}")
+    now = dt.datetime.now(dt.UTC)
+    claims = {"sub": str(subject), "roles": sorted(roles), "iat": now, "exp": now + ttl}
+    return jwt.encode(claims, secret, algorithm=ALGORITHM)
+
+
+def decode_token(token: str, secret: str) -> Principal:
+    try:
+        claims = jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "exp"]})
+    except jwt.ExpiredSignatureError:
+        raise unauthorized("the token has expired") from None
+    except jwt.PyJWTError as exc:
+        raise unauthorized(f"malformed or invalid token: {exc}") from None
+    try:
+        subject = uuid.UUID(str(claims["sub"]))
+    except ValueError:
+        raise unauthorized("the token's subject is not an account id") from None
+    roles = claims.get("roles", [])
+    if not isinstance(roles, list) or not all(isinstance(r, str) for r in roles):
+        raise unauthorized("the token's roles claim must be a list of strings")
+    return Principal(subject, frozenset(roles) & ROLES)
+
+
+def current_principal(secret: str) -> Principal:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise unauthorized("send 'Authorization: Bearer <token>'")
+    return decode_token(token.strip(), secret)

@@ -1,0 +1,142 @@
+"""Transactional outbox: events are written in the same transaction as the state change that
+caused them, and a relay publishes them afterwards with broker confirms.
+
+On PostgreSQL the writer also sends ``NOTIFY <channel>`` in that transaction, so the relay wakes
+at commit instead of waiting for its next poll.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from shared.events import Envelope, utcnow
+from shared.messaging.port import Broker, PublishError
+
+log = logging.getLogger(__name__)
+
+
+def notify_channel(service: str) -> str:
+    return f"arbiter_outbox_{service}"
+
+
+def add_to_outbox(session: Session, outbox: sa.Table, envelopes: Iterable[Envelope], *, channel: str) -> int:
+    rows = [
+        {
+            "event_id": e.id,
+            "type": e.type,
+            "tournament_id": e.tournament_id,
+            "body": e.model_dump_json(),
+            "created_at": utcnow(),
+        }
+        for e in envelopes
+    ]
+    if not rows:
+        return 0
+    session.execute(sa.insert(outbox), rows)
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(sa.text("SELECT pg_notify(:channel, '')"), {"channel": channel})
+    return len(rows)
+
+
+class OutboxRelay:
+    """Publishes unpublished outbox rows in id order. Safe to run twice (``SKIP LOCKED``)."""
+
+    def __init__(
+        self, engine: sa.Engine, outbox: sa.Table, broker: Broker, *, channel: str, batch: int = 200
+    ) -> None:
+        self.engine = engine
+        self.outbox = outbox
+        self.broker = broker
+        self.channel = channel
+        self.batch = batch
+
+    def relay_once(self) -> int:
+        """Publish one batch; return how many rows were published."""
+        table = self.outbox
+        query = (
+            sa.select(table.c.id, table.c.body)
+            .where(table.c.published_at.is_(None))
+            .order_by(table.c.id)
+            .limit(self.batch)
+        )
+        if self.engine.dialect.name == "postgresql":
+            query = query.with_for_update(skip_locked=True)
+        with self.engine.begin() as conn:
+            rows = conn.execute(query).all()
+            if not rows:
+                return 0
+            envelopes = [Envelope.model_validate_json(row.body) for row in rows]
+            self.broker.publish(envelopes)  # raises PublishError: the transaction rolls back, rows stay
+            conn.execute(
+                sa.update(table).where(table.c.id.in_([r.id for r in rows])).values(published_at=utcnow())
+            )
+        return len(rows)
+
+    def drain(self) -> int:
+        total = 0
+        while n := self.relay_once():
+            total += n
+        return total
+
+    def run(self, stop: threading.Event, *, poll_seconds: float = 1.0) -> None:
+        waiter = _NotifyWaiter(self.engine, self.channel)
+        try:
+            while not stop.is_set():
+                try:
+                    published = self.drain()
+                except PublishError as exc:
+                    log.warning("outbox relay: %s; retrying", exc)
+                    stop.wait(1.0)
+                    continue
+                except sa.exc.OperationalError as exc:
+                    log.warning("outbox relay: database unavailable (%s); retrying", exc.orig)
+                    stop.wait(1.0)
+                    continue
+                if not published:
+                    waiter.wait(poll_seconds)
+        finally:
+            waiter.close()
+
+
+class _NotifyWaiter:
+    """Waits for NOTIFY on PostgreSQL; a plain timed wait elsewhere."""
+
+    def __init__(self, engine: sa.Engine, channel: str) -> None:
+        self._conn: Any = None
+        self._event = threading.Event()
+        if engine.dialect.name != "postgresql":
+            return
+        try:
+            import psycopg
+
+            url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            self._conn = psycopg.connect(url, autocommit=True)
+            self._conn.execute(sa.text(f'LISTEN "{channel}"').text)
+        except Exception as exc:  # the relay still works by polling
+            log.warning("outbox relay: LISTEN unavailable (%r); polling", exc)
+            self._conn = None
+
+    def wait(self, seconds: float) -> None:
+        if self._conn is None:
+            self._event.wait(seconds)
+            return
+        try:
+            for _ in self._conn.notifies(timeout=seconds, stop_after=1):
+                break
+        except Exception as exc:
+            log.warning("outbox relay: LISTEN connection lost (%r); polling", exc)
+            self.close()
+
+    def close(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except Exception:
+                pass
+            self._conn = None

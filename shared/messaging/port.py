@@ -1,0 +1,56 @@
+"""The messaging port: what a service needs from a broker, whatever the broker is.
+
+Delivery is at least once. A consumer handler must be idempotent (the inbox makes it so); it acks
+by returning and asks for a retry by raising. A message that cannot be decoded, names an unknown
+event, or keeps failing is dead-lettered with its reason and never blocks the queue.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from shared.events import Envelope, Event
+
+Handler = Callable[[Envelope, Event], None]
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """One durable queue per consuming handler, bound to the routing keys it handles."""
+
+    queue: str
+    routing_keys: tuple[str, ...]
+    handler: Handler
+
+
+@dataclass(frozen=True)
+class DeadLetter:
+    queue: str
+    reason: str
+    body: bytes
+
+
+class PublishError(RuntimeError):
+    """The broker did not confirm a publish; the caller keeps the message and retries."""
+
+
+class Broker(Protocol):
+    def declare(self, subscriptions: Sequence[Subscription]) -> None:
+        """Create the exchange, the queues, their bindings and dead-letter queues (idempotent)."""
+
+    def publish(self, envelopes: Sequence[Envelope]) -> None:
+        """Publish and wait for the broker's confirmation of every message, or raise PublishError."""
+
+    def publish_raw(self, routing_key: str, body: bytes) -> None:
+        """Publish bytes as they are (tests use it to send poison messages)."""
+
+    def consume(self, subscriptions: Sequence[Subscription], stop: threading.Event) -> None:
+        """Deliver messages to the handlers until ``stop`` is set."""
+
+    def dead_letters(self, queue: str) -> list[DeadLetter]:
+        """Read (and remove) what was dead-lettered from a queue: for operators and tests."""
+
+    def close(self) -> None: ...

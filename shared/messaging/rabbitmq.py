@@ -1,0 +1,205 @@
+"""RabbitMQ adapter (pika, blocking): a durable topic exchange, one durable queue per consuming
+handler with its own dead-letter queue, publisher confirms and manual acks.
+
+Topology
+    exchange ``arbiter.events`` (topic, durable)  --routing key = event type-->  queue ``<service>.<handler>``
+    exchange ``arbiter.dead`` (direct, durable)   --routing key = queue name-->  queue ``<queue>.dead``
+
+A message the handler cannot take (malformed, unknown, or failing after retries) is republished
+to ``arbiter.dead`` with an ``x-arbiter-reason`` header, confirmed, and only then acked: it is
+never lost and never blocks the messages behind it. A consumer killed mid-message leaves it
+unacked, so RabbitMQ redelivers it; the inbox makes the second delivery a no-op.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Sequence
+
+import pika
+import pika.exceptions
+from pika.adapters.blocking_connection import BlockingChannel
+from pika.spec import Basic, BasicProperties
+from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_exponential
+
+from shared.events import DEAD_LETTER_EXCHANGE, EXCHANGE, Envelope, encode
+from shared.messaging.delivery import deliver
+from shared.messaging.port import DeadLetter, PublishError, Subscription
+
+log = logging.getLogger(__name__)
+
+_CONNECTION_ERRORS = (pika.exceptions.AMQPConnectionError, pika.exceptions.AMQPChannelError, OSError)
+
+
+class RabbitMQBroker:
+    def __init__(self, url: str, *, prefetch: int = 32, attempts: int = 3, heartbeat: int = 30) -> None:
+        params = pika.URLParameters(url)
+        params.heartbeat = heartbeat
+        params.blocked_connection_timeout = 60
+        params.connection_attempts = 1
+        self._params = params
+        self.prefetch = prefetch
+        self.attempts = attempts
+        self._conn: pika.BlockingConnection | None = None
+        self._publish_channel: BlockingChannel | None = None
+        self._lock = threading.Lock()
+
+    # -- connection -------------------------------------------------------------------------------
+    @retry(
+        retry=retry_if_exception_type(_CONNECTION_ERRORS),
+        wait=wait_exponential(multiplier=0.2, max=5),
+        stop=stop_after_delay(60),
+        reraise=True,
+    )
+    def _connect(self) -> pika.BlockingConnection:
+        if self._conn is None or self._conn.is_closed:
+            self._conn = pika.BlockingConnection(self._params)
+            self._publish_channel = None
+        return self._conn
+
+    def _channel(self) -> BlockingChannel:
+        conn = self._connect()
+        if self._publish_channel is None or self._publish_channel.is_closed:
+            channel = conn.channel()
+            channel.confirm_delivery()
+            channel.exchange_declare(EXCHANGE, exchange_type="topic", durable=True)
+            channel.exchange_declare(DEAD_LETTER_EXCHANGE, exchange_type="direct", durable=True)
+            self._publish_channel = channel
+        return self._publish_channel
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None and self._conn.is_open:
+                try:
+                    self._conn.close()
+                except _CONNECTION_ERRORS:
+                    pass
+            self._conn = None
+            self._publish_channel = None
+
+    # -- topology ---------------------------------------------------------------------------------
+    def declare(self, subscriptions: Sequence[Subscription]) -> None:
+        with self._lock:
+            channel = self._channel()
+            for sub in subscriptions:
+                dead = f"{sub.queue}.dead"
+                channel.queue_declare(dead, durable=True)
+                channel.queue_bind(dead, DEAD_LETTER_EXCHANGE, routing_key=sub.queue)
+                channel.queue_declare(
+                    sub.queue,
+                    durable=True,
+                    arguments={
+                        "x-dead-letter-exchange": DEAD_LETTER_EXCHANGE,
+                        "x-dead-letter-routing-key": sub.queue,
+                    },
+                )
+                for key in sub.routing_keys:
+                    channel.queue_bind(sub.queue, EXCHANGE, routing_key=key)
+
+    # -- publishing -------------------------------------------------------------------------------
+    def publish(self, envelopes: Sequence[Envelope]) -> None:
+        for envelope in envelopes:
+            self._publish(
+                EXCHANGE,
+                envelope.type,
+                encode(envelope),
+                BasicProperties(
+                    content_type="application/json",
+                    delivery_mode=pika.DeliveryMode.Persistent,
+                    message_id=str(envelope.id),
+                    type=envelope.type,
+                    headers={"version": envelope.version},
+                ),
+            )
+
+    def publish_raw(self, routing_key: str, body: bytes) -> None:
+        self._publish(
+            EXCHANGE, routing_key, body, BasicProperties(delivery_mode=pika.DeliveryMode.Persistent)
+        )
+
+    def _publish(self, exchange: str, key: str, body: bytes, props: BasicProperties) -> None:
+        with self._lock:
+            for attempt in (1, 2):
+                try:
+                    self._channel().basic_publish(exchange, key, body, props)
+                    return
+                except pika.exceptions.NackError as exc:
+                    raise PublishError(f"broker refused {key}") from exc
+                except _CONNECTION_ERRORS as exc:
+                    self._conn = None
+                    if attempt == 2:
+                        raise PublishError(f"could not publish {key}: {exc!r}") from exc
+
+    # -- consuming --------------------------------------------------------------------------------
+    def consume(self, subscriptions: Sequence[Subscription], stop: threading.Event) -> None:
+        """Consume until ``stop`` is set, reconnecting when the connection drops."""
+        while not stop.is_set():
+            try:
+                self._consume_once(subscriptions, stop)
+            except _CONNECTION_ERRORS as exc:
+                if stop.is_set():
+                    break
+                log.warning("consumer lost its connection (%r); reconnecting", exc)
+                self.close()
+                time.sleep(1.0)
+
+    def _consume_once(self, subscriptions: Sequence[Subscription], stop: threading.Event) -> None:
+        self.declare(subscriptions)
+        conn = pika.BlockingConnection(self._params)
+        try:
+            channel = conn.channel()
+            channel.confirm_delivery()
+            channel.basic_qos(prefetch_count=self.prefetch)
+            for sub in subscriptions:
+                channel.basic_consume(sub.queue, self._on_message(channel, sub), auto_ack=False)
+            while not stop.is_set():
+                conn.process_data_events(time_limit=0.2)
+        finally:
+            if conn.is_open:
+                try:
+                    conn.close()
+                except _CONNECTION_ERRORS:
+                    pass
+
+    def _on_message(self, channel: BlockingChannel, sub: Subscription):  # type: ignore[no-untyped-def]
+        def on_message(
+            ch: BlockingChannel, method: Basic.Deliver, props: BasicProperties, body: bytes
+        ) -> None:
+            verdict = deliver(body, sub.handler, attempts=self.attempts)
+            if verdict.dead_reason is not None:
+                headers = dict(props.headers or {})
+                headers["x-arbiter-reason"] = verdict.dead_reason[:1000]
+                headers["x-arbiter-queue"] = sub.queue
+                headers["x-arbiter-routing-key"] = method.routing_key
+                ch.basic_publish(
+                    DEAD_LETTER_EXCHANGE,
+                    sub.queue,
+                    body,
+                    BasicProperties(
+                        content_type=props.content_type,
+                        delivery_mode=pika.DeliveryMode.Persistent,
+                        message_id=props.message_id,
+                        headers=headers,
+                    ),
+                )
+            ch.basic_ack(method.delivery_tag)
+
+        return on_message
+
+    # -- operators --------------------------------------------------------------------------------
+    def dead_letters(self, queue: str) -> list[DeadLetter]:
+        out = []
+        with self._lock:
+            channel = self._channel()
+            while True:
+                method, props, body = channel.basic_get(f"{queue}.dead", auto_ack=True)
+                if method is None:
+                    break
+                headers = (props.headers or {}) if props else {}
+                reason = headers.get("x-arbiter-reason")
+                if reason is None and headers.get("x-death"):
+                    reason = f"rejected: {headers['x-death'][0].get('reason', '?')}"
+                out.append(DeadLetter(queue, str(reason or "unknown"), body))
+        return out

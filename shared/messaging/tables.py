@@ -1,0 +1,60 @@
+"""The outbox and inbox tables every service database carries.
+
+Defined once here and attached to each service's MetaData; each service's first Alembic
+migration creates them with :func:`create_messaging_tables`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+
+def messaging_tables(metadata: sa.MetaData) -> tuple[sa.Table, sa.Table]:
+    outbox = sa.Table(
+        "outbox",
+        metadata,
+        sa.Column(
+            "id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), primary_key=True, autoincrement=True
+        ),
+        sa.Column("event_id", sa.Uuid(), nullable=False, unique=True),
+        sa.Column("type", sa.String(80), nullable=False),
+        sa.Column("tournament_id", sa.Uuid(), nullable=True),
+        sa.Column("body", sa.Text(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("published_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Index(
+            "ix_outbox_unpublished",
+            "id",
+            postgresql_where=sa.text("published_at IS NULL"),
+            sqlite_where=sa.text("published_at IS NULL"),
+        ),
+    )
+    inbox = sa.Table(
+        "inbox",
+        metadata,
+        sa.Column("event_id", sa.Uuid(), primary_key=True),
+        sa.Column("handler", sa.String(120), primary_key=True),
+        sa.Column("processed_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    return outbox, inbox
+
+
+def create_messaging_tables(op: Any) -> None:
+    """For a service's first migration: ``create_messaging_tables(op)``."""
+    metadata = sa.MetaData()
+    for table in messaging_tables(metadata):
+        op.create_table(
+            table.name,
+            *[c.copy() for c in table.columns],
+            *[c.copy() for c in table.constraints if not isinstance(c, sa.PrimaryKeyConstraint)],
+        )
+        for index in table.indexes:
+            op.create_index(index.name, table.name, [c.name for c in index.columns], **index.dialect_kwargs)
+
+
+def drop_messaging_tables(op: Any) -> None:
+    op.drop_table("inbox")
+    op.drop_index("ix_outbox_unpublished", table_name="outbox")
+    op.drop_table("outbox")

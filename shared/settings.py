@@ -1,0 +1,29 @@
+"""Settings loading, one place per service: environment variables with local defaults.
+
+Each service's ``config.py`` subclasses :class:`CommonSettings` and adds its own fields; the
+service's database URL is ``ARBITER_<SERVICE>_DATABASE_URL``.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LOCAL_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432"
+LOCAL_AMQP = "amqp://guest:guest@127.0.0.1:5672/%2F"
+LOCAL_REDIS = "redis://127.0.0.1:6379/0"
+DEV_JWT_SECRET = "arbiter-dev-secret-change-me-0123456789"
+
+
+class CommonSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ARBITER_", extra="ignore", frozen=True)
+
+    amqp_url: str = Field(LOCAL_AMQP, description="RabbitMQ URL (vhost in the path)")
+    redis_url: str = Field(LOCAL_REDIS, description="Redis URL (db in the path)")
+    redis_prefix: str = Field("arbiter:", description="prefix of every Redis key")
+    jwt_secret: SecretStr = Field(SecretStr(DEV_JWT_SECRET), description="HS256 secret for bearer tokens")
+    log_level: str = "INFO"
+
+
+def local_database_url(service: str) -> str:
+    return f"{LOCAL_POSTGRES}/arbiter_{service}"

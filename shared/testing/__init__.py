@@ -1,0 +1,1 @@
+"""Test helpers shipped with the shared package: polling with a deadline, broker harnesses."""

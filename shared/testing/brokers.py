@@ -1,0 +1,44 @@
+"""Run a broker's consumer the same way for the fake and the real adapter, so one contract
+suite checks both."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from shared.messaging.inprocess import InProcessBroker
+from shared.messaging.port import Broker, Subscription
+
+
+class ConsumerHarness:
+    def __init__(self, broker: Broker) -> None:
+        self.broker = broker
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, subscriptions: Sequence[Subscription]) -> None:
+        if isinstance(self.broker, InProcessBroker):
+            self.broker.subscribe(subscriptions)
+            return
+        self.broker.declare(subscriptions)
+        self._thread = threading.Thread(
+            target=self.broker.consume, args=(subscriptions, self._stop), daemon=True
+        )
+        self._thread.start()
+
+    def pump(self) -> None:
+        """Let queued messages be delivered (the in-process broker delivers on demand)."""
+        if isinstance(self.broker, InProcessBroker):
+            self.broker.run_until_idle()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def __enter__(self) -> ConsumerHarness:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()

@@ -48,3 +48,23 @@ def upgrade(migrations: Path, engine: sa.Engine, revision: str = "head") -> None
 def ping(engine: sa.Engine) -> None:
     with engine.connect() as conn:
         conn.execute(sa.text("SELECT 1"))
+
+
+def run_migrations_env(metadata: sa.MetaData) -> None:
+    """The body of every service's ``migrations/env.py``: use the connection handed over by
+    :func:`upgrade`, or connect with the configured URL (``alembic`` on the command line)."""
+    from alembic import context
+
+    config = context.config
+    connection = config.attributes.get("connection")
+    if connection is not None:
+        context.configure(connection=connection, target_metadata=metadata, render_as_batch=True)
+        with context.begin_transaction():
+            context.run_migrations()
+        return
+    engine = sa.create_engine(config.get_main_option("sqlalchemy.url") or "", poolclass=sa.pool.NullPool)
+    with engine.connect() as conn:
+        context.configure(connection=conn, target_metadata=metadata, render_as_batch=True)
+        with context.begin_transaction():
+            context.run_migrations()
+        conn.commit()

@@ -24,7 +24,7 @@ class SqlUnitOfWork:
         inbox: sa.Table,
         *,
         channel: str,
-        after_commit: Callable[[list[Envelope]], None] | None = None,
+        after_commit: Callable[[list[Envelope]], object] | None = None,
     ) -> None:
         self._factory = session_factory
         self._outbox = outbox

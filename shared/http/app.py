@@ -51,6 +51,10 @@ def create_openapi_app(
                 log.warning("readiness check %s failed: %r", name, exc)
         return json_response({"status": "ok" if ok else "unavailable", "checks": checks}, 200 if ok else 503)
 
+    @app.get("/openapi.json", doc_ui=False)
+    def openapi_document() -> Response:
+        return json_response(app.api_doc)
+
     return app
 
 

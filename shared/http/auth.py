@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass
 
 import jwt
-from flask import request
+from flask import Blueprint, g, request
 
 from shared.http.problems import forbidden, unauthorized
 
@@ -76,3 +76,23 @@ def current_principal(secret: str) -> Principal:
     if scheme.lower() != "bearer" or not token.strip():
         raise unauthorized("send 'Authorization: Bearer <token>'")
     return decode_token(token.strip(), secret)
+
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def authenticate_writes(blueprint: Blueprint, secret: str) -> None:
+    """Check the bearer token of every mutating request before its body is validated, so a
+    malformed token is a 401 whatever the body; the views read it with :func:`principal`."""
+
+    @blueprint.before_request
+    def _authenticate() -> None:
+        if request.method in WRITE_METHODS:
+            g.arbiter_principal = current_principal(secret)
+
+
+def principal() -> Principal:
+    found = g.get("arbiter_principal")
+    if not isinstance(found, Principal):
+        raise unauthorized("send 'Authorization: Bearer <token>'")
+    return found

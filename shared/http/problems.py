@@ -102,3 +102,24 @@ def install_error_handlers(app: Flask) -> None:
             Problem(500, "internal-error", "Internal error", "the server failed; the error was logged"),
             request.path,
         )
+
+
+def install_domain_errors(app: Flask, statuses: dict[type[Exception], int]) -> None:
+    """Map a service's domain error classes (each with ``slug`` and ``detail``) to problem+json.
+
+    The most specific class listed wins; titles come from the HTTP status.
+    """
+    from http import HTTPStatus
+
+    from flask import request
+
+    ordered = sorted(statuses.items(), key=lambda kv: -len(kv[0].__mro__))
+
+    def handle(exc: Exception) -> Response:
+        status = next(code for cls, code in ordered if isinstance(exc, cls))
+        slug = getattr(exc, "slug", "error")
+        detail = getattr(exc, "detail", str(exc))
+        return problem_response(Problem(status, slug, HTTPStatus(status).phrase, detail), request.path)
+
+    for cls in statuses:
+        app.register_error_handler(cls, handle)

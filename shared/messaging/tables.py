@@ -1,12 +1,10 @@
 """The outbox and inbox tables every service database carries.
 
-Defined once here and attached to each service's MetaData; each service's first Alembic
-migration creates them with :func:`create_messaging_tables`.
+Defined once here and attached to each service's MetaData; each service's Alembic migrations
+create them like its own tables.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 import sqlalchemy as sa
 
@@ -39,22 +37,3 @@ def messaging_tables(metadata: sa.MetaData) -> tuple[sa.Table, sa.Table]:
         sa.Column("processed_at", sa.DateTime(timezone=True), nullable=False),
     )
     return outbox, inbox
-
-
-def create_messaging_tables(op: Any) -> None:
-    """For a service's first migration: ``create_messaging_tables(op)``."""
-    metadata = sa.MetaData()
-    for table in messaging_tables(metadata):
-        op.create_table(
-            table.name,
-            *[c.copy() for c in table.columns],
-            *[c.copy() for c in table.constraints if not isinstance(c, sa.PrimaryKeyConstraint)],
-        )
-        for index in table.indexes:
-            op.create_index(index.name, table.name, [c.name for c in index.columns], **index.dialect_kwargs)
-
-
-def drop_messaging_tables(op: Any) -> None:
-    op.drop_table("inbox")
-    op.drop_index("ix_outbox_unpublished", table_name="outbox")
-    op.drop_table("outbox")

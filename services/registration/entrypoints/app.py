@@ -1,0 +1,164 @@
+"""Registration's HTTP API (gunicorn: ``services.registration.entrypoints.app:create_app()``)."""
+
+from __future__ import annotations
+
+import uuid
+
+from flask import Response
+from flask_openapi3.blueprint import APIBlueprint
+from flask_openapi3.models.tag import Tag
+from flask_openapi3.openapi import OpenAPI
+
+from services.registration.bootstrap import Registration, bootstrap
+from services.registration.domain import errors
+from services.registration.domain.model import Settings, Status, TimeControl
+from services.registration.entrypoints.schemas import (
+    AccountBody,
+    AccountOut,
+    AccountPath,
+    CreateTournamentBody,
+    EntryPath,
+    JoinBody,
+    ListQuery,
+    TournamentList,
+    TournamentOut,
+    TournamentPath,
+)
+from services.registration.service_layer import commands
+from shared.health import database_check, tcp_check
+from shared.http.app import SECURITY, create_openapi_app, json_response
+from shared.http.auth import Principal, authenticate_writes, principal
+from shared.http.problems import install_domain_errors, not_found, unprocessable
+
+DOMAIN_STATUSES: dict[type[Exception], int] = {
+    errors.NotFound: 404,
+    errors.NotAllowed: 403,
+    errors.Conflict: 409,
+    errors.InvalidSettings: 422,
+}
+
+
+def create_app(service: Registration | None = None) -> OpenAPI:
+    svc = service or bootstrap()
+    app = create_openapi_app(
+        __name__,
+        title="Arbiter registration",
+        version="1",
+        readiness={
+            "database": database_check(svc.engine),
+            "broker": tcp_check(svc.settings.amqp_url),
+            "redis": tcp_check(svc.settings.redis_url),
+        },
+    )
+    install_domain_errors(app, DOMAIN_STATUSES)
+    secret = svc.settings.jwt_secret.get_secret_value()
+    app.register_api(_accounts(svc, secret))
+    app.register_api(_tournaments(svc, secret))
+    app.extensions["arbiter"] = svc
+    return app
+
+
+def _actor(p: Principal) -> commands.Actor:
+    return commands.Actor(p.subject, p.is_staff)
+
+
+def _accounts(svc: Registration, secret: str) -> APIBlueprint:
+    api = APIBlueprint("accounts", __name__, abp_tags=[Tag(name="accounts")], abp_security=SECURITY)
+    authenticate_writes(api, secret)
+
+    @api.post("/accounts", responses={201: AccountOut})
+    def register_account(body: AccountBody) -> Response:
+        """Mirror an account from the identity provider (service or arbiter tokens only)."""
+        principal().require("service", "arbiter")
+        account = svc.bus.handle(
+            commands.RegisterAccount(body.id or uuid.uuid4(), body.name, body.kind, dict(body.ratings))
+        )
+        out = AccountOut(id=account.id, name=account.name, kind=account.kind, ratings=account.ratings)
+        return json_response(out, 201, {"Location": f"/accounts/{account.id}"})
+
+    @api.get("/accounts/<uuid:account_id>", responses={200: AccountOut}, security=[])
+    def get_account(path: AccountPath) -> Response:
+        with svc.uow() as uow:
+            account = uow.accounts.get(path.account_id)
+        if account is None:
+            raise not_found("account", path.account_id)
+        return json_response(
+            AccountOut(id=account.id, name=account.name, kind=account.kind, ratings=account.ratings)
+        )
+
+    return api
+
+
+def _tournaments(svc: Registration, secret: str) -> APIBlueprint:
+    api = APIBlueprint("tournaments", __name__, abp_tags=[Tag(name="tournaments")], abp_security=SECURITY)
+    authenticate_writes(api, secret)
+
+    @api.post("/tournaments", responses={201: TournamentOut})
+    def create_tournament(body: CreateTournamentBody) -> Response:
+        """Create a `platform` tournament; the caller becomes its organiser."""
+        who = principal()
+        tc = body.time_control
+        settings = Settings(
+            name=body.name,
+            starts_at=body.starts_at,
+            time_control=TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move),
+            seats=body.seats,
+            minimum=body.minimum,
+            threshold=body.threshold,
+            ruleset=body.ruleset,
+            variant=body.variant,
+            double_rounds=body.double_rounds,
+            extra_round=body.extra_round,
+            rated=body.rated,
+            min_rating=body.min_rating,
+            password=body.password,
+        )
+        t = svc.bus.handle(commands.CreateTournament(_actor(who), settings))
+        return json_response(TournamentOut.of(t), 201, {"Location": f"/tournaments/{t.id}"})
+
+    @api.get("/tournaments", responses={200: TournamentList}, security=[])
+    def list_tournaments(query: ListQuery) -> Response:
+        try:
+            status = Status(query.status) if query.status else None
+        except ValueError:
+            raise unprocessable(
+                "unknown-status", f"status must be one of {[s.value for s in Status]}"
+            ) from None
+        with svc.uow() as uow:
+            found = uow.tournaments.find(status=status, limit=query.limit)
+        return json_response(TournamentList(tournaments=[TournamentOut.of(t) for t in found]))
+
+    @api.get("/tournaments/<uuid:tournament_id>", responses={200: TournamentOut}, security=[])
+    def get_tournament(path: TournamentPath) -> Response:
+        with svc.uow() as uow:
+            t = uow.tournaments.get(path.tournament_id)
+        if t is None:
+            raise not_found("tournament", path.tournament_id)
+        return json_response(TournamentOut.of(t))
+
+    @api.post("/tournaments/<uuid:tournament_id>/entries", responses={201: TournamentOut})
+    def join(path: TournamentPath, body: JoinBody) -> Response:
+        """Join before the start. Staff may join another account with ``player_id``."""
+        who = principal()
+        player_id = who.subject
+        if body.player_id is not None and body.player_id != who.subject:
+            who.require("service", "arbiter")
+            player_id = body.player_id
+        t = svc.bus.handle(commands.JoinTournament(path.tournament_id, player_id, body.password))
+        return json_response(TournamentOut.of(t), 201)
+
+    @api.delete("/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>", responses={200: TournamentOut})
+    def leave(path: EntryPath) -> Response:
+        """Leave before the start; after it nobody leaves."""
+        who = principal()
+        t = svc.bus.handle(commands.LeaveTournament(_actor(who), path.tournament_id, path.player_id))
+        return json_response(TournamentOut.of(t))
+
+    @api.post("/tournaments/<uuid:tournament_id>/cancel", responses={200: TournamentOut})
+    def cancel(path: TournamentPath) -> Response:
+        """The organiser may cancel before the start, never after."""
+        who = principal()
+        t = svc.bus.handle(commands.CancelTournament(_actor(who), path.tournament_id))
+        return json_response(TournamentOut.of(t))
+
+    return api

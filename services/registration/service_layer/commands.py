@@ -1,0 +1,58 @@
+"""Commands: what callers ask registration to do (imperative)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+
+from services.registration.domain.model import AccountKind, Settings
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who asks: the token's subject, and whether they are staff (arbiter or service)."""
+
+    id: uuid.UUID
+    staff: bool = False
+
+
+@dataclass(frozen=True)
+class RegisterAccount:
+    account_id: uuid.UUID
+    name: str
+    kind: AccountKind = AccountKind.REGISTERED
+    ratings: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CreateTournament:
+    actor: Actor
+    settings: Settings
+    tournament_id: uuid.UUID | None = None
+
+
+@dataclass(frozen=True)
+class JoinTournament:
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    password: str | None = None
+
+
+@dataclass(frozen=True)
+class LeaveTournament:
+    actor: Actor
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class CancelTournament:
+    actor: Actor
+    tournament_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class StartDueTournaments:
+    """Start (or cancel for too few players) every tournament whose start time has come."""
+
+    limit: int = 50

@@ -1,0 +1,206 @@
+"""Command and event handlers: load, ask the domain, save, publish, in one unit of work."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import sqlalchemy as sa
+
+from services.registration.domain import errors
+from services.registration.domain.model import Account, Tournament
+from services.registration.service_layer import commands
+from services.registration.service_layer.unit_of_work import RegistrationUnitOfWork
+from shared import events
+from shared.events import Envelope
+from shared.timesource import Clock
+
+
+def _settings_event(t: Tournament) -> events.TournamentSettings:
+    tc = t.time_control
+    return events.TournamentSettings(
+        ruleset=t.ruleset,
+        variant=t.variant,
+        threshold=t.threshold,
+        double_rounds=t.double_rounds,
+        extra_round=t.extra_round,
+        rated=t.rated,
+        time_control=events.TimeControl(
+            base_seconds=tc.base_seconds,
+            increment_seconds=tc.increment_seconds,
+            days_per_move=tc.days_per_move,
+        ),
+    )
+
+
+def _get(uow: RegistrationUnitOfWork, tournament_id: uuid.UUID, *, lock: bool = False) -> Tournament:
+    t = uow.tournaments.get(tournament_id, lock=lock)
+    if t is None:
+        raise errors.TournamentNotFound(f"no tournament {tournament_id}")
+    return t
+
+
+def _account(uow: RegistrationUnitOfWork, account_id: uuid.UUID) -> Account:
+    account = uow.accounts.get(account_id)
+    if account is None:
+        raise errors.AccountNotFound(f"no account {account_id}; accounts are registered before they play")
+    return account
+
+
+class Handlers:
+    """Built by bootstrap with the clock and the settings they need."""
+
+    def __init__(self, clock: Clock, min_lead: dt.timedelta) -> None:
+        self.clock = clock
+        self.min_lead = min_lead
+
+    def table(self) -> dict[type, Callable[[Any, RegistrationUnitOfWork], Any]]:
+        return {
+            commands.RegisterAccount: self.register_account,
+            commands.CreateTournament: self.create_tournament,
+            commands.JoinTournament: self.join,
+            commands.LeaveTournament: self.leave,
+            commands.CancelTournament: self.cancel,
+            commands.StartDueTournaments: self.start_due,
+        }
+
+    def register_account(self, cmd: commands.RegisterAccount, uow: RegistrationUnitOfWork) -> Account:
+        with uow:
+            if uow.accounts.get(cmd.account_id) is not None:
+                raise errors.AccountExists(f"account {cmd.account_id} exists")
+            account = Account(cmd.account_id, cmd.name, cmd.kind, dict(cmd.ratings))
+            uow.accounts.add(account, self.clock.now())
+            uow.commit()
+            return account
+
+    def create_tournament(self, cmd: commands.CreateTournament, uow: RegistrationUnitOfWork) -> Tournament:
+        with uow:
+            organiser = _account(uow, cmd.actor.id)
+            t = Tournament.create(
+                organiser,
+                cmd.settings,
+                now=self.clock.now(),
+                min_lead=self.min_lead,
+                organiser_busy=uow.tournaments.organiser_busy(organiser.id),
+                tournament_id=cmd.tournament_id,
+            )
+            uow.tournaments.add(t)
+            uow.publish(
+                events.TournamentScheduled(
+                    tournament_id=t.id,
+                    organiser_id=t.organiser_id,
+                    name=t.name,
+                    starts_at=t.starts_at,
+                    seats=t.seats,
+                    minimum=t.minimum,
+                    settings=_settings_event(t),
+                ),
+                t.id,
+            )
+            try:
+                uow.commit()
+            except sa.exc.IntegrityError:  # the partial unique index saw a concurrent creation
+                raise errors.OrganiserBusy("you already run a competition") from None
+            return t
+
+    def join(self, cmd: commands.JoinTournament, uow: RegistrationUnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id, lock=True)
+            account = _account(uow, cmd.player_id)
+            entry = t.join(account, now=self.clock.now(), password=cmd.password)
+            uow.tournaments.save(t)
+            uow.publish(
+                events.PlayerJoined(
+                    tournament_id=t.id, player_id=entry.player_id, name=entry.name, rating=entry.rating
+                ),
+                t.id,
+            )
+            uow.commit()
+            return t
+
+    def leave(self, cmd: commands.LeaveTournament, uow: RegistrationUnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id, lock=True)
+            if cmd.actor.id != cmd.player_id and cmd.actor.id != t.organiser_id and not cmd.actor.staff:
+                raise errors.NotAllowed("only the player (or the organiser) can withdraw this entry")
+            t.leave(cmd.player_id, now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.publish(events.PlayerLeft(tournament_id=t.id, player_id=cmd.player_id), t.id)
+            uow.commit()
+            return t
+
+    def cancel(self, cmd: commands.CancelTournament, uow: RegistrationUnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id, lock=True)
+            if cmd.actor.id != t.organiser_id and not cmd.actor.staff:
+                raise errors.NotOrganiser("only the organiser of this tournament may cancel it")
+            t.cancel(now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.publish(
+                events.TournamentCancelled(
+                    tournament_id=t.id,
+                    reason="organiser",
+                    detail=t.status_reason or "",
+                    present=len(t.entries),
+                ),
+                t.id,
+            )
+            uow.commit()
+            return t
+
+    def start_due(self, cmd: commands.StartDueTournaments, uow: RegistrationUnitOfWork) -> int:
+        """Each tournament is started in its own transaction, locked, so two schedulers never both start it."""
+        now = self.clock.now()
+        with uow:
+            due = uow.tournaments.due(now, limit=cmd.limit)
+        started = 0
+        for tournament_id in due:
+            with uow:
+                t = _get(uow, tournament_id, lock=True)
+                if not t.due(now):
+                    continue
+                roster = t.start(now)
+                uow.tournaments.save(t)
+                if roster is None:
+                    uow.publish(
+                        events.TournamentCancelled(
+                            tournament_id=t.id,
+                            reason="too_few_players",
+                            detail=t.status_reason or "",
+                            present=len(t.entries),
+                        ),
+                        t.id,
+                    )
+                else:
+                    uow.publish(
+                        events.TournamentStarted(
+                            tournament_id=t.id,
+                            organiser_id=t.organiser_id,
+                            name=t.name,
+                            started_at=now,
+                            settings=_settings_event(t),
+                            roster=[
+                                events.RosterEntry(
+                                    seed=s.seed, player_id=s.player_id, name=s.name, rating=s.rating
+                                )
+                                for s in roster
+                            ],
+                        ),
+                        t.id,
+                    )
+                uow.commit()
+                started += 1
+        return started
+
+    # -- events from other services ---------------------------------------------------------------
+    def on_tournament_completed(
+        self, event: events.TournamentCompleted, uow: RegistrationUnitOfWork, envelope: Envelope
+    ) -> None:
+        """The organiser is free to open another competition."""
+        t = uow.tournaments.get(event.tournament_id, lock=True)
+        if t is None:
+            return
+        if t.complete():
+            uow.tournaments.save(t)

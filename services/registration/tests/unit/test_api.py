@@ -1,0 +1,166 @@
+"""Registration over HTTP with the embedded adapters: flows, events and every bad input."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+import pytest
+
+from services.registration.service_layer.commands import StartDueTournaments
+from services.registration.tests.conftest import NOW, STAFF, token
+
+
+def register(client, name="Ann", kind="registered", rating=None) -> uuid.UUID:
+    body = {"name": name, "kind": kind, "ratings": {"chess:blitz": rating} if rating else {}}
+    r = client.post("/accounts", json=body, headers=token(STAFF, "service"))
+    assert r.status_code == 201, r.json
+    return uuid.UUID(r.json["id"])
+
+
+def create(client, organiser, **kw):
+    body = {
+        "name": "Sunday blitz",
+        "starts_at": (NOW + dt.timedelta(minutes=30)).isoformat(),
+        "time_control": {"base_seconds": 180, "increment_seconds": 2},
+    }
+    body.update(kw)
+    return client.post("/tournaments", json=body, headers=token(organiser))
+
+
+def published(svc, kind):
+    return [e for e in svc.broker.published if e.type == kind]
+
+
+def test_tournament_from_creation_to_start(client, svc, clock):
+    org = register(client, "Org")
+    r = create(client, org)
+    assert r.status_code == 201 and r.headers["Location"].startswith("/tournaments/")
+    tid = r.json["id"]
+    players = [register(client, f"P{i}", rating=1400 + 10 * i) for i in range(5)]
+    for p in players:
+        assert client.post(f"/tournaments/{tid}/entries", json={}, headers=token(p)).status_code == 201
+    assert (
+        client.delete(f"/tournaments/{tid}/entries/{players[0]}", headers=token(players[0])).status_code
+        == 200
+    )
+    clock.advance(30 * 60)
+    assert svc.bus.handle(StartDueTournaments()) == 1
+    assert svc.bus.handle(StartDueTournaments()) == 0  # started once
+    started = published(svc, "tournament.started")
+    assert len(started) == 1
+    roster = started[0].payload["roster"]
+    assert [e["name"] for e in roster] == ["P4", "P3", "P2", "P1"]
+    assert [e["seed"] for e in roster] == [1, 2, 3, 4]
+    assert client.get(f"/tournaments/{tid}").json["status"] == "started"
+    assert [e.type for e in svc.broker.published].count("player.joined") == 5
+    assert len(published(svc, "player.left")) == 1
+
+
+def test_too_few_players_cancels_with_the_reason(client, svc, clock):
+    org = register(client, "Org")
+    tid = create(client, org).json["id"]
+    for i in range(3):
+        client.post(f"/tournaments/{tid}/entries", json={}, headers=token(register(client, f"P{i}")))
+    clock.advance(3600)
+    svc.bus.handle(StartDueTournaments())
+    body = client.get(f"/tournaments/{tid}").json
+    assert body["status"] == "cancelled"
+    assert body["status_reason"] == "too few players: 3 present, at least 4 needed"
+    cancelled = published(svc, "tournament.cancelled")[0].payload
+    assert cancelled["reason"] == "too_few_players" and cancelled["present"] == 3
+    # the organiser is free again
+    assert create(client, org, starts_at=(clock.now() + dt.timedelta(hours=1)).isoformat()).status_code == 201
+
+
+def test_completion_frees_the_organiser(client, svc, clock):
+    from shared.events import TournamentCompleted, wrap
+
+    org = register(client, "Org")
+    tid = uuid.UUID(create(client, org).json["id"])
+    assert create(client, org).status_code == 409
+    event = TournamentCompleted(tournament_id=tid, organiser_id=org, rounds=3, completed_at=NOW)
+    env = wrap(event, tid)
+    for _ in range(2):  # redelivery changes nothing
+        svc.subscriptions[0].handler(env, event)
+    assert client.get(f"/tournaments/{tid}").json["status"] == "completed"
+    assert create(client, org).status_code == 201
+
+
+def problem(r, status, slug):
+    assert r.status_code == status, r.json
+    assert r.content_type == "application/problem+json"
+    assert r.json["type"] == f"/problems/{slug}"
+    assert "Traceback" not in r.get_data(as_text=True)
+
+
+def test_bad_input_gets_stable_problems(client, svc, clock):
+    org = register(client, "Org")
+    other = register(client, "Other")
+    guest = register(client, "Guest", kind="guest")
+    bot = register(client, "Bot", kind="computer")
+    tid = create(client, org).json["id"]
+
+    problem(client.get(f"/tournaments/{uuid.uuid4()}"), 404, "tournament-not-found")
+    problem(
+        client.post(f"/tournaments/{uuid.uuid4()}/entries", json={}, headers=token(other)),
+        404,
+        "tournament-not-found",
+    )
+    problem(
+        client.post(f"/tournaments/{tid}/entries", json={}, headers=token(guest)), 403, "account-kind-refused"
+    )
+    problem(
+        client.post(f"/tournaments/{tid}/entries", json={}, headers=token(bot)), 403, "account-kind-refused"
+    )
+    problem(create(client, guest), 403, "account-kind-refused")
+    problem(
+        create(client, other, starts_at=(NOW + dt.timedelta(minutes=2)).isoformat()),
+        422,
+        "start-out-of-range",
+    )
+    problem(
+        create(client, other, starts_at=(NOW + dt.timedelta(days=15)).isoformat()), 422, "start-out-of-range"
+    )
+    problem(create(client, other, seats=2), 422, "invalid-settings")
+    problem(create(client, other, seats="many"), 422, "validation-error")
+    problem(create(client, org), 409, "organiser-busy")
+    problem(client.post(f"/tournaments/{tid}/cancel", headers=token(other)), 403, "not-organiser")
+    problem(
+        client.post("/tournaments", json={}, headers={"Authorization": "Bearer not.a.jwt"}),
+        401,
+        "unauthorized",
+    )
+    problem(client.post("/tournaments", json={}), 401, "unauthorized")
+    problem(client.post("/accounts", json={"name": "x"}, headers=token(other)), 403, "forbidden")
+    r = client.post(
+        "/tournaments", data="{nope", headers={**token(other), "Content-Type": "application/json"}
+    )
+    assert r.status_code in (400, 422) and r.content_type == "application/problem+json"
+    clock.advance(3600)
+    problem(
+        client.post(f"/tournaments/{tid}/entries", json={}, headers=token(other)), 409, "registration-closed"
+    )
+    problem(
+        client.delete(f"/tournaments/{tid}/entries/{other}", headers=token(other)), 409, "registration-closed"
+    )
+
+
+def test_organiser_cancels_before_the_start(client, svc):
+    org = register(client, "Org")
+    tid = create(client, org).json["id"]
+    r = client.post(f"/tournaments/{tid}/cancel", headers=token(org))
+    assert r.status_code == 200 and r.json["status"] == "cancelled"
+    assert published(svc, "tournament.cancelled")[0].payload["reason"] == "organiser"
+
+
+def test_openapi_document_lists_the_endpoints(client):
+    doc = client.get("/openapi.json").json
+    assert {"/tournaments", "/tournaments/{tournament_id}/entries", "/accounts"} <= set(doc["paths"])
+    assert "bearer" in doc["components"]["securitySchemes"]
+    assert "CreateTournamentBody" in doc["components"]["schemas"]
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/readyz"])
+def test_probes(client, path):
+    assert client.get(path).status_code in (200, 503)

@@ -1,0 +1,133 @@
+"""The registration rules, on the domain objects alone."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+import pytest
+
+from services.registration.domain import errors
+from services.registration.domain.model import (
+    Account,
+    AccountKind,
+    Settings,
+    Status,
+    TimeControl,
+    Tournament,
+    seed,
+)
+
+NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def settings(**kw) -> Settings:
+    base = dict(name="Sunday blitz", starts_at=NOW + dt.timedelta(hours=1), time_control=TimeControl(180, 2))
+    base.update(kw)
+    return Settings(**base)
+
+
+def account(name="Ann", kind=AccountKind.REGISTERED, rating=None) -> Account:
+    return Account(uuid.uuid4(), name, kind, {"chess:blitz": rating} if rating else {})
+
+
+def tournament(**kw) -> Tournament:
+    return Tournament.create(account("Org"), settings(**kw), now=NOW)
+
+
+@pytest.mark.parametrize(
+    ("kw", "error"),
+    [
+        ({"seats": 3}, "seats must be 4–200"),
+        ({"seats": 201}, "seats must be 4–200"),
+        ({"minimum": 3}, "the minimum must be 4–"),
+        ({"seats": 10, "minimum": 11}, "the minimum must be 4–10"),
+        ({"threshold": 6}, "threshold must be 7–20"),
+        ({"threshold": 21}, "threshold must be 7–20"),
+        ({"starts_at": NOW + dt.timedelta(minutes=4)}, "5 min to 14 days ahead"),
+        ({"starts_at": NOW + dt.timedelta(days=14, seconds=1)}, "5 min to 14 days ahead"),
+        ({"min_rating": 1050}, "steps of 100"),
+        ({"min_rating": 2100}, "1000–2000"),
+        ({"min_rating": 1500, "rated": False}, "only rated"),
+        ({"ruleset": "fide-rapid"}, "not offered"),
+    ],
+)
+def test_settings_are_validated(kw, error):
+    with pytest.raises(errors.InvalidSettings, match=error):
+        tournament(**kw)
+
+
+def test_start_window_edges_are_inclusive():
+    assert tournament(starts_at=NOW + dt.timedelta(minutes=5)).status is Status.SCHEDULED
+    assert tournament(starts_at=NOW + dt.timedelta(days=14)).status is Status.SCHEDULED
+
+
+@pytest.mark.parametrize("kind", [AccountKind.GUEST, AccountKind.COMPUTER])
+def test_guests_and_computers_neither_create_nor_join(kind):
+    with pytest.raises(errors.AccountKindRefused):
+        Tournament.create(account(kind=kind), settings(), now=NOW)
+    with pytest.raises(errors.AccountKindRefused):
+        tournament().join(account(kind=kind), now=NOW)
+
+
+def test_busy_organiser_is_refused():
+    with pytest.raises(errors.OrganiserBusy):
+        Tournament.create(account(), settings(), now=NOW, organiser_busy=True)
+
+
+def test_join_and_leave_until_the_start():
+    t = tournament(seats=4)
+    players = [account(f"P{i}") for i in range(4)]
+    for p in players:
+        t.join(p, now=NOW)
+    with pytest.raises(errors.TournamentFull):
+        t.join(account("late"), now=NOW)
+    with pytest.raises(errors.AlreadyJoined):
+        t.join(players[0], now=NOW)
+    t.leave(players[0].id, now=NOW)
+    assert len(t.entries) == 3
+    with pytest.raises(errors.NotJoined):
+        t.leave(players[0].id, now=NOW)
+    with pytest.raises(errors.RegistrationClosed):
+        t.join(players[0], now=t.starts_at)
+    with pytest.raises(errors.RegistrationClosed):
+        t.leave(players[1].id, now=t.starts_at)
+
+
+def test_private_and_rating_floor():
+    t = tournament(password="s3cret", min_rating=1500)
+    with pytest.raises(errors.WrongPassword):
+        t.join(account(rating=1600), now=NOW, password="guess")
+    with pytest.raises(errors.RatingTooLow, match="at least 1500"):
+        t.join(account(rating=1400), now=NOW, password="s3cret")
+    with pytest.raises(errors.RatingTooLow, match="yours: none"):
+        t.join(account(), now=NOW, password="s3cret")
+    t.join(account(rating=1500), now=NOW, password="s3cret")
+    assert t.password_hash and "s3cret" not in t.password_hash
+
+
+def test_start_cancels_below_the_minimum():
+    t = tournament(minimum=5)
+    for i in range(4):
+        t.join(account(f"P{i}"), now=NOW)
+    assert t.start(t.starts_at) is None
+    assert t.status is Status.CANCELLED
+    assert t.status_reason == "too few players: 4 present, at least 5 needed"
+
+
+def test_start_seeds_by_rating_unrated_last_ties_by_name():
+    t = tournament()
+    for name, rating in [("Bea", 1500), ("Ann", 1500), ("Cid", None), ("Dan", 1900), ("Eve", 1200)]:
+        t.join(account(name, rating=rating), now=NOW)
+    roster = t.start(t.starts_at)
+    assert roster is not None and t.status is Status.STARTED
+    assert [(s.seed, s.name) for s in roster] == [(1, "Dan"), (2, "Ann"), (3, "Bea"), (4, "Eve"), (5, "Cid")]
+    with pytest.raises(errors.CannotCancel):
+        t.cancel(now=t.starts_at)
+
+
+def test_seed_is_stable_for_equal_entries():
+    t = tournament()
+    for i in range(6):
+        t.join(account("Same", rating=1500), now=NOW + dt.timedelta(seconds=i))
+    assert [s.player_id for s in seed(t.entries)] == [e.player_id for e in t.entries]

@@ -1,0 +1,54 @@
+"""The message bus each service's composition root builds: commands go to exactly one handler;
+events from the broker go to subscription handlers that record the event in the inbox in the same
+transaction as their effect."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, Protocol, TypeVar
+
+from shared.events import Envelope, Event
+from shared.messaging.port import Subscription
+
+
+class UnitOfWork(Protocol):
+    def __enter__(self) -> Any: ...
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None: ...
+    def first_delivery(self, envelope: Envelope, handler: str) -> bool: ...
+    def commit(self) -> None: ...
+
+
+U = TypeVar("U", bound=UnitOfWork)
+
+
+class MessageBus(Generic[U]):
+    def __init__(
+        self, uow_factory: Callable[[], U], handlers: Mapping[type, Callable[[Any, U], Any]]
+    ) -> None:
+        self.uow_factory = uow_factory
+        self.handlers = dict(handlers)
+
+    def handle(self, command: object) -> Any:
+        try:
+            handler = self.handlers[type(command)]
+        except KeyError:
+            raise TypeError(f"no handler for {type(command).__name__}") from None
+        return handler(command, self.uow_factory())
+
+
+def event_subscription(
+    queue: str,
+    routing_keys: tuple[str, ...],
+    effect: Callable[[Any, U, Envelope], None],
+    uow_factory: Callable[[], U],
+) -> Subscription:
+    """A broker handler running ``effect(event, uow, envelope)`` at most once per event id."""
+
+    def on_message(envelope: Envelope, event: Event) -> None:
+        with uow_factory() as uow:
+            if not uow.first_delivery(envelope, queue):
+                return
+            effect(event, uow, envelope)
+            uow.commit()
+
+    return Subscription(queue, routing_keys, on_message)

@@ -1,0 +1,77 @@
+"""Domain errors. Each has a stable slug; entrypoints map them to HTTP status codes."""
+
+from __future__ import annotations
+
+
+class ClocksError(Exception):
+    slug = "clocks-error"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+class NotFound(ClocksError):
+    slug = "not-found"
+
+
+class GameNotFound(NotFound):
+    slug = "game-not-found"
+
+
+class NotAllowed(ClocksError):
+    slug = "not-allowed"
+
+
+class NotAPlayer(NotAllowed):
+    """Neither White nor Black of this game (nor, for results, its organiser or staff)."""
+
+    slug = "not-a-player"
+
+
+class Conflict(ClocksError):
+    slug = "conflict"
+
+
+class NotYourTurn(Conflict):
+    slug = "not-your-turn"
+
+
+class GameOver(Conflict):
+    """The game is finished: no more moves, and a second result is refused (corrections come later)."""
+
+    slug = "game-finished"
+
+
+class FlagFallen(GameOver):
+    """The time of the side to move ran out before the report: the game ended on time instead."""
+
+    slug = "flag-fallen"
+
+
+class GameNotStarted(Conflict):
+    slug = "game-not-started"
+
+
+class AlreadyStarted(Conflict):
+    slug = "already-started"
+
+
+class ClockNotRunning(Conflict):
+    slug = "clock-not-running"
+
+
+class Invalid(ClocksError):
+    slug = "invalid"
+
+
+class InvalidTimeControl(Invalid):
+    slug = "invalid-time-control"
+
+
+class InvalidPairing(Invalid):
+    slug = "invalid-pairing"
+
+
+class InvalidResult(Invalid):
+    slug = "invalid-result"

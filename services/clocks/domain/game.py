@@ -1,0 +1,196 @@
+"""The Game aggregate: two players, their colours, the clock, the moves count and the result
+(RULES.md §2 "Absence", §7).
+
+``pending → running → finished``. A game ends by a reported result, by a flag fall that nobody has to
+report (the side whose time ran out loses), or when its tournament closes while it is still open (a draw).
+Whether each side ever moved is kept: a game in which one side never moved changes no rating.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import uuid
+from dataclasses import dataclass
+from enum import StrEnum
+
+from services.clocks.domain import errors
+from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, Side, TimeControl
+
+REASON = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+TOURNAMENT_CLOSED = "tournament_closed"
+
+
+class GameStatus(StrEnum):
+    PENDING = "pending"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class Outcome(StrEnum):
+    """How a game ended (the values of ``shared.events.GameOutcome``); points come from the scoring."""
+
+    WHITE_WIN = "1-0"
+    DRAW = "1/2-1/2"
+    BLACK_WIN = "0-1"
+    WHITE_FORFEIT_WIN = "+-"
+    BLACK_FORFEIT_WIN = "-+"
+    DOUBLE_FORFEIT = "--"
+
+    @classmethod
+    def loss_for(cls, side: Side) -> Outcome:
+        return cls.BLACK_WIN if side is Side.WHITE else cls.WHITE_WIN
+
+
+@dataclass
+class Game:
+    id: uuid.UUID
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    round: int
+    board: int
+    leg: int
+    white: uuid.UUID
+    black: uuid.UUID
+    clock: Clock
+    status: GameStatus = GameStatus.PENDING
+    moves: int = 0
+    white_moved: bool = False
+    black_moved: bool = False
+    outcome: Outcome | None = None
+    reason: str | None = None
+    started_at: dt.datetime | None = None
+    finished_at: dt.datetime | None = None
+
+    @classmethod
+    def pair(
+        cls,
+        *,
+        game_id: uuid.UUID,
+        tournament_id: uuid.UUID,
+        organiser_id: uuid.UUID,
+        round: int,
+        board: int,
+        white: uuid.UUID,
+        black: uuid.UUID,
+        control: TimeControl,
+        leg: int = 1,
+    ) -> Game:
+        if white == black:
+            raise errors.InvalidPairing(f"game {game_id}: a player cannot play themselves")
+        return cls(game_id, tournament_id, organiser_id, round, board, leg, white, black, Clock.new(control))
+
+    # -- reading --------------------------------------------------------------------------------
+    @property
+    def control(self) -> TimeControl:
+        return self.clock.control
+
+    @property
+    def finished(self) -> bool:
+        return self.status is GameStatus.FINISHED
+
+    @property
+    def deadline(self) -> dt.datetime | None:
+        """When the game ends on time unless the side to move moves first; None unless running."""
+        return self.clock.deadline if self.status is GameStatus.RUNNING else None
+
+    @property
+    def both_moved(self) -> bool:
+        """False: one side never moved, so the game changes no rating (RULES.md §2)."""
+        return self.white_moved and self.black_moved
+
+    def player(self, side: Side) -> uuid.UUID:
+        return self.white if side is Side.WHITE else self.black
+
+    def side_of(self, player_id: uuid.UUID) -> Side | None:
+        if player_id == self.white:
+            return Side.WHITE
+        if player_id == self.black:
+            return Side.BLACK
+        return None
+
+    # -- playing --------------------------------------------------------------------------------
+    def start(self, at: dt.datetime) -> ClockChange:
+        if self.status is not GameStatus.PENDING:
+            raise errors.AlreadyStarted(f"the game is already {self.status}")
+        change = self.clock.start(at)
+        self.status = GameStatus.RUNNING
+        self.started_at = at
+        return change
+
+    def move(self, player_id: uuid.UUID, at: dt.datetime) -> ClockChange:
+        """``player_id`` reports a completed move at ``at``. Too late is a flag fall: the game is then
+        finished on time and :class:`errors.FlagFallen` is raised."""
+        side = self.side_of(player_id)
+        if side is None:
+            raise errors.NotAPlayer("only White and Black of this game can move")
+        self._require_running()
+        change = self.clock.press(side, at)
+        if change.kind is ChangeKind.FLAGGED:
+            self._lose_on_time(change)
+        self.moves += 1
+        if side is Side.WHITE:
+            self.white_moved = True
+        else:
+            self.black_moved = True
+        return change
+
+    def report_result(self, outcome: Outcome, reason: str, at: dt.datetime) -> None:
+        """End the game with a reported result. The clock is authoritative: if the flag had already
+        fallen, the game is finished on time instead and :class:`errors.FlagFallen` is raised."""
+        if self.finished:
+            raise errors.GameOver(f"the game is already finished: {self.outcome} ({self.reason})")
+        if not REASON.match(reason):
+            raise errors.InvalidResult(
+                f"the reason must be a short lowercase code like 'resignation' or 'agreement', got {reason!r}"
+            )
+        if self.status is GameStatus.RUNNING:
+            change = self.clock.stop(at, reason)
+            if change.kind is ChangeKind.FLAGGED:
+                self._lose_on_time(change)
+        self._finish(outcome, reason, at)
+
+    def check_flag(self, at: dt.datetime) -> bool:
+        """The ticker's question: has the flag fallen by ``at``? If so the side to move loses on time,
+        nobody having to report it. True when this call finished the game."""
+        if self.status is not GameStatus.RUNNING:
+            return False
+        change = self.clock.check_flag(at)
+        if change is None:
+            return False
+        self._finish(Outcome.loss_for(self._flagged(change)), change.reason, change.at)
+        return True
+
+    def close(self, at: dt.datetime) -> bool:
+        """The tournament closed while this game was open: a draw, unless the flag had already fallen.
+        True when this call finished the game."""
+        if self.finished:
+            return False
+        if self.check_flag(at):
+            return True
+        self.report_result(Outcome.DRAW, TOURNAMENT_CLOSED, at)
+        return True
+
+    def _require_running(self) -> None:
+        if self.status is GameStatus.PENDING:
+            raise errors.GameNotStarted("the game has not started yet")
+        if self.finished:
+            raise errors.GameOver(f"the game is already finished: {self.outcome} ({self.reason})")
+
+    def _lose_on_time(self, change: ClockChange) -> None:
+        side = self._flagged(change)
+        self._finish(Outcome.loss_for(side), change.reason, change.at)
+        raise errors.FlagFallen(
+            f"{side}'s time ran out at {change.at.isoformat()}: the game is over, {self.outcome} on time"
+        )
+
+    def _flagged(self, change: ClockChange) -> Side:
+        if change.side is None:
+            raise errors.ClockNotRunning("a flag fall without a side")
+        return change.side
+
+    def _finish(self, outcome: Outcome, reason: str, at: dt.datetime) -> None:
+        self.outcome = outcome
+        self.reason = reason
+        self.finished_at = at
+        self.status = GameStatus.FINISHED

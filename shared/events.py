@@ -315,6 +315,11 @@ class GameFinished(Event):
     reason: str = Field(description="e.g. resignation, agreement, checkmate, time, forfeit, reported")
     moves: int = 0
     finished_at: dt.datetime
+    both_moved: bool | None = Field(
+        None,
+        description="false when one side never moved: such a game changes no rating (RULES §2); "
+        "None when the publisher does not say",
+    )
 
 
 # --------------------------------------------------------------------------------------------------

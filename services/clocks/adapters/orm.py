@@ -1,0 +1,70 @@
+"""Clocks' tables. The schema changes only through the Alembic migrations beside this package.
+
+The game row carries the clock's state, and its ``deadline`` (when the side to move loses on time) as an
+indexed column: the database stays authoritative, and the ticker can sweep it for overdue games even
+if the deadline store (Redis) lost an entry.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from shared.messaging.tables import messaging_tables
+
+metadata = sa.MetaData()
+outbox, inbox = messaging_tables(metadata)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.Uuid(), primary_key=True),  # the pairing's game id: creating twice is impossible
+    sa.Column("tournament_id", sa.Uuid(), nullable=False),
+    sa.Column("organiser_id", sa.Uuid(), nullable=False),
+    sa.Column("round", sa.Integer(), nullable=False),
+    sa.Column("board", sa.Integer(), nullable=False),
+    sa.Column("leg", sa.Integer(), nullable=False),
+    sa.Column("white", sa.Uuid(), nullable=False),
+    sa.Column("black", sa.Uuid(), nullable=False),
+    sa.Column("base_seconds", sa.Integer(), nullable=False),
+    sa.Column("increment_seconds", sa.Integer(), nullable=False),
+    sa.Column("days_per_move", sa.Integer(), nullable=True),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("clock_state", sa.String(20), nullable=False),
+    sa.Column("to_move", sa.String(5), nullable=True),
+    sa.Column("white_ms", sa.BigInteger(), nullable=False),
+    sa.Column("black_ms", sa.BigInteger(), nullable=False),
+    sa.Column("turn_started_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("flagged", sa.String(5), nullable=True),
+    sa.Column("deadline", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("moves", sa.Integer(), nullable=False),
+    sa.Column("white_moved", sa.Boolean(), nullable=False),
+    sa.Column("black_moved", sa.Boolean(), nullable=False),
+    sa.Column("outcome", sa.String(10), nullable=True),
+    sa.Column("reason", sa.String(40), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
+    sa.Index(
+        "ix_games_deadline",
+        "deadline",
+        postgresql_where=sa.text("deadline IS NOT NULL"),
+        sqlite_where=sa.text("deadline IS NOT NULL"),
+    ),
+)
+
+# Every change of every clock, in order: the audit trail (and enough to rebuild the clock state).
+clock_changes = sa.Table(
+    "clock_changes",
+    metadata,
+    sa.Column(
+        "id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), primary_key=True, autoincrement=True
+    ),
+    sa.Column("game_id", sa.Uuid(), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("reason", sa.String(40), nullable=False),
+    sa.Column("side", sa.String(5), nullable=True),
+    sa.Column("delta_ms", sa.BigInteger(), nullable=False),
+    sa.Index("ix_clock_changes_game", "game_id", "id"),
+)

@@ -1,0 +1,87 @@
+"""The composition root: builds the clocks service's adapters, bus and subscriptions. Nothing is
+wired at import time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.orm import sessionmaker
+
+from services.clocks.adapters import orm
+from services.clocks.adapters.deadlines import DeadlineStore, RedisDeadlineStore
+from services.clocks.config import ClocksSettings
+from services.clocks.service_layer.handlers import Handlers
+from services.clocks.service_layer.unit_of_work import ClocksUnitOfWork
+from shared.database import make_engine, upgrade
+from shared.messagebus import MessageBus, event_subscription
+from shared.messaging.outbox import OutboxRelay, notify_channel
+from shared.messaging.port import Broker, Subscription
+from shared.messaging.rabbitmq import RabbitMQBroker
+from shared.timesource import Clock, SystemClock
+
+SERVICE = "clocks"
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+@dataclass
+class Clocks:
+    settings: ClocksSettings
+    engine: sa.Engine
+    clock: Clock
+    broker: Broker
+    bus: MessageBus[ClocksUnitOfWork]
+    handlers: Handlers
+    relay: OutboxRelay
+    subscriptions: list[Subscription]
+    deadlines: DeadlineStore
+
+    def uow(self) -> ClocksUnitOfWork:
+        return self.bus.uow_factory()
+
+
+def bootstrap(
+    settings: ClocksSettings | None = None,
+    *,
+    engine: sa.Engine | None = None,
+    broker: Broker | None = None,
+    clock: Clock | None = None,
+    deadlines: DeadlineStore | None = None,
+    migrate: bool = False,
+    relay_on_commit: bool = False,
+) -> Clocks:
+    settings = settings or ClocksSettings()
+    engine = engine or make_engine(settings.database_url)
+    if migrate:
+        upgrade(MIGRATIONS, engine)
+    broker = broker or RabbitMQBroker(settings.amqp_url)
+    clock = clock or SystemClock()
+    deadlines = deadlines or RedisDeadlineStore.from_url(settings.redis_url, settings.redis_prefix)
+    channel = notify_channel(SERVICE)
+    relay = OutboxRelay(engine, orm.outbox, broker, channel=channel)
+    factory = sessionmaker(engine, expire_on_commit=False)
+    store = deadlines
+
+    def uow_factory() -> ClocksUnitOfWork:
+        return ClocksUnitOfWork(
+            factory,
+            orm.outbox,
+            orm.inbox,
+            channel=channel,
+            deadlines=store,
+            after_commit=(lambda _published: relay.drain()) if relay_on_commit else None,
+        )
+
+    handlers = Handlers(clock)
+    bus = MessageBus(uow_factory, handlers.table())
+    subscriptions = [
+        event_subscription("clocks.round_paired", ("round.paired",), handlers.on_round_paired, uow_factory),
+        event_subscription(
+            "clocks.tournament_completed",
+            ("tournament.completed",),
+            handlers.on_tournament_completed,
+            uow_factory,
+        ),
+    ]
+    return Clocks(settings, engine, clock, broker, bus, handlers, relay, subscriptions, deadlines)

@@ -1,0 +1,105 @@
+"""The clocks service's HTTP API (gunicorn: ``services.clocks.entrypoints.app:create_app()``)."""
+
+from __future__ import annotations
+
+from flask import Response
+from flask_openapi3.blueprint import APIBlueprint
+from flask_openapi3.models.tag import Tag
+from flask_openapi3.openapi import OpenAPI
+
+from services.clocks.bootstrap import Clocks, bootstrap
+from services.clocks.domain import errors
+from services.clocks.entrypoints.schemas import (
+    ClockOut,
+    GameList,
+    GameOut,
+    GamePath,
+    GamesQuery,
+    MoveBody,
+    ResultBody,
+    TournamentPath,
+)
+from services.clocks.service_layer import commands
+from shared.health import database_check, tcp_check
+from shared.http.app import SECURITY, create_openapi_app, json_response
+from shared.http.auth import authenticate_writes, principal
+from shared.http.problems import install_domain_errors, not_found
+
+DOMAIN_STATUSES: dict[type[Exception], int] = {
+    errors.NotFound: 404,
+    errors.NotAllowed: 403,
+    errors.Conflict: 409,
+    errors.Invalid: 422,
+}
+
+
+def create_app(service: Clocks | None = None) -> OpenAPI:
+    svc = service or bootstrap()
+    app = create_openapi_app(
+        __name__,
+        title="Arbiter clocks",
+        version="1",
+        readiness={
+            "database": database_check(svc.engine),
+            "broker": tcp_check(svc.settings.amqp_url),
+            "deadlines": svc.deadlines.ping,
+        },
+    )
+    install_domain_errors(app, DOMAIN_STATUSES)
+    secret = svc.settings.jwt_secret.get_secret_value()
+    app.register_api(_games(svc, secret))
+    app.register_api(_tournaments(svc))
+    app.extensions["arbiter"] = svc
+    return app
+
+
+def _games(svc: Clocks, secret: str) -> APIBlueprint:
+    api = APIBlueprint("games", __name__, abp_tags=[Tag(name="games")], abp_security=SECURITY)
+    authenticate_writes(api, secret)
+
+    @api.post("/games/<uuid:game_id>/moves", responses={200: ClockOut})
+    def move(path: GamePath, body: MoveBody) -> Response:
+        """The player to move completed a move: their clock stops, the opponent's runs. A service may
+        report for a player with ``player_id``. A move after the flag fell ends the game on time (409)."""
+        who = principal()
+        player_id = who.subject
+        if body.player_id is not None and body.player_id != who.subject:
+            who.require("service")
+            player_id = body.player_id
+        game = svc.bus.handle(commands.MakeMove(path.game_id, player_id))
+        return json_response(ClockOut.of(game, svc.clock.now()))
+
+    @api.post("/games/<uuid:game_id>/result", responses={200: GameOut})
+    def report_result(path: GamePath, body: ResultBody) -> Response:
+        """Report how the game ended: a player of the game, its organiser, an arbiter or a service."""
+        who = principal()
+        game = svc.bus.handle(
+            commands.ReportResult(
+                path.game_id, body.outcome, body.reason, commands.Actor(who.subject, who.is_staff)
+            )
+        )
+        return json_response(GameOut.of(game, svc.clock.now()))
+
+    @api.get("/games/<uuid:game_id>", responses={200: GameOut}, security=[])
+    def get_game(path: GamePath) -> Response:
+        with svc.uow() as uow:
+            game = uow.games.get(path.game_id)
+        if game is None:
+            raise not_found("game", path.game_id)
+        return json_response(GameOut.of(game, svc.clock.now()))
+
+    return api
+
+
+def _tournaments(svc: Clocks) -> APIBlueprint:
+    api = APIBlueprint("tournament-games", __name__, abp_tags=[Tag(name="games")])
+
+    @api.get("/tournaments/<uuid:tournament_id>/games", responses={200: GameList}, security=[])
+    def list_games(path: TournamentPath, query: GamesQuery) -> Response:
+        """A tournament's games by round and board (empty while none were paired)."""
+        with svc.uow() as uow:
+            found = uow.games.in_tournament(path.tournament_id, round=query.round)
+        now = svc.clock.now()
+        return json_response(GameList(games=[GameOut.of(g, now) for g in found]))
+
+    return api

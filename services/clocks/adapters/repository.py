@@ -31,7 +31,6 @@ def _side(value: str | None) -> Side | None:
 class GameRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._saved: dict[uuid.UUID, int] = {}  # clock changes already written, per game
 
     def get(self, game_id: uuid.UUID, *, lock: bool = False) -> Game | None:
         query = sa.select(games).where(games.c.id == game_id)
@@ -90,7 +89,6 @@ class GameRepository:
 
     def add(self, game: Game, now: dt.datetime) -> None:
         self.session.execute(sa.insert(games).values(**self._row(game), created_at=now))
-        self._saved[game.id] = 0
         self._append_changes(game)
 
     def save(self, game: Game) -> None:
@@ -98,7 +96,7 @@ class GameRepository:
         self._append_changes(game)
 
     def _append_changes(self, game: Game) -> None:
-        new = game.clock.changes[self._saved.get(game.id, 0) :]
+        new = game.clock.collect_changes()
         if new:
             self.session.execute(
                 sa.insert(clock_changes),
@@ -114,7 +112,6 @@ class GameRepository:
                     for c in new
                 ],
             )
-        self._saved[game.id] = len(game.clock.changes)
 
     def _load(self, row: Any) -> Game:
         clock = Clock(
@@ -144,7 +141,6 @@ class GameRepository:
             started_at=_aware_or_none(row.started_at),
             finished_at=_aware_or_none(row.finished_at),
         )
-        self._saved[game.id] = 0
         return game
 
     @staticmethod

@@ -141,7 +141,7 @@ class Clock:
     to_move: Side | None = None
     turn_started_at: dt.datetime | None = None
     flagged: Side | None = None
-    # the changes made since this clock was created or loaded (the repository appends them)
+    # changes recorded and not yet saved: the repository collects them into the history
     changes: list[ClockChange] = field(default_factory=list, compare=False)
 
     @classmethod
@@ -155,6 +155,11 @@ class Clock:
         for change in changes:
             clock._apply(change)
         return clock
+
+    def collect_changes(self) -> list[ClockChange]:
+        """Hand over the changes recorded since the last call (to be saved, in order)."""
+        collected, self.changes = self.changes, []
+        return collected
 
     # -- reading --------------------------------------------------------------------------------
     @property

@@ -211,6 +211,7 @@ def test_every_change_is_recorded_with_its_reason():
         (ChangeKind.ADJUSTED, "illegal_move_penalty", W),
         (ChangeKind.FLAGGED, "time", B),
     ]
+    assert len(clock.collect_changes()) == 4 and clock.collect_changes() == []  # handed over once
 
 
 @pytest.mark.parametrize(

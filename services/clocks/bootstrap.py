@@ -57,11 +57,10 @@ def bootstrap(
         upgrade(MIGRATIONS, engine)
     broker = broker or RabbitMQBroker(settings.amqp_url)
     clock = clock or SystemClock()
-    deadlines = deadlines or RedisDeadlineStore.from_url(settings.redis_url, settings.redis_prefix)
+    store: DeadlineStore = deadlines or RedisDeadlineStore.from_url(settings.redis_url, settings.redis_prefix)
     channel = notify_channel(SERVICE)
     relay = OutboxRelay(engine, orm.outbox, broker, channel=channel)
     factory = sessionmaker(engine, expire_on_commit=False)
-    store = deadlines
 
     def uow_factory() -> ClocksUnitOfWork:
         return ClocksUnitOfWork(
@@ -84,4 +83,4 @@ def bootstrap(
             uow_factory,
         ),
     ]
-    return Clocks(settings, engine, clock, broker, bus, handlers, relay, subscriptions, deadlines)
+    return Clocks(settings, engine, clock, broker, bus, handlers, relay, subscriptions, store)

@@ -4,32 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from services.pairing.bootstrap import MIGRATIONS, bootstrap
-from shared.database import upgrade
-from shared.runtime import configure_logging, run_until_signalled
+from services.pairing.bootstrap import bootstrap
+from shared.runtime import service_main
 
-COMMANDS = ("migrate", "consumer", "worker", "relay")
-
-
-def main(argv: list[str]) -> int:
-    if len(argv) != 1 or argv[0] not in COMMANDS:
-        print(f"usage: python -m services.pairing {'|'.join(COMMANDS)}", file=sys.stderr)
-        return 2
-    svc = bootstrap()
-    level = svc.settings.log_level
-    match argv[0]:
-        case "migrate":
-            configure_logging(level)
-            upgrade(MIGRATIONS, svc.engine)
-            return 0
-        case "consumer":
-            subs = svc.subscriptions
-        case "worker":
-            subs = svc.worker_subscriptions
-        case _:
-            return run_until_signalled("pairing-relay", lambda stop: svc.relay.run(stop), level=level)
-    return run_until_signalled(f"pairing-{argv[0]}", lambda stop: svc.broker.consume(subs, stop), level=level)
-
+PROCESSES = {
+    "consumer": lambda svc, stop: svc.broker.consume(svc.subscriptions, stop),
+    "worker": lambda svc, stop: svc.broker.consume(svc.worker_subscriptions, stop),
+    "relay": lambda svc, stop: svc.relay.run(stop),
+}
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(service_main("pairing", sys.argv[1:], bootstrap, PROCESSES))

@@ -36,6 +36,8 @@ class Pairing:
     subscriptions: list[Subscription]  # the consumer's
     worker_subscriptions: list[Subscription]  # the pairing worker's
 
+    migrations: Path = MIGRATIONS
+
     def uow(self) -> PairingUnitOfWork:
         return self.bus.uow_factory()
 

@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Any, Final, Literal, Self
+from typing import Any, Final, Literal, NamedTuple, Self
 
 
 class BracketError(ValueError):
@@ -47,8 +47,7 @@ class Section(StrEnum):
     THIRD_PLACE = "third_place"
 
 
-@dataclass(frozen=True)
-class MatchId:
+class MatchId(NamedTuple):
     """A match: its section, its round in that section and its number in that round (all 1-based).
 
     Written ``section:round:number``, e.g. ``winners:2:3``.
@@ -267,6 +266,10 @@ class Bracket(ABC):
     def match(self, match_id: MatchId | str) -> Match:
         mid = self._match_id(match_id)
         return self._matches[mid]
+
+    def slot_sources(self, match_id: MatchId | str) -> tuple[Source, Source]:
+        """Where the two players of a match come from (a seed, nobody, a winner or a loser)."""
+        return self._layout.by_id[self._match_id(match_id)].slots
 
     def matches(self, section: Section | None = None) -> tuple[Match, ...]:
         """Every match (of one section), in layout order: by section, round, number."""

@@ -38,6 +38,7 @@ losers'-bracket round, later rounds first; players who go out in the same round 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final, TypeVar
 
@@ -99,6 +100,15 @@ DROP_IN_ORDER: Final[Mapping[int, tuple[str, ...]]] = {
 }
 
 
+@dataclass(frozen=True)
+class DropIn:
+    """The loser of winners' match ``source`` goes to ``slot`` (1 or 2) of losers' match ``target``."""
+
+    source: MatchId
+    target: MatchId
+    slot: int
+
+
 class DoubleKnockout(Bracket):
     """A double-knockout bracket and its results. Immutable; ``record`` returns the new state."""
 
@@ -122,6 +132,15 @@ class DoubleKnockout(Bracket):
     @property
     def size(self) -> int:
         return next_power_of_two(self.players)
+
+    def drop_ins(self) -> tuple[DropIn, ...]:
+        """Where every winners'-bracket loser goes in the losers' bracket, in losers'-bracket order."""
+        return tuple(
+            DropIn(source.match, m.id, slot)
+            for m in self.matches(Section.LOSERS)
+            for slot, source in enumerate(self.slot_sources(m.id), start=1)
+            if isinstance(source, LoserOf)
+        )
 
     def champion(self) -> int | None:
         first = self.match(MatchId(Section.GRAND_FINAL, 1, 1))

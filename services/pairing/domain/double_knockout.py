@@ -16,12 +16,16 @@ Layout for a bracket of S = 2^k slots (S the smallest power of two ≥ N):
   second final (on by default) a second match between the same two is played only if the losers'-bracket
   winner takes the first, so the champion is the only player with fewer than two lost matches.
 
-Drop-in order. The losers of a winners round would meet, if dropped straight across, the survivors from
-their own part of the bracket — often someone they have just beaten. The orders below (the defaults of the
-reference, brackets-manager, after the "superior double elimination losers bracket seeding" scheme) send
-each dropping player into the other half (or quarter) of the losers' bracket, so nobody's first match after
-dropping is a rematch and rematches are put off as long as the bracket allows. The orders are list
-operations on the losers of a winners round, in match order:
+Drop-in order. Dropped straight across, the losers of a winners round would meet the survivors from their
+own part of the bracket — often someone they have just beaten. The orders below are the defaults of the
+reference, brackets-manager (after the "superior double elimination losers bracket seeding" scheme); they
+send each dropping player to the other half or quarter of the losers' bracket. Guarantee (checked
+structurally and by simulation in the tests): a player dropping from winners rounds 1, 2 or 3 never meets
+someone they have already played in their first losers'-bracket match, except in the losers' final. From
+winners round 4 on (brackets of 32 and 64) and in the losers' final, the survivor in the other slot can
+come from the dropping player's own part of the winners' bracket, so such a rematch can happen (for 64 a
+different order in losers round 6 would avoid it; the reference's order is kept, see docs/pairing.md). The orders are list operations on the
+losers of a winners round, in match order:
 
 * ``natural`` — unchanged; ``reverse`` — reversed;
 * ``half_shift`` — second half first: ``[3, 4, 1, 2]``;

@@ -255,6 +255,11 @@ class Bracket(ABC):
         return self._players
 
     @property
+    def size(self) -> int:
+        """Slots in winners round 1: the smallest power of two holding every player."""
+        return next_power_of_two(self._players)
+
+    @property
     def results(self) -> Mapping[MatchId, int]:
         """The recorded results: match → winning seed."""
         return dict(self._results)

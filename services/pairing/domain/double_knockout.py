@@ -133,10 +133,6 @@ class DoubleKnockout(Bracket):
     def second_final(self) -> bool:
         return self._second_final
 
-    @property
-    def size(self) -> int:
-        return next_power_of_two(self.players)
-
     def drop_ins(self) -> tuple[DropIn, ...]:
         """Where every winners'-bracket loser goes in the losers' bracket, in losers'-bracket order."""
         return tuple(

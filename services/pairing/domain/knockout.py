@@ -62,11 +62,6 @@ class Knockout(Bracket):
         return self._third_place
 
     @property
-    def size(self) -> int:
-        """Slots in round 1: the smallest power of two holding every player."""
-        return next_power_of_two(self.players)
-
-    @property
     def round_count(self) -> int:
         return self.size.bit_length() - 1
 

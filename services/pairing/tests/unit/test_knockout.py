@@ -239,3 +239,23 @@ def test_stored_state_is_checked():
         Knockout.from_dict({**good, "colour": "white"})
     with pytest.raises(BracketError):
         Knockout.from_dict({**good, "players": "8"})
+
+
+def test_matches_and_placings_as_plain_data():
+    ko = play_out(Knockout(5, third_place=True), better_seed)
+    assert ko.match("winners:1:1").to_dict() == {
+        "id": "winners:1:1",
+        "section": "winners",
+        "round": 1,
+        "number": 1,
+        "players": [1, None],
+        "empty": [False, True],
+        "status": "walkover",
+        "winner": 1,
+        "loser": None,
+    }
+    assert [p.to_dict() for p in ko.placings()][:2] == [
+        {"seed": 1, "rank": 1, "places": [1, 1], "matches_won": 2},
+        {"seed": 2, "rank": 2, "places": [2, 2], "matches_won": 1},
+    ]
+    json.dumps([m.to_dict() for m in ko.matches()])

@@ -126,7 +126,9 @@ class DoubleKnockout(Bracket):
         results: Mapping[MatchId, int] | None = None,
     ) -> None:
         check_players(players)
-        self._second_final = bool(second_final)
+        if not isinstance(second_final, bool):
+            raise BracketError(f"second_final is true or false, not {second_final!r}")
+        self._second_final = second_final
         super().__init__(players, results)
 
     @property
@@ -172,7 +174,7 @@ class DoubleKnockout(Bracket):
 
 
 def check_players(players: int) -> None:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise BracketError(f"a double knockout takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
 
 

@@ -54,7 +54,9 @@ class Knockout(Bracket):
         results: Mapping[MatchId, int] | None = None,
     ) -> None:
         check_players(players)
-        self._third_place = bool(third_place)
+        if not isinstance(third_place, bool):
+            raise BracketError(f"third_place is true or false, not {third_place!r}")
+        self._third_place = third_place
         super().__init__(players, results)
 
     @property
@@ -96,7 +98,7 @@ class Knockout(Bracket):
 
 
 def check_players(players: int) -> None:
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise BracketError(f"a knockout takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
 
 

@@ -72,8 +72,8 @@ def listed_rounds(bracket: Bracket) -> dict:
     return out
 
 
-def test_every_reference_file_is_covered():
-    assert len(FILES) == 48
+def test_the_reference_files_are_there():
+    assert len(FILES) >= 48  # 18 single, 30 double elimination in the shipped set
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)

@@ -239,6 +239,8 @@ def test_stored_state_is_checked():
         Knockout.from_dict({**good, "colour": "white"})
     with pytest.raises(BracketError):
         Knockout.from_dict({**good, "players": "8"})
+    with pytest.raises(BracketError, match="true or false"):
+        Knockout.from_dict({**good, "third_place": "yes"})
 
 
 def test_matches_and_placings_as_plain_data():

@@ -37,6 +37,7 @@ def contributions(ctx: Context, start: int, *, sonneborn_berger: bool, fore: boo
     cap = ctx.draw * n
     me = ctx.basis(start)
     own = me.fore_score if fore else me.score
+    byes_count = ctx.rules.byes_as_opponents
     out: list[Contribution] = []
     for i in range(n):
         opponent = me.opponents[i]
@@ -44,8 +45,8 @@ def contributions(ctx: Context, start: int, *, sonneborn_berger: bool, fore: boo
             opp = ctx.basis(opponent)
             score = opp.fore_adjusted if fore else opp.adjusted
             vur = False
-        elif pre_determined:
-            continue  # round robin: a round without an opponent has no dummy
+        elif pre_determined or (not opponent and not byes_count):
+            continue  # round robin, or "a bye is no opponent": no dummy
         else:
             scheduled = None
             if opponent:

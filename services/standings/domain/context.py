@@ -28,10 +28,15 @@ class Rules:
     ``edition``: which C.07 edition applies (see :func:`~services.standings.domain.history.edition_for`).
     ``unrated_rating``: the rating an unrated opponent counts with in ARO, TPR, PTP and APRO. When it
     is None and any participant is unrated, those tie-breaks are undefined (None) for everyone (C.07
-    leaves the rating of unrated players to the tournament regulations)."""
+    leaves the rating of unrated players to the tournament regulations).
+    ``byes_as_opponents``: C.07 16.4 — a round without an opponent (a bye) is a game against a dummy
+    opponent. False where a ruleset says "a bye is no opponent" (``platform`` BH-C1, the draughts
+    Solkoff option): such a round then adds nothing to BH, SB or FB and is not counted by WIN.
+    Forfeits keep C.07's handling either way (they have a scheduled opponent)."""
 
     edition: Edition = Edition.E2026
     unrated_rating: int | None = None
+    byes_as_opponents: bool = True
 
 
 @dataclass(slots=True)

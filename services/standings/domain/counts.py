@@ -19,8 +19,10 @@ __all__ = ["black_games", "black_wins", "elected_games", "games_won", "wins"]
 
 
 def wins(ctx: Context, start: int) -> int:
-    win = ctx.win
-    return sum(1 for u in ctx.basis(start).units if u == win)
+    b, win = ctx.basis(start), ctx.win
+    if not ctx.rules.byes_as_opponents:  # a bye is not a won game
+        return sum(1 for u, opp in zip(b.units, b.opponents, strict=True) if u == win and opp)
+    return sum(1 for u in b.units if u == win)
 
 
 def games_won(ctx: Context, start: int) -> int:

@@ -329,4 +329,3 @@ def _check_references(doc: TrfDocument, player_lines: dict[int, int], source: st
                     source=source,
                     line=player_lines[start],
                 )
-

@@ -29,7 +29,7 @@ from services.standings.domain.context import Rules
 from services.standings.domain.history import Edition, edition_for
 from shared.scoring import FIDE, PLATFORM, PointSystem
 
-__all__ = ["PRESETS", "GROUP_PLAYOFF_CRITERIA", "Ruleset", "preset"]
+__all__ = ["GROUP_PLAYOFF_CRITERIA", "PRESETS", "Ruleset", "preset"]
 
 
 @dataclass(frozen=True, slots=True)

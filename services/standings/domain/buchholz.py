@@ -31,6 +31,14 @@ __all__ = [
 def contributions(ctx: Context, start: int, *, sonneborn_berger: bool, fore: bool) -> list[Contribution]:
     """One contribution per round: the opponent's (or dummy's) score, and what it adds — the score
     itself for BH, the score times the points the participant made in that round for SB."""
+    key = (start, sonneborn_berger, fore)
+    found = ctx.contributions.get(key)
+    if found is None:
+        found = ctx.contributions[key] = _contributions(ctx, start, sonneborn_berger, fore)
+    return found
+
+
+def _contributions(ctx: Context, start: int, sonneborn_berger: bool, fore: bool) -> list[Contribution]:
     n = ctx.rounds
     pre_determined = ctx.history.pre_determined
     edition = ctx.rules.edition

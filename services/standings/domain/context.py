@@ -46,6 +46,8 @@ class Context:
     _basis: dict[int, Basis] = field(default_factory=dict)
     memo: dict[str, dict[int, Value]] = field(default_factory=dict)
     scale: int = 0  # points x scale are integers ("units"); set from the point system
+    _ratings_defined: bool | None = None
+    contributions: dict[tuple[int, bool, bool], list[tuple[int, int, bool, int]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.scale:
@@ -76,9 +78,11 @@ class Context:
         return found
 
     def ratings_defined(self) -> bool:
-        if self.rules.unrated_rating is not None:
-            return True
-        return all(p.rating for p in self.history.players.values())
+        if self._ratings_defined is None:
+            self._ratings_defined = self.rules.unrated_rating is not None or all(
+                p.rating for p in self.history.players.values()
+            )
+        return self._ratings_defined
 
     def rating(self, start: int) -> int | None:
         rating = self.history.players[start].rating
@@ -98,10 +102,14 @@ class Context:
                 self._basis.pop(start, None)
             for table in self.memo.values():
                 table.pop(start, None)
+            for key in ((start, False, False), (start, True, False), (start, False, True)):
+                self.contributions.pop(key, None)
 
     def reset(self) -> None:
         self._basis.clear()
         self.memo.clear()
+        self.contributions.clear()
+        self._ratings_defined = None
 
 
 def point_scale(history: EventHistory) -> int:

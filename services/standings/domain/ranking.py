@@ -124,10 +124,13 @@ class Table:
         return [g for g in groups.values() if len(g) > 1]
 
 
-def _sort_key(value: Value, direction: Direction) -> tuple[int, Fraction | int]:
+def _sort_key(value: Value, direction: Direction) -> float:
+    """A float key: exact for ranking, since every value is a fraction with a small denominator (at
+    most the point scale squared, or 100 for AOB), far below where two such values could share a
+    double. Undefined values sort last."""
     if value is None:
-        return (1, 0)
-    return (0, -value if direction is Direction.HIGHER_FIRST else value)
+        return float("inf")
+    return -float(value) if direction is Direction.HIGHER_FIRST else float(value)
 
 
 class Standings:
@@ -199,8 +202,9 @@ class Standings:
             self._recompute_all()
             self._table = self._rank()
             return self._table
+        deepest = max((min(_REACH.get(tb.name, 0), 2) for tb in self.tiebreaks), default=0)
         reach = [set(touched)]
-        for _ in range(2):
+        for _ in range(max(deepest, 1)):
             wider = set(reach[-1])
             for s in reach[-1]:
                 wider |= self.history.opponents(s)
@@ -220,7 +224,7 @@ class Standings:
                 for s in players:
                     values[s] = koya(ctx, s, limit)
                 continue
-            for s in reach[min(level, 2)]:
+            for s in reach[min(level, len(reach) - 1)]:
                 values[s] = compute_value(ctx, tb, s)
         self._table = self._rank()
         return self._table
@@ -228,7 +232,7 @@ class Standings:
     def _rank(self) -> Table:
         ctx = self._ctx
         points = self._points
-        order = sorted(self.history.players, key=lambda s: (-points[s], s))
+        order = sorted(self.history.players, key=lambda s: (-float(points[s]), s))
         groups: list[list[int]] = []
         for s in order:
             if groups and points[groups[-1][0]] == points[s]:
@@ -248,14 +252,16 @@ class Standings:
                 if len(group) == 1:
                     split.append(group)
                     continue
-                ranked = sorted(group, key=lambda s: (_sort_key(values[s], direction), s))
-                current = [ranked[0]]
-                for s in ranked[1:]:
-                    if values[s] == values[current[0]]:
+                keyed = sorted((_sort_key(values[s], direction), s) for s in group)
+                current = [keyed[0][1]]
+                last = keyed[0][0]
+                for key, s in keyed[1:]:
+                    if key == last:
                         current.append(s)
                     else:
                         split.append(current)
                         current = [s]
+                        last = key
                 split.append(current)
             groups = split
         lots = None
@@ -265,6 +271,8 @@ class Standings:
             groups = [list(drawn[min(g)]) if len(g) > 1 else g for g in groups]
         rows: list[Row] = []
         place = 0
+        codes = [tb.code for tb in self.tiebreaks]
+        columns = [self._values[code] for code in codes]
         for group in groups:
             rank = place + 1
             for s in group:
@@ -275,7 +283,7 @@ class Standings:
                         rank=rank,
                         place=place,
                         points=points[s],
-                        tiebreaks={tb.code: self._values[tb.code][s] for tb in self.tiebreaks},
+                        tiebreaks={code: column[s] for code, column in zip(codes, columns, strict=True)},
                     )
                 )
         return Table(tuple(rows), self.tiebreaks, self.rules.edition, self.history.rounds, lots)

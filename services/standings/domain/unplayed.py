@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.standings.domain.history import Edition, EventHistory
+from services.standings.domain.history import Edition, Entry, EventHistory
 from shared.scoring import Result
 
 __all__ = ["Basis", "dummy_score", "player_basis"]
@@ -49,11 +49,14 @@ class Basis:
 
 def player_basis(history: EventHistory, start: int, scale: int) -> Basis:
     n = history.rounds
-    draw = int(history.point_system.draw * scale)
-    entries = [history.entry(start, r) for r in range(1, n + 1)]
-    units = tuple(int(e.points * scale) for e in entries)
+    ps = history.point_system
+    draw = ps.draw.numerator * (scale // ps.draw.denominator)
+    own = history.entries[start]
+    absent = Entry(Result.ZERO_POINT_BYE, ps.zero_point_bye)
+    entries = [own.get(r) or absent for r in range(1, n + 1)]
+    units = tuple(e.points.numerator * (scale // e.points.denominator) for e in entries)
     opponents = tuple(e.opponent or 0 for e in entries)
-    vur = tuple(e.voluntary_unplayed for e in entries)
+    vur = tuple(e.result.voluntary_unplayed for e in entries)
     score = sum(units)
     last_not_vur = 0
     last_met = 0  # last round with a scheduled opponent or a pairing-allocated bye
@@ -62,11 +65,14 @@ def player_basis(history: EventHistory, start: int, scale: int) -> Basis:
             last_not_vur = r
         if e.opponent is not None or e.result is Result.PAIRING_BYE:
             last_met = r
-    in_place = 0 if history.pre_determined else draw
-    adjusted = sum(
-        u if (r <= last_not_vur or opp) else in_place
-        for r, (u, opp) in enumerate(zip(units, opponents, strict=True), start=1)
-    )
+    if last_not_vur == n:
+        adjusted = score
+    else:
+        in_place = 0 if history.pre_determined else draw
+        adjusted = sum(
+            u if (r <= last_not_vur or opp) else in_place
+            for r, (u, opp) in enumerate(zip(units, opponents, strict=True), start=1)
+        )
     if n and last_met == n:
         # FB: paired (or PAB) in the last round: no trailing VUR; a paired last game is a draw.
         shift = (draw - units[-1]) if opponents[-1] else 0
@@ -76,7 +82,7 @@ def player_basis(history: EventHistory, start: int, scale: int) -> Basis:
     return Basis(
         results=tuple(e.result for e in entries),
         opponents=opponents,
-        played=tuple(e.played for e in entries),
+        played=tuple(e.result.played and e.opponent is not None for e in entries),
         vur=vur,
         colours=tuple(e.colour for e in entries),
         units=units,

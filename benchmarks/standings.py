@@ -29,9 +29,7 @@ def swiss_event(seed: int = 2026) -> tuple[EventHistory, list[tuple[int, int, in
         absent = set(rng.sample(range(1, PLAYERS + 1), 3))
         for s in absent:
             history.record_bye(r, s, Result.HALF_POINT_BYE)
-        order = sorted(
-            (s for s in met if s not in absent), key=lambda s: (-history.score(s), s)
-        )
+        order = sorted((s for s in met if s not in absent), key=lambda s: (-history.score(s), s))
         if len(order) % 2:
             history.record_bye(r, order.pop(), Result.PAIRING_BYE)
         while order:

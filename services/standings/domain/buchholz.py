@@ -34,11 +34,19 @@ def contributions(ctx: Context, start: int, *, sonneborn_berger: bool, fore: boo
     key = (start, sonneborn_berger, fore)
     found = ctx.contributions.get(key)
     if found is None:
-        found = ctx.contributions[key] = _contributions(ctx, start, sonneborn_berger, fore)
+        if sonneborn_berger:
+            units = ctx.basis(start).units
+            found = [
+                (c[0], c[0] * units[c[3] - 1], c[2], c[3])
+                for c in contributions(ctx, start, sonneborn_berger=False, fore=fore)
+            ]
+        else:
+            found = _contributions(ctx, start, fore)
+        ctx.contributions[key] = found
     return found
 
 
-def _contributions(ctx: Context, start: int, sonneborn_berger: bool, fore: bool) -> list[Contribution]:
+def _contributions(ctx: Context, start: int, fore: bool) -> list[Contribution]:
     n = ctx.rounds
     pre_determined = ctx.history.pre_determined
     edition = ctx.rules.edition
@@ -62,8 +70,7 @@ def _contributions(ctx: Context, start: int, sonneborn_berger: bool, fore: bool)
                 scheduled = opp.fore_adjusted if fore else opp.adjusted
             score = dummy_score(own, edition=edition, scheduled_opponent=scheduled, cap=cap)
             vur = me.vur[i]
-        value = score * me.units[i] if sonneborn_berger else score
-        out.append((score, value, vur, i + 1))
+        out.append((score, score, vur, i + 1))
     return out
 
 

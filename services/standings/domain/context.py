@@ -47,7 +47,9 @@ class Context:
     memo: dict[str, dict[int, Value]] = field(default_factory=dict)
     scale: int = 0  # points x scale are integers ("units"); set from the point system
     _ratings_defined: bool | None = None
-    contributions: dict[tuple[int, bool, bool], list[tuple[int, int, bool, int]]] = field(default_factory=dict)
+    contributions: dict[tuple[int, bool, bool], list[tuple[int, int, bool, int]]] = field(
+        default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         if not self.scale:
@@ -102,7 +104,12 @@ class Context:
                 self._basis.pop(start, None)
             for table in self.memo.values():
                 table.pop(start, None)
-            for key in ((start, False, False), (start, True, False), (start, False, True)):
+            for key in (
+                (start, False, False),
+                (start, True, False),
+                (start, False, True),
+                (start, True, True),
+            ):
                 self.contributions.pop(key, None)
 
     def reset(self) -> None:

@@ -100,7 +100,15 @@ def records(doc: TrfDocument) -> list[Line]:
         add("052", doc.end_date.strftime("%Y/%m/%d"))
     if doc.tournament_type:
         add("092", doc.tournament_type)
-    if doc.trf2026:
+    modern = doc.trf2026 or bool(
+        doc.rank_method
+        or doc.type_code
+        or doc.tiebreaks
+        or doc.time_control
+        or doc.byes
+        or any(k.startswith("162") for k in doc.point_system)
+    )
+    if modern:
         if doc.total_rounds is not None:
             add("142", str(doc.total_rounds))
         if doc.initial_colour is not None and doc.initial_colour.value in ("w", "b"):
@@ -121,7 +129,7 @@ def records(doc: TrfDocument) -> list[Line]:
         out.append(Line(code="001", text=format_player(doc.players[start]), player=start))
     for bye in doc.byes:
         add("240", f"{bye.kind} {bye.round:03d} " + "  ".join(f"{p:04d}" for p in bye.players))
-    if not doc.trf2026:
+    if not modern:
         if doc.total_rounds is not None:
             add("XXR", str(doc.total_rounds))
         options = (["rank"] if doc.ranking_by_rating else []) + (
@@ -134,7 +142,7 @@ def records(doc: TrfDocument) -> list[Line]:
     elif doc.ranking_by_rating:
         add("XXC", "rank")
     for pair in doc.forbidden_pairs:
-        add("260" if doc.trf2026 else "XXP", " ".join(str(p) for p in pair))
+        add("260" if modern else "XXP", " ".join(str(p) for p in pair))
     if doc.absent_next:
         add("XXZ", " ".join(str(p) for p in sorted(doc.absent_next)))
     for start, points in doc.accelerations.items():

@@ -38,8 +38,8 @@ def test_unplayed_rounds() -> None:
     custom = PointSystem.of(3, 1, 0, pairing_bye=1, forfeit_loss=-1, double_forfeit=0)
     assert custom.points(Result.PAIRING_BYE) == 1
     assert custom.points(Result.FORFEIT_LOSS) == -1
-    assert custom.game_points(Outcome.DOUBLE_FORFEIT) == (0, 0)
-    assert custom.game_points(Outcome.BLACK_FORFEIT_WIN) == (-1, 3)
+    assert custom.game_points(Outcome.DOUBLE_FORFEIT) == (F(0), F(0))
+    assert custom.game_points(Outcome.BLACK_FORFEIT_WIN) == (F(-1), F(3))
     with pytest.raises(ValueError, match="unknown unplayed round kind 'bonus'"):
         PointSystem.of(1, F(1, 2), 0, bonus=1)
 
@@ -47,8 +47,8 @@ def test_unplayed_rounds() -> None:
 def test_colour_dependent_points() -> None:
     # JaVaFo XXS lets Black's win count differently
     system = FIDE.with_values(black_win=F(3, 2))
-    assert system.game_points(Outcome.BLACK_WIN) == (0, F(3, 2))
-    assert system.game_points(Outcome.WHITE_WIN) == (1, 0)
+    assert system.game_points(Outcome.BLACK_WIN) == (F(0), F(3, 2))
+    assert system.game_points(Outcome.WHITE_WIN) == (F(1), F(0))
 
 
 def test_results_of_a_game() -> None:

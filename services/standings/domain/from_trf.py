@@ -76,14 +76,49 @@ _BB = {
 }
 
 
+_CANDIDATES = [
+    PointSystem.of(1, Fraction(1, 2), 0),
+    PointSystem.of(1, Fraction(1, 2), 0, pairing_bye=Fraction(1, 2)),
+    PointSystem.of(1, Fraction(1, 2), 0, pairing_bye=0),
+    PointSystem.of(2, 1, 0),
+    PointSystem.of(2, 1, 0, pairing_bye=1),
+    PointSystem.of(3, 1, 0),
+    PointSystem.of(3, 1, 0, pairing_bye=1),
+]
+
+
+def _fits(doc: TrfDocument, system: PointSystem) -> bool:
+    """Every player's score column equals the points this system gives their rounds."""
+    for player in doc.players.values():
+        if player.points is None:
+            return False
+        total = Fraction(0)
+        for r, entry in enumerate(player.rounds, start=1):
+            if entry is None:
+                total += system.zero_point_bye
+                continue
+            result = _RESULTS[entry.result]
+            double = False
+            if result is Result.FORFEIT_LOSS and entry.opponent is not None:
+                mirror = doc.players[entry.opponent].entry(r)
+                double = mirror is not None and mirror.result is ResultCode.FORFEIT_LOSS
+            total += system.points(result, black=entry.colour.value == "b", double_forfeit=double)
+        if total != player.points:
+            return False
+    return True
+
+
 def point_system_from_trf(doc: TrfDocument) -> PointSystem:
+    """The point system the file declares (162, XXS, BB*); without one, the first of 1-½-0, 2-1-0
+    and 3-1-0 (each with the PAB worth a win, a draw or nothing) that reproduces every player's
+    score column, else 1-½-0."""
     given = doc.point_system
     for table in (_162, _XXS, _BB):
         values = {field: given[key] for key, field in table.items() if key in given}
         if values:
             break
     else:
-        return PointSystem.of(1, Fraction(1, 2), 0)
+        return next((c for c in _CANDIDATES if _fits(doc, c)), _CANDIDATES[0])
     win = values.pop("win", Fraction(1))
     draw = values.pop("draw", Fraction(1, 2))
     loss = values.pop("loss", Fraction(0))

@@ -61,3 +61,23 @@ def test_rounds_and_entries() -> None:
     # the unrated result letters are games played over the board
     played = history_from_trf(parse(line(1, "   2 w W") + "\n" + line(2, "   1 b L") + "\n"))
     assert played.entry(1, 1).played and played.entry(1, 1).result is Result.WIN
+
+
+def test_point_system_inferred_from_the_score_column() -> None:
+    # no scoring record: 2-1-0 totals (win 2, PAB 2) are recognised; so is a half-point PAB
+    two = "\n".join(
+        [
+            "001    1      A".ljust(80) + " 2.0".ljust(11) + "   2 w 1",
+            "001    2      B".ljust(80) + " 0.0".ljust(11) + "   1 b 0",
+            "001    3      C".ljust(80) + " 2.0".ljust(11) + "0000 - U",
+        ]
+    )
+    system = point_system_from_trf(parse(two + "\n"))
+    assert (system.win, system.draw, system.pairing_bye) == (2, 1, 2)
+    # A 1.0 (a win), B 0.0, C 0.5 (the PAB): 1-½-0 with a half-point PAB
+    half = two.replace(" 2.0", " 1.0", 1).replace("C".ljust(66) + " 2.0", "C".ljust(66) + " 0.5")
+    system = point_system_from_trf(parse(half + "\n"))
+    assert (system.win, system.pairing_bye) == (1, F(1, 2))
+    # every reference file without a 162 record is 1-½-0 with a full-point PAB
+    plain = point_system_from_trf(read(FIXTURES / "tiebreaks" / "dutch_060.2026.trf"))
+    assert (plain.win, plain.draw, plain.pairing_bye) == (1, F(1, 2), 1)

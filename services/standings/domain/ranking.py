@@ -150,6 +150,7 @@ class Standings:
         self.lots_seed = lots_seed
         self._ctx = Context(history, self.rules)
         self._values: dict[str, dict[int, Value]] = {}
+        self._keys: dict[str, dict[int, float]] = {}
         self._points: dict[int, Fraction] = {}
         self._recompute_all()
         self._table = self._rank()
@@ -184,14 +185,18 @@ class Standings:
         players = list(self.history.players)
         self._points = {s: ctx.points(ctx.basis(s).score) for s in players}
         self._values = {}
+        self._keys = {}
         for tb in self.tiebreaks:
             if tb.name == "DE":
                 continue
+            values: dict[int, Value]
             if tb.name == "KS":
                 limit = koya_limit(ctx)
-                self._values[tb.code] = {s: koya(ctx, s, limit) for s in players}
+                values = {s: koya(ctx, s, limit) for s in players}
             else:
-                self._values[tb.code] = {s: compute_value(ctx, tb, s) for s in players}
+                values = {s: compute_value(ctx, tb, s) for s in players}
+            self._values[tb.code] = values
+            self._keys[tb.code] = {s: _sort_key(v, tb.direction) for s, v in values.items()}
 
     def _update(self, touched: set[int], rounds_before: int) -> Table:
         ctx = self._ctx
@@ -219,61 +224,57 @@ class Standings:
             if tb.name == "DE":
                 continue
             values = self._values[tb.code]
+            keys = self._keys[tb.code]
+            direction = tb.direction
             if tb.name == "KS":
                 limit = koya_limit(ctx)
+                changed: Iterable[int] = players
                 for s in players:
                     values[s] = koya(ctx, s, limit)
-                continue
-            for s in reach[min(level, len(reach) - 1)]:
-                values[s] = compute_value(ctx, tb, s)
+            else:
+                changed = reach[min(level, len(reach) - 1)]
+                for s in changed:
+                    values[s] = compute_value(ctx, tb, s)
+            for s in changed:
+                keys[s] = _sort_key(values[s], direction)
         self._table = self._rank()
         return self._table
 
     def _rank(self) -> Table:
         ctx = self._ctx
         points = self._points
-        order = sorted(self.history.players, key=lambda s: (-float(points[s]), s))
-        groups: list[list[int]] = []
-        for s in order:
-            if groups and points[groups[-1][0]] == points[s]:
-                groups[-1].append(s)
-            else:
-                groups.append([s])
+        players = list(self.history.players)
+        keys: dict[int, list[float]] = {s: [-float(points[s])] for s in players}
         for tb in self.tiebreaks:
             if tb.name == "DE":
+                groups: dict[tuple[float, ...], list[int]] = {}
+                for s in players:
+                    groups.setdefault(tuple(keys[s]), []).append(s)
                 de: dict[int, Value] = {}
-                for group in groups:
-                    de.update(direct_encounter(ctx, group, forfeits_count=tb.forfeits_played))
+                for group in groups.values():
+                    de.update(direct_encounter(ctx, sorted(group), forfeits_count=tb.forfeits_played))
                 self._values[tb.code] = de
-            values = self._values[tb.code]
-            direction = tb.direction
-            split: list[list[int]] = []
-            for group in groups:
-                if len(group) == 1:
-                    split.append(group)
-                    continue
-                keyed = sorted((_sort_key(values[s], direction), s) for s in group)
-                current = [keyed[0][1]]
-                last = keyed[0][0]
-                for key, s in keyed[1:]:
-                    if key == last:
-                        current.append(s)
-                    else:
-                        split.append(current)
-                        current = [s]
-                        last = key
-                split.append(current)
-            groups = split
+                self._keys[tb.code] = {s: _sort_key(v, tb.direction) for s, v in de.items()}
+            column = self._keys[tb.code]
+            for s in players:
+                keys[s].append(column[s])
+        ordered = sorted(players, key=lambda s: (keys[s], s))
+        tied: list[list[int]] = []
+        for s in ordered:
+            if tied and keys[tied[-1][0]] == keys[s]:
+                tied[-1].append(s)
+            else:
+                tied.append([s])
         lots = None
         if self.lots_seed is not None:
-            lots = draw_lots([g for g in groups if len(g) > 1], self.lots_seed)
+            lots = draw_lots([g for g in tied if len(g) > 1], self.lots_seed)
             drawn = {min(group): group for group in lots.groups}
-            groups = [list(drawn[min(g)]) if len(g) > 1 else g for g in groups]
+            tied = [list(drawn[min(g)]) if len(g) > 1 else g for g in tied]
         rows: list[Row] = []
         place = 0
         codes = [tb.code for tb in self.tiebreaks]
         columns = [self._values[code] for code in codes]
-        for group in groups:
+        for group in tied:
             rank = place + 1
             for s in group:
                 place += 1

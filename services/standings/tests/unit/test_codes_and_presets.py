@@ -187,3 +187,13 @@ def test_group_playoff_withdrawal_scores_every_match_zero_two() -> None:
         (2, 2, 2),
         (4, 0, 0),
     ]
+
+
+def test_a_ruleset_can_force_the_edition() -> None:
+    from dataclasses import replace
+
+    ruleset = preset("fide-rapid")
+    assert ruleset.rules(dt.date(2025, 6, 1), dt.date(2026, 11, 29)).edition is Edition.E2024
+    assert ruleset.rules(dt.date(2026, 6, 1), dt.date(2026, 11, 29)).edition is Edition.E2026
+    forced = replace(ruleset, edition=Edition.E2024)
+    assert forced.rules(dt.date(2026, 6, 1), dt.date(2026, 11, 29)).edition is Edition.E2024

@@ -284,3 +284,12 @@ def test_withdrawal_and_corrections() -> None:
         h.record_game(1, 1, 9, Outcome.DRAW)
     with pytest.raises(HistoryError, match="needs an opponent"):
         h.record_bye(1, 1, Result.WIN)
+
+
+def test_medians_of_sb_and_aro() -> None:
+    # SB-M1 of 1 (2024): contributions (opponent score, value) (1.5, 1.5), (1, 1), (4, 4), (2.5, 2.5):
+    #   cut the lowest score (1) and the highest (4) → 1.5 + 2.5 = 4
+    # ARO-M1 of 2: opponents 1600, 2000, 1700, 1800 → drop 1600 and 2000 → (1700 + 1800) / 2 = 1750
+    h = mini_swiss()
+    assert column(h, "SB-M1")[1] == 4
+    assert column(h, "ARO-M1")[2] == 1750

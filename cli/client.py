@@ -18,13 +18,15 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
+from shared.scoring import Outcome
+
 DEFAULT_URLS = {
     "registration": "http://127.0.0.1:8001",
     "pairing": "http://127.0.0.1:8002",
     "clocks": "http://127.0.0.1:8003",
     "standings": "http://127.0.0.1:8004",
 }
-OUTCOMES = ("1-0", "1/2-1/2", "0-1", "+-", "-+", "--")
+OUTCOMES = tuple(o.value for o in Outcome if o is not Outcome.NOT_PLAYED)
 _DURATION = re.compile(r"^(\d+)([smhd])$")
 _TC = re.compile(r"^(\d+(?:\.\d+)?)\+(\d+)$")
 
@@ -165,7 +167,7 @@ def register(group: click.Group) -> None:
     @click.option("--reason", default="reported", show_default=True)
     @options
     def report(game: uuid.UUID, outcome: str, reason: str, **kwargs: Any) -> None:
-        """Report a game's result: 1-0, 1/2-1/2, 0-1, +- / -+ (forfeits) or -- (double forfeit)."""
+        """Report a game's result: 1-0, 1/2-1/2, 0-1, +/- or -/+ (forfeits), -/- (double forfeit)."""
         as_json = kwargs.pop("as_json")
         api = make_api(kwargs)
         g = api.call("clocks", "POST", f"/games/{game}/result", {"outcome": outcome, "reason": reason})

@@ -49,7 +49,8 @@ bench: install ## print the performance figures (nothing is asserted)
 	$(BIN)/python -m benchmarks
 
 dev: install ## every process locally against PostgreSQL, RabbitMQ and Redis on localhost
-	$(BIN)/honcho -f deploy/Procfile start
+	$(BIN)/python deploy/local_setup.py
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/honcho -f deploy/Procfile -d $(CURDIR) start
 
 lock: ## re-resolve requirements/constraints.txt from pyproject.toml
 	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links --extra dev --output-file requirements/constraints.txt pyproject.toml

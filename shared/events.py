@@ -16,6 +16,8 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from shared.scoring import Outcome as GameOutcome  # how a game ended; points are derived by the scoring
+
 EXCHANGE = "arbiter.events"
 DEAD_LETTER_EXCHANGE = "arbiter.dead"
 
@@ -129,17 +131,6 @@ class TimeControl(BaseModel):
             return f"{self.days_per_move}d/move"
         base = self.base_seconds / 60
         return f"{base:g}+{self.increment_seconds}"
-
-
-class GameOutcome(StrEnum):
-    """How a game ended, as stored; points are derived by the tournament's scoring."""
-
-    WHITE_WIN = "1-0"
-    DRAW = "1/2-1/2"
-    BLACK_WIN = "0-1"
-    WHITE_FORFEIT_WIN = "+-"  # black forfeited
-    BLACK_FORFEIT_WIN = "-+"
-    DOUBLE_FORFEIT = "--"
 
 
 class RosterEntry(BaseModel):

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import logging
 import signal
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import FrameType
+from typing import Any
 
 
 def configure_logging(level: str = "INFO") -> None:
@@ -43,3 +45,27 @@ def every(seconds: float, tick: Callable[[], object], stop: threading.Event, *, 
         except Exception:
             log.exception("%s tick failed", name)
         stop.wait(seconds)
+
+
+def service_main(
+    service: str,
+    argv: list[str],
+    bootstrap: Callable[[], Any],
+    processes: Mapping[str, Callable[[Any, threading.Event], None]],
+) -> int:
+    """``python -m services.<service> migrate|<process>``: migrate the database, or run one of the
+    service's long-running processes until SIGTERM."""
+    from shared.database import upgrade
+
+    commands = ("migrate", *processes)
+    if len(argv) != 1 or argv[0] not in commands:
+        print(f"usage: python -m services.{service} {'|'.join(commands)}", file=sys.stderr)
+        return 2
+    svc = bootstrap()
+    level = svc.settings.log_level
+    if argv[0] == "migrate":
+        configure_logging(level)
+        upgrade(svc.migrations, svc.engine)
+        return 0
+    run = processes[argv[0]]
+    return run_until_signalled(f"{service}-{argv[0]}", lambda stop: run(svc, stop), level=level)

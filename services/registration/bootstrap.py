@@ -36,6 +36,8 @@ class Registration:
     relay: OutboxRelay
     subscriptions: list[Subscription]
 
+    migrations: Path = MIGRATIONS
+
     def uow(self) -> RegistrationUnitOfWork:
         return self.bus.uow_factory()
 

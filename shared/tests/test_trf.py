@@ -1,4 +1,5 @@
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -14,11 +15,11 @@ LINE = (
 
 
 @pytest.mark.parametrize("path", REFERENCE_FILES, ids=lambda p: p.name)
-def test_export_of_import_is_exact(path):
+def test_export_of_import_is_exact(path: Path) -> None:
     assert write(read(path)) == path.read_text()
 
 
-def test_player_line_columns():
+def test_player_line_columns() -> None:
     doc = parse(
         LINE
         + "\n"
@@ -48,12 +49,12 @@ def test_player_line_columns():
         ("001    1                                       12a4\n", "the rating in columns 49-52"),
     ],
 )
-def test_bad_lines_name_the_line(text, message):
+def test_bad_lines_name_the_line(text: str, message: str) -> None:
     with pytest.raises(TrfError) as info:
         parse(text)
     assert message in str(info.value)
 
 
-def test_unreadable_file_is_a_trf_error(tmp_path):
+def test_unreadable_file_is_a_trf_error(tmp_path: Path) -> None:
     with pytest.raises(TrfError, match="cannot read file"):
         read(tmp_path / "missing.trf")

@@ -5,11 +5,12 @@ with their line number (:mod:`shared.trf.reader`) and a writer (:mod:`shared.trf
 ``write(parse(text)) == text`` for files in canonical layout.
 """
 
-from shared.trf.model import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.model import ByeRecord, Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
 from shared.trf.reader import TrfError, parse, read
 from shared.trf.writer import write
 
 __all__ = [
+    "ByeRecord",
     "Colour",
     "PlayerRecord",
     "ResultCode",

@@ -95,6 +95,15 @@ class PlayerRecord:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class ByeRecord:
+    """A TRF-2026 240 record: a bye of ``kind`` (H, F, Z, U) in ``round`` for these players."""
+
+    kind: str
+    round: int
+    players: tuple[int, ...]
+
+
 @dataclass(slots=True)
 class Line:
     """A record in file order. Player lines point at their :class:`PlayerRecord` by start number;
@@ -120,6 +129,14 @@ class TrfDocument:
     absent_next: set[int] = field(default_factory=set)  # XXZ
     accelerations: dict[int, list[Fraction]] = field(default_factory=dict)  # XXA
     point_system: dict[str, Fraction] = field(default_factory=dict)  # XXS / BBx / 162, keys as written
+    # TRF-2026 records
+    rank_method: str = ""  # 172
+    type_code: str = ""  # 192
+    tiebreaks: list[str] = field(default_factory=list)  # 202 (PTS implied) or 212 (PTS listed)
+    tiebreaks_with_points: bool = False  # True when read from 212
+    time_control: str = ""  # 222, encoded, e.g. 5400+30
+    byes: list[ByeRecord] = field(default_factory=list)  # 240
+    trf2026: bool = False  # uses TRF-2026 records (142/152/162/.../260): the canonical writer keeps them
 
     @property
     def rounds_played(self) -> int:

@@ -11,7 +11,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-from shared.trf.model import Colour, Line, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.model import ByeRecord, Colour, Line, PlayerRecord, ResultCode, RoundEntry, TrfDocument
 
 ROUND_START = 91  # 0-based column of the first round block (column 92)
 BLOCK_WIDTH = 10  # 8 characters and two spaces
@@ -47,6 +47,7 @@ def read(path: str | Path) -> TrfDocument:
 def parse(text: str, *, source: str = "<trf>") -> TrfDocument:
     doc = TrfDocument()
     player_lines: dict[int, int] = {}
+    references: list[tuple[int, str, list[int]]] = []
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -68,8 +69,18 @@ def parse(text: str, *, source: str = "<trf>") -> TrfDocument:
             doc.lines.append(Line(code=code, text=line, player=player.start))
             continue
         doc.lines.append(Line(code=code, text=line))
+        before = (len(doc.forbidden_pairs), set(doc.absent_next), len(doc.byes))
         _parse_record(doc, code, line, ctx)
+        named = [start for pair in doc.forbidden_pairs[before[0] :] for start in pair]
+        named += sorted(doc.absent_next - before[1])
+        named += [start for bye in doc.byes[before[2] :] for start in bye.players]
+        if named:
+            references.append((number, code, named))
     _check_references(doc, player_lines, source)
+    for number, code, named in references:
+        for start in named:
+            if start not in doc.players:
+                raise TrfError(f"{code} names unknown player {start}", source=source, line=number)
     return doc
 
 
@@ -205,11 +216,15 @@ def _parse_date(text: str, ctx: _Context) -> dt.date | None:
 
 
 _POINT_KEYS = {"BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"}
+_TRF2026 = {"142", "152", "162", "172", "182", "192", "202", "212", "222", "240", "250", "260", "299"}
+_XXS_KEYS = {"WW", "BW", "WD", "BD", "WL", "BL", "ZPB", "HPB", "FPB", "PAB", "FW", "FL", "W", "D"}
 
 
 def _parse_record(doc: TrfDocument, code: str, line: str, ctx: _Context) -> None:
     rest = line[3:].strip()
     tokens = rest.split()
+    if code in _TRF2026:
+        doc.trf2026 = True
     if code == "012":
         doc.name = rest
     elif code == "042":
@@ -251,6 +266,8 @@ def _parse_record(doc: TrfDocument, code: str, line: str, ctx: _Context) -> None
             key, eq, value = token.partition("=")
             if not eq:
                 raise ctx.error(f"XXS: expected CODE=points, got {token!r}")
+            if key.upper() not in _XXS_KEYS:
+                raise ctx.error(f"XXS: unknown code {key!r} (expected one of {' '.join(sorted(_XXS_KEYS))})")
             doc.point_system[key.upper()] = _points(value, f"XXS {key}", ctx)
     elif code in _POINT_KEYS:
         if len(tokens) != 1:
@@ -258,6 +275,30 @@ def _parse_record(doc: TrfDocument, code: str, line: str, ctx: _Context) -> None
         doc.point_system[code] = _points(tokens[0], code, ctx)
     elif code == "162":
         _parse_scoring(doc, line, ctx)
+    elif code == "172":
+        doc.rank_method = rest
+    elif code == "192":
+        doc.type_code = rest
+    elif code in ("202", "212"):
+        doc.tiebreaks = [t for t in re.split(r"[,\s]+", rest) if t]
+        doc.tiebreaks_with_points = code == "212"
+    elif code == "222":
+        doc.time_control = rest
+    elif code == "240":
+        _parse_bye(doc, line, ctx)
+
+
+def _parse_bye(doc: TrfDocument, line: str, ctx: _Context) -> None:
+    """TRF-2026 record 240: ``240 H 003  026  047`` (kind, round, start numbers)."""
+    tokens = line[3:].split()
+    if len(tokens) < 3:
+        raise ctx.error("240 needs a bye type, a round and at least one start number")
+    kind = tokens[0].upper()
+    if kind not in ("H", "F", "Z", "U"):
+        raise ctx.error(f"240: unknown bye type {tokens[0]!r} (expected H, F, Z or U)")
+    if not tokens[1].isdigit() or int(tokens[1]) < 1:
+        raise ctx.error(f"240: the round must be a number, got {tokens[1]!r}")
+    doc.byes.append(ByeRecord(kind, int(tokens[1]), tuple(_ids(tokens[2:], "240", ctx))))
 
 
 def _parse_scoring(doc: TrfDocument, line: str, ctx: _Context) -> None:
@@ -288,10 +329,3 @@ def _check_references(doc: TrfDocument, player_lines: dict[int, int], source: st
                     source=source,
                     line=player_lines[start],
                 )
-    for pair in doc.forbidden_pairs:
-        for start in pair:
-            if start not in doc.players:
-                raise TrfError(f"forbidden pair names unknown player {start}", source=source)
-    for start in doc.absent_next:
-        if start not in doc.players:
-            raise TrfError(f"XXZ names unknown player {start}", source=source)

@@ -1,0 +1,226 @@
+"""Commands that drive a running Arbiter over its HTTP APIs: create, join, report, show, token.
+
+Where the services are: ``--registration-url`` etc. or ``ARBITER_<SERVICE>_URL`` (defaults: the
+`make dev` ports 8001–8004). Who you are: ``--token`` or ``ARBITER_TOKEN`` (a bearer JWT);
+``arbiter token`` mints one from ``ARBITER_JWT_SECRET`` for local use.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import uuid
+from typing import Any
+
+import click
+import httpx
+from rich.console import Console
+from rich.table import Table
+
+from shared.scoring import Outcome
+
+DEFAULT_URLS = {
+    "registration": "http://127.0.0.1:8001",
+    "pairing": "http://127.0.0.1:8002",
+    "clocks": "http://127.0.0.1:8003",
+    "standings": "http://127.0.0.1:8004",
+}
+OUTCOMES = tuple(o.value for o in Outcome if o is not Outcome.NOT_PLAYED)
+_DURATION = re.compile(r"^(\d+)([smhd])$")
+_TC = re.compile(r"^(\d+(?:\.\d+)?)\+(\d+)$")
+
+
+class Api:
+    def __init__(self, urls: dict[str, str], token: str | None) -> None:
+        self.urls = urls
+        self.token = token
+
+    def call(self, service: str, method: str, path: str, body: Any = None, *, auth: bool = True) -> Any:
+        headers = {}
+        if auth:
+            if not self.token:
+                raise click.UsageError(
+                    "this needs a token: pass --token or set ARBITER_TOKEN (see `arbiter token`)"
+                )
+            headers["Authorization"] = f"Bearer {self.token}"
+        url = self.urls[service] + path
+        try:
+            response = httpx.request(method, url, json=body, headers=headers, timeout=30)
+        except httpx.HTTPError as exc:
+            raise click.ClickException(
+                f"cannot reach the {service} service at {self.urls[service]}: {exc}"
+            ) from None
+        if response.status_code >= 400:
+            try:
+                problem = response.json()
+                message = (
+                    f"{problem.get('title', response.reason_phrase)}: {problem.get('detail', '')}".rstrip(
+                        ": "
+                    )
+                )
+                for err in problem.get("errors", []):
+                    message += f"\n  {'.'.join(err['loc'])}: {err['msg']}"
+            except ValueError:
+                message = response.text[:200]
+            raise click.ClickException(f"{response.status_code} {message}")
+        return response.json() if response.content else None
+
+
+def _api(ctx: click.Context) -> Api:
+    obj = ctx.find_object(Api)
+    assert obj is not None
+    return obj
+
+
+def parse_duration(value: str) -> dt.timedelta:
+    match = _DURATION.match(value.strip())
+    if not match:
+        raise click.BadParameter("use a number and a unit: 90s, 10m, 2h, 3d")
+    n, unit = int(match.group(1)), match.group(2)
+    return dt.timedelta(**{{"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}[unit]: n})
+
+
+def parse_time_control(value: str) -> dict[str, int]:
+    """``3+2`` = 3 minutes and 2 seconds per move."""
+    match = _TC.match(value.strip())
+    if not match:
+        raise click.BadParameter("use minutes+increment, e.g. 3+2 or 0.5+0")
+    return {"base_seconds": round(float(match.group(1)) * 60), "increment_seconds": int(match.group(2))}
+
+
+def _print(data: Any, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+
+
+def register(group: click.Group) -> None:
+    def options(f: Any) -> Any:
+        for service in reversed(tuple(DEFAULT_URLS)):
+            f = click.option(
+                f"--{service}-url",
+                envvar=f"ARBITER_{service.upper()}_URL",
+                default=DEFAULT_URLS[service],
+                show_default=True,
+                help=f"base URL of the {service} service",
+            )(f)
+        f = click.option("--token", envvar="ARBITER_TOKEN", help="bearer token (JWT)")(f)
+        f = click.option("--json", "as_json", is_flag=True, help="print the raw JSON")(f)
+        return f
+
+    def make_api(kwargs: dict[str, Any]) -> Api:
+        urls = {s: kwargs.pop(f"{s}_url").rstrip("/") for s in DEFAULT_URLS}
+        return Api(urls, kwargs.pop("token"))
+
+    @group.command()
+    @click.option("--name", required=True)
+    @click.option("--starts-in", "starts_in", default="10m", show_default=True, help="e.g. 10m, 2h, 3d")
+    @click.option("--tc", "time_control", default="3+2", show_default=True, help="minutes+increment")
+    @click.option("--seats", type=int, default=200, show_default=True)
+    @click.option("--minimum", type=int, default=4, show_default=True)
+    @click.option("--threshold", type=int, default=7, show_default=True)
+    @click.option("--double-rounds", is_flag=True)
+    @click.option("--extra-round", is_flag=True)
+    @click.option("--unrated", is_flag=True)
+    @click.option("--password")
+    @options
+    def create(**kwargs: Any) -> None:
+        """Create a `platform` tournament (you become its organiser)."""
+        as_json = kwargs.pop("as_json")
+        api = make_api(kwargs)
+        starts_at = dt.datetime.now(dt.UTC) + parse_duration(kwargs["starts_in"])
+        body = {
+            "name": kwargs["name"],
+            "starts_at": starts_at.isoformat(),
+            "time_control": parse_time_control(kwargs["time_control"]),
+            "seats": kwargs["seats"],
+            "minimum": kwargs["minimum"],
+            "threshold": kwargs["threshold"],
+            "double_rounds": kwargs["double_rounds"],
+            "extra_round": kwargs["extra_round"],
+            "rated": not kwargs["unrated"],
+            "password": kwargs["password"],
+        }
+        t = api.call("registration", "POST", "/tournaments", body)
+        if as_json:
+            _print(t, True)
+        else:
+            click.echo(f"created {t['id']}: {t['name']}, starts {t['starts_at']}")
+
+    @group.command()
+    @click.argument("tournament", type=click.UUID)
+    @click.option("--password")
+    @options
+    def join(tournament: uuid.UUID, password: str | None, **kwargs: Any) -> None:
+        """Join a tournament before its start."""
+        as_json = kwargs.pop("as_json")
+        api = make_api(kwargs)
+        t = api.call("registration", "POST", f"/tournaments/{tournament}/entries", {"password": password})
+        if as_json:
+            _print(t, True)
+        else:
+            click.echo(f"joined {t['name']} ({len(t['entries'])} players)")
+
+    @group.command()
+    @click.argument("game", type=click.UUID)
+    @click.argument("outcome", type=click.Choice(OUTCOMES))
+    @click.option("--reason", default="reported", show_default=True)
+    @options
+    def report(game: uuid.UUID, outcome: str, reason: str, **kwargs: Any) -> None:
+        """Report a game's result: 1-0, 1/2-1/2, 0-1, +/- or -/+ (forfeits), -/- (double forfeit)."""
+        as_json = kwargs.pop("as_json")
+        api = make_api(kwargs)
+        g = api.call("clocks", "POST", f"/games/{game}/result", {"outcome": outcome, "reason": reason})
+        if as_json:
+            _print(g, True)
+        else:
+            click.echo(f"game {game}: {outcome} ({reason})")
+
+    @group.command()
+    @click.argument("tournament", type=click.UUID)
+    @options
+    def show(tournament: uuid.UUID, **kwargs: Any) -> None:
+        """Show a tournament's standings."""
+        as_json = kwargs.pop("as_json")
+        api = make_api(kwargs)
+        data = api.call("standings", "GET", f"/tournaments/{tournament}/standings", auth=False)
+        if as_json:
+            _print(data, True)
+            return
+        rows = data.get("rows", [])
+        codes = list(rows[0]["tiebreaks"]) if rows else []
+        table = Table(title=f"{data.get('name', tournament)} — after round {data.get('after_round', 0)}")
+        for col in ("#", "Seed", "Name", "Pts", *codes):
+            table.add_column(col, justify="left" if col == "Name" else "right")
+        for row in rows:
+            table.add_row(
+                str(row["rank"]),
+                str(row["seed"]),
+                row["name"],
+                f"{row['points']:g}",
+                *(("" if row["tiebreaks"][c] is None else f"{row['tiebreaks'][c]:g}") for c in codes),
+            )
+        Console().print(table)
+
+    @group.command()
+    @click.option("--subject", type=click.UUID, default=None, help="the account id (default: a new one)")
+    @click.option(
+        "--role",
+        "roles",
+        multiple=True,
+        type=click.Choice(["player", "arbiter", "service"]),
+        default=("player",),
+        show_default=True,
+    )
+    @click.option("--secret", envvar="ARBITER_JWT_SECRET", help="defaults to the local development secret")
+    @click.option("--hours", type=float, default=12, show_default=True)
+    def token(subject: uuid.UUID | None, roles: tuple[str, ...], secret: str | None, hours: float) -> None:
+        """Mint a bearer token for local use (signed with ARBITER_JWT_SECRET)."""
+        from shared.http.auth import issue_token
+        from shared.settings import DEV_JWT_SECRET
+
+        click.echo(
+            issue_token(
+                secret or DEV_JWT_SECRET, subject or uuid.uuid4(), set(roles), ttl=dt.timedelta(hours=hours)
+            )
+        )

@@ -1,0 +1,235 @@
+"""``arbiter standings``, ``arbiter crosstable`` and ``arbiter trf``: tables from a TRF file.
+
+- ``arbiter standings FILE.trf [--tiebreaks BH,BH-C1,SB,ARO] [--edition 2024|2026] [--json]``:
+  rank, start number, name, points, then each tie-break. Without ``--tiebreaks`` the list comes from
+  the file's TRF-2026 record 202/212, else the ``fide-rapid`` preset (BH, BH-C1, SB, ARO). Without
+  ``--edition`` the file's start date (042) decides: the 2024 rules before 2026-03-01, the 2026 rules
+  from then on (today's date when the file has none).
+- ``arbiter crosstable FILE.trf``: every round of every player, in rank order.
+- ``arbiter trf FILE.trf``: the file as Arbiter reads it, written again (the round-trip check).
+
+Mistakes (unreadable file, bad line, unknown tie-break code, bad edition) print one line naming the
+file and line or the bad value, and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from services.standings.domain.codes import TieBreak, TieBreakCodeError, parse_codes
+from services.standings.domain.context import Rules, Value
+from services.standings.domain.from_trf import history_from_trf, trf_edition
+from services.standings.domain.history import Edition
+from services.standings.domain.presets import preset
+from services.standings.domain.ranking import Table, compute_table
+from shared.trf import TrfDocument, TrfError, read, write
+
+__all__ = ["register"]
+
+DEFAULT_PRESET = "fide-rapid"
+
+
+class CliError(click.ClickException):
+    """A user mistake: one line on stderr, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"Error: {self.format_message()}", err=True)
+
+
+def _read(path: str) -> TrfDocument:
+    try:
+        return read(path)
+    except TrfError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _tiebreaks(doc: TrfDocument, path: str, given: str | None) -> list[TieBreak]:
+    if given is not None:
+        try:
+            return parse_codes(given)
+        except TieBreakCodeError as exc:
+            raise CliError(f"--tiebreaks: {exc}") from None
+    if doc.tiebreaks:
+        number = next((i for i, line in enumerate(doc.lines, start=1) if line.code in ("202", "212")), None)
+        try:
+            return parse_codes(doc.tiebreaks)
+        except TieBreakCodeError as exc:
+            raise CliError(f"{path}:{number}: {exc}") from None
+    return list(preset(DEFAULT_PRESET).tiebreaks)
+
+
+def _table(
+    path: str,
+    tiebreaks: str | None,
+    edition: str | None,
+    unrated: int | None,
+    pairing: str | None,
+    lots: str | None,
+) -> tuple[TrfDocument, Table]:
+    doc = _read(path)
+    codes = _tiebreaks(doc, path, tiebreaks)
+    chosen = Edition(edition) if edition else trf_edition(doc, dt.date.today())
+    pre_determined = None if pairing is None else pairing == "round-robin"
+    history = history_from_trf(doc, pre_determined=pre_determined)
+    rules = Rules(edition=chosen, unrated_rating=unrated)
+    return doc, compute_table(history, codes, rules, lots_seed=lots)
+
+
+def _json_value(value: Value) -> int | float | None:
+    if value is None or isinstance(value, int):
+        return value
+    return float(value)
+
+
+def _text(value: Value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return f"{value.numerator}"
+        text = f"{float(value):.2f}".rstrip("0")
+        return text
+    return str(value)
+
+
+def _console() -> Console:
+    return Console(width=None if sys.stdout.isatty() else 240, highlight=False)
+
+
+_OPTIONS = [
+    click.option("--edition", type=click.Choice(["2024", "2026"]), help="Force the C.07 edition."),
+    click.option("--unrated", type=int, help="Rating an unrated opponent counts with (ARO, TPR, PTP, APRO)."),
+    click.option(
+        "--pairing",
+        type=click.Choice(["swiss", "round-robin"]),
+        help="Force Swiss or pre-determined (round robin) rules; default from the file.",
+    ),
+]
+
+
+def _with_options(func: Any) -> Any:
+    for option in reversed(_OPTIONS):
+        func = option(func)
+    return func
+
+
+@click.command("standings")
+@click.argument("trf_file", metavar="INPUT.trf")
+@click.option(
+    "--tiebreaks", "-t", help="Ordered tie-break codes, e.g. BH,BH-C1,SB,ARO (BH/C1 also accepted)."
+)
+@_with_options
+@click.option("--lots", "lots_seed", metavar="SEED", help="Order remaining ties by a recorded draw of lots.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+def standings_command(
+    trf_file: str,
+    tiebreaks: str | None,
+    edition: str | None,
+    unrated: int | None,
+    pairing: str | None,
+    lots_seed: str | None,
+    as_json: bool,
+) -> None:
+    """Print the standings of a TRF file with its tie-breaks."""
+    doc, table = _table(trf_file, tiebreaks, edition, unrated, pairing, lots_seed)
+    if as_json:
+        rows = [
+            {
+                "start": row.start,
+                "rank": row.rank,
+                "points": float(row.points),
+                "tiebreaks": {code: _json_value(v) for code, v in row.tiebreaks.items()},
+            }
+            for row in table.rows
+        ]
+        click.echo(json.dumps(rows, indent=1))
+        return
+    out = RichTable(title=f"{doc.name or Path(trf_file).name} — after round {table.rounds}")
+    out.add_column("Rank", justify="right")
+    out.add_column("No", justify="right")
+    out.add_column("Name")
+    out.add_column("Pts", justify="right")
+    for tb in table.tiebreaks:
+        out.add_column(tb.code, justify="right")
+    for row in table.rows:
+        name = doc.players[row.start].name
+        out.add_row(
+            str(row.rank),
+            str(row.start),
+            name,
+            _text(row.points),
+            *(_text(v) for v in row.tiebreaks.values()),
+        )
+    console = _console()
+    console.print(out)
+    console.print(
+        f"C.07 edition {table.edition.value}; tie-breaks: {', '.join(t.code for t in table.tiebreaks)}"
+    )
+    if table.lots is not None and table.lots.groups:
+        console.print(f"lots drawn with seed {table.lots.seed!r}: {table.lots.to_dict()['groups']}")
+
+
+_RESULT_TEXT = {"1": "1", "=": "½", "0": "0", "W": "1", "D": "½", "L": "0"}
+
+
+@click.command("crosstable")
+@click.argument("trf_file", metavar="INPUT.trf")
+@_with_options
+def crosstable_command(trf_file: str, edition: str | None, unrated: int | None, pairing: str | None) -> None:
+    """Print the crosstable of a TRF file, in rank order."""
+    doc, table = _table(trf_file, None, edition, unrated, pairing, None)
+    rank_of = {row.start: row.rank for row in table.rows}
+    out = RichTable(title=f"{doc.name or Path(trf_file).name} — crosstable")
+    out.add_column("Rank", justify="right")
+    out.add_column("No", justify="right")
+    out.add_column("Name")
+    out.add_column("Rtg", justify="right")
+    for r in range(1, table.rounds + 1):
+        out.add_column(f"R{r}", justify="right")
+    out.add_column("Pts", justify="right")
+    for row in table.rows:
+        player = doc.players[row.start]
+        cells = []
+        for r in range(1, table.rounds + 1):
+            entry = player.entry(r)
+            if entry is None:
+                cells.append("")
+            elif entry.opponent is None:
+                cells.append(entry.result.value)
+            else:
+                result = _RESULT_TEXT.get(entry.result.value, entry.result.value)
+                cells.append(f"{entry.opponent}{entry.colour.value}{result}")
+        out.add_row(
+            str(rank_of[row.start]),
+            str(row.start),
+            player.name,
+            str(player.rating or ""),
+            *cells,
+            _text(row.points),
+        )
+    _console().print(out)
+
+
+@click.command("trf")
+@click.argument("trf_file", metavar="INPUT.trf")
+@click.option("--canonical", is_flag=True, help="Lay out every record anew from what was read.")
+def trf_command(trf_file: str, canonical: bool) -> None:
+    """Print a TRF file as Arbiter reads it, exported again."""
+    click.echo(write(_read(trf_file), canonical=canonical), nl=False)
+
+
+def register(group: click.Group) -> None:
+    group.add_command(standings_command)
+    group.add_command(crosstable_command)
+    group.add_command(trf_command)

@@ -1,0 +1,122 @@
+"""``arbiter standings | crosstable | trf`` through click's runner, errors included."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cli.main import build_cli, main
+from tests.fixtures import FIXTURES
+
+DUTCH_010 = FIXTURES / "tiebreaks" / "dutch_010.2024.trf"
+HELD_5 = FIXTURES / "held" / "swiss_5.trf"
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(build_cli(), list(args))
+
+
+def test_json_matches_the_reference_values() -> None:
+    result = run(
+        "standings", str(DUTCH_010), "--tiebreaks", "BH,BH/C1,SB,ARO,DE", "--json", "--pairing", "swiss"
+    )
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    reference = {p["start"]: p for p in json.loads(DUTCH_010.with_suffix(".json").read_text())["players"]}
+    assert [set(r) for r in rows] == [{"start", "rank", "points", "tiebreaks"}] * 8
+    for row in rows:
+        ref = reference[row["start"]]
+        assert row["points"] == ref["points"]
+        assert list(row["tiebreaks"]) == ["BH", "BH-C1", "SB", "ARO", "DE"]
+        for code in ("BH", "BH-C1", "SB", "ARO"):
+            assert row["tiebreaks"][code] == ref["tiebreaks"][code]
+    # the worked example of the reference README: player 1 BH 14.0 (2024), ahead of player 2
+    assert rows[0]["start"] == 1 and rows[0]["tiebreaks"]["BH"] == 14.0
+
+
+def test_edition_can_be_forced() -> None:
+    # dutch_010 player 1: BH 14.0 under the 2024 rules, 12.5 under the 2026 rules
+    result = run("standings", str(DUTCH_010), "-t", "BH", "--edition", "2026", "--json")
+    assert result.exit_code == 0, result.output
+    first = {r["start"]: r for r in json.loads(result.output)}[1]
+    assert first["tiebreaks"]["BH"] == 12.5
+
+
+def test_default_tiebreaks_are_the_fide_rapid_preset(tmp_path: Path) -> None:
+    result = run("standings", str(HELD_5), "--json")
+    assert result.exit_code == 0, result.output
+    assert list(json.loads(result.output)[0]["tiebreaks"]) == ["BH", "BH-C1", "SB", "ARO"]
+    # a TRF-2026 202 record gives the list instead
+    with_202 = tmp_path / "with202.trf"
+    with_202.write_text("202 SB, BH/C1\n" + HELD_5.read_text())
+    result = run("standings", str(with_202), "--json")
+    assert list(json.loads(result.output)[0]["tiebreaks"]) == ["SB", "BH-C1"]
+
+
+def test_table_output() -> None:
+    result = run("standings", str(HELD_5))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    header = next(line for line in lines if "Rank" in line)
+    for column in ("No", "Name", "Pts", "BH", "BH-C1", "SB", "ARO"):
+        assert column in header
+    first = next(line for line in lines if "Bruno" in line)
+    assert first.split("│")[1].strip() == "1"  # Bruno (4.0) is first
+    assert "C.07 edition 2024" in result.output
+
+
+def test_crosstable() -> None:
+    result = run("crosstable", str(FIXTURES / "held" / "round_robin.trf"))
+    assert result.exit_code == 0, result.output
+    alyx = next(line for line in result.output.splitlines() if "Alyx" in line)
+    cells = [c.strip() for c in alyx.split("│") if c.strip()]
+    assert cells == ["1", "1", "Alyx", "2200", "5w½", "2w1", "3b1", "4w0", "6b1", "3.5"]
+
+
+def test_trf_round_trip_prints_the_file() -> None:
+    result = run("trf", str(DUTCH_010))
+    assert result.exit_code == 0
+    assert result.output == DUTCH_010.read_text()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["standings", "missing.trf"], "missing.trf: cannot read file"),
+        (["standings", str(HELD_5), "-t", "BH,NOPE"], "unknown tie-break code 'NOPE'"),
+        (["standings", str(HELD_5), "--edition", "2025"], "'2025' is not one of '2024', '2026'"),
+        (["crosstable", "missing.trf"], "missing.trf: cannot read file"),
+        (["trf", "missing.trf"], "missing.trf: cannot read file"),
+    ],
+)
+def test_errors_exit_2_without_a_traceback(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+
+
+def test_bad_line_is_named(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.trf"
+    bad.write_text("012 x\n001    1      A" + " " * 76 + "   2 w Q\n")
+    result = run("standings", str(bad))
+    assert result.exit_code == 2
+    assert f"{bad}:2: round 1" in result.output and "unknown result code 'Q'" in result.output
+
+
+def test_bad_202_record_is_named(tmp_path: Path) -> None:
+    bad = tmp_path / "bad202.trf"
+    bad.write_text("012 x\n202 BH, XYZ\n" + HELD_5.read_text())
+    result = run("standings", str(bad))
+    assert result.exit_code == 2
+    assert f"{bad}:2: unknown tie-break code 'XYZ'" in result.output
+
+
+def test_main_returns_the_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["standings", "missing.trf"]) == 2
+    assert "cannot read file" in capsys.readouterr().err
+    assert main(["trf", str(DUTCH_010)]) == 0

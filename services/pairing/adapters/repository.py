@@ -1,0 +1,192 @@
+"""Loads whole tournaments for pairing; records results with narrow statements, because a result
+arrives far more often than a round is paired."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from services.pairing.adapters.orm import byes, games, players, rounds, tournaments
+from services.pairing.domain.platform import Plan, System
+from services.pairing.domain.tournament import Bye, Game, PairingTournament, Player, Round, Status
+from shared.events import ByeKind, GameOutcome, TimeControl
+
+
+class TournamentRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def exists(self, tournament_id: uuid.UUID) -> bool:
+        return bool(
+            self.session.execute(sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id)).first()
+        )
+
+    def lock(self, tournament_id: uuid.UUID) -> bool:
+        """Take the tournament's row lock (serialises results and pairing of one tournament)."""
+        query = sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update()
+        return self.session.execute(query).first() is not None
+
+    def time_control(self, tournament_id: uuid.UUID) -> TimeControl:
+        value = self.session.execute(
+            sa.select(tournaments.c.time_control).where(tournaments.c.id == tournament_id)
+        ).scalar_one()
+        return TimeControl.model_validate(value)
+
+    def add(
+        self, t: PairingTournament, *, ruleset: str, time_control: TimeControl, started_at: dt.datetime
+    ) -> None:
+        self.session.execute(
+            sa.insert(tournaments).values(
+                id=t.id,
+                organiser_id=t.organiser_id,
+                name=t.name,
+                ruleset=ruleset,
+                system=t.plan.system.value,
+                total_rounds=t.plan.rounds,
+                double_cycle=t.plan.double_cycle,
+                double_rounds=t.double_rounds,
+                time_control=time_control.model_dump(mode="json"),
+                status=t.status.value,
+                started_at=started_at,
+            )
+        )
+        self.session.execute(
+            sa.insert(players),
+            [
+                {
+                    "tournament_id": t.id,
+                    "seed": p.seed,
+                    "player_id": p.player_id,
+                    "name": p.name,
+                    "rating": p.rating,
+                }
+                for p in t.players
+            ],
+        )
+
+    def get(self, tournament_id: uuid.UUID) -> PairingTournament | None:
+        row = self.session.execute(sa.select(tournaments).where(tournaments.c.id == tournament_id)).first()
+        if row is None:
+            return None
+        roster = [
+            Player(p.seed, p.player_id, p.name, p.rating)
+            for p in self.session.execute(
+                sa.select(players).where(players.c.tournament_id == tournament_id).order_by(players.c.seed)
+            )
+        ]
+        round_rows = self.session.execute(
+            sa.select(rounds).where(rounds.c.tournament_id == tournament_id).order_by(rounds.c.number)
+        ).all()
+        game_rows = self.session.execute(
+            sa.select(games)
+            .where(games.c.tournament_id == tournament_id)
+            .order_by(games.c.round, games.c.board, games.c.leg)
+        ).all()
+        bye_rows = self.session.execute(sa.select(byes).where(byes.c.tournament_id == tournament_id)).all()
+        by_round: dict[int, Round] = {
+            r.number: Round(r.number, [], [], r.completed_at is not None) for r in round_rows
+        }
+        for g in game_rows:
+            by_round[g.round].games.append(
+                Game(
+                    g.game_id,
+                    g.round,
+                    g.board,
+                    g.white_seed,
+                    g.black_seed,
+                    g.leg,
+                    GameOutcome(g.outcome) if g.outcome else None,
+                )
+            )
+        for b in bye_rows:
+            by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
+        return PairingTournament(
+            id=row.id,
+            organiser_id=row.organiser_id,
+            name=row.name,
+            plan=Plan(System(row.system), row.total_rounds, row.double_cycle),
+            double_rounds=row.double_rounds,
+            players=roster,
+            rounds=[by_round[n] for n in sorted(by_round)],
+            status=Status(row.status),
+        )
+
+    def add_round(self, tournament_id: uuid.UUID, rnd: Round, paired_at: dt.datetime) -> None:
+        """Raises IntegrityError if another worker paired this round first."""
+        self.session.execute(
+            sa.insert(rounds).values(tournament_id=tournament_id, number=rnd.number, paired_at=paired_at)
+        )
+        if rnd.games:
+            self.session.execute(
+                sa.insert(games),
+                [
+                    {
+                        "game_id": g.game_id,
+                        "tournament_id": tournament_id,
+                        "round": g.round,
+                        "board": g.board,
+                        "leg": g.leg,
+                        "white_seed": g.white,
+                        "black_seed": g.black,
+                    }
+                    for g in rnd.games
+                ],
+            )
+        if rnd.byes:
+            self.session.execute(
+                sa.insert(byes),
+                [
+                    {"tournament_id": tournament_id, "round": b.round, "seed": b.seed, "kind": b.kind.value}
+                    for b in rnd.byes
+                ],
+            )
+
+    def game(self, game_id: uuid.UUID) -> Any:
+        return self.session.execute(sa.select(games).where(games.c.game_id == game_id)).first()
+
+    def record_outcome(self, game_id: uuid.UUID, outcome: GameOutcome, at: dt.datetime) -> bool:
+        """Store a result once; False if the game already had one."""
+        result = self.session.execute(
+            sa.update(games)
+            .where(games.c.game_id == game_id, games.c.outcome.is_(None))
+            .values(outcome=outcome.value, finished_at=at)
+            .returning(games.c.game_id)
+        )
+        return result.first() is not None
+
+    def open_games(self, tournament_id: uuid.UUID, number: int) -> int:
+        query = sa.select(sa.func.count()).where(
+            games.c.tournament_id == tournament_id, games.c.round == number, games.c.outcome.is_(None)
+        )
+        return int(self.session.execute(query).scalar_one())
+
+    def round_completed(self, tournament_id: uuid.UUID, number: int) -> bool:
+        value = self.session.execute(
+            sa.select(rounds.c.completed_at).where(
+                rounds.c.tournament_id == tournament_id, rounds.c.number == number
+            )
+        ).first()
+        return value is not None and value.completed_at is not None
+
+    def complete_round(self, tournament_id: uuid.UUID, number: int, at: dt.datetime) -> None:
+        self.session.execute(
+            sa.update(rounds)
+            .where(rounds.c.tournament_id == tournament_id, rounds.c.number == number)
+            .values(completed_at=at)
+        )
+
+    def total_rounds(self, tournament_id: uuid.UUID) -> int:
+        return int(
+            self.session.execute(
+                sa.select(tournaments.c.total_rounds).where(tournaments.c.id == tournament_id)
+            ).scalar_one()
+        )
+
+    def set_status(self, tournament_id: uuid.UUID, status: Status) -> None:
+        self.session.execute(
+            sa.update(tournaments).where(tournaments.c.id == tournament_id).values(status=status.value)
+        )

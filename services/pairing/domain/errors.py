@@ -1,0 +1,33 @@
+"""Domain errors of the pairing service, each with a stable slug."""
+
+from __future__ import annotations
+
+
+class PairingError(Exception):
+    slug = "pairing-error"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+class TournamentNotFound(PairingError):
+    slug = "tournament-not-found"
+
+
+class RoundNotFound(PairingError):
+    slug = "round-not-found"
+
+
+class RoundNotDue(PairingError):
+    slug = "round-not-due"
+
+
+class NoValidPairing(PairingError):
+    """No pairing satisfies the absolute criteria."""
+
+    slug = "no-valid-pairing"
+
+
+class UnsupportedField(PairingError):
+    slug = "unsupported-field"

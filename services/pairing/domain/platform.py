@@ -1,0 +1,53 @@
+"""The `platform` ruleset's choice of system and number of rounds (RULES.md §2).
+
+At the start time the present players are counted: below the threshold a round robin (Berger
+tables; exactly four players always play it double), at or above it a Swiss of
+``ceil(log2 n) + 1`` rounds, plus one with the extra-round switch when the field carries it
+(n > rounds + 1, so a round without rematches stays possible).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+
+from services.pairing.domain import berger
+from services.pairing.domain.errors import UnsupportedField
+
+ROUND_ROBIN_MAX = 19
+
+
+class System(StrEnum):
+    ROUND_ROBIN = "round_robin"
+    SWISS = "swiss"
+
+
+@dataclass(frozen=True)
+class Plan:
+    system: System
+    rounds: int
+    double_cycle: bool  # round robin played twice (exactly four players)
+
+
+def swiss_rounds(players: int, *, extra_round: bool = False) -> int:
+    """One more round than a knockout of the same field needs; the extra round when n > rounds + 1.
+
+    The source also says 200 players give at most 10 rounds (11 with the extra round) where the
+    formula gives 9 (10); we follow the formula (docs/rules-decisions.md).
+    """
+    rounds = math.ceil(math.log2(players)) + 1
+    if extra_round and players > rounds + 1:
+        rounds += 1
+    return rounds
+
+
+def plan(players: int, *, threshold: int, extra_round: bool = False) -> Plan:
+    if players < 2:
+        raise UnsupportedField(f"a tournament needs at least two players, not {players}")
+    if players < threshold:
+        if players > ROUND_ROBIN_MAX:
+            raise UnsupportedField(f"a round robin holds at most {ROUND_ROBIN_MAX} players")
+        double = players == 4
+        return Plan(System.ROUND_ROBIN, berger.rounds_count(players, double=double), double)
+    return Plan(System.SWISS, swiss_rounds(players, extra_round=extra_round), False)

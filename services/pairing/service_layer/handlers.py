@@ -1,0 +1,132 @@
+"""Pairing's handlers. The consumer records facts (a tournament started, a game finished) and
+announces when a round is due; the pairing worker pairs it. Both lock the tournament's row, so
+the work on one tournament is serialised while different tournaments proceed in parallel."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Mapping
+
+from services.pairing.domain import errors
+from services.pairing.domain.platform import System, plan
+from services.pairing.domain.tournament import (
+    Pairer,
+    PairingTournament,
+    Player,
+    Progress,
+    Status,
+    progress_after_result,
+)
+from services.pairing.service_layer.unit_of_work import PairingUnitOfWork
+from shared import events
+from shared.events import Envelope
+from shared.timesource import Clock
+
+log = logging.getLogger(__name__)
+
+
+class Handlers:
+    def __init__(self, clock: Clock, pairers: Mapping[System, Pairer]) -> None:
+        self.clock = clock
+        self.pairers = dict(pairers)
+
+    # -- consumer -----------------------------------------------------------------------------------
+    def on_tournament_started(
+        self, event: events.TournamentStarted, uow: PairingUnitOfWork, envelope: Envelope
+    ) -> None:
+        if uow.tournaments.exists(event.tournament_id):
+            return
+        roster = sorted(event.roster, key=lambda r: r.seed)
+        chosen = plan(len(roster), threshold=event.settings.threshold, extra_round=event.settings.extra_round)
+        t = PairingTournament(
+            id=event.tournament_id,
+            organiser_id=event.organiser_id,
+            name=event.name,
+            plan=chosen,
+            double_rounds=event.settings.double_rounds,
+            players=[Player(r.seed, r.player_id, r.name, r.rating) for r in roster],
+        )
+        uow.tournaments.add(
+            t,
+            ruleset=event.settings.ruleset,
+            time_control=event.settings.time_control,
+            started_at=event.started_at,
+        )
+        uow.publish(events.RoundDue(tournament_id=t.id, round=1), t.id)
+
+    def on_game_finished(
+        self, event: events.GameFinished, uow: PairingUnitOfWork, envelope: Envelope
+    ) -> None:
+        tid = event.tournament_id
+        if not uow.tournaments.lock(tid):
+            raise errors.TournamentNotFound(
+                f"game.finished for unknown tournament {tid}"
+            )  # retried, then DLQ
+        if not uow.tournaments.record_outcome(event.game_id, event.outcome, event.finished_at):
+            if uow.tournaments.game(event.game_id) is None:
+                raise errors.RoundNotFound(f"game {event.game_id} is not in tournament {tid}")
+            return  # a second result for the same game: the first one stands
+        if uow.tournaments.round_completed(tid, event.round):
+            return
+        total = uow.tournaments.total_rounds(tid)
+        progress = progress_after_result(event.round, uow.tournaments.open_games(tid, event.round), total)
+        if progress is Progress.ROUND_OPEN:
+            return
+        now = self.clock.now()
+        uow.tournaments.complete_round(tid, event.round, now)
+        uow.publish(events.RoundCompleted(tournament_id=tid, round=event.round), tid)
+        if progress is Progress.ROUND_COMPLETED:
+            uow.publish(events.RoundDue(tournament_id=tid, round=event.round + 1), tid)
+            return
+        uow.tournaments.set_status(tid, Status.COMPLETED)
+        t = uow.tournaments.get(tid)
+        assert t is not None
+        uow.publish(
+            events.TournamentCompleted(
+                tournament_id=tid, organiser_id=t.organiser_id, rounds=total, completed_at=now
+            ),
+            tid,
+        )
+
+    # -- worker -------------------------------------------------------------------------------------
+    def on_round_due(self, event: events.RoundDue, uow: PairingUnitOfWork, envelope: Envelope) -> None:
+        self.pair_round(event.tournament_id, event.round, uow)
+
+    def pair_round(self, tournament_id: uuid.UUID, number: int, uow: PairingUnitOfWork) -> None:
+        """Pair round ``number`` unless it already is. The row lock serialises workers; the rounds
+        table's primary key would still refuse a second pairing (IntegrityError, retried, and the
+        retry finds the round paired)."""
+        if not uow.tournaments.lock(tournament_id):
+            raise errors.TournamentNotFound(f"no tournament {tournament_id}")
+        t = uow.tournaments.get(tournament_id)
+        assert t is not None
+        if t.round(number) is not None:
+            return  # paired already (redelivered or raced)
+        if t.next_round_number() != number:
+            log.warning("round %d of %s is not due (next: %s)", number, tournament_id, t.next_round_number())
+            return
+        rnd = t.pair_round(number, self.pairers[t.system])
+        uow.tournaments.add_round(t.id, rnd, self.clock.now())
+        uow.publish(
+            events.RoundPaired(
+                tournament_id=t.id,
+                organiser_id=t.organiser_id,
+                round=number,
+                total_rounds=t.total_rounds,
+                system=t.system.value,
+                games=[
+                    events.PairedGame(
+                        game_id=g.game_id,
+                        board=g.board,
+                        white=t.player(g.white).player_id,
+                        black=t.player(g.black).player_id,
+                        leg=g.leg,
+                    )
+                    for g in rnd.games
+                ],
+                byes=[events.Bye(player_id=t.player(b.seed).player_id, kind=b.kind) for b in rnd.byes],
+                time_control=uow.tournaments.time_control(t.id),
+            ),
+            t.id,
+        )

@@ -1,0 +1,117 @@
+"""The pairing service on the embedded adapters: from tournament.started to tournament.completed."""
+
+from __future__ import annotations
+
+import itertools
+
+from services.pairing.domain.berger import round_robin
+from services.pairing.tests.conftest import deliver, finish, published, started
+from shared import events
+from shared.events import GameOutcome
+
+
+def play_all(svc, tid) -> None:
+    seen = 0
+    while True:
+        rounds = published(svc, "round.paired")
+        if len(rounds) == seen:
+            return
+        latest = rounds[-1]
+        seen = len(rounds)
+        for result in finish(latest):
+            deliver(svc, result, tid)
+
+
+def seeds_of(svc, event) -> dict:
+    return {r.player_id: r.seed for r in event.roster}
+
+
+def test_six_player_round_robin_follows_the_berger_table(svc):
+    ev = started(6)
+    deliver(svc, ev, ev.tournament_id)
+    play_all(svc, ev.tournament_id)
+    seed = seeds_of(svc, ev)
+    paired = [events.RoundPaired.model_validate(e.payload) for e in published(svc, "round.paired")]
+    table = round_robin(6)
+    assert [p.round for p in paired] == [1, 2, 3, 4, 5]
+    for rp, expected in zip(paired, table, strict=True):
+        assert [(seed[g.white], seed[g.black]) for g in rp.games] == [tuple(p) for p in expected]
+        assert rp.system == "round_robin" and rp.total_rounds == 5 and rp.byes == []
+    assert len(published(svc, "round.completed")) == 5
+    done = published(svc, "tournament.completed")
+    assert len(done) == 1 and done[0].payload["rounds"] == 5
+
+
+def test_odd_field_gives_a_pairing_allocated_bye_each_round(svc):
+    ev = started(5)
+    deliver(svc, ev, ev.tournament_id)
+    play_all(svc, ev.tournament_id)
+    seed = seeds_of(svc, ev)
+    paired = [events.RoundPaired.model_validate(e.payload) for e in published(svc, "round.paired")]
+    assert len(paired) == 5
+    byes = [seed[b.player_id] for rp in paired for b in rp.byes]
+    assert sorted(byes) == [1, 2, 3, 4, 5]  # everybody sits out once
+    assert all(b.kind == "pairing_allocated" for rp in paired for b in rp.byes)
+    met = {frozenset((seed[g.white], seed[g.black])) for rp in paired for g in rp.games}
+    assert met == {frozenset(p) for p in itertools.combinations(range(1, 6), 2)}
+
+
+def test_four_players_play_a_double_round_robin(svc):
+    ev = started(4)
+    deliver(svc, ev, ev.tournament_id)
+    play_all(svc, ev.tournament_id)
+    paired = [events.RoundPaired.model_validate(e.payload) for e in published(svc, "round.paired")]
+    assert len(paired) == 6
+    games_each = {}
+    for rp in paired:
+        for g in rp.games:
+            games_each[g.white] = games_each.get(g.white, 0) + 1
+            games_each[g.black] = games_each.get(g.black, 0) + 1
+    assert set(games_each.values()) == {6}
+
+
+def test_double_rounds_play_each_pairing_twice_with_colours_swapped(svc):
+    ev = started(6, double_rounds=True)
+    deliver(svc, ev, ev.tournament_id)
+    first = events.RoundPaired.model_validate(published(svc, "round.paired")[0].payload)
+    assert len(first.games) == 6
+    legs = {(g.board, g.leg): g for g in first.games}
+    for board in (1, 2, 3):
+        one, two = legs[(board, 1)], legs[(board, 2)]
+        assert (one.white, one.black) == (two.black, two.white)
+
+
+def test_redelivered_events_have_one_effect(svc):
+    ev = started(6)
+    env = deliver(svc, ev, ev.tournament_id)
+    svc.broker.publish([env])  # the same envelope again
+    svc.broker.run_until_idle()
+    assert len(published(svc, "round.paired")) == 1
+    results = finish(published(svc, "round.paired")[0])
+    first = events.wrap(results[0], ev.tournament_id)
+    for _ in range(3):
+        svc.broker.publish([first])
+        svc.broker.run_until_idle()
+    for r in results[1:]:
+        deliver(svc, r, ev.tournament_id)
+    assert len(published(svc, "round.completed")) == 1
+    assert len(published(svc, "round.paired")) == 2
+
+
+def test_a_second_result_for_a_game_changes_nothing(svc):
+    ev = started(6)
+    deliver(svc, ev, ev.tournament_id)
+    results = finish(published(svc, "round.paired")[0])
+    deliver(svc, results[0], ev.tournament_id)
+    deliver(svc, results[0].model_copy(update={"outcome": GameOutcome.BLACK_WIN}), ev.tournament_id)
+    with svc.uow() as uow:
+        t = uow.tournaments.get(ev.tournament_id)
+    assert t.rounds[0].games[0].outcome is GameOutcome.WHITE_WIN
+
+
+def test_pairing_a_round_twice_is_a_no_op(svc):
+    ev = started(6)
+    deliver(svc, ev, ev.tournament_id)
+    due = events.RoundDue(tournament_id=ev.tournament_id, round=1)
+    deliver(svc, due, ev.tournament_id)  # a second worker's job for the same round
+    assert len(published(svc, "round.paired")) == 1

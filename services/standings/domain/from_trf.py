@@ -1,0 +1,186 @@
+"""From a TRF document to the tie-break history model.
+
+- The point system comes from the TRF-2026 scoring record 162 (``W D L A P X``, and ``H F Z U``),
+  else from JaVaFo's ``XXS`` (``WW BW WD BD WL BL ZPB HPB FPB PAB FW FL W D``), else from bbpPairings'
+  ``BBW BBD BBL BBZ BBF BBU``; values not given default as in :meth:`PointSystem.of`.
+- Each player's round block becomes an :class:`~services.standings.domain.history.Entry`; the points
+  are derived from the point system, not taken from the file's score column.
+- The rounds the tie-breaks look at are the rounds that have a pairing (a game, a forfeit or a
+  pairing-allocated bye); blocks after the last such round (pre-booked absences for the next round)
+  are left out.
+- The event counts as having pre-determined pairings (round robin) when its type record (092, 192)
+  says so, or when it has no more players than rounds + 1.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+from services.standings.domain.history import Edition, Entry, EventHistory, Player, edition_for
+from shared.scoring import PointSystem, Result
+from shared.trf import ResultCode, TrfDocument
+
+__all__ = ["history_from_trf", "is_pre_determined", "point_system_from_trf", "rounds_paired", "trf_edition"]
+
+_RESULTS = {
+    ResultCode.WIN: Result.WIN,
+    ResultCode.WIN_UNRATED: Result.WIN,
+    ResultCode.DRAW: Result.DRAW,
+    ResultCode.DRAW_UNRATED: Result.DRAW,
+    ResultCode.LOSS: Result.LOSS,
+    ResultCode.LOSS_UNRATED: Result.LOSS,
+    ResultCode.FORFEIT_WIN: Result.FORFEIT_WIN,
+    ResultCode.FORFEIT_LOSS: Result.FORFEIT_LOSS,
+    ResultCode.HALF_POINT_BYE: Result.HALF_POINT_BYE,
+    ResultCode.FULL_POINT_BYE: Result.FULL_POINT_BYE,
+    ResultCode.PAIRING_ALLOCATED_BYE: Result.PAIRING_BYE,
+    ResultCode.ZERO_POINT_BYE: Result.ZERO_POINT_BYE,
+}
+
+_162 = {
+    "162W": "win",
+    "162D": "draw",
+    "162L": "loss",
+    "162A": "zero_point_bye",
+    "162Z": "zero_point_bye",
+    "162P": "pairing_bye",
+    "162U": "pairing_bye",
+    "162X": "half_point_bye",
+    "162H": "half_point_bye",
+    "162F": "full_point_bye",
+}
+_XXS = {
+    "WW": "win",
+    "W": "win",
+    "WD": "draw",
+    "D": "draw",
+    "WL": "loss",
+    "BW": "black_win",
+    "BD": "black_draw",
+    "BL": "black_loss",
+    "ZPB": "zero_point_bye",
+    "HPB": "half_point_bye",
+    "FPB": "full_point_bye",
+    "PAB": "pairing_bye",
+    "FW": "forfeit_win",
+    "FL": "forfeit_loss",
+}
+_BB = {
+    "BBW": "win",
+    "BBD": "draw",
+    "BBL": "loss",
+    "BBZ": "zero_point_bye",
+    "BBF": "forfeit_loss",
+    "BBU": "pairing_bye",
+}
+
+
+_CANDIDATES = [
+    PointSystem.of(1, Fraction(1, 2), 0),
+    PointSystem.of(1, Fraction(1, 2), 0, pairing_bye=Fraction(1, 2)),
+    PointSystem.of(1, Fraction(1, 2), 0, pairing_bye=0),
+    PointSystem.of(2, 1, 0),
+    PointSystem.of(2, 1, 0, pairing_bye=1),
+    PointSystem.of(3, 1, 0),
+    PointSystem.of(3, 1, 0, pairing_bye=1),
+]
+
+
+def _fits(doc: TrfDocument, system: PointSystem) -> bool:
+    """Every player's score column equals the points this system gives their rounds."""
+    for player in doc.players.values():
+        if player.points is None:
+            return False
+        total = Fraction(0)
+        for r, entry in enumerate(player.rounds, start=1):
+            if entry is None:
+                total += system.zero_point_bye
+                continue
+            result = _RESULTS[entry.result]
+            double = False
+            if result is Result.FORFEIT_LOSS and entry.opponent is not None:
+                mirror = doc.players[entry.opponent].entry(r)
+                double = mirror is not None and mirror.result is ResultCode.FORFEIT_LOSS
+            total += system.points(result, black=entry.colour.value == "b", double_forfeit=double)
+        if total != player.points:
+            return False
+    return True
+
+
+def point_system_from_trf(doc: TrfDocument) -> PointSystem:
+    """The point system the file declares (162, XXS, BB*); without one, the first of 1-½-0, 2-1-0
+    and 3-1-0 (each with the PAB worth a win, a draw or nothing) that reproduces every player's
+    score column, else 1-½-0."""
+    given = doc.point_system
+    for table in (_162, _XXS, _BB):
+        values = {field: given[key] for key, field in table.items() if key in given}
+        if values:
+            break
+    else:
+        return next((c for c in _CANDIDATES if _fits(doc, c)), _CANDIDATES[0])
+    win = values.pop("win", Fraction(1))
+    draw = values.pop("draw", Fraction(1, 2))
+    loss = values.pop("loss", Fraction(0))
+    colour = {k: values.pop(k) for k in ("black_win", "black_draw", "black_loss") if k in values}
+    system = PointSystem.of(win, draw, loss, **values)
+    if colour:
+        system = system.with_values(**colour)
+    if "forfeit_loss" in values and "double_forfeit" not in values:
+        system = system.with_values(double_forfeit=values["forfeit_loss"])
+    return system
+
+
+def rounds_paired(doc: TrfDocument) -> int:
+    """The last round with a pairing (a game, a forfeit, a pairing-allocated bye)."""
+    last = 0
+    for player in doc.players.values():
+        for r, entry in enumerate(player.rounds, start=1):
+            if entry is None:
+                continue
+            if entry.opponent is not None or entry.result in (
+                ResultCode.PAIRING_ALLOCATED_BYE,
+                ResultCode.FORFEIT_WIN,
+            ):
+                last = max(last, r)
+    return last
+
+
+def is_pre_determined(doc: TrfDocument) -> bool:
+    kind = " ".join([doc.tournament_type, *doc.records("192")]).upper()
+    if any(word in kind for word in ("SWISS", "DUTCH", "BURSTEIN", "DUBOV", "LIM", "OLIMPIC")):
+        return False
+    if any(word in kind for word in ("ROBIN", "BERGER", "RR", "SCHEVENING")):
+        return True
+    rounds = max(doc.total_rounds or 0, rounds_paired(doc))
+    return len(doc.players) <= rounds + 1
+
+
+def trf_edition(doc: TrfDocument, today: dt.date) -> Edition:
+    return edition_for(doc.start_date, today)
+
+
+def history_from_trf(doc: TrfDocument, *, pre_determined: bool | None = None) -> EventHistory:
+    system = point_system_from_trf(doc)
+    rounds = rounds_paired(doc)
+    history = EventHistory.create(
+        (Player(p.start, p.name, p.rating) for p in sorted(doc.players.values(), key=lambda p: p.start)),
+        point_system=system,
+        pre_determined=is_pre_determined(doc) if pre_determined is None else pre_determined,
+        rounds=rounds,
+    )
+    for player in doc.players.values():
+        for r, entry in enumerate(player.rounds[:rounds], start=1):
+            if entry is None:
+                continue
+            result = _RESULTS[entry.result]
+            black = entry.colour.value == "b"
+            double = False
+            if result is Result.FORFEIT_LOSS and entry.opponent is not None:
+                mirror = doc.players[entry.opponent].entry(r)
+                double = mirror is not None and mirror.result is ResultCode.FORFEIT_LOSS
+            points = system.points(result, black=black, double_forfeit=double)
+            colour = entry.colour.value if entry.colour.value in ("w", "b") else ""
+            history.record_entry(r, player.start, Entry(result, points, entry.opponent, colour))
+    history.rounds = rounds
+    return history

@@ -1,0 +1,225 @@
+"""TRF-16 / TRF-2026 records, case-insensitive result codes, errors with line numbers, and the
+round trip on generated documents (hypothesis): export → import is the identity."""
+
+from __future__ import annotations
+
+import datetime as dt
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shared.trf import (
+    ByeRecord,
+    Colour,
+    PlayerRecord,
+    ResultCode,
+    RoundEntry,
+    TrfDocument,
+    TrfError,
+    parse,
+    write,
+)
+
+PAD = " " * 76
+
+
+def player(start: int, blocks: str = "", name: str = "X") -> str:
+    line = f"001 {start:4d}      {name}"
+    return (line.ljust(91) + blocks) if blocks else line
+
+
+TRF2026 = (
+    "\n".join(
+        [
+            "### a comment line",
+            "012 Club championship",
+            "042 2026/04/01",
+            "092 Individual: Swiss-System",
+            "142 5",
+            "152 B",
+            "162  W 3.0    D 1.0    L 0.0    A 0.0    P 3.0    X 1.0",
+            "172 PTS",
+            "192 FIDE_DUTCH_2025",
+            "202 BH/C1, BH, SB",
+            "222 5400+30",
+            player(1, "   2 w 1  0000 - h     3 b ="),
+            player(2, "   1 b 0     3 w 1  0000 - u"),
+            player(3, "0000 - H     2 b 0     1 w ="),
+            "240 F 004  0001  0002",
+            "260 1 3",
+        ]
+    )
+    + "\n"
+)
+
+
+def test_trf_2026_records() -> None:
+    doc = parse(TRF2026)
+    assert doc.trf2026 and doc.total_rounds == 5 and doc.initial_colour is Colour.BLACK
+    assert doc.start_date == dt.date(2026, 4, 1)
+    assert doc.point_system["162W"] == 3 and doc.point_system["162X"] == 1
+    assert (doc.rank_method, doc.type_code, doc.time_control) == ("PTS", "FIDE_DUTCH_2025", "5400+30")
+    assert doc.tiebreaks == ["BH/C1", "BH", "SB"] and not doc.tiebreaks_with_points
+    assert doc.byes == [ByeRecord("F", 4, (1, 2))]
+    assert doc.forbidden_pairs == [(1, 3)]
+    # result codes are case-insensitive
+    assert doc.players[1].rounds[1] == RoundEntry(None, Colour.NONE, ResultCode.HALF_POINT_BYE)
+    assert doc.players[2].rounds[2] == RoundEntry(None, Colour.NONE, ResultCode.PAIRING_ALLOCATED_BYE)
+    assert write(doc) == TRF2026  # exact, lowercase codes and the comment included
+
+
+def test_212_lists_points() -> None:
+    doc = parse("212 PTS BH SB\n")
+    assert doc.tiebreaks == ["PTS", "BH", "SB"] and doc.tiebreaks_with_points
+
+
+def test_extension_records() -> None:
+    text = (
+        "\n".join(
+            [
+                player(1, "   2 w W"),
+                player(2, "   1 b L"),
+                "XXR 7",
+                "XXC rank white1",
+                "XXP 1 2",
+                "XXZ 2",
+                "XXA    1  1.0  1.0",
+                "XXS WW=1.0 BW=1.5 HPB=0.5",
+                "BBW 3.0",
+            ]
+        )
+        + "\n"
+    )
+    doc = parse(text)
+    assert doc.total_rounds == 7 and doc.ranking_by_rating and doc.initial_colour is Colour.WHITE
+    assert doc.forbidden_pairs == [(1, 2)] and doc.absent_next == {2}
+    assert doc.accelerations == {1: [Fraction(1), Fraction(1)]}
+    assert doc.point_system == {"WW": 1, "BW": Fraction(3, 2), "HPB": Fraction(1, 2), "BBW": 3}
+    assert doc.players[1].rounds[0] == RoundEntry(2, Colour.WHITE, ResultCode.WIN_UNRATED)
+    assert write(doc) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("001    1\n240 Q 001  0001\n", "<trf>:2: 240: unknown bye type 'Q'"),
+        ("240 H 001  0007\n001    1\n", "<trf>:1: 240 names unknown player 7"),
+        ("001    1\n260 1 9\n", "<trf>:2: 260 names unknown player 9"),
+        ("XXS WW=1 QQ=2\n", "<trf>:1: XXS: unknown code 'QQ'"),
+        ("162  W x.5\n", "<trf>:1: 162 W must be a decimal number"),
+        ("\n\n042 31/31/2026\n", "<trf>:3: unrecognised date"),
+        (player(1, "   2 w 1") + "\n" + player(2, "   1 b 0 X") + "\n", "<trf>:2: round 1: columns 100-101"),
+        (
+            player(1, "   2 w 1") + "\n" + player(2, "   1 b 0     1 w y") + "\n",
+            "<trf>:2: round 2 (columns 102-109): unknown result code 'y'",
+        ),
+    ],
+)
+def test_bad_records_name_the_line(text: str, message: str) -> None:
+    with pytest.raises(TrfError) as info:
+        parse(text)
+    assert message in str(info.value)
+
+
+def test_changed_player_is_laid_out_again() -> None:
+    doc = parse(TRF2026)
+    doc.players[3].points = Fraction(3, 2)
+    text = write(doc)
+    assert "  1.5" in text.splitlines()[13]
+    assert parse(text).players[3].points == Fraction(3, 2)
+
+
+# -- generated documents -----------------------------------------------------------------------
+
+_NAME = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz ,-.", min_size=1, max_size=33).map(str.strip).filter(bool)  # fmt: skip
+_PLAYED = [ResultCode.WIN, ResultCode.DRAW, ResultCode.LOSS, ResultCode.WIN_UNRATED, ResultCode.DRAW_UNRATED, ResultCode.LOSS_UNRATED]  # fmt: skip
+_NO_OPPONENT = [
+    ResultCode.HALF_POINT_BYE,
+    ResultCode.FULL_POINT_BYE,
+    ResultCode.PAIRING_ALLOCATED_BYE,
+    ResultCode.ZERO_POINT_BYE,
+    ResultCode.FORFEIT_WIN,
+    ResultCode.FORFEIT_LOSS,
+]
+
+
+@st.composite
+def entries(draw: st.DrawFn, start: int, players: int) -> RoundEntry | None:
+    kind = draw(st.sampled_from(["none", "played", "forfeit", "bye"]))
+    others = [p for p in range(1, players + 1) if p != start]
+    if kind == "none" or (kind in ("played", "forfeit") and not others):
+        return None
+    if kind == "played":
+        return RoundEntry(draw(st.sampled_from(others)), draw(st.sampled_from([Colour.WHITE, Colour.BLACK])), draw(st.sampled_from(_PLAYED)))  # fmt: skip
+    if kind == "forfeit":
+        return RoundEntry(draw(st.sampled_from(others)), draw(st.sampled_from(list(Colour))), draw(st.sampled_from([ResultCode.FORFEIT_WIN, ResultCode.FORFEIT_LOSS])))  # fmt: skip
+    return RoundEntry(None, Colour.NONE, draw(st.sampled_from(_NO_OPPONENT)))
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> TrfDocument:
+    count = draw(st.integers(1, 8))
+    rounds = draw(st.integers(0, 6))
+    doc = TrfDocument()
+    for start in range(1, count + 1):
+        blocks = [draw(entries(start, count)) for _ in range(rounds)]
+        while blocks and blocks[-1] is None:
+            blocks.pop()
+        doc.players[start] = PlayerRecord(
+            start=start,
+            name=draw(_NAME),
+            sex=draw(st.sampled_from(["", "m", "w"])),
+            title=draw(st.sampled_from(["", "GM", "IM", "WFM", "CM"])),
+            rating=draw(st.none() | st.integers(1000, 2900)),
+            federation=draw(st.sampled_from(["", "NOR", "GER", "FRA"])),
+            fide_id=draw(st.sampled_from(["", "1503014", "24176214"])),
+            birth=draw(st.sampled_from(["", "1990/01/01", "2005/12/31"])),
+            points=draw(st.none() | st.integers(0, 199).map(lambda h: Fraction(h, 2))),
+            rank=draw(st.none() | st.integers(1, 999)),
+            rounds=blocks,
+        )
+    doc.name = draw(st.sampled_from(["", "Open", "Club championship 2026"]))
+    doc.start_date = draw(st.none() | st.dates(dt.date(2000, 1, 1), dt.date(2030, 12, 31)))
+    doc.trf2026 = draw(st.booleans())
+    doc.total_rounds = draw(st.none() | st.integers(1, 15))
+    doc.initial_colour = draw(st.none() | st.sampled_from([Colour.WHITE, Colour.BLACK]))
+    doc.ranking_by_rating = draw(st.booleans())
+    if count >= 2:
+        doc.forbidden_pairs = draw(
+            st.lists(st.tuples(st.integers(1, count), st.integers(1, count)), max_size=2)
+        )
+        doc.absent_next = draw(st.sets(st.integers(1, count), max_size=2))
+        doc.byes = draw(st.lists(st.builds(ByeRecord, st.sampled_from("HFZU"), st.integers(1, 9), st.tuples(st.integers(1, count))), max_size=2))  # fmt: skip
+    doc.tiebreaks = draw(
+        st.lists(st.sampled_from(["BH", "BH/C1", "SB", "ARO", "DE"]), max_size=3, unique=True)
+    )
+    doc.tiebreaks_with_points = bool(doc.tiebreaks) and draw(st.booleans())
+    doc.time_control = draw(st.sampled_from(["", "5400+30", "900+10"]))
+    doc.type_code = draw(st.sampled_from(["", "FIDE_DUTCH_2025"]))
+    if doc.trf2026:
+        doc.point_system = draw(
+            st.sampled_from([{}, {"162W": Fraction(2), "162D": Fraction(1), "162L": Fraction(0)}])
+        )
+    else:
+        doc.point_system = draw(st.sampled_from([{}, {"WW": Fraction(3), "BW": Fraction(3)}, {"BBW": Fraction(3), "BBD": Fraction(1)}]))  # fmt: skip
+    return doc
+
+
+def _model(doc: TrfDocument) -> tuple[object, ...]:
+    return (
+        doc.players, doc.name, doc.start_date, doc.total_rounds, doc.initial_colour, doc.ranking_by_rating,
+        doc.forbidden_pairs, doc.absent_next, doc.byes, doc.tiebreaks, doc.tiebreaks_with_points,
+        doc.time_control, doc.type_code, doc.point_system,
+    )  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents())
+def test_export_then_import_is_the_identity(doc: TrfDocument) -> None:
+    text = write(doc)
+    again = parse(text)
+    assert _model(again) == _model(doc)
+    assert write(again) == text
+    assert write(again, canonical=True) == text

@@ -1,0 +1,168 @@
+"""The real stack as subprocesses: for each service its gunicorn web server on a free port, its
+consumer, its outbox relay and its extra processes, against this run's databases, vhost and Redis
+prefix. Processes can be killed and restarted (fault tests)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+from shared.testing.polling import wait_for
+from tests.servers import Servers
+
+ROOT = Path(__file__).resolve().parents[2]
+PROCESSES = {
+    "registration": ("consumer", "relay", "scheduler"),
+    "pairing": ("consumer", "worker", "worker", "relay"),  # two workers race for every round
+    "clocks": ("consumer", "relay", "ticker"),
+    "standings": ("consumer", "relay"),
+}
+JWT_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Process:
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    log: Path
+    popen: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        handle = self.log.open("ab")
+        self.popen = subprocess.Popen(
+            self.argv, cwd=ROOT, env=self.env, stdout=handle, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        handle.close()
+
+    def alive(self) -> bool:
+        return self.popen is not None and self.popen.poll() is None
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.popen is not None and self.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, sig)
+            self.popen.wait(timeout=20)
+
+    def stop(self) -> None:
+        if self.popen is None or self.popen.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.popen.pid, signal.SIGTERM)
+        try:
+            self.popen.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def tail(self, lines: int = 40) -> str:
+        if not self.log.exists():
+            return ""
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+@dataclass
+class Stack:
+    servers: Servers
+    workdir: Path
+    services: tuple[str, ...] = tuple(PROCESSES)
+    urls: dict[str, str] = field(default_factory=dict)
+    processes: list[Process] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+
+    def start(self) -> None:
+        tag = self.workdir.name[-12:].replace("_", "-")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ARBITER_")}
+        env.update(
+            {
+                "ARBITER_AMQP_URL": self.servers.create_vhost(f"e2e-{tag}"),
+                "ARBITER_REDIS_URL": self.servers.redis_url,
+                "ARBITER_REDIS_PREFIX": self.servers.redis_prefix(f"e2e-{tag}"),
+                "ARBITER_JWT_SECRET": JWT_SECRET,
+                "ARBITER_MIN_LEAD_SECONDS": "1",
+                "ARBITER_SCHEDULER_POLL_SECONDS": "0.1",
+                "ARBITER_CLOCKS_TICK_SECONDS": "0.05",
+                "ARBITER_WEB_WORKERS": "2",
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
+        for service in self.services:
+            env[f"ARBITER_{service.upper()}_DATABASE_URL"] = self.servers.create_database(f"{tag}_{service}")
+        self.env = env
+        python = sys.executable
+        for service in self.services:
+            subprocess.run([python, "-m", f"services.{service}", "migrate"], cwd=ROOT, env=env, check=True,
+                           capture_output=True)
+        for service in self.services:
+            port = free_port()
+            self.urls[service] = f"http://127.0.0.1:{port}"
+            web = [
+                str(Path(python).parent / "gunicorn"), "-c", "deploy/gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
+                f"services.{service}.entrypoints.app:create_app()",
+            ]
+            self._spawn(f"{service}-web", web)
+            for i, process in enumerate(PROCESSES[service]):
+                self._spawn(f"{service}-{process}-{i}", [python, "-m", f"services.{service}", process])
+        for service, url in self.urls.items():
+            self._wait_ready(service, url)
+
+    def _spawn(self, name: str, argv: list[str]) -> Process:
+        proc = Process(name, argv, self.env, self.workdir / f"{name}.log")
+        proc.start()
+        self.processes.append(proc)
+        return proc
+
+    def _wait_ready(self, service: str, url: str) -> None:
+        def ready() -> bool:
+            dead = [p for p in self.processes if not p.alive()]
+            if dead:
+                raise RuntimeError(f"{dead[0].name} died:\n{dead[0].tail()}")
+            try:
+                return httpx.get(f"{url}/readyz", timeout=1).status_code == 200
+            except httpx.HTTPError:
+                return False
+
+        wait_for(ready, timeout=60, interval=0.1, what=f"{service} to be ready")
+
+    def process(self, name: str) -> Process:
+        return next(p for p in self.processes if p.name == name)
+
+    def restart(self, name: str) -> None:
+        self.process(name).start()
+
+    def stop(self) -> None:
+        for proc in reversed(self.processes):
+            proc.stop()
+
+    def diagnostics(self) -> str:
+        return "\n\n".join(f"--- {p.name} ---\n{p.tail()}" for p in self.processes)
+
+
+@contextlib.contextmanager
+def running_stack(servers: Servers, workdir: Path) -> Iterator[Stack]:
+    stack = Stack(servers, workdir)
+    try:
+        stack.start()
+        yield stack
+    except BaseException:
+        print(stack.diagnostics(), file=sys.stderr)
+        raise
+    finally:
+        stack.stop()
+
+

@@ -1,0 +1,25 @@
+"""The docs describe what exists: every registered event is in docs/events.md, and the README's
+commands are real Makefile targets."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from shared.events import registered
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_event_is_documented():
+    text = (ROOT / "docs/events.md").read_text()
+    documented = set(re.findall(r"^\| `([a-z_]+\.[a-z_.]+)` \|", text, flags=re.M))
+    assert documented == {t for t, _ in registered()}
+
+
+def test_every_event_payload_field_is_documented():
+    text = (ROOT / "docs/events.md").read_text()
+    for (kind, _), model in registered().items():
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{kind}` |"))
+        for name in model.model_fields:
+            assert re.search(rf"\b{name}\b", row), f"{kind}: field {name} is not in docs/events.md"

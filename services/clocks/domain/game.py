@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from services.clocks.domain import errors
 from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, Side, TimeControl
+from shared.scoring import Outcome as Outcome  # the outcomes every service shares; points come from scoring
 
 REASON = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 TOURNAMENT_CLOSED = "tournament_closed"
@@ -27,19 +28,8 @@ class GameStatus(StrEnum):
     FINISHED = "finished"
 
 
-class Outcome(StrEnum):
-    """How a game ended (the values of ``shared.events.GameOutcome``); points come from the scoring."""
-
-    WHITE_WIN = "1-0"
-    DRAW = "1/2-1/2"
-    BLACK_WIN = "0-1"
-    WHITE_FORFEIT_WIN = "+-"
-    BLACK_FORFEIT_WIN = "-+"
-    DOUBLE_FORFEIT = "--"
-
-    @classmethod
-    def loss_for(cls, side: Side) -> Outcome:
-        return cls.BLACK_WIN if side is Side.WHITE else cls.WHITE_WIN
+def loss_for(side: Side) -> Outcome:
+    return Outcome.BLACK_WIN if side is Side.WHITE else Outcome.WHITE_WIN
 
 
 @dataclass
@@ -140,6 +130,8 @@ class Game:
         fallen, the game is finished on time instead and :class:`errors.FlagFallen` is raised."""
         if self.finished:
             raise errors.GameOver(f"the game is already finished: {self.outcome} ({self.reason})")
+        if outcome is Outcome.NOT_PLAYED:
+            raise errors.InvalidResult(f"{outcome.value!r} (not played) is not how a game ends")
         if not REASON.match(reason):
             raise errors.InvalidResult(
                 f"the reason must be a short lowercase code like 'resignation' or 'agreement', got {reason!r}"
@@ -158,7 +150,7 @@ class Game:
         change = self.clock.check_flag(at)
         if change is None:
             return False
-        self._finish(Outcome.loss_for(self._flagged(change)), change.reason, change.at)
+        self._finish(loss_for(self._flagged(change)), change.reason, change.at)
         return True
 
     def close(self, at: dt.datetime) -> bool:
@@ -179,7 +171,7 @@ class Game:
 
     def _lose_on_time(self, change: ClockChange) -> None:
         side = self._flagged(change)
-        self._finish(Outcome.loss_for(side), change.reason, change.at)
+        self._finish(loss_for(side), change.reason, change.at)
         raise errors.FlagFallen(
             f"{side}'s time ran out at {change.at.isoformat()}: the game is over, {self.outcome} on time"
         )

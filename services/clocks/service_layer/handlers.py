@@ -42,7 +42,7 @@ def _finished_event(game: Game) -> events.GameFinished:
         round=game.round,
         white=game.white,
         black=game.black,
-        outcome=events.GameOutcome(game.outcome.value),
+        outcome=game.outcome,
         reason=game.reason,
         moves=game.moves,
         finished_at=game.finished_at,

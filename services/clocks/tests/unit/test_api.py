@@ -103,9 +103,9 @@ def test_who_may_report_results(client, svc):
     games = [g.game_id for g in pairing.games]
     assert result(client, games[0], pairing.game(1).black, "1-0").status_code == 200
     assert result(client, games[1], pairing.organiser_id, "1/2-1/2", "agreement").status_code == 200
-    assert result(client, games[2], STAFF, "--", "absent", "arbiter").status_code == 200
-    assert result(client, games[3], STAFF, "+-", "forfeit", "service").status_code == 200
-    assert [e.payload["outcome"] for e in published(svc, "game.finished")] == ["1-0", "1/2-1/2", "--", "+-"]
+    assert result(client, games[2], STAFF, "-/-", "absent", "arbiter").status_code == 200
+    assert result(client, games[3], STAFF, "+/-", "forfeit", "service").status_code == 200
+    assert [e.payload["outcome"] for e in published(svc, "game.finished")] == ["1-0", "1/2-1/2", "-/-", "+/-"]
 
 
 def test_a_service_reports_a_move_for_the_player_to_move(client, svc):
@@ -150,6 +150,8 @@ def test_bad_input_gets_stable_problems(client, svc, clock):
     )
     problem(client.post(f"/games/{g.game_id}/moves", json={}), 401, "unauthorized")
     problem(result(client, g.game_id, g.white, "2-0"), 422, "validation-error")
+    problem(result(client, g.game_id, g.white, "+-"), 422, "validation-error")  # the wire says +/-
+    problem(result(client, g.game_id, STAFF, "*", "annulled", "arbiter"), 422, "invalid-result")
     problem(result(client, g.game_id, g.white, "1-0", ""), 422, "validation-error")
     problem(result(client, g.game_id, g.white, "1-0", "Resigned!"), 422, "invalid-result")
     problem(

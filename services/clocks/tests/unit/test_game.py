@@ -139,6 +139,11 @@ def test_a_forfeit_can_be_entered_before_the_start():
     assert g.status is GameStatus.FINISHED and g.clock.deadline is None
 
 
+def test_not_played_is_no_result():
+    with pytest.raises(errors.InvalidResult, match="not played"):
+        game().report_result(Outcome.NOT_PLAYED, "annulled", at(1))
+
+
 @pytest.mark.parametrize("reason", ["", "Resigned", "two words", "x" * 41, "-dash"])
 def test_the_reason_is_a_short_code(reason):
     with pytest.raises(errors.InvalidResult):

@@ -16,7 +16,9 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from shared.scoring import Outcome as GameOutcome  # how a game ended; points are derived by the scoring
+from shared.scoring import Outcome
+
+GameOutcome = Outcome  # how a game ended, on the wire; points are derived by the scoring
 
 EXCHANGE = "arbiter.events"
 DEAD_LETTER_EXCHANGE = "arbiter.dead"

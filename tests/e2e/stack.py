@@ -10,7 +10,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,13 +105,22 @@ class Stack:
         self.env = env
         python = sys.executable
         for service in self.services:
-            subprocess.run([python, "-m", f"services.{service}", "migrate"], cwd=ROOT, env=env, check=True,
-                           capture_output=True)
+            subprocess.run(
+                [python, "-m", f"services.{service}", "migrate"],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                capture_output=True,
+            )
         for service in self.services:
             port = free_port()
             self.urls[service] = f"http://127.0.0.1:{port}"
             web = [
-                str(Path(python).parent / "gunicorn"), "-c", "deploy/gunicorn.conf.py", "--bind", f"127.0.0.1:{port}",
+                str(Path(python).parent / "gunicorn"),
+                "-c",
+                "deploy/gunicorn.conf.py",
+                "--bind",
+                f"127.0.0.1:{port}",
                 f"services.{service}.entrypoints.app:create_app()",
             ]
             self._spawn(f"{service}-web", web)
@@ -164,5 +172,3 @@ def running_stack(servers: Servers, workdir: Path) -> Iterator[Stack]:
         raise
     finally:
         stack.stop()
-
-

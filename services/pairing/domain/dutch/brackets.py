@@ -1,33 +1,39 @@
 """Pairing bracket by bracket, as bbpPairings v6 does it (C.04.3, 2025 rules).
 
-All players still unpaired stay in one weighted-matching problem, so the top of the field is
-never paired in a way the bottom cannot complete (C4). The criteria weights (:mod:`.criteria`)
-are set for the current bracket and the next score group only; everyone else is linked by
-completion weights. A bracket is decided in stages, each a maximum-weight matching whose low
-bits break the remaining ties exactly as the Dutch rules order the candidates:
+Brackets are paired from the top score group down. For each bracket the criteria weights
+(:mod:`.criteria`) are set on the pairs of its *window*: the moved-down players (MDPs), the
+residents of the score group and the players of the next score group. A bracket is decided in
+stages, each a maximum-weight matching whose low bits break the remaining ties exactly as the
+Dutch rules order the candidates:
 
-A. which moved-down players (MDPs) are paired in the bracket: the highest-ranked ones;
+A. which MDPs are paired in the bracket: the highest-ranked ones;
 B. their opponents: each MDP in turn gets the highest resident still possible;
-C. exchanges in the remainder: fewest exchanges, then the smallest difference of the sums of
-   the exchanged bracket sequence numbers, then the lowest S1 players and the highest S2
-   players are the ones exchanged;
+C. the remainder: fewest exchanges, then the smallest difference of the sums of the exchanged
+   bracket sequence numbers, then the lowest S1 players and the highest S2 players are the ones
+   exchanged;
 D. S1 players in turn get the highest S2 opponent still possible (the transposition order).
 
-Whatever a stage decides is fixed before the next one (pairs are removed from the graph,
-impossible edges dropped), and the stage weights only ever choose among matchings that are
-optimal for every criterion above them.
+What a stage decides is fixed before the next one (pairs leave the graph, impossible edges are
+dropped); stage weights only choose among matchings that are optimal for every criterion above.
+Long stages are split into chunks so that weights stay within 120 bits (rustworkx).
+
+Completion (C4): the choice must leave the players below the window pairable. The window is
+solved on its own and the rest is then checked; if it cannot be completed, the bracket is
+solved again with every unpaired player in one graph, completion weighted above everything,
+which is how bbpPairings always does it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
-from services.pairing.domain.dutch.criteria import BracketWeights
+from services.pairing.domain.dutch.criteria import Contribution, build_layout, current_pair, next_pair, pack
 from services.pairing.domain.dutch.matching import max_weight_matching
 from services.pairing.domain.dutch.model import NoValidPairingError
 from services.pairing.domain.dutch.players import Field, Player
 
 Bonus = Callable[[int, int], int]
+_BITS = 120  # what one matching may use (rustworkx: 128-bit arithmetic)
 
 
 class _Solver:
@@ -36,40 +42,18 @@ class _Solver:
         self.players: list[Player] = sorted(field.players, key=lambda p: (-p.score, p.rank))
         n = len(self.players)
         self.n = n
-        last = field.last_round
-        numbers = [p.number for p in self.players]
-        forbidden: set[tuple[int, int]] = set()
+        self.last_round = field.last_round
+        self.forbidden: set[tuple[int, int]] = set()
         for pair in field.forbidden:
             members = sorted(pair)
             for i, a in enumerate(members):
                 for b in members[i + 1 :]:
-                    forbidden.add((a, b))
-        index = {num: v for v, num in enumerate(numbers)}
-        self.compatible: list[set[int]] = [set() for _ in range(n)]
-        for v, p in enumerate(self.players):
-            for u in range(v):
-                q = self.players[u]
-                if q.number in p.opponents:
-                    continue
-                a, b = sorted((p.number, q.number))
-                if (a, b) in forbidden:
-                    continue
-                if (
-                    p.pref.absolute
-                    and q.pref.absolute
-                    and p.pref.colour is q.pref.colour
-                    and not (last and (p.topscorer or q.topscorer))
-                ):
-                    continue
-                self.compatible[v].add(u)
-                self.compatible[u].add(v)
-        del index
+                    self.forbidden.add((a, b))
         self.mate_final: dict[int, int] = {}
         self.bye_score = 0
         self.bye_candidate: list[bool] = [p.bye_eligible for p in self.players]
         self.c9_rank: dict[int, int] = {}
         self.c9_initial = False
-        # groups of equal score, as (start, end) vertex ranges
         self.groups: list[tuple[int, int]] = []
         start = 0
         for v in range(1, n + 1):
@@ -77,20 +61,24 @@ class _Solver:
                 self.groups.append((start, v))
                 start = v
 
-    # -- helpers ---------------------------------------------------------------------------
+    # -- the absolute criteria ---------------------------------------------------------------
 
-    def _match(self, vertices: list[int], weight: Callable[[int, int], int]) -> dict[int, int]:
-        """Maximum-weight matching on the given vertices; ``weight(u, v)`` (u < v) <= 0 = no edge."""
-        local = {v: i for i, v in enumerate(vertices)}
-        edges: list[tuple[int, int, int]] = []
-        for i, v in enumerate(vertices):
-            for u in self.compatible[v]:
-                if u < v and u in local:
-                    w = weight(u, v)
-                    if w > 0:
-                        edges.append((local[u], i, w))
-        mate = max_weight_matching(len(vertices), edges)
-        return {vertices[i]: vertices[m] for i, m in enumerate(mate) if m >= 0}
+    def compatible(self, u: int, v: int) -> bool:
+        """C1 (no rematch, no forbidden pair) and C3 (no clash of absolute preferences)."""
+        p, q = self.players[u], self.players[v]
+        if q.number in p.opponents:
+            return False
+        if self.forbidden and (min(p.number, q.number), max(p.number, q.number)) in self.forbidden:
+            return False
+        return not (
+            p.pref.absolute
+            and q.pref.absolute
+            and p.pref.colour is q.pref.colour
+            and not (self.last_round and (p.topscorer or q.topscorer))
+        )
+
+    def _top(self, u: int, v: int) -> int:
+        return 1 + (not self.bye_candidate[u]) + (not self.bye_candidate[v])
 
     def _c9(self, v: int, flag: bool) -> int:
         if not flag:
@@ -98,54 +86,116 @@ class _Solver:
         p = self.players[v]
         return self.c9_rank[p.played_games] if p.score == self.bye_score else 0
 
-    def _top(self, u: int, v: int) -> int:
-        return 1 + (not self.bye_candidate[u]) + (not self.bye_candidate[v])
+    # -- completion ------------------------------------------------------------------------
 
-    # -- the PAB score -----------------------------------------------------------------------
+    def _completes(self, fixed: list[int], rest: list[int]) -> bool:
+        """Can ``fixed`` (never paired among themselves) and ``rest`` all be paired, but for one
+        PAB candidate when their number is odd?"""
+        verts = fixed + rest
+        if not verts:
+            return True
+        fixed_set = set(fixed)
+        mate: dict[int, int] = {}
+        for i, v in enumerate(verts):
+            if v in mate:
+                continue
+            for u in verts[i + 1 :]:
+                if u in mate or (v in fixed_set and u in fixed_set):
+                    continue
+                if self.compatible(min(u, v), max(u, v)):
+                    mate[u] = v
+                    mate[v] = u
+                    break
+        left = [v for v in verts if v not in mate]
+        if not left or (len(left) == 1 and self.bye_candidate[left[0]]):
+            return True
+        local = {v: i for i, v in enumerate(verts)}
+        edges = []
+        for i, v in enumerate(verts):
+            for u in verts[:i]:
+                if (u in fixed_set and v in fixed_set) or not self.compatible(min(u, v), max(u, v)):
+                    continue
+                edges.append((local[u], i, self._top(u, v)))
+        m = max_weight_matching(len(verts), edges)
+        left = [v for i, v in enumerate(verts) if m[i] < 0]
+        return not left or (len(left) == 1 and self.bye_candidate[left[0]])
+
+    # -- the PAB score (C5) --------------------------------------------------------------------
 
     def _initial(self) -> None:
         n = self.n
-        vertices = list(range(n))
-        elig = [p.bye_eligible for p in self.players]
-        top_score = self.players[0].score if n else 0
+        players = self.players
+        elig = [p.bye_eligible for p in players]
+        top_score = players[0].score
+        if n % 2 == 0:
+            self.bye_candidate = [elig[v] and players[v].score <= 0 for v in range(n)]
+            if not self._completes([], list(range(n))):
+                raise NoValidPairingError()
+            return
+        eligible = [v for v in range(n) if elig[v]]
+        if not eligible:
+            raise NoValidPairingError()
+        lowest = min(players[v].score for v in eligible)
+        found = False
+        if lowest < top_score:
+            # Quick path: a greedy completion around one lowest eligible player proves the score.
+            self.bye_candidate = [elig[v] and players[v].score <= lowest for v in range(n)]
+            for bye in reversed([v for v in eligible if players[v].score == lowest][-3:]):
+                rest = [v for v in range(n) if v != bye]
+                if self._greedy(rest):
+                    found = True
+                    self.bye_score = lowest
+                    break
+        if not found:
+            self._initial_exact(top_score, elig)
+        counts = sorted((p.played_games for p in players if p.score == self.bye_score), reverse=True)
+        self.c9_rank = {pg: r for r, pg in enumerate(counts)}
+
+    def _greedy(self, verts: list[int]) -> bool:
+        mate: set[int] = set()
+        for i, v in enumerate(verts):
+            if v in mate:
+                continue
+            for u in verts[i + 1 :]:
+                if u not in mate and self.compatible(min(u, v), max(u, v)):
+                    mate.add(u)
+                    mate.add(v)
+                    break
+            else:
+                return False
+        return True
+
+    def _initial_exact(self, top_score: int, elig: list[bool]) -> None:
+        n = self.n
+        players = self.players
         group_of = [0] * n
         for g, (a, b) in enumerate(reversed(self.groups)):
             for v in range(a, b):
                 group_of[v] = g
-        ngroups = len(self.groups)
-        b2 = (n * ngroups).bit_length()
+        b2 = (n * len(self.groups)).bit_length()
         b3 = n.bit_length()
-
-        def weight(u: int, v: int) -> int:
-            top = 1 + (not elig[u]) + (not elig[v])
-            if n % 2 == 0:
-                return top
-            w = (top << b2) | (group_of[u] + group_of[v])
-            return (w << b3) | (self.players[v].score >= top_score)
-
-        mate = self._match(vertices, weight)
-        unmatched = [v for v in vertices if v not in mate]
-        if len(unmatched) > 1 or (unmatched and not elig[unmatched[0]]):
+        edges = []
+        for v in range(n):
+            for u in range(v):
+                if self.compatible(u, v):
+                    top = 1 + (not elig[u]) + (not elig[v])
+                    w = (top << b2) | (group_of[u] + group_of[v])
+                    edges.append((u, v, (w << b3) | (players[v].score >= top_score)))
+        m = max_weight_matching(n, edges)
+        unmatched = [v for v in range(n) if m[v] < 0]
+        if len(unmatched) != 1 or not elig[unmatched[0]]:
             raise NoValidPairingError()
-        if n % 2 == 0:
-            self.bye_score = 0
-            self.bye_candidate = [elig[v] and self.players[v].score <= 0 for v in range(n)]
-            return
         bye = unmatched[0]
-        self.bye_score = self.players[bye].score
-        self.bye_candidate = [elig[v] and self.players[v].score <= self.bye_score for v in range(n)]
-        flag = False
+        self.bye_score = players[bye].score
+        self.bye_candidate = [elig[v] and players[v].score <= self.bye_score for v in range(n)]
         if self.bye_score >= top_score:
-            flag = all(
-                self.players[mate.get(v, v)].score >= top_score
+            self.c9_initial = all(
+                players[m[v] if m[v] >= 0 else v].score >= top_score
                 for v in range(n)
-                if self.players[v].score >= top_score
+                if players[v].score >= top_score
             )
-        counts = sorted((p.played_games for p in self.players if p.score == self.bye_score), reverse=True)
-        self.c9_rank = {pg: r for r, pg in enumerate(counts)}
-        self.c9_initial = flag
 
-    # -- one bracket -------------------------------------------------------------------------
+    # -- the brackets ------------------------------------------------------------------------
 
     def solve(self) -> tuple[list[tuple[int, int]], int | None]:
         n = self.n
@@ -154,27 +204,40 @@ class _Solver:
         self._initial()
         flag = self.c9_initial
         carried: list[int] = []
-        gi = 0
         last_mate: dict[int, int] = {}
-        while gi < len(self.groups):
+        for gi in range(len(self.groups)):
             sg = list(range(*self.groups[gi]))
             ng = list(range(*self.groups[gi + 1])) if gi + 1 < len(self.groups) else []
-            last_mate = self._bracket(carried, sg, ng, flag)
-            remaining = [v for v in carried + sg if v not in self.mate_final]
-            carried = remaining
-            gi += 1
+            window = carried + sg + ng
+            lower_exists = gi + 2 < len(self.groups)
+            full = (
+                not lower_exists
+                or self.c9_initial
+                or (n % 2 == 1 and self.bye_score >= self.players[window[-1]].score)
+            )
+            last_mate = {}
+            if not full:
+                saved = dict(self.mate_final)
+                last_mate = _Bracket(self, carried, sg, ng, flag, full=False).run()
+                unpaired = [v for v in window if v not in last_mate and v not in self.mate_final]
+                below = [v for v in range(window[-1] + 1, n) if v not in self.mate_final]
+                if not self._completes(unpaired, below):
+                    self.mate_final = saved
+                    full = True
+            if full:
+                last_mate = _Bracket(self, carried, sg, ng, flag, full=True).run()
+            carried = [v for v in carried + sg if v not in self.mate_final]
             # C9 applies in the next bracket when its only downfloater is the PAB assignee.
             if n % 2 == 1 and ng and self.bye_score >= self.players[ng[0]].score:
-                flag = all(
-                    self.players[last_mate.get(v, v)].score >= self.players[ng[0]].score for v in carried + ng
-                )
+                floor = self.players[ng[0]].score
+                flag = all(self.players[last_mate.get(v, v)].score >= floor for v in carried + ng)
             else:
                 flag = False
         pairs = sorted({(min(a, b), max(a, b)) for a, b in self.mate_final.items()})
         leftover = [v for v in range(n) if v not in self.mate_final]
         if len(leftover) > 1:
-            # Only moved-down players unpaired at the very bottom: pair them as the last
-            # matching says (bbpPairings never reaches this state).
+            # MDPs left unpaired at the very bottom (bbpPairings never gets here): pair them as
+            # the last matching says.
             for v in leftover:
                 m = last_mate.get(v)
                 if m is not None and m not in self.mate_final and v not in self.mate_final:
@@ -186,151 +249,287 @@ class _Solver:
                 raise NoValidPairingError()
         return pairs, (leftover[0] if leftover else None)
 
-    def _bracket(self, mdps: list[int], sg: list[int], ng: list[int], flag: bool) -> dict[int, int]:
-        players = self.players
-        window = mdps + sg + ng
-        in_window = set(window)
-        free = [v for v in range(self.n) if v not in self.mate_final]
-        sg_set = set(sg)
-        ng_set = set(ng)
-        mdp_set = set(mdps)
-        byes_in_graph = sum(1 for v in free if players[v].score == self.bye_score)
-        c9_bound = (max(self.c9_rank.values(), default=0) * byes_in_graph) if self.c9_rank else 0
-        bw = BracketWeights(
-            rounds_played=self.field.rounds_played,
-            vertex_count=len(free),
-            window=[players[v] for v in window],
-            scores=(),
-            c9_bound=c9_bound,
-        )
-        base: dict[tuple[int, int], int] = {}
 
-        def crit(u: int, v: int) -> int:
-            """The criteria weight of edge u < v (0 = no edge)."""
-            key = (u, v)
-            w = base.get(key)
-            if w is not None:
-                return w
-            if v in in_window and u in in_window and (v in sg_set or v in ng_set):
-                w = bw.window_edge(
-                    players[u],
-                    players[v],
-                    v in sg_set,
-                    self._top(u, v),
-                    self._c9(u, flag) + self._c9(v, flag),
-                )
-            elif u in mdp_set and v in mdp_set:
-                w = 0
-            else:
-                w = bw.top(self._top(u, v), self._c9(u, self.c9_initial) + self._c9(v, self.c9_initial))
-            base[key] = w
-            return w
+class _Bracket:
+    """One bracket: MDPs ``mdps``, residents ``sg``, next score group ``ng`` (vertex indices)."""
 
-        def run(bonus: Bonus, bonus_bound: int) -> dict[int, int]:
-            shift = bonus_bound.bit_length()
-            verts = [v for v in range(self.n) if v not in self.mate_final]
+    def __init__(
+        self, solver: _Solver, mdps: list[int], sg: list[int], ng: list[int], flag: bool, *, full: bool
+    ) -> None:
+        self.s = solver
+        self.mdps, self.sg, self.ng = mdps, sg, ng
+        self.sg_set, self.ng_set, self.mdp_set = set(sg), set(ng), set(mdps)
+        self.flag = flag
+        self.full = full
+        self.dropped: set[tuple[int, int]] = set()
+        self._build()
 
-            def weight(u: int, v: int) -> int:
-                c = crit(u, v)
-                return (c << shift) + bonus(u, v) if c else 0
+    def _build(self) -> None:
+        s = self.s
+        players = s.players
+        window = self.mdps + self.sg + self.ng
+        rounds = s.field.rounds_played
+        contributions: dict[tuple[int, int], Contribution] = {}
+        keys: set[Hashable] = set()
+        for v in self.sg + self.ng:
+            in_current = v in self.sg_set
+            pv = players[v]
+            for u in window:
+                if u >= v:
+                    break
+                if not s.compatible(u, v):
+                    continue
+                c = current_pair(players[u], pv, rounds) if in_current else next_pair(players[u])
+                c9 = s._c9(u, self.flag) + s._c9(v, self.flag)
+                if c9:
+                    c["c9"] = c9
+                contributions[(u, v)] = c
+                keys.update(c)
+        free = [v for v in range(s.n) if v not in s.mate_final]
+        counts: dict[int, int] = {}
+        for v in window:
+            counts[players[v].score] = counts.get(players[v].score, 0) + 1
+        half = len(window) // 2
+        bye_players = sum(1 for v in (free if self.full else window) if players[v].score == s.bye_score)
+        c9_bound = max(s.c9_rank.values(), default=0) * bye_players
+        if self.full:
+            keys.add("top")
+            if s.c9_initial:
+                keys.add("c9")
 
-            return self._match(verts, weight)
+        def bound(key: Hashable) -> int:
+            if isinstance(key, tuple):
+                name, sub = key
+                return half if name == "col" else counts.get(sub, 0)
+            return {
+                "top": 3 * (len(free) // 2),
+                "c9": c9_bound,
+                "f14": 2 * half,
+                "f16": 2 * half,
+            }.get(key, half)
 
-        def finalize(a: int, b: int) -> None:
-            self.mate_final[a] = b
-            self.mate_final[b] = a
+        offsets, self.bits = build_layout(keys, bound)
+        crit: dict[tuple[int, int], int] = {}
+        top_off = offsets.get("top")
+        c9_off = offsets.get("c9")
+        for key, c in contributions.items():
+            w = pack(c, offsets)
+            if top_off is not None:
+                w += s._top(*key) << top_off
+            crit[key] = w
+        if self.full:
+            window_set = set(window)
+            for i, v in enumerate(free):
+                for u in free[:i]:
+                    if (u, v) in crit or (u in self.mdp_set and v in self.mdp_set):
+                        continue
+                    if u in window_set and v in window_set:
+                        continue
+                    if not s.compatible(u, v):
+                        continue
+                    assert top_off is not None
+                    w = s._top(u, v) << top_off
+                    if s.c9_initial and c9_off is not None:
+                        w += (s._c9(u, True) + s._c9(v, True)) << c9_off
+                    crit[(u, v)] = w
+        self.crit = crit
 
-        mate = run(lambda u, v: 0, 0)
+    # -- matching with a tie-break --------------------------------------------------------------
 
-        # Stage A: which MDPs are paired in the bracket (the highest-ranked ones).
-        m = len(mdps)
-        if m:
-            order = {v: i for i, v in enumerate(mdps)}
+    def match(self, bonus: Bonus, bonus_bound: int) -> dict[int, int]:
+        s = self.s
+        shift = bonus_bound.bit_length()
+        final = s.mate_final
+        verts = sorted({v for key in self.crit for v in key if v not in final})
+        local = {v: i for i, v in enumerate(verts)}
+        edges = []
+        for (u, v), c in self.crit.items():
+            if u in final or v in final or (u, v) in self.dropped:
+                continue
+            edges.append((local[u], local[v], (c << shift) + bonus(u, v)))
+        mate = max_weight_matching(len(verts), edges)
+        return {verts[i]: verts[m] for i, m in enumerate(mate) if m >= 0}
+
+    def chunk(self, per_decision_bits: int, extra_bits: int = 0) -> int:
+        """How many decisions of ``per_decision_bits`` bits fit in one matching."""
+        room = _BITS - self.bits - extra_bits
+        return max(1, room // max(1, per_decision_bits))
+
+    def finalize(self, a: int, b: int) -> None:
+        self.s.mate_final[a] = b
+        self.s.mate_final[b] = a
+
+    # -- the stages ----------------------------------------------------------------------------
+
+    def run(self) -> dict[int, int]:
+        mate = self.match(lambda u, v: 0, 0)
+        if self.mdps:
+            mate = self._stage_ab(mate)
+        return self._stage_cd(mate)
+
+    def _stage_ab(self, mate: dict[int, int]) -> dict[int, int]:
+        sg, sg_set = self.sg, self.sg_set
+        # A: which MDPs are paired in the bracket, the highest-ranked first.
+        forced: list[int] = []
+        undecided = list(self.mdps)
+        while undecided:
+            k = min(len(undecided), self.chunk(1, len(self.mdps).bit_length() + 1))
+            part = {v: j for j, v in enumerate(undecided[:k])}
+            keep = set(forced)
+            big = 1 << k
 
             def bonus_a(u: int, v: int) -> int:
-                if u in mdp_set and v in sg_set:
-                    return 1 << (m - 1 - order[u])
-                return 0
-
-            mate = run(bonus_a, (1 << m) - 1)
-            forced = [v for v in mdps if mate.get(v, -1) in sg_set]
-            failed = {v for v in mdps if v not in forced}
-            for u in failed:
-                for v in sg:
-                    base[(u, v)] = 0
-
-            # Stage B: each paired MDP in turn gets the highest resident possible.
-            if forced:
-                k = len(forced)
-                radix = len(sg) + 1
-                pos = {v: i for i, v in enumerate(sg)}
-                forder = {v: i for i, v in enumerate(forced)}
-                big = radix**k
-
-                def bonus_b(u: int, v: int) -> int:
-                    if u in forder and v in sg_set:
-                        return big + (len(sg) - pos[v]) * radix ** (k - 1 - forder[u])
+                if v not in sg_set:
                     return 0
+                if u in keep:
+                    return big
+                j = part.get(u)
+                return 0 if j is None else 1 << (k - 1 - j)
 
-                mate = run(bonus_b, big * (k + 1))
-                for u in forced:
-                    finalize(u, mate[u])
+            mate = self.match(bonus_a, big * (len(keep) + 1))
+            for u in part:
+                if mate.get(u, -1) in sg_set:
+                    forced.append(u)
+                else:
+                    for v in sg:
+                        self.dropped.add((u, v))
+            undecided = undecided[k:]
+        forced.sort()
+        # B: each paired MDP in turn gets the highest resident still possible.
+        pos = {v: i for i, v in enumerate(sg)}
+        radix = len(sg) + 1
+        while forced:
+            per = radix.bit_length()
+            k = min(len(forced), self.chunk(per, len(forced).bit_length() + 1))
+            part = {v: j for j, v in enumerate(forced[:k])}
+            keep = set(forced[k:])
+            big = radix**k
 
-        # Stage C: the remainder; fewest exchanges, smallest BSN difference, then which ones.
-        rem = [v for v in sg if v not in self.mate_final]
+            def bonus_b(u: int, v: int) -> int:
+                if v not in sg_set:
+                    return 0
+                if u in keep:
+                    return big
+                j = part.get(u)
+                if j is None:
+                    return 0
+                return big + (len(sg) - pos[v]) * radix ** (k - 1 - j)
+
+            mate = self.match(bonus_b, big * (len(forced) + 1))
+            for u in part:
+                self.finalize(u, mate[u])
+            forced = forced[k:]
+        return mate
+
+    def _stage_cd(self, mate: dict[int, int]) -> dict[int, int]:
+        final = self.s.mate_final
+        rem = [v for v in self.sg if v not in final]
         rem_set = set(rem)
         rpos = {v: i for i, v in enumerate(rem)}
         npairs = sum(1 for v in rem if mate.get(v, -1) in rem_set) // 2
-        if rem and npairs:
-            big_r = len(rem)
-            s2 = big_r - npairs
-            y_bits = s2
-            x_unit = 1 << npairs
-            x_bound = npairs * x_unit
-            y_bound = 1 << y_bits
-            e2_bound = npairs * big_r
-            e2_shift = (x_bound.bit_length()) + y_bound.bit_length()
-            e1_shift = e2_shift + e2_bound.bit_length()
+        if not npairs:
+            return mate
+        size = len(rem)
+        e2_bits = (npairs * size).bit_length()
+        e1_bits = npairs.bit_length()
 
-            def bonus_c(u: int, v: int) -> int:
-                if u not in rem_set or v not in rem_set:
-                    return 0
-                i = rpos[u]
-                e1 = 1 if i < npairs else 0
-                e2 = big_r - i
-                x = x_unit - (1 << i) if i < npairs else x_unit
-                y = (1 << (s2 - 1 - (i - npairs))) if i >= npairs else 0
-                return (e1 << e1_shift) + (e2 << e2_shift) + (x << y_bound.bit_length()) + y
+        def exchange_fields(u: int, v: int) -> int:
+            """E1 = the pair's higher player is in S1, E2 = size - its position (both maximised)."""
+            if u not in rem_set or v not in rem_set:
+                return 0
+            i = rpos[u]
+            return ((i < npairs) << e2_bits) + (size - i)
 
-            bound_c = (
-                (npairs << e1_shift) + (e2_bound << e2_shift) + (x_bound << y_bound.bit_length()) + y_bound
-            )
-            mate = run(bonus_c, bound_c)
-            higher = [v for v in rem if mate.get(v, -1) in rem_set and mate[v] > v]
-            hset = set(higher)
-            for i, u in enumerate(rem):
-                for v in rem[i + 1 :]:
-                    if u not in hset or v in hset:
-                        base[(u, v)] = 0
+        e_bound = (npairs << e2_bits) + npairs * size
 
-            # Stage D: S1 players in turn get the highest opponent possible.
-            k = len(higher)
-            radix = big_r + 1
-            horder = {v: i for i, v in enumerate(higher)}
+        def higher_members(m: dict[int, int]) -> list[int]:
+            return [v for v in rem if m.get(v, -1) in rem_set and m[v] > v]
+
+        mate = self.match(exchange_fields, e_bound)
+        exchanges = npairs - sum(1 for v in higher_members(mate) if rpos[v] < npairs)
+        if exchanges:
+            mate = self._exchanges(rem, npairs, exchanges, exchange_fields, e_bound, e1_bits + e2_bits)
+        higher = higher_members(mate)
+        hset = set(higher)
+        for i, u in enumerate(rem):
+            for v in rem[i + 1 :]:
+                if u not in hset or v in hset:
+                    self.dropped.add((u, v))
+        # D: S1 players in turn get the highest opponent still possible.
+        radix = size + 1
+        todo = list(higher)
+        while todo:
+            k = min(len(todo), self.chunk(radix.bit_length()))
+            part = {v: j for j, v in enumerate(todo[:k])}
 
             def bonus_d(u: int, v: int) -> int:
-                if u in horder and v in rem_set:
-                    return (big_r - rpos[v]) * radix ** (k - 1 - horder[u])
-                return 0
+                j = part.get(u)
+                if j is None or v not in rem_set:
+                    return 0
+                return (size - rpos[v]) * radix ** (k - 1 - j)
 
-            mate = run(bonus_d, radix**k)
-            for u in higher:
-                finalize(u, mate[u])
-        elif rem:
-            for i, u in enumerate(rem):
-                for v in rem[i + 1 :]:
-                    base[(u, v)] = 0
+            mate = self.match(bonus_d, radix**k)
+            for u in part:
+                self.finalize(u, mate[u])
+            todo = todo[k:]
         return mate
+
+    def _exchanges(
+        self, rem: list[int], npairs: int, exchanges: int, fields: Bonus, e_bound: int, e_bits: int
+    ) -> dict[int, int]:
+        """C: the S1 players to exchange (lowest first), then the S2 players (highest first)."""
+        rem_set = set(rem)
+        s1 = rem[:npairs]
+        s2 = rem[npairs:]
+        mate: dict[int, int] = {}
+        # S1 from the bottom: prefer that a player is *not* the higher player of a pair.
+        undecided = list(reversed(s1))
+        left = exchanges
+        while undecided and left:
+            k = min(len(undecided), self.chunk(1, e_bits + npairs.bit_length() + 1))
+            part = {v: j for j, v in enumerate(undecided[:k])}
+            unit = 1 << k
+            xb = (npairs * unit).bit_length()
+
+            def bonus_x(u: int, v: int) -> int:
+                if u not in rem_set or v not in rem_set:
+                    return 0
+                j = part.get(u)
+                return (fields(u, v) << xb) + unit - (0 if j is None else 1 << (k - 1 - j))
+
+            mate = self.match(bonus_x, (e_bound << xb) + npairs * unit)
+            for u in part:
+                if not (mate.get(u, -1) in rem_set and mate[u] > u):
+                    left -= 1
+                    for v in rem:
+                        if v > u:
+                            self.dropped.add((u, v))
+            undecided = undecided[k:]
+        # S2 from the top: prefer that a player *is* the higher player of a pair.
+        undecided = list(s2)
+        left = exchanges
+        while undecided and left > 1:
+            k = min(len(undecided), self.chunk(1, e_bits + 1))
+            part = {v: j for j, v in enumerate(undecided[:k])}
+            yb = 1 << k
+
+            def bonus_y(u: int, v: int) -> int:
+                if u not in rem_set or v not in rem_set:
+                    return 0
+                j = part.get(u)
+                return (fields(u, v) << k) + (0 if j is None else 1 << (k - 1 - j))
+
+            mate = self.match(bonus_y, (e_bound << k) + yb)
+            for u in part:
+                if mate.get(u, -1) in rem_set and mate[u] > u:
+                    left -= 1
+                    for v in rem:
+                        if v < u:
+                            self.dropped.add((v, u))
+                    for v in self.ng:
+                        self.dropped.add((u, v))
+            undecided = undecided[k:]
+        return self.match(fields, e_bound)
 
 
 def pair_field(field: Field) -> tuple[list[tuple[Player, Player]], Player | None]:

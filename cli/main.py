@@ -11,7 +11,7 @@ import sys
 
 import click
 
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("cli.pair",)
 
 
 def build_cli() -> click.Group:

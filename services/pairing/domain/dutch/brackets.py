@@ -378,7 +378,9 @@ class _Bracket:
             keep = set(forced)
             big = 1 << k
 
-            def bonus_a(u: int, v: int) -> int:
+            def bonus_a(
+                u: int, v: int, k: int = k, part: dict[int, int] = part, keep: set[int] = keep, big: int = big
+            ) -> int:
                 if v not in sg_set:
                     return 0
                 if u in keep:
@@ -405,7 +407,9 @@ class _Bracket:
             keep = set(forced[k:])
             big = radix**k
 
-            def bonus_b(u: int, v: int) -> int:
+            def bonus_b(
+                u: int, v: int, k: int = k, part: dict[int, int] = part, keep: set[int] = keep, big: int = big
+            ) -> int:
                 if v not in sg_set:
                     return 0
                 if u in keep:
@@ -413,7 +417,7 @@ class _Bracket:
                 j = part.get(u)
                 if j is None:
                     return 0
-                return big + (len(sg) - pos[v]) * radix ** (k - 1 - j)
+                return big + (len(sg) - pos[v]) * int(radix ** (k - 1 - j))
 
             mate = self.match(bonus_b, big * (len(forced) + 1))
             for u in part:
@@ -462,11 +466,11 @@ class _Bracket:
             k = min(len(todo), self.chunk(radix.bit_length()))
             part = {v: j for j, v in enumerate(todo[:k])}
 
-            def bonus_d(u: int, v: int) -> int:
+            def bonus_d(u: int, v: int, k: int = k, part: dict[int, int] = part) -> int:
                 j = part.get(u)
                 if j is None or v not in rem_set:
                     return 0
-                return (size - rpos[v]) * radix ** (k - 1 - j)
+                return (size - rpos[v]) * int(radix ** (k - 1 - j))
 
             mate = self.match(bonus_d, radix**k)
             for u in part:
@@ -491,7 +495,9 @@ class _Bracket:
             unit = 1 << k
             xb = (npairs * unit).bit_length()
 
-            def bonus_x(u: int, v: int) -> int:
+            def bonus_x(
+                u: int, v: int, k: int = k, part: dict[int, int] = part, unit: int = unit, xb: int = xb
+            ) -> int:
                 if u not in rem_set or v not in rem_set:
                     return 0
                 j = part.get(u)
@@ -513,7 +519,7 @@ class _Bracket:
             part = {v: j for j, v in enumerate(undecided[:k])}
             yb = 1 << k
 
-            def bonus_y(u: int, v: int) -> int:
+            def bonus_y(u: int, v: int, k: int = k, part: dict[int, int] = part) -> int:
                 if u not in rem_set or v not in rem_set:
                     return 0
                 j = part.get(u)

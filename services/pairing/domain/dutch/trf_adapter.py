@@ -48,7 +48,7 @@ def _points(entry: RoundEntry, ps: PointSystem) -> Fraction:
     if code in (ResultCode.LOSS, ResultCode.LOSS_UNRATED):
         return ps.loss
     if code is ResultCode.FORFEIT_LOSS:
-        return ps.forfeit_loss if entry.opponent is not None else ps.forfeit_loss
+        return ps.forfeit_loss
     if code is ResultCode.PAIRING_ALLOCATED_BYE:
         return ps.pab_points
     return ps.zero_bye

@@ -301,12 +301,13 @@ class _Bracket:
             if isinstance(key, tuple):
                 name, sub = key
                 return half if name == "col" else counts.get(sub, 0)
-            return {
+            special: dict[Hashable, int] = {
                 "top": 3 * (len(free) // 2),
                 "c9": c9_bound,
                 "f14": 2 * half,
                 "f16": 2 * half,
-            }.get(key, half)
+            }
+            return special.get(key, half)
 
         offsets, self.bits = build_layout(keys, bound)
         crit: dict[tuple[int, int], int] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS: tuple[str, ...] = ()
+BENCHMARKS: tuple[str, ...] = ("benchmarks.dutch",)
 
 
 def main(argv: list[str]) -> int:

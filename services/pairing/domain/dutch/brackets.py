@@ -337,17 +337,23 @@ class _Bracket:
 
     # -- matching with a tie-break --------------------------------------------------------------
 
-    def match(self, bonus: Bonus, bonus_bound: int) -> dict[int, int]:
-        s = self.s
+    def match(self, bonus: Bonus, bonus_bound: int, subset: set[int] | None = None) -> dict[int, int]:
+        """A maximum-weight matching of the free vertices (or of ``subset``), the criteria weights
+        shifted above the stage's tie-break ``bonus`` (whose sum never exceeds ``bonus_bound``)."""
         shift = bonus_bound.bit_length()
-        final = s.mate_final
-        verts = sorted({v for key in self.crit for v in key if v not in final})
-        local = {v: i for i, v in enumerate(verts)}
+        final = self.s.mate_final
+        dropped = self.dropped
+        local: dict[int, int] = {}
         edges = []
         for (u, v), c in self.crit.items():
-            if u in final or v in final or (u, v) in self.dropped:
+            if u in final or v in final or (u, v) in dropped:
                 continue
-            edges.append((local[u], local[v], (c << shift) + bonus(u, v)))
+            if subset is not None and (u not in subset or v not in subset):
+                continue
+            iu = local.setdefault(u, len(local))
+            iv = local.setdefault(v, len(local))
+            edges.append((iu, iv, (c << shift) + bonus(u, v)))
+        verts = list(local)
         mate = max_weight_matching(len(verts), edges)
         return {verts[i]: verts[m] for i, m in enumerate(mate) if m >= 0}
 
@@ -460,9 +466,12 @@ class _Bracket:
             for v in rem[i + 1 :]:
                 if u not in hset or v in hset:
                     self.dropped.add((u, v))
-        # D: S1 players in turn get the highest opponent still possible.
+        # D: S1 players in turn get the highest opponent still possible. When the remainder
+        # pairs up completely, nothing outside it depends on how: solve it on its own.
         radix = size + 1
         todo = list(higher)
+        subset = rem_set if size == 2 * len(higher) else None
+        outside = {v: m for v, m in mate.items() if v not in rem_set} if subset else {}
         while todo:
             k = min(len(todo), self.chunk(radix.bit_length()))
             part = {v: j for j, v in enumerate(todo[:k])}
@@ -473,10 +482,11 @@ class _Bracket:
                     return 0
                 return (size - rpos[v]) * int(radix ** (k - 1 - j))
 
-            mate = self.match(bonus_d, radix**k)
+            mate = self.match(bonus_d, radix**k, subset)
             for u in part:
                 self.finalize(u, mate[u])
             todo = todo[k:]
+        mate.update(outside)
         return mate
 
     def _exchanges(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import resource
+import signal
 import sys
 import time
 import tracemalloc
@@ -79,12 +80,20 @@ def build_round(players: int, rounds_played: int, seed: int = 1, budget: float =
 
 def main(sizes: tuple[int, ...] = SIZES) -> None:
     print(f"{'players':>8} {'time (s)':>9} {'peak Python heap (MiB)':>23} {'process max RSS (MiB)':>22}")
+
+    def _over(signum: int, frame: object) -> None:
+        raise OverBudget
+
+    signal.signal(signal.SIGALRM, _over)
     for n in sizes:
+        signal.alarm(int(BUDGET))
         try:
             data = build_round(n, ROUND - 1)
         except OverBudget:
             print(f"{n:>8} not measured: pairing rounds 1-{ROUND - 1} took over {BUDGET:.0f} s", flush=True)
             continue
+        finally:
+            signal.alarm(0)
         start = time.perf_counter()
         pair_round(data)
         elapsed = time.perf_counter() - start

@@ -34,6 +34,7 @@ from services.pairing.domain.dutch.players import Field, Player
 
 Bonus = Callable[[int, int], int]
 _BITS = 120  # what one matching may use (rustworkx: 128-bit arithmetic)
+_SHORTLIST = 7  # stage D: candidates with their own digit on a first try
 
 
 class _Solver:
@@ -468,24 +469,42 @@ class _Bracket:
                     self.dropped.add((u, v))
         # D: S1 players in turn get the highest opponent still possible. When the remainder
         # pairs up completely, nothing outside it depends on how: solve it on its own.
-        radix = size + 1
         todo = list(higher)
         subset = rem_set if size == 2 * len(higher) else None
         outside = {v: m for v, m in mate.items() if v not in rem_set} if subset else {}
+        final = self.s.mate_final
+        short = True  # first try: distinct digits for each player's first few candidates only
         while todo:
+            # Each player's candidates, best first: later remainder players outside S1'.
+            cands: dict[int, list[int]] = {}
+            for u in todo:
+                cands[u] = [
+                    v
+                    for v in rem[rpos[u] + 1 :]
+                    if v not in final and (u, v) in self.crit and (u, v) not in self.dropped
+                ]
+            width = _SHORTLIST if short else size
+            radix = width + 1
             k = min(len(todo), self.chunk(radix.bit_length()))
-            part = {v: j for j, v in enumerate(todo[:k])}
+            part = todo[:k]
+            digit: dict[tuple[int, int], int] = {}
+            for j, u in enumerate(part):
+                scale = int(radix ** (k - 1 - j))
+                for i, v in enumerate(cands[u][:width]):
+                    digit[(u, v)] = (width - i) * scale
 
-            def bonus_d(u: int, v: int, k: int = k, part: dict[int, int] = part) -> int:
-                j = part.get(u)
-                if j is None or v not in rem_set:
-                    return 0
-                return (size - rpos[v]) * int(radix ** (k - 1 - j))
+            def bonus_d(u: int, v: int, digit: dict[tuple[int, int], int] = digit) -> int:
+                return digit.get((u, v), 0)
 
             mate = self.match(bonus_d, radix**k, subset)
+            done = 0
             for u in part:
+                if (u, mate[u]) not in digit:
+                    break  # beyond the shortlist: decide this one with full digits
                 self.finalize(u, mate[u])
-            todo = todo[k:]
+                done += 1
+            short = done > 0 or not short
+            todo = todo[done:]
         mate.update(outside)
         return mate
 

@@ -11,7 +11,13 @@ import sys
 
 import click
 
-COMMAND_MODULES: tuple[str, ...] = ("cli.client", "cli.roundrobin", "cli.bracket", "cli.standings")
+COMMAND_MODULES: tuple[str, ...] = (
+    "cli.client",
+    "cli.roundrobin",
+    "cli.bracket",
+    "cli.standings",
+    "cli.pair",
+)
 
 
 def build_cli() -> click.Group:

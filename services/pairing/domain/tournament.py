@@ -161,7 +161,9 @@ class RoundRobinPairer:
 
 
 def pairers() -> dict[System, Pairer]:
-    return {System.ROUND_ROBIN: RoundRobinPairer()}
+    from services.pairing.domain.swiss import SwissPairer
+
+    return {System.ROUND_ROBIN: RoundRobinPairer(), System.SWISS: SwissPairer()}
 
 
 def met_before(rounds: Sequence[Round]) -> set[frozenset[int]]:

@@ -115,3 +115,58 @@ def test_pairing_a_round_twice_is_a_no_op(svc):
     due = events.RoundDue(tournament_id=ev.tournament_id, round=1)
     deliver(svc, due, ev.tournament_id)  # a second worker's job for the same round
     assert len(published(svc, "round.paired")) == 1
+
+
+def test_swiss_for_a_field_at_the_threshold_never_pairs_twice(svc):
+    ev = started(9, threshold=7)
+    deliver(svc, ev, ev.tournament_id)
+
+    def outcome(game):  # the higher seed wins, with a draw on every third board
+        if game.board % 3 == 0:
+            return GameOutcome.DRAW
+        return GameOutcome.WHITE_WIN if seed[game.white] < seed[game.black] else GameOutcome.BLACK_WIN
+
+    seed = seeds_of(svc, ev)
+    seen = 0
+    while len(published(svc, "round.paired")) > seen:
+        latest = published(svc, "round.paired")[-1]
+        seen += 1
+        for result in finish(latest, outcome):
+            deliver(svc, result, ev.tournament_id)
+    paired = [events.RoundPaired.model_validate(e.payload) for e in published(svc, "round.paired")]
+    assert len(paired) == 5 and all(p.system == "swiss" and p.total_rounds == 5 for p in paired)
+    pairs = [frozenset((seed[g.white], seed[g.black])) for rp in paired for g in rp.games]
+    assert len(pairs) == len(set(pairs)) == 5 * 4
+    byes = [seed[b.player_id] for rp in paired for b in rp.byes]
+    assert len(byes) == len(set(byes)) == 5  # odd field: one bye a round, never twice to the same player
+    # round 1 of the Dutch system: top half against bottom half
+    assert sorted(frozenset((seed[g.white], seed[g.black])) for g in paired[0].games) == sorted(
+        frozenset(p) for p in [(1, 5), (2, 6), (3, 7), (4, 8)]
+    )
+    assert [seed[b.player_id] for b in paired[0].byes] == [9]
+    assert len(published(svc, "tournament.completed")) == 1
+
+
+def test_swiss_round_input_scores_platform_points_and_sums_double_rounds(svc):
+    from services.pairing.domain.swiss import round_input
+
+    ev = started(8, threshold=7, double_rounds=True)
+    deliver(svc, ev, ev.tournament_id)
+    first = published(svc, "round.paired")[0]
+    rp = events.RoundPaired.model_validate(first.payload)
+    seed = seeds_of(svc, ev)
+    board1 = [g for g in rp.games if g.board == 1]
+    outcomes = {board1[0].game_id: GameOutcome.WHITE_WIN, board1[1].game_id: GameOutcome.DRAW}
+    for result in finish(first, lambda g: outcomes.get(g.game_id, GameOutcome.DRAW)):
+        deliver(svc, result, ev.tournament_id)
+    with svc.uow() as uow:
+        t = uow.tournaments.get(ev.tournament_id)
+    data = round_input(t, 2)
+    white1 = seed[board1[0].white]
+    black1 = seed[board1[0].black]
+    record_w = data.players[white1 - 1].rounds[0]
+    record_b = data.players[black1 - 1].rounds[0]
+    # leg 1: White wins (2-0); leg 2, colours swapped: drawn (1-1) → 3 and 1 for the round
+    assert (record_w.points, record_b.points) == (3, 1)
+    assert record_w.colour.value == "w" and record_b.colour.value == "b"
+    assert data.points.win == 4 and frozenset((white1, black1)) in data.forbidden_pairs

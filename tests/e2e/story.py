@@ -1,0 +1,171 @@
+"""e2e helpers that read like the tournament story: register, create, join, report, standings."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from shared.http.auth import issue_token
+from shared.testing.polling import wait_for
+from tests.e2e.stack import JWT_SECRET, Stack
+
+
+@dataclass(frozen=True)
+class Account:
+    id: uuid.UUID
+    name: str
+    token: str
+
+
+class Story:
+    def __init__(self, stack: Stack) -> None:
+        self.urls = stack.urls
+        self.http = httpx.Client(timeout=30)
+        self.staff = issue_token(JWT_SECRET, uuid.uuid4(), {"service"})
+
+    # -- plumbing --------------------------------------------------------------------------------
+    def call(
+        self,
+        service: str,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        expect: int | tuple[int, ...] = (200, 201),
+    ) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = self.http.request(method, self.urls[service] + path, json=body, headers=headers)
+        expected = (expect,) if isinstance(expect, int) else expect
+        assert response.status_code in expected, f"{method} {path}: {response.status_code} {response.text}"
+        return response.json() if response.content else None
+
+    # -- the story -------------------------------------------------------------------------------
+    def register(self, name: str, rating: int | None = None, kind: str = "registered") -> Account:
+        body = {
+            "name": name,
+            "kind": kind,
+            "ratings": {"chess:blitz": rating, "chess:bullet": rating, "chess:rapid": rating}
+            if rating
+            else {},
+        }
+        created = self.call("registration", "POST", "/accounts", body, self.staff, expect=201)
+        account_id = uuid.UUID(created["id"])
+        return Account(account_id, name, issue_token(JWT_SECRET, account_id, {"player"}))
+
+    def create_tournament(
+        self,
+        organiser: Account,
+        *,
+        start_in: float = 2.0,
+        base_seconds: int = 300,
+        increment_seconds: int = 0,
+        **settings: Any,
+    ) -> uuid.UUID:
+        body = {
+            "name": settings.pop("name", "e2e"),
+            "starts_at": (dt.datetime.now(dt.UTC) + dt.timedelta(seconds=start_in)).isoformat(),
+            "time_control": {"base_seconds": base_seconds, "increment_seconds": increment_seconds},
+            **settings,
+        }
+        created = self.call("registration", "POST", "/tournaments", body, organiser.token, expect=201)
+        return uuid.UUID(created["id"])
+
+    def join(self, player: Account, tournament: uuid.UUID) -> None:
+        self.call("registration", "POST", f"/tournaments/{tournament}/entries", {}, player.token, expect=201)
+
+    def tournament(self, tournament: uuid.UUID) -> dict[str, Any]:
+        return self.call("registration", "GET", f"/tournaments/{tournament}")
+
+    def wait_status(self, tournament: uuid.UUID, status: str, timeout: float = 30) -> dict[str, Any]:
+        return wait_for(
+            lambda: (t := self.tournament(tournament))["status"] == status and t,
+            timeout=timeout,
+            what=f"tournament {status}",
+        )
+
+    def games(self, tournament: uuid.UUID, round_no: int) -> list[dict[str, Any]]:
+        return self.call("clocks", "GET", f"/tournaments/{tournament}/games?round={round_no}")["games"]
+
+    def wait_games(
+        self, tournament: uuid.UUID, round_no: int, count: int, timeout: float = 30
+    ) -> list[dict[str, Any]]:
+        return wait_for(
+            lambda: len(g := self.games(tournament, round_no)) == count and g,
+            timeout=timeout,
+            what=f"{count} games in round {round_no}",
+        )
+
+    def pairing(self, tournament: uuid.UUID) -> dict[str, Any]:
+        return self.call("pairing", "GET", f"/tournaments/{tournament}")
+
+    def move(self, game: dict[str, Any], player: Account) -> dict[str, Any]:
+        return self.call("clocks", "POST", f"/games/{game['id']}/moves", None, player.token)
+
+    def report_result(
+        self, game: dict[str, Any], outcome: str, by: Account, reason: str = "resignation"
+    ) -> None:
+        self.call(
+            "clocks",
+            "POST",
+            f"/games/{game['id']}/result",
+            {"outcome": outcome, "reason": reason},
+            by.token,
+        )
+
+    def standings(self, tournament: uuid.UUID) -> dict[str, Any]:
+        return self.call("standings", "GET", f"/tournaments/{tournament}/standings")
+
+    def wait_final(self, tournament: uuid.UUID, timeout: float = 60) -> dict[str, Any]:
+        self.wait_status(tournament, "completed", timeout=timeout)
+        return wait_for(
+            lambda: (s := self.standings(tournament)).get("completed") and s,
+            timeout=timeout,
+            what="final standings",
+        )
+
+
+class Spy:
+    """A queue of our own on the run's vhost, bound to some routing keys: what crossed the bus."""
+
+    def __init__(self, amqp_url: str, *routing_keys: str) -> None:
+        import pika
+
+        from shared.events import EXCHANGE
+
+        self._conn = pika.BlockingConnection(pika.URLParameters(amqp_url))
+        self.channel = self._conn.channel()
+        self.channel.exchange_declare(EXCHANGE, exchange_type="topic", durable=True)
+        self.queue = self.channel.queue_declare("", exclusive=True).method.queue
+        for key in routing_keys:
+            self.channel.queue_bind(self.queue, EXCHANGE, routing_key=key)
+
+    def drain(self) -> list[bytes]:
+        bodies = []
+        while True:
+            method, _props, body = self.channel.basic_get(self.queue, auto_ack=True)
+            if method is None:
+                return bodies
+            bodies.append(body)
+
+    def publish(self, routing_key: str, body: bytes) -> None:
+        import pika
+
+        from shared.events import EXCHANGE
+
+        self.channel.basic_publish(EXCHANGE, routing_key, body, pika.BasicProperties(delivery_mode=2))
+
+    def dead_letters(self, queue: str) -> list[tuple[bytes, str]]:
+        out = []
+        while True:
+            method, props, body = self.channel.basic_get(f"{queue}.dead", auto_ack=True)
+            if method is None:
+                return out
+            out.append((body, str((props.headers or {}).get("x-arbiter-reason", ""))))
+
+    def close(self) -> None:
+        if self._conn.is_open:
+            self._conn.close()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+from shared.http.idempotency import idempotency_table
 from shared.messaging.tables import messaging_tables
 
 metadata = sa.MetaData()
 outbox, inbox = messaging_tables(metadata)
+idempotency_keys = idempotency_table(metadata)
 
 accounts = sa.Table(
     "accounts",

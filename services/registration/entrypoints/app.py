@@ -9,6 +9,7 @@ from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from flask_openapi3.openapi import OpenAPI
 
+from services.registration.adapters.orm import idempotency_keys
 from services.registration.bootstrap import Registration, bootstrap
 from services.registration.domain import errors
 from services.registration.domain.model import Settings, Status, TimeControl
@@ -28,6 +29,7 @@ from services.registration.service_layer import commands
 from shared.health import database_check, tcp_check
 from shared.http.app import SECURITY, create_openapi_app, json_response
 from shared.http.auth import Principal, authenticate_writes, principal
+from shared.http.idempotency import Idempotency
 from shared.http.problems import install_domain_errors, not_found, unprocessable
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
@@ -52,8 +54,9 @@ def create_app(service: Registration | None = None) -> OpenAPI:
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     secret = svc.settings.jwt_secret.get_secret_value()
-    app.register_api(_accounts(svc, secret))
-    app.register_api(_tournaments(svc, secret))
+    idempotent = Idempotency(svc.engine, idempotency_keys)
+    app.register_api(_accounts(svc, secret, idempotent))
+    app.register_api(_tournaments(svc, secret, idempotent))
     app.extensions["arbiter"] = svc
     return app
 
@@ -62,11 +65,12 @@ def _actor(p: Principal) -> commands.Actor:
     return commands.Actor(p.subject, p.is_staff)
 
 
-def _accounts(svc: Registration, secret: str) -> APIBlueprint:
+def _accounts(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlueprint:
     api = APIBlueprint("accounts", __name__, abp_tags=[Tag(name="accounts")], abp_security=SECURITY)
     authenticate_writes(api, secret)
 
     @api.post("/accounts", responses={201: AccountOut})
+    @idempotent
     def register_account(body: AccountBody) -> Response:
         """Mirror an account from the identity provider (service or arbiter tokens only)."""
         principal().require("service", "arbiter")
@@ -89,11 +93,12 @@ def _accounts(svc: Registration, secret: str) -> APIBlueprint:
     return api
 
 
-def _tournaments(svc: Registration, secret: str) -> APIBlueprint:
+def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlueprint:
     api = APIBlueprint("tournaments", __name__, abp_tags=[Tag(name="tournaments")], abp_security=SECURITY)
     authenticate_writes(api, secret)
 
     @api.post("/tournaments", responses={201: TournamentOut})
+    @idempotent
     def create_tournament(body: CreateTournamentBody) -> Response:
         """Create a `platform` tournament; the caller becomes its organiser."""
         who = principal()
@@ -137,6 +142,7 @@ def _tournaments(svc: Registration, secret: str) -> APIBlueprint:
         return json_response(TournamentOut.of(t))
 
     @api.post("/tournaments/<uuid:tournament_id>/entries", responses={201: TournamentOut})
+    @idempotent
     def join(path: TournamentPath, body: JoinBody) -> Response:
         """Join before the start. Staff may join another account with ``player_id``."""
         who = principal()

@@ -164,3 +164,34 @@ def test_openapi_document_lists_the_endpoints(client):
 @pytest.mark.parametrize("path", ["/healthz", "/readyz"])
 def test_probes(client, path):
     assert client.get(path).status_code in (200, 503)
+
+
+def test_idempotency_key_replays_the_first_creation(client, svc):
+    org = register(client, "Org")
+    headers = {**token(org), "Idempotency-Key": "create-42"}
+    body = {
+        "name": "Once",
+        "starts_at": (NOW + dt.timedelta(minutes=30)).isoformat(),
+        "time_control": {"base_seconds": 180, "increment_seconds": 2},
+    }
+    first = client.post("/tournaments", json=body, headers=headers)
+    again = client.post("/tournaments", json=body, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert again.json == first.json and again.headers["Idempotent-Replayed"] == "true"
+    assert again.headers["Location"] == first.headers["Location"]
+    assert len(published(svc, "tournament.scheduled")) == 1
+    problem(
+        client.post("/tournaments", json={**body, "name": "Other"}, headers=headers),
+        422,
+        "idempotency-key-reused",
+    )
+
+
+def test_a_failed_request_releases_its_idempotency_key(client):
+    org = register(client, "Org")
+    headers = {**token(org), "Idempotency-Key": "k1"}
+    bad = {"name": "x", "starts_at": NOW.isoformat(), "time_control": {"base_seconds": 180}}
+    problem(client.post("/tournaments", json=bad, headers=headers), 422, "start-out-of-range")
+    good = {**bad, "starts_at": (NOW + dt.timedelta(hours=1)).isoformat()}
+    # the key was released: the corrected request (another body) is accepted under the same key
+    assert client.post("/tournaments", json=good, headers=headers).status_code == 201

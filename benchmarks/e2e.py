@@ -1,0 +1,125 @@
+"""End to end on the local stack: many tournaments at once, results reported over HTTP as fast as
+rounds allow. Prints sustained results per second (HTTP result → standings updated) and the p50/p95
+latency of a result reaching the standings. Needs PostgreSQL, RabbitMQ and Redis (as `make test`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import tempfile
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+TOURNAMENTS = int(os.environ.get("ARBITER_BENCH_TOURNAMENTS", "24"))
+PLAYERS = int(os.environ.get("ARBITER_BENCH_PLAYERS", "10"))
+
+
+def main() -> None:
+    import pika
+
+    from tests.e2e.stack import running_stack
+    from tests.e2e.story import Story
+    from tests.servers import discover
+
+    servers = discover()
+    try:
+        with (
+            tempfile.TemporaryDirectory(prefix="arbiter_bench_") as tmp,
+            running_stack(servers, Path(tmp)) as stack,
+        ):
+            story = Story(stack)
+            arrivals: dict[str, list[tuple[int, float]]] = {}
+            stop = threading.Event()
+            ready = threading.Event()
+
+            def listen() -> None:
+                conn = pika.BlockingConnection(pika.URLParameters(stack.env["ARBITER_AMQP_URL"]))
+                ch = conn.channel()
+                ch.exchange_declare("arbiter.events", exchange_type="topic", durable=True)
+                q = ch.queue_declare("", exclusive=True).method.queue
+                ch.queue_bind(q, "arbiter.events", routing_key="standings.updated")
+
+                def on_message(_ch, _m, _p, body: bytes) -> None:  # type: ignore[no-untyped-def]
+                    env = json.loads(body)
+                    arrivals.setdefault(env["tournament_id"], []).append(
+                        (env["payload"]["games_counted"], time.monotonic())
+                    )
+
+                ch.basic_consume(q, on_message, auto_ack=True)
+                ready.set()
+                while not stop.is_set():
+                    conn.process_data_events(time_limit=0.1)
+                conn.close()
+
+            listener = threading.Thread(target=listen, daemon=True)
+            listener.start()
+            ready.wait(10)
+
+            organisers = [story.register(f"Org {i}") for i in range(TOURNAMENTS)]
+            fields = [
+                [story.register(f"T{i} P{j}", 2000 - j) for j in range(PLAYERS)] for i in range(TOURNAMENTS)
+            ]
+            tids = [
+                story.create_tournament(org, start_in=3, threshold=20, base_seconds=3600)
+                for org in organisers
+            ]
+            for tid, players in zip(tids, fields, strict=True):
+                for p in players:
+                    story.join(p, tid)
+            rounds = PLAYERS - 1 + PLAYERS % 2
+            per_round = PLAYERS // 2
+            posted: list[tuple[str, int, float]] = []
+            lock = threading.Lock()
+
+            def drive(tid: uuid.UUID, players: list) -> None:  # type: ignore[type-arg]
+                local = Story(stack)
+                by_id = {p.id: p for p in players}
+                count = 0
+                for rnd in range(1, rounds + 1):
+                    for game in local.wait_games(tid, rnd, per_round, timeout=120):
+                        white = by_id[uuid.UUID(game["white"]["player_id"])]
+                        t0 = time.monotonic()
+                        local.report_result(game, "1-0", white)
+                        count += 1
+                        with lock:
+                            posted.append((str(tid), count, t0))
+
+            for tid in tids:
+                story.wait_status(tid, "started", timeout=60)
+            started = time.monotonic()
+            with ThreadPoolExecutor(max_workers=min(TOURNAMENTS, 16)) as pool:
+                list(pool.map(drive, tids, fields))
+            total = len(posted)
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                if all(any(n >= rounds * per_round for n, _ in arrivals.get(str(t), [])) for t in tids):
+                    break
+                time.sleep(0.05)
+            stop.set()
+            last = max(t for series in arrivals.values() for _, t in series)
+            latencies = []
+            for tid, k, t0 in posted:
+                reached = [t for n, t in arrivals.get(tid, []) if n >= k]
+                if reached:
+                    latencies.append(min(reached) - t0)
+            latencies.sort()
+            elapsed = last - started
+            print(f"tournaments at once: {TOURNAMENTS} × {PLAYERS} players (round robin), results: {total}")
+            print(f"results reaching the standings: {len(latencies)}/{total}")
+            print(f"sustained: {total / elapsed:.0f} results/s over {elapsed:.1f} s (target ≥ 300)")
+            if latencies:
+                p50 = statistics.median(latencies) * 1000
+                p95 = latencies[int(0.95 * (len(latencies) - 1))] * 1000
+                print(
+                    f"latency HTTP result → standings.updated: p50 {p50:.0f} ms, p95 {p95:.0f} ms (target p95 < 150)"
+                )
+    finally:
+        servers.cleanup()
+
+
+if __name__ == "__main__":
+    main()

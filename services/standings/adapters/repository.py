@@ -113,12 +113,6 @@ class TournamentRepository:
             by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
         return Tournament(_info(row), roster, by_round), row.snapshot
 
-    def round_paired(self, tournament_id: uuid.UUID, number: int) -> bool:
-        query = sa.select(rounds.c.number).where(
-            rounds.c.tournament_id == tournament_id, rounds.c.number == number
-        )
-        return self.session.execute(query).first() is not None
-
     # -- writing -----------------------------------------------------------------------------------
 
     def add(self, t: Tournament, snapshot: dict[str, Any]) -> None:

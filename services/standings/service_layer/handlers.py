@@ -82,10 +82,10 @@ class Handlers:
     ) -> None:
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
-        if uow.tournaments.round_paired(tid, event.round):
+        t = live.tournament
+        if event.round in t.rounds:
             uow.keep(tid, revision, live)
             return  # the same round published twice: the first pairing stands
-        t = live.tournament
         rnd = PairedRound(
             event.round,
             [

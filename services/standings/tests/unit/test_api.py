@@ -240,3 +240,14 @@ def test_pages_answer_html(client, svc):
     assert client.get(f"/t/{story.id}/rounds/9").status_code == 404
     assert client.get("/t/nonsense").mimetype == "text/html"
     assert client.get("/static/standings.css").status_code == 200
+
+
+def test_openapi_documents_the_json_api_only(client):
+    paths = client.get("/openapi.json").json["paths"]
+    assert sorted(paths) == [
+        "/tournaments/{tournament_id}/crosstable",
+        "/tournaments/{tournament_id}/rounds/{number}",
+        "/tournaments/{tournament_id}/standings",
+        "/tournaments/{tournament_id}/trf",
+    ]
+    assert client.get("/healthz").json == {"status": "ok"}

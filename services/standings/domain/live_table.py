@@ -13,7 +13,7 @@ import uuid
 from typing import Any
 
 from services.standings.domain.ranking import Standings, Table
-from services.standings.domain.tournament import BYE_RESULTS, Game, PairedRound, Tournament, snapshot_of
+from services.standings.domain.tournament import Game, PairedRound, Tournament, record_round, snapshot_of
 from shared.scoring import Outcome
 
 __all__ = ["LiveTable"]
@@ -31,20 +31,8 @@ class LiveTable:
         if first:
             self._standings = t.standings()  # the first pairing says which table this is
             return
-        if self._standings is None or not rnd.published:
-            return
-        for game in rnd.games:
-            self._standings.record_game(
-                t.info.history_round(rnd.number, game.leg),
-                game.white,
-                game.black,
-                game.outcome or Outcome.NOT_PLAYED,
-            )
-        for bye in rnd.byes:
-            for leg in range(1, t.info.legs + 1):
-                self._standings.record_bye(
-                    t.info.history_round(rnd.number, leg), bye.seed, BYE_RESULTS[bye.kind]
-                )
+        if self._standings is not None and rnd.published:
+            record_round(t.info, rnd, self._standings)
 
     def record_result(
         self, game_id: uuid.UUID, outcome: Outcome, reason: str, finished_at: dt.datetime

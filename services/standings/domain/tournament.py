@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from services.standings.domain.context import Rules, Value
 from services.standings.domain.errors import (
@@ -57,6 +57,7 @@ __all__ = [
     "TournamentInfo",
     "number",
     "published_on_pairing",
+    "record_round",
     "snapshot_of",
 ]
 
@@ -265,18 +266,7 @@ class Tournament:
             pre_determined=ruleset.pre_determined,
         )
         for rnd in self.published_rounds():
-            for game in rnd.games:
-                history.record_game(
-                    self.info.history_round(rnd.number, game.leg),
-                    game.white,
-                    game.black,
-                    game.outcome or Outcome.NOT_PLAYED,
-                )
-            for bye in rnd.byes:
-                for leg in range(1, self.info.legs + 1):
-                    history.record_bye(
-                        self.info.history_round(rnd.number, leg), bye.seed, BYE_RESULTS[bye.kind]
-                    )
+            record_round(self.info, rnd, history)
         return history
 
     def standings(self) -> Standings | None:
@@ -317,6 +307,29 @@ class Tournament:
             return None
         game.outcome, game.reason, game.finished_at = outcome, reason, finished_at
         return game
+
+
+class Recorder(Protocol):
+    """Where a round's games and byes go: an :class:`EventHistory`, or the incremental
+    :class:`Standings` that keeps one."""
+
+    def record_game(self, round_no: int, white: int, black: int, outcome: Outcome) -> Any: ...
+    def record_bye(self, round_no: int, start: int, result: Result) -> Any: ...
+
+
+def record_round(info: TournamentInfo, rnd: PairedRound, recorder: Recorder) -> None:
+    """Record a round in the tie-break history: each leg as a round, an open game as NOT_PLAYED,
+    a bye in every leg."""
+    for game in rnd.games:
+        recorder.record_game(
+            info.history_round(rnd.number, game.leg),
+            game.white,
+            game.black,
+            game.outcome or Outcome.NOT_PLAYED,
+        )
+    for bye in rnd.byes:
+        for leg in range(1, info.legs + 1):
+            recorder.record_bye(info.history_round(rnd.number, leg), bye.seed, BYE_RESULTS[bye.kind])
 
 
 def snapshot_of(tournament: Tournament, table: Table | None) -> dict[str, Any]:

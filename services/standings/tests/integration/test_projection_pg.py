@@ -12,6 +12,7 @@ from services.standings.adapters import orm
 from services.standings.entrypoints.app import create_app
 from services.standings.tests.conftest import D, Story, W, deliver, published, recomputed, snapshot, table
 from services.standings.tests.unit.test_projection import (
+    SIX_PLAYER_TABLE,
     checked,
     double_rounds_swiss,
     six_player_round_robin,
@@ -23,14 +24,7 @@ pytestmark = pytest.mark.integration
 
 def test_a_round_robin_on_postgresql(pg_svc):
     story = six_player_round_robin(pg_svc)  # each delivery checked against a recomputation
-    assert table(pg_svc, story.id) == [
-        (1, 4, 6, {"WIN": 3, "DE": 0, "SNO": 4}, {"SB": 28}),
-        (2, 1, 6, {"WIN": 2, "DE": 0, "SNO": 1}, {"SB": 31}),
-        (3, 6, 5, {"WIN": 2, "DE": 1, "SNO": 6}, {"SB": 22}),
-        (4, 2, 5, {"WIN": 2, "DE": 2, "SNO": 2}, {"SB": 22}),
-        (5, 3, 4, {"WIN": 1, "DE": 0, "SNO": 3}, {"SB": 21}),
-        (6, 5, 4, {"WIN": 1, "DE": 0, "SNO": 5}, {"SB": 22}),
-    ]
+    assert table(pg_svc, story.id) == SIX_PLAYER_TABLE
     for envelope in story.envelopes:  # redelivered: nothing changes
         deliver(pg_svc, envelope)
     with pg_svc.engine.connect() as conn:

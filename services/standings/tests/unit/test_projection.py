@@ -55,6 +55,16 @@ def six_player_round_robin(svc: StandingsService, send=checked) -> Story:
     return story
 
 
+SIX_PLAYER_TABLE = [  # (rank, seed, points, ranking tie-breaks, shown), worked out below
+    (1, 4, 6, {"WIN": 3, "DE": 0, "SNO": 4}, {"SB": 28}),
+    (2, 1, 6, {"WIN": 2, "DE": 0, "SNO": 1}, {"SB": 31}),
+    (3, 6, 5, {"WIN": 2, "DE": 1, "SNO": 6}, {"SB": 22}),
+    (4, 2, 5, {"WIN": 2, "DE": 2, "SNO": 2}, {"SB": 22}),
+    (5, 3, 4, {"WIN": 1, "DE": 0, "SNO": 3}, {"SB": 21}),
+    (6, 5, 4, {"WIN": 1, "DE": 0, "SNO": 5}, {"SB": 22}),
+]
+
+
 def test_six_player_round_robin(svc):
     story = six_player_round_robin(svc)
     # Results by player (W/D/L; 4 lost round 3 by forfeit to 5):
@@ -71,14 +81,7 @@ def test_six_player_round_robin(svc):
     #   4: 6 (5) x2 + 2 (5) x2 + 3 (4) x2 = 28;  1: 4 (6) x2 + 6 (5) x2 + 2 (5) + 5 (4) = 31
     #   6: 2 (5) x2 + 5 (4) x2 + 3 (4) = 22;     2: 3 (4) x2 + 5 (4) x2 + 1 (6) = 22
     #   3: 1 (6) x2 + 5 (4) + 6 (5) = 21;        5: 4 (6) x2 + 3 (4) + 1 (6) = 22
-    assert table(svc, story.id) == [
-        (1, 4, 6, {"WIN": 3, "DE": 0, "SNO": 4}, {"SB": 28}),
-        (2, 1, 6, {"WIN": 2, "DE": 0, "SNO": 1}, {"SB": 31}),
-        (3, 6, 5, {"WIN": 2, "DE": 1, "SNO": 6}, {"SB": 22}),
-        (4, 2, 5, {"WIN": 2, "DE": 2, "SNO": 2}, {"SB": 22}),
-        (5, 3, 4, {"WIN": 1, "DE": 0, "SNO": 3}, {"SB": 21}),
-        (6, 5, 4, {"WIN": 1, "DE": 0, "SNO": 5}, {"SB": 22}),
-    ]
+    assert table(svc, story.id) == SIX_PLAYER_TABLE
     shot = snapshot(svc, story.id)
     assert (shot["after_round"], shot["games_counted"]) == (5, 15)
     assert shot["table"]["tiebreaks"] == ["WIN", "DE", "SNO"] and shot["table"]["shown"] == ["SB"]

@@ -193,9 +193,11 @@ class TournamentRepository:
             .values(outcome=game.outcome.value, reason=(game.reason or "")[:40], finished_at=game.finished_at)
         )
 
-    def complete(self, tournament_id: uuid.UUID, at: dt.datetime) -> None:
+    def complete(self, tournament_id: uuid.UUID, at: dt.datetime, revision: int) -> None:
         self.session.execute(
-            sa.update(tournaments).where(tournaments.c.id == tournament_id).values(completed_at=at)
+            sa.update(tournaments)
+            .where(tournaments.c.id == tournament_id)
+            .values(completed_at=at, revision=revision)
         )
 
     def save_snapshot(self, tournament_id: uuid.UUID, revision: int, snapshot: dict[str, Any]) -> None:

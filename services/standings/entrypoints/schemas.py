@@ -210,8 +210,8 @@ class RoundOut(TournamentFields):
     byes: list[ByeOut]
 
     @classmethod
-    def of(cls, t: Tournament, snapshot: dict[str, Any], number_: int) -> RoundOut:
-        rnd = t.round(number_)
+    def of(cls, t: Tournament, snapshot: dict[str, Any], round_no: int) -> RoundOut:
+        rnd = t.round(round_no)
         games: list[GameOut] = []
         byes: list[ByeOut] = []
         if rnd.published:

@@ -126,11 +126,12 @@ class Handlers:
     ) -> None:
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
-        uow.keep(tid, revision, live)
         if live.tournament.info.completed_at is not None:
+            uow.keep(tid, revision, live)
             return
         live.tournament.info.completed_at = event.completed_at
-        uow.tournaments.complete(tid, event.completed_at)
+        uow.tournaments.complete(tid, event.completed_at, revision + 1)
+        uow.keep(tid, revision + 1, live)
         snapshot = live.snapshot()
         if snapshot["table"] is not None:
             uow.publish(events.StandingsFinal(tournament_id=tid, rows=_rows(snapshot)), tid)

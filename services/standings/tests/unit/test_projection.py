@@ -245,6 +245,22 @@ def test_competing_consumers_notice_each_others_changes(database_url):
         svc.engine.dispose()
 
 
+def test_completion_is_a_change_other_consumers_notice(database_url):
+    one, two = embedded(database_url), embedded(database_url, migrate=False)
+    story = Story(one, 4, rounds=1, send=checked).start()
+    story.pair(1, [(1, 4), (2, 3)])
+    story.result(1, 1, 4, W)
+    story.svc = two  # the last result goes to the other process, which then holds the table
+    story.result(1, 2, 3, D)
+    story.svc = one
+    completed = story.complete()
+    republished = events.Envelope(type=completed.type, tournament_id=story.id, payload=completed.payload)
+    deliver(two, republished)  # two's table predates the completion: it must not complete again
+    assert len(published(one, "standings.final")) + len(published(two, "standings.final")) == 1
+    for svc in (one, two):
+        svc.engine.dispose()
+
+
 def test_a_failed_change_leaves_no_trace_in_the_cache(svc):
     story = Story(svc, 5, send=checked).start()
     story.pair(1, [(2, 5), (3, 4)], bye=1)

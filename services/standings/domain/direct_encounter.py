@@ -3,7 +3,8 @@ criterion.
 
 - 6.1: the points each scored in the games among them; a pair that met more than once counts the
   average of their results (6.1.2). Only games played over the board count, unless forfeits are to
-  count as played (the ``-P`` modifier, and always in events with pre-determined pairings).
+  count as played (the ``-P`` modifier, and always in events with pre-determined pairings). A game
+  without a result (``NOT_PLAYED``: still open, or annulled) is no encounter.
 - 6.2 (Swiss, when not all of them have met): a participant goes ahead only when their score exceeds
   the highest score every participant still behind could reach, each missing encounter counted as a
   win; this is applied from the top while it stays unique, everyone else shares the place.
@@ -19,6 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from services.standings.domain.context import Context
+from shared.scoring import Result
 
 __all__ = ["direct_encounter"]
 
@@ -33,7 +35,7 @@ def _scores(ctx: Context, group: list[int], forfeits_count: bool) -> dict[int, t
         for i, opp in enumerate(me.opponents):
             if not opp or opp not in members or opp == start:
                 continue
-            if me.played[i] or forfeits_count:
+            if me.played[i] or (forfeits_count and me.results[i] is not Result.NOT_PLAYED):
                 per_opponent.setdefault(opp, []).append(me.units[i])
         total = sum(
             (Fraction(sum(results), len(results)) for results in per_opponent.values()),

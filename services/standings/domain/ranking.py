@@ -8,6 +8,9 @@ one result at a time and recomputes only what that result can change —
 - AOB one step further out (the opponents of those),
 - DE and KS, which depend on who is tied with whom or on the whole field, for everyone (cheap).
 
+Columns shown for information only (``shown``: SB in a ``platform`` round robin, BH in a
+``platform`` Swiss) are kept current the same way but never take part in the ranking.
+
 A result for a new round changes the number of rounds ``n`` that several definitions use (16.4.2's
 cap, FB's last round), so it recomputes everything.
 
@@ -20,7 +23,7 @@ the regulations end in lots, a recorded, reproducible draw orders each remaining
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from services.standings.domain.buchholz import average_of_buchholz, buchholz, fore_buchholz
@@ -100,6 +103,7 @@ class Row:
     place: int  # unique: rank order, ties in drawn order (lots) or else by start number
     points: Fraction
     tiebreaks: dict[str, Value]  # by code (``BH-C1``), in the order of the list
+    shown: dict[str, Value] = field(default_factory=dict)  # informative columns, by code
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +113,7 @@ class Table:
     edition: Edition
     rounds: int
     lots: LotDraw | None = None
+    shown: tuple[TieBreak, ...] = ()  # informative columns, not used for ranking
 
     def row(self, start: int) -> Row:
         for row in self.rows:
@@ -143,10 +148,16 @@ class Standings:
         rules: Rules | None = None,
         *,
         lots_seed: str | None = None,
+        shown: str | Iterable[str | TieBreak] = (),
     ) -> None:
         self.history = history
         self.rules = rules or Rules()
         self.tiebreaks: tuple[TieBreak, ...] = tuple(_as_tiebreaks(tiebreaks))
+        informative = _as_tiebreaks(shown) if shown else []
+        if any(tb.name == "DE" for tb in informative):
+            raise ValueError("DE needs the tied group: it can rank but not be shown alone")
+        self.shown: tuple[TieBreak, ...] = tuple(tb for tb in informative if tb not in self.tiebreaks)
+        self._computed = self.tiebreaks + self.shown
         self.lots_seed = lots_seed
         self._ctx = Context(history, self.rules)
         self._values: dict[str, dict[int, Value]] = {}
@@ -186,7 +197,7 @@ class Standings:
         self._points = {s: ctx.points(ctx.basis(s).score) for s in players}
         self._values = {}
         self._keys = {}
-        for tb in self.tiebreaks:
+        for tb in self._computed:
             if tb.name == "DE":
                 continue
             values: dict[int, Value]
@@ -207,7 +218,7 @@ class Standings:
             self._recompute_all()
             self._table = self._rank()
             return self._table
-        deepest = max((min(_REACH.get(tb.name, 0), 2) for tb in self.tiebreaks), default=0)
+        deepest = max((min(_REACH.get(tb.name, 0), 2) for tb in self._computed), default=0)
         reach = [set(touched)]
         for _ in range(max(deepest, 1)):
             wider = set(reach[-1])
@@ -219,7 +230,7 @@ class Standings:
         players = list(self.history.players)
         for s in reach[0]:
             self._points[s] = ctx.points(ctx.basis(s).score)
-        for tb in self.tiebreaks:
+        for tb in self._computed:
             level = _REACH.get(tb.name, 0)
             if tb.name == "DE":
                 continue
@@ -274,6 +285,7 @@ class Standings:
         place = 0
         codes = [tb.code for tb in self.tiebreaks]
         columns = [self._values[code] for code in codes]
+        shown = [(tb.code, self._values[tb.code]) for tb in self.shown]
         for group in tied:
             rank = place + 1
             for s in group:
@@ -285,9 +297,10 @@ class Standings:
                         place=place,
                         points=points[s],
                         tiebreaks={code: column[s] for code, column in zip(codes, columns, strict=True)},
+                        shown={code: column[s] for code, column in shown},
                     )
                 )
-        return Table(tuple(rows), self.tiebreaks, self.rules.edition, self.history.rounds, lots)
+        return Table(tuple(rows), self.tiebreaks, self.rules.edition, self.history.rounds, lots, self.shown)
 
 
 def _as_tiebreaks(tiebreaks: str | Iterable[str | TieBreak]) -> list[TieBreak]:
@@ -305,6 +318,7 @@ def compute_table(
     rules: Rules | None = None,
     *,
     lots_seed: str | None = None,
+    shown: str | Iterable[str | TieBreak] = (),
 ) -> Table:
     """The table from scratch: ``compute_table(history, "BH,BH-C1,SB,ARO", Rules(Edition.E2024))``."""
-    return Standings(history, tiebreaks, rules, lots_seed=lots_seed).table()
+    return Standings(history, tiebreaks, rules, lots_seed=lots_seed, shown=shown).table()

@@ -11,6 +11,7 @@ mini_swiss (1-½-0), n = 4 rounds:
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 
 import pytest
@@ -19,7 +20,7 @@ from services.standings.domain.context import Context, Rules
 from services.standings.domain.direct_encounter import direct_encounter
 from services.standings.domain.history import Edition, EventHistory, HistoryError, Player
 from services.standings.domain.lots import draw_lots
-from services.standings.domain.ranking import compute_table
+from services.standings.domain.ranking import Standings, compute_table
 from services.standings.tests.unit.events import de_swiss, mini_swiss
 from shared.scoring import PLATFORM, Outcome, Result
 
@@ -293,3 +294,47 @@ def test_medians_of_sb_and_aro() -> None:
     h = mini_swiss()
     assert column(h, "SB-M1")[1] == 4
     assert column(h, "ARO-M1")[2] == 1750
+
+
+def test_direct_encounter_leaves_out_a_game_without_a_result() -> None:
+    # Three players, pre-determined, 2-1-0. R1 1-2 1-0, R2 2-3 1-0, R3 3-1 1-0: each won once
+    # (2 points, WIN 1). R4 starts the second cycle: 1-3 is open (NOT_PLAYED, no points).
+    # The open game is no encounter: 3 scored 2 against 1 (one game, not the average of 2 and
+    # an open 0), so all three scored 2 among them and DE separates nothing (0 each).
+    # Counting the open game as 0-0 would average 3's result against 1 to 1 and put 1, 2, 3 in
+    # DE positions 1, 2, 3.
+    h = EventHistory.create((Player(s) for s in range(1, 4)), point_system=PLATFORM, pre_determined=True)
+    h.record_game(1, 1, 2, Outcome.WHITE_WIN)
+    h.record_game(2, 2, 3, Outcome.WHITE_WIN)
+    h.record_game(3, 3, 1, Outcome.WHITE_WIN)
+    h.record_game(4, 1, 3, Outcome.NOT_PLAYED)
+    ctx = Context(h, E26)
+    assert [ctx.points(ctx.basis(s).score) for s in (1, 2, 3)] == [2, 2, 2]
+    assert direct_encounter(ctx, [1, 2, 3]) == {1: 0, 2: 0, 3: 0}
+    h.record_game(4, 1, 3, Outcome.WHITE_WIN)  # the game ends: 1 now leads 4-2-2 on points
+    assert direct_encounter(Context(h, E26), [2, 3]) == {2: 1, 3: 2}  # 2 beat 3
+
+
+def test_shown_columns_are_kept_but_never_rank() -> None:
+    # 1-½-0, four players. R1 1-2 1-0, 3-4 1-0; R2 1-3 0-1, 2-4 1-0.
+    # Scores: 1: 1, 2: 1, 3: 2, 4: 0. 1 and 2 are level on points and on WIN (1 each).
+    # BH: 1 met 2 (1) and 3 (2) = 3; 2 met 1 (1) and 4 (0) = 1.
+    # Ranked by WIN with BH shown: 1 and 2 share rank 2 (BH does not separate them), 4 is 4th.
+    # Ranked by WIN then BH: 1 is 2nd, 2 is 3rd.
+    h = EventHistory.create(Player(s) for s in range(1, 5))
+    standings = Standings(h, "WIN", E26, shown="BH,WIN")  # WIN ranks already: shown once
+    standings.record_game(1, 1, 2, Outcome.WHITE_WIN)
+    standings.record_game(1, 3, 4, Outcome.WHITE_WIN)
+    standings.record_game(2, 1, 3, Outcome.BLACK_WIN)
+    table = standings.record_game(2, 2, 4, Outcome.WHITE_WIN)
+    assert [t.code for t in table.tiebreaks] == ["WIN"] and [t.code for t in table.shown] == ["BH"]
+    assert [(r.start, r.rank, r.tiebreaks, r.shown) for r in table.rows] == [
+        (3, 1, {"WIN": 2}, {"BH": 1}),
+        (1, 2, {"WIN": 1}, {"BH": 3}),
+        (2, 2, {"WIN": 1}, {"BH": 1}),
+        (4, 4, {"WIN": 0}, {"BH": 3}),
+    ]
+    assert table == compute_table(copy.deepcopy(h), "WIN", E26, shown="BH")
+    assert [r.rank for r in compute_table(h, "WIN,BH", E26).rows] == [1, 2, 3, 4]
+    with pytest.raises(ValueError, match="DE"):
+        Standings(h, "WIN", E26, shown="DE")

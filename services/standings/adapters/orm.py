@@ -1,0 +1,85 @@
+"""Standings' tables. The rows (players, rounds, games, byes) are the source of truth; the
+tournament's ``snapshot`` is the table computed from them, as JSON, which the web reads as it is.
+``revision`` counts the changes applied, so a consumer can tell whether the table it holds in
+memory is the one the database has."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from shared.messaging.tables import messaging_tables
+
+metadata = sa.MetaData()
+outbox, inbox = messaging_tables(metadata)
+
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.Uuid(), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("ruleset", sa.String(40), nullable=False),
+    sa.Column("variant", sa.String(40), nullable=False),
+    sa.Column("double_rounds", sa.Boolean(), nullable=False),
+    sa.Column("time_control", sa.JSON(), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("system", sa.String(20), nullable=True),
+    sa.Column("total_rounds", sa.Integer(), nullable=True),
+    sa.Column("completed_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("revision", sa.Integer(), nullable=False),
+    sa.Column("snapshot", sa.JSON(), nullable=False),
+)
+
+players = sa.Table(
+    "players",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("seed", sa.Integer(), primary_key=True),
+    sa.Column("player_id", sa.Uuid(), nullable=False),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("rating", sa.Integer(), nullable=True),
+    sa.UniqueConstraint("tournament_id", "player_id", name="uq_players_tournament_player"),
+)
+
+rounds = sa.Table(
+    "rounds",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("number", sa.Integer(), primary_key=True),
+    sa.Column("published", sa.Boolean(), nullable=False),
+    sa.Column("paired_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("game_id", sa.Uuid(), primary_key=True),
+    sa.Column("tournament_id", sa.Uuid(), nullable=False),
+    sa.Column("round", sa.Integer(), nullable=False),
+    sa.Column("board", sa.Integer(), nullable=False),
+    sa.Column("leg", sa.Integer(), nullable=False),
+    sa.Column("white_seed", sa.Integer(), nullable=False),
+    sa.Column("black_seed", sa.Integer(), nullable=False),
+    sa.Column("outcome", sa.String(10), nullable=True),
+    sa.Column("reason", sa.String(40), nullable=True),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.ForeignKeyConstraint(
+        ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
+    ),
+    sa.Index("ix_games_round", "tournament_id", "round"),
+)
+
+byes = sa.Table(
+    "byes",
+    metadata,
+    sa.Column("tournament_id", sa.Uuid(), primary_key=True),
+    sa.Column("round", sa.Integer(), primary_key=True),
+    sa.Column("seed", sa.Integer(), primary_key=True),
+    sa.Column("kind", sa.String(30), nullable=False),
+    sa.ForeignKeyConstraint(
+        ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
+    ),
+)

@@ -1,0 +1,49 @@
+"""Errors of the standings service, each with a stable slug (the problem type of its HTTP answer)."""
+
+from __future__ import annotations
+
+
+class StandingsError(Exception):
+    slug = "standings-error"
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+class NotFound(StandingsError):
+    slug = "not-found"
+
+
+class TournamentNotFound(NotFound):
+    slug = "tournament-not-found"
+
+
+class RoundNotFound(NotFound):
+    slug = "round-not-found"
+
+
+class GameNotFound(NotFound):
+    slug = "game-not-found"
+
+
+class Conflict(StandingsError):
+    slug = "conflict"
+
+
+class NotATable(Conflict):
+    """The tournament's system has no table, crosstable or TRF (knockouts are shown as brackets)."""
+
+    slug = "not-a-table"
+
+
+class UnsupportedRuleset(Conflict):
+    """A table system under a ruleset whose table rules are not implemented here."""
+
+    slug = "unsupported-ruleset"
+
+
+class EventMismatch(StandingsError):
+    """An event contradicts what was recorded (a result naming other players than the pairing)."""
+
+    slug = "event-mismatch"

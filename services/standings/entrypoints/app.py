@@ -1,0 +1,76 @@
+"""Standings' HTTP API and public pages (gunicorn: ``services.standings.entrypoints.app:create_app()``).
+Everything is public and read-only; the table is kept by the consumer from events."""
+
+from __future__ import annotations
+
+from flask import Response
+from flask_openapi3.blueprint import APIBlueprint
+from flask_openapi3.models.tag import Tag
+from flask_openapi3.openapi import OpenAPI
+
+from services.standings.bootstrap import StandingsService, bootstrap
+from services.standings.domain import errors
+from services.standings.entrypoints import pages, queries
+from services.standings.entrypoints.schemas import (
+    CrosstableOut,
+    RoundOut,
+    RoundPath,
+    StandingsOut,
+    TournamentPath,
+)
+from shared.health import database_check, tcp_check
+from shared.http.app import create_openapi_app, json_response
+from shared.http.problems import install_domain_errors
+
+DOMAIN_STATUSES: dict[type[Exception], int] = {
+    errors.NotFound: 404,
+    errors.Conflict: 409,
+}
+
+
+def create_app(service: StandingsService | None = None) -> OpenAPI:
+    svc = service or bootstrap()
+    app = create_openapi_app(
+        __name__,
+        title="Arbiter standings",
+        version="1",
+        readiness={
+            "database": database_check(svc.engine),
+            "broker": tcp_check(svc.settings.amqp_url),
+        },
+    )
+    install_domain_errors(app, DOMAIN_STATUSES)
+    app.register_api(_api(svc))
+    pages.register(app, svc)
+    app.extensions["arbiter"] = svc
+    return app
+
+
+def _api(svc: StandingsService) -> APIBlueprint:
+    api = APIBlueprint("standings", __name__, abp_tags=[Tag(name="standings")])
+
+    @api.get("/tournaments/<uuid:tournament_id>/standings", responses={200: StandingsOut})
+    def get_standings(path: TournamentPath) -> Response:
+        """The table: rank, points and each tie-break by code (``BH-C1``), plus the columns shown
+        for information. 409 ``not-a-table`` for a knockout (shown as a bracket)."""
+        return json_response(queries.standings(svc, path.tournament_id))
+
+    @api.get("/tournaments/<uuid:tournament_id>/crosstable", responses={200: CrosstableOut})
+    def get_crosstable(path: TournamentPath) -> Response:
+        """Every player's rounds in table order; for a round robin also the results of each pair."""
+        return json_response(queries.crosstable(svc, path.tournament_id))
+
+    @api.get("/tournaments/<uuid:tournament_id>/rounds/<int:number>", responses={200: RoundOut})
+    def get_round(path: RoundPath) -> Response:
+        """A round's games with players and results (none while the round is unpublished)."""
+        return json_response(queries.round_(svc, path.tournament_id, path.number))
+
+    @api.get("/tournaments/<uuid:tournament_id>/trf")
+    def get_trf(path: TournamentPath) -> Response:
+        """The event as a TRF-2026 file (with double rounds each leg is a round)."""
+        text = queries.trf(svc, path.tournament_id)
+        response = Response(text, mimetype="text/plain")
+        response.headers["Content-Disposition"] = f'inline; filename="{path.tournament_id}.trf"'
+        return response
+
+    return api

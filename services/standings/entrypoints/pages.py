@@ -1,0 +1,70 @@
+"""The public pages, server-rendered in the style of chess-results: the standings with their
+tie-break columns (``/t/<id>``), the crosstable (``/t/<id>/crosstable``) and a page per round
+(``/t/<id>/rounds/<n>``). They render the same models as the JSON API; Jinja escapes every value
+(names come from users)."""
+
+from __future__ import annotations
+
+import uuid
+
+from flask import Blueprint, Flask, render_template, request
+from werkzeug.exceptions import NotFound
+
+from services.standings.bootstrap import StandingsService
+from services.standings.domain import errors
+from services.standings.domain.codes import TieBreakCodeError, parse_code
+from services.standings.entrypoints import queries
+from shared.http.problems import Problem, problem_response
+
+SYSTEMS = {"round_robin": "Round robin", "swiss": "Swiss", "knockout": "Knockout"}
+PREFIX = "/t/"
+
+
+def format_number(value: int | float | None) -> str:
+    """``8``, ``12.5``; nothing for an undefined value."""
+    return "" if value is None else f"{value:g}"
+
+
+def tiebreak_title(code: str) -> str:
+    try:
+        return parse_code(code).title
+    except TieBreakCodeError:
+        return code
+
+
+def register(app: Flask, svc: StandingsService) -> None:
+    pages = Blueprint("pages", __name__, url_prefix="/t")
+
+    @pages.get("/<uuid:tournament_id>")
+    def standings_page(tournament_id: uuid.UUID) -> str:
+        return render_template("standings.html", t=queries.standings(svc, tournament_id), active="standings")
+
+    @pages.get("/<uuid:tournament_id>/crosstable")
+    def crosstable_page(tournament_id: uuid.UUID) -> str:
+        return render_template(
+            "crosstable.html", t=queries.crosstable(svc, tournament_id), active="crosstable"
+        )
+
+    @pages.get("/<uuid:tournament_id>/rounds/<int:number>")
+    def round_page(tournament_id: uuid.UUID, number: int) -> str:
+        t = queries.round_(svc, tournament_id, number)
+        return render_template("round.html", t=t, active=f"round-{number}")
+
+    def standings_error(exc: errors.StandingsError) -> tuple[str, int]:
+        status = 404 if isinstance(exc, errors.NotFound) else 409
+        return render_template("error.html", status=status, detail=exc.detail), status
+
+    pages.register_error_handler(errors.NotFound, standings_error)
+    pages.register_error_handler(errors.Conflict, standings_error)
+
+    @app.errorhandler(NotFound)
+    def not_found(exc: NotFound) -> object:
+        """A page address that matches nothing is answered with a page, an API address with a problem."""
+        if request.path.startswith(PREFIX):
+            return render_template("error.html", status=404, detail="there is no such page"), 404
+        return problem_response(Problem(404, "not-found", "Not Found", exc.description), request.path)
+
+    app.add_template_filter(format_number, "number")
+    app.add_template_filter(tiebreak_title, "tiebreak_title")
+    app.jinja_env.globals["SYSTEMS"] = SYSTEMS
+    app.register_blueprint(pages)

@@ -1,0 +1,254 @@
+"""What the standings API answers, and what the public pages render: the same models, so the
+JSON and the HTML never disagree."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any
+
+from pydantic import BaseModel
+
+from services.standings.domain.crosstable import Cell, player_rounds, results_against
+from services.standings.domain.tournament import Tournament, TournamentInfo, number
+from shared.scoring import Outcome
+
+Number = int | float
+
+
+class TournamentPath(BaseModel):
+    tournament_id: uuid.UUID
+
+
+class RoundPath(BaseModel):
+    tournament_id: uuid.UUID
+    number: int
+
+
+class RoundStatusOut(BaseModel):
+    number: int
+    status: str  # unpublished | playing | finished
+    games: int
+    finished: int
+
+
+class TournamentFields(BaseModel):
+    """What every answer says about the tournament: what it is and how far it has come."""
+
+    tournament_id: uuid.UUID
+    name: str
+    ruleset: str
+    variant: str
+    system: str | None  # round_robin | swiss | knockout | ...; None until round 1 is paired
+    double_rounds: bool
+    time_control: str
+    started_at: dt.datetime
+    completed: bool
+    completed_at: dt.datetime | None
+    rounds_total: int | None
+    after_round: int  # the last round with every result in
+    games_counted: int
+    rounds: list[RoundStatusOut]
+
+    @classmethod
+    def fields(cls, info: TournamentInfo, snapshot: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "tournament_id": info.id,
+            "name": info.name,
+            "ruleset": info.ruleset,
+            "variant": info.variant,
+            "system": info.system,
+            "double_rounds": info.double_rounds,
+            "time_control": info.time_control.label(),
+            "started_at": info.started_at,
+            "completed": info.completed_at is not None,
+            "completed_at": info.completed_at,
+            "rounds_total": info.total_rounds,
+            "after_round": snapshot["after_round"],
+            "games_counted": snapshot["games_counted"],
+            "rounds": [RoundStatusOut(**r) for r in snapshot["rounds"]],
+        }
+
+    @property
+    def current(self) -> RoundStatusOut | None:
+        """The round being played, else the last one paired."""
+        playing = [r for r in self.rounds if r.status == "playing"]
+        return playing[0] if playing else (self.rounds[-1] if self.rounds else None)
+
+
+class StandingRowOut(BaseModel):
+    rank: int  # shared by players equal on points and every tie-break
+    place: int  # the row's position
+    seed: int
+    player_id: uuid.UUID
+    name: str
+    rating: int | None
+    points: Number
+    tiebreaks: dict[str, Number | None]  # the ranking tie-breaks, by code (BH-C1, ...)
+    shown: dict[str, Number | None]  # shown for information only (SB in a round robin, BH in a Swiss)
+
+
+class StandingsOut(TournamentFields):
+    edition: str | None  # FIDE C.07 edition the tie-breaks follow
+    tiebreaks: list[str]
+    shown: list[str]
+    rows: list[StandingRowOut]
+
+    @classmethod
+    def of(cls, info: TournamentInfo, snapshot: dict[str, Any]) -> StandingsOut:
+        info.check_table()
+        table = snapshot["table"] or {"edition": None, "tiebreaks": [], "shown": [], "rows": []}
+        return cls(
+            **cls.fields(info, snapshot),
+            edition=table["edition"],
+            tiebreaks=table["tiebreaks"],
+            shown=table["shown"],
+            rows=[StandingRowOut(**row) for row in table["rows"]],
+        )
+
+
+class CellOut(BaseModel):
+    round: int
+    leg: int
+    opponent: int | None  # the opponent's seed; None for a bye
+    opponent_place: int | None  # the opponent's row in this crosstable
+    colour: str  # w | b | "" (bye)
+    result: str  # 1 ½ 0 + - * bye, or "" while the game is open
+    points: Number | None
+    bye: str | None  # the bye's kind
+
+
+class CrossRowOut(BaseModel):
+    rank: int
+    place: int
+    seed: int
+    player_id: uuid.UUID
+    name: str
+    rating: int | None
+    points: Number
+    rounds: list[CellOut]  # one per round (per leg with double rounds)
+    against: list[list[str]] | None  # round robin: results against the player in each place
+
+
+class CrosstableOut(TournamentFields):
+    columns: list[str]  # round labels: "3", or "3.1" and "3.2" with double rounds
+    rows: list[CrossRowOut]
+
+    @classmethod
+    def of(cls, t: Tournament, snapshot: dict[str, Any]) -> CrosstableOut:
+        t.info.check_table()
+        ruleset = t.info.ruleset_or_none()
+        cells = player_rounds(t, ruleset) if ruleset else {}
+        table_rows = snapshot["table"]["rows"] if snapshot["table"] else []
+        place_of = {row["seed"]: row["place"] for row in table_rows}
+        robin = t.info.system == "round_robin"
+        rows = []
+        for row in table_rows:
+            mine = cells[row["seed"]]
+            against = None
+            if robin:
+                by_opponent = results_against(mine)
+                against = [by_opponent.get(other["seed"], []) for other in table_rows]
+            rows.append(
+                CrossRowOut(
+                    **{k: row[k] for k in ("rank", "place", "seed", "player_id", "name", "rating", "points")},
+                    rounds=[_cell(c, place_of) for c in mine],
+                    against=against,
+                )
+            )
+        labels = [
+            str(r.number) if t.info.legs == 1 else f"{r.number}.{leg}"
+            for r in t.published_rounds()
+            for leg in range(1, t.info.legs + 1)
+        ]
+        return cls(**cls.fields(t.info, snapshot), columns=labels, rows=rows)
+
+
+def _cell(cell: Cell, place_of: dict[int, int]) -> CellOut:
+    return CellOut(
+        round=cell.round,
+        leg=cell.leg,
+        opponent=cell.opponent,
+        opponent_place=place_of.get(cell.opponent) if cell.opponent is not None else None,
+        colour=cell.colour,
+        result=cell.result,
+        points=number(cell.points),
+        bye=cell.bye.value if cell.bye else None,
+    )
+
+
+class PlayerOut(BaseModel):
+    seed: int
+    player_id: uuid.UUID
+    name: str
+    rating: int | None
+
+
+class GameOut(BaseModel):
+    game_id: uuid.UUID
+    board: int
+    leg: int
+    white: PlayerOut
+    black: PlayerOut
+    outcome: Outcome | None  # as on the wire: 1-0, 1/2-1/2, 0-1, +/-, -/+, -/-, *; None while open
+    result: str  # for reading: 1-0, ½-½, 0-1, +/-, -/+, -/-, *; "" while open
+    reason: str | None
+    finished_at: dt.datetime | None
+
+
+class ByeOut(BaseModel):
+    player: PlayerOut
+    kind: str
+    points: Number | None  # over the whole round (both legs with double rounds)
+
+
+class RoundOut(TournamentFields):
+    number: int
+    published: bool  # an unpublished round shows neither pairings nor results
+    status: str
+    games: list[GameOut]
+    byes: list[ByeOut]
+
+    @classmethod
+    def of(cls, t: Tournament, snapshot: dict[str, Any], round_no: int) -> RoundOut:
+        rnd = t.round(round_no)
+        games: list[GameOut] = []
+        byes: list[ByeOut] = []
+        if rnd.published:
+            games = [
+                GameOut(
+                    game_id=g.game_id,
+                    board=g.board,
+                    leg=g.leg,
+                    white=_player(t, g.white),
+                    black=_player(t, g.black),
+                    outcome=g.outcome,
+                    result=g.outcome.value.replace("1/2", "½") if g.outcome else "",
+                    reason=g.reason,
+                    finished_at=g.finished_at,
+                )
+                for g in sorted(rnd.games, key=lambda g: (g.leg, g.board))
+            ]
+            ruleset = t.info.ruleset_or_none()
+            points = t.info.bye_points(ruleset) if ruleset else None
+            byes = [
+                ByeOut(
+                    player=_player(t, b.seed),
+                    kind=b.kind.value,
+                    points=number(points[b.kind]) if points else None,
+                )
+                for b in rnd.byes
+            ]
+        return cls(
+            **cls.fields(t.info, snapshot),
+            number=rnd.number,
+            published=rnd.published,
+            status=rnd.status.value,
+            games=games,
+            byes=byes,
+        )
+
+
+def _player(t: Tournament, seed: int) -> PlayerOut:
+    p = t.player(seed)
+    return PlayerOut(seed=p.seed, player_id=p.player_id, name=p.name, rating=p.rating)

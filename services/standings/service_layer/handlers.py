@@ -1,0 +1,170 @@
+"""The projection: each event is stored as rows and applied to the tournament's live table in one
+unit of work, under the tournament's row lock (so one tournament's events never interleave, while
+different tournaments proceed in parallel). After every change the table's snapshot is saved and
+``standings.updated`` published; ``tournament.completed`` publishes ``standings.final``.
+
+An event about a tournament, round or game this service has not recorded yet raises: the broker
+retries it, then dead-letters it (as pairing does). A second result for a game changes nothing
+(the first one stands), and a redelivered event is stopped by the inbox before it gets here.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from services.standings.domain import errors
+from services.standings.domain.live_table import LiveTable
+from services.standings.domain.tournament import (
+    Bye,
+    Competitor,
+    Game,
+    PairedRound,
+    TimeControl,
+    Tournament,
+    TournamentInfo,
+    published_on_pairing,
+)
+from services.standings.service_layer.unit_of_work import StandingsUnitOfWork
+from shared import events
+from shared.events import Envelope
+from shared.timesource import Clock
+
+
+def _rows(snapshot: dict[str, Any]) -> list[events.StandingRow]:
+    table = snapshot["table"]
+    return [
+        events.StandingRow(
+            rank=row["rank"],
+            player_id=uuid.UUID(row["player_id"]),
+            seed=row["seed"],
+            name=row["name"],
+            points=row["points"],
+            tiebreaks=row["tiebreaks"],
+        )
+        for row in table["rows"]
+    ]
+
+
+class Handlers:
+    """Built by bootstrap with the clock they need."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+
+    def on_tournament_started(
+        self, event: events.TournamentStarted, uow: StandingsUnitOfWork, envelope: Envelope
+    ) -> None:
+        if uow.tournaments.lock(event.tournament_id) is not None:
+            return  # recorded already (the same start published twice)
+        tc = event.settings.time_control
+        t = Tournament(
+            TournamentInfo(
+                id=event.tournament_id,
+                name=event.name,
+                ruleset=event.settings.ruleset,
+                started_at=event.started_at,
+                time_control=TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move),
+                variant=event.settings.variant,
+                double_rounds=event.settings.double_rounds,
+            ),
+            [
+                Competitor(r.seed, r.player_id, r.name, r.rating)
+                for r in sorted(event.roster, key=lambda r: r.seed)
+            ],
+        )
+        live = LiveTable(t)
+        uow.tournaments.add(t, live.snapshot())
+        uow.keep(t.id, 0, live)
+
+    def on_round_paired(
+        self, event: events.RoundPaired, uow: StandingsUnitOfWork, envelope: Envelope
+    ) -> None:
+        tid = event.tournament_id
+        revision, live = self._live(uow, tid)
+        t = live.tournament
+        if event.round in t.rounds:
+            uow.keep(tid, revision, live)
+            return  # the same round published twice: the first pairing stands
+        rnd = PairedRound(
+            event.round,
+            [
+                Game(g.game_id, event.round, g.board, t.seed_of(g.white), t.seed_of(g.black), g.leg)
+                for g in event.games
+            ],
+            [Bye(event.round, t.seed_of(b.player_id), b.kind) for b in event.byes],
+            published=published_on_pairing(t.info.ruleset),
+        )
+        live.pair_round(rnd, system=event.system, total_rounds=event.total_rounds)
+        uow.tournaments.add_round(t, rnd, self.clock.now())
+        self._save(uow, revision + 1, live)
+
+    def on_game_finished(
+        self, event: events.GameFinished, uow: StandingsUnitOfWork, envelope: Envelope
+    ) -> None:
+        tid = event.tournament_id
+        revision, live = self._live(uow, tid)
+        t = live.tournament
+        game = t.game(event.game_id)
+        if (game.round, game.white, game.black) != (
+            event.round,
+            t.seed_of(event.white),
+            t.seed_of(event.black),
+        ):
+            raise errors.EventMismatch(
+                f"game.finished for {event.game_id} names round {event.round} and other players than its pairing"
+            )
+        finished = live.record_result(event.game_id, event.outcome, event.reason, event.finished_at)
+        if finished is None:
+            uow.keep(tid, revision, live)
+            return  # a second result for the game: the first one stands
+        uow.tournaments.record_result(finished)
+        self._save(uow, revision + 1, live)
+
+    def on_tournament_completed(
+        self, event: events.TournamentCompleted, uow: StandingsUnitOfWork, envelope: Envelope
+    ) -> None:
+        tid = event.tournament_id
+        revision, live = self._live(uow, tid)
+        if live.tournament.info.completed_at is not None:
+            uow.keep(tid, revision, live)
+            return
+        live.tournament.info.completed_at = event.completed_at
+        uow.tournaments.complete(tid, event.completed_at, revision + 1)
+        uow.keep(tid, revision + 1, live)
+        snapshot = live.snapshot()
+        if snapshot["table"] is not None:
+            uow.publish(events.StandingsFinal(tournament_id=tid, rows=_rows(snapshot)), tid)
+
+    # -- the live table ------------------------------------------------------------------------------
+
+    def _live(self, uow: StandingsUnitOfWork, tournament_id: uuid.UUID) -> tuple[int, LiveTable]:
+        """Lock the tournament and take its live table: from the cache when it is current, else
+        built from the rows."""
+        revision = uow.tournaments.lock(tournament_id)
+        if revision is None:
+            raise errors.TournamentNotFound(
+                f"no tournament {tournament_id} (tournament.started not seen yet)"
+            )
+        live = uow.tables.take(tournament_id, revision)
+        if live is None:
+            loaded = uow.tournaments.get(tournament_id)
+            assert loaded is not None  # locked above
+            live = LiveTable(loaded[0])
+        return revision, live
+
+    def _save(self, uow: StandingsUnitOfWork, revision: int, live: LiveTable) -> None:
+        t = live.tournament
+        snapshot = live.snapshot()
+        uow.tournaments.save_snapshot(t.id, revision, snapshot)
+        uow.keep(t.id, revision, live)
+        if snapshot["table"] is not None:
+            uow.publish(
+                events.StandingsUpdated(
+                    tournament_id=t.id,
+                    after_round=snapshot["after_round"],
+                    games_counted=snapshot["games_counted"],
+                    rows=_rows(snapshot),
+                ),
+                t.id,
+            )

@@ -1,0 +1,184 @@
+"""The public pages as a person sees them: served on a free localhost port, opened in headless
+Chromium (Debian's ``chromium`` package, driven by Playwright). Each page's screenshot is kept under
+``test-artifacts/standings/``."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from services.standings.entrypoints.app import create_app
+from services.standings.tests.conftest import Story, W, embedded
+from services.standings.tests.unit.test_projection import double_rounds_swiss, six_player_round_robin
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[4] / "test-artifacts" / "standings"
+EVIL = "<script>window.pwned = true</script>Mallory"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason="headless Chromium is missing: install Debian's package (apt-get install chromium)",
+    ),
+]
+
+
+class Site:
+    """The standings app on a free port with the tournaments the tests look at."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.svc = embedded(f"sqlite:///{tmp / 'standings.sqlite'}")
+        self.robin = six_player_round_robin(self.svc)
+        self.swiss = double_rounds_swiss(self.svc)
+        self.live = Story(self.svc, 4, names=[EVIL, "Ann", "Bob", "Cy"]).start()
+        self.live.play(1, [(1, 4, W), (2, 3, W)])
+        self.live.pair(2, [(4, 2), (3, 1)])
+        self.live.result(2, 4, 2, W)
+        self.knockout = Story(self.svc, 4, system="knockout", rounds=2, ruleset="knockout").start()
+        self.knockout.play(1, [(1, 4, W), (2, 3, W)])
+        self.server = make_server("127.0.0.1", 0, create_app(self.svc), threaded=True)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.thread.join(timeout=10)
+        self.svc.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[Site]:
+    built = Site(tmp_path_factory.mktemp("site"))
+    yield built
+    built.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, request) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1100, "height": 700})
+    opened = context.new_page()
+    yield opened
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    opened.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    context.close()
+
+
+def cells(page: Any, selector: str) -> list[list[str]]:
+    rows = page.locator(selector)
+    return [rows.nth(i).locator("th, td").all_inner_texts() for i in range(rows.count())]
+
+
+def test_round_robin_standings(site, page):
+    page.goto(f"{site.url}/t/{site.robin.id}")
+    assert page.locator("h1").inner_text() == "Sunday blitz"
+    assert page.locator("#status").inner_text() == "Completed after round 5: final standings."
+    assert cells(page, "#standings thead tr") == [
+        ["Rk.", "SNo", "Name", "Rtg", "Pts.", "WIN", "DE", "SNO", "SB"]
+    ]
+    assert cells(page, "#standings tbody tr") == [
+        ["1", "4", "Player 4", "1900", "6", "3", "0", "4", "28"],
+        ["2", "1", "Player 1", "2050", "6", "2", "0", "1", "31"],
+        ["3", "6", "Player 6", "1800", "5", "2", "1", "6", "22"],
+        ["4", "2", "Player 2", "2000", "5", "2", "2", "2", "22"],
+        ["5", "3", "Player 3", "1950", "4", "1", "0", "3", "21"],
+        ["6", "5", "Player 5", "1850", "4", "1", "0", "5", "22"],
+    ]
+    assert page.locator("#standings thead abbr", has_text="SB").get_attribute("title") == (
+        "Sonneborn-Berger (for information)"
+    )
+
+
+def test_swiss_standings_with_double_rounds(site, page):
+    page.goto(f"{site.url}/t/{site.swiss.id}")
+    assert "double rounds" in page.locator(".facts").inner_text()
+    assert cells(page, "#standings thead tr")[0][5:] == ["BH-C1", "SB", "WIN", "BH"]
+    assert [row[1] for row in cells(page, "#standings tbody tr")] == ["5", "3", "1", "4", "2"]
+    assert cells(page, "#standings tbody tr")[0][4:] == ["9", "19", "31", "2", "24"]
+
+
+def test_round_robin_crosstable(site, page):
+    page.goto(f"{site.url}/t/{site.robin.id}")
+    page.get_by_role("link", name="Crosstable").click()
+    assert page.url.endswith("/crosstable")
+    assert cells(page, "#crosstable thead tr")[0][3:9] == ["1", "2", "3", "4", "5", "6"]
+    rows = cells(page, "#crosstable tbody tr")
+    # Player 4 (no. 1): lost to no. 2 (Player 1), beat 3, 4, 5, lost no. 6 (Player 5) by forfeit
+    assert rows[0] == ["1", "Player 4", "1900", "×", "0", "1", "1", "1", "-", "6", "1"]
+    assert rows[5] == ["6", "Player 5", "1850", "+", "½", "0", "0", "½", "×", "4", "6"]
+
+
+def test_swiss_crosstable_shows_each_leg(site, page):
+    page.goto(f"{site.url}/t/{site.swiss.id}/crosstable")
+    assert cells(page, "#crosstable thead tr")[0][3:9] == ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"]
+    # Player 3 (no. 2): bye in round 1 (both legs), then 1 (no. 3), then 2 (no. 5)
+    assert cells(page, "#crosstable tbody tr")[1] == [
+        "2", "Player 3", "1950", "bye", "bye", "3w0", "3b½", "5b1", "5w1", "9", "2"
+    ]  # fmt: skip
+
+
+def test_a_round_page_shows_its_results(site, page):
+    page.goto(f"{site.url}/t/{site.robin.id}")
+    page.locator("nav .rounds").get_by_role("link", name="3", exact=True).click()
+    assert page.locator("h2").inner_text() == "Round 3 of 5"
+    assert cells(page, "#pairings tbody tr") == [
+        ["1", "2", "Player 2", "2000", "0-1", "6", "Player 6", "1800"],
+        ["2", "3", "Player 3", "1950", "1-0", "1", "Player 1", "2050"],
+        ["3", "4", "Player 4", "1900", "-/+", "5", "Player 5", "1850"],
+    ]
+
+
+def test_a_round_in_progress(site, page):
+    page.goto(f"{site.url}/t/{site.live.id}/rounds/2")
+    assert page.locator("#status").inner_text() == "Round 2 of 3 in progress: 1 of 2 games finished."
+    assert [row[4] for row in cells(page, "#pairings tbody tr")] == ["1-0", "playing"]
+    page.goto(f"{site.url}/t/{site.live.id}")
+    assert "round 2 in progress: 1 of 2 games counted" in page.locator("#standings caption").inner_text()
+
+
+def test_an_unpublished_round_shows_no_result(site, page):
+    page.goto(f"{site.url}/t/{site.knockout.id}/rounds/1")
+    assert page.locator("#unpublished").is_visible()
+    assert page.locator("#pairings").count() == 0
+    text = page.locator("main").inner_text()
+    assert "1-0" not in text and "Player 1" not in text
+    assert page.locator("#status").inner_text() == "Round 1 of 2 is paired, not yet published."
+
+
+def test_a_knockout_has_no_table_page(site, page):
+    response = page.goto(f"{site.url}/t/{site.knockout.id}")
+    assert response.status == 409
+    assert "shown as a bracket" in page.locator("#problem").inner_text()
+
+
+def test_a_name_with_a_script_shows_as_text(site, page):
+    for path in ("", "/crosstable", "/rounds/1"):
+        page.goto(f"{site.url}/t/{site.live.id}{path}")
+        assert page.get_by_text(EVIL, exact=True).first.is_visible()
+        assert page.evaluate("window.pwned") is None

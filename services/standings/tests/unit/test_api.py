@@ -1,0 +1,253 @@
+"""The JSON API, the TRF export and the pages' HTML, on the embedded adapters."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from services.standings.domain.from_trf import history_from_trf
+from services.standings.domain.presets import preset
+from services.standings.domain.ranking import compute_table
+from services.standings.tests.conftest import D, Story, W, snapshot
+from services.standings.tests.unit.test_projection import double_rounds_swiss, six_player_round_robin
+from shared.events import GameOutcome
+from shared.trf import parse
+
+PROBLEM = "application/problem+json"
+
+
+def problem(response, status: int, slug: str) -> dict:
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == PROBLEM
+    body = response.json
+    assert body["type"] == f"/problems/{slug}" and body["status"] == status
+    assert "Traceback" not in response.get_data(as_text=True)
+    return body
+
+
+def test_standings(client, svc):
+    story = six_player_round_robin(svc)
+    body = client.get(f"/tournaments/{story.id}/standings").json
+    assert {
+        k: body[k] for k in ("name", "system", "ruleset", "after_round", "rounds_total", "completed")
+    } == {
+        "name": "Sunday blitz",
+        "system": "round_robin",
+        "ruleset": "platform",
+        "after_round": 5,
+        "rounds_total": 5,
+        "completed": True,
+    }
+    assert body["tiebreaks"] == ["WIN", "DE", "SNO"] and body["shown"] == ["SB"]
+    assert body["rows"][0] == {
+        "rank": 1,
+        "place": 1,
+        "seed": 4,
+        "player_id": str(story.player_ids[4]),
+        "name": "Player 4",
+        "rating": 1900,
+        "points": 6,
+        "tiebreaks": {"WIN": 3, "DE": 0, "SNO": 4},
+        "shown": {"SB": 28},
+    }
+    assert [r["seed"] for r in body["rows"]] == [4, 1, 6, 2, 3, 5]
+    assert [r["status"] for r in body["rounds"]] == ["finished"] * 5
+
+
+def test_swiss_standings_spell_codes_with_a_dash(client, svc):
+    story = double_rounds_swiss(svc)
+    body = client.get(f"/tournaments/{story.id}/standings").json
+    assert body["tiebreaks"] == ["BH-C1", "SB", "WIN"] and body["shown"] == ["BH"]
+    assert body["rows"][0]["tiebreaks"] == {"BH-C1": 19, "SB": 31, "WIN": 2}
+    assert body["double_rounds"] is True and body["system"] == "swiss"
+
+
+def test_crosstable_of_a_round_robin(client, svc):
+    story = six_player_round_robin(svc)
+    body = client.get(f"/tournaments/{story.id}/crosstable").json
+    assert body["columns"] == ["1", "2", "3", "4", "5"]
+    first = body["rows"][0]  # seed 4: lost to 1 (R4), lost by forfeit to 5 (R3)
+    assert (first["place"], first["seed"], first["points"]) == (1, 4, 6)
+    # places: 1 = seed 4, 2 = seed 1, 3 = seed 6, 4 = seed 2, 5 = seed 3, 6 = seed 5
+    assert first["against"] == [[], ["0"], ["1"], ["1"], ["1"], ["-"]]
+    assert first["rounds"][2] == {
+        "round": 3,
+        "leg": 1,
+        "opponent": 5,
+        "opponent_place": 6,
+        "colour": "w",
+        "result": "-",
+        "points": 0,
+        "bye": None,
+    }
+    last = body["rows"][5]  # seed 5 won that forfeit
+    assert last["against"][0] == ["+"] and last["rounds"][2]["points"] == 2
+
+
+def test_crosstable_with_double_rounds_and_byes(client, svc):
+    story = double_rounds_swiss(svc)
+    body = client.get(f"/tournaments/{story.id}/crosstable").json
+    assert body["columns"] == ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"]
+    seed3 = next(r for r in body["rows"] if r["seed"] == 3)
+    assert [(c["result"], c["points"]) for c in seed3["rounds"]] == [
+        ("bye", 2),
+        ("bye", 2),
+        ("0", 0),
+        ("½", 1),
+        ("1", 2),
+        ("1", 2),
+    ]
+    assert seed3["against"] is None  # a Swiss has no pair matrix
+
+
+def test_round(client, svc):
+    story = Story(svc, 5).start()
+    story.play(1, [(2, 5, D), (3, 4, W)], bye=1)
+    story.pair(2, [(5, 3), (1, 2)], bye=4)
+    story.result(2, 1, 2, GameOutcome.WHITE_FORFEIT_WIN)
+    body = client.get(f"/tournaments/{story.id}/rounds/2").json
+    assert (body["number"], body["published"], body["status"]) == (2, True, "playing")
+    games = [
+        (g["board"], g["white"]["seed"], g["black"]["seed"], g["outcome"], g["result"]) for g in body["games"]
+    ]
+    assert games == [(1, 5, 3, None, ""), (2, 1, 2, "+/-", "+/-")]
+    assert body["byes"] == [
+        {
+            "player": {"seed": 4, "player_id": str(story.player_ids[4]), "name": "Player 4", "rating": 1900},
+            "kind": "pairing_allocated",
+            "points": 2,
+        }
+    ]
+    first = client.get(f"/tournaments/{story.id}/rounds/1").json
+    assert [g["result"] for g in first["games"]] == ["½-½", "1-0"]
+
+
+def test_a_bye_with_double_rounds_is_worth_two_wins(client, svc):
+    story = double_rounds_swiss(svc)
+    body = client.get(f"/tournaments/{story.id}/rounds/1").json
+    assert body["byes"][0]["points"] == 4
+    assert [(g["board"], g["leg"], g["white"]["seed"], g["result"]) for g in body["games"]] == [
+        (1, 1, 1, "1-0"),
+        (2, 1, 2, "1-0"),
+        (1, 2, 4, "½-½"),
+        (2, 2, 5, "1-0"),
+    ]
+
+
+def test_before_the_first_pairing(client, svc):
+    story = Story(svc, 4).start()
+    body = client.get(f"/tournaments/{story.id}/standings").json
+    assert (body["system"], body["rows"], body["after_round"], body["rounds"]) == (None, [], 0, [])
+    assert client.get(f"/tournaments/{story.id}/crosstable").json["rows"] == []
+    text = client.get(f"/tournaments/{story.id}/trf").get_data(as_text=True)
+    assert sum(line.startswith("001") for line in text.splitlines()) == 4
+
+
+@pytest.mark.parametrize("build", [six_player_round_robin, double_rounds_swiss])
+def test_trf_export_reads_back_to_the_same_table(client, svc, build):
+    story = build(svc)
+    response = client.get(f"/tournaments/{story.id}/trf")
+    assert response.status_code == 200 and response.mimetype == "text/plain"
+    doc = parse(response.get_data(as_text=True))
+    ruleset = preset("platform-round-robin" if story.system == "round_robin" else "platform-swiss")
+    legs = 2 if story.double_rounds else 1
+    assert doc.total_rounds == story.total_rounds * legs and doc.rounds_played == story.total_rounds * legs
+    assert doc.tiebreaks == [tb.code.replace("-", "/") for tb in ruleset.tiebreaks]
+    assert doc.time_control == "180+2" and doc.name == "Sunday blitz"
+    history = history_from_trf(doc)
+    assert history.pre_determined == (story.system == "round_robin")
+    again = compute_table(history, ruleset.tiebreaks, ruleset.rules(doc.start_date, doc.start_date))
+    rows = snapshot(svc, story.id)["table"]["rows"]
+    assert [(r.rank, r.start, r.points, r.tiebreaks) for r in again.rows] == [
+        (r["rank"], r["seed"], r["points"], r["tiebreaks"]) for r in rows
+    ]
+    assert all(doc.players[r["seed"]].rank == r["rank"] for r in rows)
+
+
+def test_trf_blocks(client, svc):
+    story = Story(svc, 5).start()
+    story.play(1, [(2, 5, GameOutcome.DOUBLE_FORFEIT), (3, 4, GameOutcome.BLACK_FORFEIT_WIN)], bye=1)
+    story.pair(2, [(5, 3), (1, 2)], bye=4)
+    story.result(2, 5, 3, D)
+    doc = parse(client.get(f"/tournaments/{story.id}/trf").get_data(as_text=True))
+    blocks = {
+        seed: [(e.opponent, e.colour.value, e.result.value) if e else None for e in p.rounds]
+        for seed, p in doc.players.items()
+    }
+    assert blocks == {
+        1: [(None, "-", "U")],  # round 2's game is open: a blank block (trailing blanks are dropped)
+        2: [(5, "w", "-")],
+        3: [(4, "w", "-"), (5, "b", "=")],
+        4: [(3, "b", "+"), (None, "-", "U")],
+        5: [(2, "b", "-"), (3, "w", "=")],
+    }
+    assert (doc.players[4].points, doc.players[2].points) == (4, 0)  # a double forfeit scores nothing
+
+
+def test_names_from_users_stay_text(client, svc):
+    evil = '<script>alert("x")</script>\nEve'
+    story = Story(svc, 4, names=[evil, "Ann", "Bob", "Cy"]).start()
+    story.play(1, [(1, 4, W), (2, 3, D)])
+    assert client.get(f"/tournaments/{story.id}/standings").json["rows"][0]["name"] == evil
+    for path in ("", "/crosstable", "/rounds/1"):
+        html = client.get(f"/t/{story.id}{path}").get_data(as_text=True)
+        assert "<script>" not in html and "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html
+    lines = client.get(f"/tournaments/{story.id}/trf").get_data(as_text=True).splitlines()
+    players = [line for line in lines if line.startswith("001")]
+    assert players[0][14:47].rstrip() == '<script>alert("x")</script> Eve'  # the line break became a space
+    assert len(players) == 4 and not any(line.startswith("Eve") for line in lines)
+
+
+def test_unknown_tournament_and_round(client, svc):
+    missing = uuid.uuid4()
+    for path in ("standings", "crosstable", "rounds/1", "trf"):
+        body = problem(client.get(f"/tournaments/{missing}/{path}"), 404, "tournament-not-found")
+        assert body["detail"] == f"no tournament {missing}"
+    story = Story(svc, 4).start()
+    story.pair(1, [(1, 4), (2, 3)])
+    problem(client.get(f"/tournaments/{story.id}/rounds/2"), 404, "round-not-found")
+    problem(client.get(f"/tournaments/{story.id}/rounds/0"), 404, "round-not-found")
+    problem(client.get("/tournaments/not-a-uuid/standings"), 404, "not-found")
+
+
+def test_a_knockout_has_no_table_crosstable_or_trf(client, svc):
+    story = Story(svc, 4, system="knockout", rounds=2, ruleset="knockout").start()
+    story.play(1, [(1, 4, W), (2, 3, W)])
+    for path in ("standings", "crosstable", "trf"):
+        body = problem(client.get(f"/tournaments/{story.id}/{path}"), 409, "not-a-table")
+        assert "bracket" in body["detail"]
+    body = client.get(f"/tournaments/{story.id}/rounds/1").json  # a knockout round, not yet published
+    assert (body["published"], body["status"], body["games"], body["byes"]) == (False, "unpublished", [], [])
+
+
+def test_a_table_under_a_ruleset_without_table_rules(client, svc):
+    story = Story(svc, 4, system="swiss", rounds=3, ruleset="fide-rapid").start()
+    story.play(1, [(1, 4, W), (2, 3, W)])
+    body = problem(client.get(f"/tournaments/{story.id}/standings"), 409, "unsupported-ruleset")
+    assert "fide-rapid" in body["detail"]
+
+
+def test_pages_answer_html(client, svc):
+    story = Story(svc, 4).start()
+    story.play(1, [(1, 4, W), (2, 3, D)])
+    for path in ("", "/crosstable", "/rounds/1"):
+        response = client.get(f"/t/{story.id}{path}")
+        assert response.status_code == 200 and response.mimetype == "text/html"
+    missing = client.get(f"/t/{uuid.uuid4()}")
+    assert (missing.status_code, missing.mimetype) == (404, "text/html")
+    assert "No tournament" in missing.get_data(as_text=True)
+    assert client.get(f"/t/{story.id}/rounds/9").status_code == 404
+    assert client.get("/t/nonsense").mimetype == "text/html"
+    assert client.get("/static/standings.css").status_code == 200
+
+
+def test_openapi_documents_the_json_api_only(client):
+    paths = client.get("/openapi.json").json["paths"]
+    assert sorted(paths) == [
+        "/tournaments/{tournament_id}/crosstable",
+        "/tournaments/{tournament_id}/rounds/{number}",
+        "/tournaments/{tournament_id}/standings",
+        "/tournaments/{tournament_id}/trf",
+    ]
+    assert client.get("/healthz").json == {"status": "ok"}

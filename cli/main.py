@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.bracket",
     "cli.standings",
     "cli.pair",
+    "cli.demo",
 )
 
 

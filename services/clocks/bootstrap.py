@@ -37,6 +37,8 @@ class Clocks:
     subscriptions: list[Subscription]
     deadlines: DeadlineStore
 
+    migrations: Path = MIGRATIONS
+
     def uow(self) -> ClocksUnitOfWork:
         return self.bus.uow_factory()
 

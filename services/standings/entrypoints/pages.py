@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 
 from flask import Blueprint, Flask, render_template, request
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import NotFound
 
 from services.standings.bootstrap import StandingsService
@@ -58,7 +59,7 @@ def register(app: Flask, svc: StandingsService) -> None:
     pages.register_error_handler(errors.Conflict, standings_error)
 
     @app.errorhandler(NotFound)
-    def not_found(exc: NotFound) -> object:
+    def not_found(exc: NotFound) -> ResponseReturnValue:
         """A page address that matches nothing is answered with a page, an API address with a problem."""
         if request.path.startswith(PREFIX):
             return render_template("error.html", status=404, detail="there is no such page"), 404

@@ -1,0 +1,301 @@
+"""`arbiter demo`: a whole tournament in one process with no servers — registration, the scheduled
+start, pairings, server-side clocks with simulated players, results, and the final table."""
+
+from __future__ import annotations
+
+import datetime as dt
+import heapq
+import random
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from shared.events import Envelope, Event, RoundPaired
+
+NAMES = [
+    "Anand",
+    "Botvinnik",
+    "Capablanca",
+    "Dzindzichashvili",
+    "Euwe",
+    "Fischer",
+    "Gaprindashvili",
+    "Hou",
+    "Ivanchuk",
+    "Judit Polgar",
+    "Karpov",
+    "Lasker",
+    "Menchik",
+    "Nakamura",
+    "Oparin",
+    "Petrosian",
+    "Quinteros",
+    "Rubinstein",
+    "Spassky",
+    "Tal",
+    "Ushenina",
+    "Vallejo",
+    "Wei Yi",
+    "Xie Jun",
+    "Yusupov",
+    "Zukertort",
+]
+
+
+@dataclass
+class Plan:
+    """How a simulated game goes: its plies, its ending, and whether someone just stops moving."""
+
+    game: dict[str, Any]
+    plies: int
+    outcome: str
+    reason: str
+    stall_at: int | None = None  # the side to move at this ply never moves again: its flag falls
+    played: int = 0
+    done: bool = False
+
+
+@dataclass
+class Demo:
+    console: Console
+    rng: random.Random
+    players: int
+    minutes: float
+    increment: int
+    double_rounds: bool
+    ratings: dict[uuid.UUID, int] = field(default_factory=dict)
+    names: dict[uuid.UUID, str] = field(default_factory=dict)
+    rounds: list[RoundPaired] = field(default_factory=list)
+    completed: bool = False
+
+    def run(self, workdir: Path) -> int:
+        from cli.embedded import EmbeddedStack
+
+        started = time.monotonic()
+        stack = EmbeddedStack.create(workdir)
+        try:
+            return self._run(stack, started)
+        finally:
+            stack.close()
+
+    def _run(self, stack: Any, started: float) -> int:
+        staff = stack.token(uuid.uuid4(), "service")
+        reg = stack.api["registration"]
+        organiser = uuid.UUID(reg.call("POST", "/accounts", {"name": "Organiser"}, staff)["id"])
+        for i in range(self.players):
+            rating = self.rng.randrange(1300, 2400, 5)
+            name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
+            body = {"name": name, "ratings": {"chess:blitz": rating, "chess:rapid": rating}}
+            pid = uuid.UUID(reg.call("POST", "/accounts", body, staff)["id"])
+            self.ratings[pid], self.names[pid] = rating, name
+
+        starts_at = stack.clock.now() + dt.timedelta(minutes=5)
+        tournament = reg.call(
+            "POST",
+            "/tournaments",
+            {
+                "name": "Arbiter demo open",
+                "starts_at": starts_at.isoformat(),
+                "time_control": {"base_seconds": int(self.minutes * 60), "increment_seconds": self.increment},
+                "double_rounds": self.double_rounds,
+            },
+            stack.token(organiser),
+        )
+        tid = tournament["id"]
+        for pid in self.ratings:
+            reg.call("POST", f"/tournaments/{tid}/entries", {}, stack.token(pid))
+        self.console.print(
+            f"[bold]{tournament['name']}[/]: {self.players} players, {self.minutes:g}+{self.increment}"
+            f"{', double rounds' if self.double_rounds else ''}; starts {starts_at:%H:%M} (simulated time)"
+        )
+
+        stack.listen("demo", ("round.paired", "tournament.completed"), self._on_event)
+        stack.advance((starts_at - stack.clock.now()).total_seconds())
+        system = None
+        while not self.completed:
+            if not self.rounds:
+                raise click.ClickException("the tournament did not start (see the registration status)")
+            current = self.rounds[-1]
+            if system is None:
+                system = current.system.replace("_", " ")
+                self.console.print(
+                    f"System chosen at the start: [bold]{system}[/], {current.total_rounds} rounds\n"
+                )
+            self._play_round(stack, current)
+            if self.rounds[-1] is current and not self.completed:
+                raise click.ClickException(f"round {current.round} ended but nothing followed it")
+
+        table = stack.api["standings"].call("GET", f"/tournaments/{tid}/standings")
+        self._print_table(table)
+        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
+        return 0
+
+    def _on_event(self, envelope: Envelope, event: Event) -> None:
+        if isinstance(event, RoundPaired):
+            self.rounds.append(event)
+        elif envelope.type == "tournament.completed":
+            self.completed = True
+
+    # -- one round ------------------------------------------------------------------------------
+    def _play_round(self, stack: Any, rnd: RoundPaired) -> None:
+        clocks = stack.api["clocks"]
+        games = clocks.call("GET", f"/tournaments/{rnd.tournament_id}/games?round={rnd.round}")["games"]
+        plans = [self._plan(g) for g in games]
+        queue: list[tuple[float, int]] = []
+        now = stack.clock.now()
+        for index, plan in enumerate(plans):
+            heapq.heappush(queue, (self._think(plan, now), index))
+        while queue:
+            when, index = heapq.heappop(queue)
+            plan = plans[index]
+            delta = when - stack.clock.now().timestamp()
+            if delta > 0:
+                stack.advance(delta)
+            if plan.done:
+                continue
+            if plan.stall_at is not None and plan.played == plan.stall_at:
+                continue  # this player never moves again; the ticker will see the flag fall
+            mover = plan.game["white" if plan.played % 2 == 0 else "black"]["player_id"]
+            if not self._send(clocks, f"/games/{plan.game['id']}/moves", None, stack.token(uuid.UUID(mover))):
+                plan.done = True  # the flag fell as the move came in: a loss on time
+                continue
+            plan.played += 1
+            if plan.played >= plan.plies:
+                reporter = uuid.UUID(plan.game["black" if plan.outcome == "0-1" else "white"]["player_id"])
+                body = {"outcome": plan.outcome, "reason": plan.reason}
+                self._send(clocks, f"/games/{plan.game['id']}/result", body, stack.token(reporter))
+                plan.done = True
+                stack.settle()
+            else:
+                heapq.heappush(queue, (self._think(plan, stack.clock.now()), index))
+        # stalled games end on time: let the clock run until every flag has fallen
+        while not all(p.done or self._finished(clocks, p) for p in plans):
+            stack.advance(30)
+        self._print_round(clocks, rnd)
+
+    def _plan(self, game: dict[str, Any]) -> Plan:
+        white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
+        expected = 1 / (1 + 10 ** ((self.ratings[black] - self.ratings[white]) / 400))
+        roll = self.rng.random()
+        draw_band = 0.22
+        if roll < expected - draw_band / 2:
+            outcome = "1-0"
+        elif roll < expected + draw_band / 2:
+            outcome = "1/2-1/2"
+        else:
+            outcome = "0-1"
+        plies = self.rng.randint(30, 110)
+        reason = (
+            "agreement"
+            if outcome == "1/2-1/2"
+            else self.rng.choice(["resignation", "checkmate", "resignation"])
+        )
+        plan = Plan(game, plies, outcome, reason)
+        if outcome != "1/2-1/2" and self.rng.random() < 0.1:
+            # the loser stops moving: the winner never reports, the server's clock decides
+            loser_moves_on = 0 if outcome == "0-1" else 1
+            plan.stall_at = self.rng.randrange(10, plies) // 2 * 2 + loser_moves_on
+        return plan
+
+    def _think(self, plan: Plan, now: dt.datetime) -> float:
+        budget = (self.minutes * 60) / 60 + self.increment * 0.7
+        return now.timestamp() + max(0.5, self.rng.expovariate(1 / budget) * 0.9)
+
+    @staticmethod
+    def _send(clocks: Any, path: str, body: Any, token: str) -> bool:
+        """POST; False when the game had already ended (409), which a real player also meets."""
+        from cli.embedded import ApiError
+
+        try:
+            clocks.call("POST", path, body, token)
+        except ApiError as exc:
+            if exc.status != 409:
+                raise
+            return False
+        return True
+
+    @staticmethod
+    def _finished(clocks: Any, plan: Plan) -> bool:
+        if plan.done:
+            return True
+        state = clocks.call("GET", f"/games/{plan.game['id']}")
+        plan.done = state["status"] == "finished"
+        return plan.done
+
+    # -- printing -------------------------------------------------------------------------------
+    def _print_round(self, clocks: Any, rnd: RoundPaired) -> None:
+        games = clocks.call("GET", f"/tournaments/{rnd.tournament_id}/games?round={rnd.round}")["games"]
+        table = Table(title=f"Round {rnd.round} of {rnd.total_rounds}", title_justify="left")
+        for col in ("Bd", "White", "", "Result", "", "Black", "How"):
+            table.add_column(col, justify="right" if col in ("Bd", "") else "left")
+        for g in sorted(games, key=lambda g: (g["board"], g["leg"])):
+            w, b = uuid.UUID(g["white"]["player_id"]), uuid.UUID(g["black"]["player_id"])
+            result = g["result"] or {}
+            table.add_row(
+                f"{g['board']}{'b' if g['leg'] == 2 else ''}",
+                self.names[w],
+                str(self.ratings[w]),
+                result.get("outcome", "*"),
+                str(self.ratings[b]),
+                self.names[b],
+                result.get("reason", ""),
+            )
+        for bye in rnd.byes:
+            table.add_row("", self.names[bye.player_id], str(self.ratings[bye.player_id]), "bye", "", "", "")
+        self.console.print(table)
+
+    def _print_table(self, data: dict[str, Any]) -> None:
+        rows = data["rows"]
+        codes = list(rows[0]["tiebreaks"]) if rows else []
+        shown = list(rows[0].get("shown", {})) if rows else []
+        table = Table(title="Final standings", title_justify="left")
+        for col in ("Rk", "Sd", "Name", "Rtg", "Pts", *codes, *shown):
+            table.add_column(col, justify="left" if col == "Name" else "right")
+        for row in rows:
+            pid = uuid.UUID(row["player_id"])
+            table.add_row(
+                str(row["rank"]),
+                str(row["seed"]),
+                row["name"],
+                str(self.ratings[pid]),
+                _num(row["points"]),
+                *(_num(row["tiebreaks"][c]) for c in codes),
+                *(_num(row["shown"][c]) for c in shown),
+            )
+        self.console.print(table)
+
+
+def _num(value: Any) -> str:
+    if value is None:
+        return ""
+    return f"{value:g}" if isinstance(value, float | int) else str(value)
+
+
+def register(group: click.Group) -> None:
+    @group.command()
+    @click.option("--players", type=click.IntRange(4, 26), default=10, show_default=True)
+    @click.option("--seed", type=int, default=2026, show_default=True, help="the simulation's random seed")
+    @click.option("--tc", "time_control", default="3+2", show_default=True, help="minutes+increment")
+    @click.option("--double-rounds", is_flag=True, help="every pairing plays twice, colours swapped")
+    def demo(players: int, seed: int, time_control: str, double_rounds: bool) -> None:
+        """Run a whole tournament embedded: one process, simulated players, no servers."""
+        from cli.client import parse_time_control
+
+        tc = parse_time_control(time_control)
+        runner = Demo(
+            Console(),
+            random.Random(seed),
+            players,
+            tc["base_seconds"] / 60,
+            tc["increment_seconds"],
+            double_rounds,
+        )
+        with tempfile.TemporaryDirectory(prefix="arbiter-demo-") as tmp:
+            runner.run(Path(tmp))

@@ -1,0 +1,137 @@
+"""The embedded mode: all four services in one process, with the in-process broker, a SQLite
+database per service, in-process clock deadlines and a simulated clock. The same service code
+runs as in production; only the adapters differ. Used by `arbiter demo`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from services.clocks.adapters.deadlines import InMemoryDeadlineStore
+from services.clocks.bootstrap import Clocks
+from services.clocks.bootstrap import bootstrap as clocks_bootstrap
+from services.clocks.config import ClocksSettings
+from services.clocks.entrypoints.app import create_app as clocks_app
+from services.clocks.service_layer.commands import CheckFlags
+from services.pairing.bootstrap import Pairing
+from services.pairing.bootstrap import bootstrap as pairing_bootstrap
+from services.pairing.config import PairingSettings
+from services.pairing.entrypoints.app import create_app as pairing_app
+from services.registration.bootstrap import Registration
+from services.registration.bootstrap import bootstrap as registration_bootstrap
+from services.registration.config import RegistrationSettings
+from services.registration.entrypoints.app import create_app as registration_app
+from services.registration.service_layer.commands import StartDueTournaments
+from services.standings.bootstrap import StandingsService
+from services.standings.bootstrap import bootstrap as standings_bootstrap
+from services.standings.config import StandingsSettings
+from services.standings.entrypoints.app import create_app as standings_app
+from shared.events import Envelope, Event
+from shared.http.auth import issue_token
+from shared.messaging.inprocess import InProcessBroker
+from shared.messaging.port import Subscription
+from shared.settings import DEV_JWT_SECRET
+from shared.timesource import FakeClock
+
+
+class ApiError(RuntimeError):
+    def __init__(self, status: int, problem: dict[str, Any]) -> None:
+        super().__init__(f"{status} {problem.get('title')}: {problem.get('detail')}")
+        self.status = status
+        self.problem = problem
+
+
+class Client:
+    """JSON over a Flask test client, raising ApiError on problem responses."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = self.client.open(path, method=method, json=body, headers=headers)
+        if response.status_code >= 400:
+            raise ApiError(response.status_code, response.get_json(silent=True) or {})
+        return response.get_json(silent=True)
+
+
+@dataclass
+class EmbeddedStack:
+    clock: FakeClock
+    broker: InProcessBroker
+    registration: Registration
+    pairing: Pairing
+    clocks: Clocks
+    standings: StandingsService
+    api: dict[str, Client]
+
+    @classmethod
+    def create(cls, workdir: Path, *, start: dt.datetime | None = None) -> EmbeddedStack:
+        clock = FakeClock(start or dt.datetime.now(dt.UTC).replace(microsecond=0))
+        broker = InProcessBroker()
+
+        def sqlite(name: str) -> str:
+            return f"sqlite:///{workdir / f'{name}.sqlite'}"
+
+        common: dict[str, Any] = {"broker": broker, "clock": clock, "migrate": True, "relay_on_commit": True}
+        registration = registration_bootstrap(
+            RegistrationSettings(ARBITER_REGISTRATION_DATABASE_URL=sqlite("registration")), **common
+        )
+        pairing = pairing_bootstrap(PairingSettings(ARBITER_PAIRING_DATABASE_URL=sqlite("pairing")), **common)
+        clocks = clocks_bootstrap(
+            ClocksSettings(ARBITER_CLOCKS_DATABASE_URL=sqlite("clocks")),
+            deadlines=InMemoryDeadlineStore(),
+            **common,
+        )
+        standings = standings_bootstrap(
+            StandingsSettings(ARBITER_STANDINGS_DATABASE_URL=sqlite("standings")), **common
+        )
+        broker.subscribe(
+            registration.subscriptions
+            + pairing.subscriptions
+            + pairing.worker_subscriptions
+            + clocks.subscriptions
+            + standings.subscriptions
+        )
+        api = {
+            "registration": Client(registration_app(registration).test_client()),
+            "pairing": Client(pairing_app(pairing).test_client()),
+            "clocks": Client(clocks_app(clocks).test_client()),
+            "standings": Client(standings_app(standings).test_client()),
+        }
+        return cls(clock, broker, registration, pairing, clocks, standings, api)
+
+    def listen(self, name: str, routing_keys: tuple[str, ...], handler: Any) -> None:
+        """Watch events (the demo prints rounds as they are paired)."""
+
+        def on_message(envelope: Envelope, event: Event) -> None:
+            handler(envelope, event)
+
+        self.broker.subscribe([Subscription(f"embedded.{name}", routing_keys, on_message)])
+
+    def settle(self) -> int:
+        """Run every process's work that is due now: scheduler, ticker, then deliver all messages."""
+        delivered = 0
+        while True:
+            self.registration.bus.handle(StartDueTournaments())
+            self.clocks.bus.handle(CheckFlags())
+            n = self.broker.run_until_idle()
+            delivered += n
+            if n == 0:
+                return delivered
+
+    def advance(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+        self.settle()
+
+    def token(self, subject: uuid.UUID, *roles: str) -> str:
+        return issue_token(DEV_JWT_SECRET, subject, set(roles) or {"player"})
+
+    def close(self) -> None:
+        for svc in (self.registration, self.pairing, self.clocks, self.standings):
+            svc.engine.dispose()

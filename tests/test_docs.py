@@ -23,3 +23,21 @@ def test_every_event_payload_field_is_documented():
         row = next(line for line in text.splitlines() if line.startswith(f"| `{kind}` |"))
         for name in model.model_fields:
             assert re.search(rf"\b{name}\b", row), f"{kind}: field {name} is not in docs/events.md"
+
+
+def test_every_endpoint_is_in_docs_api(tmp_path):
+    from cli.embedded import EmbeddedStack
+
+    text = (ROOT / "docs/api.md").read_text()
+    stack = EmbeddedStack.create(tmp_path)
+    try:
+        for name, client in stack.api.items():
+            doc = client.client.get("/openapi.json").get_json()
+            assert doc["paths"], name
+            for path, operations in doc["paths"].items():
+                for method in operations:
+                    assert f"`{method.upper()} {path}" in text or (
+                        method == "get" and f"`GET {path}[" in text
+                    ), f"{name}: {method.upper()} {path} is not in docs/api.md"
+    finally:
+        stack.close()

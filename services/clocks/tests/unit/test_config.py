@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from services.clocks.__main__ import main
+from services.clocks.__main__ import PROCESSES
+from services.clocks.bootstrap import bootstrap
 from services.clocks.config import ClocksSettings
+from shared.runtime import service_main
 
 
 def test_defaults_are_local():
@@ -32,5 +34,5 @@ def test_a_tick_must_take_time(monkeypatch):
 
 @pytest.mark.parametrize("argv", [[], ["serve"], ["ticker", "now"]])
 def test_unknown_commands_print_the_usage(argv, capsys):
-    assert main(argv) == 2
+    assert service_main("clocks", argv, bootstrap, PROCESSES) == 2
     assert "migrate|consumer|relay|ticker" in capsys.readouterr().err

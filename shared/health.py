@@ -27,3 +27,15 @@ def tcp_check(url: str, timeout: float = 1.0) -> Callable[[], None]:
 
 def database_check(engine: sa.Engine) -> Callable[[], None]:
     return lambda: ping(engine)
+
+
+def readiness(
+    engine: sa.Engine, amqp_url: str, redis_url: str, **extra: Callable[[], None]
+) -> dict[str, Callable[[], None]]:
+    """What /readyz checks for every service: its database, the broker and Redis (plus ``extra``)."""
+    return {
+        "database": database_check(engine),
+        "broker": tcp_check(amqp_url),
+        "redis": tcp_check(redis_url),
+        **extra,
+    }

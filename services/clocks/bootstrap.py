@@ -7,19 +7,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
-from sqlalchemy.orm import sessionmaker
 
 from services.clocks.adapters import orm
 from services.clocks.adapters.deadlines import DeadlineStore, RedisDeadlineStore
 from services.clocks.config import ClocksSettings
 from services.clocks.service_layer.handlers import Handlers
 from services.clocks.service_layer.unit_of_work import ClocksUnitOfWork
-from shared.database import make_engine, upgrade
+from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
-from shared.messaging.outbox import OutboxRelay, notify_channel
+from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
-from shared.messaging.rabbitmq import RabbitMQBroker
-from shared.timesource import Clock, SystemClock
+from shared.timesource import Clock
 
 SERVICE = "clocks"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -54,27 +52,25 @@ def bootstrap(
     relay_on_commit: bool = False,
 ) -> Clocks:
     settings = settings or ClocksSettings()
-    engine = engine or make_engine(settings.database_url)
-    if migrate:
-        upgrade(MIGRATIONS, engine)
-    broker = broker or RabbitMQBroker(settings.amqp_url)
-    clock = clock or SystemClock()
+    p = plumbing(
+        SERVICE,
+        settings.database_url,
+        settings.amqp_url,
+        outbox=orm.outbox,
+        inbox=orm.inbox,
+        migrations=MIGRATIONS,
+        engine=engine,
+        broker=broker,
+        clock=clock,
+        migrate=migrate,
+        relay_on_commit=relay_on_commit,
+    )
     store: DeadlineStore = deadlines or RedisDeadlineStore.from_url(settings.redis_url, settings.redis_prefix)
-    channel = notify_channel(SERVICE)
-    relay = OutboxRelay(engine, orm.outbox, broker, channel=channel)
-    factory = sessionmaker(engine, expire_on_commit=False)
 
     def uow_factory() -> ClocksUnitOfWork:
-        return ClocksUnitOfWork(
-            factory,
-            orm.outbox,
-            orm.inbox,
-            channel=channel,
-            deadlines=store,
-            after_commit=(lambda _published: relay.drain()) if relay_on_commit else None,
-        )
+        return ClocksUnitOfWork(deadlines=store, **p.uow_options())
 
-    handlers = Handlers(clock)
+    handlers = Handlers(p.clock)
     bus = MessageBus(uow_factory, handlers.table())
     subscriptions = [
         event_subscription("clocks.round_paired", ("round.paired",), handlers.on_round_paired, uow_factory),
@@ -85,4 +81,4 @@ def bootstrap(
             uow_factory,
         ),
     ]
-    return Clocks(settings, engine, clock, broker, bus, handlers, relay, subscriptions, store)
+    return Clocks(settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions, store)

@@ -6,19 +6,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
-from sqlalchemy.orm import sessionmaker
 
 from services.pairing.adapters import orm
 from services.pairing.config import PairingSettings
 from services.pairing.domain.tournament import pairers
 from services.pairing.service_layer.handlers import Handlers
 from services.pairing.service_layer.unit_of_work import PairingUnitOfWork
-from shared.database import make_engine, upgrade
+from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
-from shared.messaging.outbox import OutboxRelay, notify_channel
+from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
-from shared.messaging.rabbitmq import RabbitMQBroker
-from shared.timesource import Clock, SystemClock
+from shared.timesource import Clock
 
 SERVICE = "pairing"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -52,25 +50,25 @@ def bootstrap(
     relay_on_commit: bool = False,
 ) -> Pairing:
     settings = settings or PairingSettings()
-    engine = engine or make_engine(settings.database_url)
-    if migrate:
-        upgrade(MIGRATIONS, engine)
-    broker = broker or RabbitMQBroker(settings.amqp_url, prefetch=settings.worker_prefetch, heartbeat=300)
-    clock = clock or SystemClock()
-    channel = notify_channel(SERVICE)
-    relay = OutboxRelay(engine, orm.outbox, broker, channel=channel)
-    factory = sessionmaker(engine, expire_on_commit=False)
+    p = plumbing(
+        SERVICE,
+        settings.database_url,
+        settings.amqp_url,
+        outbox=orm.outbox,
+        inbox=orm.inbox,
+        migrations=MIGRATIONS,
+        engine=engine,
+        broker=broker,
+        clock=clock,
+        migrate=migrate,
+        relay_on_commit=relay_on_commit,
+        broker_options={"prefetch": settings.worker_prefetch, "heartbeat": 300},
+    )
 
     def uow_factory() -> PairingUnitOfWork:
-        return PairingUnitOfWork(
-            factory,
-            orm.outbox,
-            orm.inbox,
-            channel=channel,
-            after_commit=(lambda _published: relay.drain()) if relay_on_commit else None,
-        )
+        return PairingUnitOfWork(**p.uow_options())
 
-    handlers = Handlers(clock, pairers())
+    handlers = Handlers(p.clock, pairers())
     bus = MessageBus(uow_factory, {})
     subscriptions = [
         event_subscription(
@@ -83,4 +81,6 @@ def bootstrap(
     worker_subscriptions = [
         event_subscription("pairing.round_due", ("pairing.round_due",), handlers.on_round_due, uow_factory),
     ]
-    return Pairing(settings, engine, clock, broker, bus, handlers, relay, subscriptions, worker_subscriptions)
+    return Pairing(
+        settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions, worker_subscriptions
+    )

@@ -8,18 +8,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
-from sqlalchemy.orm import sessionmaker
 
 from services.registration.adapters import orm
 from services.registration.config import RegistrationSettings
 from services.registration.service_layer.handlers import Handlers
 from services.registration.service_layer.unit_of_work import RegistrationUnitOfWork
-from shared.database import make_engine, upgrade
+from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
-from shared.messaging.outbox import OutboxRelay, notify_channel
+from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
-from shared.messaging.rabbitmq import RabbitMQBroker
-from shared.timesource import Clock, SystemClock
+from shared.timesource import Clock
 
 SERVICE = "registration"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -52,25 +50,24 @@ def bootstrap(
     relay_on_commit: bool = False,
 ) -> Registration:
     settings = settings or RegistrationSettings()
-    engine = engine or make_engine(settings.database_url)
-    if migrate:
-        upgrade(MIGRATIONS, engine)
-    broker = broker or RabbitMQBroker(settings.amqp_url)
-    clock = clock or SystemClock()
-    channel = notify_channel(SERVICE)
-    relay = OutboxRelay(engine, orm.outbox, broker, channel=channel)
-    factory = sessionmaker(engine, expire_on_commit=False)
+    p = plumbing(
+        SERVICE,
+        settings.database_url,
+        settings.amqp_url,
+        outbox=orm.outbox,
+        inbox=orm.inbox,
+        migrations=MIGRATIONS,
+        engine=engine,
+        broker=broker,
+        clock=clock,
+        migrate=migrate,
+        relay_on_commit=relay_on_commit,
+    )
 
     def uow_factory() -> RegistrationUnitOfWork:
-        return RegistrationUnitOfWork(
-            factory,
-            orm.outbox,
-            orm.inbox,
-            channel=channel,
-            after_commit=(lambda _published: relay.drain()) if relay_on_commit else None,
-        )
+        return RegistrationUnitOfWork(**p.uow_options())
 
-    handlers = Handlers(clock, dt.timedelta(seconds=settings.min_lead_seconds))
+    handlers = Handlers(p.clock, dt.timedelta(seconds=settings.min_lead_seconds))
     bus = MessageBus(uow_factory, handlers.table())
     subscriptions = [
         event_subscription(
@@ -80,4 +77,4 @@ def bootstrap(
             uow_factory,
         ),
     ]
-    return Registration(settings, engine, clock, broker, bus, handlers, relay, subscriptions)
+    return Registration(settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions)

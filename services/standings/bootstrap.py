@@ -6,19 +6,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
-from sqlalchemy.orm import sessionmaker
 
 from services.standings.adapters import orm
 from services.standings.config import StandingsSettings
 from services.standings.service_layer.handlers import Handlers
 from services.standings.service_layer.table_cache import TableCache
 from services.standings.service_layer.unit_of_work import StandingsUnitOfWork
-from shared.database import make_engine, upgrade
+from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
-from shared.messaging.outbox import OutboxRelay, notify_channel
+from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
-from shared.messaging.rabbitmq import RabbitMQBroker
-from shared.timesource import Clock, SystemClock
+from shared.timesource import Clock
 
 SERVICE = "standings"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -52,27 +50,25 @@ def bootstrap(
     relay_on_commit: bool = False,
 ) -> StandingsService:
     settings = settings or StandingsSettings()
-    engine = engine or make_engine(settings.database_url)
-    if migrate:
-        upgrade(MIGRATIONS, engine)
-    broker = broker or RabbitMQBroker(settings.amqp_url)
-    clock = clock or SystemClock()
-    channel = notify_channel(SERVICE)
-    relay = OutboxRelay(engine, orm.outbox, broker, channel=channel)
-    factory = sessionmaker(engine, expire_on_commit=False)
+    p = plumbing(
+        SERVICE,
+        settings.database_url,
+        settings.amqp_url,
+        outbox=orm.outbox,
+        inbox=orm.inbox,
+        migrations=MIGRATIONS,
+        engine=engine,
+        broker=broker,
+        clock=clock,
+        migrate=migrate,
+        relay_on_commit=relay_on_commit,
+    )
     tables = TableCache(settings.table_cache_size)
 
     def uow_factory() -> StandingsUnitOfWork:
-        return StandingsUnitOfWork(
-            factory,
-            orm.outbox,
-            orm.inbox,
-            channel=channel,
-            tables=tables,
-            after_commit=(lambda _published: relay.drain()) if relay_on_commit else None,
-        )
+        return StandingsUnitOfWork(tables=tables, **p.uow_options())
 
-    handlers = Handlers(clock)
+    handlers = Handlers(p.clock)
     bus = MessageBus(uow_factory, {})
     subscriptions = [
         event_subscription(
@@ -94,4 +90,6 @@ def bootstrap(
             uow_factory,
         ),
     ]
-    return StandingsService(settings, engine, clock, broker, bus, handlers, relay, subscriptions, tables)
+    return StandingsService(
+        settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions, tables
+    )

@@ -10,7 +10,7 @@ import pytest
 from shared.testing.polling import wait_for
 from tests.e2e.stack import Stack
 from tests.e2e.story import Spy, Story
-from tests.e2e.test_tournaments import field, play_round_robin
+from tests.e2e.test_tournaments import play_rounds, started
 
 pytestmark = pytest.mark.e2e
 
@@ -35,19 +35,14 @@ def lower_seed_wins(w: int, b: int) -> str:
 
 def test_the_same_event_delivered_twice_has_one_effect(story: Story, spy):
     watch = spy("game.finished")
-    organiser = story.register("Organiser dup")
-    players = field(story, 6, "Dup ")
-    tid = story.create_tournament(organiser, start_in=2)
-    for p in players:
-        story.join(p, tid)
-    story.wait_status(tid, "started")
-    play_round_robin(story, tid, players, rounds=1, games_per_round=3, outcome=lower_seed_wins)
+    tid, players = started(story, "Dup", 6)
+    play_rounds(story, tid, players, rounds=1, games_per_round=3, outcome=lower_seed_wins)
     story.wait_games(tid, 2, 3)  # round 1 is closed and round 2 paired
     bodies = wait_for(lambda: len(b := watch.drain()) == 3 and b, timeout=10, what="round 1's game.finished")
     for body in bodies:  # every result of round 1, delivered again with the same event id
         assert json.loads(body)["tournament_id"] == str(tid)
         watch.publish("game.finished", body)
-    play_round_robin(story, tid, players, rounds=5, games_per_round=3, outcome=lower_seed_wins, first=2)
+    play_rounds(story, tid, players, rounds=5, games_per_round=3, outcome=lower_seed_wins, first=2)
     final = story.wait_final(tid)
     # the lower seed won every game: 10, 8, 6, 4, 2, 0 — the duplicates counted nothing
     assert [(r["seed"], r["points"]) for r in final["rows"]] == [
@@ -62,12 +57,7 @@ def test_the_same_event_delivered_twice_has_one_effect(story: Story, spy):
 
 
 def test_a_consumer_killed_mid_stream_loses_nothing_and_doubles_nothing(story: Story, stack: Stack):
-    organiser = story.register("Organiser kill")
-    players = field(story, 6, "Kill ")
-    tid = story.create_tournament(organiser, start_in=2)
-    for p in players:
-        story.join(p, tid)
-    story.wait_status(tid, "started")
+    tid, players = started(story, "Kill", 6)
     seed = {p.id: i for i, p in enumerate(players, start=1)}
     by_id = {p.id: p for p in players}
     for rnd in range(1, 6):
@@ -102,13 +92,8 @@ def test_a_poison_message_is_dead_lettered_and_the_next_one_is_processed(story: 
             {"id": str(uuid.uuid4()), "type": "tournament.started", "version": 7, "payload": {}}
         ).encode(),
     )
-    organiser = story.register("Organiser poison")
-    players = field(story, 6, "Poison ")
-    tid = story.create_tournament(organiser, start_in=2)
-    for p in players:
-        story.join(p, tid)
-    story.wait_status(tid, "started")
-    play_round_robin(story, tid, players, rounds=5, games_per_round=3, outcome=lower_seed_wins)
+    tid, players = started(story, "Poison", 6)
+    play_rounds(story, tid, players, rounds=5, games_per_round=3, outcome=lower_seed_wins)
     final = story.wait_final(tid)
     assert [r["points"] for r in final["rows"]] == [10, 8, 6, 4, 2, 0]
     dead = {}
@@ -129,19 +114,8 @@ def test_a_poison_message_is_dead_lettered_and_the_next_one_is_processed(story: 
 
 def test_two_pairing_workers_never_pair_a_round_twice(story: Story, spy):
     watch = spy("round.paired")
-    organiser = story.register("Organiser race")
-    players = field(story, 8, "Race ")  # 8 ≥ threshold 7: a Swiss of 4 rounds
-    tid = story.create_tournament(organiser, start_in=2)
-    for p in players:
-        story.join(p, tid)
-    story.wait_status(tid, "started")
-    seed = {p.id: i for i, p in enumerate(players, start=1)}
-    by_id = {p.id: p for p in players}
-    for rnd in range(1, 5):
-        for game in story.wait_games(tid, rnd, 4):
-            white = uuid.UUID(game["white"]["player_id"])
-            black = uuid.UUID(game["black"]["player_id"])
-            story.report_result(game, lower_seed_wins(seed[white], seed[black]), by_id[white])
+    tid, players = started(story, "Race", 8)  # 8 ≥ threshold 7: a Swiss of 4 rounds
+    play_rounds(story, tid, players, rounds=4, games_per_round=4, outcome=lower_seed_wins)
     story.wait_final(tid)
     paired = [json.loads(b) for b in watch.drain()]
     mine = [e["payload"]["round"] for e in paired if e["tournament_id"] == str(tid)]

@@ -17,7 +17,18 @@ def field(story: Story, n: int, prefix: str) -> list[Account]:
     return [story.register(f"{prefix}{i}", 2400 - 10 * i) for i in range(1, n + 1)]
 
 
-def play_round_robin(
+def started(story: Story, name: str, n: int, **settings) -> tuple[uuid.UUID, list[Account]]:
+    """A tournament created by a new organiser, joined by n players seeded 1..n, and started."""
+    organiser = story.register(f"Organiser {name}")
+    players = field(story, n, f"{name} ")
+    tid = story.create_tournament(organiser, start_in=2, **settings)
+    for p in players:
+        story.join(p, tid)
+    assert story.wait_status(tid, "started")["status"] == "started"
+    return tid, players
+
+
+def play_rounds(
     story: Story,
     tid: uuid.UUID,
     players: list[Account],
@@ -40,12 +51,7 @@ def table(final: dict) -> list[tuple]:
 
 
 def test_six_player_round_robin(story: Story):
-    organiser = story.register("Organiser six")
-    players = field(story, 6, "Six ")
-    tid = story.create_tournament(organiser, start_in=2)
-    for p in players:
-        story.join(p, tid)
-    assert story.wait_status(tid, "started")["status"] == "started"
+    tid, players = started(story, "Six", 6)
 
     def outcome(
         w: int, b: int
@@ -54,7 +60,7 @@ def test_six_player_round_robin(story: Story):
             return "1/2-1/2"
         return "1-0" if w < b else "0-1"
 
-    play_round_robin(story, tid, players, rounds=5, games_per_round=3, outcome=outcome)
+    play_rounds(story, tid, players, rounds=5, games_per_round=3, outcome=outcome)
     final = story.wait_final(tid)
     # Worked by hand (win 2, draw 1, loss 0):
     #  1: =2 +3 +4 =5 +6 → 8 pts, 3 wins     2: =1 +3 =4 +5 +6 → 8, 3 wins
@@ -78,19 +84,14 @@ def test_six_player_round_robin(story: Story):
 
 
 def test_five_player_round_robin_with_byes(story: Story):
-    organiser = story.register("Organiser five")
-    players = field(story, 5, "Five ")
-    tid = story.create_tournament(organiser, start_in=2)
-    for p in players:
-        story.join(p, tid)
-    story.wait_status(tid, "started")
+    tid, players = started(story, "Five", 5)
 
     def outcome(w: int, b: int) -> str:  # the lower seed wins, except 2 v 3, a draw
         if {w, b} == {2, 3}:
             return "1/2-1/2"
         return "1-0" if w < b else "0-1"
 
-    play_round_robin(story, tid, players, rounds=5, games_per_round=2, outcome=outcome)
+    play_rounds(story, tid, players, rounds=5, games_per_round=2, outcome=outcome)
     final = story.wait_final(tid)
     # Each player sits out once; the bye is worth a win (2) but is not a won game.
     #  1: 4 wins + bye → 10, WIN 4     2: -1 =3 +4 +5 + bye → 7, WIN 2     3: -1 =2 +4 +5 + bye → 7, WIN 2

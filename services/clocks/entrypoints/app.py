@@ -20,7 +20,7 @@ from services.clocks.entrypoints.schemas import (
     TournamentPath,
 )
 from services.clocks.service_layer import commands
-from shared.health import database_check, tcp_check
+from shared.health import readiness
 from shared.http.app import SECURITY, create_openapi_app, json_response
 from shared.http.auth import authenticate_writes, principal
 from shared.http.problems import install_domain_errors, not_found
@@ -39,11 +39,9 @@ def create_app(service: Clocks | None = None) -> OpenAPI:
         __name__,
         title="Arbiter clocks",
         version="1",
-        readiness={
-            "database": database_check(svc.engine),
-            "broker": tcp_check(svc.settings.amqp_url),
-            "deadlines": svc.deadlines.ping,
-        },
+        readiness=readiness(
+            svc.engine, svc.settings.amqp_url, svc.settings.redis_url, deadlines=svc.deadlines.ping
+        ),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     secret = svc.settings.jwt_secret.get_secret_value()

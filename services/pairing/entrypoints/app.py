@@ -11,7 +11,7 @@ from flask_openapi3.openapi import OpenAPI
 from services.pairing.bootstrap import Pairing, bootstrap
 from services.pairing.domain import errors
 from services.pairing.entrypoints.schemas import RoundOut, RoundPath, TournamentOut, TournamentPath
-from shared.health import database_check, tcp_check
+from shared.health import readiness
 from shared.http.app import create_openapi_app, json_response
 from shared.http.problems import install_domain_errors, not_found
 
@@ -28,11 +28,7 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         __name__,
         title="Arbiter pairing",
         version="1",
-        readiness={
-            "database": database_check(svc.engine),
-            "broker": tcp_check(svc.settings.amqp_url),
-            "redis": tcp_check(svc.settings.redis_url),
-        },
+        readiness=readiness(svc.engine, svc.settings.amqp_url, svc.settings.redis_url),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     api = APIBlueprint("pairings", __name__, abp_tags=[Tag(name="pairings")])

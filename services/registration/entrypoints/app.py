@@ -26,7 +26,7 @@ from services.registration.entrypoints.schemas import (
     TournamentPath,
 )
 from services.registration.service_layer import commands
-from shared.health import database_check, tcp_check
+from shared.health import readiness
 from shared.http.app import SECURITY, create_openapi_app, json_response
 from shared.http.auth import Principal, authenticate_writes, principal
 from shared.http.idempotency import Idempotency
@@ -46,11 +46,7 @@ def create_app(service: Registration | None = None) -> OpenAPI:
         __name__,
         title="Arbiter registration",
         version="1",
-        readiness={
-            "database": database_check(svc.engine),
-            "broker": tcp_check(svc.settings.amqp_url),
-            "redis": tcp_check(svc.settings.redis_url),
-        },
+        readiness=readiness(svc.engine, svc.settings.amqp_url, svc.settings.redis_url),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     secret = svc.settings.jwt_secret.get_secret_value()

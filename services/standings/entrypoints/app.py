@@ -18,7 +18,7 @@ from services.standings.entrypoints.schemas import (
     StandingsOut,
     TournamentPath,
 )
-from shared.health import database_check, tcp_check
+from shared.health import readiness
 from shared.http.app import create_openapi_app, json_response
 from shared.http.problems import install_domain_errors
 
@@ -34,10 +34,7 @@ def create_app(service: StandingsService | None = None) -> OpenAPI:
         __name__,
         title="Arbiter standings",
         version="1",
-        readiness={
-            "database": database_check(svc.engine),
-            "broker": tcp_check(svc.settings.amqp_url),
-        },
+        readiness=readiness(svc.engine, svc.settings.amqp_url, svc.settings.redis_url),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     app.register_api(_api(svc))

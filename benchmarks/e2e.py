@@ -89,7 +89,7 @@ def main() -> None:
                             posted.append((str(tid), count, t0))
 
             for tid in tids:
-                story.wait_status(tid, "started", timeout=60)
+                story.wait_status(tid, "started", timeout=lead + 60)
             started = time.monotonic()
             with ThreadPoolExecutor(max_workers=min(TOURNAMENTS, 16)) as pool:
                 list(pool.map(drive, tids, fields))

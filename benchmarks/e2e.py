@@ -63,13 +63,13 @@ def main() -> None:
             fields = [
                 [story.register(f"T{i} P{j}", 2000 - j) for j in range(PLAYERS)] for i in range(TOURNAMENTS)
             ]
-            tids = [
-                story.create_tournament(org, start_in=3, threshold=20, base_seconds=3600)
-                for org in organisers
-            ]
-            for tid, players in zip(tids, fields, strict=True):
+            tids = []
+            lead = max(10.0, 0.15 * TOURNAMENTS * PLAYERS)  # every field must be in before the first start
+            for org, players in zip(organisers, fields, strict=True):
+                tid = story.create_tournament(org, start_in=lead, threshold=20, base_seconds=3600)
                 for p in players:
                     story.join(p, tid)
+                tids.append(tid)
             rounds = PLAYERS - 1 + PLAYERS % 2
             per_round = PLAYERS // 2
             posted: list[tuple[str, int, float]] = []

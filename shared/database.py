@@ -17,11 +17,17 @@ def make_engine(url: str, **kwargs: Any) -> sa.Engine:
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            # let SQLAlchemy, not pysqlite, begin transactions, so SAVEPOINTs work (SQLAlchemy's recipe)
+            dbapi_conn.isolation_level = None
             cursor = dbapi_conn.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(conn: Any) -> None:
+            conn.exec_driver_sql("BEGIN")
 
         return engine
     kwargs.setdefault("pool_pre_ping", True)

@@ -4,7 +4,8 @@ transaction as their effect."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Generic, Protocol, TypeVar
 
 from shared.events import Envelope, Event
@@ -15,6 +16,7 @@ class UnitOfWork(Protocol):
     def __enter__(self) -> Any: ...
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None: ...
     def first_delivery(self, envelope: Envelope, handler: str) -> bool: ...
+    def savepoint(self) -> AbstractContextManager[None]: ...
     def commit(self) -> None: ...
 
 
@@ -42,7 +44,8 @@ def event_subscription(
     effect: Callable[[Any, U, Envelope], None],
     uow_factory: Callable[[], U],
 ) -> Subscription:
-    """A broker handler running ``effect(event, uow, envelope)`` at most once per event id."""
+    """A broker handler running ``effect(event, uow, envelope)`` at most once per event id; messages
+    that arrive together share one transaction, each in its own savepoint."""
 
     def on_message(envelope: Envelope, event: Event) -> None:
         with uow_factory() as uow:
@@ -51,4 +54,19 @@ def event_subscription(
             effect(event, uow, envelope)
             uow.commit()
 
-    return Subscription(queue, routing_keys, on_message)
+    def on_batch(items: Sequence[tuple[Envelope, Event]]) -> list[BaseException | None]:
+        outcomes: list[BaseException | None] = []
+        with uow_factory() as uow:
+            for envelope, event in items:
+                try:
+                    with uow.savepoint():
+                        if uow.first_delivery(envelope, queue):
+                            effect(event, uow, envelope)
+                except Exception as exc:
+                    outcomes.append(exc)
+                else:
+                    outcomes.append(None)
+            uow.commit()
+        return outcomes
+
+    return Subscription(queue, routing_keys, on_message, on_batch)

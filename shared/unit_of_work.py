@@ -3,8 +3,9 @@ outgoing events (outbox) and the record of the consumed event (inbox)."""
 
 from __future__ import annotations
 
+import contextlib
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import Self
 
@@ -55,6 +56,30 @@ class SqlUnitOfWork:
         envelope = wrap(event, tournament_id)
         self._pending.append(envelope)
         return envelope
+
+    @contextlib.contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """A part of the transaction that can fail alone: on an exception its statements, the events
+        it published and (through :meth:`checkpoint`/:meth:`restore`) in-memory state are undone; the
+        rest of the transaction stands."""
+        mark = len(self._pending)
+        state = self.checkpoint()
+        nested = self.session.begin_nested()
+        try:
+            yield
+        except BaseException:
+            nested.rollback()
+            del self._pending[mark:]
+            self.restore(state)
+            raise
+        nested.commit()
+
+    def checkpoint(self) -> object:
+        """Hook: capture in-memory state a savepoint may change (see :meth:`restore`)."""
+        return None
+
+    def restore(self, state: object) -> None:
+        """Hook: put back what :meth:`checkpoint` captured, after a savepoint was rolled back."""
 
     def first_delivery(self, envelope: Envelope, handler: str) -> bool:
         return first_delivery(self.session, self._inbox, envelope.id, handler)

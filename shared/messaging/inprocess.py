@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from shared.events import Envelope, encode
-from shared.messaging.delivery import deliver
+from shared.messaging.delivery import deliver_batch
 from shared.messaging.port import MAX_LATER, DeadLetter, Subscription
 
 
@@ -32,9 +32,10 @@ def _matches(pattern: str, key: str) -> bool:
 
 
 class InProcessBroker:
-    def __init__(self, *, attempts: int = 3, max_later: int = MAX_LATER) -> None:
+    def __init__(self, *, attempts: int = 3, max_later: int = MAX_LATER, batch: int = 50) -> None:
         self.attempts = attempts
         self.max_later = max_later
+        self.batch = batch
         self._bindings: dict[str, tuple[str, ...]] = {}
         self._queues: dict[str, deque[tuple[bytes, int]]] = {}  # body, times put back for later
         self._handlers: dict[str, Subscription] = {}
@@ -84,33 +85,31 @@ class InProcessBroker:
             return sum(len(q) for name, q in self._queues.items() if name in self._handlers)
 
     def step(self) -> bool:
-        """Deliver one message from the first non-empty subscribed queue. False when idle."""
+        """Deliver what the first non-empty subscribed queue holds (up to ``batch`` messages, together
+        when its subscription handles batches). False when idle."""
         with self._lock:
             for queue, messages in self._queues.items():
                 sub = self._handlers.get(queue)
                 if sub is None or not messages:
                     continue
-                body, deferred = messages.popleft()
-                verdict = deliver(
-                    body,
-                    sub.handler,
-                    attempts=self.attempts,
-                    backoff=0.0,
-                    deferred=deferred,
-                    max_later=self.max_later,
+                taken = [messages.popleft() for _ in range(min(self.batch, len(messages)))]
+                verdicts = deliver_batch(
+                    taken, sub, attempts=self.attempts, backoff=0.0, max_later=self.max_later
                 )
-                if verdict.later:
-                    messages.append((body, deferred + 1))  # behind everything queued now
-                elif verdict.dead_reason is not None:
-                    self._dead[queue].append(DeadLetter(queue, verdict.dead_reason, body))
+                for (body, deferred), verdict in zip(taken, verdicts, strict=True):
+                    if verdict.later:
+                        messages.append((body, deferred + 1))  # behind everything queued now
+                    elif verdict.dead_reason is not None:
+                        self._dead[queue].append(DeadLetter(queue, verdict.dead_reason, body))
                 return True
         return False
 
-    def run_until_idle(self, max_messages: int = 1_000_000) -> int:
-        delivered = 0
-        while delivered < max_messages and self.step():
-            delivered += 1
-        return delivered
+    def run_until_idle(self, max_steps: int = 1_000_000) -> int:
+        """Deliver until every subscribed queue is empty; the number of deliveries (batches)."""
+        steps = 0
+        while steps < max_steps and self.step():
+            steps += 1
+        return steps
 
     def dead_letters(self, queue: str) -> list[DeadLetter]:
         with self._lock:

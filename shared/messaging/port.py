@@ -15,6 +15,9 @@ from typing import Protocol
 from shared.events import Envelope, Event
 
 Handler = Callable[[Envelope, Event], None]
+BatchHandler = Callable[[Sequence[tuple[Envelope, Event]]], list[BaseException | None]]
+"""Handles several messages in one transaction (group commit); returns, per message, None when it
+was handled or the exception it raised (its effect was rolled back alone, in a savepoint)."""
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,7 @@ class Subscription:
     queue: str
     routing_keys: tuple[str, ...]
     handler: Handler
+    batch_handler: BatchHandler | None = None
 
 
 @dataclass(frozen=True)

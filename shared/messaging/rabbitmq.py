@@ -28,7 +28,7 @@ from pika.spec import Basic, BasicProperties
 from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_exponential
 
 from shared.events import DEAD_LETTER_EXCHANGE, EXCHANGE, Envelope, encode
-from shared.messaging.delivery import deliver
+from shared.messaging.delivery import deliver_batch
 from shared.messaging.port import LATER_DELAY_MS, MAX_LATER, DeadLetter, PublishError, Subscription
 
 log = logging.getLogger(__name__)
@@ -167,16 +167,28 @@ class RabbitMQBroker:
                 time.sleep(1.0)
 
     def _consume_once(self, subscriptions: Sequence[Subscription], stop: threading.Event) -> None:
+        """Messages that arrive together are handled together: whatever one read of the socket
+        dispatched for a queue becomes one batch (one transaction, when the subscription handles
+        batches); an idle consumer still handles each message the moment it arrives."""
         self.declare(subscriptions)
         conn = pika.BlockingConnection(self._params)
         try:
             channel = conn.channel()
             channel.confirm_delivery()
             channel.basic_qos(prefetch_count=self.prefetch)
+            buffers: dict[str, list[tuple[Basic.Deliver, BasicProperties, bytes]]] = {}
             for sub in subscriptions:
-                channel.basic_consume(sub.queue, self._on_message(channel, sub), auto_ack=False)
+                buffer = buffers.setdefault(sub.queue, [])
+                channel.basic_consume(
+                    sub.queue, lambda _ch, m, p, b, buffer=buffer: buffer.append((m, p, b)), auto_ack=False
+                )
             while not stop.is_set():
                 conn.process_data_events(time_limit=0.2)
+                for sub in subscriptions:
+                    taken = buffers[sub.queue][:]
+                    if taken:
+                        buffers[sub.queue].clear()
+                        self._handle(channel, sub, taken)
         finally:
             if conn.is_open:
                 try:
@@ -184,26 +196,32 @@ class RabbitMQBroker:
                 except _CONNECTION_ERRORS:
                     pass
 
-    def _on_message(self, channel: BlockingChannel, sub: Subscription):  # type: ignore[no-untyped-def]
-        def on_message(
-            ch: BlockingChannel, method: Basic.Deliver, props: BasicProperties, body: bytes
-        ) -> None:
-            headers = dict(props.headers or {})
-            deferred = int(headers.get("x-arbiter-deferred", 0))
-            verdict = deliver(
-                body, sub.handler, attempts=self.attempts, deferred=deferred, max_later=self.max_later
-            )
+    def _handle(
+        self,
+        ch: BlockingChannel,
+        sub: Subscription,
+        taken: list[tuple[Basic.Deliver, BasicProperties, bytes]],
+    ) -> None:
+        headers = [dict(props.headers or {}) for _m, props, _b in taken]
+        deferred = [int(h.get("x-arbiter-deferred", 0)) for h in headers]
+        verdicts = deliver_batch(
+            [(body, d) for (_m, _p, body), d in zip(taken, deferred, strict=True)],
+            sub,
+            attempts=self.attempts,
+            max_later=self.max_later,
+        )
+        for (method, props, body), head, count, verdict in zip(
+            taken, headers, deferred, verdicts, strict=True
+        ):
             if verdict.later:
-                headers["x-arbiter-deferred"] = deferred + 1
-                _forward(ch, "", f"{sub.queue}.later", body, props, headers)
+                head["x-arbiter-deferred"] = count + 1
+                _forward(ch, "", f"{sub.queue}.later", body, props, head)
             elif verdict.dead_reason is not None:
-                headers["x-arbiter-reason"] = verdict.dead_reason[:1000]
-                headers["x-arbiter-queue"] = sub.queue
-                headers["x-arbiter-routing-key"] = method.routing_key
-                _forward(ch, DEAD_LETTER_EXCHANGE, sub.queue, body, props, headers)
-            ch.basic_ack(method.delivery_tag)
-
-        return on_message
+                head["x-arbiter-reason"] = verdict.dead_reason[:1000]
+                head["x-arbiter-queue"] = sub.queue
+                head["x-arbiter-routing-key"] = method.routing_key
+                _forward(ch, DEAD_LETTER_EXCHANGE, sub.queue, body, props, head)
+            ch.basic_ack(method.delivery_tag)  # one by one: other queues' deliveries share the tag sequence
 
     # -- operators --------------------------------------------------------------------------------
     def dead_letters(self, queue: str) -> list[DeadLetter]:

@@ -156,3 +156,36 @@ def test_a_message_never_ready_is_dead_lettered_in_the_end(broker):
         broker.publish([wrap(finished(), T)])
         dead = poll(h, lambda: broker.dead_letters("contract.never"), "dead letter")
     assert "not ready after 5 deliveries: its pairing never came" in dead[0].reason
+
+
+def test_messages_that_arrive_together_are_handled_together_and_a_failure_stays_alone(broker):
+    """Group commit: a batch runs in one transaction; a message that fails in it is delivered alone."""
+    batches: list[int] = []
+    handled: list[int] = []
+    poisoned = wrap(finished(99), T)
+
+    def handler(env, ev):
+        if ev.round == 99:
+            raise RuntimeError("bad result")
+        handled.append(ev.round)
+
+    def on_batch(items):
+        batches.append(len(items))
+        outcomes = []
+        for env, ev in items:
+            try:
+                handler(env, ev)
+                outcomes.append(None)
+            except RuntimeError as exc:
+                outcomes.append(exc)
+        return outcomes
+
+    with ConsumerHarness(broker) as h:
+        broker.declare([Subscription("contract.batch", ("game.finished",), handler, on_batch)])
+        broker.publish([wrap(finished(n), T) for n in range(1, 21)] + [poisoned])
+        h.start([Subscription("contract.batch", ("game.finished",), handler, on_batch)])
+        poll(h, lambda: len(handled) == 20, "all twenty")
+        dead = poll(h, lambda: broker.dead_letters("contract.batch"), "the bad one, dead-lettered alone")
+    assert sorted(handled) == list(range(1, 21))
+    assert max(batches) > 1  # they were queued before the consumer started: they came together
+    assert "bad result" in dead[0].reason

@@ -48,6 +48,13 @@ class ClocksUnitOfWork(SqlUnitOfWork):
     def forget(self, game_id: uuid.UUID) -> None:
         self._deadlines[game_id] = None
 
+    def checkpoint(self) -> object:
+        return dict(self._deadlines)
+
+    def restore(self, state: object) -> None:
+        assert isinstance(state, dict)
+        self._deadlines = state
+
     def commit(self) -> None:
         changes, self._deadlines = self._deadlines, {}
         super().commit()

@@ -154,7 +154,7 @@ class Handlers:
         revision = uow.tournaments.lock(tournament_id)
         if revision is None:
             raise NotReady(f"no tournament {tournament_id} (tournament.started not seen yet)")
-        live = uow.tables.take(tournament_id, revision)
+        live = uow.take(tournament_id, revision)
         if live is None:
             loaded = uow.tournaments.get(tournament_id)
             assert loaded is not None  # locked above

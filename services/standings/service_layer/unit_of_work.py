@@ -37,6 +37,19 @@ class StandingsUnitOfWork(SqlUnitOfWork):
         self.tournaments = TournamentRepository(self.session)
         self._kept = {}
 
+    def take(self, tournament_id: uuid.UUID, revision: int) -> LiveTable | None:
+        """The live table at ``revision``: one this unit already changed (several events of one
+        tournament in one transaction), else the cache's."""
+        kept = self._kept.get(tournament_id)
+        if kept is not None and kept[0] == revision:
+            return kept[1]
+        return self.tables.take(tournament_id, revision)
+
+    def restore(self, state: object) -> None:
+        """A savepoint was rolled back: the tables this unit holds may have been changed by it in
+        memory, so none of them is trusted; they are rebuilt from the rows when next needed."""
+        self._kept = {}
+
     def keep(self, tournament_id: uuid.UUID, revision: int, table: LiveTable) -> None:
         """Cache ``table`` (at ``revision``) when this unit commits."""
         self._kept[tournament_id] = (revision, table)

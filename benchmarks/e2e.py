@@ -14,8 +14,8 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-TOURNAMENTS = int(os.environ.get("ARBITER_BENCH_TOURNAMENTS", "24"))
-PLAYERS = int(os.environ.get("ARBITER_BENCH_PLAYERS", "10"))
+TOURNAMENTS = int(os.environ.get("ARBITER_BENCH_TOURNAMENTS", "40"))
+PLAYERS = int(os.environ.get("ARBITER_BENCH_PLAYERS", "8"))
 
 
 def main() -> None:
@@ -92,7 +92,7 @@ def main() -> None:
                 story.wait_status(tid, "started", timeout=lead + 60)
             cpu_before = _cpu_by_process(stack)
             started = time.monotonic()
-            with ThreadPoolExecutor(max_workers=min(TOURNAMENTS, 16)) as pool:
+            with ThreadPoolExecutor(max_workers=TOURNAMENTS) as pool:
                 list(pool.map(drive, tids, fields))
             total = len(posted)
             deadline = time.monotonic() + 60

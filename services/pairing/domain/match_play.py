@@ -22,11 +22,11 @@ and which games to pair next. The service stores the games; nothing else is kept
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Final
+from typing import Any, Final
 
 from shared.scoring import Outcome
 
@@ -87,6 +87,21 @@ class MatchFormat:
     @property
     def sudden_death_stage(self) -> int:
         return len(self.plan.stages) + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchFormat:
+        plan = data["plan"]
+        return cls(
+            data["games"],
+            TimeControl(**data["time_control"]),
+            TieBreakPlan(
+                tuple(Stage(s["games"], TimeControl(**s["time_control"])) for s in plan["stages"]),
+                TimeControl(**plan["sudden_death"]),
+            ),
+        )
 
 
 class GameKind(StrEnum):

@@ -89,6 +89,15 @@ def bootstrap(
             handlers.on_tournament_completed,
             uow_factory,
         ),
+        event_subscription(
+            "standings.round_published", ("round.published",), handlers.on_round_published, uow_factory
+        ),
+        event_subscription(
+            "standings.match_decided", ("match.decided",), handlers.on_match_decided, uow_factory
+        ),
+        event_subscription(
+            "standings.game_cancelled", ("game.cancelled",), handlers.on_game_cancelled, uow_factory
+        ),
     ]
     return StandingsService(
         settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions, tables

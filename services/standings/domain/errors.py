@@ -37,6 +37,12 @@ class NotATable(Conflict):
     slug = "not-a-table"
 
 
+class NotABracket(Conflict):
+    """The tournament has a table; only the knockout rulesets have a bracket."""
+
+    slug = "not-a-bracket"
+
+
 class UnsupportedRuleset(Conflict):
     """A table system under a ruleset whose table rules are not implemented here."""
 

@@ -98,12 +98,17 @@ def check_the_end(story: Story, tid: uuid.UUID) -> None:
         for m in r["matches"]
         if m["match_id"] == "winners:1:2"
     )
-    assert [(g["label"], g["result"]) for g in level["games"]] == [
-        ("Game 1", "1-0"),
-        ("Game 2", "1-0"),
-        ("Tie-break 1 (15+10), game 1", "½-½"),
-        ("Tie-break 1 (15+10), game 2", "1-0" if level["games"][3]["white"] == 5 else "0-1"),
-    ]  # fmt: skip
+    won_by = {"1-0": "white", "0-1": "black", "½-½": None}
+    games = [(g["label"], g[won_by[g["result"]]] if won_by[g["result"]] else None) for g in level["games"]]
+    assert games == [
+        ("Game 1", 4),
+        ("Game 2", 5),
+        ("Tie-break 1 (15+10), game 1", None),
+        ("Tie-break 1 (15+10), game 2", 5),
+    ]
+    # colours: drawn for game 1, then alternating; each stage starts with game 1's colours
+    white = [g["white"] for g in level["games"]]
+    assert white[1] != white[0] and white[2] == white[0] and white[3] == white[1]
     assert [r["name"] for r in bracket["sections"][0]["rounds"]] == ["Quarter-finals", "Semi-finals", "Final"]
     tie_breaks = [g for g in story.round_games(tid, 1) if g["match_id"] == "winners:1:2" and g["number"] > 2]
     assert {g["clock"]["time_control"]["base_seconds"] for g in tie_breaks} == {900}  # their own clock

@@ -37,6 +37,11 @@ class TournamentRepository:
         query = sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update()
         return self.session.execute(query).first() is not None
 
+    def organiser(self, tournament_id: uuid.UUID) -> uuid.UUID:
+        query = sa.select(tournaments.c.organiser_id).where(tournaments.c.id == tournament_id)
+        organiser: uuid.UUID = self.session.execute(query).scalar_one()
+        return organiser
+
     def system(self, tournament_id: uuid.UUID) -> System | None:
         value = self.session.execute(
             sa.select(tournaments.c.system).where(tournaments.c.id == tournament_id)

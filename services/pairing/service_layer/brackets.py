@@ -131,12 +131,10 @@ class BracketHandlers:
             uow.publish(events.RoundDue(tournament_id=tid, round=match.round + 1), tid)
             return
         uow.tournaments.set_status(tid, Status.COMPLETED)
-        t = uow.tournaments.get(tid)
-        assert t is not None
         uow.publish(
             events.TournamentCompleted(
                 tournament_id=tid,
-                organiser_id=t.organiser_id,
+                organiser_id=uow.tournaments.organiser(tid),
                 rounds=e.paired_rounds,
                 completed_at=now,
                 placing=[
@@ -203,8 +201,6 @@ class BracketHandlers:
     ) -> events.RoundPaired:
         """The round as it stands: every match and every game paired in it so far (consumers add the
         games they do not know yet)."""
-        t = uow.tournaments.get(e.id)
-        assert t is not None
         round_matches = e.round_matches(number)
         games = [
             events.PairedGame(
@@ -232,7 +228,7 @@ class BracketHandlers:
         ]
         return events.RoundPaired(
             tournament_id=e.id,
-            organiser_id=t.organiser_id,
+            organiser_id=uow.tournaments.organiser(e.id),
             round=number,
             total_rounds=e.rounds_total(),
             system=e.format,

@@ -87,6 +87,27 @@ def _play_on(uow: ClocksUnitOfWork, tournament_id: uuid.UUID, match_id: str, now
         _start(uow, waiting, now)
 
 
+def _cancel(uow: ClocksUnitOfWork, game: Game, now: dt.datetime) -> None:
+    """Cancel a game its knockout match no longer needs (``game.cancelled``); one whose flag had
+    already fallen ends on time instead."""
+    if game.check_flag(now):
+        _save_finished(uow, game)
+        return
+    game.cancel(now)
+    uow.games.save(game)
+    uow.publish(
+        events.GameCancelled(
+            tournament_id=game.tournament_id,
+            game_id=game.id,
+            round=game.round,
+            reason=game.reason or "",
+            cancelled_at=now,
+        ),
+        game.tournament_id,
+    )
+    uow.track(game)
+
+
 def _finish(uow: ClocksUnitOfWork, game: Game, now: dt.datetime) -> None:
     """Save a finished game and publish it; a knockout match goes on with its next game."""
     _save_finished(uow, game)
@@ -227,31 +248,20 @@ class Handlers:
         now = self.clock.now()
         for game_id in event.games_cancelled:
             game = uow.games.get(game_id, lock=True)
-            if game is None or game.over:
-                continue
-            if game.check_flag(now):
-                _save_finished(uow, game)
-                continue
-            game.cancel(now)
-            uow.games.save(game)
-            uow.publish(
-                events.GameCancelled(
-                    tournament_id=game.tournament_id,
-                    game_id=game.id,
-                    round=game.round,
-                    reason=game.reason or "",
-                    cancelled_at=now,
-                ),
-                game.tournament_id,
-            )
-            uow.track(game)
+            if game is not None and not game.over:
+                _cancel(uow, game, now)
 
     def on_tournament_completed(
         self, event: events.TournamentCompleted, uow: ClocksUnitOfWork, envelope: Envelope
     ) -> None:
         """The tournament closed: games still open are drawn (RULES.md §2 "Duration"), unless their
-        flag had already fallen."""
+        flag had already fallen. A knockout completes once every match is decided, so a knockout game
+        still open is one its match no longer needed (``match.decided`` may come later on its own
+        queue): it is cancelled."""
         now = self.clock.now()
         for game in uow.games.unfinished_in(event.tournament_id, lock=True):
-            if game.close(now):
+            if game.match_id is not None:
+                if not game.over:
+                    _cancel(uow, game, now)
+            elif game.close(now):
                 _save_finished(uow, game)

@@ -179,3 +179,14 @@ def test_a_decided_match_cancels_what_it_no_longer_needs(svc, client, ko, deadli
     report(client, first, "1-0", ko.players["A"])
     announce(svc, ko.decided(1, "A", [first]))
     assert status(svc, first) is GameStatus.FINISHED and len(published(svc, "game.cancelled")) == 2
+
+
+def test_a_completed_knockout_cancels_a_game_left_open(svc, client, ko):
+    """Its match was decided (match.decided may arrive after tournament.completed, on its own queue)."""
+    announce(svc, ko.published())
+    completed = events.TournamentCompleted(
+        tournament_id=ko.tid, organiser_id=ko.organiser, rounds=1, completed_at=NOW
+    )
+    announce(svc, events.wrap(completed, ko.tid))
+    assert {status(svc, g) for g in ko.games} == {GameStatus.CANCELLED}
+    assert len(published(svc, "game.cancelled")) == 4 and published(svc, "game.finished") == []

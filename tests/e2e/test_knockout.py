@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from shared.testing.polling import wait_for
 from tests.e2e.story import Account, Story
 
 pytestmark = pytest.mark.e2e
@@ -61,7 +62,10 @@ def six_player_knockout(story: Story, prefix: str) -> tuple[uuid.UUID, Account, 
         public = story.call("pairing", "GET", f"/tournaments/{tid}/rounds/{number}")
         assert (public["games"], public["matches"]) == ([], [])
         assert story.round_games(tid, number) == []  # the clocks show nobody the games yet
-        assert number in story.bracket(tid)["unpublished"]  # nor does the bracket
+        # nor does the bracket (once standings has the round: it is told on its own queue)
+        wait_for(
+            lambda n=number: n in story.bracket(tid)["unpublished"], timeout=30, what="the round in standings"
+        )
         story.publish(tid, number, organiser)
         story.play_matches(tid, number, organiser, seed, WINNERS)
     return tid, organiser, seed

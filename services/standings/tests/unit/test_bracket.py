@@ -182,3 +182,35 @@ def test_the_tournament_page_of_a_knockout_is_its_bracket(client, svc):
         assert response.status_code == 200 and 'id="section-winners"' in text
         assert "Round 2 is paired but not yet published" in text
         assert "Crosstable" not in text and "C.07" not in text
+
+
+def test_round_names_follow_the_brackets_size():
+    from services.standings.domain.bracket import round_name, section_title
+
+    assert [round_name("knockout", "winners", r, 20) for r in range(1, 6)] == [
+        "Round 1",
+        "Round 2",
+        "Quarter-finals",
+        "Semi-finals",
+        "Final",
+    ]
+    # a double knockout of 6 (8 slots): 3 winners rounds, 4 losers rounds
+    assert [round_name("double_knockout", "winners", r, 6) for r in (1, 2, 3)] == [
+        "Winners round 1",
+        "Winners round 2",
+        "Winners' final",
+    ]
+    assert [round_name("double_knockout", "losers", r, 6) for r in (1, 2, 3, 4)] == [
+        "Losers round 1",
+        "Losers round 2",
+        "Losers round 3",
+        "Losers' final",
+    ]
+    assert [round_name("double_knockout", "grand_final", r, 6) for r in (1, 2)] == [
+        "Grand final",
+        "Second final",
+    ]
+    assert (section_title("knockout", "winners"), section_title("double_knockout", "winners")) == (
+        "Bracket",
+        "Winners' bracket",
+    )

@@ -58,6 +58,7 @@ __all__ = [
     "TimeControl",
     "Tournament",
     "TournamentInfo",
+    "is_bracket",
     "number",
     "published_on_pairing",
     "record_round",
@@ -66,8 +67,8 @@ __all__ = [
 
 TABLE_SYSTEMS = frozenset({"round_robin", "swiss"})
 BRACKET_SYSTEMS = frozenset({"knockout", "double_knockout"})
+BRACKET_RULESETS = frozenset({"knockout", "double-knockout"})  # RULES.md §4
 _PRESETS = {("platform", "round_robin"): "platform-round-robin", ("platform", "swiss"): "platform-swiss"}
-_PUBLISHED_LATER = frozenset({"knockout", "double-knockout"})  # RULES.md §4
 
 BYE_RESULTS: dict[ByeKind, Result] = {
     ByeKind.PAIRING_ALLOCATED: Result.PAIRING_BYE,
@@ -80,7 +81,12 @@ BYE_RESULTS: dict[ByeKind, Result] = {
 def published_on_pairing(ruleset: str) -> bool:
     """Whether a round of this ruleset is public as soon as it is paired (``platform``: yes;
     knockouts: only once the organisers publish it)."""
-    return ruleset not in _PUBLISHED_LATER
+    return ruleset not in BRACKET_RULESETS
+
+
+def is_bracket(ruleset: str, system: str | None) -> bool:
+    """A knockout ruleset (known from the start), or a bracket system (named by the first pairing)."""
+    return ruleset in BRACKET_RULESETS or system in BRACKET_SYSTEMS
 
 
 def number(value: Value) -> int | float | None:
@@ -197,8 +203,7 @@ class TournamentInfo:
 
     @property
     def is_bracket(self) -> bool:
-        """A knockout ruleset (known from the start) or a bracket system (from the first pairing)."""
-        return not published_on_pairing(self.ruleset) or self.system in BRACKET_SYSTEMS
+        return is_bracket(self.ruleset, self.system)
 
     @property
     def has_table(self) -> bool:

@@ -20,7 +20,14 @@ from services.standings.domain.bracket import (
     section_title,
 )
 from services.standings.domain.crosstable import Cell, player_rounds, results_against
-from services.standings.domain.tournament import Game, PairedRound, Tournament, TournamentInfo, number
+from services.standings.domain.tournament import (
+    Game,
+    PairedRound,
+    Tournament,
+    TournamentInfo,
+    is_bracket,
+    number,
+)
 from shared.scoring import Outcome
 
 Number = int | float
@@ -88,7 +95,7 @@ class TournamentFields(BaseModel):
     @property
     def is_bracket(self) -> bool:
         """The knockout rulesets are shown as a bracket (the pages' navigation asks)."""
-        return self.ruleset in ("knockout", "double-knockout") or self.system in FORMAT_NAMES
+        return is_bracket(self.ruleset, self.system)
 
 
 class StandingRowOut(BaseModel):

@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from services.registration.domain import errors
+from services.registration.domain.speed import TimeControl
 
 MIN_PLAYERS: Final = 4
 MAX_PLAYERS: Final[Mapping[str, int]] = {"knockout": 128, "double-knockout": 64}
@@ -39,44 +40,38 @@ class SeedingKind(StrEnum):
     RANDOM = "random"
 
 
-@dataclass(frozen=True)
-class Clock:
-    """A time control of the tie-break plan (base + increment, seconds)."""
-
-    base_seconds: int
-    increment_seconds: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        return {"base_seconds": self.base_seconds, "increment_seconds": self.increment_seconds}
+def clock_dict(tc: TimeControl) -> dict[str, int]:
+    """A tie-break plan's time control as plain data: base + increment, in seconds."""
+    return {"base_seconds": tc.base_seconds, "increment_seconds": tc.increment_seconds}
 
 
 @dataclass(frozen=True)
 class Stage:
     games: int
-    time_control: Clock
+    time_control: TimeControl
 
 
 @dataclass(frozen=True)
 class TieBreakPlan:
     stages: tuple[Stage, ...]
-    sudden_death: Clock
+    sudden_death: TimeControl
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "stages": [{"games": s.games, "time_control": s.time_control.to_dict()} for s in self.stages],
-            "sudden_death": self.sudden_death.to_dict(),
+            "stages": [{"games": s.games, "time_control": clock_dict(s.time_control)} for s in self.stages],
+            "sudden_death": clock_dict(self.sudden_death),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TieBreakPlan:
         return cls(
-            tuple(Stage(s["games"], Clock(**s["time_control"])) for s in data["stages"]),
-            Clock(**data["sudden_death"]),
+            tuple(Stage(s["games"], TimeControl(**s["time_control"])) for s in data["stages"]),
+            TimeControl(**data["sudden_death"]),
         )
 
 
 DEFAULT_PLAN: Final = TieBreakPlan(
-    (Stage(2, Clock(15 * 60, 10)), Stage(2, Clock(5 * 60, 3))), Clock(3 * 60, 2)
+    (Stage(2, TimeControl(15 * 60, 10)), Stage(2, TimeControl(5 * 60, 3))), TimeControl(3 * 60, 2)
 )
 
 
@@ -176,7 +171,7 @@ def validate(ruleset: str, fmt: KnockoutFormat, entered: Sequence[uuid.UUID] | N
             )
 
 
-def _check_clock(clock: Clock, what: str) -> None:
+def _check_clock(clock: TimeControl, what: str) -> None:
     if (
         clock.base_seconds < 0
         or clock.increment_seconds < 0

@@ -14,6 +14,7 @@ from enum import StrEnum
 
 from services.registration.domain import errors, knockout
 from services.registration.domain.knockout import FormatChange, KnockoutFormat, SeedingKind
+from services.registration.domain.speed import TimeControl as TimeControl  # re-exported: part of the settings
 from services.registration.domain.speed import rating_key, speed_of
 from shared.seed_draw import draw_order
 
@@ -49,13 +50,6 @@ class Account:
     def require_registered(self, action: str) -> None:
         if self.kind is not AccountKind.REGISTERED:
             raise errors.AccountKindRefused(f"{self.kind.value} accounts may not {action}")
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    base_seconds: int
-    increment_seconds: int = 0
-    days_per_move: int | None = None
 
 
 @dataclass(frozen=True)

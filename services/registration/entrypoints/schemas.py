@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from services.registration.domain import knockout
 from services.registration.domain.knockout import KnockoutFormat, SeedingKind
-from services.registration.domain.model import AccountKind, Tournament
+from services.registration.domain.model import AccountKind, TimeControl, Tournament
 
 
 class Strict(BaseModel):
@@ -40,8 +40,8 @@ class ClockBody(Strict):
     base_seconds: int = Field(ge=0, le=6 * 3600, examples=[900])
     increment_seconds: int = Field(0, ge=0, le=600, examples=[10])
 
-    def domain(self) -> knockout.Clock:
-        return knockout.Clock(self.base_seconds, self.increment_seconds)
+    def domain(self) -> TimeControl:
+        return TimeControl(self.base_seconds, self.increment_seconds)
 
 
 class StageBody(Strict):
@@ -65,10 +65,10 @@ class TieBreakPlanBody(Strict):
     def of(cls, plan: knockout.TieBreakPlan) -> TieBreakPlanBody:
         return cls(
             stages=[
-                StageBody(games=s.games, time_control=ClockBody(**s.time_control.to_dict()))
+                StageBody(games=s.games, time_control=ClockBody(**knockout.clock_dict(s.time_control)))
                 for s in plan.stages
             ],
-            sudden_death=ClockBody(**plan.sudden_death.to_dict()),
+            sudden_death=ClockBody(**knockout.clock_dict(plan.sudden_death)),
         )
 
 

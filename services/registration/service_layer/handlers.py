@@ -52,11 +52,11 @@ def _knockout_event(t: Tournament) -> events.KnockoutSettings | None:
         tiebreak_plan=events.TieBreakPlan(
             stages=[
                 events.TieBreakStage(
-                    games=s.games, time_control=events.TimeControl(**s.time_control.to_dict())
+                    games=s.games, time_control=events.TimeControl(**knockout.clock_dict(s.time_control))
                 )
                 for s in plan.stages
             ],
-            sudden_death=events.TimeControl(**plan.sudden_death.to_dict()),
+            sudden_death=events.TimeControl(**knockout.clock_dict(plan.sudden_death)),
         ),
     )
 

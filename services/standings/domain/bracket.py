@@ -17,19 +17,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
+from services.standings.domain.time_control import TimeControl
 from shared.scoring import Outcome
 
 SECTIONS: Final = ("winners", "losers", "grand_final", "third_place")
 FORMAT_NAMES: Final[Mapping[str, str]] = {"knockout": "Knockout", "double_knockout": "Double knockout"}
-
-
-@dataclass(frozen=True, slots=True)
-class Clock:
-    base_seconds: int
-    increment_seconds: int = 0
-
-    def label(self) -> str:
-        return f"{self.base_seconds / 60:g}+{self.increment_seconds}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +34,8 @@ class KnockoutFormat:
     draw_seed: int | None
     third_place: bool
     second_final: bool
-    stages: tuple[tuple[int, Clock], ...]  # (games, time control) per tie-break stage
-    sudden_death: Clock
+    stages: tuple[tuple[int, TimeControl], ...]  # (games, time control) per tie-break stage
+    sudden_death: TimeControl
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -73,9 +65,9 @@ class KnockoutFormat:
             third_place=data["third_place"],
             second_final=data["second_final"],
             stages=tuple(
-                (s["games"], Clock(s["base_seconds"], s["increment_seconds"])) for s in data["stages"]
+                (s["games"], TimeControl(s["base_seconds"], s["increment_seconds"])) for s in data["stages"]
             ),
-            sudden_death=Clock(**data["sudden_death"]),
+            sudden_death=TimeControl(**data["sudden_death"]),
         )
 
     def plan_label(self) -> str:
@@ -164,7 +156,6 @@ __all__ = [
     "FORMAT_NAMES",
     "SECTIONS",
     "BracketMatch",
-    "Clock",
     "KnockoutFormat",
     "Placing",
     "game_points",

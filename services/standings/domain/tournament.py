@@ -44,6 +44,7 @@ from services.standings.domain.errors import (
 from services.standings.domain.history import EventHistory, Player
 from services.standings.domain.presets import Ruleset, preset
 from services.standings.domain.ranking import Standings, Table
+from services.standings.domain.time_control import TimeControl
 from shared.events import ByeKind
 from shared.scoring import Outcome, Result
 
@@ -94,23 +95,6 @@ def number(value: Value) -> int | float | None:
     if value is None or isinstance(value, int):
         return value
     return value.numerator if value.denominator == 1 else float(value)
-
-
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    base_seconds: int
-    increment_seconds: int = 0
-    days_per_move: int | None = None
-
-    def label(self) -> str:
-        """``3+2`` (minutes + seconds), or ``2 days/move``."""
-        if self.days_per_move:
-            return f"{self.days_per_move} days/move"
-        return f"{self.base_seconds / 60:g}+{self.increment_seconds}"
-
-    def trf(self) -> str:
-        """TRF-2026 record 222: ``180+2`` (seconds); empty for correspondence."""
-        return "" if self.days_per_move else f"{self.base_seconds}+{self.increment_seconds}"
 
 
 @dataclass(frozen=True, slots=True)

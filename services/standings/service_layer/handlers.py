@@ -13,7 +13,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from services.standings.domain import bracket, errors
+from services.standings.domain import errors
 from services.standings.domain.bracket import BracketMatch, KnockoutFormat, Placing
 from services.standings.domain.live_table import LiveTable
 from services.standings.domain.tournament import (
@@ -53,8 +53,8 @@ def _knockout(settings: events.TournamentSettings) -> KnockoutFormat | None:
         return None
     plan = ko.tiebreak_plan
 
-    def clock(tc: events.TimeControl) -> bracket.Clock:
-        return bracket.Clock(tc.base_seconds, tc.increment_seconds)
+    def clock(tc: events.TimeControl) -> TimeControl:
+        return TimeControl(tc.base_seconds, tc.increment_seconds)
 
     return KnockoutFormat(
         format=ko.format,

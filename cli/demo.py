@@ -426,25 +426,11 @@ def register(group: click.Group) -> None:
         from cli.client import parse_time_control
 
         tc = parse_time_control(time_control)
-        if ruleset != "platform":
-            knockout = KnockoutDemo(
-                Console(),
-                random.Random(seed),
-                players,
-                tc["base_seconds"] / 60,
-                tc["increment_seconds"],
-                ruleset,
-            )
-            with tempfile.TemporaryDirectory(prefix="arbiter-demo-") as tmp:
-                knockout.run(Path(tmp))
-            return
-        runner = Demo(
-            Console(),
-            random.Random(seed),
-            players,
-            tc["base_seconds"] / 60,
-            tc["increment_seconds"],
-            double_rounds,
-        )
+        common = (Console(), random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])
+        runner: Demo | KnockoutDemo
+        if ruleset == "platform":
+            runner = Demo(*common, double_rounds)
+        else:
+            runner = KnockoutDemo(*common, ruleset)
         with tempfile.TemporaryDirectory(prefix="arbiter-demo-") as tmp:
             runner.run(Path(tmp))

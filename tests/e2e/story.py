@@ -45,10 +45,17 @@ class Story:
         expect: int | tuple[int, ...] = (200, 201),
     ) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        response = self.http.request(method, self.urls[service] + path, json=body, headers=headers)
+        status, text, answer = self._request(service, method, path, body, headers)
         expected = (expect,) if isinstance(expect, int) else expect
-        assert response.status_code in expected, f"{method} {path}: {response.status_code} {response.text}"
-        return response.json() if response.content else None
+        assert status in expected, f"{method} {path}: {status} {text}"
+        return answer
+
+    def _request(
+        self, service: str, method: str, path: str, body: Any, headers: dict[str, str]
+    ) -> tuple[int, str, Any]:
+        """Send a request; its status, its text and its JSON (None if it has none)."""
+        response = self.http.request(method, self.urls[service] + path, json=body, headers=headers)
+        return response.status_code, response.text, response.json() if response.content else None
 
     # -- the story -------------------------------------------------------------------------------
     def register(self, name: str, rating: int | None = None, kind: str = "registered") -> Account:
@@ -238,23 +245,12 @@ class EmbeddedStory(Story):
         self.secret = DEV_JWT_SECRET
         self.staff = issue_token(self.secret, uuid.uuid4(), {"service"})
 
-    def call(
-        self,
-        service: str,
-        method: str,
-        path: str,
-        body: Any = None,
-        token: str | None = None,
-        expect: int | tuple[int, ...] = (200, 201),
-    ) -> Any:
+    def _request(
+        self, service: str, method: str, path: str, body: Any, headers: dict[str, str]
+    ) -> tuple[int, str, Any]:
         self.stack.settle()
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
         response = self.stack.api[service].client.open(path, method=method, json=body, headers=headers)
-        expected = (expect,) if isinstance(expect, int) else expect
-        assert response.status_code in expected, (
-            f"{method} {path}: {response.status_code} {response.get_data()!r}"
-        )
-        return response.get_json(silent=True)
+        return response.status_code, response.get_data(as_text=True), response.get_json(silent=True)
 
 
 class Spy:

@@ -118,13 +118,13 @@ class KnockoutOut(BaseModel):
 
     @classmethod
     def of(cls, e: Elimination) -> KnockoutOut:
-        state = e.bracket.to_dict()
+        state = e.bracket.to_dict()  # format, players, the options, results
         return cls(
             format=e.format,
             games_per_match=e.match_format.games,
             seeding=e.seeding.kind.value,
             draw_seed=e.seeding.draw_seed,
-            options={k: v for k, v in state.items() if isinstance(v, bool)},
+            options={k: v for k, v in state.items() if k not in ("format", "players", "results")},
             finished=e.bracket.is_finished(),
         )
 

@@ -37,6 +37,14 @@ class TournamentRepository:
         query = sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update()
         return self.session.execute(query).first() is not None
 
+    def lock_shared(self, tournament_id: uuid.UUID) -> bool:
+        """A shared lock of the tournament's row, for reads that load it in several statements: every
+        change holds the row lock, so what follows sees one state, not half of a pairing."""
+        query = (
+            sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update(read=True)
+        )
+        return self.session.execute(query).first() is not None
+
     def organiser(self, tournament_id: uuid.UUID) -> uuid.UUID:
         query = sa.select(tournaments.c.organiser_id).where(tournaments.c.id == tournament_id)
         organiser: uuid.UUID = self.session.execute(query).scalar_one()

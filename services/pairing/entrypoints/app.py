@@ -47,6 +47,7 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         rounds (its organiser, or staff: an optional bearer token on the read)."""
         who = optional_principal(secret)
         with svc.uow() as uow:
+            uow.tournaments.lock_shared(tournament_id)
             t = uow.tournaments.get(tournament_id)
             e = uow.tournaments.elimination(tournament_id) if t is not None and t.system.bracket else None
         if t is None:

@@ -63,13 +63,13 @@ def main() -> None:
             fields = [
                 [story.register(f"T{i} P{j}", 2000 - j) for j in range(PLAYERS)] for i in range(TOURNAMENTS)
             ]
-            tids = [
-                story.create_tournament(org, start_in=3, threshold=20, base_seconds=3600)
-                for org in organisers
-            ]
-            for tid, players in zip(tids, fields, strict=True):
+            tids = []
+            lead = max(10.0, 0.15 * TOURNAMENTS * PLAYERS)  # every field must be in before the first start
+            for org, players in zip(organisers, fields, strict=True):
+                tid = story.create_tournament(org, start_in=lead, threshold=20, base_seconds=3600)
                 for p in players:
                     story.join(p, tid)
+                tids.append(tid)
             rounds = PLAYERS - 1 + PLAYERS % 2
             per_round = PLAYERS // 2
             posted: list[tuple[str, int, float]] = []
@@ -80,7 +80,7 @@ def main() -> None:
                 by_id = {p.id: p for p in players}
                 count = 0
                 for rnd in range(1, rounds + 1):
-                    for game in local.wait_games(tid, rnd, per_round, timeout=120):
+                    for game in local.wait_games(tid, rnd, per_round, timeout=120, interval=0.2):
                         white = by_id[uuid.UUID(game["white"]["player_id"])]
                         t0 = time.monotonic()
                         local.report_result(game, "1-0", white)
@@ -89,7 +89,8 @@ def main() -> None:
                             posted.append((str(tid), count, t0))
 
             for tid in tids:
-                story.wait_status(tid, "started", timeout=60)
+                story.wait_status(tid, "started", timeout=lead + 60)
+            cpu_before = _cpu_by_process(stack)
             started = time.monotonic()
             with ThreadPoolExecutor(max_workers=min(TOURNAMENTS, 16)) as pool:
                 list(pool.map(drive, tids, fields))
@@ -100,6 +101,7 @@ def main() -> None:
                     break
                 time.sleep(0.05)
             stop.set()
+            cpu_after = _cpu_by_process(stack)
             last = max(t for series in arrivals.values() for _, t in series)
             latencies = []
             for tid, k, t0 in posted:
@@ -117,8 +119,29 @@ def main() -> None:
                 print(
                     f"latency HTTP result → standings.updated: p50 {p50:.0f} ms, p95 {p95:.0f} ms (target p95 < 150)"
                 )
+            used = {name: cpu_after[name] - cpu_before.get(name, 0.0) for name in cpu_after}
+            busiest = sorted(used.items(), key=lambda kv: -kv[1])[:8]
+            print("CPU seconds by process:", ", ".join(f"{n} {s:.1f}" for n, s in busiest))
     finally:
         servers.cleanup()
+
+
+def _cpu_by_process(stack) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """User+system CPU seconds of each stack process and its children (gunicorn workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def cpu(pid: int) -> float:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return 0.0
+        total = (int(fields[11]) + int(fields[12])) / tick
+        children = Path(f"/proc/{pid}/task/{pid}/children")
+        if children.exists():
+            total += sum(cpu(int(c)) for c in children.read_text().split())
+        return total
+
+    return {p.name: cpu(p.popen.pid) for p in stack.processes if p.popen is not None}
 
 
 if __name__ == "__main__":

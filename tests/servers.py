@@ -86,10 +86,12 @@ class Servers:
 
     # -- RabbitMQ ------------------------------------------------------------------------------
     def create_vhost(self, name: str) -> str:
+        """This run's vhost ``arbiter-t<run>-<name>``, created on first use (creating one costs seconds)."""
         vhost = f"arbiter-t{self.run_id}-{name}"
         parts = urllib.parse.urlsplit(self.amqp_url)
-        _rabbit_admin(self, "add", vhost, parts)
-        self._vhosts.append(vhost)
+        if vhost not in self._vhosts:
+            _rabbit_admin(self, "add", vhost, parts)
+            self._vhosts.append(vhost)
         path = "/" + urllib.parse.quote(vhost, safe="")
         return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
 

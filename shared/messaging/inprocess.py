@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from shared.events import Envelope, encode
 from shared.messaging.delivery import deliver
-from shared.messaging.port import DeadLetter, Subscription
+from shared.messaging.port import MAX_LATER, DeadLetter, Subscription
 
 
 def _matches(pattern: str, key: str) -> bool:
@@ -32,10 +32,11 @@ def _matches(pattern: str, key: str) -> bool:
 
 
 class InProcessBroker:
-    def __init__(self, *, attempts: int = 3) -> None:
+    def __init__(self, *, attempts: int = 3, max_later: int = MAX_LATER) -> None:
         self.attempts = attempts
+        self.max_later = max_later
         self._bindings: dict[str, tuple[str, ...]] = {}
-        self._queues: dict[str, deque[bytes]] = {}
+        self._queues: dict[str, deque[tuple[bytes, int]]] = {}  # body, times put back for later
         self._handlers: dict[str, Subscription] = {}
         self._dead: dict[str, list[DeadLetter]] = {}
         self.published: list[Envelope] = []  # everything ever published, for assertions
@@ -61,7 +62,7 @@ class InProcessBroker:
     def _route(self, key: str, body: bytes) -> None:
         for queue, patterns in self._bindings.items():
             if any(_matches(p, key) for p in patterns):
-                self._queues[queue].append(body)
+                self._queues[queue].append((body, 0))
 
     def consume(self, subscriptions: Sequence[Subscription], stop: threading.Event) -> None:
         """Register the handlers; deliver what is queued until idle or stopped."""
@@ -89,9 +90,18 @@ class InProcessBroker:
                 sub = self._handlers.get(queue)
                 if sub is None or not messages:
                     continue
-                body = messages.popleft()
-                verdict = deliver(body, sub.handler, attempts=self.attempts, backoff=0.0)
-                if verdict.dead_reason is not None:
+                body, deferred = messages.popleft()
+                verdict = deliver(
+                    body,
+                    sub.handler,
+                    attempts=self.attempts,
+                    backoff=0.0,
+                    deferred=deferred,
+                    max_later=self.max_later,
+                )
+                if verdict.later:
+                    messages.append((body, deferred + 1))  # behind everything queued now
+                elif verdict.dead_reason is not None:
                     self._dead[queue].append(DeadLetter(queue, verdict.dead_reason, body))
                 return True
         return False

@@ -33,6 +33,16 @@ class DeadLetter:
     body: bytes
 
 
+class NotReady(Exception):
+    """Raised by a handler for a message that arrived before what it depends on (a result before its
+    pairing, say): the message is delivered again later, behind the others, instead of being retried
+    on the spot. After ``MAX_LATER`` deliveries it is dead-lettered with this reason."""
+
+
+MAX_LATER = 120  # × LATER_DELAY_MS: a minute
+LATER_DELAY_MS = 500
+
+
 class PublishError(RuntimeError):
     """The broker did not confirm a publish; the caller keeps the message and retries."""
 

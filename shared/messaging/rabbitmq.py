@@ -4,10 +4,13 @@ handler with its own dead-letter queue, publisher confirms and manual acks.
 Topology
     exchange ``arbiter.events`` (topic, durable)  --routing key = event type-->  queue ``<service>.<handler>``
     exchange ``arbiter.dead`` (direct, durable)   --routing key = queue name-->  queue ``<queue>.dead``
+    queue ``<queue>.later`` (a message TTL, dead-lettered back into ``<queue>``)
 
 A message the handler cannot take (malformed, unknown, or failing after retries) is republished
 to ``arbiter.dead`` with an ``x-arbiter-reason`` header, confirmed, and only then acked: it is
-never lost and never blocks the messages behind it. A consumer killed mid-message leaves it
+never lost and never blocks the messages behind it. A message its handler is not ready for
+(``NotReady``: it arrived before what it depends on) goes to ``<queue>.later`` and comes back after
+the TTL, behind the others; it carries its count in ``x-arbiter-deferred``. A consumer killed mid-message leaves it
 unacked, so RabbitMQ redelivers it; the inbox makes the second delivery a no-op.
 """
 
@@ -26,7 +29,7 @@ from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_expo
 
 from shared.events import DEAD_LETTER_EXCHANGE, EXCHANGE, Envelope, encode
 from shared.messaging.delivery import deliver
-from shared.messaging.port import DeadLetter, PublishError, Subscription
+from shared.messaging.port import LATER_DELAY_MS, MAX_LATER, DeadLetter, PublishError, Subscription
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +37,15 @@ _CONNECTION_ERRORS = (pika.exceptions.AMQPConnectionError, pika.exceptions.AMQPC
 
 
 class RabbitMQBroker:
-    def __init__(self, url: str, *, prefetch: int = 32, attempts: int = 3, heartbeat: int = 30) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefetch: int = 32,
+        attempts: int = 3,
+        heartbeat: int = 30,
+        max_later: int = MAX_LATER,
+    ) -> None:
         params = pika.URLParameters(url)
         params.heartbeat = heartbeat
         params.blocked_connection_timeout = 60
@@ -42,6 +53,7 @@ class RabbitMQBroker:
         self._params = params
         self.prefetch = prefetch
         self.attempts = attempts
+        self.max_later = max_later
         self._conn: pika.BlockingConnection | None = None
         self._publish_channel: BlockingChannel | None = None
         self._lock = threading.Lock()
@@ -97,6 +109,15 @@ class RabbitMQBroker:
                 )
                 for key in sub.routing_keys:
                     channel.queue_bind(sub.queue, EXCHANGE, routing_key=key)
+                channel.queue_declare(
+                    f"{sub.queue}.later",
+                    durable=True,
+                    arguments={
+                        "x-message-ttl": LATER_DELAY_MS,
+                        "x-dead-letter-exchange": "",
+                        "x-dead-letter-routing-key": sub.queue,
+                    },
+                )
 
     # -- publishing -------------------------------------------------------------------------------
     def publish(self, envelopes: Sequence[Envelope]) -> None:
@@ -167,23 +188,19 @@ class RabbitMQBroker:
         def on_message(
             ch: BlockingChannel, method: Basic.Deliver, props: BasicProperties, body: bytes
         ) -> None:
-            verdict = deliver(body, sub.handler, attempts=self.attempts)
-            if verdict.dead_reason is not None:
-                headers = dict(props.headers or {})
+            headers = dict(props.headers or {})
+            deferred = int(headers.get("x-arbiter-deferred", 0))
+            verdict = deliver(
+                body, sub.handler, attempts=self.attempts, deferred=deferred, max_later=self.max_later
+            )
+            if verdict.later:
+                headers["x-arbiter-deferred"] = deferred + 1
+                _forward(ch, "", f"{sub.queue}.later", body, props, headers)
+            elif verdict.dead_reason is not None:
                 headers["x-arbiter-reason"] = verdict.dead_reason[:1000]
                 headers["x-arbiter-queue"] = sub.queue
                 headers["x-arbiter-routing-key"] = method.routing_key
-                ch.basic_publish(
-                    DEAD_LETTER_EXCHANGE,
-                    sub.queue,
-                    body,
-                    BasicProperties(
-                        content_type=props.content_type,
-                        delivery_mode=pika.DeliveryMode.Persistent,
-                        message_id=props.message_id,
-                        headers=headers,
-                    ),
-                )
+                _forward(ch, DEAD_LETTER_EXCHANGE, sub.queue, body, props, headers)
             ch.basic_ack(method.delivery_tag)
 
         return on_message
@@ -203,3 +220,25 @@ class RabbitMQBroker:
                     reason = f"rejected: {headers['x-death'][0].get('reason', '?')}"
                 out.append(DeadLetter(queue, str(reason or "unknown"), body))
         return out
+
+
+def _forward(
+    ch: BlockingChannel,
+    exchange: str,
+    key: str,
+    body: bytes,
+    props: BasicProperties,
+    headers: dict[str, object],
+) -> None:
+    """Republish a consumed message (to the later queue or the dead letters), confirmed, before its ack."""
+    ch.basic_publish(
+        exchange,
+        key,
+        body,
+        BasicProperties(
+            content_type=props.content_type,
+            delivery_mode=pika.DeliveryMode.Persistent,
+            message_id=props.message_id,
+            headers=headers,
+        ),
+    )

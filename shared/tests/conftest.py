@@ -14,11 +14,11 @@ from shared.messaging.rabbitmq import RabbitMQBroker
 def broker(request: pytest.FixtureRequest) -> Iterator[Broker]:
     """The contract suite runs against the fake and the real adapter."""
     if request.param == "inprocess":
-        yield InProcessBroker(attempts=3)
+        yield InProcessBroker(attempts=3, max_later=5)
         return
     servers = request.getfixturevalue("servers")
-    url = servers.create_vhost(f"contract-{request.node.name[-40:]}".replace("[", "-").replace("]", ""))
-    real = RabbitMQBroker(url, attempts=3)
+    url = servers.create_vhost("contract")  # one vhost for the run; every test names its own queues
+    real = RabbitMQBroker(url, attempts=3, max_later=5)
     yield real
     real.close()
 

@@ -6,7 +6,7 @@ import datetime as dt
 import uuid
 
 from shared.events import GameFinished, GameOutcome, RoundCompleted, wrap
-from shared.messaging.port import Subscription
+from shared.messaging.port import NotReady, Subscription
 from shared.testing.brokers import ConsumerHarness
 from shared.testing.polling import wait_for
 
@@ -127,3 +127,32 @@ def test_a_transient_failure_is_retried_and_handled_once(broker):
         poll(h, lambda: done, "handled after retry")
     assert len(attempts) == 2 and len(done) == 1
     assert broker.dead_letters("contract.flaky") == []
+
+
+def test_a_message_that_is_not_ready_comes_back_after_the_others(broker):
+    """A result that overtook its pairing is put back, not retried on the spot nor dead-lettered."""
+    handled: list[int] = []
+    first, second = wrap(finished(2), T), wrap(finished(1), T)
+
+    def handler(env, ev):
+        if ev.round == 2 and 1 not in handled:
+            raise NotReady("round 1 not seen yet")
+        handled.append(ev.round)
+
+    with ConsumerHarness(broker) as h:
+        h.start([Subscription("contract.later", ("game.finished",), handler)])
+        broker.publish([first, second])
+        poll(h, lambda: len(handled) == 2, "both, in dependency order")
+    assert handled == [1, 2]
+    assert broker.dead_letters("contract.later") == []
+
+
+def test_a_message_never_ready_is_dead_lettered_in_the_end(broker):
+    def handler(env, ev):
+        raise NotReady("its pairing never came")
+
+    with ConsumerHarness(broker) as h:
+        h.start([Subscription("contract.never", ("game.finished",), handler)])
+        broker.publish([wrap(finished(), T)])
+        dead = poll(h, lambda: broker.dead_letters("contract.never"), "dead letter")
+    assert "not ready after 5 deliveries: its pairing never came" in dead[0].reason

@@ -105,11 +105,12 @@ class Story:
         return self.call("clocks", "GET", f"/tournaments/{tournament}/games?round={round_no}")["games"]
 
     def wait_games(
-        self, tournament: uuid.UUID, round_no: int, count: int, timeout: float = 30
+        self, tournament: uuid.UUID, round_no: int, count: int, timeout: float = 30, interval: float = 0.02
     ) -> list[dict[str, Any]]:
         return wait_for(
             lambda: len(g := self.games(tournament, round_no)) == count and g,
             timeout=timeout,
+            interval=interval,
             what=f"{count} games in round {round_no}",
         )
 

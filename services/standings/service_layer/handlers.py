@@ -3,8 +3,9 @@ unit of work, under the tournament's row lock (so one tournament's events never 
 different tournaments proceed in parallel). After every change the table's snapshot is saved and
 ``standings.updated`` published; ``tournament.completed`` publishes ``standings.final``.
 
-An event about a tournament, round or game this service has not recorded yet raises: the broker
-retries it, then dead-letters it (as pairing does). A second result for a game changes nothing
+An event about a tournament or game this service has not recorded yet, or a completion that
+overtook the last results, is not ready: the broker delivers it again later, behind the others
+(the queues of different events give no order between them). A second result for a game changes nothing
 (the first one stands), and a redelivered event is stopped by the inbox before it gets here.
 """
 
@@ -29,6 +30,7 @@ from services.standings.domain.tournament import (
 from services.standings.service_layer.unit_of_work import StandingsUnitOfWork
 from shared import events
 from shared.events import Envelope
+from shared.messaging.port import NotReady
 from shared.timesource import Clock
 
 
@@ -173,7 +175,10 @@ class Handlers:
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
         t = live.tournament
-        game = t.game(event.game_id)
+        try:
+            game = t.game(event.game_id)
+        except errors.GameNotFound as exc:  # its pairing is still on its way
+            raise NotReady(str(exc)) from None
         if (game.round, game.white, game.black) != (
             event.round,
             t.seed_of(event.white),
@@ -234,6 +239,11 @@ class Handlers:
         if live.tournament.info.completed_at is not None:
             uow.keep(tid, revision, live)
             return
+        open_games = [
+            g.game_id for r in live.tournament.rounds.values() for g in r.games if g.outcome is None
+        ]
+        if open_games:  # pairing completes a tournament only after its last result: those are on their way
+            raise NotReady(f"tournament.completed before the results of {len(open_games)} games")
         live.tournament.info.completed_at = event.completed_at
         placing = _placing(live.tournament, event.placing)
         live.tournament.placing = placing
@@ -250,9 +260,7 @@ class Handlers:
         built from the rows."""
         revision = uow.tournaments.lock(tournament_id)
         if revision is None:
-            raise errors.TournamentNotFound(
-                f"no tournament {tournament_id} (tournament.started not seen yet)"
-            )
+            raise NotReady(f"no tournament {tournament_id} (tournament.started not seen yet)")
         live = uow.tables.take(tournament_id, revision)
         if live is None:
             loaded = uow.tournaments.get(tournament_id)

@@ -16,6 +16,7 @@ from services.clocks.service_layer import commands
 from services.clocks.service_layer.unit_of_work import ClocksUnitOfWork
 from shared import events
 from shared.events import Envelope
+from shared.messaging.port import NotReady
 from shared.timesource import Clock
 
 log = logging.getLogger(__name__)
@@ -233,8 +234,8 @@ class Handlers:
         """A knockout round is public: its games are released, and each match starts its first game."""
         now = self.clock.now()
         games = uow.games.in_tournament(event.tournament_id, round=event.round, lock=True)
-        if not games:
-            raise errors.GameNotFound(f"round {event.round} of {event.tournament_id} has no games here yet")
+        if not games:  # its pairing is still on its way
+            raise NotReady(f"round {event.round} of {event.tournament_id} has no games here yet")
         for game in games:
             if not game.released:
                 game.released = True

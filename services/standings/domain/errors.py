@@ -27,6 +27,10 @@ class GameNotFound(NotFound):
     slug = "game-not-found"
 
 
+class MatchNotFound(NotFound):
+    slug = "match-not-found"
+
+
 class Conflict(StandingsError):
     slug = "conflict"
 

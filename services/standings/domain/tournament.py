@@ -36,6 +36,7 @@ from services.standings.domain.context import Rules, Value
 from services.standings.domain.errors import (
     EventMismatch,
     GameNotFound,
+    MatchNotFound,
     NotABracket,
     NotATable,
     RoundNotFound,
@@ -358,7 +359,7 @@ class Tournament:
             for m in rnd.matches:
                 if m.match_id == match_id:
                     return m
-        raise EventMismatch(f"match {match_id} is not paired in tournament {self.id}")
+        raise MatchNotFound(f"match {match_id} is not paired in tournament {self.id}")
 
     def decide(self, match_id: str, winner: uuid.UUID, how: str, at: dt.datetime) -> BracketMatch | None:
         """A match's winner; None if it had one already."""

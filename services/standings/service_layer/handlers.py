@@ -200,7 +200,11 @@ class Handlers:
         """A knockout round is public: its pairings and results are shown from now on."""
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
-        if not live.publish(event.round):
+        try:
+            changed = live.publish(event.round)
+        except errors.RoundNotFound as exc:  # its pairing is still on its way
+            raise NotReady(str(exc)) from None
+        if not changed:
             uow.keep(tid, revision, live)
             return
         uow.tournaments.publish_round(tid, event.round)
@@ -212,7 +216,10 @@ class Handlers:
         """Who advances from a knockout match, and how it was decided."""
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
-        match = live.tournament.decide(event.match_id, event.winner, event.how, event.decided_at)
+        try:
+            match = live.tournament.decide(event.match_id, event.winner, event.how, event.decided_at)
+        except errors.MatchNotFound as exc:  # its pairing is still on its way
+            raise NotReady(str(exc)) from None
         if match is None:
             uow.keep(tid, revision, live)
             return
@@ -225,7 +232,11 @@ class Handlers:
         """A game its knockout match no longer needed: shown as cancelled, counted nowhere."""
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
-        if live.tournament.cancel(event.game_id) is None:
+        try:
+            cancelled = live.tournament.cancel(event.game_id)
+        except errors.GameNotFound as exc:  # its pairing is still on its way
+            raise NotReady(str(exc)) from None
+        if cancelled is None:
             uow.keep(tid, revision, live)
             return
         uow.tournaments.cancel_game(event.game_id, event.cancelled_at)
@@ -240,9 +251,11 @@ class Handlers:
             uow.keep(tid, revision, live)
             return
         open_games = [
-            g.game_id for r in live.tournament.rounds.values() for g in r.games if g.outcome is None
+            g.game_id for r in live.tournament.rounds.values() for g in r.live_games if g.outcome is None
         ]
-        if open_games:  # pairing completes a tournament only after its last result: those are on their way
+        # pairing completes a tournament only after its last result (a knockout's games it no longer
+        # needed: their cancellation): those are on their way
+        if open_games:
             raise NotReady(f"tournament.completed before the results of {len(open_games)} games")
         live.tournament.info.completed_at = event.completed_at
         placing = _placing(live.tournament, event.placing)

@@ -1,5 +1,7 @@
 """`arbiter demo`: a whole tournament in one process with no servers — registration, the scheduled
-start, pairings, server-side clocks with simulated players, results, and the final table."""
+start, pairings, server-side clocks with simulated players, results, and the final table.
+`arbiter demo --format knockout|double-knockout`: a knockout instead — the organiser's draft, the start,
+each round published, its matches played game by game (tie-breaks included), the final placing."""
 
 from __future__ import annotations
 
@@ -272,6 +274,133 @@ class Demo:
         self.console.print(table)
 
 
+@dataclass
+class KnockoutDemo:
+    """A knockout run as its organiser runs it, the players' results drawn from their ratings (the games
+    are not played move by move: the organiser enters each result as it comes)."""
+
+    console: Console
+    rng: random.Random
+    players: int
+    minutes: float
+    increment: int
+    ruleset: str
+    names: dict[uuid.UUID, str] = field(default_factory=dict)
+    ratings: dict[uuid.UUID, int] = field(default_factory=dict)
+
+    def run(self, workdir: Path) -> int:
+        from cli.embedded import EmbeddedStack
+
+        started = time.monotonic()
+        stack = EmbeddedStack.create(workdir)
+        try:
+            self._run(stack)
+        finally:
+            stack.close()
+        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
+        return 0
+
+    def _run(self, stack: Any) -> None:
+        staff = stack.token(uuid.uuid4(), "service")
+        reg, pairing, clocks = stack.api["registration"], stack.api["pairing"], stack.api["clocks"]
+        organiser_id = uuid.UUID(reg.call("POST", "/accounts", {"name": "Organiser"}, staff)["id"])
+        organiser = stack.token(organiser_id)
+        knockout = {"third_place": True} if self.ruleset == "knockout" else {}
+        body = {
+            "name": f"Arbiter demo {self.ruleset}",
+            "ruleset": self.ruleset,
+            "time_control": {"base_seconds": int(self.minutes * 60), "increment_seconds": self.increment},
+            "knockout": knockout,
+        }
+        tid = reg.call("POST", "/tournaments", body, organiser)["id"]
+        for i in range(self.players):
+            rating = self.rng.randrange(1300, 2400, 5)
+            name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
+            ratings = {"chess:blitz": rating, "chess:rapid": rating, "chess:bullet": rating}
+            pid = uuid.UUID(reg.call("POST", "/accounts", {"name": name, "ratings": ratings}, staff)["id"])
+            self.names[pid], self.ratings[pid] = name, rating
+            reg.call("POST", f"/tournaments/{tid}/entries", {"player_id": str(pid)}, organiser)
+        reg.call("POST", f"/tournaments/{tid}/start", None, organiser)
+        stack.settle()
+        t = pairing.call("GET", f"/tournaments/{tid}", None, organiser)
+        self.console.print(
+            f"[bold]{body['name']}[/]: {self.players} players seeded by rating, "
+            f"{self.minutes:g}+{self.increment}, {t['knockout']['games_per_match']} games a match, "
+            f"{t['total_rounds']} rounds\n"
+        )
+        number = 1
+        while number <= len(t["rounds"]):
+            pairing.call("POST", f"/tournaments/{tid}/rounds/{number}/publish", None, organiser)
+            stack.settle()
+            while running := [
+                g
+                for g in clocks.call("GET", f"/tournaments/{tid}/games?round={number}", None, organiser)[
+                    "games"
+                ]
+                if g["status"] == "running"
+            ]:
+                for game in running:
+                    outcome = self._outcome(game)
+                    reason = "agreement" if outcome == "1/2-1/2" else "resignation"
+                    clocks.call(
+                        "POST",
+                        f"/games/{game['id']}/result",
+                        {"outcome": outcome, "reason": reason},
+                        organiser,
+                    )
+                stack.settle()
+            self._print_round(stack, tid, number)
+            t = pairing.call("GET", f"/tournaments/{tid}", None, organiser)
+            number += 1
+        self._print_placing(stack.api["standings"].call("GET", f"/tournaments/{tid}/bracket"))
+
+    def _outcome(self, game: dict[str, Any]) -> str:
+        white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
+        expected = 1 / (1 + 10 ** ((self.ratings[black] - self.ratings[white]) / 400))
+        roll = self.rng.random()
+        if roll < expected - 0.15:
+            return "1-0"
+        return "1/2-1/2" if roll < expected + 0.15 else "0-1"
+
+    def _print_round(self, stack: Any, tid: str, number: int) -> None:
+        bracket = stack.api["standings"].call("GET", f"/tournaments/{tid}/bracket")
+        table = Table(title=f"Round {number}", title_justify="left")
+        for col in ("Match", "", "Score", "", "Games", "Through"):
+            table.add_column(col)
+        for section in bracket["sections"]:
+            for rnd in section["rounds"]:
+                for m in rnd["matches"]:
+                    if m["round"] != number or m["bye"]:
+                        continue
+                    a, b = m["players"]
+                    games = ", ".join(_for_first(g, a["seed"]) for g in m["games"] if not g["cancelled"])
+                    winner = a if m["winner"] == a["seed"] else b
+                    how = {"tiebreak": " (tie-break)", "sudden_death": " (sudden death)"}.get(m["how"], "")
+                    table.add_row(
+                        rnd["name"],
+                        f"{a['name']} ({a['seed']})",
+                        f"{_num(m['score'][0])}–{_num(m['score'][1])}",
+                        f"{b['name']} ({b['seed']})",
+                        games,
+                        f"{winner['name']}{how}",
+                    )
+        self.console.print(table)
+
+    def _print_placing(self, bracket: dict[str, Any]) -> None:
+        table = Table(title="Final placing", title_justify="left")
+        for col in ("Place", "Seed", "Name", "Rtg", "Matches won"):
+            table.add_column(col, justify="left" if col == "Name" else "right")
+        for p in bracket["placing"]:
+            table.add_row(p["place"], str(p["seed"]), p["name"], str(p["rating"]), str(p["matches_won"]))
+        self.console.print(table)
+
+
+def _for_first(game: dict[str, Any], seed: int) -> str:
+    """A game's result as the match's first player scored it (``1-0``: they won)."""
+    result = str(game["result"])
+    return result if game["white"] == seed else "-".join(reversed(result.split("-")))
+
+
 def _num(value: Any) -> str:
     if value is None:
         return ""
@@ -284,18 +413,24 @@ def register(group: click.Group) -> None:
     @click.option("--seed", type=int, default=2026, show_default=True, help="the simulation's random seed")
     @click.option("--tc", "time_control", default="3+2", show_default=True, help="minutes+increment")
     @click.option("--double-rounds", is_flag=True, help="every pairing plays twice, colours swapped")
-    def demo(players: int, seed: int, time_control: str, double_rounds: bool) -> None:
+    @click.option(
+        "--format",
+        "ruleset",
+        type=click.Choice(["platform", "knockout", "double-knockout"]),
+        default="platform",
+        show_default=True,
+        help="a platform tournament (round robin or Swiss), or a knockout",
+    )
+    def demo(players: int, seed: int, time_control: str, double_rounds: bool, ruleset: str) -> None:
         """Run a whole tournament embedded: one process, simulated players, no servers."""
         from cli.client import parse_time_control
 
         tc = parse_time_control(time_control)
-        runner = Demo(
-            Console(),
-            random.Random(seed),
-            players,
-            tc["base_seconds"] / 60,
-            tc["increment_seconds"],
-            double_rounds,
-        )
+        common = (Console(), random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])
+        runner: Demo | KnockoutDemo
+        if ruleset == "platform":
+            runner = Demo(*common, double_rounds)
+        else:
+            runner = KnockoutDemo(*common, ruleset)
         with tempfile.TemporaryDirectory(prefix="arbiter-demo-") as tmp:
             runner.run(Path(tmp))

@@ -150,6 +150,26 @@ class PairedGame(BaseModel):
     white: uuid.UUID
     black: uuid.UUID
     leg: int = Field(1, ge=1, le=2, description="2 = the return game of a double round")
+    # knockouts (RULES.md §4): a match is several games, played one after the other
+    match_id: str | None = Field(None, description="the bracket match this game belongs to")
+    number: int | None = Field(None, ge=1, description="the game's number within its match")
+    label: str | None = Field(None, description="e.g. 'Game 2', 'Tie-break 1, game 1 (15+10)'")
+    time_control: TimeControl | None = Field(
+        None, description="the game's own time control (tie-break games); None: the round's"
+    )
+
+
+class PairedMatch(BaseModel):
+    """A bracket match of a knockout round; a bye (walkover) has one player and no games."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    match_id: str = Field(description="section:round:number, e.g. winners:2:1")
+    section: str = Field(description="winners | losers | grand_final | third_place")
+    section_round: int = Field(ge=1)
+    number: int = Field(ge=1)
+    board: int | None = Field(None, ge=1, description="None for a bye")
+    players: list[uuid.UUID | None] = Field(min_length=2, max_length=2, description="slot order")
+    first_white: uuid.UUID | None = Field(None, description="White in the first game (drawn)")
 
 
 class ByeKind(StrEnum):
@@ -165,6 +185,34 @@ class Bye(BaseModel):
     kind: ByeKind = ByeKind.PAIRING_ALLOCATED
 
 
+class TieBreakStage(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    games: int = Field(ge=1, le=2)
+    time_control: TimeControl
+
+
+class TieBreakPlan(BaseModel):
+    """What a match level after its regular games plays next: up to five stages, then one
+    sudden-death game (RULES.md §4)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    stages: list[TieBreakStage] = Field(max_length=5)
+    sudden_death: TimeControl
+
+
+class KnockoutSettings(BaseModel):
+    """The format settings of a `knockout` or `double-knockout` tournament, fixed at its start."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    format: str = Field(description="knockout | double_knockout")
+    games_per_match: int = Field(ge=1, le=6, description="regular games: 1, 2, 4 or 6")
+    seeding: str = Field(description="rating | custom | random")
+    draw_seed: int | None = Field(None, description="the recorded draw of a random seeding")
+    third_place: bool = False
+    second_final: bool = True
+    tiebreak_plan: TieBreakPlan
+
+
 class TournamentSettings(BaseModel):
     """What the other services need to know of a tournament's configuration."""
 
@@ -176,6 +224,7 @@ class TournamentSettings(BaseModel):
     extra_round: bool = False
     rated: bool = True
     time_control: TimeControl
+    knockout: KnockoutSettings | None = Field(None, description="knockout rulesets only")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -253,6 +302,38 @@ class RoundPaired(Event):
     games: list[PairedGame]
     byes: list[Bye] = []
     time_control: TimeControl
+    published: bool | None = Field(
+        None,
+        description="False: only organisers see the round until round.published (knockouts); "
+        "None: public when paired",
+    )
+    matches: list[PairedMatch] = Field(default_factory=list, description="knockouts: the round's matches")
+
+
+@register
+class RoundPublished(Event):
+    """The organiser published a paired knockout round: its pairings are public, its games may start."""
+
+    TYPE: ClassVar[str] = "round.published"
+    tournament_id: uuid.UUID
+    round: int = Field(ge=1)
+    published_at: dt.datetime
+
+
+@register
+class MatchDecided(Event):
+    """A knockout match has its winner; the games it no longer needs are listed to be cancelled."""
+
+    TYPE: ClassVar[str] = "match.decided"
+    tournament_id: uuid.UUID
+    match_id: str
+    round: int = Field(ge=1)
+    section: str
+    players: list[uuid.UUID] = Field(min_length=2, max_length=2)
+    winner: uuid.UUID
+    how: str = Field(description="regular | tiebreak | sudden_death")
+    games_cancelled: list[uuid.UUID] = Field(default_factory=list)
+    decided_at: dt.datetime
 
 
 @register
@@ -262,6 +343,17 @@ class RoundCompleted(Event):
     round: int
 
 
+class Placing(BaseModel):
+    """A knockout's final place: players out in the same round share ``places``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    player_id: uuid.UUID
+    seed: int = Field(ge=1)
+    rank: int = Field(ge=1, description="dense: one step per group")
+    places: list[int] = Field(min_length=2, max_length=2, description="the span shared, e.g. [5, 8]")
+    matches_won: int = Field(ge=0)
+
+
 @register
 class TournamentCompleted(Event):
     TYPE: ClassVar[str] = "tournament.completed"
@@ -269,6 +361,7 @@ class TournamentCompleted(Event):
     organiser_id: uuid.UUID
     rounds: int
     completed_at: dt.datetime
+    placing: list[Placing] | None = Field(None, description="knockouts: the final placing")
 
 
 @register
@@ -313,6 +406,18 @@ class GameFinished(Event):
         description="false when one side never moved: such a game changes no rating (RULES §2); "
         "None when the publisher does not say",
     )
+
+
+@register
+class GameCancelled(Event):
+    """A game nobody will play: its knockout match was decided before it."""
+
+    TYPE: ClassVar[str] = "game.cancelled"
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    reason: str = Field(description="e.g. match_decided")
+    cancelled_at: dt.datetime
 
 
 # --------------------------------------------------------------------------------------------------

@@ -75,6 +75,12 @@ def bootstrap(
     subscriptions = [
         event_subscription("clocks.round_paired", ("round.paired",), handlers.on_round_paired, uow_factory),
         event_subscription(
+            "clocks.round_published", ("round.published",), handlers.on_round_published, uow_factory
+        ),
+        event_subscription(
+            "clocks.match_decided", ("match.decided",), handlers.on_match_decided, uow_factory
+        ),
+        event_subscription(
             "clocks.tournament_completed",
             ("tournament.completed",),
             handlers.on_tournament_completed,

@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from services.pairing.adapters import orm
 from services.pairing.config import PairingSettings
 from services.pairing.domain.tournament import pairers
+from services.pairing.service_layer.brackets import BracketHandlers
 from services.pairing.service_layer.handlers import Handlers
 from services.pairing.service_layer.unit_of_work import PairingUnitOfWork
 from shared.composition import plumbing
@@ -68,8 +69,8 @@ def bootstrap(
     def uow_factory() -> PairingUnitOfWork:
         return PairingUnitOfWork(**p.uow_options())
 
-    handlers = Handlers(p.clock, pairers())
-    bus = MessageBus(uow_factory, {})
+    handlers = Handlers(p.clock, pairers(), BracketHandlers(p.clock))
+    bus = MessageBus(uow_factory, handlers.table())
     subscriptions = [
         event_subscription(
             "pairing.tournament_started", ("tournament.started",), handlers.on_tournament_started, uow_factory

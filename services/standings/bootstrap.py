@@ -70,6 +70,7 @@ def bootstrap(
 
     handlers = Handlers(p.clock)
     bus = MessageBus(uow_factory, {})
+    # in causal order: the in-process broker delivers its queues in this order (RabbitMQ gives none)
     subscriptions = [
         event_subscription(
             "standings.tournament_started",
@@ -81,7 +82,16 @@ def bootstrap(
             "standings.round_paired", ("round.paired",), handlers.on_round_paired, uow_factory
         ),
         event_subscription(
+            "standings.round_published", ("round.published",), handlers.on_round_published, uow_factory
+        ),
+        event_subscription(
             "standings.game_finished", ("game.finished",), handlers.on_game_finished, uow_factory
+        ),
+        event_subscription(
+            "standings.game_cancelled", ("game.cancelled",), handlers.on_game_cancelled, uow_factory
+        ),
+        event_subscription(
+            "standings.match_decided", ("match.decided",), handlers.on_match_decided, uow_factory
         ),
         event_subscription(
             "standings.tournament_completed",

@@ -91,6 +91,14 @@ def authenticate_writes(blueprint: Blueprint, secret: str) -> None:
             g.arbiter_principal = current_principal(secret)
 
 
+def optional_principal(secret: str) -> Principal | None:
+    """For reads that show more to some callers (an organiser sees their unpublished rounds): None
+    without an ``Authorization`` header; a header that is there must hold a valid token (401)."""
+    if not request.headers.get("Authorization"):
+        return None
+    return current_principal(secret)
+
+
 def principal() -> Principal:
     found = g.get("arbiter_principal")
     if not isinstance(found, Principal):

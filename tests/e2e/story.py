@@ -1,17 +1,23 @@
-"""e2e helpers that read like the tournament story: register, create, join, report, standings."""
+"""e2e helpers that read like the tournament story: register, create, join, report, standings; for a
+knockout: create it, add players, start it, publish its rounds, play its matches, read its bracket.
+:class:`EmbeddedStory` tells the same stories to the embedded mode (``cli/embedded.py``)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from shared.http.auth import issue_token
 from shared.testing.polling import wait_for
 from tests.e2e.stack import JWT_SECRET, Stack
+
+if TYPE_CHECKING:
+    from cli.embedded import EmbeddedStack
 
 
 @dataclass(frozen=True)
@@ -25,7 +31,8 @@ class Story:
     def __init__(self, stack: Stack) -> None:
         self.urls = stack.urls
         self.http = httpx.Client(timeout=30)
-        self.staff = issue_token(JWT_SECRET, uuid.uuid4(), {"service"})
+        self.secret = JWT_SECRET
+        self.staff = issue_token(self.secret, uuid.uuid4(), {"service"})
 
     # -- plumbing --------------------------------------------------------------------------------
     def call(
@@ -38,10 +45,17 @@ class Story:
         expect: int | tuple[int, ...] = (200, 201),
     ) -> Any:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        response = self.http.request(method, self.urls[service] + path, json=body, headers=headers)
+        status, text, answer = self._request(service, method, path, body, headers)
         expected = (expect,) if isinstance(expect, int) else expect
-        assert response.status_code in expected, f"{method} {path}: {response.status_code} {response.text}"
-        return response.json() if response.content else None
+        assert status in expected, f"{method} {path}: {status} {text}"
+        return answer
+
+    def _request(
+        self, service: str, method: str, path: str, body: Any, headers: dict[str, str]
+    ) -> tuple[int, str, Any]:
+        """Send a request; its status, its text and its JSON (None if it has none)."""
+        response = self.http.request(method, self.urls[service] + path, json=body, headers=headers)
+        return response.status_code, response.text, response.json() if response.content else None
 
     # -- the story -------------------------------------------------------------------------------
     def register(self, name: str, rating: int | None = None, kind: str = "registered") -> Account:
@@ -54,7 +68,7 @@ class Story:
         }
         created = self.call("registration", "POST", "/accounts", body, self.staff, expect=201)
         account_id = uuid.UUID(created["id"])
-        return Account(account_id, name, issue_token(JWT_SECRET, account_id, {"player"}))
+        return Account(account_id, name, issue_token(self.secret, account_id, {"player"}))
 
     def create_tournament(
         self,
@@ -127,6 +141,117 @@ class Story:
             timeout=timeout,
             what="final standings",
         )
+
+    # -- knockouts ---------------------------------------------------------------------------------
+    def create_knockout(
+        self,
+        organiser: Account,
+        *,
+        ruleset: str = "knockout",
+        base_seconds: int = 600,
+        increment_seconds: int = 5,
+        name: str = "e2e knockout",
+        **knockout: Any,
+    ) -> uuid.UUID:
+        body = {
+            "name": name,
+            "ruleset": ruleset,
+            "time_control": {"base_seconds": base_seconds, "increment_seconds": increment_seconds},
+            "knockout": knockout,
+        }
+        created = self.call("registration", "POST", "/tournaments", body, organiser.token, expect=201)
+        assert created["status"] == "draft"
+        return uuid.UUID(created["id"])
+
+    def add_player(self, tournament: uuid.UUID, organiser: Account, player: Account) -> None:
+        body = {"player_id": str(player.id)}
+        self.call(
+            "registration", "POST", f"/tournaments/{tournament}/entries", body, organiser.token, expect=201
+        )
+
+    def start_knockout(self, tournament: uuid.UUID, organiser: Account) -> dict[str, Any]:
+        return self.call("registration", "POST", f"/tournaments/{tournament}/start", None, organiser.token)
+
+    def paired_round(
+        self, tournament: uuid.UUID, round_no: int, token: str | None = None, timeout: float = 30
+    ) -> dict[str, Any]:
+        """Pairing's view of a round once it is paired (with the organiser's token: also unpublished)."""
+
+        def paired() -> dict[str, Any] | None:
+            found = self.call("pairing", "GET", f"/tournaments/{tournament}", token=token, expect=(200, 404))
+            rounds = found.get("rounds", [])  # 404 until pairing has seen tournament.started
+            return rounds[round_no - 1] if len(rounds) >= round_no else None
+
+        return wait_for(paired, timeout=timeout, what=f"round {round_no} paired")
+
+    def publish(self, tournament: uuid.UUID, round_no: int, organiser: Account) -> dict[str, Any]:
+        return self.call(
+            "pairing", "POST", f"/tournaments/{tournament}/rounds/{round_no}/publish", None, organiser.token
+        )
+
+    def round_games(
+        self, tournament: uuid.UUID, round_no: int, token: str | None = None
+    ) -> list[dict[str, Any]]:
+        return self.call("clocks", "GET", f"/tournaments/{tournament}/games?round={round_no}", token=token)[
+            "games"
+        ]
+
+    def play_matches(
+        self,
+        tournament: uuid.UUID,
+        round_no: int,
+        organiser: Account,
+        seed: Mapping[uuid.UUID, int],
+        winners: Mapping[str, Sequence[int | None]],
+        timeout: float = 60,
+    ) -> None:
+        """Play a published round: each match's games as they start, game n of match m won by the seed
+        ``winners[m][n - 1]`` (None: a draw), the results entered by the organiser; until pairing has
+        every match of the round decided."""
+
+        def next_games() -> list[dict[str, Any]] | bool:
+            running = [
+                g for g in self.round_games(tournament, round_no, organiser.token) if g["status"] == "running"
+            ]
+            if running:
+                return running
+            done = self.call("pairing", "GET", f"/tournaments/{tournament}/rounds/{round_no}")["completed"]
+            return bool(done)
+
+        while (games := wait_for(next_games, timeout=timeout, what=f"games of round {round_no}")) is not True:
+            assert isinstance(games, list)
+            for game in games:
+                white = seed[uuid.UUID(game["white"]["player_id"])]
+                black = seed[uuid.UUID(game["black"]["player_id"])]
+                winner = winners[game["match_id"]][game["number"] - 1]
+                outcome = "1/2-1/2" if winner is None else ("1-0" if winner == white else "0-1")
+                assert winner in (None, white, black), f"{game['match_id']}: {winner} does not play"
+                self.report_result(
+                    game, outcome, organiser, reason="agreement" if winner is None else "resignation"
+                )
+
+    def bracket(self, tournament: uuid.UUID) -> dict[str, Any]:
+        return self.call("standings", "GET", f"/tournaments/{tournament}/bracket")
+
+
+class EmbeddedStory(Story):
+    """The same story told to the embedded mode: every call first lets the in-process services do
+    all the work that is due (the broker delivers, the scheduler and the ticker run), so a wait is
+    answered by its first look."""
+
+    def __init__(self, stack: EmbeddedStack) -> None:
+        from shared.settings import DEV_JWT_SECRET
+
+        self.stack = stack
+        self.secret = DEV_JWT_SECRET
+        self.staff = issue_token(self.secret, uuid.uuid4(), {"service"})
+
+    def _request(
+        self, service: str, method: str, path: str, body: Any, headers: dict[str, str]
+    ) -> tuple[int, str, Any]:
+        self.stack.settle()
+        response = self.stack.api[service].client.open(path, method=method, json=body, headers=headers)
+        return response.status_code, response.get_data(as_text=True), response.get_json(silent=True)
 
 
 class Spy:

@@ -44,6 +44,12 @@ games = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    # knockouts: the match the game belongs to, its number and name there; unreleased while its round
+    # is unpublished
+    sa.Column("match_id", sa.String(40), nullable=True),
+    sa.Column("match_game", sa.Integer(), nullable=True),
+    sa.Column("label", sa.String(80), nullable=True),
+    sa.Column("released", sa.Boolean(), nullable=False, server_default=sa.true()),
     sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
     sa.Index(
         "ix_games_deadline",

@@ -45,14 +45,28 @@ class GameRepository:
             return set()
         return set(self.session.execute(sa.select(games.c.id).where(games.c.id.in_(ids))).scalars())
 
-    def in_tournament(self, tournament_id: uuid.UUID, *, round: int | None = None) -> list[Game]:
+    def in_tournament(
+        self, tournament_id: uuid.UUID, *, round: int | None = None, lock: bool = False
+    ) -> list[Game]:
         query = (
             sa.select(games)
             .where(games.c.tournament_id == tournament_id)
-            .order_by(games.c.round, games.c.board, games.c.leg)
+            .order_by(games.c.round, games.c.board, games.c.leg, games.c.match_game)
         )
         if round is not None:
             query = query.where(games.c.round == round)
+        if lock:
+            query = query.with_for_update()
+        return [self._load(row) for row in self.session.execute(query).all()]
+
+    def in_match(self, tournament_id: uuid.UUID, match_id: str) -> list[Game]:
+        """A knockout match's games in their order, locked (the next one starts when one ends)."""
+        query = (
+            sa.select(games)
+            .where(games.c.tournament_id == tournament_id, games.c.match_id == match_id)
+            .order_by(games.c.match_game)
+            .with_for_update()
+        )
         return [self._load(row) for row in self.session.execute(query).all()]
 
     def unfinished_in(self, tournament_id: uuid.UUID, *, lock: bool = False) -> list[Game]:
@@ -140,6 +154,10 @@ class GameRepository:
             reason=row.reason,
             started_at=_aware_or_none(row.started_at),
             finished_at=_aware_or_none(row.finished_at),
+            match_id=row.match_id,
+            number=row.match_game,
+            label=row.label,
+            released=row.released,
         )
         return game
 
@@ -173,4 +191,8 @@ class GameRepository:
             "reason": g.reason,
             "started_at": g.started_at,
             "finished_at": g.finished_at,
+            "match_id": g.match_id,
+            "match_game": g.number,
+            "label": g.label,
+            "released": g.released,
         }

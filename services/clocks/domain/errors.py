@@ -53,6 +53,18 @@ class GameNotStarted(Conflict):
     slug = "game-not-started"
 
 
+class GameCancelled(Conflict):
+    """Its knockout match was decided without it."""
+
+    slug = "game-cancelled"
+
+
+class RoundNotPublished(Conflict):
+    """A game of a knockout round its organiser has not published yet."""
+
+    slug = "round-not-published"
+
+
 class AlreadyStarted(Conflict):
     slug = "already-started"
 

@@ -4,6 +4,10 @@
 ``pending → running → finished``. A game ends by a reported result, by a flag fall that nobody has to
 report (the side whose time ran out loses), or when its tournament closes while it is still open (a draw).
 Whether each side ever moved is kept: a game in which one side never moved changes no rating.
+
+Knockouts (RULES.md §4): a game of a round its organiser has not published yet is not ``released``: it
+waits, and takes no result. A match's games are played one after the other (``match_id``, ``number``),
+and a game its match no longer needs is ``cancelled`` (``pending|running → cancelled``).
 """
 
 from __future__ import annotations
@@ -20,12 +24,14 @@ from shared.scoring import Outcome as Outcome  # the outcomes every service shar
 
 REASON = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 TOURNAMENT_CLOSED = "tournament_closed"
+MATCH_DECIDED = "match_decided"
 
 
 class GameStatus(StrEnum):
     PENDING = "pending"
     RUNNING = "running"
     FINISHED = "finished"
+    CANCELLED = "cancelled"  # its knockout match was decided without it
 
 
 def loss_for(side: Side) -> Outcome:
@@ -50,7 +56,11 @@ class Game:
     outcome: Outcome | None = None
     reason: str | None = None
     started_at: dt.datetime | None = None
-    finished_at: dt.datetime | None = None
+    finished_at: dt.datetime | None = None  # or cancelled
+    match_id: str | None = None  # knockouts: the match, and the game's number and name in it
+    number: int | None = None
+    label: str | None = None
+    released: bool = True  # False while its knockout round is unpublished
 
     @classmethod
     def pair(
@@ -65,10 +75,28 @@ class Game:
         black: uuid.UUID,
         control: TimeControl,
         leg: int = 1,
+        match_id: str | None = None,
+        number: int | None = None,
+        label: str | None = None,
+        released: bool = True,
     ) -> Game:
         if white == black:
             raise errors.InvalidPairing(f"game {game_id}: a player cannot play themselves")
-        return cls(game_id, tournament_id, organiser_id, round, board, leg, white, black, Clock.new(control))
+        return cls(
+            game_id,
+            tournament_id,
+            organiser_id,
+            round,
+            board,
+            leg,
+            white,
+            black,
+            Clock.new(control),
+            match_id=match_id,
+            number=number,
+            label=label,
+            released=released,
+        )
 
     # -- reading --------------------------------------------------------------------------------
     @property
@@ -78,6 +106,11 @@ class Game:
     @property
     def finished(self) -> bool:
         return self.status is GameStatus.FINISHED
+
+    @property
+    def over(self) -> bool:
+        """Finished or cancelled: nothing more happens to this game."""
+        return self.status in (GameStatus.FINISHED, GameStatus.CANCELLED)
 
     @property
     def deadline(self) -> dt.datetime | None:
@@ -130,6 +163,9 @@ class Game:
         fallen, the game is finished on time instead and :class:`errors.FlagFallen` is raised."""
         if self.finished:
             raise errors.GameOver(f"the game is already finished: {self.outcome} ({self.reason})")
+        self._require_not_cancelled()
+        if not self.released:
+            raise errors.RoundNotPublished("this game's round is not published yet: it takes no result")
         if outcome is Outcome.NOT_PLAYED:
             raise errors.InvalidResult(f"{outcome.value!r} (not played) is not how a game ends")
         if not REASON.match(reason):
@@ -153,17 +189,34 @@ class Game:
         self._finish(loss_for(self._flagged(change)), change.reason, change.at)
         return True
 
+    def cancel(self, at: dt.datetime, reason: str = MATCH_DECIDED) -> bool:
+        """Its match no longer needs this game: the clock stops and nobody plays it. True when this call
+        cancelled it; a game already over stays as it is (check its flag first: a fallen flag ends it)."""
+        if self.over:
+            return False
+        if self.status is GameStatus.RUNNING:
+            self.clock.stop(at, reason)
+        self.status = GameStatus.CANCELLED
+        self.reason = reason
+        self.finished_at = at
+        return True
+
     def close(self, at: dt.datetime) -> bool:
         """The tournament closed while this game was open: a draw, unless the flag had already fallen.
         True when this call finished the game."""
-        if self.finished:
+        if self.over:
             return False
         if self.check_flag(at):
             return True
         self.report_result(Outcome.DRAW, TOURNAMENT_CLOSED, at)
         return True
 
+    def _require_not_cancelled(self) -> None:
+        if self.status is GameStatus.CANCELLED:
+            raise errors.GameCancelled("this game was cancelled: its match was decided without it")
+
     def _require_running(self) -> None:
+        self._require_not_cancelled()
         if self.status is GameStatus.PENDING:
             raise errors.GameNotStarted("the game has not started yet")
         if self.finished:

@@ -9,6 +9,7 @@ from flask_openapi3.openapi import OpenAPI
 
 from services.clocks.bootstrap import Clocks, bootstrap
 from services.clocks.domain import errors
+from services.clocks.domain.game import Game
 from services.clocks.entrypoints.schemas import (
     ClockOut,
     GameList,
@@ -22,7 +23,7 @@ from services.clocks.entrypoints.schemas import (
 from services.clocks.service_layer import commands
 from shared.health import readiness
 from shared.http.app import SECURITY, create_openapi_app, json_response
-from shared.http.auth import authenticate_writes, principal
+from shared.http.auth import Principal, authenticate_writes, optional_principal, principal
 from shared.http.problems import install_domain_errors, not_found
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
@@ -46,7 +47,7 @@ def create_app(service: Clocks | None = None) -> OpenAPI:
     install_domain_errors(app, DOMAIN_STATUSES)
     secret = svc.settings.jwt_secret.get_secret_value()
     app.register_api(_games(svc, secret))
-    app.register_api(_tournaments(svc))
+    app.register_api(_tournaments(svc, secret))
     app.extensions["arbiter"] = svc
     return app
 
@@ -80,24 +81,32 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
 
     @api.get("/games/<uuid:game_id>", responses={200: GameOut}, security=[])
     def get_game(path: GamePath) -> Response:
+        """A game; one of an unpublished knockout round only for its organiser (send their token)."""
         with svc.uow() as uow:
             game = uow.games.get(path.game_id)
-        if game is None:
+        if game is None or not visible(game, optional_principal(secret)):
             raise not_found("game", path.game_id)
         return json_response(GameOut.of(game, svc.clock.now()))
 
     return api
 
 
-def _tournaments(svc: Clocks) -> APIBlueprint:
+def visible(game: Game, who: Principal | None) -> bool:
+    """The games of an unpublished knockout round are shown to its organiser and staff only."""
+    return game.released or (who is not None and (who.subject == game.organiser_id or who.is_staff))
+
+
+def _tournaments(svc: Clocks, secret: str) -> APIBlueprint:
     api = APIBlueprint("tournament-games", __name__, abp_tags=[Tag(name="games")])
 
     @api.get("/tournaments/<uuid:tournament_id>/games", responses={200: GameList}, security=[])
     def list_games(path: TournamentPath, query: GamesQuery) -> Response:
-        """A tournament's games by round and board (empty while none were paired)."""
+        """A tournament's games by round and board (empty while none were paired); an unpublished
+        knockout round's games only for its organiser (send their token)."""
+        who = optional_principal(secret)
         with svc.uow() as uow:
             found = uow.games.in_tournament(path.tournament_id, round=query.round)
         now = svc.clock.now()
-        return json_response(GameList(games=[GameOut.of(g, now) for g in found]))
+        return json_response(GameList(games=[GameOut.of(g, now) for g in found if visible(g, who)]))
 
     return api

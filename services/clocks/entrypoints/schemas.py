@@ -105,7 +105,7 @@ class GameOut(BaseModel):
     round: int
     board: int
     leg: int
-    status: str = Field(description="pending | running | finished")
+    status: str = Field(description="pending | running | finished | cancelled")
     white: PlayerOut
     black: PlayerOut
     clock: ClockOut
@@ -113,6 +113,10 @@ class GameOut(BaseModel):
     both_moved: bool = Field(description="false: one side never moved, so the game changes no rating")
     result: ResultOut | None
     started_at: dt.datetime | None
+    match_id: str | None = Field(None, description="knockouts: the match this game belongs to")
+    number: int | None = Field(None, description="knockouts: the game's number in its match")
+    label: str | None = Field(None, description="knockouts: e.g. 'Game 2', 'Sudden death (3+2)'")
+    published: bool = Field(True, description="false while its knockout round is unpublished")
 
     @classmethod
     def of(cls, game: Game, now: dt.datetime) -> GameOut:
@@ -133,6 +137,10 @@ class GameOut(BaseModel):
             both_moved=game.both_moved,
             result=result,
             started_at=game.started_at,
+            match_id=game.match_id,
+            number=game.number,
+            label=game.label,
+            published=game.released,
         )
 
 

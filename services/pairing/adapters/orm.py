@@ -48,6 +48,8 @@ rounds = sa.Table(
     sa.Column("number", sa.Integer(), primary_key=True),
     sa.Column("paired_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("completed_at", sa.DateTime(timezone=True), nullable=True),
+    # public since (platform rounds: when paired; knockout rounds: when their organiser publishes them)
+    sa.Column("published_at", sa.DateTime(timezone=True), nullable=True),
 )
 
 games = sa.Table(
@@ -62,6 +64,14 @@ games = sa.Table(
     sa.Column("black_seed", sa.Integer(), nullable=False),
     sa.Column("outcome", sa.String(10), nullable=True),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    # a knockout match's game: its match, number in the match, kind, tie-break stage, own time control
+    sa.Column("match_id", sa.String(40), nullable=True),
+    sa.Column("number", sa.Integer(), nullable=True),
+    sa.Column("kind", sa.String(20), nullable=True),
+    sa.Column("stage", sa.Integer(), nullable=True),
+    sa.Column("label", sa.String(80), nullable=True),
+    sa.Column("time_control", sa.JSON(), nullable=True),
+    sa.Column("cancelled_at", sa.DateTime(timezone=True), nullable=True),  # the match no longer needed it
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),
@@ -75,6 +85,38 @@ byes = sa.Table(
     sa.Column("round", sa.Integer(), primary_key=True),
     sa.Column("seed", sa.Integer(), primary_key=True),
     sa.Column("kind", sa.String(30), nullable=False),
+    sa.ForeignKeyConstraint(
+        ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
+    ),
+)
+
+# A knockout's bracket: the engine's state (``Bracket.to_dict()``: format, players, options, results),
+# the seed list (``Seeding.to_dict()``) and the match format (regular games, time control, tie-break plan).
+brackets = sa.Table(
+    "brackets",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("state", sa.JSON(), nullable=False),
+    sa.Column("seeding", sa.JSON(), nullable=False),
+    sa.Column("match_format", sa.JSON(), nullable=False),
+)
+
+# The matches paired: service round and board, the seeds in the two slots, the slot with White in the
+# first game (drawn), and how the match was decided (its winner is in the bracket's state).
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("tournament_id", sa.Uuid(), primary_key=True),
+    sa.Column("match_id", sa.String(40), primary_key=True),
+    sa.Column("round", sa.Integer(), nullable=False),
+    sa.Column("board", sa.Integer(), nullable=False),
+    sa.Column("seed_a", sa.Integer(), nullable=False),
+    sa.Column("seed_b", sa.Integer(), nullable=False),
+    sa.Column("first_white", sa.Integer(), nullable=False),
+    sa.Column("how", sa.String(20), nullable=True),
+    sa.Column("decided_at", sa.DateTime(timezone=True), nullable=True),
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Iterable
+from dataclasses import asdict
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from services.pairing.adapters.orm import byes, games, players, rounds, tournaments
+from services.pairing.adapters.orm import brackets, byes, games, matches, players, rounds, tournaments
+from services.pairing.domain.bracket import MatchId
+from services.pairing.domain.elimination import Elimination, MatchGame, PairedMatch, bracket_from_dict
+from services.pairing.domain.match_play import GameKind, How, MatchFormat, PlannedGame
+from services.pairing.domain.match_play import TimeControl as GameTimeControl
 from services.pairing.domain.platform import Plan, System
+from services.pairing.domain.seeding import Seeding
 from services.pairing.domain.tournament import Bye, Game, PairingTournament, Player, Round, Status
 from shared.events import ByeKind, GameOutcome, TimeControl
 
@@ -29,6 +36,25 @@ class TournamentRepository:
         """Take the tournament's row lock (serialises results and pairing of one tournament)."""
         query = sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update()
         return self.session.execute(query).first() is not None
+
+    def lock_shared(self, tournament_id: uuid.UUID) -> bool:
+        """A shared lock of the tournament's row, for reads that load it in several statements: every
+        change holds the row lock, so what follows sees one state, not half of a pairing."""
+        query = (
+            sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update(read=True)
+        )
+        return self.session.execute(query).first() is not None
+
+    def organiser(self, tournament_id: uuid.UUID) -> uuid.UUID:
+        query = sa.select(tournaments.c.organiser_id).where(tournaments.c.id == tournament_id)
+        organiser: uuid.UUID = self.session.execute(query).scalar_one()
+        return organiser
+
+    def system(self, tournament_id: uuid.UUID) -> System | None:
+        value = self.session.execute(
+            sa.select(tournaments.c.system).where(tournaments.c.id == tournament_id)
+        ).scalar_one_or_none()
+        return None if value is None else System(value)
 
     def time_control(self, tournament_id: uuid.UUID) -> TimeControl:
         value = self.session.execute(
@@ -88,7 +114,8 @@ class TournamentRepository:
         ).all()
         bye_rows = self.session.execute(sa.select(byes).where(byes.c.tournament_id == tournament_id)).all()
         by_round: dict[int, Round] = {
-            r.number: Round(r.number, [], [], r.completed_at is not None) for r in round_rows
+            r.number: Round(r.number, [], [], r.completed_at is not None, r.published_at is not None)
+            for r in round_rows
         }
         for g in game_rows:
             by_round[g.round].games.append(
@@ -118,7 +145,9 @@ class TournamentRepository:
     def add_round(self, tournament_id: uuid.UUID, rnd: Round, paired_at: dt.datetime) -> None:
         """Raises IntegrityError if another worker paired this round first."""
         self.session.execute(
-            sa.insert(rounds).values(tournament_id=tournament_id, number=rnd.number, paired_at=paired_at)
+            sa.insert(rounds).values(
+                tournament_id=tournament_id, number=rnd.number, paired_at=paired_at, published_at=paired_at
+            )
         )
         if rnd.games:
             self.session.execute(
@@ -190,3 +219,174 @@ class TournamentRepository:
         self.session.execute(
             sa.update(tournaments).where(tournaments.c.id == tournament_id).values(status=status.value)
         )
+
+    # -- knockout brackets ---------------------------------------------------------------------------
+
+    def add_elimination(
+        self,
+        e: Elimination,
+        *,
+        organiser_id: uuid.UUID,
+        name: str,
+        ruleset: str,
+        time_control: TimeControl,
+        started_at: dt.datetime,
+        roster: list[Player],
+    ) -> None:
+        t = PairingTournament(
+            id=e.id,
+            organiser_id=organiser_id,
+            name=name,
+            plan=Plan(System(e.format), e.rounds_total(), False),
+            double_rounds=False,
+            players=roster,
+        )
+        self.add(t, ruleset=ruleset, time_control=time_control, started_at=started_at)
+        self.session.execute(
+            sa.insert(brackets).values(
+                tournament_id=e.id,
+                state=e.bracket.to_dict(),
+                seeding=e.seeding.to_dict(),
+                match_format=e.match_format.to_dict(),
+            )
+        )
+
+    def elimination(self, tournament_id: uuid.UUID) -> Elimination | None:
+        row = self.session.execute(
+            sa.select(brackets).where(brackets.c.tournament_id == tournament_id)
+        ).first()
+        if row is None:
+            return None
+        found: dict[MatchId, PairedMatch] = {}
+        for m in self.session.execute(sa.select(matches).where(matches.c.tournament_id == tournament_id)):
+            mid = MatchId.parse(m.match_id)
+            found[mid] = PairedMatch(
+                mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=How(m.how) if m.how else None
+            )
+        game_rows = self.session.execute(
+            sa.select(games)
+            .where(games.c.tournament_id == tournament_id, games.c.match_id.is_not(None))
+            .order_by(games.c.number)
+        )
+        for g in game_rows:
+            match = found[MatchId.parse(g.match_id)]
+            planned = PlannedGame(
+                g.number,
+                GameKind(g.kind),
+                g.stage,
+                0 if g.white_seed == match.players[0] else 1,
+                GameTimeControl(**g.time_control),
+                g.label,
+            )
+            match.games.append(
+                MatchGame(
+                    g.game_id,
+                    planned,
+                    GameOutcome(g.outcome) if g.outcome else None,
+                    g.cancelled_at is not None,
+                )
+            )
+        return Elimination(
+            tournament_id,
+            MatchFormat.from_dict(row.match_format),
+            bracket_from_dict(row.state),
+            Seeding.from_dict(row.seeding),
+            found,
+        )
+
+    def published(self, tournament_id: uuid.UUID) -> dict[int, bool]:
+        """Each paired round: is it public?"""
+        rows = self.session.execute(
+            sa.select(rounds.c.number, rounds.c.published_at).where(rounds.c.tournament_id == tournament_id)
+        )
+        return {r.number: r.published_at is not None for r in rows}
+
+    def add_bracket_round(
+        self, tournament_id: uuid.UUID, number: int, paired: list[PairedMatch], paired_at: dt.datetime
+    ) -> None:
+        """A knockout round: unpublished until its organiser publishes it. Raises IntegrityError if
+        another worker paired it first."""
+        self.session.execute(
+            sa.insert(rounds).values(tournament_id=tournament_id, number=number, paired_at=paired_at)
+        )
+        self.session.execute(
+            sa.insert(matches),
+            [
+                {
+                    "tournament_id": tournament_id,
+                    "match_id": str(m.id),
+                    "round": m.round,
+                    "board": m.board,
+                    "seed_a": m.players[0],
+                    "seed_b": m.players[1],
+                    "first_white": m.first_white,
+                }
+                for m in paired
+            ],
+        )
+        for m in paired:
+            self.add_match_games(tournament_id, m, m.games)
+
+    def add_match_games(self, tournament_id: uuid.UUID, match: PairedMatch, new: Iterable[MatchGame]) -> None:
+        rows = [
+            {
+                "game_id": g.game_id,
+                "tournament_id": tournament_id,
+                "round": match.round,
+                "board": match.board,
+                "leg": 1,
+                "white_seed": match.white(g),
+                "black_seed": match.black(g),
+                "match_id": str(match.id),
+                "number": g.planned.number,
+                "kind": g.planned.kind.value,
+                "stage": g.planned.stage,
+                "label": g.planned.label,
+                "time_control": asdict(g.planned.time_control),
+            }
+            for g in new
+        ]
+        if rows:
+            self.session.execute(sa.insert(games), rows)
+
+    def decide_match(
+        self, e: Elimination, match: PairedMatch, cancelled: Iterable[MatchGame], at: dt.datetime
+    ) -> None:
+        """A match has its winner: how, when, the games it no longer needs, the bracket's new state."""
+        how = match.how.value if match.how else None
+        self.session.execute(
+            sa.update(matches)
+            .where(matches.c.tournament_id == e.id, matches.c.match_id == str(match.id))
+            .values(how=how, decided_at=at)
+        )
+        ids = [g.game_id for g in cancelled]
+        if ids:
+            self.session.execute(sa.update(games).where(games.c.game_id.in_(ids)).values(cancelled_at=at))
+        self.save_bracket(e)
+
+    def save_bracket(self, e: Elimination) -> None:
+        self.session.execute(
+            sa.update(brackets).where(brackets.c.tournament_id == e.id).values(state=e.bracket.to_dict())
+        )
+        self.session.execute(
+            sa.update(tournaments).where(tournaments.c.id == e.id).values(total_rounds=e.rounds_total())
+        )
+
+    def publish_round(self, tournament_id: uuid.UUID, number: int, at: dt.datetime) -> bool | None:
+        """Publish a round: True if it was unpublished, False if it was public already, None if the round
+        is not paired."""
+        row = self.session.execute(
+            sa.select(rounds.c.published_at).where(
+                rounds.c.tournament_id == tournament_id, rounds.c.number == number
+            )
+        ).first()
+        if row is None:
+            return None
+        if row.published_at is not None:
+            return False
+        self.session.execute(
+            sa.update(rounds)
+            .where(rounds.c.tournament_id == tournament_id, rounds.c.number == number)
+            .values(published_at=at)
+        )
+        return True

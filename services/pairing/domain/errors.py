@@ -31,3 +31,17 @@ class NoValidPairing(PairingError):
 
 class UnsupportedField(PairingError):
     slug = "unsupported-field"
+
+
+class NotAllowed(PairingError):
+    slug = "not-allowed"
+
+
+class NotOrganiser(NotAllowed):
+    slug = "not-organiser"
+
+
+class PublishedWhenPaired(PairingError):
+    """Only knockout rounds wait for their organiser to publish them; other rounds are public when paired."""
+
+    slug = "published-when-paired"

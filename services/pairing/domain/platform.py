@@ -21,6 +21,12 @@ ROUND_ROBIN_MAX = 19
 class System(StrEnum):
     ROUND_ROBIN = "round_robin"
     SWISS = "swiss"
+    KNOCKOUT = "knockout"  # the knockout rulesets (RULES.md §4, ``elimination.py``)
+    DOUBLE_KNOCKOUT = "double_knockout"
+
+    @property
+    def bracket(self) -> bool:
+        return self in (System.KNOCKOUT, System.DOUBLE_KNOCKOUT)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ The seed list (RULES.md §4) comes from one of three kinds:
   name (case-insensitive, then exactly, then by player id so the order is total); players without a
   rating come after every rated player, by name.
 * ``custom`` — the organiser's order.
-* ``draw`` — a random order drawn from a recorded draw seed. Each player's key is the SHA-256 of
+* ``draw`` — a random order drawn from a recorded draw seed (``shared.seed_draw``, which registration
+  also uses when it draws a knockout's seeds). Each player's key is the SHA-256 of
   ``"<draw seed>:<player id>"``; the order is by key (then id). The same seed and roster always give the
   same order, on any machine and Python version, and the order does not depend on the roster's order.
 
@@ -18,12 +19,12 @@ semi-finals, and so on. Seeds above the player count are byes, so the byes go to
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
+
+from shared import seed_draw
 
 
 class SeedingError(ValueError):
@@ -134,19 +135,13 @@ class Seeding:
 
 def draw_order(player_ids: Iterable[str], draw_seed: int) -> tuple[str, ...]:
     """The random order of a draw, reproducible from ``draw_seed`` (see the module text)."""
-
-    def key(player_id: str) -> tuple[bytes, str]:
-        return hashlib.sha256(f"{draw_seed}:{player_id}".encode()).digest(), player_id
-
-    ids = list(player_ids)
-    if len(set(ids)) != len(ids):
-        raise SeedingError("a player appears twice in the roster")
-    return tuple(sorted(ids, key=key))
+    try:
+        return seed_draw.draw_order(player_ids, draw_seed)
+    except seed_draw.DrawError as exc:
+        raise SeedingError(str(exc)) from None
 
 
-def new_draw_seed() -> int:
-    """A fresh draw seed for a service to record before drawing (the only non-deterministic function here)."""
-    return secrets.randbits(63)
+new_draw_seed = seed_draw.new_draw_seed
 
 
 def _unique(entrants: Iterable[Entrant]) -> list[Entrant]:

@@ -54,6 +54,7 @@ class Round:
     games: list[Game]
     byes: list[Bye]
     completed: bool = False
+    published: bool = True  # knockout rounds: once their organiser publishes them
 
     @property
     def finished(self) -> bool:

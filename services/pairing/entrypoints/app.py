@@ -3,6 +3,8 @@ of the format state; pairing itself is driven by events."""
 
 from __future__ import annotations
 
+import uuid
+
 from flask import Response
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
@@ -10,14 +12,19 @@ from flask_openapi3.openapi import OpenAPI
 
 from services.pairing.bootstrap import Pairing, bootstrap
 from services.pairing.domain import errors
+from services.pairing.domain.elimination import Elimination
+from services.pairing.domain.tournament import PairingTournament
 from services.pairing.entrypoints.schemas import RoundOut, RoundPath, TournamentOut, TournamentPath
+from services.pairing.service_layer import commands
 from shared.health import readiness
-from shared.http.app import create_openapi_app, json_response
+from shared.http.app import SECURITY, create_openapi_app, json_response
+from shared.http.auth import authenticate_writes, optional_principal, principal
 from shared.http.problems import install_domain_errors, not_found
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.TournamentNotFound: 404,
     errors.RoundNotFound: 404,
+    errors.NotAllowed: 403,
     errors.PairingError: 409,
 }
 
@@ -31,27 +38,55 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         readiness=readiness(svc.engine, svc.settings.amqp_url, svc.settings.redis_url),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
+    secret = svc.settings.jwt_secret.get_secret_value()
     api = APIBlueprint("pairings", __name__, abp_tags=[Tag(name="pairings")])
+    authenticate_writes(api, secret)
+
+    def load(tournament_id: uuid.UUID) -> tuple[PairingTournament, Elimination | None, bool]:
+        """The tournament, its knockout (if it is one), and whether the caller may see unpublished
+        rounds (its organiser, or staff: an optional bearer token on the read)."""
+        who = optional_principal(secret)
+        with svc.uow() as uow:
+            uow.tournaments.lock_shared(tournament_id)
+            t = uow.tournaments.get(tournament_id)
+            e = uow.tournaments.elimination(tournament_id) if t is not None and t.system.bracket else None
+        if t is None:
+            raise not_found("tournament", tournament_id)
+        visible = who is not None and (who.subject == t.organiser_id or who.is_staff)
+        return t, e, visible
 
     @api.get("/tournaments/<uuid:tournament_id>", responses={200: TournamentOut})
     def get_tournament(path: TournamentPath) -> Response:
-        """The system chosen at the start, the players by seed and every round paired so far."""
-        with svc.uow() as uow:
-            t = uow.tournaments.get(path.tournament_id)
-        if t is None:
-            raise not_found("tournament", path.tournament_id)
-        return json_response(TournamentOut.of(t))
+        """The system chosen at the start, the players by seed and every round paired so far; a
+        knockout's format and matches. A knockout round's pairings are shown once it is published (to
+        its organiser at once: send their bearer token)."""
+        t, e, visible = load(path.tournament_id)
+        return json_response(TournamentOut.of(t, e, visible=visible))
 
     @api.get("/tournaments/<uuid:tournament_id>/rounds/<int:number>", responses={200: RoundOut})
     def get_round(path: RoundPath) -> Response:
-        with svc.uow() as uow:
-            t = uow.tournaments.get(path.tournament_id)
-        if t is None:
-            raise not_found("tournament", path.tournament_id)
+        t, e, visible = load(path.tournament_id)
         rnd = t.round(path.number)
         if rnd is None:
             raise not_found("round", path.number)
-        return json_response(RoundOut.of(rnd))
+        return json_response(RoundOut.of(rnd, e, visible=visible))
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/rounds/<int:number>/publish",
+        responses={200: RoundOut},
+        security=SECURITY,
+    )
+    def publish_round(path: RoundPath) -> Response:
+        """The organiser publishes a paired knockout round (``round.published``): its pairings become
+        public and its games may start. Publishing it again changes nothing."""
+        who = principal()
+        svc.bus.handle(
+            commands.PublishRound(commands.Actor(who.subject, who.is_staff), path.tournament_id, path.number)
+        )
+        t, e, _ = load(path.tournament_id)
+        rnd = t.round(path.number)
+        assert rnd is not None
+        return json_response(RoundOut.of(rnd, e))
 
     app.register_api(api)
     app.extensions["arbiter"] = svc

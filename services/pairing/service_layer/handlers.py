@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from services.pairing.domain import errors
 from services.pairing.domain.platform import System, plan
@@ -18,6 +19,8 @@ from services.pairing.domain.tournament import (
     Status,
     progress_after_result,
 )
+from services.pairing.service_layer import commands
+from services.pairing.service_layer.brackets import BracketHandlers
 from services.pairing.service_layer.unit_of_work import PairingUnitOfWork
 from shared import events
 from shared.events import Envelope
@@ -26,16 +29,28 @@ from shared.timesource import Clock
 log = logging.getLogger(__name__)
 
 
+def _is_bracket(uow: PairingUnitOfWork, tournament_id: uuid.UUID) -> bool:
+    system = uow.tournaments.system(tournament_id)
+    return system is not None and system.bracket
+
+
 class Handlers:
-    def __init__(self, clock: Clock, pairers: Mapping[System, Pairer]) -> None:
+    def __init__(self, clock: Clock, pairers: Mapping[System, Pairer], brackets: BracketHandlers) -> None:
         self.clock = clock
         self.pairers = dict(pairers)
+        self.brackets = brackets  # the knockout rulesets
+
+    def table(self) -> dict[type, Callable[[Any, PairingUnitOfWork], Any]]:
+        return {commands.PublishRound: self.brackets.publish_round}
 
     # -- consumer -----------------------------------------------------------------------------------
     def on_tournament_started(
         self, event: events.TournamentStarted, uow: PairingUnitOfWork, envelope: Envelope
     ) -> None:
         if uow.tournaments.exists(event.tournament_id):
+            return
+        if event.settings.knockout is not None:
+            self.brackets.on_tournament_started(event, uow)
             return
         roster = sorted(event.roster, key=lambda r: r.seed)
         chosen = plan(len(roster), threshold=event.settings.threshold, extra_round=event.settings.extra_round)
@@ -63,6 +78,9 @@ class Handlers:
             raise errors.TournamentNotFound(
                 f"game.finished for unknown tournament {tid}"
             )  # retried, then DLQ
+        if _is_bracket(uow, tid):
+            self.brackets.on_game_finished(event, uow)
+            return
         if not uow.tournaments.record_outcome(event.game_id, event.outcome, event.finished_at):
             if uow.tournaments.game(event.game_id) is None:
                 raise errors.RoundNotFound(f"game {event.game_id} is not in tournament {tid}")
@@ -99,6 +117,9 @@ class Handlers:
         retry finds the round paired)."""
         if not uow.tournaments.lock(tournament_id):
             raise errors.TournamentNotFound(f"no tournament {tournament_id}")
+        if _is_bracket(uow, tournament_id):
+            self.brackets.pair_round(tournament_id, number, uow)
+            return
         t = uow.tournaments.get(tournament_id)
         assert t is not None
         if t.round(number) is not None:

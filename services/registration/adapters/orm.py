@@ -27,7 +27,7 @@ tournaments = sa.Table(
     sa.Column("id", sa.Uuid(), primary_key=True),
     sa.Column("organiser_id", sa.Uuid(), nullable=False),
     sa.Column("name", sa.String(200), nullable=False),
-    sa.Column("starts_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("starts_at", sa.DateTime(timezone=True), nullable=True),  # a knockout draft has none
     sa.Column("base_seconds", sa.Integer(), nullable=False),
     sa.Column("increment_seconds", sa.Integer(), nullable=False),
     sa.Column("days_per_move", sa.Integer(), nullable=True),
@@ -44,14 +44,15 @@ tournaments = sa.Table(
     sa.Column("status", sa.String(20), nullable=False),
     sa.Column("status_reason", sa.Text(), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("knockout", sa.JSON(), nullable=True),  # the format of a knockout or double knockout
     sa.Index("ix_tournaments_due", "status", "starts_at"),
-    # one running competition per organiser, whatever the races
+    # one running `platform` competition per organiser, whatever the races
     sa.Index(
         "uq_tournaments_running_organiser",
         "organiser_id",
         unique=True,
-        postgresql_where=sa.text("status IN ('scheduled', 'started')"),
-        sqlite_where=sa.text("status IN ('scheduled', 'started')"),
+        postgresql_where=sa.text("status IN ('scheduled', 'started') AND ruleset = 'platform'"),
+        sqlite_where=sa.text("status IN ('scheduled', 'started') AND ruleset = 'platform'"),
     ),
 )
 

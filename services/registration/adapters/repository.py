@@ -10,12 +10,17 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from services.registration.adapters.orm import accounts, entries, tournaments
+from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import Account, AccountKind, Entry, Status, TimeControl, Tournament
 
 
 def _aware(value: dt.datetime) -> dt.datetime:
     """SQLite returns naive datetimes; everything here is UTC."""
     return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+
+
+def _aware_or_none(value: dt.datetime | None) -> dt.datetime | None:
+    return None if value is None else _aware(value)
 
 
 class AccountRepository:
@@ -27,6 +32,15 @@ class AccountRepository:
         if row is None:
             return None
         return Account(row.id, row.name, AccountKind(row.kind), dict(row.ratings))
+
+    def ratings(self, account_ids: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, int]]:
+        """Each account's ratings now (seeding a knockout by the tournament's time control)."""
+        if not account_ids:
+            return {}
+        rows = self.session.execute(
+            sa.select(accounts.c.id, accounts.c.ratings).where(accounts.c.id.in_(account_ids))
+        ).all()
+        return {row.id: dict(row.ratings) for row in rows}
 
     def add(self, account: Account, now: dt.datetime) -> None:
         self.session.execute(
@@ -43,7 +57,7 @@ class AccountRepository:
 class TournamentRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._seen: dict[uuid.UUID, set[uuid.UUID]] = {}
+        self._seen: dict[uuid.UUID, dict[uuid.UUID, int | None]] = {}  # entries as loaded: id → rating
 
     def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Tournament | None:
         query = sa.select(tournaments).where(tournaments.c.id == tournament_id)
@@ -62,7 +76,7 @@ class TournamentRepository:
             id=row.id,
             organiser_id=row.organiser_id,
             name=row.name,
-            starts_at=_aware(row.starts_at),
+            starts_at=_aware_or_none(row.starts_at),
             time_control=TimeControl(row.base_seconds, row.increment_seconds, row.days_per_move),
             seats=row.seats,
             minimum=row.minimum,
@@ -78,12 +92,17 @@ class TournamentRepository:
             status_reason=row.status_reason,
             created_at=_aware(row.created_at),
             entries=[Entry(e.player_id, e.name, e.rating, _aware(e.joined_at)) for e in entry_rows],
+            knockout=KnockoutFormat.from_dict(row.knockout) if row.knockout is not None else None,
         )
-        self._seen[t.id] = {e.player_id for e in t.entries}
+        self._seen[t.id] = {e.player_id: e.rating for e in t.entries}
         return t
 
     def find(self, *, status: Status | None = None, limit: int = 100) -> list[Tournament]:
-        query = sa.select(tournaments).order_by(tournaments.c.starts_at).limit(limit)
+        query = (
+            sa.select(tournaments)
+            .order_by(tournaments.c.starts_at.is_(None), tournaments.c.starts_at, tournaments.c.created_at)
+            .limit(limit)
+        )
         if status is not None:
             query = query.where(tournaments.c.status == status.value)
         return [self._load(row) for row in self.session.execute(query).all()]
@@ -98,15 +117,17 @@ class TournamentRepository:
         return list(self.session.execute(query).scalars())
 
     def organiser_busy(self, organiser_id: uuid.UUID) -> bool:
+        """A `platform` competition of this organiser is scheduled or under way (knockouts do not count)."""
         query = sa.select(sa.func.count()).where(
             tournaments.c.organiser_id == organiser_id,
             tournaments.c.status.in_([Status.SCHEDULED.value, Status.STARTED.value]),
+            tournaments.c.ruleset == "platform",
         )
         return bool(self.session.execute(query).scalar())
 
     def add(self, t: Tournament) -> None:
         self.session.execute(sa.insert(tournaments).values(**self._row(t)))
-        self._seen[t.id] = set()
+        self._seen[t.id] = {}
         self._sync_entries(t)
 
     def save(self, t: Tournament) -> None:
@@ -114,9 +135,9 @@ class TournamentRepository:
         self._sync_entries(t)
 
     def _sync_entries(self, t: Tournament) -> None:
-        before = self._seen.get(t.id, set())
+        before = self._seen.get(t.id, {})
         now_ids = {e.player_id for e in t.entries}
-        gone = before - now_ids
+        gone = before.keys() - now_ids
         if gone:
             self.session.execute(
                 sa.delete(entries).where(entries.c.tournament_id == t.id, entries.c.player_id.in_(gone))
@@ -136,7 +157,14 @@ class TournamentRepository:
                     for e in new
                 ],
             )
-        self._seen[t.id] = now_ids
+        for e in t.entries:  # ratings are read again when a knockout starts
+            if e.player_id in before and before[e.player_id] != e.rating:
+                self.session.execute(
+                    sa.update(entries)
+                    .where(entries.c.tournament_id == t.id, entries.c.player_id == e.player_id)
+                    .values(rating=e.rating)
+                )
+        self._seen[t.id] = {e.player_id: e.rating for e in t.entries}
 
     @staticmethod
     def _row(t: Tournament) -> dict[str, Any]:
@@ -161,4 +189,5 @@ class TournamentRepository:
             "status": t.status.value,
             "status_reason": t.status_reason,
             "created_at": t.created_at,
+            "knockout": t.knockout.to_dict() if t.knockout is not None else None,
         }

@@ -83,3 +83,27 @@ class StartOutOfRange(InvalidSettings):
 
 class NotOrganiser(NotAllowed):
     slug = "not-organiser"
+
+
+class Forbidden(NotAllowed):
+    slug = "forbidden"
+
+
+class RosterKeptByOrganiser(NotAllowed):
+    """A knockout's roster is kept by its organiser: players do not enter themselves."""
+
+    slug = "roster-kept-by-organiser"
+
+
+class NotADraft(Conflict):
+    """Only a knockout draft can change its settings and roster, or be started by its organiser."""
+
+    slug = "not-a-draft"
+
+
+class TooFewPlayers(Conflict):
+    slug = "too-few-players"
+
+
+class SeedingIncomplete(Conflict):
+    slug = "seeding-incomplete"

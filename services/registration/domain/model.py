@@ -1,8 +1,10 @@
 """Accounts, tournaments and entries: the rules of registering for a `platform` tournament
-(RULES.md §2, "Creating", "Seats", "Joining and leaving")."""
+(RULES.md §2, "Creating", "Seats", "Joining and leaving"), and of a knockout draft whose roster the
+organiser keeps until they start it (RULES.md §4, ``knockout.py``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import hmac
@@ -10,8 +12,11 @@ import uuid
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from services.registration.domain import errors
+from services.registration.domain import errors, knockout
+from services.registration.domain.knockout import FormatChange, KnockoutFormat, SeedingKind
+from services.registration.domain.speed import TimeControl as TimeControl  # re-exported: part of the settings
 from services.registration.domain.speed import rating_key, speed_of
+from shared.seed_draw import draw_order
 
 SEATS = (4, 200)
 MIN_PLAYERS = 4
@@ -28,15 +33,11 @@ class AccountKind(StrEnum):
 
 
 class Status(StrEnum):
+    DRAFT = "draft"  # a knockout being prepared by its organiser
     SCHEDULED = "scheduled"
     STARTED = "started"
     CANCELLED = "cancelled"
     COMPLETED = "completed"
-
-    @property
-    def running(self) -> bool:
-        """Scheduled or under way: blocks the organiser from opening another competition."""
-        return self in (Status.SCHEDULED, Status.STARTED)
 
 
 @dataclass
@@ -52,18 +53,12 @@ class Account:
 
 
 @dataclass(frozen=True)
-class TimeControl:
-    base_seconds: int
-    increment_seconds: int = 0
-    days_per_move: int | None = None
-
-
-@dataclass(frozen=True)
 class Settings:
-    """The organiser's choices, validated by :meth:`Tournament.create`."""
+    """The organiser's choices, validated by :meth:`Tournament.create`. A knockout has no
+    ``starts_at`` (the organiser starts it) and its format in ``knockout``."""
 
     name: str
-    starts_at: dt.datetime
+    starts_at: dt.datetime | None
     time_control: TimeControl
     seats: int = 200
     minimum: int = MIN_PLAYERS
@@ -75,6 +70,18 @@ class Settings:
     rated: bool = True
     min_rating: int | None = None
     password: str | None = None  # private tournament; stored hashed
+    knockout: KnockoutFormat | None = None
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What the organiser changes in a knockout draft; None leaves a setting as it is."""
+
+    name: str | None = None
+    time_control: TimeControl | None = None
+    variant: str | None = None
+    rated: bool | None = None
+    format: FormatChange = field(default_factory=FormatChange)
 
 
 @dataclass
@@ -98,7 +105,7 @@ class Tournament:
     id: uuid.UUID
     organiser_id: uuid.UUID
     name: str
-    starts_at: dt.datetime
+    starts_at: dt.datetime | None  # a knockout draft has none: its organiser starts it
     time_control: TimeControl
     seats: int
     minimum: int
@@ -114,6 +121,7 @@ class Tournament:
     status_reason: str | None = None
     created_at: dt.datetime | None = None
     entries: list[Entry] = field(default_factory=list)
+    knockout: KnockoutFormat | None = None
 
     # -- creating ---------------------------------------------------------------------------------
     @classmethod
@@ -128,6 +136,8 @@ class Tournament:
         tournament_id: uuid.UUID | None = None,
     ) -> Tournament:
         organiser.require_registered("create tournaments")
+        if knockout.is_knockout(settings.ruleset):
+            return cls._draft(organiser, settings, now=now, tournament_id=tournament_id)
         if organiser_busy:
             raise errors.OrganiserBusy(
                 "you already run a competition; a new one can be opened once it is finished or cancelled"
@@ -152,9 +162,40 @@ class Tournament:
             created_at=now,
         )
 
+    @classmethod
+    def _draft(
+        cls, organiser: Account, settings: Settings, *, now: dt.datetime, tournament_id: uuid.UUID | None
+    ) -> Tournament:
+        fmt = settings.knockout or KnockoutFormat()
+        _validate_draft(settings, fmt)
+        return cls(
+            id=tournament_id or uuid.uuid4(),
+            organiser_id=organiser.id,
+            name=settings.name.strip(),
+            starts_at=None,
+            time_control=settings.time_control,
+            seats=knockout.MAX_PLAYERS[settings.ruleset],
+            minimum=knockout.MIN_PLAYERS,
+            threshold=settings.threshold,
+            ruleset=settings.ruleset,
+            variant=settings.variant,
+            double_rounds=False,
+            extra_round=False,
+            rated=settings.rated,
+            min_rating=None,
+            password_hash=None,
+            status=Status.DRAFT,
+            created_at=now,
+            knockout=fmt,
+        )
+
     @property
     def private(self) -> bool:
         return self.password_hash is not None
+
+    @property
+    def is_knockout(self) -> bool:
+        return self.knockout is not None
 
     @property
     def rating_key(self) -> str:
@@ -163,6 +204,8 @@ class Tournament:
 
     # -- joining and leaving ----------------------------------------------------------------------
     def join(self, account: Account, *, now: dt.datetime, password: str | None = None) -> Entry:
+        if self.is_knockout:
+            raise errors.RosterKeptByOrganiser("the organiser keeps a knockout's roster: ask them to add you")
         account.require_registered("play in tournaments")
         self._require_open(now, "join")
         if any(e.player_id == account.id for e in self.entries):
@@ -182,22 +225,98 @@ class Tournament:
         return entry
 
     def leave(self, player_id: uuid.UUID, *, now: dt.datetime) -> None:
-        self._require_open(now, "leave")
+        if self.is_knockout:
+            self._require_draft("remove players")
+            self.knockout = _without(self._format(), player_id)
+        else:
+            self._require_open(now, "leave")
         before = len(self.entries)
         self.entries = [e for e in self.entries if e.player_id != player_id]
         if len(self.entries) == before:
             raise errors.NotJoined("this player has not joined this tournament")
 
     def _require_open(self, now: dt.datetime, action: str) -> None:
-        if self.status is not Status.SCHEDULED or now >= self.starts_at:
+        if self.status is not Status.SCHEDULED or self.starts_at is None or now >= self.starts_at:
             raise errors.RegistrationClosed(
-                f"players can {action} only before the start ({self.starts_at.isoformat()}); "
+                f"players can {action} only before the start ({_iso(self.starts_at)}); "
                 f"the tournament is {self.status.value}"
             )
 
+    # -- a knockout draft -------------------------------------------------------------------------
+    def add_player(self, account: Account, *, now: dt.datetime) -> Entry:
+        """The organiser adds a registered account to a knockout draft's roster."""
+        self._require_draft("add players")
+        account.require_registered("play in tournaments")
+        if any(e.player_id == account.id for e in self.entries):
+            raise errors.AlreadyJoined(f"{account.name} is on the roster already")
+        if len(self.entries) >= self.seats:
+            raise errors.TournamentFull(f"a {self.ruleset} takes at most {self.seats} players")
+        entry = Entry(account.id, account.name, account.ratings.get(self.rating_key), now)
+        self.entries.append(entry)
+        return entry
+
+    def change(self, changes: Changes) -> None:
+        """Change a knockout draft's settings (only while it is a draft)."""
+        self._require_draft("change its settings")
+        name = self.name if changes.name is None else changes.name.strip()
+        if not name:
+            raise errors.InvalidSettings("a tournament needs a name")
+        tc = changes.time_control or self.time_control
+        _check_time_control(tc)
+        fmt = changes.format.apply(self._format())
+        if changes.format.seeding not in (None, SeedingKind.CUSTOM) and changes.format.custom_order is None:
+            fmt = dataclasses.replace(
+                fmt, custom_order=()
+            )  # the old custom order goes with the custom seeding
+        knockout.validate(self.ruleset, fmt, [e.player_id for e in self.entries])
+        self.name, self.time_control, self.knockout = name, tc, fmt
+        self.variant = changes.variant or self.variant
+        self.rated = self.rated if changes.rated is None else changes.rated
+
+    def start_knockout(
+        self, now: dt.datetime, ratings: dict[uuid.UUID, dict[str, int]], draw_seed: int
+    ) -> list[Seeded]:
+        """The organiser starts a knockout draft (round 1 is then paired): the roster and its seeds are
+        fixed. ``ratings``: each player's ratings now (seeding by the tournament's time control);
+        ``draw_seed``: recorded for a random seeding."""
+        self._require_draft("be started")
+        fmt = self._format()
+        if len(self.entries) < knockout.MIN_PLAYERS:
+            raise errors.TooFewPlayers(
+                f"a {self.ruleset} needs at least {knockout.MIN_PLAYERS} players; the roster has {len(self.entries)}"
+            )
+        for entry in self.entries:
+            entry.rating = ratings.get(entry.player_id, {}).get(self.rating_key)
+        ids = [e.player_id for e in self.entries]
+        if fmt.seeding is SeedingKind.CUSTOM:
+            knockout.check_custom_order(fmt.custom_order, ids)
+            order = list(fmt.custom_order)
+        elif fmt.seeding is SeedingKind.RANDOM:
+            fmt = dataclasses.replace(fmt, draw_seed=draw_seed)
+            order = [uuid.UUID(p) for p in draw_order((str(p) for p in ids), draw_seed)]
+        else:
+            order = [s.player_id for s in seed(self.entries)]
+        by_id = {e.player_id: e for e in self.entries}
+        self.knockout = fmt
+        self.status = Status.STARTED
+        self.starts_at = now
+        return [Seeded(i, pid, by_id[pid].name, by_id[pid].rating) for i, pid in enumerate(order, start=1)]
+
+    def _require_draft(self, action: str) -> None:
+        if not self.is_knockout or self.status is not Status.DRAFT:
+            what = "a knockout draft" if self.is_knockout else f"a {self.ruleset} tournament"
+            raise errors.NotADraft(
+                f"only a knockout draft can {action}; this is {what} and it is {self.status.value}"
+            )
+
+    def _format(self) -> KnockoutFormat:
+        if self.knockout is None:
+            raise errors.NotADraft(f"a {self.ruleset} tournament has no knockout format")
+        return self.knockout
+
     # -- starting, cancelling, finishing ----------------------------------------------------------
     def due(self, now: dt.datetime) -> bool:
-        return self.status is Status.SCHEDULED and now >= self.starts_at
+        return self.status is Status.SCHEDULED and self.starts_at is not None and now >= self.starts_at
 
     def start(self, now: dt.datetime) -> list[Seeded] | None:
         """At the start time: the seeded roster, or None when the tournament cancelled itself."""
@@ -212,7 +331,11 @@ class Tournament:
         return seed(self.entries)
 
     def cancel(self, *, now: dt.datetime) -> None:
-        if self.status is not Status.SCHEDULED or now >= self.starts_at:
+        if self.status is Status.DRAFT:
+            self.status = Status.CANCELLED
+            self.status_reason = "cancelled by the organiser"
+            return
+        if self.status is not Status.SCHEDULED or self.starts_at is None or now >= self.starts_at:
             raise errors.CannotCancel("a tournament can be cancelled only before its start")
         self.status = Status.CANCELLED
         self.status_reason = "cancelled by the organiser"
@@ -232,9 +355,50 @@ def seed(entries: list[Entry]) -> list[Seeded]:
     return [Seeded(i, e.player_id, e.name, e.rating) for i, e in enumerate(ordered, start=1)]
 
 
+def _validate_draft(s: Settings, fmt: KnockoutFormat) -> None:
+    if not s.name.strip():
+        raise errors.InvalidSettings("a tournament needs a name")
+    if s.starts_at is not None:
+        raise errors.InvalidSettings("a knockout has no scheduled start: its organiser starts it")
+    platform_only = [
+        name
+        for name, given in (
+            ("password", s.password is not None),
+            ("min_rating", s.min_rating is not None),
+            ("double_rounds", s.double_rounds),
+            ("extra_round", s.extra_round),
+        )
+        if given
+    ]
+    if platform_only:
+        raise errors.InvalidSettings(f"not a knockout setting: {', '.join(platform_only)}")
+    _check_time_control(s.time_control)
+    if fmt.custom_order:
+        raise errors.InvalidSettings("a custom order is set once the players are on the roster")
+    knockout.validate(s.ruleset, fmt)
+
+
+def _check_time_control(tc: TimeControl) -> None:
+    if tc.days_per_move is None and tc.base_seconds == 0 and tc.increment_seconds == 0:
+        raise errors.InvalidSettings("a time control needs base time or an increment")
+
+
+def _without(fmt: KnockoutFormat, player_id: uuid.UUID) -> KnockoutFormat:
+    """A player removed from the roster leaves the custom order too."""
+    return dataclasses.replace(fmt, custom_order=tuple(p for p in fmt.custom_order if p != player_id))
+
+
+def _iso(value: dt.datetime | None) -> str:
+    return value.isoformat() if value else "none"
+
+
 def _validate(s: Settings, *, now: dt.datetime, min_lead: dt.timedelta) -> None:
     if s.ruleset != "platform":
         raise errors.InvalidSettings(f"ruleset {s.ruleset!r} is not offered for self-registration yet")
+    if s.knockout is not None:
+        raise errors.InvalidSettings("knockout settings are for the knockout and double-knockout rulesets")
+    if s.starts_at is None:
+        raise errors.InvalidSettings("a platform tournament needs its start time (starts_at)")
     if not s.name.strip():
         raise errors.InvalidSettings("a tournament needs a name")
     if not SEATS[0] <= s.seats <= SEATS[1]:
@@ -254,9 +418,7 @@ def _validate(s: Settings, *, now: dt.datetime, min_lead: dt.timedelta) -> None:
         raise errors.StartOutOfRange(
             f"the start must be {_human(min_lead)} to 14 days ahead; it is {_human(lead)} ahead"
         )
-    tc = s.time_control
-    if tc.days_per_move is None and tc.base_seconds == 0 and tc.increment_seconds == 0:
-        raise errors.InvalidSettings("a time control needs base time or an increment")
+    _check_time_control(s.time_control)
     if s.min_rating is not None:
         lo, hi, step = RATING_FLOOR
         if not s.rated:

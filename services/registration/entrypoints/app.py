@@ -11,12 +11,13 @@ from flask_openapi3.openapi import OpenAPI
 
 from services.registration.adapters.orm import idempotency_keys
 from services.registration.bootstrap import Registration, bootstrap
-from services.registration.domain import errors
-from services.registration.domain.model import Settings, Status, TimeControl
+from services.registration.domain import errors, knockout
+from services.registration.domain.model import Changes, Settings, Status, TimeControl
 from services.registration.entrypoints.schemas import (
     AccountBody,
     AccountOut,
     AccountPath,
+    ChangeTournamentBody,
     CreateTournamentBody,
     EntryPath,
     JoinBody,
@@ -96,9 +97,14 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
     @api.post("/tournaments", responses={201: TournamentOut})
     @idempotent
     def create_tournament(body: CreateTournamentBody) -> Response:
-        """Create a `platform` tournament; the caller becomes its organiser."""
+        """Create a `platform` tournament, or a `knockout` / `double-knockout` draft; the caller becomes
+        its organiser."""
         who = principal()
         tc = body.time_control
+        if knockout.is_knockout(body.ruleset):
+            platform_only = sorted({"seats", "minimum", "threshold"} & body.model_fields_set)
+            if platform_only:
+                raise unprocessable("invalid-settings", f"not a knockout setting: {', '.join(platform_only)}")
         settings = Settings(
             name=body.name,
             starts_at=body.starts_at,
@@ -113,6 +119,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             rated=body.rated,
             min_rating=body.min_rating,
             password=body.password,
+            knockout=body.knockout.domain() if body.knockout else None,
         )
         t = svc.bus.handle(commands.CreateTournament(_actor(who), settings))
         return json_response(TournamentOut.of(t), 201, {"Location": f"/tournaments/{t.id}"})
@@ -137,28 +144,50 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             raise not_found("tournament", path.tournament_id)
         return json_response(TournamentOut.of(t))
 
+    @api.patch("/tournaments/<uuid:tournament_id>", responses={200: TournamentOut})
+    def change_tournament(path: TournamentPath, body: ChangeTournamentBody) -> Response:
+        """Change a knockout draft's settings (its organiser, while it is a draft)."""
+        who = principal()
+        tc = body.time_control
+        changes = Changes(
+            name=body.name,
+            time_control=TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move) if tc else None,
+            variant=body.variant,
+            rated=body.rated,
+            format=body.knockout.domain() if body.knockout else knockout.FormatChange(),
+        )
+        t = svc.bus.handle(commands.ChangeTournament(_actor(who), path.tournament_id, changes))
+        return json_response(TournamentOut.of(t))
+
+    @api.post("/tournaments/<uuid:tournament_id>/start", responses={200: TournamentOut})
+    def start(path: TournamentPath) -> Response:
+        """Start a knockout draft (its organiser): roster and seeds are fixed and round 1 is paired."""
+        who = principal()
+        t = svc.bus.handle(commands.StartTournament(_actor(who), path.tournament_id))
+        return json_response(TournamentOut.of(t))
+
     @api.post("/tournaments/<uuid:tournament_id>/entries", responses={201: TournamentOut})
     @idempotent
     def join(path: TournamentPath, body: JoinBody) -> Response:
-        """Join before the start. Staff may join another account with ``player_id``."""
+        """Join before the start; staff may join another account with ``player_id``. A knockout's
+        roster is kept by its organiser, who adds players with ``player_id``."""
         who = principal()
-        player_id = who.subject
-        if body.player_id is not None and body.player_id != who.subject:
-            who.require("service", "arbiter")
-            player_id = body.player_id
-        t = svc.bus.handle(commands.JoinTournament(path.tournament_id, player_id, body.password))
+        player_id = body.player_id or who.subject
+        t = svc.bus.handle(
+            commands.JoinTournament(path.tournament_id, player_id, body.password, actor=_actor(who))
+        )
         return json_response(TournamentOut.of(t), 201)
 
     @api.delete("/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>", responses={200: TournamentOut})
     def leave(path: EntryPath) -> Response:
-        """Leave before the start; after it nobody leaves."""
+        """Leave before the start; after it nobody leaves. A knockout draft's organiser removes players."""
         who = principal()
         t = svc.bus.handle(commands.LeaveTournament(_actor(who), path.tournament_id, path.player_id))
         return json_response(TournamentOut.of(t))
 
     @api.post("/tournaments/<uuid:tournament_id>/cancel", responses={200: TournamentOut})
     def cancel(path: TournamentPath) -> Response:
-        """The organiser may cancel before the start, never after."""
+        """The organiser may cancel before the start (a knockout: while it is a draft), never after."""
         who = principal()
         t = svc.bus.handle(commands.CancelTournament(_actor(who), path.tournament_id))
         return json_response(TournamentOut.of(t))

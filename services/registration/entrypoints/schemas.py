@@ -7,7 +7,9 @@ import uuid
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from services.registration.domain.model import AccountKind, Tournament
+from services.registration.domain import knockout
+from services.registration.domain.knockout import KnockoutFormat, SeedingKind
+from services.registration.domain.model import AccountKind, TimeControl, Tournament
 
 
 class Strict(BaseModel):
@@ -34,20 +36,116 @@ class AccountOut(BaseModel):
     ratings: dict[str, int]
 
 
+class ClockBody(Strict):
+    base_seconds: int = Field(ge=0, le=6 * 3600, examples=[900])
+    increment_seconds: int = Field(0, ge=0, le=600, examples=[10])
+
+    def domain(self) -> TimeControl:
+        return TimeControl(self.base_seconds, self.increment_seconds)
+
+
+class StageBody(Strict):
+    games: int = Field(ge=1, le=2)
+    time_control: ClockBody
+
+
+class TieBreakPlanBody(Strict):
+    """Up to five stages of 1 or 2 games, then one sudden-death game."""
+
+    stages: list[StageBody] = Field(max_length=5)
+    sudden_death: ClockBody
+
+    def domain(self) -> knockout.TieBreakPlan:
+        return knockout.TieBreakPlan(
+            tuple(knockout.Stage(s.games, s.time_control.domain()) for s in self.stages),
+            self.sudden_death.domain(),
+        )
+
+    @classmethod
+    def of(cls, plan: knockout.TieBreakPlan) -> TieBreakPlanBody:
+        return cls(
+            stages=[
+                StageBody(games=s.games, time_control=ClockBody(**knockout.clock_dict(s.time_control)))
+                for s in plan.stages
+            ],
+            sudden_death=ClockBody(**knockout.clock_dict(plan.sudden_death)),
+        )
+
+
+class KnockoutBody(Strict):
+    """The format of a `knockout` or `double-knockout` tournament (RULES.md §4)."""
+
+    games_per_match: int = Field(2, description="regular games per match: 1, 2, 4 or 6")
+    seeding: SeedingKind = Field(SeedingKind.RATING, description="rating | custom | random")
+    custom_order: list[uuid.UUID] = Field(default_factory=list, description="custom seeding: seed 1 first")
+    third_place: bool = Field(False, description="knockout: the semi-final losers play for third place")
+    second_final: bool = Field(
+        True,
+        description="double knockout: a second final if the first is lost by the winners'-bracket player",
+    )
+    tiebreak_plan: TieBreakPlanBody | None = Field(
+        None, description="default: 2 games 15+10, 2 games 5+3, then sudden death 3+2"
+    )
+
+    def domain(self) -> KnockoutFormat:
+        return KnockoutFormat(
+            games_per_match=self.games_per_match,
+            seeding=self.seeding,
+            custom_order=tuple(self.custom_order),
+            third_place=self.third_place,
+            second_final=self.second_final,
+            tiebreak_plan=self.tiebreak_plan.domain() if self.tiebreak_plan else knockout.DEFAULT_PLAN,
+        )
+
+
+class KnockoutChangeBody(Strict):
+    """What to change in a draft's format; what is left out stays as it is."""
+
+    games_per_match: int | None = None
+    seeding: SeedingKind | None = None
+    custom_order: list[uuid.UUID] | None = None
+    third_place: bool | None = None
+    second_final: bool | None = None
+    tiebreak_plan: TieBreakPlanBody | None = None
+
+    def domain(self) -> knockout.FormatChange:
+        return knockout.FormatChange(
+            games_per_match=self.games_per_match,
+            seeding=self.seeding,
+            custom_order=tuple(self.custom_order) if self.custom_order is not None else None,
+            third_place=self.third_place,
+            second_final=self.second_final,
+            tiebreak_plan=self.tiebreak_plan.domain() if self.tiebreak_plan else None,
+        )
+
+
+class ChangeTournamentBody(Strict):
+    name: str | None = Field(None, min_length=1, max_length=200)
+    time_control: TimeControlBody | None = None
+    variant: str | None = None
+    rated: bool | None = None
+    knockout: KnockoutChangeBody | None = None
+
+
 class CreateTournamentBody(Strict):
     name: str = Field(min_length=1, max_length=200)
-    starts_at: dt.datetime = Field(description="5 minutes to 14 days ahead, with a time zone")
+    starts_at: dt.datetime | None = Field(
+        None, description="platform: 5 minutes to 14 days ahead, with a time zone; knockouts have none"
+    )
     time_control: TimeControlBody
     seats: int = Field(200, ge=1, le=10_000, description="4–200")
     minimum: int = Field(4, ge=1, le=10_000, description="4 or more, at most the seats")
     threshold: int = Field(7, ge=1, le=1000, description="7–20: fewer players → round robin, else Swiss")
-    ruleset: str = "platform"
+    ruleset: str = Field("platform", description="platform | knockout | double-knockout")
     variant: str = "chess"
     double_rounds: bool = False
     extra_round: bool = False
     rated: bool = True
     min_rating: int | None = Field(None, description="1000–2000 in steps of 100; rated only")
     password: str | None = Field(None, min_length=1, max_length=100, description="makes it private")
+    knockout: KnockoutBody | None = Field(
+        None, description="knockout rulesets: the format (defaults if left out)"
+    )
 
 
 class TournamentPath(BaseModel):
@@ -64,7 +162,9 @@ class AccountPath(BaseModel):
 
 
 class JoinBody(Strict):
-    player_id: uuid.UUID | None = Field(None, description="staff only: join someone else")
+    player_id: uuid.UUID | None = Field(
+        None, description="staff: join someone else; a knockout's organiser: add a player to the roster"
+    )
     password: str | None = None
 
 
@@ -74,13 +174,35 @@ class EntryOut(BaseModel):
     rating: int | None
 
 
+class KnockoutOut(BaseModel):
+    games_per_match: int
+    seeding: SeedingKind
+    custom_order: list[uuid.UUID]
+    third_place: bool
+    second_final: bool
+    tiebreak_plan: TieBreakPlanBody
+    draw_seed: int | None = Field(description="the recorded draw of a random seeding, once started")
+
+    @classmethod
+    def of(cls, fmt: KnockoutFormat) -> KnockoutOut:
+        return cls(
+            games_per_match=fmt.games_per_match,
+            seeding=fmt.seeding,
+            custom_order=list(fmt.custom_order),
+            third_place=fmt.third_place,
+            second_final=fmt.second_final,
+            tiebreak_plan=TieBreakPlanBody.of(fmt.tiebreak_plan),
+            draw_seed=fmt.draw_seed,
+        )
+
+
 class TournamentOut(BaseModel):
     id: uuid.UUID
     organiser_id: uuid.UUID
     name: str
-    status: str
+    status: str = Field(description="draft (knockouts) | scheduled | started | cancelled | completed")
     status_reason: str | None
-    starts_at: dt.datetime
+    starts_at: dt.datetime | None = Field(description="a knockout's: when its organiser started it")
     time_control: TimeControlBody
     seats: int
     minimum: int
@@ -93,6 +215,7 @@ class TournamentOut(BaseModel):
     min_rating: int | None
     private: bool
     entries: list[EntryOut]
+    knockout: KnockoutOut | None = None
 
     @classmethod
     def of(cls, t: Tournament) -> TournamentOut:
@@ -120,6 +243,7 @@ class TournamentOut(BaseModel):
             min_rating=t.min_rating,
             private=t.private,
             entries=[EntryOut(player_id=e.player_id, name=e.name, rating=e.rating) for e in t.entries],
+            knockout=KnockoutOut.of(t.knockout) if t.knockout is not None else None,
         )
 
 

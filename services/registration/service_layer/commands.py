@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from services.registration.domain.model import AccountKind, Settings
+from services.registration.domain.model import AccountKind, Changes, Settings
 
 
 @dataclass(frozen=True)
@@ -33,9 +33,13 @@ class CreateTournament:
 
 @dataclass(frozen=True)
 class JoinTournament:
+    """Enter ``player_id``: the player themselves (staff for anyone), or — a knockout's roster being kept
+    by its organiser — the organiser."""
+
     tournament_id: uuid.UUID
     player_id: uuid.UUID
     password: str | None = None
+    actor: Actor | None = None  # who asks; None: the player themselves
 
 
 @dataclass(frozen=True)
@@ -56,3 +60,20 @@ class StartDueTournaments:
     """Start (or cancel for too few players) every tournament whose start time has come."""
 
     limit: int = 50
+
+
+@dataclass(frozen=True)
+class ChangeTournament:
+    """Change a knockout draft's settings."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    changes: Changes
+
+
+@dataclass(frozen=True)
+class StartTournament:
+    """The organiser starts a knockout draft: roster and seeds are fixed, round 1 is paired."""
+
+    actor: Actor
+    tournament_id: uuid.UUID

@@ -9,12 +9,13 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from services.registration.domain import errors
-from services.registration.domain.model import Account, Tournament
+from services.registration.domain import errors, knockout
+from services.registration.domain.model import Account, Seeded, Tournament
 from services.registration.service_layer import commands
 from services.registration.service_layer.unit_of_work import RegistrationUnitOfWork
 from shared import events
 from shared.events import Envelope
+from shared.seed_draw import new_draw_seed
 from shared.timesource import Clock
 
 
@@ -32,7 +33,51 @@ def _settings_event(t: Tournament) -> events.TournamentSettings:
             increment_seconds=tc.increment_seconds,
             days_per_move=tc.days_per_move,
         ),
+        knockout=_knockout_event(t),
     )
+
+
+def _knockout_event(t: Tournament) -> events.KnockoutSettings | None:
+    fmt = t.knockout
+    if fmt is None:
+        return None
+    plan = fmt.tiebreak_plan
+    return events.KnockoutSettings(
+        format=knockout.FORMAT_OF_RULESET[t.ruleset],
+        games_per_match=fmt.games_per_match,
+        seeding=fmt.seeding.value,
+        draw_seed=fmt.draw_seed,
+        third_place=fmt.third_place,
+        second_final=fmt.second_final,
+        tiebreak_plan=events.TieBreakPlan(
+            stages=[
+                events.TieBreakStage(
+                    games=s.games, time_control=events.TimeControl(**knockout.clock_dict(s.time_control))
+                )
+                for s in plan.stages
+            ],
+            sudden_death=events.TimeControl(**knockout.clock_dict(plan.sudden_death)),
+        ),
+    )
+
+
+def _started_event(t: Tournament, roster: list[Seeded], now: dt.datetime) -> events.TournamentStarted:
+    return events.TournamentStarted(
+        tournament_id=t.id,
+        organiser_id=t.organiser_id,
+        name=t.name,
+        started_at=now,
+        settings=_settings_event(t),
+        roster=[
+            events.RosterEntry(seed=s.seed, player_id=s.player_id, name=s.name, rating=s.rating)
+            for s in roster
+        ],
+    )
+
+
+def _require_organiser(t: Tournament, actor: commands.Actor, action: str) -> None:
+    if actor.id != t.organiser_id and not actor.staff:
+        raise errors.NotOrganiser(f"only the organiser of this tournament may {action}")
 
 
 def _get(uow: RegistrationUnitOfWork, tournament_id: uuid.UUID, *, lock: bool = False) -> Tournament:
@@ -52,9 +97,12 @@ def _account(uow: RegistrationUnitOfWork, account_id: uuid.UUID) -> Account:
 class Handlers:
     """Built by bootstrap with the clock and the settings they need."""
 
-    def __init__(self, clock: Clock, min_lead: dt.timedelta) -> None:
+    def __init__(
+        self, clock: Clock, min_lead: dt.timedelta, draw_seed: Callable[[], int] = new_draw_seed
+    ) -> None:
         self.clock = clock
         self.min_lead = min_lead
+        self.draw_seed = draw_seed
 
     def table(self) -> dict[type, Callable[[Any, RegistrationUnitOfWork], Any]]:
         return {
@@ -64,6 +112,8 @@ class Handlers:
             commands.LeaveTournament: self.leave,
             commands.CancelTournament: self.cancel,
             commands.StartDueTournaments: self.start_due,
+            commands.ChangeTournament: self.change,
+            commands.StartTournament: self.start,
         }
 
     def register_account(self, cmd: commands.RegisterAccount, uow: RegistrationUnitOfWork) -> Account:
@@ -83,10 +133,14 @@ class Handlers:
                 cmd.settings,
                 now=self.clock.now(),
                 min_lead=self.min_lead,
-                organiser_busy=uow.tournaments.organiser_busy(organiser.id),
+                organiser_busy=not knockout.is_knockout(cmd.settings.ruleset)
+                and uow.tournaments.organiser_busy(organiser.id),
                 tournament_id=cmd.tournament_id,
             )
             uow.tournaments.add(t)
+            if t.starts_at is None:  # a knockout draft: nothing is scheduled
+                uow.commit()
+                return t
             uow.publish(
                 events.TournamentScheduled(
                     tournament_id=t.id,
@@ -108,8 +162,16 @@ class Handlers:
     def join(self, cmd: commands.JoinTournament, uow: RegistrationUnitOfWork) -> Tournament:
         with uow:
             t = _get(uow, cmd.tournament_id, lock=True)
+            actor = cmd.actor or commands.Actor(cmd.player_id)
+            if t.is_knockout and actor.id != t.organiser_id and not actor.staff:
+                raise errors.RosterKeptByOrganiser("the organiser keeps a knockout's roster")
+            if not t.is_knockout and actor.id != cmd.player_id and not actor.staff:
+                raise errors.Forbidden("this needs one of the roles: arbiter, service")
             account = _account(uow, cmd.player_id)
-            entry = t.join(account, now=self.clock.now(), password=cmd.password)
+            if t.is_knockout:
+                entry = t.add_player(account, now=self.clock.now())
+            else:
+                entry = t.join(account, now=self.clock.now(), password=cmd.password)
             uow.tournaments.save(t)
             uow.publish(
                 events.PlayerJoined(
@@ -123,6 +185,8 @@ class Handlers:
     def leave(self, cmd: commands.LeaveTournament, uow: RegistrationUnitOfWork) -> Tournament:
         with uow:
             t = _get(uow, cmd.tournament_id, lock=True)
+            if t.is_knockout:
+                _require_organiser(t, cmd.actor, "change its roster")
             if cmd.actor.id != cmd.player_id and cmd.actor.id != t.organiser_id and not cmd.actor.staff:
                 raise errors.NotAllowed("only the player (or the organiser) can withdraw this entry")
             t.leave(cmd.player_id, now=self.clock.now())
@@ -150,6 +214,29 @@ class Handlers:
             uow.commit()
             return t
 
+    def change(self, cmd: commands.ChangeTournament, uow: RegistrationUnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id, lock=True)
+            _require_organiser(t, cmd.actor, "change its settings")
+            t.change(cmd.changes)
+            uow.tournaments.save(t)
+            uow.commit()
+            return t
+
+    def start(self, cmd: commands.StartTournament, uow: RegistrationUnitOfWork) -> Tournament:
+        """Start a knockout draft: fix the roster and its seeds; pairing pairs round 1 on
+        ``tournament.started``."""
+        now = self.clock.now()
+        with uow:
+            t = _get(uow, cmd.tournament_id, lock=True)
+            _require_organiser(t, cmd.actor, "start it")
+            ratings = uow.accounts.ratings([e.player_id for e in t.entries])
+            roster = t.start_knockout(now, ratings, self.draw_seed())
+            uow.tournaments.save(t)
+            uow.publish(_started_event(t, roster, now), t.id)
+            uow.commit()
+            return t
+
     def start_due(self, cmd: commands.StartDueTournaments, uow: RegistrationUnitOfWork) -> int:
         """Each tournament is started in its own transaction, locked, so two schedulers never both start it."""
         now = self.clock.now()
@@ -174,22 +261,7 @@ class Handlers:
                         t.id,
                     )
                 else:
-                    uow.publish(
-                        events.TournamentStarted(
-                            tournament_id=t.id,
-                            organiser_id=t.organiser_id,
-                            name=t.name,
-                            started_at=now,
-                            settings=_settings_event(t),
-                            roster=[
-                                events.RosterEntry(
-                                    seed=s.seed, player_id=s.player_id, name=s.name, rating=s.rating
-                                )
-                                for s in roster
-                            ],
-                        ),
-                        t.id,
-                    )
+                    uow.publish(_started_event(t, roster, now), t.id)
                 uow.commit()
                 started += 1
         return started

@@ -27,6 +27,8 @@ tournaments = sa.Table(
     sa.Column("completed_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("revision", sa.Integer(), nullable=False),
     sa.Column("snapshot", sa.JSON(), nullable=False),
+    sa.Column("knockout", sa.JSON(), nullable=True),  # a knockout's format settings
+    sa.Column("placing", sa.JSON(), nullable=True),  # a knockout's final placing
 )
 
 players = sa.Table(
@@ -66,6 +68,10 @@ games = sa.Table(
     sa.Column("outcome", sa.String(10), nullable=True),
     sa.Column("reason", sa.String(40), nullable=True),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("match_id", sa.String(40), nullable=True),  # knockouts: the game's match, number, name
+    sa.Column("number", sa.Integer(), nullable=True),
+    sa.Column("label", sa.String(80), nullable=True),
+    sa.Column("cancelled_at", sa.DateTime(timezone=True), nullable=True),
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),
@@ -79,6 +85,28 @@ byes = sa.Table(
     sa.Column("round", sa.Integer(), primary_key=True),
     sa.Column("seed", sa.Integer(), primary_key=True),
     sa.Column("kind", sa.String(30), nullable=False),
+    sa.ForeignKeyConstraint(
+        ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
+    ),
+)
+
+# A knockout round's matches, byes included (one empty slot, no board); the winner once decided.
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("tournament_id", sa.Uuid(), primary_key=True),
+    sa.Column("match_id", sa.String(40), primary_key=True),
+    sa.Column("round", sa.Integer(), nullable=False),
+    sa.Column("section", sa.String(20), nullable=False),
+    sa.Column("section_round", sa.Integer(), nullable=False),
+    sa.Column("number", sa.Integer(), nullable=False),
+    sa.Column("board", sa.Integer(), nullable=True),
+    sa.Column("seed_a", sa.Integer(), nullable=True),
+    sa.Column("seed_b", sa.Integer(), nullable=True),
+    sa.Column("first_white", sa.Integer(), nullable=True),
+    sa.Column("winner", sa.Integer(), nullable=True),
+    sa.Column("how", sa.String(20), nullable=True),
+    sa.Column("decided_at", sa.DateTime(timezone=True), nullable=True),
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),

@@ -10,7 +10,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from services.standings.adapters.orm import byes, games, players, rounds, tournaments
+from services.standings.adapters.orm import byes, games, matches, players, rounds, tournaments
+from services.standings.domain.bracket import BracketMatch, KnockoutFormat, Placing
 from services.standings.domain.tournament import (
     Bye,
     Competitor,
@@ -45,7 +46,44 @@ def _info(row: Any) -> TournamentInfo:
         system=row.system,
         total_rounds=row.total_rounds,
         completed_at=_aware(row.completed_at),
+        knockout=KnockoutFormat.from_dict(row.knockout) if row.knockout is not None else None,
     )
+
+
+def _placing(value: list[dict[str, Any]] | None) -> list[Placing] | None:
+    if value is None:
+        return None
+    return [Placing(p["seed"], p["rank"], (p["places"][0], p["places"][1]), p["matches_won"]) for p in value]
+
+
+def _game_row(tournament_id: uuid.UUID, g: Game) -> dict[str, Any]:
+    return {
+        "game_id": g.game_id,
+        "tournament_id": tournament_id,
+        "round": g.round,
+        "board": g.board,
+        "leg": g.leg,
+        "white_seed": g.white,
+        "black_seed": g.black,
+        "match_id": g.match_id,
+        "number": g.number,
+        "label": g.label,
+    }
+
+
+def _match_row(tournament_id: uuid.UUID, m: BracketMatch) -> dict[str, Any]:
+    return {
+        "tournament_id": tournament_id,
+        "match_id": m.match_id,
+        "round": m.round,
+        "section": m.section,
+        "section_round": m.section_round,
+        "number": m.number,
+        "board": m.board,
+        "seed_a": m.players[0],
+        "seed_b": m.players[1],
+        "first_white": m.first_white,
+    }
 
 
 class TournamentRepository:
@@ -105,13 +143,37 @@ class TournamentRepository:
                     Outcome(g.outcome) if g.outcome else None,
                     g.reason,
                     _aware(g.finished_at),
+                    g.match_id,
+                    g.number,
+                    g.label,
+                    g.cancelled_at is not None,
                 )
             )
         for b in self.session.execute(
             sa.select(byes).where(byes.c.tournament_id == tournament_id).order_by(byes.c.round, byes.c.seed)
         ):
             by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
-        return Tournament(_info(row), roster, by_round), row.snapshot
+        for m in self.session.execute(
+            sa.select(matches)
+            .where(matches.c.tournament_id == tournament_id)
+            .order_by(matches.c.round, matches.c.board)
+        ):
+            by_round[m.round].matches.append(
+                BracketMatch(
+                    m.match_id,
+                    m.round,
+                    m.section,
+                    m.section_round,
+                    m.number,
+                    m.board,
+                    (m.seed_a, m.seed_b),
+                    m.first_white,
+                    m.winner,
+                    m.how,
+                    _aware(m.decided_at),
+                )
+            )
+        return Tournament(_info(row), roster, by_round, _placing(row.placing)), row.snapshot
 
     # -- writing -----------------------------------------------------------------------------------
 
@@ -133,6 +195,7 @@ class TournamentRepository:
                 started_at=info.started_at,
                 revision=0,
                 snapshot=snapshot,
+                knockout=info.knockout.to_dict() if info.knockout else None,
             )
         )
         self.session.execute(
@@ -160,22 +223,7 @@ class TournamentRepository:
                 tournament_id=t.id, number=rnd.number, published=rnd.published, paired_at=paired_at
             )
         )
-        if rnd.games:
-            self.session.execute(
-                sa.insert(games),
-                [
-                    {
-                        "game_id": g.game_id,
-                        "tournament_id": t.id,
-                        "round": g.round,
-                        "board": g.board,
-                        "leg": g.leg,
-                        "white_seed": g.white,
-                        "black_seed": g.black,
-                    }
-                    for g in rnd.games
-                ],
-            )
+        self.add_games(t.id, rnd.games, rnd.matches)
         if rnd.byes:
             self.session.execute(
                 sa.insert(byes),
@@ -185,6 +233,29 @@ class TournamentRepository:
                 ],
             )
 
+    def add_games(self, tournament_id: uuid.UUID, new: list[Game], new_matches: list[BracketMatch]) -> None:
+        if new:
+            self.session.execute(sa.insert(games), [_game_row(tournament_id, g) for g in new])
+        if new_matches:
+            self.session.execute(sa.insert(matches), [_match_row(tournament_id, m) for m in new_matches])
+
+    def publish_round(self, tournament_id: uuid.UUID, number: int) -> None:
+        self.session.execute(
+            sa.update(rounds)
+            .where(rounds.c.tournament_id == tournament_id, rounds.c.number == number)
+            .values(published=True)
+        )
+
+    def decide_match(self, tournament_id: uuid.UUID, m: BracketMatch) -> None:
+        self.session.execute(
+            sa.update(matches)
+            .where(matches.c.tournament_id == tournament_id, matches.c.match_id == m.match_id)
+            .values(winner=m.winner, how=m.how, decided_at=m.decided_at)
+        )
+
+    def cancel_game(self, game_id: uuid.UUID, at: dt.datetime) -> None:
+        self.session.execute(sa.update(games).where(games.c.game_id == game_id).values(cancelled_at=at))
+
     def record_result(self, game: Game) -> None:
         assert game.outcome is not None
         self.session.execute(
@@ -193,12 +264,16 @@ class TournamentRepository:
             .values(outcome=game.outcome.value, reason=(game.reason or "")[:40], finished_at=game.finished_at)
         )
 
-    def complete(self, tournament_id: uuid.UUID, at: dt.datetime, revision: int) -> None:
-        self.session.execute(
-            sa.update(tournaments)
-            .where(tournaments.c.id == tournament_id)
-            .values(completed_at=at, revision=revision)
-        )
+    def complete(
+        self, tournament_id: uuid.UUID, at: dt.datetime, revision: int, placing: list[Placing] | None = None
+    ) -> None:
+        values: dict[str, Any] = {"completed_at": at, "revision": revision}
+        if placing is not None:
+            values["placing"] = [
+                {"seed": p.seed, "rank": p.rank, "places": list(p.places), "matches_won": p.matches_won}
+                for p in placing
+            ]
+        self.session.execute(sa.update(tournaments).where(tournaments.c.id == tournament_id).values(**values))
 
     def save_snapshot(self, tournament_id: uuid.UUID, revision: int, snapshot: dict[str, Any]) -> None:
         self.session.execute(

@@ -27,6 +27,10 @@ class GameNotFound(NotFound):
     slug = "game-not-found"
 
 
+class MatchNotFound(NotFound):
+    slug = "match-not-found"
+
+
 class Conflict(StandingsError):
     slug = "conflict"
 
@@ -35,6 +39,12 @@ class NotATable(Conflict):
     """The tournament's system has no table, crosstable or TRF (knockouts are shown as brackets)."""
 
     slug = "not-a-table"
+
+
+class NotABracket(Conflict):
+    """The tournament has a table; only the knockout rulesets have a bracket."""
+
+    slug = "not-a-bracket"
 
 
 class UnsupportedRuleset(Conflict):

@@ -12,6 +12,7 @@ import datetime as dt
 import uuid
 from typing import Any
 
+from services.standings.domain.bracket import BracketMatch
 from services.standings.domain.ranking import Standings, Table
 from services.standings.domain.tournament import Game, PairedRound, Tournament, record_round, snapshot_of
 from shared.scoring import Outcome
@@ -33,6 +34,28 @@ class LiveTable:
             return
         if self._standings is not None and rnd.published:
             record_round(t.info, rnd, self._standings)
+
+    def extend_round(
+        self, number: int, games: list[Game], matches: list[BracketMatch]
+    ) -> tuple[list[Game], list[BracketMatch]]:
+        """A round announced again with more games (a knockout's tie-break games)."""
+        t = self.tournament
+        new_games, new_matches = t.extend_round(number, games, matches)
+        if self._standings is not None and t.round(number).published:
+            for game in new_games:
+                self._standings.record_game(
+                    t.info.history_round(number, game.leg), game.white, game.black, Outcome.NOT_PLAYED
+                )
+        return new_games, new_matches
+
+    def publish(self, number: int) -> bool:
+        """Make a round public (it counts from now on); False if it was already."""
+        t = self.tournament
+        if not t.publish(number):
+            return False
+        if self._standings is not None:
+            record_round(t.info, t.round(number), self._standings)
+        return True
 
     def record_result(
         self, game_id: uuid.UUID, outcome: Outcome, reason: str, finished_at: dt.datetime

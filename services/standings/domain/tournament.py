@@ -12,8 +12,9 @@ unpublished round shows no games and counts nothing in the table.
 
 **Tables.** The system chosen at the start (``round.paired``'s ``system``) decides the table:
 ``platform`` round robin and Swiss have one, by their presets (points, then WIN, DE, SNO with SB
-shown; points, then BH-C1, SB, WIN with BH shown). Any other system (knockout, …) is shown as a
-bracket and has no table, crosstable or TRF.
+shown; points, then BH-C1, SB, WIN with BH shown). The knockout rulesets are shown as a bracket
+(``bracket.py``: matches, their games, who advances, the final placing) and have no table,
+crosstable or TRF.
 
 **Open games.** A paired game without a result is recorded as ``NOT_PLAYED`` (no points for
 either side, not a voluntarily unplayed round: see docs/standings.md, Decision 5), so a table in
@@ -30,10 +31,13 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Protocol
 
+from services.standings.domain.bracket import BracketMatch, KnockoutFormat, Placing
 from services.standings.domain.context import Rules, Value
 from services.standings.domain.errors import (
     EventMismatch,
     GameNotFound,
+    MatchNotFound,
+    NotABracket,
     NotATable,
     RoundNotFound,
     UnsupportedRuleset,
@@ -41,6 +45,7 @@ from services.standings.domain.errors import (
 from services.standings.domain.history import EventHistory, Player
 from services.standings.domain.presets import Ruleset, preset
 from services.standings.domain.ranking import Standings, Table
+from services.standings.domain.time_control import TimeControl
 from shared.events import ByeKind
 from shared.scoring import Outcome, Result
 
@@ -55,6 +60,7 @@ __all__ = [
     "TimeControl",
     "Tournament",
     "TournamentInfo",
+    "is_bracket",
     "number",
     "published_on_pairing",
     "record_round",
@@ -62,8 +68,9 @@ __all__ = [
 ]
 
 TABLE_SYSTEMS = frozenset({"round_robin", "swiss"})
+BRACKET_SYSTEMS = frozenset({"knockout", "double_knockout"})
+BRACKET_RULESETS = frozenset({"knockout", "double-knockout"})  # RULES.md §4
 _PRESETS = {("platform", "round_robin"): "platform-round-robin", ("platform", "swiss"): "platform-swiss"}
-_PUBLISHED_LATER = frozenset({"knockout", "double-knockout"})  # RULES.md §4
 
 BYE_RESULTS: dict[ByeKind, Result] = {
     ByeKind.PAIRING_ALLOCATED: Result.PAIRING_BYE,
@@ -76,7 +83,12 @@ BYE_RESULTS: dict[ByeKind, Result] = {
 def published_on_pairing(ruleset: str) -> bool:
     """Whether a round of this ruleset is public as soon as it is paired (``platform``: yes;
     knockouts: only once the organisers publish it)."""
-    return ruleset not in _PUBLISHED_LATER
+    return ruleset not in BRACKET_RULESETS
+
+
+def is_bracket(ruleset: str, system: str | None) -> bool:
+    """A knockout ruleset (known from the start), or a bracket system (named by the first pairing)."""
+    return ruleset in BRACKET_RULESETS or system in BRACKET_SYSTEMS
 
 
 def number(value: Value) -> int | float | None:
@@ -84,23 +96,6 @@ def number(value: Value) -> int | float | None:
     if value is None or isinstance(value, int):
         return value
     return value.numerator if value.denominator == 1 else float(value)
-
-
-@dataclass(frozen=True, slots=True)
-class TimeControl:
-    base_seconds: int
-    increment_seconds: int = 0
-    days_per_move: int | None = None
-
-    def label(self) -> str:
-        """``3+2`` (minutes + seconds), or ``2 days/move``."""
-        if self.days_per_move:
-            return f"{self.days_per_move} days/move"
-        return f"{self.base_seconds / 60:g}+{self.increment_seconds}"
-
-    def trf(self) -> str:
-        """TRF-2026 record 222: ``180+2`` (seconds); empty for correspondence."""
-        return "" if self.days_per_move else f"{self.base_seconds}+{self.increment_seconds}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +117,10 @@ class Game:
     outcome: Outcome | None = None
     reason: str | None = None
     finished_at: dt.datetime | None = None
+    match_id: str | None = None  # knockouts: the match, the game's number and name in it
+    number: int | None = None
+    label: str | None = None
+    cancelled: bool = False  # its match was decided without it
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,16 +142,28 @@ class PairedRound:
     games: list[Game]
     byes: list[Bye] = field(default_factory=list)
     published: bool = True
+    matches: list[BracketMatch] = field(default_factory=list)  # knockouts
+
+    @property
+    def live_games(self) -> list[Game]:
+        """The games to be played: not the ones a decided knockout match no longer needed."""
+        return [g for g in self.games if not g.cancelled]
 
     @property
     def finished_games(self) -> int:
-        return sum(1 for g in self.games if g.outcome is not None)
+        return sum(1 for g in self.live_games if g.outcome is not None)
 
     @property
     def status(self) -> RoundStatus:
+        """A knockout round is finished when every match is decided (a level match goes on with its
+        tie-break games); any other when every game has its result."""
         if not self.published:
             return RoundStatus.UNPUBLISHED
-        return RoundStatus.FINISHED if self.finished_games == len(self.games) else RoundStatus.PLAYING
+        if self.matches:
+            finished = all(m.decided for m in self.matches)
+        else:
+            finished = self.finished_games == len(self.live_games)
+        return RoundStatus.FINISHED if finished else RoundStatus.PLAYING
 
 
 @dataclass(slots=True)
@@ -169,15 +180,24 @@ class TournamentInfo:
     system: str | None = None
     total_rounds: int | None = None
     completed_at: dt.datetime | None = None
+    knockout: KnockoutFormat | None = None  # the knockout rulesets' format settings
 
     @property
     def legs(self) -> int:
         return 2 if self.double_rounds else 1
 
     @property
+    def is_bracket(self) -> bool:
+        return is_bracket(self.ruleset, self.system)
+
+    @property
     def has_table(self) -> bool:
-        """False once the system is known to be a bracket; before the first pairing, True."""
-        return self.system is None or self.system in TABLE_SYSTEMS
+        """False for a bracket; otherwise True, before the first pairing names the system too."""
+        return not self.is_bracket and (self.system is None or self.system in TABLE_SYSTEMS)
+
+    def check_bracket(self) -> None:
+        if not self.is_bracket:
+            raise NotABracket(f"a {self.system or self.ruleset} tournament has a table, not a bracket")
 
     def ruleset_or_none(self) -> Ruleset | None:
         """The preset that ranks this tournament's table; None for a bracket, a ruleset without
@@ -213,6 +233,7 @@ class Tournament:
     info: TournamentInfo
     players: list[Competitor]  # by seed
     rounds: dict[int, PairedRound] = field(default_factory=dict)
+    placing: list[Placing] | None = None  # a knockout's, once it is completed
     _games: dict[uuid.UUID, Game] = field(default_factory=dict, init=False, repr=False)
     _seeds: dict[uuid.UUID, int] = field(default_factory=dict, init=False, repr=False)
     _by_seed: dict[int, Competitor] = field(default_factory=dict, init=False, repr=False)
@@ -308,6 +329,57 @@ class Tournament:
         game.outcome, game.reason, game.finished_at = outcome, reason, finished_at
         return game
 
+    # -- knockouts -------------------------------------------------------------------------------
+
+    def extend_round(
+        self, number: int, games: list[Game], matches: list[BracketMatch]
+    ) -> tuple[list[Game], list[BracketMatch]]:
+        """A knockout round announced again (a level match's tie-break games): add the games and
+        matches not known yet, and return them."""
+        rnd = self.round(number)
+        known_matches = {m.match_id for m in rnd.matches}
+        new_games = [g for g in games if g.game_id not in self._games]
+        new_matches = [m for m in matches if m.match_id not in known_matches]
+        rnd.games.extend(new_games)
+        rnd.matches.extend(new_matches)
+        for game in new_games:
+            self._games[game.game_id] = game
+        return new_games, new_matches
+
+    def publish(self, number: int) -> bool:
+        """Make a round public; False if it was already."""
+        rnd = self.round(number)
+        if rnd.published:
+            return False
+        rnd.published = True
+        return True
+
+    def match(self, match_id: str) -> BracketMatch:
+        for rnd in self.rounds.values():
+            for m in rnd.matches:
+                if m.match_id == match_id:
+                    return m
+        raise MatchNotFound(f"match {match_id} is not paired in tournament {self.id}")
+
+    def decide(self, match_id: str, winner: uuid.UUID, how: str, at: dt.datetime) -> BracketMatch | None:
+        """A match's winner; None if it had one already."""
+        match = self.match(match_id)
+        seed = self.seed_of(winner)
+        if seed not in match.players:
+            raise EventMismatch(f"{winner} does not play in match {match_id}")
+        if match.winner is not None:
+            return None
+        match.winner, match.how, match.decided_at = seed, how, at
+        return match
+
+    def cancel(self, game_id: uuid.UUID) -> Game | None:
+        """A game its match no longer needed; None if it was cancelled already."""
+        game = self.game(game_id)
+        if game.cancelled:
+            return None
+        game.cancelled = True
+        return game
+
 
 class Recorder(Protocol):
     """Where a round's games and byes go: an :class:`EventHistory`, or the incremental
@@ -341,7 +413,12 @@ def snapshot_of(tournament: Tournament, table: Table | None) -> dict[str, Any]:
     "seed", "player_id", "name", "rating", "points", "tiebreaks": {code: value}, "shown": {...}}]}}``
     """
     rounds = [
-        {"number": r.number, "status": r.status.value, "games": len(r.games), "finished": r.finished_games}
+        {
+            "number": r.number,
+            "status": r.status.value,
+            "games": len(r.live_games),
+            "finished": r.finished_games,
+        }
         for r in (tournament.rounds[n] for n in sorted(tournament.rounds))
     ]
     out: dict[str, Any] = {

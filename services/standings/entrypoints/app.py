@@ -12,6 +12,7 @@ from services.standings.bootstrap import StandingsService, bootstrap
 from services.standings.domain import errors
 from services.standings.entrypoints import pages, queries
 from services.standings.entrypoints.schemas import (
+    BracketOut,
     CrosstableOut,
     RoundOut,
     RoundPath,
@@ -61,6 +62,13 @@ def _api(svc: StandingsService) -> APIBlueprint:
     def get_round(path: RoundPath) -> Response:
         """A round's games with players and results (none while the round is unpublished)."""
         return json_response(queries.round_(svc, path.tournament_id, path.number))
+
+    @api.get("/tournaments/<uuid:tournament_id>/bracket", responses={200: BracketOut})
+    def get_bracket(path: TournamentPath) -> Response:
+        """A knockout's bracket: format and tie-break plan, the seeding list, the matches of the
+        published rounds with their games, results and who advances, and the final placing once it
+        is completed. 409 ``not-a-bracket`` for a tournament with a table."""
+        return json_response(queries.bracket(svc, path.tournament_id))
 
     @api.get("/tournaments/<uuid:tournament_id>/trf")
     def get_trf(path: TournamentPath) -> Response:

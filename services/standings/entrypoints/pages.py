@@ -1,7 +1,8 @@
 """The public pages, server-rendered in the style of chess-results: the standings with their
 tie-break columns (``/t/<id>``), the crosstable (``/t/<id>/crosstable``) and a page per round
-(``/t/<id>/rounds/<n>``). They render the same models as the JSON API; Jinja escapes every value
-(names come from users)."""
+(``/t/<id>/rounds/<n>``); for a knockout the bracket instead of a table (``/t/<id>/bracket``, and
+``/t/<id>`` too). They render the same models as the JSON API; Jinja escapes every value (names come
+from users)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,12 @@ from services.standings.domain.codes import TieBreakCodeError, parse_code
 from services.standings.entrypoints import queries
 from shared.http.problems import Problem, problem_response
 
-SYSTEMS = {"round_robin": "Round robin", "swiss": "Swiss", "knockout": "Knockout"}
+SYSTEMS = {
+    "round_robin": "Round robin",
+    "swiss": "Swiss",
+    "knockout": "Knockout",
+    "double_knockout": "Double knockout",
+}
 PREFIX = "/t/"
 
 
@@ -38,7 +44,16 @@ def register(app: Flask, svc: StandingsService) -> None:
 
     @pages.get("/<uuid:tournament_id>")
     def standings_page(tournament_id: uuid.UUID) -> str:
-        return render_template("standings.html", t=queries.standings(svc, tournament_id), active="standings")
+        """The tournament's page: its standings, or for a knockout its bracket."""
+        try:
+            table = queries.standings(svc, tournament_id)
+        except errors.NotATable:
+            return bracket_page(tournament_id)
+        return render_template("standings.html", t=table, active="standings")
+
+    @pages.get("/<uuid:tournament_id>/bracket")
+    def bracket_page(tournament_id: uuid.UUID) -> str:
+        return render_template("bracket.html", t=queries.bracket(svc, tournament_id), active="bracket")
 
     @pages.get("/<uuid:tournament_id>/crosstable")
     def crosstable_page(tournament_id: uuid.UUID) -> str:

@@ -11,7 +11,7 @@ from services.standings.bootstrap import StandingsService
 from services.standings.domain import errors
 from services.standings.domain.to_trf import trf_document
 from services.standings.domain.tournament import Tournament
-from services.standings.entrypoints.schemas import CrosstableOut, RoundOut, StandingsOut
+from services.standings.entrypoints.schemas import BracketOut, CrosstableOut, RoundOut, StandingsOut
 from shared.trf import write
 
 
@@ -47,3 +47,7 @@ def round_(svc: StandingsService, tournament_id: uuid.UUID, number: int) -> Roun
 def trf(svc: StandingsService, tournament_id: uuid.UUID) -> str:
     t, _snapshot = _tournament(svc, tournament_id)
     return write(trf_document(t))
+
+
+def bracket(svc: StandingsService, tournament_id: uuid.UUID) -> BracketOut:
+    return BracketOut.of(*_tournament(svc, tournament_id))

@@ -5,12 +5,29 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel
 
+from services.standings.domain.bracket import (
+    FORMAT_NAMES,
+    SECTIONS,
+    BracketMatch,
+    KnockoutFormat,
+    game_points,
+    round_name,
+    section_title,
+)
 from services.standings.domain.crosstable import Cell, player_rounds, results_against
-from services.standings.domain.tournament import Tournament, TournamentInfo, number
+from services.standings.domain.tournament import (
+    Game,
+    PairedRound,
+    Tournament,
+    TournamentInfo,
+    is_bracket,
+    number,
+)
 from shared.scoring import Outcome
 
 Number = int | float
@@ -74,6 +91,11 @@ class TournamentFields(BaseModel):
         """The round being played, else the last one paired."""
         playing = [r for r in self.rounds if r.status == "playing"]
         return playing[0] if playing else (self.rounds[-1] if self.rounds else None)
+
+    @property
+    def is_bracket(self) -> bool:
+        """The knockout rulesets are shown as a bracket (the pages' navigation asks)."""
+        return is_bracket(self.ruleset, self.system)
 
 
 class StandingRowOut(BaseModel):
@@ -194,6 +216,9 @@ class GameOut(BaseModel):
     result: str  # for reading: 1-0, ½-½, 0-1, +/-, -/+, -/-, *; "" while open
     reason: str | None
     finished_at: dt.datetime | None
+    match_id: str | None = None  # knockouts: the match, the game's name in it, not needed any more
+    label: str | None = None
+    cancelled: bool = False
 
 
 class ByeOut(BaseModel):
@@ -226,8 +251,11 @@ class RoundOut(TournamentFields):
                     result=g.outcome.value.replace("1/2", "½") if g.outcome else "",
                     reason=g.reason,
                     finished_at=g.finished_at,
+                    match_id=g.match_id,
+                    label=g.label,
+                    cancelled=g.cancelled,
                 )
-                for g in sorted(rnd.games, key=lambda g: (g.leg, g.board))
+                for g in sorted(rnd.games, key=lambda g: (g.leg, g.board, g.number or 0))
             ]
             ruleset = t.info.ruleset_or_none()
             points = t.info.bye_points(ruleset) if ruleset else None
@@ -252,3 +280,198 @@ class RoundOut(TournamentFields):
 def _player(t: Tournament, seed: int) -> PlayerOut:
     p = t.player(seed)
     return PlayerOut(seed=p.seed, player_id=p.player_id, name=p.name, rating=p.rating)
+
+
+def _result(g: Game) -> str:
+    return g.outcome.value.replace("1/2", "½") if g.outcome else ""
+
+
+class StageOut(BaseModel):
+    games: int
+    time_control: str  # 15+10
+
+
+class FormatOut(BaseModel):
+    """What a knockout's public page states: format, seeding kind and tie-break plan (RULES.md §4)."""
+
+    format: str  # knockout | double_knockout
+    name: str  # Knockout | Double knockout
+    games_per_match: int
+    seeding: str  # rating | custom | random
+    draw_seed: int | None
+    third_place: bool
+    second_final: bool
+    stages: list[StageOut]
+    sudden_death: str
+    tiebreak_plan: str  # 2 games 15+10, 2 games 5+3, then sudden death 3+2
+
+    @classmethod
+    def of(cls, fmt: KnockoutFormat) -> FormatOut:
+        return cls(
+            format=fmt.format,
+            name=FORMAT_NAMES.get(fmt.format, fmt.format),
+            games_per_match=fmt.games_per_match,
+            seeding=fmt.seeding,
+            draw_seed=fmt.draw_seed,
+            third_place=fmt.third_place,
+            second_final=fmt.second_final,
+            stages=[StageOut(games=games, time_control=clock.label()) for games, clock in fmt.stages],
+            sudden_death=fmt.sudden_death.label(),
+            tiebreak_plan=fmt.plan_label(),
+        )
+
+
+class MatchGameOut(BaseModel):
+    game_id: uuid.UUID
+    number: int | None
+    label: str | None
+    white: int  # seeds
+    black: int
+    outcome: Outcome | None
+    result: str  # 1-0, ½-½, 0-1, +/-, ...; "" while open
+    cancelled: bool  # the match was decided without it
+
+
+class MatchOut(BaseModel):
+    match_id: str  # section:round:number
+    section: str
+    section_round: int
+    number: int
+    round: int  # the round of the tournament it was played in
+    board: int | None  # None for a bye
+    bye: bool
+    players: list[PlayerOut | None]  # slot order; None: nobody (a bye)
+    first_white: int | None  # the seed with White in the first game
+    score: list[Number] | None  # game points of each slot (None for a bye)
+    winner: int | None  # who advances (seed), once decided
+    how: str | None  # regular | tiebreak | sudden_death
+    games: list[MatchGameOut]
+
+    @classmethod
+    def of(cls, t: Tournament, rnd: PairedRound, m: BracketMatch) -> MatchOut:
+        games = sorted((g for g in rnd.games if g.match_id == m.match_id), key=lambda g: g.number or 0)
+        score = None
+        if not m.bye:
+            points = [Fraction(0), Fraction(0)]
+            for g in games:
+                if g.outcome is None or g.cancelled:
+                    continue
+                white, black = game_points(g.outcome)
+                for seed, pts in ((g.white, white), (g.black, black)):
+                    points[m.players.index(seed)] += pts
+            score = [number(p) or 0 for p in points]
+        present = next((p for p in m.players if p is not None), None)
+        return cls(
+            match_id=m.match_id,
+            section=m.section,
+            section_round=m.section_round,
+            number=m.number,
+            round=m.round,
+            board=m.board,
+            bye=m.bye,
+            players=[_player(t, p) if p is not None else None for p in m.players],
+            first_white=m.first_white,
+            score=score,
+            winner=present if m.bye else m.winner,
+            how=m.how,
+            games=[
+                MatchGameOut(
+                    game_id=g.game_id,
+                    number=g.number,
+                    label=g.label,
+                    white=g.white,
+                    black=g.black,
+                    outcome=g.outcome,
+                    result=_result(g),
+                    cancelled=g.cancelled,
+                )
+                for g in games
+            ],
+        )
+
+
+class SectionRoundOut(BaseModel):
+    section_round: int
+    name: str  # Quarter-finals, Semi-finals, Final, Losers round 2, Grand final …
+    matches: list[MatchOut]
+
+
+class SectionOut(BaseModel):
+    section: str  # winners | losers | grand_final | third_place
+    title: str
+    rounds: list[SectionRoundOut]
+
+
+class PlacingOut(BaseModel):
+    rank: int  # dense: one step per group of players out at the same point
+    places: list[int]  # the span shared: [5, 6]
+    place: str  # for reading: 1, 2, 5–6
+    seed: int
+    player_id: uuid.UUID
+    name: str
+    rating: int | None
+    matches_won: int
+
+
+class BracketOut(TournamentFields):
+    """A knockout's bracket: only published rounds show their matches, games and results."""
+
+    format: FormatOut | None
+    seeding: list[PlayerOut]  # seed 1 first
+    sections: list[SectionOut]
+    unpublished: list[int]  # rounds paired but not yet published: nothing of them is shown
+    champion: PlayerOut | None
+    placing: list[PlacingOut] | None  # after the end
+
+    @classmethod
+    def of(cls, t: Tournament, snapshot: dict[str, Any]) -> BracketOut:
+        t.info.check_bracket()
+        fmt = t.info.knockout
+        kind = fmt.format if fmt else (t.info.system or "knockout")
+        grouped: dict[str, dict[int, list[MatchOut]]] = {}
+        for rnd in t.published_rounds():
+            for m in rnd.matches:
+                grouped.setdefault(m.section, {}).setdefault(m.section_round, []).append(
+                    MatchOut.of(t, rnd, m)
+                )
+        sections = [
+            SectionOut(
+                section=section,
+                title=section_title(kind, section),
+                rounds=[
+                    SectionRoundOut(
+                        section_round=r,
+                        name=round_name(kind, section, r, len(t.players)),
+                        matches=sorted(grouped[section][r], key=lambda m: m.number),
+                    )
+                    for r in sorted(grouped[section])
+                ],
+            )
+            for section in SECTIONS
+            if section in grouped
+        ]
+        placing = None
+        if t.placing is not None:
+            placing = [
+                PlacingOut(
+                    rank=p.rank,
+                    places=list(p.places),
+                    place=str(p.places[0]) if p.places[0] == p.places[1] else f"{p.places[0]}–{p.places[1]}",
+                    seed=p.seed,
+                    player_id=t.player(p.seed).player_id,
+                    name=t.player(p.seed).name,
+                    rating=t.player(p.seed).rating,
+                    matches_won=p.matches_won,
+                )
+                for p in t.placing
+            ]
+        champion = next((p for p in t.placing or [] if p.rank == 1), None)
+        return cls(
+            **cls.fields(t.info, snapshot),
+            format=FormatOut.of(fmt) if fmt else None,
+            seeding=[_player(t, p.seed) for p in t.players],
+            sections=sections,
+            unpublished=[r.number for r in (t.rounds[n] for n in sorted(t.rounds)) if not r.published],
+            champion=_player(t, champion.seed) if champion else None,
+            placing=placing,
+        )

@@ -15,6 +15,7 @@ import uuid
 from typing import Any
 
 from services.standings.domain import errors
+from services.standings.domain.bracket import BracketMatch, KnockoutFormat, Placing
 from services.standings.domain.live_table import LiveTable
 from services.standings.domain.tournament import (
     Bye,
@@ -48,6 +49,40 @@ def _rows(snapshot: dict[str, Any]) -> list[events.StandingRow]:
     ]
 
 
+def _knockout(settings: events.TournamentSettings) -> KnockoutFormat | None:
+    ko = settings.knockout
+    if ko is None:
+        return None
+    plan = ko.tiebreak_plan
+
+    def clock(tc: events.TimeControl) -> TimeControl:
+        return TimeControl(tc.base_seconds, tc.increment_seconds)
+
+    return KnockoutFormat(
+        format=ko.format,
+        games_per_match=ko.games_per_match,
+        seeding=ko.seeding,
+        draw_seed=ko.draw_seed,
+        third_place=ko.third_place,
+        second_final=ko.second_final,
+        stages=tuple((s.games, clock(s.time_control)) for s in plan.stages),
+        sudden_death=clock(plan.sudden_death),
+    )
+
+
+def _seed(t: Tournament, player_id: uuid.UUID | None) -> int | None:
+    return None if player_id is None else t.seed_of(player_id)
+
+
+def _placing(t: Tournament, placing: list[events.Placing] | None) -> list[Placing] | None:
+    if placing is None:
+        return None
+    for p in placing:
+        if t.seed_of(p.player_id) != p.seed:
+            raise errors.EventMismatch(f"the placing gives {p.player_id} seed {p.seed}")
+    return [Placing(p.seed, p.rank, (p.places[0], p.places[1]), p.matches_won) for p in placing]
+
+
 class Handlers:
     """Built by bootstrap with the clock they need."""
 
@@ -69,6 +104,7 @@ class Handlers:
                 time_control=TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move),
                 variant=event.settings.variant,
                 double_rounds=event.settings.double_rounds,
+                knockout=_knockout(event.settings),
             ),
             [
                 Competitor(r.seed, r.player_id, r.name, r.rating)
@@ -85,17 +121,49 @@ class Handlers:
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
         t = live.tournament
+        games = [
+            Game(
+                g.game_id,
+                event.round,
+                g.board,
+                t.seed_of(g.white),
+                t.seed_of(g.black),
+                g.leg,
+                match_id=g.match_id,
+                number=g.number,
+                label=g.label,
+            )
+            for g in event.games
+        ]
+        matches = [
+            BracketMatch(
+                m.match_id,
+                event.round,
+                m.section,
+                m.section_round,
+                m.number,
+                m.board,
+                (_seed(t, m.players[0]), _seed(t, m.players[1])),
+                _seed(t, m.first_white),
+            )
+            for m in event.matches
+        ]
         if event.round in t.rounds:
-            uow.keep(tid, revision, live)
-            return  # the same round published twice: the first pairing stands
+            # the same round again: the games it adds (a knockout's tie-break games), else nothing
+            new_games, new_matches = live.extend_round(event.round, games, matches)
+            if not new_games and not new_matches:
+                uow.keep(tid, revision, live)
+                return
+            uow.tournaments.add_games(tid, new_games, new_matches)
+            self._save(uow, revision + 1, live)
+            return
+        published = event.published if event.published is not None else published_on_pairing(t.info.ruleset)
         rnd = PairedRound(
             event.round,
-            [
-                Game(g.game_id, event.round, g.board, t.seed_of(g.white), t.seed_of(g.black), g.leg)
-                for g in event.games
-            ],
+            games,
             [Bye(event.round, t.seed_of(b.player_id), b.kind) for b in event.byes],
-            published=published_on_pairing(t.info.ruleset),
+            published=published,
+            matches=matches,
         )
         live.pair_round(rnd, system=event.system, total_rounds=event.total_rounds)
         uow.tournaments.add_round(t, rnd, self.clock.now())
@@ -126,6 +194,54 @@ class Handlers:
         uow.tournaments.record_result(finished)
         self._save(uow, revision + 1, live)
 
+    def on_round_published(
+        self, event: events.RoundPublished, uow: StandingsUnitOfWork, envelope: Envelope
+    ) -> None:
+        """A knockout round is public: its pairings and results are shown from now on."""
+        tid = event.tournament_id
+        revision, live = self._live(uow, tid)
+        try:
+            changed = live.publish(event.round)
+        except errors.RoundNotFound as exc:  # its pairing is still on its way
+            raise NotReady(str(exc)) from None
+        if not changed:
+            uow.keep(tid, revision, live)
+            return
+        uow.tournaments.publish_round(tid, event.round)
+        self._save(uow, revision + 1, live)
+
+    def on_match_decided(
+        self, event: events.MatchDecided, uow: StandingsUnitOfWork, envelope: Envelope
+    ) -> None:
+        """Who advances from a knockout match, and how it was decided."""
+        tid = event.tournament_id
+        revision, live = self._live(uow, tid)
+        try:
+            match = live.tournament.decide(event.match_id, event.winner, event.how, event.decided_at)
+        except errors.MatchNotFound as exc:  # its pairing is still on its way
+            raise NotReady(str(exc)) from None
+        if match is None:
+            uow.keep(tid, revision, live)
+            return
+        uow.tournaments.decide_match(tid, match)
+        self._save(uow, revision + 1, live)
+
+    def on_game_cancelled(
+        self, event: events.GameCancelled, uow: StandingsUnitOfWork, envelope: Envelope
+    ) -> None:
+        """A game its knockout match no longer needed: shown as cancelled, counted nowhere."""
+        tid = event.tournament_id
+        revision, live = self._live(uow, tid)
+        try:
+            cancelled = live.tournament.cancel(event.game_id)
+        except errors.GameNotFound as exc:  # its pairing is still on its way
+            raise NotReady(str(exc)) from None
+        if cancelled is None:
+            uow.keep(tid, revision, live)
+            return
+        uow.tournaments.cancel_game(event.game_id, event.cancelled_at)
+        self._save(uow, revision + 1, live)
+
     def on_tournament_completed(
         self, event: events.TournamentCompleted, uow: StandingsUnitOfWork, envelope: Envelope
     ) -> None:
@@ -135,12 +251,16 @@ class Handlers:
             uow.keep(tid, revision, live)
             return
         open_games = [
-            g.game_id for r in live.tournament.rounds.values() for g in r.games if g.outcome is None
+            g.game_id for r in live.tournament.rounds.values() for g in r.live_games if g.outcome is None
         ]
-        if open_games:  # pairing completes a tournament only after its last result: those are on their way
+        # pairing completes a tournament only after its last result (a knockout's games it no longer
+        # needed: their cancellation): those are on their way
+        if open_games:
             raise NotReady(f"tournament.completed before the results of {len(open_games)} games")
         live.tournament.info.completed_at = event.completed_at
-        uow.tournaments.complete(tid, event.completed_at, revision + 1)
+        placing = _placing(live.tournament, event.placing)
+        live.tournament.placing = placing
+        uow.tournaments.complete(tid, event.completed_at, revision + 1, placing)
         uow.keep(tid, revision + 1, live)
         snapshot = live.snapshot()
         if snapshot["table"] is not None:

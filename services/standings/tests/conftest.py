@@ -214,3 +214,263 @@ class Story:
                 tournament_id=self.id, organiser_id=self.organiser, rounds=self.total_rounds, completed_at=NOW
             )
         )
+
+
+PLAN = events.TieBreakPlan(
+    stages=[
+        events.TieBreakStage(
+            games=2, time_control=events.TimeControl(base_seconds=900, increment_seconds=10)
+        ),
+        events.TieBreakStage(games=2, time_control=events.TimeControl(base_seconds=300, increment_seconds=3)),
+    ],
+    sudden_death=events.TimeControl(base_seconds=180, increment_seconds=2),
+)
+TC = events.TimeControl(base_seconds=600, increment_seconds=5)
+
+
+class KnockoutStory:
+    """A knockout told as the events pairing and clocks publish: matches paired unpublished, published,
+    their games played, decided. Players are named by seed; a match is ``(match_id, seed a, seed b)``
+    with seed a White in game 1 (colours then alternate)."""
+
+    def __init__(
+        self,
+        svc: StandingsService,
+        players: int = 6,
+        *,
+        names: Sequence[str] | None = None,
+        third_place: bool = True,
+        send: Callable[[StandingsService, Any], events.Envelope] = deliver,
+    ) -> None:
+        self.svc, self.send = svc, send
+        self.id, self.organiser = uuid.uuid4(), uuid.uuid4()
+        self.player_ids = {seed: uuid.uuid4() for seed in range(1, players + 1)}
+        self.started = events.TournamentStarted(
+            tournament_id=self.id,
+            organiser_id=self.organiser,
+            name="Club knockout",
+            started_at=NOW,
+            settings=events.TournamentSettings(
+                ruleset="knockout",
+                time_control=TC,
+                knockout=events.KnockoutSettings(
+                    format="knockout",
+                    games_per_match=2,
+                    seeding="rating",
+                    third_place=third_place,
+                    tiebreak_plan=PLAN,
+                ),
+            ),
+            roster=[
+                events.RosterEntry(
+                    seed=seed,
+                    player_id=pid,
+                    name=names[seed - 1] if names else f"Player {seed}",
+                    rating=2300 - 50 * seed,
+                )
+                for seed, pid in self.player_ids.items()
+            ],
+        )
+        self.rounds: dict[int, events.RoundPaired] = {}
+        self.games: dict[tuple[str, int], events.PairedGame] = {}
+
+    def start(self) -> KnockoutStory:
+        self.send(self.svc, self.started)
+        return self
+
+    def _game(
+        self, match_id: str, board: int, number: int, white: int, black: int, label: str, tc
+    ) -> events.PairedGame:
+        game = events.PairedGame(
+            game_id=uuid.uuid5(self.id, f"{match_id}/{number}"),
+            board=board,
+            white=self.player_ids[white],
+            black=self.player_ids[black],
+            match_id=match_id,
+            number=number,
+            label=label,
+            time_control=tc,
+        )
+        self.games[(match_id, number)] = game
+        return game
+
+    def pair(
+        self, number: int, matches: Sequence[tuple[str, int, int]], byes: Sequence[tuple[str, int]] = ()
+    ) -> events.RoundPaired:
+        games, paired = [], []
+        for board, (match_id, a, b) in enumerate(matches, start=1):
+            games.append(self._game(match_id, board, 1, a, b, "Game 1", TC))
+            games.append(self._game(match_id, board, 2, b, a, "Game 2", TC))
+            section, section_round, n = match_id.split(":")
+            paired.append(
+                events.PairedMatch(
+                    match_id=match_id,
+                    section=section,
+                    section_round=int(section_round),
+                    number=int(n),
+                    board=board,
+                    players=[self.player_ids[a], self.player_ids[b]],
+                    first_white=self.player_ids[a],
+                )
+            )
+        for match_id, seed in byes:
+            section, section_round, n = match_id.split(":")
+            paired.append(
+                events.PairedMatch(
+                    match_id=match_id,
+                    section=section,
+                    section_round=int(section_round),
+                    number=int(n),
+                    players=[self.player_ids[seed], None],
+                )
+            )
+        event = events.RoundPaired(
+            tournament_id=self.id,
+            organiser_id=self.organiser,
+            round=number,
+            total_rounds=3,
+            system="knockout",
+            games=games,
+            byes=[events.Bye(player_id=self.player_ids[seed]) for _, seed in byes],
+            time_control=TC,
+            published=False,
+            matches=paired,
+        )
+        self.rounds[number] = event
+        self.send(self.svc, event)
+        return event
+
+    def tie_break(self, number: int, match_id: str, a: int, b: int) -> events.RoundPaired:
+        """The round again with a level match's first tie-break stage (seed a White in its game 1)."""
+        board = next(g.board for g in self.rounds[number].games if g.match_id == match_id)
+        stage = PLAN.stages[0].time_control
+        added = [
+            self._game(match_id, board, 3, a, b, "Tie-break 1 (15+10), game 1", stage),
+            self._game(match_id, board, 4, b, a, "Tie-break 1 (15+10), game 2", stage),
+        ]
+        event = self.rounds[number].model_copy(
+            update={"games": [*self.rounds[number].games, *added], "published": True}
+        )
+        self.rounds[number] = event
+        self.send(self.svc, event)
+        return event
+
+    def publish(self, number: int) -> events.Envelope:
+        return self.send(
+            self.svc, events.RoundPublished(tournament_id=self.id, round=number, published_at=NOW)
+        )
+
+    def result(self, number: int, match_id: str, game: int, outcome: GameOutcome) -> events.Envelope:
+        g = self.games[(match_id, game)]
+        return self.send(
+            self.svc,
+            events.GameFinished(
+                tournament_id=self.id,
+                game_id=g.game_id,
+                round=number,
+                white=g.white,
+                black=g.black,
+                outcome=outcome,
+                reason="resignation",
+                finished_at=NOW,
+            ),
+        )
+
+    def decide(self, number: int, match_id: str, winner: int, how: str = "regular") -> events.Envelope:
+        players = next(m for m in self.rounds[number].matches if m.match_id == match_id).players
+        return self.send(
+            self.svc,
+            events.MatchDecided(
+                tournament_id=self.id,
+                match_id=match_id,
+                round=number,
+                section=match_id.split(":")[0],
+                players=[p for p in players if p is not None],
+                winner=self.player_ids[winner],
+                how=how,
+                decided_at=NOW,
+            ),
+        )
+
+    def cancel(self, number: int, match_id: str, game: int) -> events.Envelope:
+        return self.send(
+            self.svc,
+            events.GameCancelled(
+                tournament_id=self.id,
+                game_id=self.games[(match_id, game)].game_id,
+                round=number,
+                reason="match_decided",
+                cancelled_at=NOW,
+            ),
+        )
+
+    def complete(self, placing: Sequence[tuple[int, int, tuple[int, int], int]]) -> events.Envelope:
+        """``placing``: (seed, rank, places, matches won) best first."""
+        return self.send(
+            self.svc,
+            events.TournamentCompleted(
+                tournament_id=self.id,
+                organiser_id=self.organiser,
+                rounds=3,
+                completed_at=NOW,
+                placing=[
+                    events.Placing(
+                        player_id=self.player_ids[seed],
+                        seed=seed,
+                        rank=rank,
+                        places=list(places),
+                        matches_won=won,
+                    )
+                    for seed, rank, places, won in placing
+                ],
+            ),
+        )
+
+
+SIX_PLAYER_PLACING = [(1, 1, (1, 1), 2), (3, 2, (2, 2), 2), (2, 3, (3, 3), 1), (5, 4, (4, 4), 1),
+                      (4, 5, (5, 6), 0), (6, 5, (5, 6), 0)]  # fmt: skip
+
+
+def six_player_knockout(svc: StandingsService, *, names=None, upto: int = 3, send=deliver) -> KnockoutStory:
+    """Six players, 2-game matches, a third-place match; seeds 1 and 2 have byes in round 1.
+
+    Round 1: 4 v 5 is level 1-1 (each wins with White) and goes to tie-break stage 1, where 5 wins
+    1½-½ (a draw, then a win with White); 3 v 6: 3 wins 1½-½. Round 2 (semi-finals): 1 beats 5 2-0;
+    3 beats 2 1½-½. Round 3: 1 beats 3 in the final 1½-½; 2 beats 5 in the third-place match 2-0.
+    ``upto``: stop after pairing (unpublished) that round.
+    """
+    W, D, B = GameOutcome.WHITE_WIN, GameOutcome.DRAW, GameOutcome.BLACK_WIN
+    k = KnockoutStory(svc, 6, names=names, send=send).start()
+    k.pair(1, [("winners:1:2", 4, 5), ("winners:1:4", 3, 6)], byes=[("winners:1:1", 1), ("winners:1:3", 2)])
+    if upto == 1:
+        return k
+    k.publish(1)
+    k.result(1, "winners:1:2", 1, W)  # 4 (White) wins
+    k.result(1, "winners:1:2", 2, W)  # 5 (White) wins: 1-1
+    k.tie_break(1, "winners:1:2", 4, 5)
+    k.result(1, "winners:1:2", 3, D)
+    k.result(1, "winners:1:2", 4, W)  # 5 (White): 1½-½ in the stage
+    k.decide(1, "winners:1:2", 5, "tiebreak")
+    k.result(1, "winners:1:4", 1, W)  # 3 (White) wins
+    k.result(1, "winners:1:4", 2, D)
+    k.decide(1, "winners:1:4", 3)
+    k.pair(2, [("winners:2:1", 1, 5), ("winners:2:2", 2, 3)])
+    if upto == 2:
+        return k
+    k.publish(2)
+    k.result(2, "winners:2:1", 1, W)  # 1 (White) wins
+    k.result(2, "winners:2:1", 2, B)  # 1 (Black) wins: 2-0
+    k.decide(2, "winners:2:1", 1)
+    k.result(2, "winners:2:2", 1, B)  # 3 (Black) wins
+    k.result(2, "winners:2:2", 2, D)
+    k.decide(2, "winners:2:2", 3)
+    k.pair(3, [("winners:3:1", 1, 3), ("third_place:1:1", 5, 2)])
+    k.publish(3)
+    k.result(3, "winners:3:1", 1, D)
+    k.result(3, "winners:3:1", 2, B)  # 1 (Black) wins: 1½-½
+    k.decide(3, "winners:3:1", 1)
+    k.result(3, "third_place:1:1", 1, B)  # 2 (Black) wins
+    k.result(3, "third_place:1:1", 2, W)  # 2 (White) wins: 2-0
+    k.decide(3, "third_place:1:1", 2)
+    k.complete(SIX_PLAYER_PLACING)
+    return k

@@ -13,7 +13,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from services.standings.entrypoints.app import create_app
-from services.standings.tests.conftest import Story, W, embedded
+from services.standings.tests.conftest import Story, W, embedded, six_player_knockout
 from services.standings.tests.unit.test_projection import double_rounds_swiss, six_player_round_robin
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -52,6 +52,9 @@ class Site:
         self.live.result(2, 4, 2, W)
         self.knockout = Story(self.svc, 4, system="knockout", rounds=2, ruleset="knockout").start()
         self.knockout.play(1, [(1, 4, W), (2, 3, W)])
+        names = ["Anand", "Botvinnik", "Capablanca", EVIL, "Euwe", "Fischer"]
+        self.bracket = six_player_knockout(self.svc, names=names)
+        self.semis = six_player_knockout(self.svc, names=names, upto=2)
         self.server = make_server("127.0.0.1", 0, create_app(self.svc), threaded=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
@@ -171,10 +174,72 @@ def test_an_unpublished_round_shows_no_result(site, page):
     assert page.locator("#status").inner_text() == "Round 1 of 2 is paired, not yet published."
 
 
-def test_a_knockout_has_no_table_page(site, page):
-    response = page.goto(f"{site.url}/t/{site.knockout.id}")
-    assert response.status == 409
-    assert "shown as a bracket" in page.locator("#problem").inner_text()
+def test_a_knockout_shows_a_bracket_instead_of_a_table(site, page):
+    response = page.goto(f"{site.url}/t/{site.bracket.id}")
+    assert response.status == 200
+    assert page.locator("#status").inner_text() == "Completed after round 3: final placing."
+    assert page.locator("nav").get_by_role("link", name="Bracket").is_visible()
+    assert page.locator("nav").get_by_role("link", name="Standings").count() == 0
+    assert page.locator("#standings, #crosstable").count() == 0
+    assert page.locator("#format").inner_text().split("\n") == [
+        "Format", "Knockout", "Games per match", "2", "Seeding", "by rating",
+        "Tie-breaks", "2 games 15+10, 2 games 5+3, then sudden death 3+2", "Third-place match", "yes",
+    ]  # fmt: skip
+    assert page.locator("#section-winners h3").all_inner_texts() == ["Quarter-finals", "Semi-finals", "Final"]
+    assert page.locator("#section-third_place h3").all_inner_texts() == ["Third-place match"]
+    # the level quarter-final: 1-1 after the regular games, Euwe through on tie-breaks
+    level = page.locator("#match-winners-1-2")
+    assert level.locator(".slot").all_inner_texts() == [f"4\n{EVIL}\n1.5", "5\nEuwe\n2.5"]
+    assert level.locator(".slot.advances").inner_text() == "5\nEuwe\n2.5"
+    assert level.locator(".games li").all_inner_texts() == [
+        "Game 1: 4–5 1-0",
+        "Game 2: 5–4 1-0",
+        "Tie-break 1 (15+10), game 1: 4–5 ½-½",
+        "Tie-break 1 (15+10), game 2: 5–4 1-0",
+    ]
+    assert level.locator(".how").inner_text() == "won on tie-breaks"
+    bye = page.locator("#match-winners-1-1")
+    assert bye.locator(".slot").all_inner_texts() == ["1\nAnand", "bye"]
+    assert page.locator("#champion").inner_text() == "Winner: Anand (1)"
+    assert cells(page, "#placing tbody tr") == [
+        ["1", "1", "Anand", "2250", "2"],
+        ["2", "3", "Capablanca", "2150", "2"],
+        ["3", "2", "Botvinnik", "2200", "1"],
+        ["4", "5", "Euwe", "2050", "1"],
+        ["5–6", "4", EVIL, "2100", "0"],
+        ["5–6", "6", "Fischer", "2000", "0"],
+    ]
+    assert [row[:2] for row in cells(page, "#seeding tbody tr")] == [
+        ["1", "Anand"], ["2", "Botvinnik"], ["3", "Capablanca"], ["4", EVIL], ["5", "Euwe"], ["6", "Fischer"]
+    ]  # fmt: skip
+    assert page.evaluate("window.pwned") is None
+
+
+def test_a_paired_unpublished_round_shows_no_result_in_the_bracket(site, page):
+    page.goto(f"{site.url}/t/{site.semis.id}/bracket")
+    assert page.locator("#status").inner_text() == "Round 2 of 3 is paired, not yet published."
+    assert page.locator("#unpublished-2").is_visible()
+    assert page.locator("#section-winners h3").all_inner_texts() == ["Quarter-finals"]
+    assert page.locator("[id^=match-winners-2]").count() == 0  # neither the pairings nor any result
+    text = page.locator("main").inner_text()
+    assert "Semi-finals" not in text and "Final" not in text.replace("Final placing", "")
+    assert page.locator("#placing").count() == 0
+    page.locator("nav .rounds").get_by_role("link", name="2", exact=True).click()
+    assert page.locator("#unpublished").is_visible() and page.locator("#pairings").count() == 0
+
+
+def test_a_knockout_round_page_names_every_game(site, page):
+    page.goto(f"{site.url}/t/{site.bracket.id}/rounds/1")
+    rows = cells(page, "#pairings tbody tr")
+    assert [(row[0], row[1], row[5]) for row in rows] == [
+        ("1", "Game 1", "1-0"),
+        ("1", "Game 2", "1-0"),
+        ("1", "Tie-break 1 (15+10), game 1", "½-½"),
+        ("1", "Tie-break 1 (15+10), game 2", "1-0"),
+        ("2", "Game 1", "1-0"),
+        ("2", "Game 2", "½-½"),
+    ]
+    assert page.locator("#byes li").all_inner_texts() == ["Bye: Anand (1)", "Bye: Botvinnik (2)"]
 
 
 def test_a_name_with_a_script_shows_as_text(site, page):

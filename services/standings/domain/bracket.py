@@ -1,0 +1,165 @@
+"""A knockout's public bracket (RULES.md §4, "Public pages"), projected from the events: the format and
+the tie-break plan, the seeding list, the bracket of the **published** rounds — each match with its
+players, its games (regular, tie-break and sudden-death) with results, its score and who advances —
+and, after the end, the final placing. A round that is paired but not published shows nothing: neither
+its pairings nor its results. Pure code.
+
+Sections are the bracket's parts as pairing names them (``winners``, ``losers``, ``grand_final``,
+``third_place``); a match id is ``section:round:number``. Round names follow the bracket's size: a
+knockout's last winners rounds are the final, the semi-finals and the quarter-finals.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Final
+
+from services.standings.domain.time_control import TimeControl
+from shared.scoring import Outcome
+
+SECTIONS: Final = ("winners", "losers", "grand_final", "third_place")
+FORMAT_NAMES: Final[Mapping[str, str]] = {"knockout": "Knockout", "double_knockout": "Double knockout"}
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutFormat:
+    """The format settings ``tournament.started`` carries for a knockout."""
+
+    format: str
+    games_per_match: int
+    seeding: str
+    draw_seed: int | None
+    third_place: bool
+    second_final: bool
+    stages: tuple[tuple[int, TimeControl], ...]  # (games, time control) per tie-break stage
+    sudden_death: TimeControl
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "games_per_match": self.games_per_match,
+            "seeding": self.seeding,
+            "draw_seed": self.draw_seed,
+            "third_place": self.third_place,
+            "second_final": self.second_final,
+            "stages": [
+                {"games": games, "base_seconds": c.base_seconds, "increment_seconds": c.increment_seconds}
+                for games, c in self.stages
+            ],
+            "sudden_death": {
+                "base_seconds": self.sudden_death.base_seconds,
+                "increment_seconds": self.sudden_death.increment_seconds,
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> KnockoutFormat:
+        return cls(
+            format=data["format"],
+            games_per_match=data["games_per_match"],
+            seeding=data["seeding"],
+            draw_seed=data.get("draw_seed"),
+            third_place=data["third_place"],
+            second_final=data["second_final"],
+            stages=tuple(
+                (s["games"], TimeControl(s["base_seconds"], s["increment_seconds"])) for s in data["stages"]
+            ),
+            sudden_death=TimeControl(**data["sudden_death"]),
+        )
+
+    def plan_label(self) -> str:
+        """``2 games 15+10, 2 games 5+3, then sudden death 3+2``."""
+        stages = [f"{games} game{'s' if games > 1 else ''} {clock.label()}" for games, clock in self.stages]
+        return ", ".join([*stages, f"then sudden death {self.sudden_death.label()}"])
+
+
+@dataclass(slots=True)
+class BracketMatch:
+    """A match as ``round.paired`` announced it; a bye has no board and one empty slot (None)."""
+
+    match_id: str
+    round: int  # the service round it was paired in
+    section: str
+    section_round: int
+    number: int
+    board: int | None
+    players: tuple[int | None, int | None]  # seeds in slot order
+    first_white: int | None = None
+    winner: int | None = None
+    how: str | None = None
+    decided_at: dt.datetime | None = None
+
+    @property
+    def bye(self) -> bool:
+        return self.board is None
+
+    @property
+    def decided(self) -> bool:
+        return self.bye or self.winner is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    seed: int
+    rank: int
+    places: tuple[int, int]
+    matches_won: int
+
+
+def size_of(players: int) -> int:
+    size = 1
+    while size < players:
+        size *= 2
+    return size
+
+
+def round_name(fmt: str, section: str, section_round: int, players: int) -> str:
+    """What a round of a section is called (a knockout's final, semi-finals, quarter-finals …)."""
+    rounds = size_of(players).bit_length() - 1  # winners rounds
+    if section == "third_place":
+        return "Third-place match"
+    if section == "grand_final":
+        return "Grand final" if section_round == 1 else "Second final"
+    if section == "losers":
+        return "Losers' final" if section_round == 2 * (rounds - 1) else f"Losers round {section_round}"
+    if fmt == "double_knockout":
+        return "Winners' final" if section_round == rounds else f"Winners round {section_round}"
+    from_last = rounds - section_round
+    names = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
+    return names.get(from_last, f"Round {section_round}")
+
+
+def section_title(fmt: str, section: str) -> str:
+    return {
+        "winners": "Winners' bracket" if fmt == "double_knockout" else "Bracket",
+        "losers": "Losers' bracket",
+        "grand_final": "Grand final",
+        "third_place": "Third place",
+    }[section]
+
+
+def game_points(outcome: Outcome) -> tuple[Fraction, Fraction]:
+    """White's and Black's points of a game in a match score: 1 / ½ / 0, forfeits as wins."""
+    return {
+        Outcome.WHITE_WIN: (Fraction(1), Fraction(0)),
+        Outcome.WHITE_FORFEIT_WIN: (Fraction(1), Fraction(0)),
+        Outcome.DRAW: (Fraction(1, 2), Fraction(1, 2)),
+        Outcome.BLACK_WIN: (Fraction(0), Fraction(1)),
+        Outcome.BLACK_FORFEIT_WIN: (Fraction(0), Fraction(1)),
+    }.get(outcome, (Fraction(0), Fraction(0)))
+
+
+__all__ = [
+    "FORMAT_NAMES",
+    "SECTIONS",
+    "BracketMatch",
+    "KnockoutFormat",
+    "Placing",
+    "game_points",
+    "round_name",
+    "section_title",
+    "size_of",
+]

@@ -39,6 +39,9 @@ class InProcessBroker:
         self._bindings: dict[str, tuple[str, ...]] = {}
         self._queues: dict[str, deque[tuple[bytes, int]]] = {}  # body, times put back for later
         self._handlers: dict[str, Subscription] = {}
+        self._later: dict[str, list[tuple[bytes, int]]] = {}  # parked: not ready when last delivered
+        self._progress = False  # something was handled since messages were last parked
+        self._turn: deque[str] = deque()  # queues take turns
         self._dead: dict[str, list[DeadLetter]] = {}
         self.published: list[Envelope] = []  # everything ever published, for assertions
         self._lock = threading.RLock()
@@ -47,7 +50,10 @@ class InProcessBroker:
         with self._lock:
             for sub in subscriptions:
                 self._bindings[sub.queue] = sub.routing_keys
-                self._queues.setdefault(sub.queue, deque())
+                if sub.queue not in self._queues:
+                    self._queues[sub.queue] = deque()
+                    self._later[sub.queue] = []
+                    self._turn.append(sub.queue)
                 self._dead.setdefault(sub.queue, [])
 
     def publish(self, envelopes: Sequence[Envelope]) -> None:
@@ -82,13 +88,20 @@ class InProcessBroker:
 
     def pending(self) -> int:
         with self._lock:
-            return sum(len(q) for name, q in self._queues.items() if name in self._handlers)
+            return sum(
+                len(q) + len(self._later[name]) for name, q in self._queues.items() if name in self._handlers
+            )
 
     def step(self) -> bool:
-        """Deliver what the first non-empty subscribed queue holds (up to ``batch`` messages, together
-        when its subscription handles batches). False when idle."""
+        """One delivery: the next queue in turn that holds messages gives up to ``batch`` of them
+        (together, when its subscription handles batches). A message that is not ready is parked and
+        comes back only after other messages were handled, like RabbitMQ's delayed ``.later`` queue.
+        False when there is nothing to do."""
         with self._lock:
-            for queue, messages in self._queues.items():
+            for _ in range(len(self._turn)):
+                queue = self._turn[0]
+                self._turn.rotate(-1)
+                messages = self._queues[queue]
                 sub = self._handlers.get(queue)
                 if sub is None or not messages:
                     continue
@@ -98,14 +111,28 @@ class InProcessBroker:
                 )
                 for (body, deferred), verdict in zip(taken, verdicts, strict=True):
                     if verdict.later:
-                        messages.append((body, deferred + 1))  # behind everything queued now
-                    elif verdict.dead_reason is not None:
+                        self._later[queue].append((body, deferred + 1))
+                        continue
+                    self._progress = True
+                    if verdict.dead_reason is not None:
                         self._dead[queue].append(DeadLetter(queue, verdict.dead_reason, body))
+                return True
+            if self._progress and any(self._later.values()):
+                self._unpark()
                 return True
         return False
 
+    def _unpark(self) -> None:
+        self._progress = False
+        for queue, parked in self._later.items():
+            self._queues[queue].extend(parked)
+            parked.clear()
+
     def run_until_idle(self, max_steps: int = 1_000_000) -> int:
-        """Deliver until every subscribed queue is empty; the number of deliveries (batches)."""
+        """Deliver until nothing more can be done; the number of deliveries (batches). Each call is a
+        new chance for parked messages (as time passing is for RabbitMQ's ``.later`` queues)."""
+        with self._lock:
+            self._unpark()
         steps = 0
         while steps < max_steps and self.step():
             steps += 1

@@ -193,7 +193,7 @@ class Demo:
             outcome = "1/2-1/2"
         else:
             outcome = "0-1"
-        plies = self.rng.randint(30, 110)
+        plies = self.rng.randint(24, 90)
         reason = (
             "agreement"
             if outcome == "1/2-1/2"

@@ -39,6 +39,9 @@ from shared.settings import DEV_JWT_SECRET
 from shared.timesource import FakeClock
 
 
+SCHEDULER_SECONDS = 5.0
+
+
 class ApiError(RuntimeError):
     def __init__(self, status: int, problem: dict[str, Any]) -> None:
         super().__init__(f"{status} {problem.get('title')}: {problem.get('detail')}")
@@ -69,6 +72,7 @@ class EmbeddedStack:
     clocks: Clocks
     standings: StandingsService
     api: dict[str, Client]
+    _scheduled_at: dt.datetime | None = None
 
     @classmethod
     def create(cls, workdir: Path, *, start: dt.datetime | None = None) -> EmbeddedStack:
@@ -115,15 +119,14 @@ class EmbeddedStack:
         self.broker.subscribe([Subscription(f"embedded.{name}", routing_keys, on_message)])
 
     def settle(self) -> int:
-        """Run every process's work that is due now: scheduler, ticker, then deliver all messages."""
-        delivered = 0
-        while True:
+        """Run every process's work that is due now: the scheduler (every few simulated seconds, as
+        the real one polls), the clock ticker, then every message until nothing is left to do."""
+        now = self.clock.now()
+        if self._scheduled_at is None or (now - self._scheduled_at).total_seconds() >= SCHEDULER_SECONDS:
             self.registration.bus.handle(StartDueTournaments())
-            self.clocks.bus.handle(CheckFlags())
-            n = self.broker.run_until_idle()
-            delivered += n
-            if n == 0:
-                return delivered
+            self._scheduled_at = now
+        self.clocks.bus.handle(CheckFlags(sweep=False))  # the in-process deadline store loses nothing
+        return self.broker.run_until_idle()
 
     def advance(self, seconds: float) -> None:
         self.clock.advance(seconds)

@@ -38,7 +38,6 @@ from shared.messaging.port import Subscription
 from shared.settings import DEV_JWT_SECRET
 from shared.timesource import FakeClock
 
-
 SCHEDULER_SECONDS = 5.0
 
 

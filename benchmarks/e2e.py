@@ -33,6 +33,8 @@ def main() -> None:
         ):
             story = Story(stack)
             arrivals: dict[str, list[tuple[int, float]]] = {}
+            started_games: dict[tuple[str, int], list[dict[str, str]]] = {}
+            news = threading.Condition()
             stop = threading.Event()
             ready = threading.Event()
 
@@ -42,9 +44,18 @@ def main() -> None:
                 ch.exchange_declare("arbiter.events", exchange_type="topic", durable=True)
                 q = ch.queue_declare("", exclusive=True).method.queue
                 ch.queue_bind(q, "arbiter.events", routing_key="standings.updated")
+                ch.queue_bind(q, "arbiter.events", routing_key="game.started")
 
-                def on_message(_ch, _m, _p, body: bytes) -> None:  # type: ignore[no-untyped-def]
+                def on_message(_ch, method, _p, body: bytes) -> None:  # type: ignore[no-untyped-def]
                     env = json.loads(body)
+                    if method.routing_key == "game.started":  # the driver learns its games from the bus
+                        payload = env["payload"]
+                        with news:
+                            started_games.setdefault((env["tournament_id"], payload["round"]), []).append(
+                                {"id": payload["game_id"], "white": payload["white"]}
+                            )
+                            news.notify_all()
+                        return
                     arrivals.setdefault(env["tournament_id"], []).append(
                         (env["payload"]["games_counted"], time.monotonic())
                     )
@@ -80,8 +91,12 @@ def main() -> None:
                 by_id = {p.id: p for p in players}
                 count = 0
                 for rnd in range(1, rounds + 1):
-                    for game in local.wait_games(tid, rnd, per_round, timeout=120, interval=0.2):
-                        white = by_id[uuid.UUID(game["white"]["player_id"])]
+                    with news:
+                        key = (str(tid), rnd)
+                        news.wait_for(lambda key=key: len(started_games.get(key, [])) >= per_round, 120)
+                        games = list(started_games[key])
+                    for game in games:
+                        white = by_id[uuid.UUID(game["white"])]
                         t0 = time.monotonic()
                         local.report_result(game, "1-0", white)
                         count += 1

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
+from services.pairing.domain.dutch.certified import Tables, solve_bracket
 from services.pairing.domain.dutch.criteria import Contribution, build_layout, current_pair, next_pair, pack
 from services.pairing.domain.dutch.matching import max_weight_matching
 from services.pairing.domain.dutch.model import NoValidPairingError
@@ -55,12 +56,18 @@ class _Solver:
         self.bye_candidate: list[bool] = [p.bye_eligible for p in self.players]
         self.c9_rank: dict[int, int] = {}
         self.c9_initial = False
+        self._tables: Tables | None = None
         self.groups: list[tuple[int, int]] = []
         start = 0
         for v in range(1, n + 1):
             if v == n or self.players[v].score != self.players[start].score:
                 self.groups.append((start, v))
                 start = v
+
+    def tables(self) -> Tables:
+        if self._tables is None:
+            self._tables = Tables(self)
+        return self._tables
 
     # -- the absolute criteria ---------------------------------------------------------------
 
@@ -219,14 +226,20 @@ class _Solver:
             last_mate = {}
             if not full:
                 saved = dict(self.mate_final)
-                last_mate = _Bracket(self, carried, sg, ng, flag, full=False).run()
+                fast = solve_bracket(self, carried, sg, ng, flag, full=False)
+                last_mate = (
+                    fast if fast is not None else _Bracket(self, carried, sg, ng, flag, full=False).run()
+                )
                 unpaired = [v for v in window if v not in last_mate and v not in self.mate_final]
                 below = [v for v in range(window[-1] + 1, n) if v not in self.mate_final]
                 if not self._completes(unpaired, below):
                     self.mate_final = saved
                     full = True
             if full:
-                last_mate = _Bracket(self, carried, sg, ng, flag, full=True).run()
+                fast = solve_bracket(self, carried, sg, ng, flag, full=True)
+                last_mate = (
+                    fast if fast is not None else _Bracket(self, carried, sg, ng, flag, full=True).run()
+                )
             carried = [v for v in carried + sg if v not in self.mate_final]
             # C9 applies in the next bracket when its only downfloater is the PAB assignee.
             if n % 2 == 1 and ng and self.bye_score >= self.players[ng[0]].score:

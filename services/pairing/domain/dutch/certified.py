@@ -1,0 +1,335 @@
+"""A bracket decided by assignments instead of general matchings, when that is provably exact.
+
+The general procedure (:mod:`.brackets`) decides a bracket with maximum-weight matchings on its
+window. In the common case the bracket has a simpler shape: every moved-down player (MDP) is
+paired in the bracket, the residents pair up but for at most one *floater*, and the floater's
+effect on everything outside the bracket is the best possible whoever floats. Then:
+
+* The fields above the colour criteria (``top``, ``c6``, ``c7``, ``n6``, ``n7``) depend only on
+  the floater. Each candidate floater is *certified* by an explicit matching of the rest that
+  reaches an upper bound valid for every matching. A candidate that cannot reach the bound is
+  excluded only when that is proved (it has no partner in the next score group, or nothing is
+  left to pair it with); otherwise the bracket goes back to the general procedure.
+* The fields from ``col`` down are sums over the bracket's pairs. For resident pairs the float
+  fields split into one term per player, so only the floater's term is left; it sits on the
+  edge between the floater and a dummy vertex D. These fields are packed into one integer per
+  edge (a balanced mixed radix, so the lexicographic order is kept) below 2**50.
+* The MDPs take, in order, their first compatible resident; the remainder is split into S1 and
+  S2 and solved as an assignment (S1 plus D against S2). This candidate has no exchange.
+* The candidate is optimal if its value equals an upper bound for *all* matchings of the
+  bracket: the assignment on the bipartite double cover (every vertex on both sides), which is
+  the fractional matching relaxation. Then the MDP stage, the exchange stage (no exchange is
+  needed) and the criteria are settled, and the transpositions (each S1 player in turn gets the
+  first S2 opponent still possible) are read off the optimal assignments (:func:`lex_first`).
+
+Whenever a step cannot be proved, :func:`solve_bracket` returns None and the caller runs the
+general procedure, so the result is always the one the matchings would give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from services.pairing.domain.dutch import assignment
+from services.pairing.domain.dutch.criteria import Contribution, _sort_key, colour_misses, current_pair
+from services.pairing.domain.dutch.model import Colour
+from services.pairing.domain.dutch.players import Float, Player
+
+if TYPE_CHECKING:
+    from services.pairing.domain.dutch.brackets import _Solver
+
+_LOWER = ("col", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21")
+_TRIES = 24  # partners tried per candidate floater
+
+
+def _is_lower(key: Hashable) -> bool:
+    name = key[0] if isinstance(key, tuple) else key
+    return name in _LOWER
+
+
+def floats_term(p: Player, rounds: int) -> Contribution:
+    """A resident's share of the float fields of any pair with another resident."""
+    out: Contribution = {}
+    for back, (down, down_s) in enumerate((("f14", "f18"), ("f16", "f20"))):
+        if rounds <= back:
+            break
+        if p.floats[back] is Float.DOWN:
+            out[down] = 1
+            out[(down_s, p.score)] = 1
+    return out
+
+
+class Tables:
+    """Per-round facts as arrays: compatibility (C1, C3) and colour-preference types."""
+
+    def __init__(self, solver: _Solver) -> None:
+        players = solver.players
+        n = len(players)
+        index = {p.number: i for i, p in enumerate(players)}
+        compat = np.ones((n, n), dtype=bool)
+        np.fill_diagonal(compat, False)
+        for i, p in enumerate(players):
+            for q in p.opponents:
+                if q in index:
+                    compat[i, index[q]] = compat[index[q], i] = False
+        for a, b in solver.forbidden:
+            if a in index and b in index:
+                compat[index[a], index[b]] = compat[index[b], index[a]] = False
+        absolute = np.array(
+            [(1 if p.pref.colour is Colour.WHITE else 2) if p.pref.absolute else 0 for p in players],
+            dtype=np.int8,
+        )
+        clash = (absolute[:, None] == absolute[None, :]) & (absolute[:, None] > 0)
+        if solver.last_round:
+            top = np.array([p.topscorer for p in players], dtype=bool)
+            clash &= ~(top[:, None] | top[None, :])
+        compat &= ~clash
+        self.compat = compat
+        types: dict[Hashable, int] = {}
+        self.reps: list[Player] = []
+        ctype = []
+        for p in players:
+            t = types.get(p.pref)
+            if t is None:
+                t = types[p.pref] = len(self.reps)
+                self.reps.append(p)
+            ctype.append(t)
+        self.ctype = np.array(ctype, dtype=np.intp)
+        ntypes = len(self.reps)
+        # misses[k][lower type, higher type]
+        self.misses = np.zeros((4, ntypes, ntypes), dtype=np.int64)
+        for a, low in enumerate(self.reps):
+            for b, high in enumerate(self.reps):
+                for k, miss in enumerate(colour_misses(low, high)):
+                    self.misses[k, a, b] = -int(miss)
+
+
+def _greedy(sub: np.ndarray) -> np.ndarray:
+    """A maximal matching, each vertex in turn with the first compatible free one after it."""
+    size = sub.shape[0]
+    mate = np.full(size, -1, dtype=np.intp)
+    free = np.ones(size, dtype=bool)
+    for i in range(size):
+        if not free[i]:
+            continue
+        free[i] = False
+        row = sub[i] & free
+        j = int(row.argmax())
+        if row[j]:
+            mate[i], mate[j] = j, i
+            free[j] = False
+    return mate
+
+
+def solve_bracket(
+    s: _Solver, mdps: list[int], sg: list[int], ng: list[int], flag: bool, full: bool
+) -> dict[int, int] | None:
+    """Pair the bracket (writing ``s.mate_final``) and return its pairs, or None if the fast
+    path cannot prove its answer."""
+    players = s.players
+    n = s.n
+    if flag or s.c9_initial:
+        return None
+    if n % 2 == 1 and ng and s.bye_score >= players[ng[0]].score:
+        return None  # the next bracket's C9 flag reads the window matching
+    m, k = len(mdps), len(sg)
+    if m > k or m + k < 4:
+        return None
+    tables = s.tables()
+    compat = tables.compat
+    final = s.mate_final
+    noncand = [not c for c in s.bye_candidate]
+    ng_set = set(ng)
+    if full:
+        rest = ng + [v for v in range((ng or sg)[-1] + 1, n) if v not in final]
+    else:
+        rest = list(ng)
+    odd = (m + k) % 2
+    c6 = (m + k - odd) // 2
+    npairs = c6 - m
+    t = len(ng)
+
+    # -- the fields above the colour criteria, as a function of the floater -------------------
+    n6_ub = min(t, (t + odd) // 2)
+    n7_ub = min(odd, t)
+    if full:
+        free_count = m + k + len(rest)
+        top_ub = free_count // 2 + sum(noncand[v] for v in mdps + sg + rest)
+    nc_bracket = sum(noncand[v] for v in mdps + sg)
+    r_arr = np.array(rest, dtype=np.intp)
+    in_ng = np.array([v in ng_set for v in rest], dtype=bool)
+    nc_r = np.array([noncand[v] for v in rest], dtype=bool)
+    mate_r = _greedy(compat[np.ix_(r_arr, r_arr)]) if rest else np.zeros(0, dtype=np.intp)
+    matched = mate_r >= 0
+    pairs_r = int(matched.sum()) // 2
+    nc_r_matched = int(nc_r[matched].sum())
+    n6_r = int((matched & in_ng & in_ng[np.maximum(mate_r, 0)]).sum()) // 2
+    exposed = np.flatnonzero(~matched)
+
+    def reaches(pairs: int, nc: int, n6: int, n7: int) -> bool:
+        if full and c6 + pairs + nc != top_ub:
+            return False
+        return n6 == n6_ub and n7 == n7_ub
+
+    admissible: list[int] = []
+    if not odd:
+        if not reaches(pairs_r, nc_bracket + nc_r_matched, n6_r, 0):
+            return None
+    else:
+        f_rows = compat[np.ix_(np.array(sg, dtype=np.intp), r_arr)] if rest else None
+        for i, f in enumerate(sg):
+            nc_f = noncand[f]
+            base_nc = nc_bracket - nc_f + nc_r_matched
+            if not rest:
+                if reaches(0, nc_bracket - nc_f, 0, 0):
+                    admissible.append(f)
+                continue
+            assert f_rows is not None
+            row = f_rows[i]
+            if t and not row[in_ng].any():
+                continue  # cannot float into the next score group: provably worse
+            ok = False
+            for y in exposed:
+                if row[y] and reaches(
+                    pairs_r + 1, base_nc + nc_f + nc_r[y], n6_r + bool(in_ng[y]), int(in_ng[y])
+                ):
+                    ok = True
+                    break
+            if not ok:
+                for x in np.flatnonzero(row & matched)[:_TRIES]:
+                    x2 = int(mate_r[x])
+                    pairs = pairs_r
+                    nc = base_nc + nc_f - nc_r[x2]
+                    n6 = n6_r - int(in_ng[x] and in_ng[x2]) + int(in_ng[x])
+                    n7 = int(in_ng[x])
+                    if reaches(pairs, nc, n6, n7):
+                        ok = True
+                        break
+                    for y in exposed:
+                        if compat[rest[x2], rest[y]] and reaches(
+                            pairs + 1, nc + nc_r[x2] + nc_r[y], n6 + int(in_ng[x2] and in_ng[y]), n7
+                        ):
+                            ok = True
+                            break
+                    if ok:
+                        break
+            if not ok:
+                return None  # not proved either way
+            admissible.append(f)
+        if not admissible:
+            return None
+
+    # -- the fields from col down: one packed weight per edge ---------------------------------
+    rounds = s.field.rounds_played
+    size = m + k + odd
+    dummy = m + k
+    phi = [floats_term(players[v], rounds) for v in sg]
+    special: dict[tuple[int, int], Contribution] = {}  # (mdp local, resident local) -> fields
+    for a, mu in enumerate(mdps):
+        for j, r in enumerate(sg):
+            if compat[mu, r]:
+                c = {
+                    key: val
+                    for key, val in current_pair(players[mu], players[r], rounds).items()
+                    if _is_lower(key)
+                }
+                for key, val in phi[j].items():
+                    c[key] = c.get(key, 0) - val
+                special[(a, j)] = c
+    admissible_set = set(admissible)
+    d_fields: dict[int, Contribution] = {}
+    for j, r in enumerate(sg):
+        if r in admissible_set:
+            d_fields[j] = {key: -val for key, val in phi[j].items()}
+    ct = tables.ctype[np.array(sg, dtype=np.intp)]
+    present_types = np.unique(ct)
+    bounds: dict[Hashable, int] = {}
+    for kk in range(4):
+        if tables.misses[kk][np.ix_(present_types, present_types)].any():
+            bounds[("col", kk)] = 2 * c6
+    extra: dict[Hashable, int] = {}
+    for c in list(special.values()) + list(d_fields.values()):
+        for key, val in c.items():
+            if val:
+                extra[key] = max(extra.get(key, 0), abs(val))
+    for key, val in extra.items():
+        if isinstance(key, tuple) and key[0] == "col":
+            bounds[key] = 2 * c6
+        else:
+            bounds[key] = 2 * (m + odd) * val
+    radix: dict[Hashable, int] = {}
+    scale = 1
+    for key in sorted(bounds, key=_sort_key, reverse=True):
+        radix[key] = scale
+        scale *= 2 * bounds[key] + 1
+    if scale > assignment.EXACT:
+        return None
+
+    def pack(c: Contribution) -> float:
+        return float(sum(val * radix[key] for key, val in c.items() if val))
+
+    col_w = np.zeros(tables.misses.shape[1:], dtype=np.float64)
+    for kk in range(4):
+        if ("col", kk) in radix:
+            col_w += tables.misses[kk] * float(radix[("col", kk)])
+    sg_arr = np.array(sg, dtype=np.intp)
+    lower_high = col_w[ct[:, None], ct[None, :]]  # [lower, higher] by position in sg
+    below_diag = np.arange(k)[:, None] > np.arange(k)[None, :]
+    w_rr = np.where(below_diag, lower_high, lower_high.T)
+    cost_rr = np.where(compat[np.ix_(sg_arr, sg_arr)], -w_rr, np.inf)
+
+    cover = np.full((size, size), np.inf)
+    cover[m : m + k, m : m + k] = cost_rr
+    mdp_cost = np.full((m, k), np.inf)
+    for (a, j), c in special.items():
+        mdp_cost[a, j] = -pack(c)
+    cover[:m, m : m + k] = mdp_cost
+    cover[m : m + k, :m] = mdp_cost.T
+    d_cost = np.full(k, np.inf)
+    for j, c in d_fields.items():
+        d_cost[j] = -pack(c)
+    if odd:
+        cover[dummy, m : m + k] = d_cost
+        cover[m : m + k, dummy] = d_cost
+    bound = assignment.solve(cover)
+    if bound is None:
+        return None
+    _, bound_total = bound
+
+    # -- the candidate: MDPs on their first compatible resident, the remainder as S1 x S2 -------
+    taken: set[int] = set()
+    mdp_pairs: list[tuple[int, int]] = []
+    total = 0.0
+    for a, mu in enumerate(mdps):
+        for j in range(k):
+            if j not in taken and np.isfinite(mdp_cost[a, j]):
+                taken.add(j)
+                mdp_pairs.append((mu, sg[j]))
+                total += mdp_cost[a, j]
+                break
+        else:
+            return None
+    rem = [j for j in range(k) if j not in taken]
+    s1, s2 = rem[:npairs], rem[npairs:]
+    side = np.array(s1, dtype=np.intp)
+    other = np.array(s2, dtype=np.intp)
+    bip = cost_rr[np.ix_(side, other)] if s1 else np.zeros((0, len(s2)))
+    if odd:
+        bip = np.vstack([bip, d_cost[other][None, :]])
+    solved = assignment.solve(bip)
+    if solved is None:
+        return None
+    sigma, bip_total = solved
+    if 2 * (total + bip_total) != bound_total:
+        return None
+    sigma = assignment.lex_first(assignment.tight(bip, sigma), sigma, npairs)
+    out: dict[int, int] = {}
+    for a, b in mdp_pairs + [(sg[s1[i]], sg[s2[int(sigma[i])]]) for i in range(npairs)]:
+        final[a] = b
+        final[b] = a
+        out[a] = b
+        out[b] = a
+    return out

@@ -29,11 +29,12 @@ general procedure, so the result is always the one the matchings would give.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from services.pairing.domain.dutch import assignment
+from services.pairing.domain.dutch.assignment import Index, Mask
 from services.pairing.domain.dutch.criteria import Contribution, _sort_key, colour_misses, current_pair
 from services.pairing.domain.dutch.model import Colour
 from services.pairing.domain.dutch.players import Float, Player
@@ -43,6 +44,11 @@ if TYPE_CHECKING:
 
 _LOWER = ("col", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21")
 _TRIES = 24  # partners tried per candidate floater
+
+
+def _no(reason: str) -> dict[int, int] | None:
+    """Give up on the fast path (``reason`` is for diagnostics)."""
+    return None
 
 
 def _is_lower(key: Hashable) -> bool:
@@ -124,6 +130,90 @@ def _greedy(sub: np.ndarray) -> np.ndarray:
     return mate
 
 
+def _outer(sub: Mask, mate: Index, root: int, in_ng: Mask) -> tuple[Mask, Index]:
+    """The outer vertices of an alternating search from the exposed vertex ``root`` (without
+    blossoms, so possibly fewer than all): ``o`` is outer when a path ``o == z - ... - root``
+    alternates matched and unmatched edges. Also the change in the number of pairs inside the
+    next score group when the path is flipped."""
+    size = sub.shape[0]
+    outer = np.zeros(size, dtype=bool)
+    gain = np.zeros(size, dtype=np.int64)
+    seen = np.zeros(size, dtype=bool)
+    outer[root] = seen[root] = True
+    frontier = np.array([root], dtype=np.intp)
+    matched = mate >= 0
+    while frontier.size:
+        reach = sub[frontier] & ~seen & matched
+        zs = np.flatnonzero(reach.any(axis=0))
+        if zs.size == 0:
+            break
+        os = mate[zs]
+        fresh = ~seen[os]
+        zs, os = zs[fresh], os[fresh]
+        prev = frontier[reach[:, zs].argmax(axis=0)]
+        seen[zs] = seen[os] = True
+        outer[os] = True
+        gain[os] = gain[prev] + (in_ng[zs] & in_ng[prev]) - (in_ng[os] & in_ng[zs])
+        frontier = os
+    return outer, gain
+
+
+def _maximum(sub: Mask, split: int) -> Index:
+    """A matching that pairs vertices ``0..split-1`` among themselves first, then the others,
+    then across; grown by augmenting paths (found without blossoms, so not always maximum)."""
+    size = sub.shape[0]
+    mate = np.full(size, -1, dtype=np.intp)
+    for lo, hi in ((0, split), (split, size)):
+        part = _greedy(sub[lo:hi, lo:hi])
+        mate[lo:hi] = np.where(part >= 0, part + lo, -1)
+    left = np.flatnonzero(mate < 0)
+    if left.size:
+        part = _greedy(sub[np.ix_(left, left)])
+        hit = part >= 0
+        mate[left[hit]] = left[part[hit]]
+    for root in np.flatnonzero(mate < 0).tolist():
+        if mate[root] >= 0:
+            continue
+        path = _augment(sub, mate, root)
+        if path:
+            for a, b in path:
+                mate[a], mate[b] = b, a
+    return mate
+
+
+def _augment(sub: Mask, mate: Index, root: int) -> list[tuple[int, int]]:
+    """An augmenting path from the exposed ``root`` to another exposed vertex, as the pairs
+    to make (empty if none is found)."""
+    size = sub.shape[0]
+    seen = np.zeros(size, dtype=bool)
+    seen[root] = True
+    parent = np.full(size, -1, dtype=np.intp)  # inner vertex z -> the outer vertex before it
+    frontier = np.array([root], dtype=np.intp)
+    while frontier.size:
+        reach = sub[frontier] & ~seen
+        zs = np.flatnonzero(reach.any(axis=0))
+        if zs.size == 0:
+            return []
+        parent[zs] = frontier[reach[:, zs].argmax(axis=0)]
+        free = zs[mate[zs] < 0]
+        if free.size:
+            z = int(free[0])
+            pairs = []
+            while True:
+                o = int(parent[z])
+                pairs.append((o, z))
+                if o == root:
+                    return pairs
+                z = int(mate[o])
+        os = mate[zs]
+        fresh = ~seen[os]
+        seen[zs] = True
+        os = os[fresh]
+        seen[os] = True
+        frontier = os
+    return []
+
+
 def solve_bracket(
     s: _Solver, mdps: list[int], sg: list[int], ng: list[int], flag: bool, full: bool
 ) -> dict[int, int] | None:
@@ -132,12 +222,12 @@ def solve_bracket(
     players = s.players
     n = s.n
     if flag or s.c9_initial:
-        return None
+        return _no("c9")
     if n % 2 == 1 and ng and s.bye_score >= players[ng[0]].score:
-        return None  # the next bracket's C9 flag reads the window matching
+        return _no("c9-next")  # the next bracket's C9 flag reads the window matching
     m, k = len(mdps), len(sg)
     if m > k or m + k < 4:
-        return None
+        return _no("shape")
     tables = s.tables()
     compat = tables.compat
     final = s.mate_final
@@ -161,66 +251,62 @@ def solve_bracket(
     nc_bracket = sum(noncand[v] for v in mdps + sg)
     r_arr = np.array(rest, dtype=np.intp)
     in_ng = np.array([v in ng_set for v in rest], dtype=bool)
-    nc_r = np.array([noncand[v] for v in rest], dtype=bool)
-    mate_r = _greedy(compat[np.ix_(r_arr, r_arr)]) if rest else np.zeros(0, dtype=np.intp)
+    nc_r = np.array([noncand[v] for v in rest], dtype=np.int64)
+    sub = compat[np.ix_(r_arr, r_arr)]
+    mate_r = _maximum(sub, t)
     matched = mate_r >= 0
     pairs_r = int(matched.sum()) // 2
     nc_r_matched = int(nc_r[matched].sum())
     n6_r = int((matched & in_ng & in_ng[np.maximum(mate_r, 0)]).sum()) // 2
-    exposed = np.flatnonzero(~matched)
 
-    def reaches(pairs: int, nc: int, n6: int, n7: int) -> bool:
-        if full and c6 + pairs + nc != top_ub:
-            return False
-        return n6 == n6_ub and n7 == n7_ub
+    def reaches(pairs: Any, nc: Any, n6: Any, n7: Any) -> Any:
+        """Whether the matching of the rest (with the bracket paired) meets the upper bound;
+        works on arrays too."""
+        hit = (n6 == n6_ub) & (n7 == n7_ub)
+        if full:
+            hit = hit & (c6 + pairs + nc == top_ub)
+        return hit
 
     admissible: list[int] = []
     if not odd:
         if not reaches(pairs_r, nc_bracket + nc_r_matched, n6_r, 0):
-            return None
+            return _no("rest-even")
     else:
-        f_rows = compat[np.ix_(np.array(sg, dtype=np.intp), r_arr)] if rest else None
+        # good[x]: pairing the floater with x (and repairing the rest along a path) meets the
+        # bound. The floater is matched either way, so whether it is a PAB candidate is moot.
+        good = np.zeros(len(rest), dtype=bool)
+        ng_int = in_ng.astype(np.int64)
+        for y in np.flatnonzero(~matched).tolist():
+            # augmenting paths f - o == ... - y for every outer vertex o of y's search
+            outer, gain = _outer(sub, mate_r, y, in_ng)
+            good |= outer & reaches(
+                pairs_r + 1, nc_bracket + nc_r_matched + nc_r[y], n6_r + gain + ng_int, ng_int
+            )
+        if rest:
+            # f takes x from its partner x2, who is left out
+            x2 = np.maximum(mate_r, 0)
+            good |= matched & reaches(
+                pairs_r,
+                nc_bracket + nc_r_matched - nc_r[x2],
+                n6_r - (ng_int & ng_int[x2]) + ng_int,
+                ng_int,
+            )
+        f_rows = compat[np.ix_(np.array(sg, dtype=np.intp), r_arr)]
         for i, f in enumerate(sg):
             nc_f = noncand[f]
-            base_nc = nc_bracket - nc_f + nc_r_matched
             if not rest:
                 if reaches(0, nc_bracket - nc_f, 0, 0):
                     admissible.append(f)
                 continue
-            assert f_rows is not None
             row = f_rows[i]
-            if t and not row[in_ng].any():
+            if (row & good).any():
+                admissible.append(f)
+            elif t and not row[in_ng].any():
                 continue  # cannot float into the next score group: provably worse
-            ok = False
-            for y in exposed:
-                if row[y] and reaches(
-                    pairs_r + 1, base_nc + nc_f + nc_r[y], n6_r + bool(in_ng[y]), int(in_ng[y])
-                ):
-                    ok = True
-                    break
-            if not ok:
-                for x in np.flatnonzero(row & matched)[:_TRIES]:
-                    x2 = int(mate_r[x])
-                    pairs = pairs_r
-                    nc = base_nc + nc_f - nc_r[x2]
-                    n6 = n6_r - int(in_ng[x] and in_ng[x2]) + int(in_ng[x])
-                    n7 = int(in_ng[x])
-                    if reaches(pairs, nc, n6, n7):
-                        ok = True
-                        break
-                    for y in exposed:
-                        if compat[rest[x2], rest[y]] and reaches(
-                            pairs + 1, nc + nc_r[x2] + nc_r[y], n6 + int(in_ng[x2] and in_ng[y]), n7
-                        ):
-                            ok = True
-                            break
-                    if ok:
-                        break
-            if not ok:
-                return None  # not proved either way
-            admissible.append(f)
+            else:
+                return _no("floater-unproved")  # not proved either way
         if not admissible:
-            return None
+            return _no("no-floater")
 
     # -- the fields from col down: one packed weight per edge ---------------------------------
     rounds = s.field.rounds_played
@@ -266,7 +352,7 @@ def solve_bracket(
         radix[key] = scale
         scale *= 2 * bounds[key] + 1
     if scale > assignment.EXACT:
-        return None
+        return _no("bits")
 
     def pack(c: Contribution) -> float:
         return float(sum(val * radix[key] for key, val in c.items() if val))
@@ -296,22 +382,31 @@ def solve_bracket(
         cover[m : m + k, dummy] = d_cost
     bound = assignment.solve(cover)
     if bound is None:
-        return None
+        return _no("bound-infeasible")
     _, bound_total = bound
 
-    # -- the candidate: MDPs on their first compatible resident, the remainder as S1 x S2 -------
+    # -- stage B: each MDP in turn takes the first resident that the bound does not rule out --
+    # (a pair is ruled out when the bound with it fixed is worse than the bound; whether the
+    # pair chosen is really possible is proved by the candidate below)
     taken: set[int] = set()
     mdp_pairs: list[tuple[int, int]] = []
     total = 0.0
     for a, mu in enumerate(mdps):
         for j in range(k):
-            if j not in taken and np.isfinite(mdp_cost[a, j]):
+            if j in taken or not np.isfinite(mdp_cost[a, j]):
+                continue
+            gone = {a, m + j} | set(range(a)) | {m + jj for jj in taken}
+            keep = np.array([v for v in range(size) if v not in gone], dtype=np.intp)
+            fixed = assignment.solve(cover[np.ix_(keep, keep)])
+            if fixed is not None and 2 * (total + mdp_cost[a, j]) + fixed[1] == bound_total:
                 taken.add(j)
                 mdp_pairs.append((mu, sg[j]))
                 total += mdp_cost[a, j]
                 break
         else:
-            return None
+            return _no("mdp-no-partner")
+
+    # -- the candidate: the remainder as S1 (plus D) against S2, with no exchange --------------
     rem = [j for j in range(k) if j not in taken]
     s1, s2 = rem[:npairs], rem[npairs:]
     side = np.array(s1, dtype=np.intp)
@@ -321,10 +416,10 @@ def solve_bracket(
         bip = np.vstack([bip, d_cost[other][None, :]])
     solved = assignment.solve(bip)
     if solved is None:
-        return None
+        return _no("bip-infeasible")
     sigma, bip_total = solved
     if 2 * (total + bip_total) != bound_total:
-        return None
+        return _no("not-optimal")
     sigma = assignment.lex_first(assignment.tight(bip, sigma), sigma, npairs)
     out: dict[int, int] = {}
     for a, b in mdp_pairs + [(sg[s1[i]], sg[s2[int(sigma[i])]]) for i in range(npairs)]:

@@ -27,9 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
+import numpy as np
+
 from services.pairing.domain.dutch.certified import Tables, solve_bracket
 from services.pairing.domain.dutch.criteria import Contribution, build_layout, current_pair, next_pair, pack
-from services.pairing.domain.dutch.matching import max_weight_matching
+from services.pairing.domain.dutch.matching import grow_matching, max_weight_matching, outer_vertices
 from services.pairing.domain.dutch.model import NoValidPairingError
 from services.pairing.domain.dutch.players import Field, Player
 
@@ -103,20 +105,19 @@ class _Solver:
         if not verts:
             return True
         fixed_set = set(fixed)
-        mate: dict[int, int] = {}
-        for i, v in enumerate(verts):
-            if v in mate:
-                continue
-            for u in verts[i + 1 :]:
-                if u in mate or (v in fixed_set and u in fixed_set):
-                    continue
-                if self.compatible(min(u, v), max(u, v)):
-                    mate[u] = v
-                    mate[v] = u
-                    break
-        left = [v for v in verts if v not in mate]
-        if not left or (len(left) == 1 and self.bye_candidate[left[0]]):
+        # A fast search first: a matching grown by augmenting paths, then (if one player is
+        # left who may not get the PAB) an alternating path handing that place to one who may.
+        idx = np.array(verts, dtype=np.intp)
+        sub = self.tables().compat[np.ix_(idx, idx)]
+        sub[: len(fixed), : len(fixed)] = False
+        grown = grow_matching(sub, len(verts))
+        left_at = np.flatnonzero(grown < 0)
+        if left_at.size == 0:
             return True
+        if left_at.size == 1:
+            outer, _, _ = outer_vertices(sub, grown, int(left_at[0]), np.zeros(len(verts), dtype=bool))
+            if any(self.bye_candidate[verts[i]] for i in np.flatnonzero(outer).tolist()):
+                return True
         local = {v: i for i, v in enumerate(verts)}
         edges = []
         for i, v in enumerate(verts):

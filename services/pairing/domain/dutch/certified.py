@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from services.pairing.domain.dutch import assignment
-from services.pairing.domain.dutch.assignment import Index, Mask
 from services.pairing.domain.dutch.criteria import Contribution, _sort_key, colour_misses, current_pair
+from services.pairing.domain.dutch.matching import Index, Mask, flip, grow_matching, outer_vertices
 from services.pairing.domain.dutch.model import Colour
 from services.pairing.domain.dutch.players import Float, Player
 
@@ -113,107 +113,6 @@ class Tables:
                     self.misses[k, a, b] = -int(miss)
 
 
-def _greedy(sub: np.ndarray) -> np.ndarray:
-    """A maximal matching, each vertex in turn with the first compatible free one after it."""
-    size = sub.shape[0]
-    mate = np.full(size, -1, dtype=np.intp)
-    free = np.ones(size, dtype=bool)
-    for i in range(size):
-        if not free[i]:
-            continue
-        free[i] = False
-        row = sub[i] & free
-        j = int(row.argmax())
-        if row[j]:
-            mate[i], mate[j] = j, i
-            free[j] = False
-    return mate
-
-
-def _outer(sub: Mask, mate: Index, root: int, in_ng: Mask) -> tuple[Mask, Index]:
-    """The outer vertices of an alternating search from the exposed vertex ``root`` (without
-    blossoms, so possibly fewer than all): ``o`` is outer when a path ``o == z - ... - root``
-    alternates matched and unmatched edges. Also the change in the number of pairs inside the
-    next score group when the path is flipped."""
-    size = sub.shape[0]
-    outer = np.zeros(size, dtype=bool)
-    gain = np.zeros(size, dtype=np.int64)
-    seen = np.zeros(size, dtype=bool)
-    outer[root] = seen[root] = True
-    frontier = np.array([root], dtype=np.intp)
-    matched = mate >= 0
-    while frontier.size:
-        reach = sub[frontier] & ~seen & matched
-        zs = np.flatnonzero(reach.any(axis=0))
-        if zs.size == 0:
-            break
-        os = mate[zs]
-        fresh = ~seen[os]
-        zs, os = zs[fresh], os[fresh]
-        prev = frontier[reach[:, zs].argmax(axis=0)]
-        seen[zs] = seen[os] = True
-        outer[os] = True
-        gain[os] = gain[prev] + (in_ng[zs] & in_ng[prev]) - (in_ng[os] & in_ng[zs])
-        frontier = os
-    return outer, gain
-
-
-def _maximum(sub: Mask, split: int) -> Index:
-    """A matching that pairs vertices ``0..split-1`` among themselves first, then the others,
-    then across; grown by augmenting paths (found without blossoms, so not always maximum)."""
-    size = sub.shape[0]
-    mate = np.full(size, -1, dtype=np.intp)
-    for lo, hi in ((0, split), (split, size)):
-        part = _greedy(sub[lo:hi, lo:hi])
-        mate[lo:hi] = np.where(part >= 0, part + lo, -1)
-    left = np.flatnonzero(mate < 0)
-    if left.size:
-        part = _greedy(sub[np.ix_(left, left)])
-        hit = part >= 0
-        mate[left[hit]] = left[part[hit]]
-    for root in np.flatnonzero(mate < 0).tolist():
-        if mate[root] >= 0:
-            continue
-        path = _augment(sub, mate, root)
-        if path:
-            for a, b in path:
-                mate[a], mate[b] = b, a
-    return mate
-
-
-def _augment(sub: Mask, mate: Index, root: int) -> list[tuple[int, int]]:
-    """An augmenting path from the exposed ``root`` to another exposed vertex, as the pairs
-    to make (empty if none is found)."""
-    size = sub.shape[0]
-    seen = np.zeros(size, dtype=bool)
-    seen[root] = True
-    parent = np.full(size, -1, dtype=np.intp)  # inner vertex z -> the outer vertex before it
-    frontier = np.array([root], dtype=np.intp)
-    while frontier.size:
-        reach = sub[frontier] & ~seen
-        zs = np.flatnonzero(reach.any(axis=0))
-        if zs.size == 0:
-            return []
-        parent[zs] = frontier[reach[:, zs].argmax(axis=0)]
-        free = zs[mate[zs] < 0]
-        if free.size:
-            z = int(free[0])
-            pairs = []
-            while True:
-                o = int(parent[z])
-                pairs.append((o, z))
-                if o == root:
-                    return pairs
-                z = int(mate[o])
-        os = mate[zs]
-        fresh = ~seen[os]
-        seen[zs] = True
-        os = os[fresh]
-        seen[os] = True
-        frontier = os
-    return []
-
-
 def solve_bracket(
     s: _Solver, mdps: list[int], sg: list[int], ng: list[int], flag: bool, full: bool
 ) -> dict[int, int] | None:
@@ -253,7 +152,7 @@ def solve_bracket(
     in_ng = np.array([v in ng_set for v in rest], dtype=bool)
     nc_r = np.array([noncand[v] for v in rest], dtype=np.int64)
     sub = compat[np.ix_(r_arr, r_arr)]
-    mate_r = _maximum(sub, t)
+    mate_r = grow_matching(sub, t)
     matched = mate_r >= 0
     pairs_r = int(matched.sum()) // 2
     nc_r_matched = int(nc_r[matched].sum())
@@ -268,6 +167,8 @@ def solve_bracket(
         return hit
 
     admissible: list[int] = []
+    paths: list[tuple[Mask, Index]] = []  # per exposed vertex: where a floater may attach
+    swap = np.zeros(len(rest), dtype=bool)  # where it may take a partner away
     if not odd:
         if not reaches(pairs_r, nc_bracket + nc_r_matched, n6_r, 0):
             return _no("rest-even")
@@ -278,19 +179,22 @@ def solve_bracket(
         ng_int = in_ng.astype(np.int64)
         for y in np.flatnonzero(~matched).tolist():
             # augmenting paths f - o == ... - y for every outer vertex o of y's search
-            outer, gain = _outer(sub, mate_r, y, in_ng)
-            good |= outer & reaches(
+            outer, gain, back = outer_vertices(sub, mate_r, y, in_ng)
+            hit = outer & reaches(
                 pairs_r + 1, nc_bracket + nc_r_matched + nc_r[y], n6_r + gain + ng_int, ng_int
             )
+            paths.append((hit, back))
+            good |= hit
         if rest:
             # f takes x from its partner x2, who is left out
             x2 = np.maximum(mate_r, 0)
-            good |= matched & reaches(
+            swap = matched & reaches(
                 pairs_r,
                 nc_bracket + nc_r_matched - nc_r[x2],
                 n6_r - (ng_int & ng_int[x2]) + ng_int,
                 ng_int,
             )
+            good |= swap
         f_rows = compat[np.ix_(np.array(sg, dtype=np.intp), r_arr)]
         for i, f in enumerate(sg):
             nc_f = noncand[f]
@@ -427,4 +331,25 @@ def solve_bracket(
         final[b] = a
         out[a] = b
         out[b] = a
+    # The window matching also pairs the rest (its unpaired players are checked for completion).
+    local = list(rest)
+    mate = mate_r.copy()
+    if odd:
+        floater = sg[s2[int(sigma[npairs])]]
+        local.append(floater)
+        mate = np.append(mate, -1)
+        if rest:
+            row = compat[floater, r_arr]
+            for hit, back in paths:
+                at = np.flatnonzero(row & hit)
+                if at.size:
+                    flip(mate, back, int(at[0]), len(rest))
+                    break
+            else:
+                x = int(np.flatnonzero(row & swap)[0])
+                mate[mate[x]] = -1
+                mate[x], mate[-1] = len(rest), x
+    for i, j in enumerate(mate.tolist()):
+        if j >= 0:
+            out[local[i]] = local[j]
     return out

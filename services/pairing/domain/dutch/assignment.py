@@ -41,6 +41,24 @@ def solve(cost: Matrix) -> tuple[Index, float] | None:
     return sigma, total
 
 
+def lex_solve(costs: list[Matrix]) -> tuple[Index, list[float], Mask] | None:
+    """Minimise the cost matrices lexicographically (the first most significant): each is
+    solved within the tight cells of the ones before. Returns an optimal assignment, the total
+    of each matrix, and the cells that hold every lexicographically optimal assignment."""
+    allowed: Mask = np.isfinite(costs[0])
+    sigma = np.zeros(0, dtype=np.intp)
+    totals: list[float] = []
+    for cost in costs:
+        restricted = np.where(allowed, cost, np.inf)
+        solved = solve(restricted)
+        if solved is None:
+            return None
+        sigma, total = solved
+        totals.append(total)
+        allowed = tight(restricted, sigma)
+    return sigma, totals, allowed
+
+
 def potentials(cost: Matrix, sigma: Index) -> tuple[Matrix, Matrix]:
     """An optimal dual ``(u, v)``: ``cost - u[:, None] - v[None, :] >= 0``, zero on ``sigma``.
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from services.pairing.domain.dutch import assignment
+from services.pairing.domain.dutch.assignment import Matrix
 from services.pairing.domain.dutch.criteria import Contribution, _sort_key, colour_misses, current_pair
 from services.pairing.domain.dutch.matching import Index, Mask, flip, grow_matching, outer_vertices
 from services.pairing.domain.dutch.model import Colour
@@ -250,62 +251,87 @@ def solve_bracket(
             bounds[key] = 2 * c6
         else:
             bounds[key] = 2 * (m + odd) * val
-    radix: dict[Hashable, int] = {}
-    scale = 1
-    for key in sorted(bounds, key=_sort_key, reverse=True):
-        radix[key] = scale
-        scale *= 2 * bounds[key] + 1
-    if scale > assignment.EXACT:
-        return _no("bits")
+    # Fields most significant first, in chunks whose packed sums stay exact; each chunk is
+    # optimised among the optima of the chunks before it (the tight cells of their duals).
+    chunks: list[dict[Hashable, int]] = []
+    scale = assignment.EXACT
+    for key in sorted(bounds, key=_sort_key):
+        width = 2 * bounds[key] + 1
+        if scale * width > assignment.EXACT:
+            chunks.append({})
+            scale = 1
+        chunks[-1][key] = width
+        scale *= width
+    radix: list[dict[Hashable, int]] = []
+    for chunk in chunks:
+        place: dict[Hashable, int] = {}
+        scale = 1
+        for key in reversed(list(chunk)):
+            place[key] = scale
+            scale *= chunk[key]
+        radix.append(place)
+    if not radix:
+        radix.append({})
 
-    def pack(c: Contribution) -> float:
-        return float(sum(val * radix[key] for key, val in c.items() if val))
-
-    col_w = np.zeros(tables.misses.shape[1:], dtype=np.float64)
-    for kk in range(4):
-        if ("col", kk) in radix:
-            col_w += tables.misses[kk] * float(radix[("col", kk)])
     sg_arr = np.array(sg, dtype=np.intp)
-    lower_high = col_w[ct[:, None], ct[None, :]]  # [lower, higher] by position in sg
     below_diag = np.arange(k)[:, None] > np.arange(k)[None, :]
-    w_rr = np.where(below_diag, lower_high, lower_high.T)
-    cost_rr = np.where(compat[np.ix_(sg_arr, sg_arr)], -w_rr, np.inf)
+    compat_rr = compat[np.ix_(sg_arr, sg_arr)]
+    covers: list[Matrix] = []
+    rr_costs: list[Matrix] = []
+    mdp_costs: list[Matrix] = []
+    d_costs: list[Matrix] = []
+    for place in radix:
 
-    cover = np.full((size, size), np.inf)
-    cover[m : m + k, m : m + k] = cost_rr
-    mdp_cost = np.full((m, k), np.inf)
-    for (a, j), c in special.items():
-        mdp_cost[a, j] = -pack(c)
-    cover[:m, m : m + k] = mdp_cost
-    cover[m : m + k, :m] = mdp_cost.T
-    d_cost = np.full(k, np.inf)
-    for j, c in d_fields.items():
-        d_cost[j] = -pack(c)
-    if odd:
-        cover[dummy, m : m + k] = d_cost
-        cover[m : m + k, dummy] = d_cost
-    bound = assignment.solve(cover)
+        def pack(c: Contribution, place: dict[Hashable, int] = place) -> float:
+            return float(sum(val * place[key] for key, val in c.items() if val and key in place))
+
+        col_w = np.zeros(tables.misses.shape[1:], dtype=np.float64)
+        for kk in range(4):
+            if ("col", kk) in place:
+                col_w += tables.misses[kk] * float(place[("col", kk)])
+        lower_high = col_w[ct[:, None], ct[None, :]]  # [lower, higher] by position in sg
+        cost_rr = np.where(compat_rr, -np.where(below_diag, lower_high, lower_high.T), np.inf)
+        cover = np.full((size, size), np.inf)
+        cover[m : m + k, m : m + k] = cost_rr
+        mdp_cost = np.full((m, k), np.inf)
+        for (a, j), c in special.items():
+            mdp_cost[a, j] = -pack(c)
+        cover[:m, m : m + k] = mdp_cost
+        cover[m : m + k, :m] = mdp_cost.T
+        d_cost = np.full(k, np.inf)
+        for j, c in d_fields.items():
+            d_cost[j] = -pack(c)
+        if odd:
+            cover[dummy, m : m + k] = d_cost
+            cover[m : m + k, dummy] = d_cost
+        covers.append(cover)
+        rr_costs.append(cost_rr)
+        mdp_costs.append(mdp_cost)
+        d_costs.append(d_cost)
+    bound = assignment.lex_solve(covers)
     if bound is None:
         return _no("bound-infeasible")
-    _, bound_total = bound
+    bound_totals = bound[1]
 
     # -- stage B: each MDP in turn takes the first resident that the bound does not rule out --
     # (a pair is ruled out when the bound with it fixed is worse than the bound; whether the
     # pair chosen is really possible is proved by the candidate below)
-    taken: set[int] = set()
+    taken: list[int] = []
     mdp_pairs: list[tuple[int, int]] = []
-    total = 0.0
     for a, mu in enumerate(mdps):
         for j in range(k):
-            if j in taken or not np.isfinite(mdp_cost[a, j]):
+            if j in taken or not np.isfinite(mdp_costs[0][a, j]):
                 continue
             gone = {a, m + j} | set(range(a)) | {m + jj for jj in taken}
             keep = np.array([v for v in range(size) if v not in gone], dtype=np.intp)
-            fixed = assignment.solve(cover[np.ix_(keep, keep)])
-            if fixed is not None and 2 * (total + mdp_cost[a, j]) + fixed[1] == bound_total:
-                taken.add(j)
+            fixed = assignment.lex_solve([cover[np.ix_(keep, keep)] for cover in covers])
+            pairs_fixed = list(enumerate([*taken, j]))
+            if fixed is not None and all(
+                2 * sum(mdp_costs[ci][aa, jj] for aa, jj in pairs_fixed) + fixed[1][ci] == bound_totals[ci]
+                for ci in range(len(covers))
+            ):
+                taken.append(j)
                 mdp_pairs.append((mu, sg[j]))
-                total += mdp_cost[a, j]
                 break
         else:
             return _no("mdp-no-partner")
@@ -315,16 +341,21 @@ def solve_bracket(
     s1, s2 = rem[:npairs], rem[npairs:]
     side = np.array(s1, dtype=np.intp)
     other = np.array(s2, dtype=np.intp)
-    bip = cost_rr[np.ix_(side, other)] if s1 else np.zeros((0, len(s2)))
-    if odd:
-        bip = np.vstack([bip, d_cost[other][None, :]])
-    solved = assignment.solve(bip)
+    bips = []
+    for cost_rr, d_cost in zip(rr_costs, d_costs, strict=True):
+        bip = cost_rr[np.ix_(side, other)] if s1 else np.zeros((0, len(s2)))
+        if odd:
+            bip = np.vstack([bip, d_cost[other][None, :]])
+        bips.append(bip)
+    solved = assignment.lex_solve(bips)
     if solved is None:
         return _no("bip-infeasible")
-    sigma, bip_total = solved
-    if 2 * (total + bip_total) != bound_total:
-        return _no("not-optimal")
-    sigma = assignment.lex_first(assignment.tight(bip, sigma), sigma, npairs)
+    sigma, bip_totals, allowed = solved
+    for ci in range(len(covers)):
+        mdp_total = sum(mdp_costs[ci][a, j] for a, j in enumerate(taken))
+        if 2 * (mdp_total + bip_totals[ci]) != bound_totals[ci]:
+            return _no("not-optimal")
+    sigma = assignment.lex_first(allowed, sigma, npairs)
     out: dict[int, int] = {}
     for a, b in mdp_pairs + [(sg[s1[i]], sg[s2[int(sigma[i])]]) for i in range(npairs)]:
         final[a] = b

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import services.pairing.domain.dutch.assignment as assignment
 import services.pairing.domain.dutch.brackets as brackets
 from services.pairing.domain.dutch import (
     Colour,
@@ -35,7 +36,7 @@ from services.pairing.domain.dutch.assignment import lex_first, solve, tight
 from services.pairing.domain.dutch.brackets import _Solver
 from services.pairing.domain.dutch.matching import flip, grow_matching, outer_vertices
 from services.pairing.domain.dutch.players import build_field
-from services.pairing.tests.unit.test_dutch_reference import CASES
+from services.pairing.tests.unit.test_dutch_reference import CASES, _expected
 from shared.trf import read
 
 
@@ -129,6 +130,16 @@ def test_reference_cases_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> 
     for case in CASES:
         pair_round(from_trf(read(case)))
     assert taken > 100
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_fields_split_into_many_chunks_pair_the_same(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # one field per assignment: the chunked lexicographic solve is exercised on every bracket
+    monkeypatch.setattr(assignment, "EXACT", 4)
+    games, bye = _expected(case)
+    pairing = pair_round(from_trf(read(case)))
+    assert list(pairing.games) == games
+    assert pairing.bye == bye
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")

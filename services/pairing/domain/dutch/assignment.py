@@ -41,21 +41,23 @@ def solve(cost: Matrix) -> tuple[Index, float] | None:
     return sigma, total
 
 
-def lex_solve(costs: list[Matrix]) -> tuple[Index, list[float], Mask] | None:
+def lex_solve(costs: list[Matrix], last_tight: bool = True) -> tuple[Index, list[float], Mask] | None:
     """Minimise the cost matrices lexicographically (the first most significant): each is
     solved within the tight cells of the ones before. Returns an optimal assignment, the total
-    of each matrix, and the cells that hold every lexicographically optimal assignment."""
+    of each matrix, and (if ``last_tight``) the cells that hold every lexicographically optimal
+    assignment."""
     allowed: Mask = np.isfinite(costs[0])
     sigma = np.zeros(0, dtype=np.intp)
     totals: list[float] = []
-    for cost in costs:
-        restricted = np.where(allowed, cost, np.inf)
+    for i, cost in enumerate(costs):
+        restricted = cost if i == 0 else np.where(allowed, cost, np.inf)
         solved = solve(restricted)
         if solved is None:
             return None
         sigma, total = solved
         totals.append(total)
-        allowed = tight(restricted, sigma)
+        if last_tight or i + 1 < len(costs):
+            allowed = tight(restricted, sigma)
     return sigma, totals, allowed
 
 

@@ -112,6 +112,7 @@ class Tables:
             for b, high in enumerate(self.reps):
                 for k, miss in enumerate(colour_misses(low, high)):
                     self.misses[k, a, b] = -int(miss)
+        self.symmetric = all(np.array_equal(mk, mk.T) for mk in self.misses)
 
 
 def solve_bracket(
@@ -274,9 +275,7 @@ def solve_bracket(
         radix.append({})
 
     sg_arr = np.array(sg, dtype=np.intp)
-    below_diag = np.arange(k)[:, None] > np.arange(k)[None, :]
     compat_rr = compat[np.ix_(sg_arr, sg_arr)]
-    covers: list[Matrix] = []
     rr_costs: list[Matrix] = []
     mdp_costs: list[Matrix] = []
     d_costs: list[Matrix] = []
@@ -289,72 +288,102 @@ def solve_bracket(
         for kk in range(4):
             if ("col", kk) in place:
                 col_w += tables.misses[kk] * float(place[("col", kk)])
-        lower_high = col_w[ct[:, None], ct[None, :]]  # [lower, higher] by position in sg
-        cost_rr = np.where(compat_rr, -np.where(below_diag, lower_high, lower_high.T), np.inf)
-        cover = np.full((size, size), np.inf)
-        cover[m : m + k, m : m + k] = cost_rr
+        cost_rr = col_w[ct[:, None], ct[None, :]]  # [lower, higher] by position in sg
+        if not tables.symmetric:
+            below_diag = np.arange(k)[:, None] > np.arange(k)[None, :]
+            cost_rr = np.where(below_diag, cost_rr, cost_rr.T)
+        np.negative(cost_rr, out=cost_rr)
+        cost_rr[~compat_rr] = np.inf
         mdp_cost = np.full((m, k), np.inf)
         for (a, j), c in special.items():
             mdp_cost[a, j] = -pack(c)
-        cover[:m, m : m + k] = mdp_cost
-        cover[m : m + k, :m] = mdp_cost.T
         d_cost = np.full(k, np.inf)
         for j, c in d_fields.items():
             d_cost[j] = -pack(c)
-        if odd:
-            cover[dummy, m : m + k] = d_cost
-            cover[m : m + k, dummy] = d_cost
-        covers.append(cover)
         rr_costs.append(cost_rr)
         mdp_costs.append(mdp_cost)
         d_costs.append(d_cost)
-    bound = assignment.lex_solve(covers)
-    if bound is None:
-        return _no("bound-infeasible")
-    bound_totals = bound[1]
 
-    # -- stage B: each MDP in turn takes the first resident that the bound does not rule out --
-    # (a pair is ruled out when the bound with it fixed is worse than the bound; whether the
-    # pair chosen is really possible is proved by the candidate below)
+    def cover(ci: int) -> Matrix:
+        """The costs on the bipartite double cover (every vertex on both sides)."""
+        out = np.full((size, size), np.inf)
+        out[m : m + k, m : m + k] = rr_costs[ci]
+        out[:m, m : m + k] = mdp_costs[ci]
+        out[m : m + k, :m] = mdp_costs[ci].T
+        if odd:
+            out[dummy, m : m + k] = d_costs[ci]
+            out[m : m + k, dummy] = d_costs[ci]
+        return out
+
+    def candidate(taken: list[int]) -> tuple[list[int], list[int], Index, list[float], Mask] | None:
+        """The remainder (residents not taken by MDPs) as S1 (plus D) against S2."""
+        rem = [j for j in range(k) if j not in taken]
+        s1, s2 = rem[:npairs], rem[npairs:]
+        side = np.array(s1, dtype=np.intp)
+        other = np.array(s2, dtype=np.intp)
+        bips = []
+        for cost_rr, d_cost in zip(rr_costs, d_costs, strict=True):
+            bip = cost_rr[np.ix_(side, other)] if s1 else np.zeros((0, len(s2)))
+            if odd:
+                bip = np.vstack([bip, d_cost[other][None, :]])
+            bips.append(bip)
+        solved = assignment.lex_solve(bips)
+        return None if solved is None else (s1, s2, *solved)
+
     taken: list[int] = []
     mdp_pairs: list[tuple[int, int]] = []
-    for a, mu in enumerate(mdps):
-        for j in range(k):
-            if j in taken or not np.isfinite(mdp_costs[0][a, j]):
-                continue
-            gone = {a, m + j} | set(range(a)) | {m + jj for jj in taken}
-            keep = np.array([v for v in range(size) if v not in gone], dtype=np.intp)
-            fixed = assignment.lex_solve([cover[np.ix_(keep, keep)] for cover in covers])
-            pairs_fixed = list(enumerate([*taken, j]))
-            if fixed is not None and all(
-                2 * sum(mdp_costs[ci][aa, jj] for aa, jj in pairs_fixed) + fixed[1][ci] == bound_totals[ci]
-                for ci in range(len(covers))
-            ):
-                taken.append(j)
-                mdp_pairs.append((mu, sg[j]))
-                break
-        else:
-            return _no("mdp-no-partner")
-
-    # -- the candidate: the remainder as S1 (plus D) against S2, with no exchange --------------
-    rem = [j for j in range(k) if j not in taken]
-    s1, s2 = rem[:npairs], rem[npairs:]
-    side = np.array(s1, dtype=np.intp)
-    other = np.array(s2, dtype=np.intp)
-    bips = []
-    for cost_rr, d_cost in zip(rr_costs, d_costs, strict=True):
-        bip = cost_rr[np.ix_(side, other)] if s1 else np.zeros((0, len(s2)))
+    found = None
+    if not m and len(radix) == 1:
+        # Without MDPs, a candidate that reaches the simplest bound (each vertex's cheapest
+        # edge) needs no double cover.
+        found = candidate(taken)
+        if found is None:
+            return _no("bip-infeasible")
+        cheapest = rr_costs[0].min(axis=1)
         if odd:
-            bip = np.vstack([bip, d_cost[other][None, :]])
-        bips.append(bip)
-    solved = assignment.lex_solve(bips)
-    if solved is None:
-        return _no("bip-infeasible")
-    sigma, bip_totals, allowed = solved
-    for ci in range(len(covers)):
-        mdp_total = sum(mdp_costs[ci][a, j] for a, j in enumerate(taken))
-        if 2 * (mdp_total + bip_totals[ci]) != bound_totals[ci]:
-            return _no("not-optimal")
+            cheapest = np.minimum(cheapest, d_costs[0])
+            cheapest = np.append(cheapest, d_costs[0].min())
+        if 2 * found[3][0] != cheapest.sum():
+            found = None
+    if found is None:
+        covers = [cover(ci) for ci in range(len(radix))]
+        bound = assignment.lex_solve(covers, last_tight=False)
+        if bound is None:
+            return _no("bound-infeasible")
+        bound_totals = bound[1]
+
+        # -- stage B: each MDP in turn takes the first resident the bound does not rule out --
+        # (ruled out: the bound with the pair fixed is worse than the bound; that the pair
+        # chosen is really possible is proved by the candidate below)
+        for a, mu in enumerate(mdps):
+            for j in range(k):
+                if j in taken or not np.isfinite(mdp_costs[0][a, j]):
+                    continue
+                gone = {a, m + j} | set(range(a)) | {m + jj for jj in taken}
+                keep = np.array([v for v in range(size) if v not in gone], dtype=np.intp)
+                fixed = assignment.lex_solve([c[np.ix_(keep, keep)] for c in covers], last_tight=False)
+                pairs_fixed = list(enumerate([*taken, j]))
+                if fixed is not None and all(
+                    2 * sum(mdp_costs[ci][aa, jj] for aa, jj in pairs_fixed) + fixed[1][ci]
+                    == bound_totals[ci]
+                    for ci in range(len(radix))
+                ):
+                    taken.append(j)
+                    mdp_pairs.append((mu, sg[j]))
+                    break
+            else:
+                return _no("mdp-no-partner")
+        del covers
+
+        # -- the candidate: with no exchange, it must reach the bound --------------------------
+        found = candidate(taken)
+        if found is None:
+            return _no("bip-infeasible")
+        for ci in range(len(radix)):
+            mdp_total = sum(mdp_costs[ci][a, j] for a, j in enumerate(taken))
+            if 2 * (mdp_total + found[3][ci]) != bound_totals[ci]:
+                return _no("not-optimal")
+    s1, s2, sigma, _, allowed = found
     sigma = assignment.lex_first(allowed, sigma, npairs)
     out: dict[int, int] = {}
     for a, b in mdp_pairs + [(sg[s1[i]], sg[s2[int(sigma[i])]]) for i in range(npairs)]:

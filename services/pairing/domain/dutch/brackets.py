@@ -146,14 +146,18 @@ class _Solver:
             raise NoValidPairingError()
         lowest = min(players[v].score for v in eligible)
         found = False
-        if lowest < top_score:
+        single = len(self.groups) == 1
+        if lowest < top_score or single:
             # Quick path: a greedy completion around one lowest eligible player proves the score.
+            # (With one score group everyone is paired within it, so C9 applies from the start,
+            # as the exact search below would find.)
             self.bye_candidate = [elig[v] and players[v].score <= lowest for v in range(n)]
             for bye in reversed([v for v in eligible if players[v].score == lowest][-3:]):
                 rest = [v for v in range(n) if v != bye]
                 if self._greedy(rest):
                     found = True
                     self.bye_score = lowest
+                    self.c9_initial = single
                     break
         if not found:
             self._initial_exact(top_score, elig)

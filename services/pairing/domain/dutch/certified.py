@@ -122,10 +122,6 @@ def solve_bracket(
     path cannot prove its answer."""
     players = s.players
     n = s.n
-    if flag or s.c9_initial:
-        return _no("c9")
-    if n % 2 == 1 and ng and s.bye_score >= players[ng[0]].score:
-        return _no("c9-next")  # the next bracket's C9 flag reads the window matching
     m, k = len(mdps), len(sg)
     if m > k or m + k < 4:
         return _no("shape")
@@ -138,6 +134,18 @@ def solve_bracket(
         rest = ng + [v for v in range((ng or sg)[-1] + 1, n) if v not in final]
     else:
         rest = list(ng)
+    if len(rest) > len(ng):
+        # C9 below the window: only pairs inside the window are handled here, and the next
+        # bracket's C9 flag would read which players the window matching sends down.
+        if flag or s.c9_initial:
+            return _no("c9")
+        if n % 2 == 1 and ng and s.bye_score >= players[ng[0]].score:
+            return _no("c9-next")
+    elif s.c9_initial and not flag:
+        return _no("c9")
+    # C9 (when on): every player of the bye's score paired in the window scores the rank of
+    # their played-game count; all pairs of the rest are inside the window here.
+    rank = [s._c9(v, flag) for v in range(n)]
     odd = (m + k) % 2
     c6 = (m + k - odd) // 2
     npairs = c6 - m
@@ -150,20 +158,24 @@ def solve_bracket(
         free_count = m + k + len(rest)
         top_ub = free_count // 2 + sum(noncand[v] for v in mdps + sg + rest)
     nc_bracket = sum(noncand[v] for v in mdps + sg)
+    c9_bracket = sum(rank[v] for v in mdps + sg)
+    c9_ub = c9_bracket + sum(rank[v] for v in rest)
     r_arr = np.array(rest, dtype=np.intp)
     in_ng = np.array([v in ng_set for v in rest], dtype=bool)
     nc_r = np.array([noncand[v] for v in rest], dtype=np.int64)
+    c9_r = np.array([rank[v] for v in rest], dtype=np.int64)
     sub = compat[np.ix_(r_arr, r_arr)]
     mate_r = grow_matching(sub, t)
     matched = mate_r >= 0
     pairs_r = int(matched.sum()) // 2
     nc_r_matched = int(nc_r[matched].sum())
     n6_r = int((matched & in_ng & in_ng[np.maximum(mate_r, 0)]).sum()) // 2
+    c9_r_matched = int(c9_r[matched].sum())
 
-    def reaches(pairs: Any, nc: Any, n6: Any, n7: Any) -> Any:
+    def reaches(pairs: Any, nc: Any, n6: Any, n7: Any, c9: Any) -> Any:
         """Whether the matching of the rest (with the bracket paired) meets the upper bound;
         works on arrays too."""
-        hit = (n6 == n6_ub) & (n7 == n7_ub)
+        hit = (n6 == n6_ub) & (n7 == n7_ub) & (c9 == c9_ub)
         if full:
             hit = hit & (c6 + pairs + nc == top_ub)
         return hit
@@ -172,7 +184,7 @@ def solve_bracket(
     paths: list[tuple[Mask, Index]] = []  # per exposed vertex: where a floater may attach
     swap = np.zeros(len(rest), dtype=bool)  # where it may take a partner away
     if not odd:
-        if not reaches(pairs_r, nc_bracket + nc_r_matched, n6_r, 0):
+        if not reaches(pairs_r, nc_bracket + nc_r_matched, n6_r, 0, c9_bracket + c9_r_matched):
             return _no("rest-even")
     else:
         # good[x]: pairing the floater with x (and repairing the rest along a path) meets the
@@ -183,7 +195,11 @@ def solve_bracket(
             # augmenting paths f - o == ... - y for every outer vertex o of y's search
             outer, gain, back = outer_vertices(sub, mate_r, y, in_ng)
             hit = outer & reaches(
-                pairs_r + 1, nc_bracket + nc_r_matched + nc_r[y], n6_r + gain + ng_int, ng_int
+                pairs_r + 1,
+                nc_bracket + nc_r_matched + nc_r[y],
+                n6_r + gain + ng_int,
+                ng_int,
+                c9_bracket + c9_r_matched + c9_r[y],
             )
             paths.append((hit, back))
             good |= hit
@@ -195,15 +211,20 @@ def solve_bracket(
                 nc_bracket + nc_r_matched - nc_r[x2],
                 n6_r - (ng_int & ng_int[x2]) + ng_int,
                 ng_int,
+                c9_bracket + c9_r_matched - c9_r[x2],
             )
             good |= swap
+        if not rest:
+            # Nothing to pair the floater with: it gets the PAB. The values are exact, so the
+            # floaters are the best ones (the bracket must still pair up without them).
+            # (Only if the PAB then goes to a PAB candidate: else an MDP may take it instead.)
+            value = {f: (nc_bracket - noncand[f], c9_bracket - rank[f]) for f in sg}
+            best = max(value.values())
+            if c6 + best[0] != top_ub:
+                return _no("no-floater")
+            admissible = [f for f in sg if value[f] == best]
         f_rows = compat[np.ix_(np.array(sg, dtype=np.intp), r_arr)]
-        for i, f in enumerate(sg):
-            nc_f = noncand[f]
-            if not rest:
-                if reaches(0, nc_bracket - nc_f, 0, 0):
-                    admissible.append(f)
-                continue
+        for i, f in enumerate(sg if rest else []):
             row = f_rows[i]
             if (row & good).any():
                 admissible.append(f)

@@ -5,25 +5,31 @@ window. In the common case the bracket has a simpler shape: every moved-down pla
 paired in the bracket, the residents pair up but for at most one *floater*, and the floater's
 effect on everything outside the bracket is the best possible whoever floats. Then:
 
-* The fields above the colour criteria (``top``, ``c6``, ``c7``, ``n6``, ``n7``) depend only on
-  the floater. Each candidate floater is *certified* by an explicit matching of the rest that
-  reaches an upper bound valid for every matching. A candidate that cannot reach the bound is
-  excluded only when that is proved (it has no partner in the next score group, or nothing is
-  left to pair it with); otherwise the bracket goes back to the general procedure.
+* The fields above the colour criteria (``top``, ``c6``, ``c7``, ``n6``, ``n7``, ``c9``) depend
+  only on the floater. The rest (the next score group; in a full bracket everyone below) is
+  matched once, and each candidate floater is *certified* by an explicit matching of the rest
+  (one alternating path away) that reaches an upper bound valid for every matching. A
+  candidate that cannot reach the bound is excluded only when that is proved (it has no
+  partner in the next score group; with nothing left to pair, the values are exact);
+  otherwise the bracket goes back to the general procedure.
 * The fields from ``col`` down are sums over the bracket's pairs. For resident pairs the float
   fields split into one term per player, so only the floater's term is left; it sits on the
-  edge between the floater and a dummy vertex D. These fields are packed into one integer per
-  edge (a balanced mixed radix, so the lexicographic order is kept) below 2**50.
-* The MDPs take, in order, their first compatible resident; the remainder is split into S1 and
-  S2 and solved as an assignment (S1 plus D against S2). This candidate has no exchange.
+  edge between the floater and a dummy vertex D. The fields are packed into one number per
+  edge (a balanced mixed radix, so the lexicographic order is kept) in chunks below 2**50,
+  each chunk optimised among the optima of the chunks before it.
+* Each MDP in turn takes the first resident that the bound does not rule out (stage B's
+  order); the remainder is split into S1 and S2 and solved as an assignment (S1 plus D
+  against S2). This candidate has no exchange.
 * The candidate is optimal if its value equals an upper bound for *all* matchings of the
   bracket: the assignment on the bipartite double cover (every vertex on both sides), which is
-  the fractional matching relaxation. Then the MDP stage, the exchange stage (no exchange is
-  needed) and the criteria are settled, and the transpositions (each S1 player in turn gets the
-  first S2 opponent still possible) are read off the optimal assignments (:func:`lex_first`).
+  the fractional matching relaxation (or, without MDPs, the sum of each vertex's cheapest
+  edge). Then stages A-C are settled (all MDPs paired, no exchange needed), and the
+  transpositions (each S1 player in turn gets the first S2 opponent still possible) are read
+  off the tight cells of the optimal assignments' dual (:func:`.assignment.lex_first`).
 
-Whenever a step cannot be proved, :func:`solve_bracket` returns None and the caller runs the
-general procedure, so the result is always the one the matchings would give.
+Whenever a step cannot be proved, :func:`solve_bracket` returns None (through :func:`_no`,
+which names the reason) and the caller runs the general procedure, so the result is always
+the one the matchings would give.
 """
 
 from __future__ import annotations
@@ -44,7 +50,6 @@ if TYPE_CHECKING:
     from services.pairing.domain.dutch.brackets import _Solver
 
 _LOWER = ("col", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21")
-_TRIES = 24  # partners tried per candidate floater
 
 
 def _no(reason: str) -> dict[int, int] | None:

@@ -156,9 +156,21 @@ class _Solver:
                 rest = [v for v in range(n) if v != bye]
                 if self._greedy(rest):
                     found = True
-                    self.bye_score = lowest
-                    self.c9_initial = single
                     break
+            if not found:
+                # A matching grown by augmenting paths, the one place left handed along an
+                # alternating path to a PAB-eligible player of the lowest score.
+                compat = self.tables().compat
+                grown = grow_matching(compat, n)
+                left_at = np.flatnonzero(grown < 0)
+                if left_at.size == 1:
+                    outer, _, _ = outer_vertices(compat, grown, int(left_at[0]), np.zeros(n, dtype=bool))
+                    found = any(
+                        elig[v] and players[v].score == lowest for v in np.flatnonzero(outer).tolist()
+                    )
+            if found:
+                self.bye_score = lowest
+                self.c9_initial = single
         if not found:
             self._initial_exact(top_score, elig)
         counts = sorted((p.played_games for p in players if p.score == self.bye_score), reverse=True)

@@ -42,7 +42,14 @@ import numpy as np
 from services.pairing.domain.dutch import assignment
 from services.pairing.domain.dutch.assignment import Matrix
 from services.pairing.domain.dutch.criteria import Contribution, _sort_key, colour_misses, current_pair
-from services.pairing.domain.dutch.matching import Index, Mask, flip, grow_matching, outer_vertices
+from services.pairing.domain.dutch.matching import (
+    Index,
+    Mask,
+    flip,
+    grow_matching,
+    max_weight_matching,
+    outer_vertices,
+)
 from services.pairing.domain.dutch.model import Colour
 from services.pairing.domain.dutch.players import Float, Player
 
@@ -120,6 +127,27 @@ class Tables:
         self.symmetric = all(np.array_equal(mk, mk.T) for mk in self.misses)
 
 
+_EXACT_REST = 400  # the largest rest solved exactly when the per-field bound is not reached
+
+
+def _best_rest(sub: Mask, in_ng: Mask, noncand: Index | None, rank: Index) -> Index:
+    """A matching of the rest that is lexicographically best for ``top`` (if ``noncand`` is
+    given), ``n6``/``n7`` (pairs within the next score group) and ``c9`` (ranks)."""
+    size = sub.shape[0]
+    c9_unit = 2 * int(rank.sum()) + 1
+    n6_unit = c9_unit * (size + 1)
+    top_unit = n6_unit * (size + 1)
+    edges = []
+    for a, b in np.argwhere(np.triu(sub, 1)).tolist():
+        w = (bool(in_ng[a] and in_ng[b])) * n6_unit + int(rank[a] + rank[b])
+        if noncand is not None:
+            w += (1 + int(noncand[a]) + int(noncand[b])) * top_unit
+        if w > 0:
+            edges.append((a, b, w))
+    mate = max_weight_matching(size, edges)
+    return np.array(mate, dtype=np.intp)
+
+
 def solve_bracket(
     s: _Solver, mdps: list[int], sg: list[int], ng: list[int], flag: bool, full: bool
 ) -> dict[int, int] | None:
@@ -190,7 +218,15 @@ def solve_bracket(
     swap = np.zeros(len(rest), dtype=bool)  # where it may take a partner away
     if not odd:
         if not reaches(pairs_r, nc_bracket + nc_r_matched, n6_r, 0, c9_bracket + c9_r_matched):
-            return _no("rest-even")
+            # The bound per field may not be reachable at once: with the bracket paired within
+            # itself, the rest is on its own, so its exact optimum settles the fields below top.
+            if len(rest) > _EXACT_REST:
+                return _no("rest-even")
+            mate_r = _best_rest(sub, in_ng, nc_r if full else None, c9_r)
+            matched = mate_r >= 0
+            pairs_r = int(matched.sum()) // 2
+            if full and c6 + pairs_r + nc_bracket + int(nc_r[matched].sum()) != top_ub:
+                return _no("rest-even")
     else:
         # good[x]: pairing the floater with x (and repairing the rest along a path) meets the
         # bound. The floater is matched either way, so whether it is a PAB candidate is moot.

@@ -104,23 +104,42 @@ def flip(mate: Index, back: Index, start: int, partner: int) -> None:
 
 def grow_matching(sub: Mask, split: int) -> Index:
     """A matching that pairs vertices ``0..split-1`` among themselves first, then the others,
-    then across; grown by augmenting paths (found without blossoms, so not always maximum)."""
+    then across; each step grown by augmenting paths (found without blossoms, so the result is
+    not always maximum)."""
     size = sub.shape[0]
     mate = np.full(size, -1, dtype=np.intp)
     for lo, hi in ((0, split), (split, size)):
-        part = greedy_matching(sub[lo:hi, lo:hi])
+        part = _grown(sub[lo:hi, lo:hi], greedy_matching(sub[lo:hi, lo:hi]))
         mate[lo:hi] = np.where(part >= 0, part + lo, -1)
     left = np.flatnonzero(mate < 0)
     if left.size:
         part = greedy_matching(sub[np.ix_(left, left)])
         hit = part >= 0
         mate[left[hit]] = left[part[hit]]
+    return _grown(sub, mate)
+
+
+_EXACT_SIZE = 400  # up to this many vertices, a search blocked by blossoms is redone exactly
+
+
+def _grown(sub: Mask, mate: Index) -> Index:
+    """``mate`` grown by augmenting paths, each unmatched vertex tried once as a root; if more
+    vertices than parity requires stay unmatched in a small graph, a maximum matching."""
     for root in np.flatnonzero(mate < 0).tolist():
         if mate[root] >= 0:
             continue
         path = _augment(sub, mate, root)
-        if path:
-            for a, b in path:
+        for a, b in path:
+            mate[a], mate[b] = b, a
+    size = sub.shape[0]
+    if int((mate < 0).sum()) > size % 2 and size <= _EXACT_SIZE:
+        graph: rx.PyGraph = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from(range(size))
+        graph.add_edges_from_no_data([(int(a), int(b)) for a, b in np.argwhere(np.triu(sub, 1))])
+        pairs = rx.max_weight_matching(graph, max_cardinality=True)
+        if 2 * len(pairs) > int((mate >= 0).sum()):
+            mate = np.full(size, -1, dtype=np.intp)
+            for a, b in pairs:
                 mate[a], mate[b] = b, a
     return mate
 

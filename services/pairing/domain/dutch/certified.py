@@ -15,7 +15,7 @@ effect on everything outside the bracket is the best possible whoever floats. Th
 * The fields from ``col`` down are sums over the bracket's pairs. For resident pairs the float
   fields split into one term per player, so only the floater's term is left; it sits on the
   edge between the floater and a dummy vertex D. The fields are packed into one number per
-  edge (a balanced mixed radix, so the lexicographic order is kept) in chunks below 2**50,
+  edge (a balanced mixed radix, so the lexicographic order is kept) in chunks below 2**48,
   each chunk optimised among the optima of the chunks before it.
 * Each MDP in turn takes the first resident that the bound does not rule out (stage B's
   order); the remainder is split into S1 and S2 and solved as an assignment (S1 plus D

@@ -27,8 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
+import numpy as np
+
+from services.pairing.domain.dutch.certified import Tables, solve_bracket
 from services.pairing.domain.dutch.criteria import Contribution, build_layout, current_pair, next_pair, pack
-from services.pairing.domain.dutch.matching import max_weight_matching
+from services.pairing.domain.dutch.matching import grow_matching, max_weight_matching, outer_vertices
 from services.pairing.domain.dutch.model import NoValidPairingError
 from services.pairing.domain.dutch.players import Field, Player
 
@@ -55,12 +58,18 @@ class _Solver:
         self.bye_candidate: list[bool] = [p.bye_eligible for p in self.players]
         self.c9_rank: dict[int, int] = {}
         self.c9_initial = False
+        self._tables: Tables | None = None
         self.groups: list[tuple[int, int]] = []
         start = 0
         for v in range(1, n + 1):
             if v == n or self.players[v].score != self.players[start].score:
                 self.groups.append((start, v))
                 start = v
+
+    def tables(self) -> Tables:
+        if self._tables is None:
+            self._tables = Tables(self)
+        return self._tables
 
     # -- the absolute criteria ---------------------------------------------------------------
 
@@ -96,20 +105,19 @@ class _Solver:
         if not verts:
             return True
         fixed_set = set(fixed)
-        mate: dict[int, int] = {}
-        for i, v in enumerate(verts):
-            if v in mate:
-                continue
-            for u in verts[i + 1 :]:
-                if u in mate or (v in fixed_set and u in fixed_set):
-                    continue
-                if self.compatible(min(u, v), max(u, v)):
-                    mate[u] = v
-                    mate[v] = u
-                    break
-        left = [v for v in verts if v not in mate]
-        if not left or (len(left) == 1 and self.bye_candidate[left[0]]):
+        # A fast search first: a matching grown by augmenting paths, then (if one player is
+        # left who may not get the PAB) an alternating path handing that place to one who may.
+        idx = np.array(verts, dtype=np.intp)
+        sub = self.tables().compat[np.ix_(idx, idx)]
+        sub[: len(fixed), : len(fixed)] = False
+        grown = grow_matching(sub, len(verts))
+        left_at = np.flatnonzero(grown < 0)
+        if left_at.size == 0:
             return True
+        if left_at.size == 1:
+            outer, _, _ = outer_vertices(sub, grown, int(left_at[0]), np.zeros(len(verts), dtype=bool))
+            if any(self.bye_candidate[verts[i]] for i in np.flatnonzero(outer).tolist()):
+                return True
         local = {v: i for i, v in enumerate(verts)}
         edges = []
         for i, v in enumerate(verts):
@@ -138,15 +146,31 @@ class _Solver:
             raise NoValidPairingError()
         lowest = min(players[v].score for v in eligible)
         found = False
-        if lowest < top_score:
+        single = len(self.groups) == 1
+        if lowest < top_score or single:
             # Quick path: a greedy completion around one lowest eligible player proves the score.
+            # (With one score group everyone is paired within it, so C9 applies from the start,
+            # as the exact search below would find.)
             self.bye_candidate = [elig[v] and players[v].score <= lowest for v in range(n)]
             for bye in reversed([v for v in eligible if players[v].score == lowest][-3:]):
                 rest = [v for v in range(n) if v != bye]
                 if self._greedy(rest):
                     found = True
-                    self.bye_score = lowest
                     break
+            if not found:
+                # A matching grown by augmenting paths, the one place left handed along an
+                # alternating path to a PAB-eligible player of the lowest score.
+                compat = self.tables().compat
+                grown = grow_matching(compat, n)
+                left_at = np.flatnonzero(grown < 0)
+                if left_at.size == 1:
+                    outer, _, _ = outer_vertices(compat, grown, int(left_at[0]), np.zeros(n, dtype=bool))
+                    found = any(
+                        elig[v] and players[v].score == lowest for v in np.flatnonzero(outer).tolist()
+                    )
+            if found:
+                self.bye_score = lowest
+                self.c9_initial = single
         if not found:
             self._initial_exact(top_score, elig)
         counts = sorted((p.played_games for p in players if p.score == self.bye_score), reverse=True)
@@ -219,14 +243,20 @@ class _Solver:
             last_mate = {}
             if not full:
                 saved = dict(self.mate_final)
-                last_mate = _Bracket(self, carried, sg, ng, flag, full=False).run()
+                fast = solve_bracket(self, carried, sg, ng, flag, full=False)
+                last_mate = (
+                    fast if fast is not None else _Bracket(self, carried, sg, ng, flag, full=False).run()
+                )
                 unpaired = [v for v in window if v not in last_mate and v not in self.mate_final]
                 below = [v for v in range(window[-1] + 1, n) if v not in self.mate_final]
                 if not self._completes(unpaired, below):
                     self.mate_final = saved
                     full = True
             if full:
-                last_mate = _Bracket(self, carried, sg, ng, flag, full=True).run()
+                fast = solve_bracket(self, carried, sg, ng, flag, full=True)
+                last_mate = (
+                    fast if fast is not None else _Bracket(self, carried, sg, ng, flag, full=True).run()
+                )
             carried = [v for v in carried + sg if v not in self.mate_final]
             # C9 applies in the next bracket when its only downfloater is the PAB assignee.
             if n % 2 == 1 and ng and self.bye_score >= self.players[ng[0]].score:

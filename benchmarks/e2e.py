@@ -13,6 +13,7 @@ import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 TOURNAMENTS = int(os.environ.get("ARBITER_BENCH_TOURNAMENTS", "40"))
 PLAYERS = int(os.environ.get("ARBITER_BENCH_PLAYERS", "8"))
@@ -106,6 +107,7 @@ def main() -> None:
             for tid in tids:
                 story.wait_status(tid, "started", timeout=lead + 60)
             cpu_before = _cpu_by_process(stack)
+            machine_before = _machine_cpu()
             started = time.monotonic()
             with ThreadPoolExecutor(max_workers=TOURNAMENTS) as pool:
                 list(pool.map(drive, tids, fields))
@@ -117,6 +119,7 @@ def main() -> None:
                 time.sleep(0.05)
             stop.set()
             cpu_after = _cpu_by_process(stack)
+            machine_after = _machine_cpu()
             last = max(t for series in arrivals.values() for _, t in series)
             latencies = []
             for tid, k, t0 in posted:
@@ -137,8 +140,43 @@ def main() -> None:
             used = {name: cpu_after[name] - cpu_before.get(name, 0.0) for name in cpu_after}
             busiest = sorted(used.items(), key=lambda kv: -kv[1])[:8]
             print("CPU seconds by process:", ", ".join(f"{n} {s:.1f}" for n, s in busiest))
+            servers_used = {n: machine_after[n] - machine_before[n] for n in machine_after if n != "total"}
+            busy, wall = (
+                (machine_after["total"][0] - machine_before["total"][0]),
+                (machine_after["total"][1] - machine_before["total"][1]),
+            )
+            print(
+                f"machine busy {busy / wall:.0%} of {os.cpu_count()} cores; Arbiter processes"
+                f" {sum(used.values()):.1f} s, servers "
+                + ", ".join(f"{n} {s:.1f} s" for n, s in servers_used.items())
+                + f"; CPU per result {1000 * (sum(used.values()) + sum(servers_used.values())) / max(total, 1):.1f} ms"
+            )
     finally:
         servers.cleanup()
+
+
+SERVER_PROCESSES = {"postgres": "postgres", "beam.smp": "rabbitmq", "redis-server": "redis"}
+
+
+def _machine_cpu() -> dict[str, Any]:
+    """CPU seconds of the database, broker and cache processes, and (busy, all) jiffies of the machine."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, Any] = dict.fromkeys(SERVER_PROCESSES.values(), 0.0)
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            head, tail = (proc / "stat").read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        name = SERVER_PROCESSES.get(head.split("(", 1)[1])
+        if name is not None:
+            fields = tail.split()
+            out[name] += (int(fields[11]) + int(fields[12])) / tick
+    jiffies = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = jiffies[3] + jiffies[4]
+    out["total"] = (sum(jiffies) - idle, sum(jiffies))
+    return out
 
 
 def _cpu_by_process(stack) -> dict[str, float]:  # type: ignore[no-untyped-def]

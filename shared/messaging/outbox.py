@@ -79,10 +79,14 @@ class OutboxRelay:
         return len(rows)
 
     def drain(self) -> int:
+        """Publish until a batch comes back short: what was committed after that read woke the
+        waiter (NOTIFY) or is found by the next poll, so no empty read is spent to find out."""
         total = 0
-        while n := self.relay_once():
+        while True:
+            n = self.relay_once()
             total += n
-        return total
+            if n < self.batch:
+                return total
 
     def run(self, stop: threading.Event, *, poll_seconds: float = 1.0) -> None:
         waiter = _NotifyWaiter(self.engine, self.channel)
@@ -98,8 +102,8 @@ class OutboxRelay:
                     log.warning("outbox relay: database unavailable (%s); retrying", exc.orig)
                     stop.wait(1.0)
                     continue
-                if not published:
-                    waiter.wait(poll_seconds)
+                if not published or waiter.listening:
+                    waiter.wait(poll_seconds)  # a commit during the drain has already woken it
         finally:
             waiter.close()
 
@@ -122,6 +126,10 @@ class _NotifyWaiter:
             log.warning("outbox relay: LISTEN unavailable (%r); polling", exc)
             self._conn = None
 
+    @property
+    def listening(self) -> bool:
+        return self._conn is not None
+
     def wait(self, seconds: float) -> None:
         if self._conn is None:
             self._event.wait(seconds)
@@ -129,6 +137,8 @@ class _NotifyWaiter:
         try:
             for _ in self._conn.notifies(timeout=seconds, stop_after=1):
                 break
+            for _ in self._conn.notifies(timeout=0):  # the ones queued meanwhile: one read serves all
+                pass
         except Exception as exc:
             log.warning("outbox relay: LISTEN connection lost (%r); polling", exc)
             self.close()

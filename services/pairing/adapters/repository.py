@@ -7,7 +7,7 @@ import datetime as dt
 import uuid
 from collections.abc import Iterable
 from dataclasses import asdict
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -23,6 +23,13 @@ from services.pairing.domain.tournament import Bye, Game, PairingTournament, Pla
 from shared.events import ByeKind, GameOutcome, TimeControl
 
 
+class Locked(NamedTuple):
+    """What the row lock of a tournament reads with it."""
+
+    system: System
+    total_rounds: int
+
+
 class TournamentRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -32,10 +39,16 @@ class TournamentRepository:
             self.session.execute(sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id)).first()
         )
 
-    def lock(self, tournament_id: uuid.UUID) -> bool:
-        """Take the tournament's row lock (serialises results and pairing of one tournament)."""
-        query = sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update()
-        return self.session.execute(query).first() is not None
+    def lock(self, tournament_id: uuid.UUID) -> Locked | None:
+        """Take the tournament's row lock (serialises results and pairing of one tournament); None if
+        there is no such tournament. Says what a result needs to know, in the same round trip."""
+        query = (
+            sa.select(tournaments.c.system, tournaments.c.total_rounds)
+            .where(tournaments.c.id == tournament_id)
+            .with_for_update()
+        )
+        row = self.session.execute(query).first()
+        return None if row is None else Locked(System(row.system), int(row.total_rounds))
 
     def lock_shared(self, tournament_id: uuid.UUID) -> bool:
         """A shared lock of the tournament's row, for reads that load it in several statements: every
@@ -49,12 +62,6 @@ class TournamentRepository:
         query = sa.select(tournaments.c.organiser_id).where(tournaments.c.id == tournament_id)
         organiser: uuid.UUID = self.session.execute(query).scalar_one()
         return organiser
-
-    def system(self, tournament_id: uuid.UUID) -> System | None:
-        value = self.session.execute(
-            sa.select(tournaments.c.system).where(tournaments.c.id == tournament_id)
-        ).scalar_one_or_none()
-        return None if value is None else System(value)
 
     def time_control(self, tournament_id: uuid.UUID) -> TimeControl:
         value = self.session.execute(
@@ -193,26 +200,27 @@ class TournamentRepository:
         )
         return int(self.session.execute(query).scalar_one())
 
-    def round_completed(self, tournament_id: uuid.UUID, number: int) -> bool:
-        value = self.session.execute(
-            sa.select(rounds.c.completed_at).where(
+    def round_state(self, tournament_id: uuid.UUID, number: int) -> tuple[bool, int]:
+        """Whether round ``number`` was closed, and how many of its games have no result yet."""
+        open_games = (
+            sa.select(sa.func.count())
+            .where(games.c.tournament_id == tournament_id, games.c.round == number, games.c.outcome.is_(None))
+            .scalar_subquery()
+        )
+        row = self.session.execute(
+            sa.select(rounds.c.completed_at, open_games).where(
                 rounds.c.tournament_id == tournament_id, rounds.c.number == number
             )
         ).first()
-        return value is not None and value.completed_at is not None
+        if row is None:
+            return False, self.open_games(tournament_id, number)
+        return row[0] is not None, int(row[1])
 
     def complete_round(self, tournament_id: uuid.UUID, number: int, at: dt.datetime) -> None:
         self.session.execute(
             sa.update(rounds)
             .where(rounds.c.tournament_id == tournament_id, rounds.c.number == number)
             .values(completed_at=at)
-        )
-
-    def total_rounds(self, tournament_id: uuid.UUID) -> int:
-        return int(
-            self.session.execute(
-                sa.select(tournaments.c.total_rounds).where(tournaments.c.id == tournament_id)
-            ).scalar_one()
         )
 
     def set_status(self, tournament_id: uuid.UUID, status: Status) -> None:

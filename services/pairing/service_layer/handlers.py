@@ -29,11 +29,6 @@ from shared.timesource import Clock
 log = logging.getLogger(__name__)
 
 
-def _is_bracket(uow: PairingUnitOfWork, tournament_id: uuid.UUID) -> bool:
-    system = uow.tournaments.system(tournament_id)
-    return system is not None and system.bracket
-
-
 class Handlers:
     def __init__(self, clock: Clock, pairers: Mapping[System, Pairer], brackets: BracketHandlers) -> None:
         self.clock = clock
@@ -74,21 +69,23 @@ class Handlers:
         self, event: events.GameFinished, uow: PairingUnitOfWork, envelope: Envelope
     ) -> None:
         tid = event.tournament_id
-        if not uow.tournaments.lock(tid):
+        head = uow.tournaments.lock(tid)
+        if head is None:
             raise errors.TournamentNotFound(
                 f"game.finished for unknown tournament {tid}"
             )  # retried, then DLQ
-        if _is_bracket(uow, tid):
+        if head.system.bracket:
             self.brackets.on_game_finished(event, uow)
             return
         if not uow.tournaments.record_outcome(event.game_id, event.outcome, event.finished_at):
             if uow.tournaments.game(event.game_id) is None:
                 raise errors.RoundNotFound(f"game {event.game_id} is not in tournament {tid}")
             return  # a second result for the same game: the first one stands
-        if uow.tournaments.round_completed(tid, event.round):
+        completed, open_games = uow.tournaments.round_state(tid, event.round)
+        if completed:
             return
-        total = uow.tournaments.total_rounds(tid)
-        progress = progress_after_result(event.round, uow.tournaments.open_games(tid, event.round), total)
+        total = head.total_rounds
+        progress = progress_after_result(event.round, open_games, total)
         if progress is Progress.ROUND_OPEN:
             return
         now = self.clock.now()
@@ -115,9 +112,10 @@ class Handlers:
         """Pair round ``number`` unless it already is. The row lock serialises workers; the rounds
         table's primary key would still refuse a second pairing (IntegrityError, retried, and the
         retry finds the round paired)."""
-        if not uow.tournaments.lock(tournament_id):
+        head = uow.tournaments.lock(tournament_id)
+        if head is None:
             raise errors.TournamentNotFound(f"no tournament {tournament_id}")
-        if _is_bracket(uow, tournament_id):
+        if head.system.bracket:
             self.brackets.pair_round(tournament_id, number, uow)
             return
         t = uow.tournaments.get(tournament_id)

@@ -38,9 +38,11 @@ def add_to_outbox(session: Session, outbox: sa.Table, envelopes: Iterable[Envelo
     ]
     if not rows:
         return 0
-    session.execute(sa.insert(outbox), rows)
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(sa.text("SELECT pg_notify(:channel, '')"), {"channel": channel})
+    if session.get_bind().dialect.name == "postgresql":  # rows and wake-up in one round trip
+        added = sa.insert(outbox).values(rows).cte("added")
+        session.execute(sa.select(sa.func.pg_notify(channel, "")).add_cte(added))
+    else:
+        session.execute(sa.insert(outbox), rows)
     return len(rows)
 
 

@@ -124,7 +124,7 @@ class TrfDocument:
     tournament_type: str = ""
     total_rounds: int | None = None  # XXR (or 142)
     initial_colour: Colour | None = None  # XXC white1/black1 (or 152)
-    ranking_by_rating: bool = False  # XXC rank
+    ranking_by_rating: bool = False  # XXC rank: players ranked in 001-line order, not by start number
     forbidden_pairs: list[tuple[int, ...]] = field(default_factory=list)  # XXP (and 260)
     absent_next: set[int] = field(default_factory=set)  # XXZ
     accelerations: dict[int, list[Fraction]] = field(default_factory=dict)  # XXA

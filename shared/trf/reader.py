@@ -260,7 +260,9 @@ def _parse_record(doc: TrfDocument, code: str, line: str, ctx: _Context) -> None
     elif code == "XXA":
         if not tokens or not tokens[0].isdigit():
             raise ctx.error("XXA needs a start number followed by acceleration points")
-        doc.accelerations[int(tokens[0])] = [_points(t, "XXA points", ctx) for t in tokens[1:]]
+        # Several lines for one player continue its list (as bbpPairings reads them).
+        points = [_points(t, "XXA points", ctx) for t in tokens[1:]]
+        doc.accelerations.setdefault(int(tokens[0]), []).extend(points)
     elif code == "XXS":
         for token in tokens:
             key, eq, value = token.partition("=")

@@ -9,8 +9,9 @@ from services.pairing.domain.dutch.players import Player, build_field
 
 
 def _board_key(white: Player, black: Player) -> tuple[int, int, int]:
-    high, low = sorted((white, black), key=lambda p: (-p.score, p.rank))
-    return (-high.score, -low.score, high.rank)
+    # Board order uses the real scores: acceleration only affects the pairing (bbpPairings).
+    high, low = sorted((white, black), key=lambda p: (-p.raw_score, p.rank))
+    return (-high.raw_score, -low.raw_score, high.rank)
 
 
 def pair_round(data: RoundInput) -> Pairing:

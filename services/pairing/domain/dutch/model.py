@@ -90,10 +90,16 @@ class PointSystem:
 
 @dataclass(frozen=True, slots=True)
 class PlayerHistory:
-    """A player as the pairing sees them: pairing number and the record of every past round."""
+    """A player as the pairing sees them: pairing number and the record of every past round.
+
+    ``accelerations`` holds the acceleration of each round (index r-1 for round r): points
+    added to the score for pairing purposes only (TRF ``XXA``; see ``docs/pairing-dutch.md``).
+    Rounds beyond the tuple have none.
+    """
 
     number: int
     rounds: tuple[RoundRecord, ...] = ()
+    accelerations: tuple[Fraction, ...] = ()
 
     @property
     def score(self) -> Fraction:
@@ -107,6 +113,9 @@ class RoundInput:
     ``players`` holds every player of the tournament (each with one record per past round);
     ``absent`` the pairing numbers not to be paired this round (requested byes, withdrawals).
     ``forbidden_pairs`` are pairs that must not meet (on top of earlier opponents).
+    ``ranking`` lists every player's pairing number in ranking order, when that is not the
+    pairing-number order (TRF ``XXC rank``: the order of the player lines); the ranking breaks
+    ties within a score and decides colours as the pairing numbers otherwise do.
     """
 
     players: tuple[PlayerHistory, ...]
@@ -115,6 +124,7 @@ class RoundInput:
     absent: frozenset[int] = frozenset()
     forbidden_pairs: frozenset[frozenset[int]] = frozenset()
     points: PointSystem = field(default_factory=PointSystem)
+    ranking: tuple[int, ...] | None = None
 
     @property
     def rounds_played(self) -> int:

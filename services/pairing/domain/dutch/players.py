@@ -29,8 +29,8 @@ class Player:
     """A player to be paired (or an absent one, whose history still matters to opponents)."""
 
     number: int
-    rank: int  # 0-based, pairing-number order among the players of the event
-    score: int  # in score units (see Field.unit)
+    rank: int  # 0-based, ranking order (pairing numbers, or XXC rank) among the players of the event
+    score: int  # in score units (see Field.unit), with this round's acceleration
     colours: tuple[Colour, ...]
     pref: ColourPreference
     opponents: frozenset[int]  # pairing numbers met over the board
@@ -38,6 +38,7 @@ class Player:
     played_games: int
     floats: tuple[Float, Float]  # in the last round and the one before
     topscorer: bool  # more than 50% of the maximum score (used in the final round only)
+    raw_score: int  # the score without acceleration (board order)
 
     @property
     def side(self) -> ColourSide:
@@ -90,6 +91,15 @@ def build_field(data: RoundInput) -> Field:
         for number in pair:
             if number not in by_number:
                 raise InvalidInputError(f"forbidden pair names unknown player {number}")
+    for p in data.players:
+        if len(p.accelerations) > data.total_rounds:
+            raise InvalidInputError(
+                f"player {p.number} has more acceleration entries than the {data.total_rounds} rounds"
+            )
+        if any(a < 0 for a in p.accelerations):
+            raise InvalidInputError(f"player {p.number} has a negative acceleration")
+    if data.ranking is not None and sorted(data.ranking) != sorted(by_number):
+        raise InvalidInputError("the ranking must list every player exactly once")
 
     records = {n: _records(p, rounds) for n, p in by_number.items()}
     for n, recs in records.items():
@@ -108,6 +118,7 @@ def build_field(data: RoundInput) -> Field:
     pts = data.points
     values = [pts.win, pts.draw, pts.loss, pts.zero_bye, pts.forfeit_loss, pts.pab_points]
     values += [rec.points for recs in records.values() for rec in recs]
+    values += [a for p in data.players for a in p.accelerations]
     unit = 1
     for v in values:
         unit = unit * v.denominator // math.gcd(unit, v.denominator)
@@ -116,20 +127,27 @@ def build_field(data: RoundInput) -> Field:
         return int(x * unit)
 
     # Players absent now who never took part in a pairing are not in the event (bbpPairings'
-    # "valid" players); everyone else gets a rank in pairing-number order.
-    valid = [
-        n for n in sorted(records) if n not in data.absent or any(rec.participated for rec in records[n])
-    ]
+    # "valid" players); everyone else gets a rank in ranking order (pairing numbers by default).
+    order = data.ranking if data.ranking is not None else tuple(sorted(records))
+    valid = [n for n in order if n not in data.absent or any(rec.participated for rec in records[n])]
     rank = {n: i for i, n in enumerate(valid)}
+
+    def acceleration(n: int, round_index: int) -> int:
+        acc = by_number[n].accelerations
+        return units(acc[round_index]) if round_index < len(acc) else 0
+
+    # score_back[n][k]: the pairing score k rounds ago, i.e. the score before round
+    # ``rounds - k + 1`` plus that round's acceleration (as bbpPairings reads floats).
+    raw_scores: dict[int, int] = {}
     score_back: dict[int, list[int]] = {}
     for n in valid:
         recs = records[n]
-        total = sum((rec.points for rec in recs), Fraction(0))
-        back = [units(total)]
+        raw = [units(sum((rec.points for rec in recs), Fraction(0)))]
         for k in (1, 2):
             if rounds >= k:
-                back.append(back[-1] - units(recs[rounds - k].points))
-        score_back[n] = back
+                raw.append(raw[-1] - units(recs[rounds - k].points))
+        raw_scores[n] = raw[0]
+        score_back[n] = [s + acceleration(n, rounds - k) for k, s in enumerate(raw)]
 
     max_wd = max(pts.win, pts.draw)
     threshold = Fraction(math.floor(rounds * max_wd * 10 / 2), 10)
@@ -172,6 +190,7 @@ def build_field(data: RoundInput) -> Field:
                 played_games=len(colours),
                 floats=(fl[0], fl[1]),
                 topscorer=Fraction(score_back[n][0], unit) > threshold,
+                raw_score=raw_scores[n],
             )
         )
     return Field(

@@ -9,6 +9,9 @@ JaVaFo/bbpPairings extensions), reading it the way bbpPairings does.
   default is 1, ½, 0 with the PAB worth a win.
 * The initial colour comes from ``XXC white1/black1`` (or ``152``); without it, it is
   inferred from the first round in which colours were given.
+* ``XXA`` lines give each player's acceleration per round (points added to the score for
+  pairing purposes). ``XXC rank`` ranks the players in the order of their ``001`` lines
+  instead of by pairing number.
 """
 
 from __future__ import annotations
@@ -100,6 +103,12 @@ def rounds_played(doc: TrfDocument) -> int:
     return played
 
 
+def ranking_order(doc: TrfDocument) -> list[int]:
+    """The players in ranking order: the order of the ``001`` lines with ``XXC rank``, else
+    the pairing numbers (bbpPairings' "positional IDs" and "pairing IDs")."""
+    return list(doc.players) if doc.ranking_by_rating else sorted(doc.players)
+
+
 def _initial_colour(doc: TrfDocument, played: int) -> Colour:
     if doc.initial_colour is not None:
         return Colour.WHITE if doc.initial_colour is TrfColour.WHITE else Colour.BLACK
@@ -110,7 +119,7 @@ def _initial_colour(doc: TrfDocument, played: int) -> Colour:
                 first = r if first is None else min(first, r)
     if first is not None:
         rank = 0
-        for number in sorted(doc.players):
+        for number in ranking_order(doc):
             entries = doc.players[number].rounds[: first + 1]
             if any(_participated(e) for e in entries):
                 entry = doc.players[number].entry(first + 1)
@@ -118,7 +127,7 @@ def _initial_colour(doc: TrfDocument, played: int) -> Colour:
                 if colour is not TrfColour.NONE:
                     own = Colour.WHITE if colour is TrfColour.WHITE else Colour.BLACK
                     return own.opposite if rank & 1 else own
-                raise InvalidInputError("please configure the initial colour (XXC white1 or black1)")
+                rank += 1  # no colour in that round (a bye, a forfeit): ask the next player
     raise InvalidInputError("please configure the initial colour (XXC white1 or black1)")
 
 
@@ -130,12 +139,16 @@ def from_trf(doc: TrfDocument) -> RoundInput:
     ps = point_system(doc)
     players: list[PlayerHistory] = []
     absent = set(doc.absent_next)
+    for number in doc.accelerations:
+        if number not in doc.players:
+            raise InvalidInputError(f"XXA names unknown player {number}")
     for number in sorted(doc.players):
         record = doc.players[number]
         if len(record.rounds) > played:
             absent.add(number)
         history = tuple(_record(record.entry(r), ps) for r in range(1, played + 1))
-        players.append(PlayerHistory(number, history))
+        acc = tuple(doc.accelerations.get(number, ()))
+        players.append(PlayerHistory(number, history, acc))
     forbidden = frozenset(
         frozenset((a, b)) for group in doc.forbidden_pairs for a in group for b in group if a != b
     )
@@ -146,4 +159,5 @@ def from_trf(doc: TrfDocument) -> RoundInput:
         absent=frozenset(absent),
         forbidden_pairs=forbidden,
         points=ps,
+        ranking=tuple(ranking_order(doc)) if doc.ranking_by_rating else None,
     )

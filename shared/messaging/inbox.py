@@ -3,6 +3,7 @@ so a redelivered event changes nothing."""
 
 from __future__ import annotations
 
+import functools
 import uuid
 
 import sqlalchemy as sa
@@ -21,14 +22,24 @@ def first_delivery(session: Session, inbox: sa.Table, event_id: uuid.UUID, handl
     values = {"event_id": event_id, "handler": handler, "processed_at": utcnow()}
     dialect = session.get_bind().dialect.name
     if dialect in ("postgresql", "sqlite"):
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        stmt = insert(inbox).values(values).on_conflict_do_nothing().returning(inbox.c.event_id)
-        return session.execute(stmt).first() is not None
-    else:
-        exists = session.execute(
-            sa.select(inbox.c.event_id).where(inbox.c.event_id == event_id, inbox.c.handler == handler)
-        ).first()
-        if exists:
-            return False
-        session.execute(sa.insert(inbox).values(values))
-        return True
+        return session.execute(_record_once(inbox, dialect), values).first() is not None
+    exists = session.execute(
+        sa.select(inbox.c.event_id).where(inbox.c.event_id == event_id, inbox.c.handler == handler)
+    ).first()
+    if exists:
+        return False
+    session.execute(sa.insert(inbox).values(values))
+    return True
+
+
+@functools.cache
+def _record_once(inbox: sa.Table, dialect: str) -> sa.Executable:
+    """Built once per table: a message's hot path only binds values (no statement construction)."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    columns = ("event_id", "handler", "processed_at")
+    return (
+        insert(inbox)
+        .values({c: sa.bindparam(c) for c in columns})
+        .on_conflict_do_nothing()
+        .returning(inbox.c.event_id)
+    )

@@ -7,6 +7,7 @@ at commit instead of waiting for its next poll.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Iterable
@@ -38,12 +39,30 @@ def add_to_outbox(session: Session, outbox: sa.Table, envelopes: Iterable[Envelo
     ]
     if not rows:
         return 0
-    if session.get_bind().dialect.name == "postgresql":  # rows and wake-up in one round trip
-        added = sa.insert(outbox).values(rows).cte("added")
-        session.execute(sa.select(sa.func.pg_notify(channel, "")).add_cte(added))
+    if session.get_bind().dialect.name != "postgresql":
+        session.execute(_insert(outbox), rows)
+    elif len(rows) == 1:  # the usual case: the row and the relay's wake-up in one round trip
+        session.execute(_insert_and_notify(outbox), {**rows[0], "channel": channel})
     else:
-        session.execute(sa.insert(outbox), rows)
+        session.execute(_insert(outbox), rows)
+        session.execute(_NOTIFY, {"channel": channel})
     return len(rows)
+
+
+_COLUMNS = ("event_id", "type", "tournament_id", "body", "created_at")
+_NOTIFY = sa.text("SELECT pg_notify(:channel, '')")
+
+
+@functools.cache
+def _insert(outbox: sa.Table) -> sa.Insert:
+    """Statements are built once per table; a write only binds its values."""
+    return sa.insert(outbox).values({c: sa.bindparam(c) for c in _COLUMNS})
+
+
+@functools.cache
+def _insert_and_notify(outbox: sa.Table) -> sa.Executable:
+    added = _insert(outbox).cte("added")
+    return sa.select(sa.func.pg_notify(sa.bindparam("channel"), "")).add_cte(added)
 
 
 class OutboxRelay:

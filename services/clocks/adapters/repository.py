@@ -28,15 +28,25 @@ def _side(value: str | None) -> Side | None:
     return Side(value) if value else None
 
 
+# The statements of a move or a result, built once: a request only binds its values.
+_GET = sa.select(games).where(games.c.id == sa.bindparam("game_id"))
+_GET_LOCKED = _GET.with_for_update()
+_SAVE = (
+    sa.update(games)
+    .where(games.c.id == sa.bindparam("game_id"))
+    .values({c.name: sa.bindparam(c.name) for c in games.c if c.name not in ("id", "created_at")})
+)
+_APPEND_CHANGE = sa.insert(clock_changes).values(
+    {c: sa.bindparam(c) for c in ("game_id", "kind", "at", "reason", "side", "delta_ms")}
+)
+
+
 class GameRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
     def get(self, game_id: uuid.UUID, *, lock: bool = False) -> Game | None:
-        query = sa.select(games).where(games.c.id == game_id)
-        if lock:
-            query = query.with_for_update()
-        row = self.session.execute(query).first()
+        row = self.session.execute(_GET_LOCKED if lock else _GET, {"game_id": game_id}).first()
         return None if row is None else self._load(row)
 
     def existing(self, game_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
@@ -106,14 +116,16 @@ class GameRepository:
         self._append_changes(game)
 
     def save(self, game: Game) -> None:
-        self.session.execute(sa.update(games).where(games.c.id == game.id).values(**self._row(game)))
+        row = self._row(game)
+        row["game_id"] = row.pop("id")
+        self.session.execute(_SAVE, row)
         self._append_changes(game)
 
     def _append_changes(self, game: Game) -> None:
         new = game.clock.collect_changes()
         if new:
             self.session.execute(
-                sa.insert(clock_changes),
+                _APPEND_CHANGE,
                 [
                     {
                         "game_id": game.id,

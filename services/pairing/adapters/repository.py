@@ -22,6 +22,29 @@ from services.pairing.domain.seeding import Seeding
 from services.pairing.domain.tournament import Bye, Game, PairingTournament, Player, Round, Status
 from shared.events import ByeKind, GameOutcome, TimeControl
 
+# The statements of a result, built once: a message only binds its values.
+_LOCK = (
+    sa.select(tournaments.c.system, tournaments.c.total_rounds)
+    .where(tournaments.c.id == sa.bindparam("tid"))
+    .with_for_update()
+)
+_RECORD_OUTCOME = (
+    sa.update(games)
+    .where(games.c.game_id == sa.bindparam("gid"), games.c.outcome.is_(None))
+    .values(outcome=sa.bindparam("outcome"), finished_at=sa.bindparam("at"))
+    .returning(games.c.game_id)
+)
+_ROUND_STATE = sa.select(
+    rounds.c.completed_at,
+    sa.select(sa.func.count())
+    .where(
+        games.c.tournament_id == sa.bindparam("tid"),
+        games.c.round == sa.bindparam("number"),
+        games.c.outcome.is_(None),
+    )
+    .scalar_subquery(),
+).where(rounds.c.tournament_id == sa.bindparam("tid"), rounds.c.number == sa.bindparam("number"))
+
 
 class Locked(NamedTuple):
     """What the row lock of a tournament reads with it."""
@@ -42,12 +65,7 @@ class TournamentRepository:
     def lock(self, tournament_id: uuid.UUID) -> Locked | None:
         """Take the tournament's row lock (serialises results and pairing of one tournament); None if
         there is no such tournament. Says what a result needs to know, in the same round trip."""
-        query = (
-            sa.select(tournaments.c.system, tournaments.c.total_rounds)
-            .where(tournaments.c.id == tournament_id)
-            .with_for_update()
-        )
-        row = self.session.execute(query).first()
+        row = self.session.execute(_LOCK, {"tid": tournament_id}).first()
         return None if row is None else Locked(System(row.system), int(row.total_rounds))
 
     def lock_shared(self, tournament_id: uuid.UUID) -> bool:
@@ -186,12 +204,7 @@ class TournamentRepository:
 
     def record_outcome(self, game_id: uuid.UUID, outcome: GameOutcome, at: dt.datetime) -> bool:
         """Store a result once; False if the game already had one."""
-        result = self.session.execute(
-            sa.update(games)
-            .where(games.c.game_id == game_id, games.c.outcome.is_(None))
-            .values(outcome=outcome.value, finished_at=at)
-            .returning(games.c.game_id)
-        )
+        result = self.session.execute(_RECORD_OUTCOME, {"gid": game_id, "outcome": outcome.value, "at": at})
         return result.first() is not None
 
     def open_games(self, tournament_id: uuid.UUID, number: int) -> int:
@@ -202,16 +215,7 @@ class TournamentRepository:
 
     def round_state(self, tournament_id: uuid.UUID, number: int) -> tuple[bool, int]:
         """Whether round ``number`` was closed, and how many of its games have no result yet."""
-        open_games = (
-            sa.select(sa.func.count())
-            .where(games.c.tournament_id == tournament_id, games.c.round == number, games.c.outcome.is_(None))
-            .scalar_subquery()
-        )
-        row = self.session.execute(
-            sa.select(rounds.c.completed_at, open_games).where(
-                rounds.c.tournament_id == tournament_id, rounds.c.number == number
-            )
-        ).first()
+        row = self.session.execute(_ROUND_STATE, {"tid": tournament_id, "number": number}).first()
         if row is None:
             return False, self.open_games(tournament_id, number)
         return row[0] is not None, int(row[1])

@@ -86,6 +86,20 @@ def _match_row(tournament_id: uuid.UUID, m: BracketMatch) -> dict[str, Any]:
     }
 
 
+# The statements of a result, built once: a message only binds its values.
+_LOCK = sa.select(tournaments.c.revision).where(tournaments.c.id == sa.bindparam("tid")).with_for_update()
+_RECORD_RESULT = (
+    sa.update(games)
+    .where(games.c.game_id == sa.bindparam("gid"))
+    .values(outcome=sa.bindparam("outcome"), reason=sa.bindparam("reason"), finished_at=sa.bindparam("at"))
+)
+_SAVE_SNAPSHOT = (
+    sa.update(tournaments)
+    .where(tournaments.c.id == sa.bindparam("tid"))
+    .values(revision=sa.bindparam("revision"), snapshot=sa.bindparam("snapshot"))
+)
+
+
 class TournamentRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -95,8 +109,8 @@ class TournamentRepository:
     def lock(self, tournament_id: uuid.UUID) -> int | None:
         """Take the tournament's row lock (serialises the changes of one tournament); its revision,
         or None for an unknown tournament."""
-        query = sa.select(tournaments.c.revision).where(tournaments.c.id == tournament_id).with_for_update()
-        return self.session.execute(query).scalar_one_or_none()
+        revision: int | None = self.session.execute(_LOCK, {"tid": tournament_id}).scalar_one_or_none()
+        return revision
 
     def summary(self, tournament_id: uuid.UUID) -> tuple[TournamentInfo, dict[str, Any]] | None:
         """What a tournament is and its snapshot: all the standings page reads."""
@@ -259,9 +273,13 @@ class TournamentRepository:
     def record_result(self, game: Game) -> None:
         assert game.outcome is not None
         self.session.execute(
-            sa.update(games)
-            .where(games.c.game_id == game.game_id)
-            .values(outcome=game.outcome.value, reason=(game.reason or "")[:40], finished_at=game.finished_at)
+            _RECORD_RESULT,
+            {
+                "gid": game.game_id,
+                "outcome": game.outcome.value,
+                "reason": (game.reason or "")[:40],
+                "at": game.finished_at,
+            },
         )
 
     def complete(
@@ -277,7 +295,5 @@ class TournamentRepository:
 
     def save_snapshot(self, tournament_id: uuid.UUID, revision: int, snapshot: dict[str, Any]) -> None:
         self.session.execute(
-            sa.update(tournaments)
-            .where(tournaments.c.id == tournament_id)
-            .values(revision=revision, snapshot=snapshot)
+            _SAVE_SNAPSHOT, {"tid": tournament_id, "revision": revision, "snapshot": snapshot}
         )

@@ -76,27 +76,31 @@ class OutboxRelay:
         self.broker = broker
         self.channel = channel
         self.batch = batch
-
-    def relay_once(self) -> int:
-        """Publish one batch; return how many rows were published."""
-        table = self.outbox
+        table = outbox  # its two statements, built once
         query = (
             sa.select(table.c.id, table.c.body)
             .where(table.c.published_at.is_(None))
             .order_by(table.c.id)
-            .limit(self.batch)
+            .limit(batch)
         )
-        if self.engine.dialect.name == "postgresql":
+        if engine.dialect.name == "postgresql":
             query = query.with_for_update(skip_locked=True)
+        self._unpublished = query
+        self._mark = (
+            sa.update(table)
+            .where(table.c.id.in_(sa.bindparam("ids", expanding=True)))
+            .values(published_at=sa.bindparam("at"))
+        )
+
+    def relay_once(self) -> int:
+        """Publish one batch; return how many rows were published."""
         with self.engine.begin() as conn:
-            rows = conn.execute(query).all()
+            rows = conn.execute(self._unpublished).all()
             if not rows:
                 return 0
             envelopes = [Envelope.model_validate_json(row.body) for row in rows]
             self.broker.publish(envelopes)  # raises PublishError: the transaction rolls back, rows stay
-            conn.execute(
-                sa.update(table).where(table.c.id.in_([r.id for r in rows])).values(published_at=utcnow())
-            )
+            conn.execute(self._mark, {"ids": [r.id for r in rows], "at": utcnow()})
         return len(rows)
 
     def drain(self) -> int:

@@ -31,6 +31,8 @@ def _side(value: str | None) -> Side | None:
 # The statements of a move or a result, built once: a request only binds its values.
 _GET = sa.select(games).where(games.c.id == sa.bindparam("game_id"))
 _GET_LOCKED = _GET.with_for_update()
+_EXISTING = sa.select(games.c.id).where(games.c.id.in_(sa.bindparam("ids", expanding=True)))
+_ADD = sa.insert(games).values({c.name: sa.bindparam(c.name) for c in games.c})
 _SAVE = (
     sa.update(games)
     .where(games.c.id == sa.bindparam("game_id"))
@@ -53,7 +55,7 @@ class GameRepository:
         ids = list(game_ids)
         if not ids:
             return set()
-        return set(self.session.execute(sa.select(games.c.id).where(games.c.id.in_(ids))).scalars())
+        return set(self.session.execute(_EXISTING, {"ids": ids}).scalars())
 
     def in_tournament(
         self, tournament_id: uuid.UUID, *, round: int | None = None, lock: bool = False
@@ -112,7 +114,7 @@ class GameRepository:
         ]
 
     def add(self, game: Game, now: dt.datetime) -> None:
-        self.session.execute(sa.insert(games).values(**self._row(game), created_at=now))
+        self.session.execute(_ADD, {**self._row(game), "created_at": now})
         self._append_changes(game)
 
     def save(self, game: Game) -> None:

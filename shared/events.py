@@ -16,6 +16,7 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from shared import time_control
 from shared.scoring import Outcome
 
 GameOutcome = Outcome  # how a game ended, on the wire; points are derived by the scoring
@@ -129,10 +130,7 @@ class TimeControl(BaseModel):
     days_per_move: int | None = Field(None, ge=1, le=60, description="correspondence")
 
     def label(self) -> str:
-        if self.days_per_move:
-            return f"{self.days_per_move}d/move"
-        base = self.base_seconds / 60
-        return f"{base:g}+{self.increment_seconds}"
+        return time_control.label(self.base_seconds, self.increment_seconds, self.days_per_move)
 
 
 class RosterEntry(BaseModel):

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from services.clocks.domain import errors
+from shared import time_control as shared_time_control
 
 MS = dt.timedelta(milliseconds=1)
 DAY_MS = 86_400_000
@@ -45,12 +46,8 @@ class Side(StrEnum):
 
 
 @dataclass(frozen=True)
-class TimeControl:
-    """Fischer ``base + increment`` (sudden death: no increment), or ``days_per_move`` (correspondence)."""
-
-    base_seconds: int
-    increment_seconds: int = 0
-    days_per_move: int | None = None
+class TimeControl(shared_time_control.TimeControl):
+    """The shared time control within the limits the clocks run, with their millisecond arithmetic."""
 
     def __post_init__(self) -> None:
         if self.days_per_move is not None:
@@ -85,11 +82,6 @@ class TimeControl:
         if self.correspondence:
             return self.per_move_ms
         return self.base_seconds * 1000 if self.base_seconds else self.increment_ms
-
-    def label(self) -> str:
-        if self.days_per_move:
-            return f"{self.days_per_move}d/move"
-        return f"{self.base_seconds / 60:g}+{self.increment_seconds}"
 
 
 class ChangeKind(StrEnum):

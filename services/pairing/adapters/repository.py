@@ -16,11 +16,11 @@ from services.pairing.adapters.orm import brackets, byes, games, matches, player
 from services.pairing.domain.bracket import MatchId
 from services.pairing.domain.elimination import Elimination, MatchGame, PairedMatch, bracket_from_dict
 from services.pairing.domain.match_play import GameKind, How, MatchFormat, PlannedGame
-from services.pairing.domain.match_play import TimeControl as GameTimeControl
 from services.pairing.domain.platform import Plan, System
 from services.pairing.domain.seeding import Seeding
 from services.pairing.domain.tournament import Bye, Game, PairingTournament, Player, Round, Status
 from shared.events import ByeKind, GameOutcome, TimeControl
+from shared.time_control import TimeControl as GameTimeControl
 
 # The statements of a result, built once: a message only binds its values.
 _LOCK = (

@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from shared.scoring import Outcome
+from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, TimeControl
 
 REGULAR_GAMES: Final = (1, 2, 4, 6)
 MAX_STAGES: Final = 5
@@ -36,36 +37,6 @@ MAX_STAGES: Final = 5
 
 class MatchPlayError(ValueError):
     """A match format that cannot be played, or games that do not belong to it."""
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    base_seconds: int
-    increment_seconds: int = 0
-    days_per_move: int | None = None
-
-    def label(self) -> str:
-        """``15+10`` (minutes + seconds), or ``2 days/move``."""
-        if self.days_per_move:
-            return f"{self.days_per_move} days/move"
-        return f"{self.base_seconds / 60:g}+{self.increment_seconds}"
-
-
-@dataclass(frozen=True)
-class Stage:
-    games: int
-    time_control: TimeControl
-
-
-@dataclass(frozen=True)
-class TieBreakPlan:
-    stages: tuple[Stage, ...]
-    sudden_death: TimeControl
-
-
-DEFAULT_PLAN: Final = TieBreakPlan(
-    (Stage(2, TimeControl(15 * 60, 10)), Stage(2, TimeControl(5 * 60, 3))), TimeControl(3 * 60, 2)
-)
 
 
 @dataclass(frozen=True)

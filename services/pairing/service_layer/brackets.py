@@ -28,17 +28,14 @@ from services.pairing.domain.elimination import (
     new_bracket,
     round_of_games,
 )
-from services.pairing.domain.match_play import (
-    MatchFormat,
-    Stage,
-    TieBreakPlan,
-)
-from services.pairing.domain.match_play import TimeControl as GameTimeControl
+from services.pairing.domain.match_play import MatchFormat
 from services.pairing.domain.seeding import Seeding, SeedingKind
 from services.pairing.domain.tournament import Player, Status
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.unit_of_work import PairingUnitOfWork
 from shared import events
+from shared.time_control import Stage, TieBreakPlan
+from shared.time_control import TimeControl as GameTimeControl
 from shared.timesource import Clock
 
 log = logging.getLogger(__name__)

@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from services.registration.domain import errors
-from services.registration.domain.speed import TimeControl
+from shared.time_control import DEFAULT_PLAN, TieBreakPlan, TimeControl
 
 MIN_PLAYERS: Final = 4
 MAX_PLAYERS: Final[Mapping[str, int]] = {"knockout": 128, "double-knockout": 64}
@@ -38,41 +38,6 @@ class SeedingKind(StrEnum):
     RATING = "rating"
     CUSTOM = "custom"
     RANDOM = "random"
-
-
-def clock_dict(tc: TimeControl) -> dict[str, int]:
-    """A tie-break plan's time control as plain data: base + increment, in seconds."""
-    return {"base_seconds": tc.base_seconds, "increment_seconds": tc.increment_seconds}
-
-
-@dataclass(frozen=True)
-class Stage:
-    games: int
-    time_control: TimeControl
-
-
-@dataclass(frozen=True)
-class TieBreakPlan:
-    stages: tuple[Stage, ...]
-    sudden_death: TimeControl
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "stages": [{"games": s.games, "time_control": clock_dict(s.time_control)} for s in self.stages],
-            "sudden_death": clock_dict(self.sudden_death),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TieBreakPlan:
-        return cls(
-            tuple(Stage(s["games"], TimeControl(**s["time_control"])) for s in data["stages"]),
-            TimeControl(**data["sudden_death"]),
-        )
-
-
-DEFAULT_PLAN: Final = TieBreakPlan(
-    (Stage(2, TimeControl(15 * 60, 10)), Stage(2, TimeControl(5 * 60, 3))), TimeControl(3 * 60, 2)
-)
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ from enum import StrEnum
 
 from services.registration.domain import errors, knockout
 from services.registration.domain.knockout import FormatChange, KnockoutFormat, SeedingKind
-from services.registration.domain.speed import TimeControl as TimeControl  # re-exported: part of the settings
 from services.registration.domain.speed import rating_key, speed_of
 from shared.seed_draw import draw_order
+from shared.time_control import TimeControl as TimeControl  # re-exported: part of the settings
 
 SEATS = (4, 200)
 MIN_PLAYERS = 4

@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    base_seconds: int
-    increment_seconds: int = 0
-    days_per_move: int | None = None
 
 
 class Speed(StrEnum):

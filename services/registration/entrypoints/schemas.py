@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from services.registration.domain import knockout
 from services.registration.domain.knockout import KnockoutFormat, SeedingKind
 from services.registration.domain.model import AccountKind, TimeControl, Tournament
+from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, clock_dict
 
 
 class Strict(BaseModel):
@@ -55,20 +56,20 @@ class TieBreakPlanBody(Strict):
     stages: list[StageBody] = Field(max_length=5)
     sudden_death: ClockBody
 
-    def domain(self) -> knockout.TieBreakPlan:
-        return knockout.TieBreakPlan(
-            tuple(knockout.Stage(s.games, s.time_control.domain()) for s in self.stages),
+    def domain(self) -> TieBreakPlan:
+        return TieBreakPlan(
+            tuple(Stage(s.games, s.time_control.domain()) for s in self.stages),
             self.sudden_death.domain(),
         )
 
     @classmethod
-    def of(cls, plan: knockout.TieBreakPlan) -> TieBreakPlanBody:
+    def of(cls, plan: TieBreakPlan) -> TieBreakPlanBody:
         return cls(
             stages=[
-                StageBody(games=s.games, time_control=ClockBody(**knockout.clock_dict(s.time_control)))
+                StageBody(games=s.games, time_control=ClockBody(**clock_dict(s.time_control)))
                 for s in plan.stages
             ],
-            sudden_death=ClockBody(**knockout.clock_dict(plan.sudden_death)),
+            sudden_death=ClockBody(**clock_dict(plan.sudden_death)),
         )
 
 
@@ -94,7 +95,7 @@ class KnockoutBody(Strict):
             custom_order=tuple(self.custom_order),
             third_place=self.third_place,
             second_final=self.second_final,
-            tiebreak_plan=self.tiebreak_plan.domain() if self.tiebreak_plan else knockout.DEFAULT_PLAN,
+            tiebreak_plan=self.tiebreak_plan.domain() if self.tiebreak_plan else DEFAULT_PLAN,
         )
 
 

@@ -16,6 +16,7 @@ from services.registration.service_layer.unit_of_work import RegistrationUnitOfW
 from shared import events
 from shared.events import Envelope
 from shared.seed_draw import new_draw_seed
+from shared.time_control import clock_dict
 from shared.timesource import Clock
 
 
@@ -52,11 +53,11 @@ def _knockout_event(t: Tournament) -> events.KnockoutSettings | None:
         tiebreak_plan=events.TieBreakPlan(
             stages=[
                 events.TieBreakStage(
-                    games=s.games, time_control=events.TimeControl(**knockout.clock_dict(s.time_control))
+                    games=s.games, time_control=events.TimeControl(**clock_dict(s.time_control))
                 )
                 for s in plan.stages
             ],
-            sudden_death=events.TimeControl(**knockout.clock_dict(plan.sudden_death)),
+            sudden_death=events.TimeControl(**clock_dict(plan.sudden_death)),
         ),
     )
 

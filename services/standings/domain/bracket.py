@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-from services.standings.domain.time_control import TimeControl
 from shared.scoring import Outcome
+from shared.time_control import TimeControl
 
 SECTIONS: Final = ("winners", "losers", "grand_final", "third_place")
 FORMAT_NAMES: Final[Mapping[str, str]] = {"knockout": "Knockout", "double_knockout": "Double knockout"}

@@ -45,9 +45,9 @@ from services.standings.domain.errors import (
 from services.standings.domain.history import EventHistory, Player
 from services.standings.domain.presets import Ruleset, preset
 from services.standings.domain.ranking import Standings, Table
-from services.standings.domain.time_control import TimeControl
 from shared.events import ByeKind
 from shared.scoring import Outcome, Result
+from shared.time_control import TimeControl
 
 __all__ = [
     "BYE_RESULTS",

@@ -11,9 +11,10 @@ import pytest
 from services.pairing.domain.bracket import MatchId, Section
 from services.pairing.domain.elimination import Elimination, bracket_from_dict, new_bracket
 from services.pairing.domain.errors import RoundNotDue
-from services.pairing.domain.match_play import How, MatchFormat, TimeControl
+from services.pairing.domain.match_play import How, MatchFormat
 from services.pairing.domain.seeding import Seeding, SeedingKind
 from shared.scoring import Outcome
+from shared.time_control import TimeControl
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
 

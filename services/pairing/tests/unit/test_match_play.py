@@ -8,20 +8,17 @@ import itertools
 import pytest
 
 from services.pairing.domain.match_play import (
-    DEFAULT_PLAN,
     GameKind,
     How,
     MatchFormat,
     MatchPlayError,
     PlannedGame,
-    Stage,
-    TieBreakPlan,
-    TimeControl,
     progress,
     regular_games,
     stage_games,
 )
 from shared.scoring import Outcome
+from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, TimeControl
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
 RAPID = TimeControl(25 * 60, 10)

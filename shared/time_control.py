@@ -1,0 +1,73 @@
+"""Time controls and the knockout tie-break plan, one definition for every service (RULES.md §4).
+
+Pure values: the clocks service adds its limits and millisecond arithmetic on top; events carry the
+same fields as pydantic models (``shared.events.TimeControl``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+
+def label(base_seconds: int, increment_seconds: int, days_per_move: int | None) -> str:
+    """``15+10`` (minutes + seconds), or ``2d/move`` for correspondence."""
+    if days_per_move:
+        return f"{days_per_move}d/move"
+    return f"{base_seconds / 60:g}+{increment_seconds}"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Fischer ``base + increment`` (sudden death: no increment), or ``days_per_move`` (correspondence)."""
+
+    base_seconds: int
+    increment_seconds: int = 0
+    days_per_move: int | None = None
+
+    def label(self) -> str:
+        return label(self.base_seconds, self.increment_seconds, self.days_per_move)
+
+    def trf(self) -> str:
+        """TRF-2026 record 222: ``180+2`` (seconds); empty for correspondence."""
+        return "" if self.days_per_move else f"{self.base_seconds}+{self.increment_seconds}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """A tie-break stage: ``games`` games at ``time_control``."""
+
+    games: int
+    time_control: TimeControl
+
+
+@dataclass(frozen=True, slots=True)
+class TieBreakPlan:
+    """What a level knockout match plays after its regular games: the stages in order, then one
+    sudden-death game."""
+
+    stages: tuple[Stage, ...]
+    sudden_death: TimeControl
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "stages": [{"games": s.games, "time_control": clock_dict(s.time_control)} for s in self.stages],
+            "sudden_death": clock_dict(self.sudden_death),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TieBreakPlan:
+        return cls(
+            tuple(Stage(s["games"], TimeControl(**s["time_control"])) for s in data["stages"]),
+            TimeControl(**data["sudden_death"]),
+        )
+
+
+def clock_dict(tc: TimeControl) -> dict[str, int]:
+    """A tie-break time control as plain data: base + increment, in seconds."""
+    return {"base_seconds": tc.base_seconds, "increment_seconds": tc.increment_seconds}
+
+
+DEFAULT_PLAN: Final = TieBreakPlan(
+    (Stage(2, TimeControl(15 * 60, 10)), Stage(2, TimeControl(5 * 60, 3))), TimeControl(3 * 60, 2)
+)

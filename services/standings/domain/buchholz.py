@@ -94,13 +94,8 @@ def plain_buchholz(ctx: Context, start: int) -> Value:
 
 
 def average_of_buchholz(ctx: Context, start: int) -> Value:
-    me = ctx.basis(start)
-    values: list[Fraction] = []
-    for i, opponent in enumerate(me.opponents):
-        if opponent and me.played[i]:
-            bh = plain_buchholz(ctx, opponent)
-            if bh is not None:
-                values.append(Fraction(bh))
+    found = (plain_buchholz(ctx, opponent) for opponent in ctx.basis(start).opponents_met)
+    values = [Fraction(bh) for bh in found if bh is not None]
     if not values:
         return None
     return round_half_up(sum(values, Fraction(0)) / len(values), Fraction(1, 100))

@@ -96,13 +96,8 @@ def plain_performance(ctx: Context, start: int) -> Value:
 
 
 def average_performance_of_opponents(ctx: Context, start: int) -> Value:
-    me = ctx.basis(start)
-    values: list[int] = []
-    for i, opponent in enumerate(me.opponents):
-        if opponent and me.played[i]:
-            tpr = plain_performance(ctx, opponent)
-            if tpr is not None:
-                values.append(int(tpr))
+    found = (plain_performance(ctx, opponent) for opponent in ctx.basis(start).opponents_met)
+    values = [int(tpr) for tpr in found if tpr is not None]
     if not values:
         return None
     return _average(values)

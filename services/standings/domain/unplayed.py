@@ -46,6 +46,11 @@ class Basis:
     fore_adjusted: int  # the adjusted score for FB
     last_not_vur: int  # last round that was not voluntarily unplayed (0 if none)
 
+    @property
+    def opponents_met(self) -> list[int]:
+        """The opponents played over the board, in round order."""
+        return [o for o, played in zip(self.opponents, self.played, strict=True) if o and played]
+
 
 def player_basis(history: EventHistory, start: int, scale: int) -> Basis:
     n = history.rounds

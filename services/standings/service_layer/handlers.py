@@ -152,7 +152,6 @@ class Handlers:
             # the same round again: the games it adds (a knockout's tie-break games), else nothing
             new_games, new_matches = live.extend_round(event.round, games, matches)
             if not new_games and not new_matches:
-                uow.keep(tid, revision, live)
                 return
             uow.tournaments.add_games(tid, new_games, new_matches)
             self._save(uow, revision + 1, live)
@@ -189,7 +188,6 @@ class Handlers:
             )
         finished = live.record_result(event.game_id, event.outcome, event.reason, event.finished_at)
         if finished is None:
-            uow.keep(tid, revision, live)
             return  # a second result for the game: the first one stands
         uow.tournaments.record_result(finished)
         self._save(uow, revision + 1, live)
@@ -205,7 +203,6 @@ class Handlers:
         except errors.RoundNotFound as exc:  # its pairing is still on its way
             raise NotReady(str(exc)) from None
         if not changed:
-            uow.keep(tid, revision, live)
             return
         uow.tournaments.publish_round(tid, event.round)
         self._save(uow, revision + 1, live)
@@ -221,7 +218,6 @@ class Handlers:
         except errors.MatchNotFound as exc:  # its pairing is still on its way
             raise NotReady(str(exc)) from None
         if match is None:
-            uow.keep(tid, revision, live)
             return
         uow.tournaments.decide_match(tid, match)
         self._save(uow, revision + 1, live)
@@ -237,7 +233,6 @@ class Handlers:
         except errors.GameNotFound as exc:  # its pairing is still on its way
             raise NotReady(str(exc)) from None
         if cancelled is None:
-            uow.keep(tid, revision, live)
             return
         uow.tournaments.cancel_game(event.game_id, event.cancelled_at)
         self._save(uow, revision + 1, live)
@@ -248,7 +243,6 @@ class Handlers:
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
         if live.tournament.info.completed_at is not None:
-            uow.keep(tid, revision, live)
             return
         open_games = [
             g.game_id for r in live.tournament.rounds.values() for g in r.live_games if g.outcome is None
@@ -270,7 +264,8 @@ class Handlers:
 
     def _live(self, uow: StandingsUnitOfWork, tournament_id: uuid.UUID) -> tuple[int, LiveTable]:
         """Lock the tournament and take its live table: from the cache when it is current, else
-        built from the rows."""
+        built from the rows. It goes back to the cache as it is when the unit commits, unless a
+        change saves a new revision (a rolled-back change forgets it: ``restore``)."""
         revision = uow.tournaments.lock(tournament_id)
         if revision is None:
             raise NotReady(f"no tournament {tournament_id} (tournament.started not seen yet)")
@@ -279,6 +274,7 @@ class Handlers:
             loaded = uow.tournaments.get(tournament_id)
             assert loaded is not None  # locked above
             live = LiveTable(loaded[0])
+        uow.keep(tournament_id, revision, live)
         return revision, live
 
     def _save(self, uow: StandingsUnitOfWork, revision: int, live: LiveTable) -> None:

@@ -207,17 +207,10 @@ class TournamentRepository:
         result = self.session.execute(_RECORD_OUTCOME, {"gid": game_id, "outcome": outcome.value, "at": at})
         return result.first() is not None
 
-    def open_games(self, tournament_id: uuid.UUID, number: int) -> int:
-        query = sa.select(sa.func.count()).where(
-            games.c.tournament_id == tournament_id, games.c.round == number, games.c.outcome.is_(None)
-        )
-        return int(self.session.execute(query).scalar_one())
-
     def round_state(self, tournament_id: uuid.UUID, number: int) -> tuple[bool, int]:
-        """Whether round ``number`` was closed, and how many of its games have no result yet."""
-        row = self.session.execute(_ROUND_STATE, {"tid": tournament_id, "number": number}).first()
-        if row is None:
-            return False, self.open_games(tournament_id, number)
+        """Whether round ``number`` was closed, and how many of its games have no result yet. Asked
+        after a result was recorded, so the round exists (its games reference it)."""
+        row = self.session.execute(_ROUND_STATE, {"tid": tournament_id, "number": number}).one()
         return row[0] is not None, int(row[1])
 
     def complete_round(self, tournament_id: uuid.UUID, number: int, at: dt.datetime) -> None:

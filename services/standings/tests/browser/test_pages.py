@@ -128,7 +128,8 @@ def test_swiss_standings_with_double_rounds(site, page):
 
 def test_round_robin_crosstable(site, page):
     page.goto(f"{site.url}/t/{site.robin.id}")
-    page.get_by_role("link", name="Crosstable").click()
+    with page.expect_navigation():  # the next page, not the one still shown
+        page.get_by_role("link", name="Crosstable").click()
     assert page.url.endswith("/crosstable")
     assert cells(page, "#crosstable thead tr")[0][3:9] == ["1", "2", "3", "4", "5", "6"]
     rows = cells(page, "#crosstable tbody tr")
@@ -148,7 +149,8 @@ def test_swiss_crosstable_shows_each_leg(site, page):
 
 def test_a_round_page_shows_its_results(site, page):
     page.goto(f"{site.url}/t/{site.robin.id}")
-    page.locator("nav .rounds").get_by_role("link", name="3", exact=True).click()
+    with page.expect_navigation():  # the next page, not the one still shown
+        page.locator("nav .rounds").get_by_role("link", name="3", exact=True).click()
     assert page.locator("h2").inner_text() == "Round 3 of 5"
     assert cells(page, "#pairings tbody tr") == [
         ["1", "2", "Player 2", "2000", "0-1", "6", "Player 6", "1800"],
@@ -224,7 +226,8 @@ def test_a_paired_unpublished_round_shows_no_result_in_the_bracket(site, page):
     text = page.locator("main").inner_text()
     assert "Semi-finals" not in text and "Final" not in text.replace("Final placing", "")
     assert page.locator("#placing").count() == 0
-    page.locator("nav .rounds").get_by_role("link", name="2", exact=True).click()
+    with page.expect_navigation():  # the next page, not the one still shown
+        page.locator("nav .rounds").get_by_role("link", name="2", exact=True).click()
     assert page.locator("#unpublished").is_visible() and page.locator("#pairings").count() == 0
 
 

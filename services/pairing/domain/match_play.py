@@ -28,7 +28,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
-from shared.scoring import Outcome
+from shared.scoring import FIDE, Outcome
 from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, TimeControl
 
 REGULAR_GAMES: Final = (1, 2, 4, 6)
@@ -159,16 +159,7 @@ def stage_games(fmt: MatchFormat, first_white: int, stage: int, first_number: in
 
 def points(outcome: Outcome, white: int) -> tuple[Fraction, Fraction]:
     """Game points of slots 0 and 1: 1 / ½ / 0, a forfeit win as a win, a double forfeit nothing."""
-    white_points = {
-        Outcome.WHITE_WIN: Fraction(1),
-        Outcome.WHITE_FORFEIT_WIN: Fraction(1),
-        Outcome.DRAW: Fraction(1, 2),
-    }.get(outcome, Fraction(0))
-    black_points = {
-        Outcome.BLACK_WIN: Fraction(1),
-        Outcome.BLACK_FORFEIT_WIN: Fraction(1),
-        Outcome.DRAW: Fraction(1, 2),
-    }.get(outcome, Fraction(0))
+    white_points, black_points = FIDE.game_points(outcome)
     return (white_points, black_points) if white == 0 else (black_points, white_points)
 
 
@@ -212,8 +203,8 @@ def _sudden_death(entry: tuple[PlannedGame, Outcome | None]) -> Progress:
     game, outcome = entry
     if outcome is None:
         return Progress()
-    white_won = outcome in (Outcome.WHITE_WIN, Outcome.WHITE_FORFEIT_WIN)
-    return Progress(game.white if white_won else 1 - game.white, How.SUDDEN_DEATH)
+    white_points, _ = FIDE.game_points(outcome)
+    return Progress(game.white if white_points == 1 else 1 - game.white, How.SUDDEN_DEATH)
 
 
 def _check_slot(slot: int) -> None:

@@ -14,10 +14,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Final
 
-from shared.scoring import Outcome
 from shared.time_control import TimeControl
 
 SECTIONS: Final = ("winners", "losers", "grand_final", "third_place")
@@ -141,24 +139,12 @@ def section_title(fmt: str, section: str) -> str:
     }[section]
 
 
-def game_points(outcome: Outcome) -> tuple[Fraction, Fraction]:
-    """White's and Black's points of a game in a match score: 1 / ½ / 0, forfeits as wins."""
-    return {
-        Outcome.WHITE_WIN: (Fraction(1), Fraction(0)),
-        Outcome.WHITE_FORFEIT_WIN: (Fraction(1), Fraction(0)),
-        Outcome.DRAW: (Fraction(1, 2), Fraction(1, 2)),
-        Outcome.BLACK_WIN: (Fraction(0), Fraction(1)),
-        Outcome.BLACK_FORFEIT_WIN: (Fraction(0), Fraction(1)),
-    }.get(outcome, (Fraction(0), Fraction(0)))
-
-
 __all__ = [
     "FORMAT_NAMES",
     "SECTIONS",
     "BracketMatch",
     "KnockoutFormat",
     "Placing",
-    "game_points",
     "round_name",
     "section_title",
     "size_of",

@@ -15,7 +15,6 @@ from services.standings.domain.bracket import (
     SECTIONS,
     BracketMatch,
     KnockoutFormat,
-    game_points,
     round_name,
     section_title,
 )
@@ -28,7 +27,7 @@ from services.standings.domain.tournament import (
     is_bracket,
     number,
 )
-from shared.scoring import Outcome
+from shared.scoring import FIDE, Outcome
 
 Number = int | float
 
@@ -356,7 +355,7 @@ class MatchOut(BaseModel):
             for g in games:
                 if g.outcome is None or g.cancelled:
                     continue
-                white, black = game_points(g.outcome)
+                white, black = FIDE.game_points(g.outcome)
                 for seed, pts in ((g.white, white), (g.black, black)):
                     points[m.players.index(seed)] += pts
             score = [number(p) or 0 for p in points]

@@ -33,7 +33,7 @@ class LiveTable:
             self._standings = t.standings()  # the first pairing says which table this is
             return
         if self._standings is not None and rnd.published:
-            record_round(t.info, rnd, self._standings)
+            self._record_round(rnd)
 
     def extend_round(
         self, number: int, games: list[Game], matches: list[BracketMatch]
@@ -54,8 +54,15 @@ class LiveTable:
         if not t.publish(number):
             return False
         if self._standings is not None:
-            record_round(t.info, t.round(number), self._standings)
+            self._record_round(t.round(number))
         return True
+
+    def _record_round(self, rnd: PairedRound) -> None:
+        """A whole round into the history, then one recomputation: a round's first open game
+        already touches everyone's tie-breaks, so updating game by game only repeats that."""
+        assert self._standings is not None
+        record_round(self.tournament.info, rnd, self._standings.history)
+        self._standings.refresh()
 
     def record_result(
         self, game_id: uuid.UUID, outcome: Outcome, reason: str, finished_at: dt.datetime

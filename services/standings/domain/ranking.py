@@ -178,8 +178,9 @@ class Standings:
         touched = self.history.record_bye(round_no, start, result)
         return self._update(set(touched), rounds)
 
-    def withdraw(self, start: int, after_round: int) -> Table:
-        self.history.withdraw(start, after_round)
+    def refresh(self) -> Table:
+        """Recompute everything once, after many entries were recorded straight into the history
+        (a whole round: one recomputation instead of one per game)."""
         self._recompute_all()
         self._table = self._rank()
         return self._table

@@ -40,9 +40,7 @@ def create_app(service: Clocks | None = None) -> OpenAPI:
         __name__,
         title="Arbiter clocks",
         version="1",
-        readiness=readiness(
-            svc.engine, svc.settings.amqp_url, svc.settings.redis_url, deadlines=svc.deadlines.ping
-        ),
+        readiness=readiness(svc.engine, deadlines=svc.deadlines.ping),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     secret = svc.settings.jwt_secret.get_secret_value()

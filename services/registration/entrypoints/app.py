@@ -47,7 +47,7 @@ def create_app(service: Registration | None = None) -> OpenAPI:
         __name__,
         title="Arbiter registration",
         version="1",
-        readiness=readiness(svc.engine, svc.settings.amqp_url, svc.settings.redis_url),
+        readiness=readiness(svc.engine),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     secret = svc.settings.jwt_secret.get_secret_value()

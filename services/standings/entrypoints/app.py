@@ -35,7 +35,7 @@ def create_app(service: StandingsService | None = None) -> OpenAPI:
         __name__,
         title="Arbiter standings",
         version="1",
-        readiness=readiness(svc.engine, svc.settings.amqp_url, svc.settings.redis_url),
+        readiness=readiness(svc.engine),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     app.register_api(_api(svc))

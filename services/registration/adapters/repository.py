@@ -66,12 +66,22 @@ class TournamentRepository:
         row = self.session.execute(query).first()
         if row is None:
             return None
-        return self._load(row)
+        return self._load(row, self._entries([row.id])[row.id])
 
-    def _load(self, row: Any) -> Tournament:
-        entry_rows = self.session.execute(
-            sa.select(entries).where(entries.c.tournament_id == row.id).order_by(entries.c.joined_at)
-        ).all()
+    def _entries(self, tournament_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[Any]]:
+        """The entries of these tournaments in joining order, in one query."""
+        found: dict[uuid.UUID, list[Any]] = {tid: [] for tid in tournament_ids}
+        if tournament_ids:
+            query = (
+                sa.select(entries)
+                .where(entries.c.tournament_id.in_(tournament_ids))
+                .order_by(entries.c.joined_at)
+            )
+            for e in self.session.execute(query):
+                found[e.tournament_id].append(e)
+        return found
+
+    def _load(self, row: Any, entry_rows: list[Any]) -> Tournament:
         t = Tournament(
             id=row.id,
             organiser_id=row.organiser_id,
@@ -105,7 +115,9 @@ class TournamentRepository:
         )
         if status is not None:
             query = query.where(tournaments.c.status == status.value)
-        return [self._load(row) for row in self.session.execute(query).all()]
+        rows = self.session.execute(query).all()
+        by_tournament = self._entries([row.id for row in rows])
+        return [self._load(row, by_tournament[row.id]) for row in rows]
 
     def due(self, now: dt.datetime, *, limit: int = 50) -> list[uuid.UUID]:
         query = (

@@ -173,9 +173,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         roster is kept by its organiser, who adds players with ``player_id``."""
         who = principal()
         player_id = body.player_id or who.subject
-        t = svc.bus.handle(
-            commands.JoinTournament(path.tournament_id, player_id, body.password, actor=_actor(who))
-        )
+        t = svc.bus.handle(commands.JoinTournament(_actor(who), path.tournament_id, player_id, body.password))
         return json_response(TournamentOut.of(t), 201)
 
     @api.delete("/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>", responses={200: TournamentOut})

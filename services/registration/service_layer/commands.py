@@ -36,10 +36,10 @@ class JoinTournament:
     """Enter ``player_id``: the player themselves (staff for anyone), or — a knockout's roster being kept
     by its organiser — the organiser."""
 
+    actor: Actor  # who asks: the player, or for a knockout draft its organiser
     tournament_id: uuid.UUID
     player_id: uuid.UUID
     password: str | None = None
-    actor: Actor | None = None  # who asks; None: the player themselves
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,10 @@ class Handlers:
                 raise errors.AccountExists(f"account {cmd.account_id} exists")
             account = Account(cmd.account_id, cmd.name, cmd.kind, dict(cmd.ratings))
             uow.accounts.add(account, self.clock.now())
-            uow.commit()
+            try:
+                uow.commit()
+            except sa.exc.IntegrityError:  # the same account registered concurrently
+                raise errors.AccountExists(f"account {cmd.account_id} exists") from None
             return account
 
     def create_tournament(self, cmd: commands.CreateTournament, uow: RegistrationUnitOfWork) -> Tournament:
@@ -163,7 +166,7 @@ class Handlers:
     def join(self, cmd: commands.JoinTournament, uow: RegistrationUnitOfWork) -> Tournament:
         with uow:
             t = _get(uow, cmd.tournament_id, lock=True)
-            actor = cmd.actor or commands.Actor(cmd.player_id)
+            actor = cmd.actor
             if t.is_knockout and actor.id != t.organiser_id and not actor.staff:
                 raise errors.RosterKeptByOrganiser("the organiser keeps a knockout's roster")
             if not t.is_knockout and actor.id != cmd.player_id and not actor.staff:
@@ -199,8 +202,7 @@ class Handlers:
     def cancel(self, cmd: commands.CancelTournament, uow: RegistrationUnitOfWork) -> Tournament:
         with uow:
             t = _get(uow, cmd.tournament_id, lock=True)
-            if cmd.actor.id != t.organiser_id and not cmd.actor.staff:
-                raise errors.NotOrganiser("only the organiser of this tournament may cancel it")
+            _require_organiser(t, cmd.actor, "cancel it")
             t.cancel(now=self.clock.now())
             uow.tournaments.save(t)
             uow.publish(

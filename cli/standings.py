@@ -189,7 +189,6 @@ _RESULT_TEXT = {"1": "1", "=": "½", "0": "0", "W": "1", "D": "½", "L": "0"}
 def crosstable_command(trf_file: str, edition: str | None, unrated: int | None, pairing: str | None) -> None:
     """Print the crosstable of a TRF file, in rank order."""
     doc, table = _table(trf_file, None, edition, unrated, pairing, None)
-    rank_of = {row.start: row.rank for row in table.rows}
     out = RichTable(title=f"{doc.name or Path(trf_file).name} — crosstable")
     out.add_column("Rank", justify="right")
     out.add_column("No", justify="right")
@@ -211,7 +210,7 @@ def crosstable_command(trf_file: str, edition: str | None, unrated: int | None, 
                 result = _RESULT_TEXT.get(entry.result.value, entry.result.value)
                 cells.append(f"{entry.opponent}{entry.colour.value}{result}")
         out.add_row(
-            str(rank_of[row.start]),
+            str(row.rank),
             str(row.start),
             player.name,
             str(player.rating or ""),

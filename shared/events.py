@@ -9,7 +9,6 @@ the schema fails loudly in its own tests instead of poisoning a consumer.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import uuid
 from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
@@ -446,7 +445,3 @@ class StandingsFinal(Event):
     TYPE: ClassVar[str] = "standings.final"
     tournament_id: uuid.UUID
     rows: list[StandingRow]
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, default=str, sort_keys=True)

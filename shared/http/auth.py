@@ -33,10 +33,6 @@ class Principal:
         if not self.roles & set(roles):
             raise forbidden(f"this needs one of the roles: {', '.join(sorted(roles))}")
 
-    def require_owner(self, owner: uuid.UUID, what: str = "tournament") -> None:
-        if self.subject != owner and not self.is_staff:
-            raise forbidden(f"only the organiser of this {what} may do this", slug="not-organiser")
-
 
 def issue_token(
     secret: str,

@@ -52,10 +52,6 @@ def forbidden(detail: str, slug: str = "forbidden") -> Problem:
     return Problem(403, slug, "Forbidden", detail)
 
 
-def conflict(slug: str, detail: str, title: str = "Conflict") -> Problem:
-    return Problem(409, slug, title, detail)
-
-
 def unprocessable(slug: str, detail: str, **extensions: Any) -> Problem:
     return Problem(422, slug, "Unprocessable request", detail, **extensions)
 

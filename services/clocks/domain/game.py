@@ -122,9 +122,6 @@ class Game:
         """False: one side never moved, so the game changes no rating (RULES.md §2)."""
         return self.white_moved and self.black_moved
 
-    def player(self, side: Side) -> uuid.UUID:
-        return self.white if side is Side.WHITE else self.black
-
     def side_of(self, player_id: uuid.UUID) -> Side | None:
         if player_id == self.white:
             return Side.WHITE

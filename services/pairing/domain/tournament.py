@@ -4,7 +4,6 @@ their results. Pure: engines are called through :class:`Pairer`."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
@@ -55,10 +54,6 @@ class Round:
     byes: list[Bye]
     completed: bool = False
     published: bool = True  # knockout rounds: once their organiser publishes them
-
-    @property
-    def finished(self) -> bool:
-        return all(g.outcome is not None for g in self.games)
 
 
 @dataclass(frozen=True)
@@ -165,8 +160,3 @@ def pairers() -> dict[System, Pairer]:
     from services.pairing.domain.swiss import SwissPairer
 
     return {System.ROUND_ROBIN: RoundRobinPairer(), System.SWISS: SwissPairer()}
-
-
-def met_before(rounds: Sequence[Round]) -> set[frozenset[int]]:
-    """Every pair of seeds that has been paired (played or forfeited)."""
-    return {frozenset((g.white, g.black)) for r in rounds for g in r.games}

@@ -10,7 +10,7 @@ block means ``Z``.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
@@ -129,10 +129,6 @@ class EventHistory:
         if self.point_system.zero_point_bye:
             return Entry(result=Result.ZERO_POINT_BYE, points=self.point_system.zero_point_bye)
         return ABSENT
-
-    def rounds_of(self, start: int) -> Iterator[tuple[int, Entry]]:
-        for round_no in range(1, self.rounds + 1):
-            yield round_no, self.entry(start, round_no)
 
     def score(self, start: int, through: int | None = None) -> Fraction:
         last = self.rounds if through is None else through

@@ -24,13 +24,6 @@ class LotDraw:
     seed: str
     groups: tuple[tuple[int, ...], ...]
 
-    def order_of(self, start: int) -> int:
-        """The player's position inside their drawn group (0 = drawn first); 0 if not in a draw."""
-        for group in self.groups:
-            if start in group:
-                return group.index(start)
-        return 0
-
     def to_dict(self) -> dict[str, object]:
         return {"seed": self.seed, "groups": [list(g) for g in self.groups]}
 

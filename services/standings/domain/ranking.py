@@ -121,13 +121,6 @@ class Table:
                 return row
         raise KeyError(start)
 
-    def tied_groups(self) -> list[list[int]]:
-        """Groups still sharing a rank after every tie-break."""
-        groups: dict[int, list[int]] = {}
-        for row in self.rows:
-            groups.setdefault(row.rank, []).append(row.start)
-        return [g for g in groups.values() if len(g) > 1]
-
 
 def _sort_key(value: Value, direction: Direction) -> float:
     """A float key: exact for ranking, since every value is a fraction with a small denominator (at

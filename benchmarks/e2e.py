@@ -19,6 +19,7 @@ from typing import Any
 
 TOURNAMENTS = int(os.environ.get("ARBITER_BENCH_TOURNAMENTS", "40"))
 PLAYERS = int(os.environ.get("ARBITER_BENCH_PLAYERS", "8"))
+THRESHOLD = 20  # the platform threshold each tournament is created with
 
 
 def main() -> None:
@@ -32,7 +33,7 @@ def main() -> None:
             running_stack(servers, Path(tmp)) as stack,
             _Listener(stack.env["ARBITER_AMQP_URL"]) as bus,
         ):
-            print(f"tournaments at once: {TOURNAMENTS} × {PLAYERS} players (round robin), per pass")
+            print(f"tournaments at once: {TOURNAMENTS} × {PLAYERS} players, per pass")
             print("-- saturation: every result posted as soon as its game exists")
             rate = _run_pass(stack, bus, rate=None)
             paced = max(1.0, PACE * rate)
@@ -118,8 +119,9 @@ class _Pacer:
 
 
 def _run_pass(stack, bus: _Listener, *, rate: float | None) -> float:  # type: ignore[no-untyped-def]
-    """Register, start and play TOURNAMENTS round robins at once; print the figures and return the
+    """Register, start and play TOURNAMENTS tournaments at once; print the figures and return the
     sustained results per second."""
+    from services.pairing.domain.platform import plan
     from tests.e2e.story import Story
 
     story = Story(stack)
@@ -128,11 +130,11 @@ def _run_pass(stack, bus: _Listener, *, rate: float | None) -> float:  # type: i
     tids = []
     lead = max(10.0, 0.1 * TOURNAMENTS * PLAYERS)  # every field must be in before the first start
     for org, players in zip(organisers, fields, strict=True):
-        tid = story.create_tournament(org, start_in=lead, threshold=20, base_seconds=3600)
+        tid = story.create_tournament(org, start_in=lead, threshold=THRESHOLD, base_seconds=3600)
         for p in players:
             story.join(p, tid)
         tids.append(tid)
-    rounds = PLAYERS - 1 + PLAYERS % 2
+    rounds = plan(PLAYERS, threshold=THRESHOLD).rounds  # round robin below the threshold, else Swiss
     per_round = PLAYERS // 2
     posted: list[tuple[str, int, float]] = []
     lock = threading.Lock()

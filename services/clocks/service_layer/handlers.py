@@ -58,10 +58,14 @@ def _save_finished(uow: ClocksUnitOfWork, game: Game) -> None:
     uow.track(game)
 
 
-def _start(uow: ClocksUnitOfWork, game: Game, now: dt.datetime) -> None:
-    """Start a game's clock: White's time runs from now."""
+def _start(uow: ClocksUnitOfWork, game: Game, now: dt.datetime, *, new: bool = False) -> None:
+    """Start a game's clock: White's time runs from now. A ``new`` game is stored already started
+    (one insert, not an insert and an update)."""
     game.start(now)
-    uow.games.save(game)
+    if new:
+        uow.games.add(game, now)
+    else:
+        uow.games.save(game)
     uow.publish(
         events.GameStarted(
             tournament_id=game.tournament_id,
@@ -219,11 +223,13 @@ class Handlers:
                 label=paired.label,
                 released=released,
             )
-            uow.games.add(game, now)
-            if paired.match_id is not None:
+            if paired.match_id is not None:  # a match's games start one after the other
+                uow.games.add(game, now)
                 matches.append(paired.match_id)
             elif released:
-                _start(uow, game, now)
+                _start(uow, game, now, new=True)
+            else:
+                uow.games.add(game, now)
         if released:
             for match_id in dict.fromkeys(matches):
                 _play_on(uow, event.tournament_id, match_id, now)

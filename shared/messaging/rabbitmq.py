@@ -76,48 +76,27 @@ class RabbitMQBroker:
         if self._publish_channel is None or self._publish_channel.is_closed:
             channel = conn.channel()
             channel.confirm_delivery()
-            channel.exchange_declare(EXCHANGE, exchange_type="topic", durable=True)
-            channel.exchange_declare(DEAD_LETTER_EXCHANGE, exchange_type="direct", durable=True)
+            _declare_exchanges(channel)
             self._publish_channel = channel
         return self._publish_channel
 
     def close(self) -> None:
         with self._lock:
-            if self._conn is not None and self._conn.is_open:
-                try:
-                    self._conn.close()
-                except _CONNECTION_ERRORS:
-                    pass
-            self._conn = None
-            self._publish_channel = None
+            self._drop_connection()
+
+    def _drop_connection(self) -> None:
+        if self._conn is not None and self._conn.is_open:
+            try:
+                self._conn.close()
+            except _CONNECTION_ERRORS:
+                pass
+        self._conn = None
+        self._publish_channel = None
 
     # -- topology ---------------------------------------------------------------------------------
     def declare(self, subscriptions: Sequence[Subscription]) -> None:
         with self._lock:
-            channel = self._channel()
-            for sub in subscriptions:
-                dead = f"{sub.queue}.dead"
-                channel.queue_declare(dead, durable=True)
-                channel.queue_bind(dead, DEAD_LETTER_EXCHANGE, routing_key=sub.queue)
-                channel.queue_declare(
-                    sub.queue,
-                    durable=True,
-                    arguments={
-                        "x-dead-letter-exchange": DEAD_LETTER_EXCHANGE,
-                        "x-dead-letter-routing-key": sub.queue,
-                    },
-                )
-                for key in sub.routing_keys:
-                    channel.queue_bind(sub.queue, EXCHANGE, routing_key=key)
-                channel.queue_declare(
-                    f"{sub.queue}.later",
-                    durable=True,
-                    arguments={
-                        "x-message-ttl": LATER_DELAY_MS,
-                        "x-dead-letter-exchange": "",
-                        "x-dead-letter-routing-key": sub.queue,
-                    },
-                )
+            _declare_queues(self._channel(), subscriptions)
 
     # -- publishing -------------------------------------------------------------------------------
     def publish(self, envelopes: Sequence[Envelope]) -> None:
@@ -149,7 +128,7 @@ class RabbitMQBroker:
                 except pika.exceptions.NackError as exc:
                     raise PublishError(f"broker refused {key}") from exc
                 except _CONNECTION_ERRORS as exc:
-                    self._conn = None
+                    self._drop_connection()  # a stale one (heartbeats missed while idle): reconnect
                     if attempt == 2:
                         raise PublishError(f"could not publish {key}: {exc!r}") from exc
 
@@ -170,10 +149,11 @@ class RabbitMQBroker:
         """Messages that arrive together are handled together: whatever one read of the socket
         dispatched for a queue becomes one batch (one transaction, when the subscription handles
         batches); an idle consumer still handles each message the moment it arrives."""
-        self.declare(subscriptions)
         conn = pika.BlockingConnection(self._params)
         try:
             channel = conn.channel()
+            _declare_exchanges(channel)  # on the consuming connection: no idle second one to keep alive
+            _declare_queues(channel, subscriptions)
             channel.confirm_delivery()
             channel.basic_qos(prefetch_count=self.prefetch)
             buffers: dict[str, list[tuple[Basic.Deliver, BasicProperties, bytes]]] = {}
@@ -238,6 +218,38 @@ class RabbitMQBroker:
                     reason = f"rejected: {headers['x-death'][0].get('reason', '?')}"
                 out.append(DeadLetter(queue, str(reason or "unknown"), body))
         return out
+
+
+def _declare_exchanges(channel: BlockingChannel) -> None:
+    channel.exchange_declare(EXCHANGE, exchange_type="topic", durable=True)
+    channel.exchange_declare(DEAD_LETTER_EXCHANGE, exchange_type="direct", durable=True)
+
+
+def _declare_queues(channel: BlockingChannel, subscriptions: Sequence[Subscription]) -> None:
+    """Each subscription's durable queue with its dead-letter queue and its ``.later`` queue."""
+    for sub in subscriptions:
+        dead = f"{sub.queue}.dead"
+        channel.queue_declare(dead, durable=True)
+        channel.queue_bind(dead, DEAD_LETTER_EXCHANGE, routing_key=sub.queue)
+        channel.queue_declare(
+            sub.queue,
+            durable=True,
+            arguments={
+                "x-dead-letter-exchange": DEAD_LETTER_EXCHANGE,
+                "x-dead-letter-routing-key": sub.queue,
+            },
+        )
+        for key in sub.routing_keys:
+            channel.queue_bind(sub.queue, EXCHANGE, routing_key=key)
+        channel.queue_declare(
+            f"{sub.queue}.later",
+            durable=True,
+            arguments={
+                "x-message-ttl": LATER_DELAY_MS,
+                "x-dead-letter-exchange": "",
+                "x-dead-letter-routing-key": sub.queue,
+            },
+        )
 
 
 def _forward(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 from typing import Any
 
@@ -74,3 +75,12 @@ def run_migrations_env(metadata: sa.MetaData) -> None:
         with context.begin_transaction():
             context.run_migrations()
         conn.commit()
+
+
+def aware(value: dt.datetime) -> dt.datetime:
+    """SQLite returns naive datetimes; everything Arbiter stores is UTC."""
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+
+
+def aware_or_none(value: dt.datetime | None) -> dt.datetime | None:
+    return None if value is None else aware(value)

@@ -13,15 +13,7 @@ from sqlalchemy.orm import Session
 from services.clocks.adapters.orm import clock_changes, games
 from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, ClockState, Side, TimeControl
 from services.clocks.domain.game import Game, GameStatus, Outcome
-
-
-def _aware(value: dt.datetime) -> dt.datetime:
-    """SQLite returns naive datetimes; everything here is UTC."""
-    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
-
-
-def _aware_or_none(value: dt.datetime | None) -> dt.datetime | None:
-    return None if value is None else _aware(value)
+from shared.database import aware, aware_or_none
 
 
 def _side(value: str | None) -> Side | None:
@@ -110,7 +102,7 @@ class GameRepository:
             sa.select(clock_changes).where(clock_changes.c.game_id == game_id).order_by(clock_changes.c.id)
         ).all()
         return [
-            ClockChange(ChangeKind(r.kind), _aware(r.at), r.reason, _side(r.side), r.delta_ms) for r in rows
+            ClockChange(ChangeKind(r.kind), aware(r.at), r.reason, _side(r.side), r.delta_ms) for r in rows
         ]
 
     def add(self, game: Game, now: dt.datetime) -> None:
@@ -147,7 +139,7 @@ class GameRepository:
             remaining={Side.WHITE: row.white_ms, Side.BLACK: row.black_ms},
             state=ClockState(row.clock_state),
             to_move=_side(row.to_move),
-            turn_started_at=_aware_or_none(row.turn_started_at),
+            turn_started_at=aware_or_none(row.turn_started_at),
             flagged=_side(row.flagged),
         )
         game = Game(
@@ -166,8 +158,8 @@ class GameRepository:
             black_moved=row.black_moved,
             outcome=Outcome(row.outcome) if row.outcome else None,
             reason=row.reason,
-            started_at=_aware_or_none(row.started_at),
-            finished_at=_aware_or_none(row.finished_at),
+            started_at=aware_or_none(row.started_at),
+            finished_at=aware_or_none(row.finished_at),
             match_id=row.match_id,
             number=row.match_game,
             label=row.label,

@@ -12,15 +12,7 @@ from sqlalchemy.orm import Session
 from services.registration.adapters.orm import accounts, entries, tournaments
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import Account, AccountKind, Entry, Status, TimeControl, Tournament
-
-
-def _aware(value: dt.datetime) -> dt.datetime:
-    """SQLite returns naive datetimes; everything here is UTC."""
-    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
-
-
-def _aware_or_none(value: dt.datetime | None) -> dt.datetime | None:
-    return None if value is None else _aware(value)
+from shared.database import aware, aware_or_none
 
 
 class AccountRepository:
@@ -86,7 +78,7 @@ class TournamentRepository:
             id=row.id,
             organiser_id=row.organiser_id,
             name=row.name,
-            starts_at=_aware_or_none(row.starts_at),
+            starts_at=aware_or_none(row.starts_at),
             time_control=TimeControl(row.base_seconds, row.increment_seconds, row.days_per_move),
             seats=row.seats,
             minimum=row.minimum,
@@ -100,8 +92,8 @@ class TournamentRepository:
             password_hash=row.password_hash,
             status=Status(row.status),
             status_reason=row.status_reason,
-            created_at=_aware(row.created_at),
-            entries=[Entry(e.player_id, e.name, e.rating, _aware(e.joined_at)) for e in entry_rows],
+            created_at=aware(row.created_at),
+            entries=[Entry(e.player_id, e.name, e.rating, aware(e.joined_at)) for e in entry_rows],
             knockout=KnockoutFormat.from_dict(row.knockout) if row.knockout is not None else None,
         )
         self._seen[t.id] = {e.player_id: e.rating for e in t.entries}

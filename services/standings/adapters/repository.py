@@ -21,19 +21,13 @@ from services.standings.domain.tournament import (
     Tournament,
     TournamentInfo,
 )
+from shared.database import aware_or_none
 from shared.events import ByeKind
 from shared.scoring import Outcome
 
 
-def _aware(value: dt.datetime | None) -> dt.datetime | None:
-    """SQLite returns naive datetimes; everything here is UTC."""
-    if value is None or value.tzinfo is not None:
-        return value
-    return value.replace(tzinfo=dt.UTC)
-
-
 def _info(row: Any) -> TournamentInfo:
-    started_at = _aware(row.started_at)
+    started_at = aware_or_none(row.started_at)
     assert started_at is not None
     return TournamentInfo(
         id=row.id,
@@ -45,7 +39,7 @@ def _info(row: Any) -> TournamentInfo:
         double_rounds=row.double_rounds,
         system=row.system,
         total_rounds=row.total_rounds,
-        completed_at=_aware(row.completed_at),
+        completed_at=aware_or_none(row.completed_at),
         knockout=KnockoutFormat.from_dict(row.knockout) if row.knockout is not None else None,
     )
 
@@ -156,7 +150,7 @@ class TournamentRepository:
                     g.leg,
                     Outcome(g.outcome) if g.outcome else None,
                     g.reason,
-                    _aware(g.finished_at),
+                    aware_or_none(g.finished_at),
                     g.match_id,
                     g.number,
                     g.label,
@@ -184,7 +178,7 @@ class TournamentRepository:
                     m.first_white,
                     m.winner,
                     m.how,
-                    _aware(m.decided_at),
+                    aware_or_none(m.decided_at),
                 )
             )
         return Tournament(_info(row), roster, by_round, _placing(row.placing)), row.snapshot

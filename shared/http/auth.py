@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import jwt
 from flask import Blueprint, g, request
 
+from shared.commands import Actor
 from shared.http.problems import forbidden, unauthorized
 
 ROLES = frozenset({"player", "arbiter", "service"})
@@ -32,6 +33,10 @@ class Principal:
     def require(self, *roles: str) -> None:
         if not self.roles & set(roles):
             raise forbidden(f"this needs one of the roles: {', '.join(sorted(roles))}")
+
+    def actor(self) -> Actor:
+        """Who asks, as the services' commands name them."""
+        return Actor(self.subject, self.is_staff)
 
 
 def issue_token(

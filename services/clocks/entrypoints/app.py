@@ -70,11 +70,7 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
     def report_result(path: GamePath, body: ResultBody) -> Response:
         """Report how the game ended: a player of the game, its organiser, an arbiter or a service."""
         who = principal()
-        game = svc.bus.handle(
-            commands.ReportResult(
-                path.game_id, body.outcome, body.reason, commands.Actor(who.subject, who.is_staff)
-            )
-        )
+        game = svc.bus.handle(commands.ReportResult(path.game_id, body.outcome, body.reason, who.actor()))
         return json_response(GameOut.of(game, svc.clock.now()))
 
     @api.get("/games/<uuid:game_id>", responses={200: GameOut}, security=[])

@@ -6,14 +6,11 @@ import datetime as dt
 import uuid
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from services.clocks.domain.clock import Side
 from services.clocks.domain.game import Game, Outcome
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+from shared.http.schemas import Strict
 
 
 class GamePath(BaseModel):

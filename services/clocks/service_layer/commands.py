@@ -6,14 +6,7 @@ import uuid
 from dataclasses import dataclass
 
 from services.clocks.domain.game import Outcome
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who asks: the token's subject, and whether they are staff (arbiter or service)."""
-
-    id: uuid.UUID
-    staff: bool = False
+from shared.commands import Actor as Actor  # re-exported: every command names its actor
 
 
 @dataclass(frozen=True)

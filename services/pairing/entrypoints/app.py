@@ -80,9 +80,7 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         """The organiser publishes a paired knockout round (``round.published``): its pairings become
         public and its games may start. Publishing it again changes nothing."""
         who = principal()
-        svc.bus.handle(
-            commands.PublishRound(commands.Actor(who.subject, who.is_staff), path.tournament_id, path.number)
-        )
+        svc.bus.handle(commands.PublishRound(who.actor(), path.tournament_id, path.number))
         t, e, _ = load(path.tournament_id)
         rnd = t.round(path.number)
         assert rnd is not None

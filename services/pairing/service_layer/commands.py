@@ -5,13 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
-class Actor:
-    """Who asks: the token's subject, and whether they are staff (arbiter or service)."""
-
-    id: uuid.UUID
-    staff: bool = False
+from shared.commands import Actor as Actor  # re-exported: every command names its actor
 
 
 @dataclass(frozen=True)

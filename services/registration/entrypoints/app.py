@@ -29,7 +29,7 @@ from services.registration.entrypoints.schemas import (
 from services.registration.service_layer import commands
 from shared.health import readiness
 from shared.http.app import SECURITY, create_openapi_app, json_response
-from shared.http.auth import Principal, authenticate_writes, principal
+from shared.http.auth import authenticate_writes, principal
 from shared.http.idempotency import Idempotency
 from shared.http.problems import install_domain_errors, not_found, unprocessable
 
@@ -56,10 +56,6 @@ def create_app(service: Registration | None = None) -> OpenAPI:
     app.register_api(_tournaments(svc, secret, idempotent))
     app.extensions["arbiter"] = svc
     return app
-
-
-def _actor(p: Principal) -> commands.Actor:
-    return commands.Actor(p.subject, p.is_staff)
 
 
 def _accounts(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlueprint:
@@ -121,7 +117,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             password=body.password,
             knockout=body.knockout.domain() if body.knockout else None,
         )
-        t = svc.bus.handle(commands.CreateTournament(_actor(who), settings))
+        t = svc.bus.handle(commands.CreateTournament(who.actor(), settings))
         return json_response(TournamentOut.of(t), 201, {"Location": f"/tournaments/{t.id}"})
 
     @api.get("/tournaments", responses={200: TournamentList}, security=[])
@@ -156,14 +152,14 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             rated=body.rated,
             format=body.knockout.domain() if body.knockout else knockout.FormatChange(),
         )
-        t = svc.bus.handle(commands.ChangeTournament(_actor(who), path.tournament_id, changes))
+        t = svc.bus.handle(commands.ChangeTournament(who.actor(), path.tournament_id, changes))
         return json_response(TournamentOut.of(t))
 
     @api.post("/tournaments/<uuid:tournament_id>/start", responses={200: TournamentOut})
     def start(path: TournamentPath) -> Response:
         """Start a knockout draft (its organiser): roster and seeds are fixed and round 1 is paired."""
         who = principal()
-        t = svc.bus.handle(commands.StartTournament(_actor(who), path.tournament_id))
+        t = svc.bus.handle(commands.StartTournament(who.actor(), path.tournament_id))
         return json_response(TournamentOut.of(t))
 
     @api.post("/tournaments/<uuid:tournament_id>/entries", responses={201: TournamentOut})
@@ -173,21 +169,21 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         roster is kept by its organiser, who adds players with ``player_id``."""
         who = principal()
         player_id = body.player_id or who.subject
-        t = svc.bus.handle(commands.JoinTournament(_actor(who), path.tournament_id, player_id, body.password))
+        t = svc.bus.handle(commands.JoinTournament(who.actor(), path.tournament_id, player_id, body.password))
         return json_response(TournamentOut.of(t), 201)
 
     @api.delete("/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>", responses={200: TournamentOut})
     def leave(path: EntryPath) -> Response:
         """Leave before the start; after it nobody leaves. A knockout draft's organiser removes players."""
         who = principal()
-        t = svc.bus.handle(commands.LeaveTournament(_actor(who), path.tournament_id, path.player_id))
+        t = svc.bus.handle(commands.LeaveTournament(who.actor(), path.tournament_id, path.player_id))
         return json_response(TournamentOut.of(t))
 
     @api.post("/tournaments/<uuid:tournament_id>/cancel", responses={200: TournamentOut})
     def cancel(path: TournamentPath) -> Response:
         """The organiser may cancel before the start (a knockout: while it is a draft), never after."""
         who = principal()
-        t = svc.bus.handle(commands.CancelTournament(_actor(who), path.tournament_id))
+        t = svc.bus.handle(commands.CancelTournament(who.actor(), path.tournament_id))
         return json_response(TournamentOut.of(t))
 
     return api

@@ -5,16 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from services.registration.domain import knockout
 from services.registration.domain.knockout import KnockoutFormat, SeedingKind
 from services.registration.domain.model import AccountKind, TimeControl, Tournament
+from shared.http.schemas import Strict
 from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, clock_dict
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class TimeControlBody(Strict):

@@ -124,9 +124,11 @@ def schema_document() -> dict[str, Any]:
 
 class TimeControl(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-    base_seconds: int = Field(ge=0, le=6 * 3600)
-    increment_seconds: int = Field(0, ge=0, le=600)
-    days_per_move: int | None = Field(None, ge=1, le=60, description="correspondence")
+    base_seconds: int = Field(ge=0, le=time_control.MAX_BASE_SECONDS)
+    increment_seconds: int = Field(0, ge=0, le=time_control.MAX_INCREMENT_SECONDS)
+    days_per_move: int | None = Field(
+        None, ge=1, le=time_control.MAX_DAYS_PER_MOVE, description="correspondence"
+    )
 
     def label(self) -> str:
         return time_control.label(self.base_seconds, self.increment_seconds, self.days_per_move)

@@ -9,6 +9,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
+MAX_BASE_SECONDS: Final = 6 * 3600
+MAX_INCREMENT_SECONDS: Final = 600
+MAX_DAYS_PER_MOVE: Final = 60
+
 
 def label(base_seconds: int, increment_seconds: int, days_per_move: int | None) -> str:
     """``15+10`` (minutes + seconds), or ``2d/move`` for correspondence."""
@@ -27,6 +31,20 @@ class TimeControl:
 
     def label(self) -> str:
         return label(self.base_seconds, self.increment_seconds, self.days_per_move)
+
+    def problem(self) -> str | None:
+        """Why no game can be played with this time control, or None when one can."""
+        if self.days_per_move is not None:
+            if not 1 <= self.days_per_move <= MAX_DAYS_PER_MOVE:
+                return f"days per move must be 1–{MAX_DAYS_PER_MOVE}, got {self.days_per_move}"
+            return None
+        if not 0 <= self.base_seconds <= MAX_BASE_SECONDS:
+            return f"base time must be 0–{MAX_BASE_SECONDS} s"
+        if not 0 <= self.increment_seconds <= MAX_INCREMENT_SECONDS:
+            return f"the increment must be 0–{MAX_INCREMENT_SECONDS} s"
+        if self.base_seconds == 0 and self.increment_seconds == 0:
+            return "a time control needs base time or an increment"
+        return None
 
     def trf(self) -> str:
         """TRF-2026 record 222: ``180+2`` (seconds); empty for correspondence."""

@@ -31,9 +31,6 @@ from shared import time_control as shared_time_control
 
 MS = dt.timedelta(milliseconds=1)
 DAY_MS = 86_400_000
-MAX_BASE_SECONDS = 6 * 3600
-MAX_INCREMENT_SECONDS = 600
-MAX_DAYS_PER_MOVE = 60
 
 
 class Side(StrEnum):
@@ -50,18 +47,9 @@ class TimeControl(shared_time_control.TimeControl):
     """The shared time control within the limits the clocks run, with their millisecond arithmetic."""
 
     def __post_init__(self) -> None:
-        if self.days_per_move is not None:
-            if not 1 <= self.days_per_move <= MAX_DAYS_PER_MOVE:
-                raise errors.InvalidTimeControl(
-                    f"days per move must be 1–{MAX_DAYS_PER_MOVE}, got {self.days_per_move}"
-                )
-            return
-        if not 0 <= self.base_seconds <= MAX_BASE_SECONDS:
-            raise errors.InvalidTimeControl(f"base time must be 0–{MAX_BASE_SECONDS} s")
-        if not 0 <= self.increment_seconds <= MAX_INCREMENT_SECONDS:
-            raise errors.InvalidTimeControl(f"the increment must be 0–{MAX_INCREMENT_SECONDS} s")
-        if self.base_seconds == 0 and self.increment_seconds == 0:
-            raise errors.InvalidTimeControl("a time control needs base time or an increment")
+        problem = self.problem()
+        if problem is not None:
+            raise errors.InvalidTimeControl(problem)
 
     @property
     def correspondence(self) -> bool:

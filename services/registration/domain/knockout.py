@@ -137,12 +137,9 @@ def validate(ruleset: str, fmt: KnockoutFormat, entered: Sequence[uuid.UUID] | N
 
 
 def _check_clock(clock: TimeControl, what: str) -> None:
-    if (
-        clock.base_seconds < 0
-        or clock.increment_seconds < 0
-        or clock.base_seconds + clock.increment_seconds == 0
-    ):
-        raise errors.InvalidSettings(f"{what} needs a time control with base time or an increment")
+    problem = clock.problem()
+    if problem is not None:
+        raise errors.InvalidSettings(f"{what}: {problem}")
 
 
 def check_custom_order(order: Sequence[uuid.UUID], entered: Sequence[uuid.UUID]) -> None:

@@ -379,8 +379,9 @@ def _validate_draft(s: Settings, fmt: KnockoutFormat) -> None:
 
 
 def _check_time_control(tc: TimeControl) -> None:
-    if tc.days_per_move is None and tc.base_seconds == 0 and tc.increment_seconds == 0:
-        raise errors.InvalidSettings("a time control needs base time or an increment")
+    problem = tc.problem()
+    if problem is not None:
+        raise errors.InvalidSettings(problem)
 
 
 def _without(fmt: KnockoutFormat, player_id: uuid.UUID) -> KnockoutFormat:

@@ -11,13 +11,21 @@ from services.registration.domain import knockout
 from services.registration.domain.knockout import KnockoutFormat, SeedingKind
 from services.registration.domain.model import AccountKind, TimeControl, Tournament
 from shared.http.schemas import Strict
-from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, clock_dict
+from shared.time_control import (
+    DEFAULT_PLAN,
+    MAX_BASE_SECONDS,
+    MAX_DAYS_PER_MOVE,
+    MAX_INCREMENT_SECONDS,
+    Stage,
+    TieBreakPlan,
+    clock_dict,
+)
 
 
 class TimeControlBody(Strict):
-    base_seconds: int = Field(ge=0, le=6 * 3600, examples=[180])
-    increment_seconds: int = Field(0, ge=0, le=600, examples=[2])
-    days_per_move: int | None = Field(None, ge=1, le=60)
+    base_seconds: int = Field(ge=0, le=MAX_BASE_SECONDS, examples=[180])
+    increment_seconds: int = Field(0, ge=0, le=MAX_INCREMENT_SECONDS, examples=[2])
+    days_per_move: int | None = Field(None, ge=1, le=MAX_DAYS_PER_MOVE)
 
 
 class AccountBody(Strict):
@@ -35,8 +43,8 @@ class AccountOut(BaseModel):
 
 
 class ClockBody(Strict):
-    base_seconds: int = Field(ge=0, le=6 * 3600, examples=[900])
-    increment_seconds: int = Field(0, ge=0, le=600, examples=[10])
+    base_seconds: int = Field(ge=0, le=MAX_BASE_SECONDS, examples=[900])
+    increment_seconds: int = Field(0, ge=0, le=MAX_INCREMENT_SECONDS, examples=[10])
 
     def domain(self) -> TimeControl:
         return TimeControl(self.base_seconds, self.increment_seconds)

@@ -73,10 +73,7 @@ class InProcessBroker:
 
     def consume(self, subscriptions: Sequence[Subscription], stop: threading.Event) -> None:
         """Register the handlers; deliver what is queued until idle or stopped."""
-        self.declare(subscriptions)
-        with self._lock:
-            for sub in subscriptions:
-                self._handlers[sub.queue] = sub
+        self.subscribe(subscriptions)
         while not stop.is_set() and self.step():
             pass
 

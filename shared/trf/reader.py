@@ -177,14 +177,7 @@ def _parse_block(block: str, round_no: int, column: int, ctx: _Context) -> Round
             f"{where}: unknown result code {result_text!r} (expected one of 1 = 0 + - W D L H F U Z)"
         )
     if opponent == 0:
-        if result not in (
-            ResultCode.HALF_POINT_BYE,
-            ResultCode.FULL_POINT_BYE,
-            ResultCode.PAIRING_ALLOCATED_BYE,
-            ResultCode.ZERO_POINT_BYE,
-            ResultCode.FORFEIT_WIN,
-            ResultCode.FORFEIT_LOSS,
-        ):
+        if not (result.is_bye or result.is_forfeit):
             raise ctx.error(f"{where}: result {result.value!r} needs an opponent")
         return RoundEntry(opponent=None, colour=colour, result=result)
     if result.is_bye:

@@ -36,29 +36,10 @@ def deliver(
     max_later: int = MAX_LATER,
 ) -> Verdict:
     """``deferred``: how many times this message was already put back for later."""
-    try:
-        envelope, event = decode(body)
-    except (MalformedMessage, UnknownEvent) as exc:
-        log.warning("dead-lettering a message: %s", exc)
-        return Verdict(f"{type(exc).__name__}: {exc}")
-    try:
-        for attempt in Retrying(
-            retry=retry_if_not_exception_type(NotReady),
-            stop=stop_after_attempt(attempts),
-            wait=wait_exponential(multiplier=backoff, max=2.0),
-            reraise=False,
-        ):
-            with attempt:
-                handler(envelope, event)
-    except NotReady as exc:
-        if deferred + 1 >= max_later:
-            return Verdict(f"not ready after {deferred + 1} deliveries: {exc}")
-        return Verdict(None, later=True)
-    except RetryError as exc:
-        cause = exc.last_attempt.exception()
-        log.error("handler failed %d times on %s %s: %r", attempts, envelope.type, envelope.id, cause)
-        return Verdict(f"handler failed {attempts} times: {cause!r}")
-    return Verdict(None)
+    decoded = _decode(body)
+    if isinstance(decoded, Verdict):
+        return decoded
+    return _handle(*decoded, handler, attempts, backoff, deferred, max_later)
 
 
 def deliver_batch(
@@ -71,48 +52,72 @@ def deliver_batch(
 ) -> list[Verdict]:
     """Several messages (body, times deferred) of one queue: handled together in one transaction when
     the subscription can (group commit: one commit, one fsync, for all of them); a message that fails
-    in the batch is then delivered alone, with the usual retries. One message, or no batch handler:
+    in the batch is then handled alone, with the usual retries. One message, or no batch handler:
     each alone. The verdicts come back in the order of ``messages``."""
     batch = subscription.batch_handler
-    if batch is None or len(messages) < 2:
-        return [
-            _alone(body, subscription, attempts, backoff, deferred, max_later) for body, deferred in messages
-        ]
-    verdicts: list[Verdict | None] = [None] * len(messages)
-    decoded: list[tuple[int, Envelope, Event]] = []
-    for index, (body, _deferred) in enumerate(messages):
+    decoded = [_decode(body) for body, _deferred in messages]
+    good = [(i, d) for i, d in enumerate(decoded) if not isinstance(d, Verdict)]
+    verdicts = [d if isinstance(d, Verdict) else Verdict(None) for d in decoded]
+    outcomes: list[BaseException | None] | None = None  # None: each is handled alone
+    if batch is not None and len(good) > 1:
         try:
-            envelope, event = decode(body)
-        except (MalformedMessage, UnknownEvent) as exc:
-            log.warning("dead-lettering a message: %s", exc)
-            verdicts[index] = Verdict(f"{type(exc).__name__}: {exc}")
-            continue
-        decoded.append((index, envelope, event))
-    try:
-        outcomes = batch([(envelope, event) for _, envelope, event in decoded])
-    except Exception as exc:  # the batch's commit failed (a deadlock, say): take them one by one
-        log.warning(
-            "batch of %d on %s failed (%r); delivering one by one", len(decoded), subscription.queue, exc
-        )
-        outcomes = [exc] * len(decoded)
-    for (index, _envelope, _event), outcome in zip(decoded, outcomes, strict=True):
-        body, deferred = messages[index]
-        if outcome is None:
-            verdicts[index] = Verdict(None)
-        elif isinstance(outcome, NotReady):
-            verdicts[index] = (
-                Verdict(f"not ready after {deferred + 1} deliveries: {outcome}")
-                if deferred + 1 >= max_later
-                else Verdict(None, later=True)
+            outcomes = batch([d for _, d in good])
+        except Exception as exc:  # the batch's commit failed (a deadlock, say): take them one by one
+            log.warning(
+                "batch of %d on %s failed (%r); delivering one by one", len(good), subscription.queue, exc
             )
+    for k, (index, (envelope, event)) in enumerate(good):
+        deferred = messages[index][1]
+        outcome = None if outcomes is None else outcomes[k]
+        if outcomes is not None and outcome is None:
+            continue  # done in the batch
+        if isinstance(outcome, NotReady):
+            verdicts[index] = _not_ready(outcome, deferred, max_later)
         else:
-            verdicts[index] = _alone(body, subscription, attempts, backoff, deferred, max_later)
-    return [v if v is not None else Verdict(None) for v in verdicts]
+            verdicts[index] = _handle(
+                envelope, event, subscription.handler, attempts, backoff, deferred, max_later
+            )
+    return verdicts
 
 
-def _alone(
-    body: bytes, subscription: Subscription, attempts: int, backoff: float, deferred: int, max_later: int
+def _decode(body: bytes) -> tuple[Envelope, Event] | Verdict:
+    """The message, or the verdict that dead-letters it."""
+    try:
+        return decode(body)
+    except (MalformedMessage, UnknownEvent) as exc:
+        log.warning("dead-lettering a message: %s", exc)
+        return Verdict(f"{type(exc).__name__}: {exc}")
+
+
+def _handle(
+    envelope: Envelope,
+    event: Event,
+    handler: Handler,
+    attempts: int,
+    backoff: float,
+    deferred: int,
+    max_later: int,
 ) -> Verdict:
-    return deliver(
-        body, subscription.handler, attempts=attempts, backoff=backoff, deferred=deferred, max_later=max_later
-    )
+    try:
+        for attempt in Retrying(
+            retry=retry_if_not_exception_type(NotReady),
+            stop=stop_after_attempt(attempts),
+            wait=wait_exponential(multiplier=backoff, max=2.0),
+            reraise=False,
+        ):
+            with attempt:
+                handler(envelope, event)
+    except NotReady as exc:
+        return _not_ready(exc, deferred, max_later)
+    except RetryError as exc:
+        cause = exc.last_attempt.exception()
+        log.error("handler failed %d times on %s %s: %r", attempts, envelope.type, envelope.id, cause)
+        return Verdict(f"handler failed {attempts} times: {cause!r}")
+    return Verdict(None)
+
+
+def _not_ready(exc: NotReady, deferred: int, max_later: int) -> Verdict:
+    """Back for later, unless it has come back too often already (then dead-lettered)."""
+    if deferred + 1 >= max_later:
+        return Verdict(f"not ready after {deferred + 1} deliveries: {exc}")
+    return Verdict(None, later=True)

@@ -157,7 +157,9 @@ class BracketHandlers:
             log.warning("round %d of %s is not due (next: %s)", number, tournament_id, e.next_round_number())
             return
         paired = e.pair_round(number, self.draw)
-        uow.tournaments.add_bracket_round(tournament_id, number, paired, self.clock.now())  # bracket unchanged
+        uow.tournaments.add_bracket_round(
+            tournament_id, number, paired, self.clock.now()
+        )  # bracket unchanged
         uow.publish(self._round_paired(uow, e, number, published=False), tournament_id)
 
     # -- commands ------------------------------------------------------------------------------------

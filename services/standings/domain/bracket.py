@@ -19,7 +19,6 @@ from typing import Any, Final
 from shared.time_control import TimeControl
 
 SECTIONS: Final = ("winners", "losers", "grand_final", "third_place")
-FORMAT_NAMES: Final[Mapping[str, str]] = {"knockout": "Knockout", "double_knockout": "Double knockout"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +139,6 @@ def section_title(fmt: str, section: str) -> str:
 
 
 __all__ = [
-    "FORMAT_NAMES",
     "SECTIONS",
     "BracketMatch",
     "KnockoutFormat",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from services.standings.domain.tournament import Tournament
+from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
 from shared.events import ByeKind
 from shared.scoring import PointSystem, Result, side_results
 from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
@@ -37,7 +37,6 @@ _BYES = {
     ByeKind.HALF_POINT: ResultCode.HALF_POINT_BYE,
     ByeKind.ZERO_POINT: ResultCode.ZERO_POINT_BYE,
 }
-_TYPES = {"round_robin": "Round robin", "swiss": "Swiss"}
 
 
 def _text(value: str) -> str:
@@ -58,7 +57,7 @@ def trf_document(t: Tournament) -> TrfDocument:
     ruleset = info.ruleset_or_none()  # None before the first pairing: the players, nothing else
     standings = t.standings()
     rows = {row.start: row for row in standings.table().rows} if standings is not None else {}
-    kind = _TYPES.get(info.system or "", "")
+    kind = SYSTEM_NAMES[info.system] if info.system in TABLE_SYSTEMS else ""
     if kind and info.double_rounds:
         kind += ", double rounds (each leg a round)"
     doc = TrfDocument(

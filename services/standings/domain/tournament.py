@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from services.standings.domain.bracket import BracketMatch, KnockoutFormat, Placing
 from services.standings.domain.context import Rules, Value
@@ -51,6 +51,7 @@ from shared.time_control import TimeControl
 
 __all__ = [
     "BYE_RESULTS",
+    "SYSTEM_NAMES",
     "TABLE_SYSTEMS",
     "Bye",
     "Competitor",
@@ -68,6 +69,12 @@ __all__ = [
 ]
 
 TABLE_SYSTEMS = frozenset({"round_robin", "swiss"})
+SYSTEM_NAMES: Final[Mapping[str, str]] = {
+    "round_robin": "Round robin",
+    "swiss": "Swiss",
+    "knockout": "Knockout",
+    "double_knockout": "Double knockout",
+}
 BRACKET_SYSTEMS = frozenset({"knockout", "double_knockout"})
 BRACKET_RULESETS = frozenset({"knockout", "double-knockout"})  # RULES.md §4
 _PRESETS = {("platform", "round_robin"): "platform-round-robin", ("platform", "swiss"): "platform-swiss"}

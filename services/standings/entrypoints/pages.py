@@ -15,15 +15,10 @@ from werkzeug.exceptions import NotFound
 from services.standings.bootstrap import StandingsService
 from services.standings.domain import errors
 from services.standings.domain.codes import TieBreakCodeError, parse_code
+from services.standings.domain.tournament import SYSTEM_NAMES
 from services.standings.entrypoints import queries
 from shared.http.problems import Problem, problem_response
 
-SYSTEMS = {
-    "round_robin": "Round robin",
-    "swiss": "Swiss",
-    "knockout": "Knockout",
-    "double_knockout": "Double knockout",
-}
 PREFIX = "/t/"
 
 
@@ -82,5 +77,5 @@ def register(app: Flask, svc: StandingsService) -> None:
 
     app.add_template_filter(format_number, "number")
     app.add_template_filter(tiebreak_title, "tiebreak_title")
-    app.jinja_env.globals["SYSTEMS"] = SYSTEMS
+    app.jinja_env.globals["SYSTEMS"] = SYSTEM_NAMES
     app.register_blueprint(pages)

@@ -11,7 +11,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from services.standings.domain.bracket import (
-    FORMAT_NAMES,
     SECTIONS,
     BracketMatch,
     KnockoutFormat,
@@ -20,6 +19,7 @@ from services.standings.domain.bracket import (
 )
 from services.standings.domain.crosstable import Cell, player_rounds, results_against
 from services.standings.domain.tournament import (
+    SYSTEM_NAMES,
     Game,
     PairedRound,
     Tournament,
@@ -247,7 +247,7 @@ class RoundOut(TournamentFields):
                     white=_player(t, g.white),
                     black=_player(t, g.black),
                     outcome=g.outcome,
-                    result=g.outcome.value.replace("1/2", "½") if g.outcome else "",
+                    result=_result(g),
                     reason=g.reason,
                     finished_at=g.finished_at,
                     match_id=g.match_id,
@@ -308,7 +308,7 @@ class FormatOut(BaseModel):
     def of(cls, fmt: KnockoutFormat) -> FormatOut:
         return cls(
             format=fmt.format,
-            name=FORMAT_NAMES.get(fmt.format, fmt.format),
+            name=SYSTEM_NAMES.get(fmt.format, fmt.format),
             games_per_match=fmt.games_per_match,
             seeding=fmt.seeding,
             draw_seed=fmt.draw_seed,

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from services.standings.domain.history import Edition, Entry, EventHistory, Player, edition_for
 from shared.scoring import PointSystem, Result
-from shared.trf import ResultCode, TrfDocument
+from shared.trf import ResultCode, RoundEntry, TrfDocument
 
 __all__ = ["history_from_trf", "is_pre_determined", "point_system_from_trf", "rounds_paired", "trf_edition"]
 
@@ -87,6 +87,17 @@ _CANDIDATES = [
 ]
 
 
+def _scored(doc: TrfDocument, system: PointSystem, r: int, entry: RoundEntry) -> tuple[Result, Fraction]:
+    """An entry's result and the points ``system`` gives it (a forfeit loss both sides share is a
+    double forfeit)."""
+    result = _RESULTS[entry.result]
+    double = False
+    if result is Result.FORFEIT_LOSS and entry.opponent is not None:
+        mirror = doc.players[entry.opponent].entry(r)
+        double = mirror is not None and mirror.result is ResultCode.FORFEIT_LOSS
+    return result, system.points(result, black=entry.colour.value == "b", double_forfeit=double)
+
+
 def _fits(doc: TrfDocument, system: PointSystem) -> bool:
     """Every player's score column equals the points this system gives their rounds."""
     for player in doc.players.values():
@@ -97,12 +108,7 @@ def _fits(doc: TrfDocument, system: PointSystem) -> bool:
             if entry is None:
                 total += system.zero_point_bye
                 continue
-            result = _RESULTS[entry.result]
-            double = False
-            if result is Result.FORFEIT_LOSS and entry.opponent is not None:
-                mirror = doc.players[entry.opponent].entry(r)
-                double = mirror is not None and mirror.result is ResultCode.FORFEIT_LOSS
-            total += system.points(result, black=entry.colour.value == "b", double_forfeit=double)
+            total += _scored(doc, system, r, entry)[1]
         if total != player.points:
             return False
     return True
@@ -173,14 +179,7 @@ def history_from_trf(doc: TrfDocument, *, pre_determined: bool | None = None) ->
         for r, entry in enumerate(player.rounds[:rounds], start=1):
             if entry is None:
                 continue
-            result = _RESULTS[entry.result]
-            black = entry.colour.value == "b"
-            double = False
-            if result is Result.FORFEIT_LOSS and entry.opponent is not None:
-                mirror = doc.players[entry.opponent].entry(r)
-                double = mirror is not None and mirror.result is ResultCode.FORFEIT_LOSS
-            points = system.points(result, black=black, double_forfeit=double)
+            result, points = _scored(doc, system, r, entry)
             colour = entry.colour.value if entry.colour.value in ("w", "b") else ""
             history.record_entry(r, player.start, Entry(result, points, entry.opponent, colour))
-    history.rounds = rounds
     return history

@@ -24,7 +24,7 @@ from shared.time_control import TimeControl as GameTimeControl
 
 # The statements of a result, built once: a message only binds its values.
 _LOCK = (
-    sa.select(tournaments.c.system, tournaments.c.total_rounds)
+    sa.select(tournaments.c.system, tournaments.c.total_rounds, tournaments.c.organiser_id)
     .where(tournaments.c.id == sa.bindparam("tid"))
     .with_for_update()
 )
@@ -51,6 +51,7 @@ class Locked(NamedTuple):
 
     system: System
     total_rounds: int
+    organiser_id: uuid.UUID
 
 
 class TournamentRepository:
@@ -66,7 +67,7 @@ class TournamentRepository:
         """Take the tournament's row lock (serialises results and pairing of one tournament); None if
         there is no such tournament. Says what a result needs to know, in the same round trip."""
         row = self.session.execute(_LOCK, {"tid": tournament_id}).first()
-        return None if row is None else Locked(System(row.system), int(row.total_rounds))
+        return None if row is None else Locked(System(row.system), int(row.total_rounds), row.organiser_id)
 
     def lock_shared(self, tournament_id: uuid.UUID) -> bool:
         """A shared lock of the tournament's row, for reads that load it in several statements: every

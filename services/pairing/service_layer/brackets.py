@@ -166,24 +166,22 @@ class BracketHandlers:
     def publish_round(self, cmd: commands.PublishRound, uow: PairingUnitOfWork) -> None:
         """Make a knockout round public; publishing it again changes nothing."""
         with uow:
-            if not uow.tournaments.lock(cmd.tournament_id):
-                raise errors.TournamentNotFound(f"no tournament {cmd.tournament_id}")
-            t = uow.tournaments.get(cmd.tournament_id)
-            assert t is not None
-            if cmd.actor.id != t.organiser_id and not cmd.actor.staff:
+            tid = cmd.tournament_id
+            head = uow.tournaments.lock(tid)
+            if head is None:
+                raise errors.TournamentNotFound(f"no tournament {tid}")
+            if cmd.actor.id != head.organiser_id and not cmd.actor.staff:
                 raise errors.NotOrganiser("only the organiser of this tournament may publish its rounds")
-            if not t.system.bracket:
+            if not head.system.bracket:
                 raise errors.PublishedWhenPaired(
-                    f"a {t.system.value} round is public as soon as it is paired"
+                    f"a {head.system.value} round is public as soon as it is paired"
                 )
             now = self.clock.now()
-            changed = uow.tournaments.publish_round(t.id, cmd.number, now)
+            changed = uow.tournaments.publish_round(tid, cmd.number, now)
             if changed is None:
-                raise errors.RoundNotFound(f"round {cmd.number} of tournament {t.id} is not paired")
+                raise errors.RoundNotFound(f"round {cmd.number} of tournament {tid} is not paired")
             if changed:
-                uow.publish(
-                    events.RoundPublished(tournament_id=t.id, round=cmd.number, published_at=now), t.id
-                )
+                uow.publish(events.RoundPublished(tournament_id=tid, round=cmd.number, published_at=now), tid)
             uow.commit()
 
     # -- events --------------------------------------------------------------------------------------

@@ -95,11 +95,9 @@ class Handlers:
             uow.publish(events.RoundDue(tournament_id=tid, round=event.round + 1), tid)
             return
         uow.tournaments.set_status(tid, Status.COMPLETED)
-        t = uow.tournaments.get(tid)
-        assert t is not None
         uow.publish(
             events.TournamentCompleted(
-                tournament_id=tid, organiser_id=t.organiser_id, rounds=total, completed_at=now
+                tournament_id=tid, organiser_id=head.organiser_id, rounds=total, completed_at=now
             ),
             tid,
         )

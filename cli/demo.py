@@ -91,11 +91,7 @@ class Demo:
         staff = stack.token(uuid.uuid4(), "service")
         reg = stack.api["registration"]
         organiser = uuid.UUID(reg.call("POST", "/accounts", {"name": "Organiser"}, staff)["id"])
-        for i in range(self.players):
-            rating = self.rng.randrange(1300, 2400, 5)
-            name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
-            body = {"name": name, "ratings": {"chess:blitz": rating, "chess:rapid": rating}}
-            pid = uuid.UUID(reg.call("POST", "/accounts", body, staff)["id"])
+        for pid, name, rating in _sign_up(reg, staff, self.rng, self.players, ("blitz", "rapid")):
             self.ratings[pid], self.names[pid] = rating, name
 
         starts_at = stack.clock.now() + dt.timedelta(minutes=5)
@@ -183,8 +179,7 @@ class Demo:
         self._print_round(clocks, rnd)
 
     def _plan(self, game: dict[str, Any]) -> Plan:
-        white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
-        expected = 1 / (1 + 10 ** ((self.ratings[black] - self.ratings[white]) / 400))
+        expected = _expected(self.ratings, game)
         roll = self.rng.random()
         draw_band = 0.22
         if roll < expected - draw_band / 2:
@@ -313,11 +308,7 @@ class KnockoutDemo:
             "knockout": knockout,
         }
         tid = reg.call("POST", "/tournaments", body, organiser)["id"]
-        for i in range(self.players):
-            rating = self.rng.randrange(1300, 2400, 5)
-            name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
-            ratings = {"chess:blitz": rating, "chess:rapid": rating, "chess:bullet": rating}
-            pid = uuid.UUID(reg.call("POST", "/accounts", {"name": name, "ratings": ratings}, staff)["id"])
+        for pid, name, rating in _sign_up(reg, staff, self.rng, self.players, ("blitz", "rapid", "bullet")):
             self.names[pid], self.ratings[pid] = name, rating
             reg.call("POST", f"/tournaments/{tid}/entries", {"player_id": str(pid)}, organiser)
         reg.call("POST", f"/tournaments/{tid}/start", None, organiser)
@@ -355,8 +346,7 @@ class KnockoutDemo:
         self._print_placing(stack.api["standings"].call("GET", f"/tournaments/{tid}/bracket"))
 
     def _outcome(self, game: dict[str, Any]) -> str:
-        white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
-        expected = 1 / (1 + 10 ** ((self.ratings[black] - self.ratings[white]) / 400))
+        expected = _expected(self.ratings, game)
         roll = self.rng.random()
         if roll < expected - 0.15:
             return "1-0"
@@ -393,6 +383,25 @@ class KnockoutDemo:
         for p in bracket["placing"]:
             table.add_row(p["place"], str(p["seed"]), p["name"], str(p["rating"]), str(p["matches_won"]))
         self.console.print(table)
+
+
+def _sign_up(
+    reg: Any, staff: str, rng: random.Random, count: int, speeds: tuple[str, ...]
+) -> list[tuple[uuid.UUID, str, int]]:
+    """Register ``count`` players with random ratings in the given speeds: (id, name, rating) each."""
+    players = []
+    for i in range(count):
+        rating = rng.randrange(1300, 2400, 5)
+        name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
+        body = {"name": name, "ratings": {f"chess:{speed}": rating for speed in speeds}}
+        players.append((uuid.UUID(reg.call("POST", "/accounts", body, staff)["id"]), name, rating))
+    return players
+
+
+def _expected(ratings: dict[uuid.UUID, int], game: dict[str, Any]) -> float:
+    """White's expected score by the Elo formula."""
+    white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
+    return 1 / (1 + 10 ** ((ratings[black] - ratings[white]) / 400))
 
 
 def _for_first(game: dict[str, Any], seed: int) -> str:

@@ -36,10 +36,11 @@ test-integration: install
 test-e2e: install
 	$(BIN)/python -m pytest -m e2e $(PYTEST_ARGS)
 
-lint: install ## ruff format check, ruff check, mypy on the domain packages
+lint: install ## ruff format check, ruff check, mypy on the domain packages, import contracts
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy shared services/*/domain cli
+	$(BIN)/lint-imports
 
 fmt: install
 	$(BIN)/ruff format .

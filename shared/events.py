@@ -10,13 +10,24 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shared import time_control
 from shared.scoring import Outcome
+from shared.vocabulary import (
+    BracketFormat,
+    ByeKind,
+    CancelReason,
+    Decision,
+    Ruleset,
+    Section,
+    Seeding,
+    System,
+)
+
+__all__ = ["BracketFormat", "ByeKind", "CancelReason", "Decision", "Ruleset", "Section", "Seeding", "System"]
 
 GameOutcome = Outcome  # how a game ended, on the wire; points are derived by the scoring
 
@@ -34,6 +45,9 @@ class Event(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     TYPE: ClassVar[str] = ""
     VERSION: ClassVar[int] = 1
+    INTERNAL: ClassVar[bool] = False
+    """Internal to its service (it travels over the broker only between that service's own processes):
+    left out of the published schema."""
 
 
 class Envelope(BaseModel):
@@ -111,10 +125,11 @@ def _first_error(exc: ValidationError) -> str:
 
 
 def schema_document() -> dict[str, Any]:
-    """JSON Schema of every registered event, for docs/events.md and for consumers in other languages."""
+    """JSON Schema of every public event, for docs/events.md and for consumers in other languages."""
     return {
         f"{t} v{v}": cls.model_json_schema()
         for (t, v), cls in sorted(_REGISTRY.items(), key=lambda kv: kv[0])
+        if not cls.INTERNAL
     }
 
 
@@ -163,19 +178,12 @@ class PairedMatch(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     match_id: str = Field(description="section:round:number, e.g. winners:2:1")
-    section: str = Field(description="winners | losers | grand_final | third_place")
+    section: Section
     section_round: int = Field(ge=1)
     number: int = Field(ge=1)
     board: int | None = Field(None, ge=1, description="None for a bye")
     players: list[uuid.UUID | None] = Field(min_length=2, max_length=2, description="slot order")
     first_white: uuid.UUID | None = Field(None, description="White in the first game (drawn)")
-
-
-class ByeKind(StrEnum):
-    PAIRING_ALLOCATED = "pairing_allocated"
-    HALF_POINT = "half_point"
-    ZERO_POINT = "zero_point"
-    FULL_POINT = "full_point"
 
 
 class Bye(BaseModel):
@@ -203,9 +211,9 @@ class KnockoutSettings(BaseModel):
     """The format settings of a `knockout` or `double-knockout` tournament, fixed at its start."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    format: str = Field(description="knockout | double_knockout")
+    format: BracketFormat
     games_per_match: int = Field(ge=1, le=6, description="regular games: 1, 2, 4 or 6")
-    seeding: str = Field(description="rating | custom | random")
+    seeding: Seeding
     draw_seed: int | None = Field(None, description="the recorded draw of a random seeding")
     third_place: bool = False
     second_final: bool = True
@@ -216,7 +224,7 @@ class TournamentSettings(BaseModel):
     """What the other services need to know of a tournament's configuration."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    ruleset: str = "platform"
+    ruleset: Ruleset = Ruleset.PLATFORM
     variant: str = "chess"
     threshold: int = Field(7, ge=2, le=200)
     double_rounds: bool = False
@@ -273,7 +281,7 @@ class TournamentStarted(Event):
 class TournamentCancelled(Event):
     TYPE: ClassVar[str] = "tournament.cancelled"
     tournament_id: uuid.UUID
-    reason: str = Field(description="stable code, e.g. too_few_players")
+    reason: CancelReason
     detail: str
     present: int | None = None
 
@@ -297,7 +305,7 @@ class RoundPaired(Event):
     organiser_id: uuid.UUID
     round: int = Field(ge=1)
     total_rounds: int = Field(ge=1)
-    system: str = Field(description="round_robin | swiss | knockout | ...")
+    system: System
     games: list[PairedGame]
     byes: list[Bye] = []
     time_control: TimeControl
@@ -327,10 +335,10 @@ class MatchDecided(Event):
     tournament_id: uuid.UUID
     match_id: str
     round: int = Field(ge=1)
-    section: str
+    section: Section
     players: list[uuid.UUID] = Field(min_length=2, max_length=2)
     winner: uuid.UUID
-    how: str = Field(description="regular | tiebreak | sudden_death")
+    how: Decision
     games_cancelled: list[uuid.UUID] = Field(default_factory=list)
     decided_at: dt.datetime
 

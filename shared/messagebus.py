@@ -41,17 +41,23 @@ class MessageBus(Generic[U]):
 def event_subscription(
     queue: str,
     routing_keys: tuple[str, ...],
-    effect: Callable[[Any, U, Envelope], None],
+    effect: Callable[[Any, U], None],
     uow_factory: Callable[[], U],
+    *,
+    translate: Callable[[Event], Any] | None = None,
 ) -> Subscription:
-    """A broker handler running ``effect(event, uow, envelope)`` at most once per event id; messages
-    that arrive together share one transaction, each in its own savepoint."""
+    """A broker handler running ``effect(message, uow)`` at most once per event id; messages that
+    arrive together share one transaction, each in its own savepoint. ``message`` is the wire event,
+    or what ``translate`` (the service's wire mapping) makes of it."""
+
+    def message(event: Event) -> Any:
+        return event if translate is None else translate(event)
 
     def on_message(envelope: Envelope, event: Event) -> None:
         with uow_factory() as uow:
             if not uow.first_delivery(envelope, queue):
                 return
-            effect(event, uow, envelope)
+            effect(message(event), uow)
             uow.commit()
 
     def on_batch(items: Sequence[tuple[Envelope, Event]]) -> list[BaseException | None]:
@@ -61,7 +67,7 @@ def event_subscription(
                 try:
                     with uow.savepoint():
                         if uow.first_delivery(envelope, queue):
-                            effect(event, uow, envelope)
+                            effect(message(event), uow)
                 except Exception as exc:
                     outcomes.append(exc)
                 else:

@@ -1,23 +1,92 @@
 """The unit of work every service uses: one database transaction for the state change, the
-outgoing events (outbox) and the record of the consumed event (inbox)."""
+outgoing events (outbox) and the record of the consumed event (inbox).
+
+Handlers load aggregates from the repositories, call the domain and save them. The aggregates record
+domain events as they change; at commit the unit of work collects the events of every aggregate its
+repositories have seen, maps them to wire events with the service's :class:`~shared.wire.WireMap` and
+writes them to the outbox in the same transaction.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Self
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
+from shared.aggregate import DomainEvent, Tracking
 from shared.events import Envelope, Event, wrap
 from shared.messaging.inbox import first_delivery
 from shared.messaging.outbox import add_to_outbox
+from shared.wire import WireMap
 
 
-class SqlUnitOfWork:
+class EventCollector:
+    """The part of a unit of work that turns recorded domain events into envelopes: shared by the SQL
+    unit of work and the in-memory ones the tests use, so both publish exactly the same."""
+
+    def __init__(self, wire: WireMap) -> None:
+        self.wire = wire
+        self._pending: list[Envelope] = []
+
+    def repositories(self) -> Iterable[Tracking]:
+        """Hook: the repositories whose aggregates' events are collected."""
+        return ()
+
+    def publish(self, event: Event, tournament_id: uuid.UUID | None) -> Envelope:
+        """Transitional: queue a wire event directly. Handlers are moving to domain events recorded
+        by their aggregates; this goes once none calls it."""
+        self.collect()
+        envelope = wrap(event, tournament_id)
+        self._pending.append(envelope)
+        return envelope
+
+    def record(self, event: DomainEvent) -> None:
+        """An event that belongs to no aggregate (rare: most are recorded by the aggregate itself),
+        after everything the aggregates recorded so far."""
+        self.collect()
+        self._pending.append(self.wire.envelope(event))
+
+    def collect(self) -> None:
+        """Move what the aggregates recorded so far into the pending envelopes: each aggregate's in
+        order, the aggregates in the order the repositories saw them."""
+        for repository in self.repositories():
+            for aggregate in repository.seen:
+                for event in aggregate.collect_events():
+                    self._pending.append(self.wire.envelope(event))
+
+    def discard_uncollected(self) -> None:
+        """Forget what was recorded and not collected (a savepoint rolled back), and the aggregates
+        the repositories saw: their in-memory state is no longer trusted."""
+        for repository in self.repositories():
+            for aggregate in repository.seen:
+                aggregate.collect_events()
+            repository.seen.clear()
+
+    def take_pending(self) -> list[Envelope]:
+        self.collect()
+        pending, self._pending = self._pending, []
+        return pending
+
+    @contextlib.contextmanager
+    def events_savepoint(self) -> Iterator[None]:
+        """Events recorded inside the block are kept only if it completes."""
+        self.collect()
+        mark = len(self._pending)
+        try:
+            yield
+        except BaseException:
+            self.discard_uncollected()
+            del self._pending[mark:]
+            raise
+        self.collect()
+
+
+class SqlUnitOfWork(EventCollector):
     def __init__(
         self,
         session_factory: sessionmaker[Session],
@@ -25,14 +94,15 @@ class SqlUnitOfWork:
         inbox: sa.Table,
         *,
         channel: str,
+        wire: WireMap | None = None,
         after_commit: Callable[[list[Envelope]], object] | None = None,
     ) -> None:
+        super().__init__(wire or WireMap())
         self._factory = session_factory
         self._outbox = outbox
         self._inbox = inbox
         self._channel = channel
         self._after_commit = after_commit
-        self._pending: list[Envelope] = []
         self.session: Session
 
     def __enter__(self) -> Self:
@@ -52,27 +122,21 @@ class SqlUnitOfWork:
         finally:
             self.session.close()
 
-    def publish(self, event: Event, tournament_id: uuid.UUID | None) -> Envelope:
-        envelope = wrap(event, tournament_id)
-        self._pending.append(envelope)
-        return envelope
-
     @contextlib.contextmanager
     def savepoint(self) -> Iterator[None]:
         """A part of the transaction that can fail alone: on an exception its statements, the events
-        it published and (through :meth:`checkpoint`/:meth:`restore`) in-memory state are undone; the
-        rest of the transaction stands."""
-        mark = len(self._pending)
+        recorded in it and (through :meth:`checkpoint`/:meth:`restore`) in-memory state are undone;
+        the rest of the transaction stands."""
         state = self.checkpoint()
-        nested = self.session.begin_nested()
-        try:
-            yield
-        except BaseException:
-            nested.rollback()
-            del self._pending[mark:]
-            self.restore(state)
-            raise
-        nested.commit()
+        with self.events_savepoint():
+            nested = self.session.begin_nested()
+            try:
+                yield
+            except BaseException:
+                nested.rollback()
+                self.restore(state)
+                raise
+            nested.commit()
 
     def checkpoint(self) -> object:
         """Hook: capture in-memory state a savepoint may change (see :meth:`restore`)."""
@@ -85,7 +149,7 @@ class SqlUnitOfWork:
         return first_delivery(self.session, self._inbox, envelope.id, handler)
 
     def commit(self) -> None:
-        published, self._pending = self._pending, []
+        published = self.take_pending()
         add_to_outbox(self.session, self._outbox, published, channel=self._channel)
         self.session.commit()
         if self._after_commit is not None and published:
@@ -93,4 +157,5 @@ class SqlUnitOfWork:
 
     def rollback(self) -> None:
         self._pending = []
+        self.discard_uncollected()
         self.session.rollback()

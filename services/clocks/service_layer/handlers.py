@@ -15,7 +15,6 @@ from services.clocks.domain.game import Game, GameStatus
 from services.clocks.service_layer import commands
 from services.clocks.service_layer.unit_of_work import ClocksUnitOfWork
 from shared import events
-from shared.events import Envelope
 from shared.messaging.port import NotReady
 from shared.timesource import Clock
 
@@ -195,7 +194,7 @@ class Handlers:
         return finished
 
     # -- events from other services ---------------------------------------------------------------
-    def on_round_paired(self, event: events.RoundPaired, uow: ClocksUnitOfWork, envelope: Envelope) -> None:
+    def on_round_paired(self, event: events.RoundPaired, uow: ClocksUnitOfWork) -> None:
         """Create the round's games and start their clocks now: White's time runs from the round start.
         A game that exists already (the same pairing published again, or a knockout round announced again
         with its tie-break games) is left alone. A knockout round's games wait until it is published, and a
@@ -234,9 +233,7 @@ class Handlers:
             for match_id in dict.fromkeys(matches):
                 _play_on(uow, event.tournament_id, match_id, now)
 
-    def on_round_published(
-        self, event: events.RoundPublished, uow: ClocksUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_round_published(self, event: events.RoundPublished, uow: ClocksUnitOfWork) -> None:
         """A knockout round is public: its games are released, and each match starts its first game."""
         now = self.clock.now()
         games = uow.games.in_tournament(event.tournament_id, round=event.round, lock=True)
@@ -249,7 +246,7 @@ class Handlers:
         for match_id in dict.fromkeys(g.match_id for g in games if g.match_id is not None):
             _play_on(uow, event.tournament_id, match_id, now)
 
-    def on_match_decided(self, event: events.MatchDecided, uow: ClocksUnitOfWork, envelope: Envelope) -> None:
+    def on_match_decided(self, event: events.MatchDecided, uow: ClocksUnitOfWork) -> None:
         """Cancel the games the decided match no longer needs (``game.cancelled``). A game that ended
         meanwhile — played, or its flag fell first — stays as it is."""
         now = self.clock.now()
@@ -258,9 +255,7 @@ class Handlers:
             if game is not None and not game.over:
                 _cancel(uow, game, now)
 
-    def on_tournament_completed(
-        self, event: events.TournamentCompleted, uow: ClocksUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_tournament_completed(self, event: events.TournamentCompleted, uow: ClocksUnitOfWork) -> None:
         """The tournament closed: games still open are drawn (RULES.md §2 "Duration"), unless their
         flag had already fallen. A knockout completes once every match is decided, so a knockout game
         still open is one its match no longer needed (``match.decided`` may come later on its own

@@ -23,7 +23,6 @@ from services.pairing.service_layer import commands
 from services.pairing.service_layer.brackets import BracketHandlers
 from services.pairing.service_layer.unit_of_work import PairingUnitOfWork
 from shared import events
-from shared.events import Envelope
 from shared.timesource import Clock
 
 log = logging.getLogger(__name__)
@@ -39,9 +38,7 @@ class Handlers:
         return {commands.PublishRound: self.brackets.publish_round}
 
     # -- consumer -----------------------------------------------------------------------------------
-    def on_tournament_started(
-        self, event: events.TournamentStarted, uow: PairingUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_tournament_started(self, event: events.TournamentStarted, uow: PairingUnitOfWork) -> None:
         if uow.tournaments.exists(event.tournament_id):
             return
         if event.settings.knockout is not None:
@@ -65,9 +62,7 @@ class Handlers:
         )
         uow.publish(events.RoundDue(tournament_id=t.id, round=1), t.id)
 
-    def on_game_finished(
-        self, event: events.GameFinished, uow: PairingUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_game_finished(self, event: events.GameFinished, uow: PairingUnitOfWork) -> None:
         tid = event.tournament_id
         head = uow.tournaments.lock(tid)
         if head is None:
@@ -103,7 +98,7 @@ class Handlers:
         )
 
     # -- worker -------------------------------------------------------------------------------------
-    def on_round_due(self, event: events.RoundDue, uow: PairingUnitOfWork, envelope: Envelope) -> None:
+    def on_round_due(self, event: events.RoundDue, uow: PairingUnitOfWork) -> None:
         self.pair_round(event.tournament_id, event.round, uow)
 
     def pair_round(self, tournament_id: uuid.UUID, number: int, uow: PairingUnitOfWork) -> None:

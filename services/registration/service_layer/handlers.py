@@ -14,7 +14,6 @@ from services.registration.domain.model import Account, Seeded, Tournament
 from services.registration.service_layer import commands
 from services.registration.service_layer.unit_of_work import RegistrationUnitOfWork
 from shared import events
-from shared.events import Envelope
 from shared.seed_draw import new_draw_seed
 from shared.time_control import clock_dict
 from shared.timesource import Clock
@@ -270,9 +269,7 @@ class Handlers:
         return started
 
     # -- events from other services ---------------------------------------------------------------
-    def on_tournament_completed(
-        self, event: events.TournamentCompleted, uow: RegistrationUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_tournament_completed(self, event: events.TournamentCompleted, uow: RegistrationUnitOfWork) -> None:
         """The organiser is free to open another competition."""
         t = uow.tournaments.get(event.tournament_id, lock=True)
         if t is None:

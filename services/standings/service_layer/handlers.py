@@ -29,7 +29,6 @@ from services.standings.domain.tournament import (
 )
 from services.standings.service_layer.unit_of_work import StandingsUnitOfWork
 from shared import events
-from shared.events import Envelope
 from shared.messaging.port import NotReady
 from shared.timesource import Clock
 
@@ -89,9 +88,7 @@ class Handlers:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
 
-    def on_tournament_started(
-        self, event: events.TournamentStarted, uow: StandingsUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_tournament_started(self, event: events.TournamentStarted, uow: StandingsUnitOfWork) -> None:
         if uow.tournaments.lock(event.tournament_id) is not None:
             return  # recorded already (the same start published twice)
         tc = event.settings.time_control
@@ -115,9 +112,7 @@ class Handlers:
         uow.tournaments.add(t, live.snapshot())
         uow.keep(t.id, 0, live)
 
-    def on_round_paired(
-        self, event: events.RoundPaired, uow: StandingsUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_round_paired(self, event: events.RoundPaired, uow: StandingsUnitOfWork) -> None:
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
         t = live.tournament
@@ -168,9 +163,7 @@ class Handlers:
         uow.tournaments.add_round(t, rnd, self.clock.now())
         self._save(uow, revision + 1, live)
 
-    def on_game_finished(
-        self, event: events.GameFinished, uow: StandingsUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_game_finished(self, event: events.GameFinished, uow: StandingsUnitOfWork) -> None:
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
         t = live.tournament
@@ -192,9 +185,7 @@ class Handlers:
         uow.tournaments.record_result(finished)
         self._save(uow, revision + 1, live)
 
-    def on_round_published(
-        self, event: events.RoundPublished, uow: StandingsUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_round_published(self, event: events.RoundPublished, uow: StandingsUnitOfWork) -> None:
         """A knockout round is public: its pairings and results are shown from now on."""
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
@@ -207,9 +198,7 @@ class Handlers:
         uow.tournaments.publish_round(tid, event.round)
         self._save(uow, revision + 1, live)
 
-    def on_match_decided(
-        self, event: events.MatchDecided, uow: StandingsUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_match_decided(self, event: events.MatchDecided, uow: StandingsUnitOfWork) -> None:
         """Who advances from a knockout match, and how it was decided."""
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
@@ -222,9 +211,7 @@ class Handlers:
         uow.tournaments.decide_match(tid, match)
         self._save(uow, revision + 1, live)
 
-    def on_game_cancelled(
-        self, event: events.GameCancelled, uow: StandingsUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_game_cancelled(self, event: events.GameCancelled, uow: StandingsUnitOfWork) -> None:
         """A game its knockout match no longer needed: shown as cancelled, counted nowhere."""
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
@@ -237,9 +224,7 @@ class Handlers:
         uow.tournaments.cancel_game(event.game_id, event.cancelled_at)
         self._save(uow, revision + 1, live)
 
-    def on_tournament_completed(
-        self, event: events.TournamentCompleted, uow: StandingsUnitOfWork, envelope: Envelope
-    ) -> None:
+    def on_tournament_completed(self, event: events.TournamentCompleted, uow: StandingsUnitOfWork) -> None:
         tid = event.tournament_id
         revision, live = self._live(uow, tid)
         if live.tournament.info.completed_at is not None:

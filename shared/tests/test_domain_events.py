@@ -1,0 +1,216 @@
+"""Aggregates record domain events; the unit of work maps and collects them. The SQL unit of work and
+the in-memory one the service tests use must publish exactly the same: one suite runs on both."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.orm import sessionmaker
+
+from shared import events
+from shared.aggregate import Aggregate, DomainEvent, Seen, Tracking
+from shared.database import make_engine
+from shared.messaging.tables import messaging_tables
+from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
+from shared.unit_of_work import SqlUnitOfWork
+from shared.wire import WireMap
+
+T = uuid.uuid4()
+
+
+@dataclass(frozen=True)
+class RoundClosed(DomainEvent):
+    tournament_id: uuid.UUID
+    number: int
+
+
+@dataclass(eq=False)
+class Counter(Aggregate):
+    id: int
+    rounds: int = 0
+
+    def close_round(self) -> None:
+        self.rounds += 1
+        self.record(RoundClosed(T, self.rounds))
+
+
+wire = WireMap()
+
+
+@wire.maps(RoundClosed)
+def _closed(e: RoundClosed) -> events.Event:
+    return events.RoundCompleted(tournament_id=e.tournament_id, round=e.number)
+
+
+class SqlCounters:
+    """A minimal SQL repository of counters, the way the services write theirs."""
+
+    def __init__(self, session: Any, table: sa.Table) -> None:
+        self.session = session
+        self.table = table
+        self.seen: Seen[Counter] = Seen()
+
+    def get(self, key: int, *, lock: bool = False) -> Counter | None:
+        row = self.session.execute(sa.select(self.table).where(self.table.c.id == key)).first()
+        return None if row is None else self.seen.add(Counter(row.id, row.n))
+
+    def add(self, c: Counter) -> None:
+        self.session.execute(sa.insert(self.table).values(id=c.id, n=c.rounds))
+        self.seen.add(c)
+
+    def save(self, c: Counter) -> None:
+        self.session.execute(sa.update(self.table).where(self.table.c.id == c.id).values(n=c.rounds))
+        self.seen.add(c)
+
+
+class SqlUow(SqlUnitOfWork):
+    counters: SqlCounters
+
+    def __init__(self, factory: Any, outbox: sa.Table, inbox: sa.Table, table: sa.Table) -> None:
+        super().__init__(factory, outbox, inbox, channel="test", wire=wire)
+        self.table = table
+        self.outbox_table = outbox
+
+    def start(self) -> None:
+        self.counters = SqlCounters(self.session, self.table)
+
+    def repositories(self) -> Iterable[Tracking]:
+        return (self.counters,)  # type: ignore[list-item]
+
+
+class MemUow(MemoryUnitOfWork):
+    counters: MemoryRepository[int, Counter]
+
+    def start(self) -> None:
+        self.counters = MemoryRepository(self.tables[0])
+
+    def repositories(self) -> Iterable[Tracking]:
+        return (self.counters,)  # type: ignore[list-item]
+
+
+class Backend:
+    def __init__(self, kind: str, tmp_path: Any) -> None:
+        self.kind = kind
+        if kind == "sql":
+            self.engine = make_engine(f"sqlite:///{tmp_path / 'uow.sqlite'}")
+            metadata = sa.MetaData()
+            self.outbox, self.inbox = messaging_tables(metadata)
+            self.table = sa.Table(
+                "counters",
+                metadata,
+                sa.Column("id", sa.Integer, primary_key=True),
+                sa.Column("n", sa.Integer),
+            )
+            metadata.create_all(self.engine)
+            self.factory = sessionmaker(self.engine)
+        else:
+            self.memory: MemoryTable[int, Counter] = MemoryTable(lambda c: c.id)
+            self.last: MemUow | None = None
+            self.published_all: list[events.Envelope] = []
+
+    def uow(self) -> Any:
+        if self.kind == "sql":
+            return SqlUow(self.factory, self.outbox, self.inbox, self.table)
+        uow = MemUow(wire, [self.memory])
+        uow.published = self.published_all
+        return uow
+
+    def published(self) -> list[tuple[str, dict[str, Any]]]:
+        if self.kind == "sql":
+            with self.engine.connect() as conn:
+                bodies = conn.execute(sa.select(self.outbox.c.body).order_by(self.outbox.c.id)).scalars()
+                envelopes = [events.Envelope.model_validate_json(b) for b in bodies]
+        else:
+            envelopes = self.published_all
+        return [(e.type, e.payload) for e in envelopes]
+
+
+@pytest.fixture(params=["sql", "memory"])
+def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
+    b = Backend(request.param, tmp_path)
+    with b.uow() as uow:
+        uow.counters.add(Counter(1))
+        uow.commit()
+    yield b
+    if b.kind == "sql":
+        b.engine.dispose()
+
+
+def test_commit_writes_what_the_aggregates_recorded_in_order(backend: Backend) -> None:
+    with backend.uow() as uow:
+        c = uow.counters.get(1, lock=True)
+        c.close_round()
+        c.close_round()
+        uow.counters.save(c)
+        uow.commit()
+    assert backend.published() == [
+        ("round.completed", {"tournament_id": str(T), "round": 1}),
+        ("round.completed", {"tournament_id": str(T), "round": 2}),
+    ]
+    with backend.uow() as uow:
+        assert uow.counters.get(1).rounds == 2
+
+
+def test_nothing_is_published_without_commit(backend: Backend) -> None:
+    with backend.uow() as uow:
+        c = uow.counters.get(1)
+        c.close_round()
+        uow.counters.save(c)
+    assert backend.published() == []
+    with backend.uow() as uow:
+        assert uow.counters.get(1).rounds == 0
+
+
+def test_a_failed_savepoint_takes_its_events_and_writes_with_it(backend: Backend) -> None:
+    with backend.uow() as uow:
+        with uow.savepoint():
+            c = uow.counters.get(1, lock=True)
+            c.close_round()
+            uow.counters.save(c)
+        with pytest.raises(RuntimeError), uow.savepoint():
+            c = uow.counters.get(1, lock=True)
+            c.close_round()
+            uow.counters.save(c)
+            raise RuntimeError("the handler failed")
+        uow.commit()
+    assert backend.published() == [("round.completed", {"tournament_id": str(T), "round": 1})]
+    with backend.uow() as uow:
+        assert uow.counters.get(1).rounds == 1
+
+
+def test_loose_and_transitional_events_keep_their_order(backend: Backend) -> None:
+    with backend.uow() as uow:
+        c = uow.counters.get(1)
+        c.close_round()
+        uow.counters.save(c)
+        uow.record(RoundClosed(T, 7))
+        uow.publish(events.RoundCompleted(tournament_id=T, round=9), T)
+        uow.commit()
+    assert [p["round"] for _, p in backend.published()] == [1, 7, 9]
+
+
+def test_an_event_with_no_wire_mapping_is_a_programming_error(backend: Backend) -> None:
+    @dataclass(frozen=True)
+    class Unmapped(DomainEvent):
+        pass
+
+    with backend.uow() as uow, pytest.raises(TypeError, match="no wire mapping"):
+        uow.record(Unmapped())
+
+
+def test_a_handed_out_aggregate_is_a_copy_in_memory() -> None:
+    table: MemoryTable[int, Counter] = MemoryTable(lambda c: c.id)
+    with MemUow(wire, [table]) as uow:
+        uow.counters.add(Counter(1))
+        uow.commit()
+    with MemUow(wire, [table]) as uow:
+        c = uow.counters.get(1)
+        c.rounds = 5  # not saved
+        uow.commit()
+    with MemUow(wire, [table]) as uow:
+        assert uow.counters.get(1).rounds == 0

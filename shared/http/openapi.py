@@ -4,7 +4,8 @@ an operation may return.
 
 A route names its own (401, 403, 404, 409) with :func:`problems`; :func:`document_problems` adds what
 every operation can answer: 422 (its parameters or body do not validate), 413 (a body over the
-limit) where it takes a body, and 503 (a dependency is down).
+limit) where it takes a body, 404 where its path has parameters (a malformed id names nothing), and
+503 (a dependency is down).
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ def document_problems(doc: dict[str, Any]) -> dict[str, Any]:
             universal = [422, 503]
             if "requestBody" in operation:
                 universal.append(413)
+            if any(p.get("in") == "path" for p in operation.get("parameters", [])):
+                universal.append(404)  # an id that is no id (not a UUID) names nothing
             for status in universal:
                 responses.setdefault(str(status), _response(status))
             for status, answer in responses.items():

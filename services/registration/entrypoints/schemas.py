@@ -58,7 +58,10 @@ class AccountBody(Strict):
     ratings: dict[RatingKey, Rating] = Field(
         default_factory=dict,
         max_length=len(RATING_KEYS),
-        description=f"per variant and time-control category, each 0–{MAX_RATING}",
+        description=(
+            f"per variant and time-control category, each 0–{MAX_RATING}; a key is <variant>:<speed>, the"
+            f" variant one of {', '.join(Variant)}, the speed one of {', '.join(Speed)}"
+        ),
         examples=[{"chess:blitz": 1650}],
         json_schema_extra={"propertyNames": {"enum": list(RATING_KEYS)}},
     )

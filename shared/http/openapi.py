@@ -64,7 +64,7 @@ def _response(status: int) -> dict[str, Any]:
     return out
 
 
-def problems(*statuses: int) -> dict[int, dict[str, Any]]:
+def problems(*statuses: int) -> dict[str | int, dict[str, Any]]:
     """The problem answers of one route, for its ``responses={...}``."""
     return {status: _response(status) for status in statuses}
 

@@ -81,7 +81,7 @@ HTTP_SLUGS = {413: "content-too-large"}
 
 
 def service_unavailable(detail: str) -> Problem:
-    """A dependency (the database, Redis) is down or timed out: nothing was done, try again."""
+    """A dependency (the database, Redis) is down or timed out: the request may be retried later."""
     problem = Problem(503, "service-unavailable", "Service Unavailable", detail)
     problem.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return problem

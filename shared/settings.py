@@ -23,6 +23,12 @@ class CommonSettings(BaseSettings):
     redis_prefix: str = Field("arbiter:", description="prefix of every Redis key")
     jwt_secret: SecretStr = Field(SecretStr(DEV_JWT_SECRET), description="HS256 secret for bearer tokens")
     log_level: str = "INFO"
+    max_body_bytes: int = Field(1024 * 1024, ge=1, description="the largest request body (else 413)")
+    body_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="how long a request body may take to arrive (else 408, and the connection closes)",
+    )
 
 
 def local_database_url(service: str) -> str:

@@ -48,9 +48,12 @@ class Idempotency:
             key = request.headers.get(HEADER)
             if not key:
                 return view(*args, **kwargs)
-            if len(key) > 200:
+            if len(key) > 200 or "\x00" in key:
                 raise Problem(
-                    422, "idempotency-key-invalid", "Invalid Idempotency-Key", "at most 200 characters"
+                    422,
+                    "idempotency-key-invalid",
+                    "Invalid Idempotency-Key",
+                    "at most 200 characters, none of them NUL",
                 )
             principal = g.get("arbiter_principal")
             subject = str(getattr(principal, "subject", "anonymous"))

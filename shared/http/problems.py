@@ -75,6 +75,33 @@ def validation_problem(exc: ValidationError) -> Response:
     return problem_response(problem)
 
 
+RETRY_AFTER_SECONDS = 5
+# werkzeug's names where RFC 9110 has a newer one
+HTTP_SLUGS = {413: "content-too-large"}
+
+
+def service_unavailable(detail: str) -> Problem:
+    """A dependency (the database, Redis) is down or timed out: the request may be retried later."""
+    problem = Problem(503, "service-unavailable", "Service Unavailable", detail)
+    problem.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return problem
+
+
+def infrastructure_errors() -> tuple[type[Exception], ...]:
+    """The errors that mean a dependency could not be reached, not that the request was wrong."""
+    import redis.exceptions
+    import sqlalchemy.exc
+
+    return (
+        sqlalchemy.exc.OperationalError,
+        sqlalchemy.exc.InterfaceError,
+        sqlalchemy.exc.DisconnectionError,
+        sqlalchemy.exc.TimeoutError,  # no pooled connection came free in time
+        redis.exceptions.ConnectionError,
+        redis.exceptions.TimeoutError,
+    )
+
+
 def install_error_handlers(app: Flask) -> None:
     from flask import request
 
@@ -88,8 +115,21 @@ def install_error_handlers(app: Flask) -> None:
         if exc.response is not None:
             return exc.response  # type: ignore[return-value]
         code = exc.code or 500
-        slug = (exc.name or "error").lower().replace(" ", "-")
-        return problem_response(Problem(code, slug, exc.name or "Error", exc.description), request.path)
+        slug = HTTP_SLUGS.get(code) or (exc.name or "error").lower().replace(" ", "-")
+        problem = Problem(code, slug, exc.name or "Error", exc.description)
+        # e.g. Allow on a 405, WWW-Authenticate on a 401
+        for key, value in exc.get_headers():
+            if key.lower() != "content-type":
+                problem.headers[key] = value
+        return problem_response(problem, request.path)
+
+    def _unavailable(exc: Exception) -> Response:
+        log.warning("dependency unavailable on %s %s: %r", request.method, request.path, exc)
+        detail = f"a service this one depends on is unavailable ({type(exc).__name__}); retry later"
+        return problem_response(service_unavailable(detail), request.path)
+
+    for cls in infrastructure_errors():
+        app.register_error_handler(cls, _unavailable)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception) -> Response:

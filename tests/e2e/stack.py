@@ -97,6 +97,9 @@ class Stack:
                 "ARBITER_SCHEDULER_POLL_SECONDS": "0.1",
                 "ARBITER_CLOCKS_TICK_SECONDS": "0.05",
                 "ARBITER_WEB_WORKERS": "2",
+                # short, so the limits' e2e tests see stalled clients timed out soon
+                "ARBITER_BODY_TIMEOUT_SECONDS": "5",
+                "ARBITER_MAX_BODY_BYTES": str(256 * 1024),
                 "PYTHONUNBUFFERED": "1",
             }
         )

@@ -22,8 +22,10 @@ from services.clocks.entrypoints.schemas import (
 )
 from services.clocks.service_layer import commands
 from shared.health import readiness
-from shared.http.app import SECURITY, create_openapi_app, json_response
+from shared.http.app import OPTIONAL_SECURITY, SECURITY, create_openapi_app, json_response
 from shared.http.auth import Principal, authenticate_writes, optional_principal, principal
+from shared.http.limits import http_limits
+from shared.http.openapi import problems
 from shared.http.problems import install_domain_errors, not_found
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
@@ -41,6 +43,7 @@ def create_app(service: Clocks | None = None) -> OpenAPI:
         title="Arbiter clocks",
         version="1",
         readiness=readiness(svc.engine, deadlines=svc.deadlines.ping),
+        limits=http_limits(svc.settings),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     secret = svc.settings.jwt_secret.get_secret_value()
@@ -54,7 +57,7 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
     api = APIBlueprint("games", __name__, abp_tags=[Tag(name="games")], abp_security=SECURITY)
     authenticate_writes(api, secret)
 
-    @api.post("/games/<uuid:game_id>/moves", responses={200: ClockOut})
+    @api.post("/games/<uuid:game_id>/moves", responses={200: ClockOut, **problems(401, 403, 404, 409)})
     def move(path: GamePath, body: MoveBody) -> Response:
         """The player to move completed a move: their clock stops, the opponent's runs. A service may
         report for a player with ``player_id``. A move after the flag fell ends the game on time (409)."""
@@ -66,14 +69,16 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
         game = svc.bus.handle(commands.MakeMove(path.game_id, player_id))
         return json_response(ClockOut.of(game, svc.clock.now()))
 
-    @api.post("/games/<uuid:game_id>/result", responses={200: GameOut})
+    @api.post("/games/<uuid:game_id>/result", responses={200: GameOut, **problems(401, 403, 404, 409)})
     def report_result(path: GamePath, body: ResultBody) -> Response:
         """Report how the game ended: a player of the game, its organiser, an arbiter or a service."""
         who = principal()
         game = svc.bus.handle(commands.ReportResult(path.game_id, body.outcome, body.reason, who.actor()))
         return json_response(GameOut.of(game, svc.clock.now()))
 
-    @api.get("/games/<uuid:game_id>", responses={200: GameOut}, security=[])
+    @api.get(
+        "/games/<uuid:game_id>", responses={200: GameOut, **problems(401, 404)}, security=OPTIONAL_SECURITY
+    )
     def get_game(path: GamePath) -> Response:
         """A game; one of an unpublished knockout round only for its organiser (send their token)."""
         with svc.uow() as uow:
@@ -93,7 +98,11 @@ def visible(game: Game, who: Principal | None) -> bool:
 def _tournaments(svc: Clocks, secret: str) -> APIBlueprint:
     api = APIBlueprint("tournament-games", __name__, abp_tags=[Tag(name="games")])
 
-    @api.get("/tournaments/<uuid:tournament_id>/games", responses={200: GameList}, security=[])
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/games",
+        responses={200: GameList, **problems(401)},
+        security=OPTIONAL_SECURITY,
+    )
     def list_games(path: TournamentPath, query: GamesQuery) -> Response:
         """A tournament's games by round and board (empty while none were paired); an unpublished
         knockout round's games only for its organiser (send their token)."""

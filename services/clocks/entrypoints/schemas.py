@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from services.clocks.domain.clock import Side
 from services.clocks.domain.game import Game, Outcome
-from shared.http.schemas import Strict
+from shared.http.schemas import INT32_MAX, Strict, Text
 
 
 class GamePath(BaseModel):
@@ -22,7 +22,7 @@ class TournamentPath(BaseModel):
 
 
 class GamesQuery(BaseModel):
-    round: int | None = Field(None, ge=1, description="only this round's games")
+    round: int | None = Field(None, ge=1, le=INT32_MAX, description="only this round's games")
 
 
 class MoveBody(Strict):
@@ -40,7 +40,7 @@ class MoveBody(Strict):
 
 class ResultBody(Strict):
     outcome: Outcome = Field(examples=["1-0"])
-    reason: str = Field(
+    reason: Text = Field(
         min_length=1,
         max_length=40,
         description="a short lowercase code: resignation, agreement, checkmate, stalemate, forfeit, ...",

@@ -17,8 +17,10 @@ from services.pairing.domain.tournament import PairingTournament
 from services.pairing.entrypoints.schemas import RoundOut, RoundPath, TournamentOut, TournamentPath
 from services.pairing.service_layer import commands
 from shared.health import readiness
-from shared.http.app import SECURITY, create_openapi_app, json_response
+from shared.http.app import OPTIONAL_SECURITY, SECURITY, create_openapi_app, json_response
 from shared.http.auth import authenticate_writes, optional_principal, principal
+from shared.http.limits import http_limits
+from shared.http.openapi import problems
 from shared.http.problems import install_domain_errors, not_found
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
@@ -36,6 +38,7 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         title="Arbiter pairing",
         version="1",
         readiness=readiness(svc.engine),
+        limits=http_limits(svc.settings),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     secret = svc.settings.jwt_secret.get_secret_value()
@@ -55,7 +58,11 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         visible = who is not None and (who.subject == t.organiser_id or who.is_staff)
         return t, e, visible
 
-    @api.get("/tournaments/<uuid:tournament_id>", responses={200: TournamentOut})
+    @api.get(
+        "/tournaments/<uuid:tournament_id>",
+        responses={200: TournamentOut, **problems(401, 404)},
+        security=OPTIONAL_SECURITY,
+    )
     def get_tournament(path: TournamentPath) -> Response:
         """The system chosen at the start, the players by seed and every round paired so far; a
         knockout's format and matches. A knockout round's pairings are shown once it is published (to
@@ -63,7 +70,11 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         t, e, visible = load(path.tournament_id)
         return json_response(TournamentOut.of(t, e, visible=visible))
 
-    @api.get("/tournaments/<uuid:tournament_id>/rounds/<int:number>", responses={200: RoundOut})
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/rounds/<int:number>",
+        responses={200: RoundOut, **problems(401, 404)},
+        security=OPTIONAL_SECURITY,
+    )
     def get_round(path: RoundPath) -> Response:
         t, e, visible = load(path.tournament_id)
         rnd = t.round(path.number)
@@ -73,7 +84,7 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/rounds/<int:number>/publish",
-        responses={200: RoundOut},
+        responses={200: RoundOut, **problems(401, 403, 404, 409)},
         security=SECURITY,
     )
     def publish_round(path: RoundPath) -> Response:

@@ -6,6 +6,7 @@ from pydantic import BaseModel, Field
 
 from services.pairing.domain.elimination import Elimination, MatchGame, PairedMatch
 from services.pairing.domain.tournament import Game, PairingTournament, Round
+from shared.http.schemas import INT32_MAX
 
 
 class TournamentPath(BaseModel):
@@ -14,7 +15,7 @@ class TournamentPath(BaseModel):
 
 class RoundPath(BaseModel):
     tournament_id: uuid.UUID
-    number: int
+    number: int = Field(ge=0, le=INT32_MAX, description="0 and rounds not paired: 404")
 
 
 class PlayerOut(BaseModel):

@@ -31,6 +31,8 @@ from shared.health import readiness
 from shared.http.app import SECURITY, create_openapi_app, json_response
 from shared.http.auth import authenticate_writes, principal
 from shared.http.idempotency import Idempotency
+from shared.http.limits import http_limits
+from shared.http.openapi import problems
 from shared.http.problems import install_domain_errors, not_found, unprocessable
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
@@ -48,6 +50,7 @@ def create_app(service: Registration | None = None) -> OpenAPI:
         title="Arbiter registration",
         version="1",
         readiness=readiness(svc.engine),
+        limits=http_limits(svc.settings),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     secret = svc.settings.jwt_secret.get_secret_value()
@@ -62,7 +65,7 @@ def _accounts(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlu
     api = APIBlueprint("accounts", __name__, abp_tags=[Tag(name="accounts")], abp_security=SECURITY)
     authenticate_writes(api, secret)
 
-    @api.post("/accounts", responses={201: AccountOut})
+    @api.post("/accounts", responses={201: AccountOut, **problems(401, 403, 409)})
     @idempotent
     def register_account(body: AccountBody) -> Response:
         """Mirror an account from the identity provider (service or arbiter tokens only)."""
@@ -73,7 +76,7 @@ def _accounts(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlu
         out = AccountOut(id=account.id, name=account.name, kind=account.kind, ratings=account.ratings)
         return json_response(out, 201, {"Location": f"/accounts/{account.id}"})
 
-    @api.get("/accounts/<uuid:account_id>", responses={200: AccountOut}, security=[])
+    @api.get("/accounts/<uuid:account_id>", responses={200: AccountOut, **problems(404)}, security=[])
     def get_account(path: AccountPath) -> Response:
         with svc.uow() as uow:
             account = uow.accounts.get(path.account_id)
@@ -90,7 +93,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
     api = APIBlueprint("tournaments", __name__, abp_tags=[Tag(name="tournaments")], abp_security=SECURITY)
     authenticate_writes(api, secret)
 
-    @api.post("/tournaments", responses={201: TournamentOut})
+    @api.post("/tournaments", responses={201: TournamentOut, **problems(401, 403, 404, 409)})
     @idempotent
     def create_tournament(body: CreateTournamentBody) -> Response:
         """Create a `platform` tournament, or a `knockout` / `double-knockout` draft; the caller becomes
@@ -132,7 +135,9 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             found = uow.tournaments.find(status=status, limit=query.limit)
         return json_response(TournamentList(tournaments=[TournamentOut.of(t) for t in found]))
 
-    @api.get("/tournaments/<uuid:tournament_id>", responses={200: TournamentOut}, security=[])
+    @api.get(
+        "/tournaments/<uuid:tournament_id>", responses={200: TournamentOut, **problems(404)}, security=[]
+    )
     def get_tournament(path: TournamentPath) -> Response:
         with svc.uow() as uow:
             t = uow.tournaments.get(path.tournament_id)
@@ -140,7 +145,9 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             raise not_found("tournament", path.tournament_id)
         return json_response(TournamentOut.of(t))
 
-    @api.patch("/tournaments/<uuid:tournament_id>", responses={200: TournamentOut})
+    @api.patch(
+        "/tournaments/<uuid:tournament_id>", responses={200: TournamentOut, **problems(401, 403, 404, 409)}
+    )
     def change_tournament(path: TournamentPath, body: ChangeTournamentBody) -> Response:
         """Change a knockout draft's settings (its organiser, while it is a draft)."""
         who = principal()
@@ -155,14 +162,20 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         t = svc.bus.handle(commands.ChangeTournament(who.actor(), path.tournament_id, changes))
         return json_response(TournamentOut.of(t))
 
-    @api.post("/tournaments/<uuid:tournament_id>/start", responses={200: TournamentOut})
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/start",
+        responses={200: TournamentOut, **problems(401, 403, 404, 409)},
+    )
     def start(path: TournamentPath) -> Response:
         """Start a knockout draft (its organiser): roster and seeds are fixed and round 1 is paired."""
         who = principal()
         t = svc.bus.handle(commands.StartTournament(who.actor(), path.tournament_id))
         return json_response(TournamentOut.of(t))
 
-    @api.post("/tournaments/<uuid:tournament_id>/entries", responses={201: TournamentOut})
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/entries",
+        responses={201: TournamentOut, **problems(401, 403, 404, 409)},
+    )
     @idempotent
     def join(path: TournamentPath, body: JoinBody) -> Response:
         """Join before the start; staff may join another account with ``player_id``. A knockout's
@@ -172,14 +185,20 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         t = svc.bus.handle(commands.JoinTournament(who.actor(), path.tournament_id, player_id, body.password))
         return json_response(TournamentOut.of(t), 201)
 
-    @api.delete("/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>", responses={200: TournamentOut})
+    @api.delete(
+        "/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>",
+        responses={200: TournamentOut, **problems(401, 403, 404, 409)},
+    )
     def leave(path: EntryPath) -> Response:
         """Leave before the start; after it nobody leaves. A knockout draft's organiser removes players."""
         who = principal()
         t = svc.bus.handle(commands.LeaveTournament(who.actor(), path.tournament_id, path.player_id))
         return json_response(TournamentOut.of(t))
 
-    @api.post("/tournaments/<uuid:tournament_id>/cancel", responses={200: TournamentOut})
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/cancel",
+        responses={200: TournamentOut, **problems(401, 403, 404, 409)},
+    )
     def cancel(path: TournamentPath) -> Response:
         """The organiser may cancel before the start (a knockout: while it is a draft), never after."""
         who = principal()

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from typing import Annotated, Final
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from services.registration.domain import knockout
 from services.registration.domain.knockout import KnockoutFormat, SeedingKind
 from services.registration.domain.model import AccountKind, TimeControl, Tournament
-from shared.http.schemas import Strict
+from services.registration.domain.speed import Speed, rating_key
+from shared.http.schemas import Strict, Text
 from shared.time_control import (
     DEFAULT_PLAN,
     MAX_BASE_SECONDS,
@@ -20,6 +22,7 @@ from shared.time_control import (
     TieBreakPlan,
     clock_dict,
 )
+from shared.variants import Variant
 
 
 class TimeControlBody(Strict):
@@ -28,11 +31,40 @@ class TimeControlBody(Strict):
     days_per_move: int | None = Field(None, ge=1, le=MAX_DAYS_PER_MOVE)
 
 
+MAX_ROSTER: Final = max(knockout.MAX_PLAYERS.values())
+RATING_KEYS: Final = tuple(rating_key(v, s) for v in Variant for s in Speed)
+MAX_RATING: Final = 4000
+
+
+def _known_rating_key(key: str) -> str:
+    if key not in RATING_KEYS:
+        variants = ", ".join(v.value for v in Variant)
+        speeds = ", ".join(s.value for s in Speed)
+        raise ValueError(
+            f"unknown rating key {key!r}: a key is <variant>:<speed>, the variant one of {variants},"
+            f" the speed one of {speeds}"
+        )
+    return key
+
+
+RatingKey = Annotated[str, AfterValidator(_known_rating_key)]
+Rating = Annotated[int, Field(ge=0, le=MAX_RATING)]
+
+
 class AccountBody(Strict):
     id: uuid.UUID | None = None
-    name: str = Field(min_length=1, max_length=100)
+    name: Text = Field(min_length=1, max_length=100)
     kind: AccountKind = AccountKind.REGISTERED
-    ratings: dict[str, int] = Field(default_factory=dict, examples=[{"chess:blitz": 1650}])
+    ratings: dict[RatingKey, Rating] = Field(
+        default_factory=dict,
+        max_length=len(RATING_KEYS),
+        description=(
+            f"per variant and time-control category, each 0–{MAX_RATING}; a key is <variant>:<speed>, the"
+            f" variant one of {', '.join(Variant)}, the speed one of {', '.join(Speed)}"
+        ),
+        examples=[{"chess:blitz": 1650}],
+        json_schema_extra={"propertyNames": {"enum": list(RATING_KEYS)}},
+    )
 
 
 class AccountOut(BaseModel):
@@ -81,9 +113,11 @@ class TieBreakPlanBody(Strict):
 class KnockoutBody(Strict):
     """The format of a `knockout` or `double-knockout` tournament (RULES.md §4)."""
 
-    games_per_match: int = Field(2, description="regular games per match: 1, 2, 4 or 6")
+    games_per_match: int = Field(2, ge=1, le=6, description="regular games per match: 1, 2, 4 or 6")
     seeding: SeedingKind = Field(SeedingKind.RATING, description="rating | custom | random")
-    custom_order: list[uuid.UUID] = Field(default_factory=list, description="custom seeding: seed 1 first")
+    custom_order: list[uuid.UUID] = Field(
+        default_factory=list, max_length=MAX_ROSTER, description="custom seeding: seed 1 first"
+    )
     third_place: bool = Field(False, description="knockout: the semi-final losers play for third place")
     second_final: bool = Field(
         True,
@@ -107,9 +141,9 @@ class KnockoutBody(Strict):
 class KnockoutChangeBody(Strict):
     """What to change in a draft's format; what is left out stays as it is."""
 
-    games_per_match: int | None = None
+    games_per_match: int | None = Field(None, ge=1, le=6)
     seeding: SeedingKind | None = None
-    custom_order: list[uuid.UUID] | None = None
+    custom_order: list[uuid.UUID] | None = Field(None, max_length=MAX_ROSTER)
     third_place: bool | None = None
     second_final: bool | None = None
     tiebreak_plan: TieBreakPlanBody | None = None
@@ -126,15 +160,15 @@ class KnockoutChangeBody(Strict):
 
 
 class ChangeTournamentBody(Strict):
-    name: str | None = Field(None, min_length=1, max_length=200)
+    name: Text | None = Field(None, min_length=1, max_length=200)
     time_control: TimeControlBody | None = None
-    variant: str | None = None
+    variant: Variant | None = None
     rated: bool | None = None
     knockout: KnockoutChangeBody | None = None
 
 
 class CreateTournamentBody(Strict):
-    name: str = Field(min_length=1, max_length=200)
+    name: Text = Field(min_length=1, max_length=200)
     starts_at: dt.datetime | None = Field(
         None, description="platform: 5 minutes to 14 days ahead, with a time zone; knockouts have none"
     )
@@ -142,13 +176,15 @@ class CreateTournamentBody(Strict):
     seats: int = Field(200, ge=1, le=10_000, description="4–200")
     minimum: int = Field(4, ge=1, le=10_000, description="4 or more, at most the seats")
     threshold: int = Field(7, ge=1, le=1000, description="7–20: fewer players → round robin, else Swiss")
-    ruleset: str = Field("platform", description="platform | knockout | double-knockout")
-    variant: str = "chess"
+    ruleset: Text = Field("platform", max_length=40, description="platform | knockout | double-knockout")
+    variant: Variant = Variant.CHESS
     double_rounds: bool = False
     extra_round: bool = False
     rated: bool = True
-    min_rating: int | None = Field(None, description="1000–2000 in steps of 100; rated only")
-    password: str | None = Field(None, min_length=1, max_length=100, description="makes it private")
+    min_rating: int | None = Field(
+        None, ge=0, le=MAX_RATING, description="1000–2000 in steps of 100; rated only"
+    )
+    password: Text | None = Field(None, min_length=1, max_length=100, description="makes it private")
     knockout: KnockoutBody | None = Field(
         None, description="knockout rulesets: the format (defaults if left out)"
     )
@@ -171,7 +207,7 @@ class JoinBody(Strict):
     player_id: uuid.UUID | None = Field(
         None, description="staff: join someone else; a knockout's organiser: add a player to the roster"
     )
-    password: str | None = None
+    password: Text | None = Field(None, max_length=100)
 
 
 class EntryOut(BaseModel):
@@ -258,5 +294,7 @@ class TournamentList(BaseModel):
 
 
 class ListQuery(BaseModel):
-    status: str | None = None
+    status: Text | None = Field(
+        None, max_length=20, description="draft | scheduled | started | cancelled | completed"
+    )
     limit: int = Field(100, ge=1, le=500)

@@ -21,7 +21,14 @@ from services.standings.entrypoints.schemas import (
 )
 from shared.health import readiness
 from shared.http.app import create_openapi_app, json_response
+from shared.http.limits import http_limits
+from shared.http.openapi import problems
 from shared.http.problems import install_domain_errors
+
+TRF_RESPONSE = {
+    "description": "the TRF-2026 file",
+    "content": {"text/plain": {"schema": {"type": "string"}}},
+}
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.NotFound: 404,
@@ -36,6 +43,7 @@ def create_app(service: StandingsService | None = None) -> OpenAPI:
         title="Arbiter standings",
         version="1",
         readiness=readiness(svc.engine),
+        limits=http_limits(svc.settings),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
     app.register_api(_api(svc))
@@ -47,30 +55,36 @@ def create_app(service: StandingsService | None = None) -> OpenAPI:
 def _api(svc: StandingsService) -> APIBlueprint:
     api = APIBlueprint("standings", __name__, abp_tags=[Tag(name="standings")])
 
-    @api.get("/tournaments/<uuid:tournament_id>/standings", responses={200: StandingsOut})
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/standings", responses={200: StandingsOut, **problems(404, 409)}
+    )
     def get_standings(path: TournamentPath) -> Response:
         """The table: rank, points and each tie-break by code (``BH-C1``), plus the columns shown
         for information. 409 ``not-a-table`` for a knockout (shown as a bracket)."""
         return json_response(queries.standings(svc, path.tournament_id))
 
-    @api.get("/tournaments/<uuid:tournament_id>/crosstable", responses={200: CrosstableOut})
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/crosstable", responses={200: CrosstableOut, **problems(404, 409)}
+    )
     def get_crosstable(path: TournamentPath) -> Response:
         """Every player's rounds in table order; for a round robin also the results of each pair."""
         return json_response(queries.crosstable(svc, path.tournament_id))
 
-    @api.get("/tournaments/<uuid:tournament_id>/rounds/<int:number>", responses={200: RoundOut})
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/rounds/<int:number>", responses={200: RoundOut, **problems(404)}
+    )
     def get_round(path: RoundPath) -> Response:
         """A round's games with players and results (none while the round is unpublished)."""
         return json_response(queries.round_(svc, path.tournament_id, path.number))
 
-    @api.get("/tournaments/<uuid:tournament_id>/bracket", responses={200: BracketOut})
+    @api.get("/tournaments/<uuid:tournament_id>/bracket", responses={200: BracketOut, **problems(404, 409)})
     def get_bracket(path: TournamentPath) -> Response:
         """A knockout's bracket: format and tie-break plan, the seeding list, the matches of the
         published rounds with their games, results and who advances, and the final placing once it
         is completed. 409 ``not-a-bracket`` for a tournament with a table."""
         return json_response(queries.bracket(svc, path.tournament_id))
 
-    @api.get("/tournaments/<uuid:tournament_id>/trf")
+    @api.get("/tournaments/<uuid:tournament_id>/trf", responses={200: TRF_RESPONSE, **problems(404, 409)})
     def get_trf(path: TournamentPath) -> Response:
         """The event as a TRF-2026 file (with double rounds each leg is a round)."""
         text = queries.trf(svc, path.tournament_id)

@@ -8,7 +8,7 @@ import uuid
 from fractions import Fraction
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from services.standings.domain.bracket import (
     SECTIONS,
@@ -27,6 +27,7 @@ from services.standings.domain.tournament import (
     is_bracket,
     number,
 )
+from shared.http.schemas import INT32_MAX
 from shared.scoring import FIDE, Outcome
 
 Number = int | float
@@ -38,7 +39,7 @@ class TournamentPath(BaseModel):
 
 class RoundPath(BaseModel):
     tournament_id: uuid.UUID
-    number: int
+    number: int = Field(ge=0, le=INT32_MAX, description="0 and rounds not paired: 404")
 
 
 class RoundStatusOut(BaseModel):

@@ -212,3 +212,14 @@ def test_the_clock_reads_as_of_now(client, svc, clock):
     body = client.get(f"/games/{g.game_id}").json["clock"]
     assert body["white_ms"] == 2 * 86_400_000 - 3_600_000 and body["black_ms"] == 2 * 86_400_000
     assert body["as_of"] == "2026-06-01T13:00:00Z" and body["time_control"]["days_per_move"] == 2
+
+
+def test_input_the_database_cannot_hold_is_a_422(client, svc):
+    pairing = a_round(2)
+    announce(svc, pairing)
+    g = pairing.game(1)
+    games = f"/tournaments/{pairing.tournament_id}/games"
+    problem(client.get(games, query_string={"round": 2**31}), 422, "validation-error")
+    assert client.get(games, query_string={"round": 2**31 - 1}).json == {"games": []}
+    problem(result(client, g.game_id, g.white, "1-0", "resig\x00nation"), 422, "validation-error")
+    problem(result(client, g.game_id, g.white, "1-0", "r" * 41), 422, "validation-error")

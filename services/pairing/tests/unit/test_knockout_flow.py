@@ -272,3 +272,14 @@ def test_a_double_knockout_where_the_losers_bracket_winner_takes_the_first_final
     # winners round 1; winners' final and losers round 1; losers' final; grand final; the second final
     assert completed.rounds == run.latest(number - 1).total_rounds == (5 if second_final else 4)
     assert run.latest(1).total_rounds == 4
+
+
+def test_a_round_number_beyond_what_the_database_holds_is_a_422(svc):
+    run = Run(svc, knockout_started(4))
+    client = create_app(svc).test_client()
+    organiser = token(run.started.organiser_id)
+    url = f"/tournaments/{run.tid}/rounds"
+    for method, path in (("POST", f"{url}/2147483648/publish"), ("GET", f"{url}/2147483648")):
+        r = client.open(path, method=method, headers=organiser)
+        assert r.status_code == 422 and r.json["type"] == "/problems/validation-error", r.json
+    assert client.post(f"{url}/2147483647/publish", headers=organiser).status_code == 404

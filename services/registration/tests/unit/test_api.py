@@ -146,6 +146,44 @@ def test_bad_input_gets_stable_problems(client, svc, clock):
     )
 
 
+def test_input_the_database_cannot_hold_is_a_422(client):
+    """Found as a user would: NUL bytes, names longer than their column, unknown variants, ratings
+    beyond 32 bits or under unknown keys reached the database and answered 500."""
+    org = register(client, "Org")
+    staff = token(STAFF, "service")
+
+    def account(**body):
+        return client.post("/accounts", json={"name": "Ann", **body}, headers=staff)
+
+    problem(account(name="A\x00nn"), 422, "validation-error")
+    problem(account(name="A" * 101), 422, "validation-error")
+    problem(account(ratings={"chess:blitz": 2**31}), 422, "validation-error")
+    problem(account(ratings={"chess:blitz": -1}), 422, "validation-error")
+    r = account(ratings={"chess:lightning": 1500})
+    problem(r, 422, "validation-error")
+    assert "the variant one of chess, international" in r.json["errors"][0]["msg"]
+    problem(account(ratings={f"k{i}": 1500 for i in range(200)}), 422, "validation-error")
+    problem(create(client, org, name="Sunday\x00blitz"), 422, "validation-error")
+    problem(create(client, org, password="se\x00cret"), 422, "validation-error")
+    problem(create(client, org, min_rating=2**31), 422, "validation-error")
+    problem(create(client, org, ruleset="k" * 41), 422, "validation-error")
+    for variant in ("v" * 41, "chess\x00", "shogi"):
+        r = create(client, org, variant=variant)
+        problem(r, 422, "validation-error")
+    assert "'chess', 'international', 'english', 'italian' or 'russian'" in r.json["errors"][0]["msg"]
+    problem(client.get("/tournaments", query_string={"status": "started\x00"}), 422, "validation-error")
+
+
+def test_every_variant_and_its_ratings_are_accepted(client):
+    ratings = {"chess:blitz": 1650, "international:rapid": 1400, "russian:correspondence": 4000}
+    r = client.post("/accounts", json={"name": "Ann", "ratings": ratings}, headers=token(STAFF, "service"))
+    assert r.status_code == 201 and r.json["ratings"] == ratings
+    for variant in ("chess", "international", "english", "italian", "russian"):
+        org = register(client, f"Org {variant}")
+        r = create(client, org, variant=variant)
+        assert r.status_code == 201 and r.json["variant"] == variant
+
+
 def test_organiser_cancels_before_the_start(client, svc):
     org = register(client, "Org")
     tid = create(client, org).json["id"]

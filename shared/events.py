@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shared import time_control
 from shared.scoring import Outcome
+from shared.variants import Variant
 from shared.vocabulary import (
     BracketFormat,
     ByeKind,
@@ -27,7 +28,17 @@ from shared.vocabulary import (
     System,
 )
 
-__all__ = ["BracketFormat", "ByeKind", "CancelReason", "Decision", "Ruleset", "Section", "Seeding", "System"]
+__all__ = [
+    "BracketFormat",
+    "ByeKind",
+    "CancelReason",
+    "Decision",
+    "Ruleset",
+    "Section",
+    "Seeding",
+    "System",
+    "Variant",
+]
 
 GameOutcome = Outcome  # how a game ended, on the wire; points are derived by the scoring
 
@@ -225,7 +236,7 @@ class TournamentSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     ruleset: Ruleset = Ruleset.PLATFORM
-    variant: str = "chess"
+    variant: Variant = Variant.CHESS
     threshold: int = Field(7, ge=2, le=200)
     double_rounds: bool = False
     extra_round: bool = False

@@ -1,5 +1,5 @@
 """The point system a TRF file declares (162, BBx, XXS), read as bbpPairings and JaVaFo read it;
-line endings."""
+line endings; files that are no text."""
 
 from __future__ import annotations
 
@@ -111,3 +111,26 @@ def test_line_endings(ending: str) -> None:
 def test_byte_order_mark_and_end_of_file_mark() -> None:
     doc = parse("\ufeff012 x\r\n001    1      A\r\n\x1a")
     assert doc.name == "x" and list(doc.players) == [1]
+
+
+def test_control_characters_mean_no_text() -> None:
+    with pytest.raises(TrfError) as info:
+        parse("012 x\n001    1 \x00    A\n")
+    assert "<trf>:2: control character 0x00 in column 10: this is not a text file" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "<trf>: the file is empty"),
+        ("\n  \n", "<trf>: the file is empty"),
+        ("A tournament, held in May.\n", "<trf>:1: no player (001) lines, and this line is no TRF record"),
+        ("012 x\n\nHello\n", "<trf>:3: no player (001) lines, and this line is no TRF record: 'Hello'"),
+        ("012 x\nXXR 5\n### note\n", "<trf>: no player (001) lines: there is no tournament to read"),
+    ],
+)
+def test_a_tournament_needs_players(text: str, message: str) -> None:
+    assert parse(text).players == {}  # as a document it is fine
+    with pytest.raises(TrfError) as info:
+        parse(text, need_players=True)
+    assert str(info.value).startswith(message)

@@ -1,7 +1,8 @@
 """Read TRF-16 / TRF-2026 text into a :class:`TrfDocument`.
 
 Every problem is a :class:`TrfError` naming the file and the line: a line that breaks the
-column layout, an unknown player number, a malformed extension record.
+column layout, an unknown player number, a malformed extension record, a control character (the
+file is not text).
 
 Lines end with LF, CR LF or a lone CR (TRF-2026 asks for CR; bbpPairings writes it). A file is
 UTF-8 (a byte-order mark is skipped), else read as Latin-1. Lines with a code the reader does not
@@ -23,6 +24,8 @@ BLOCK_WIDTH = 10  # 8 characters and two spaces
 _RESULT_CODES = {code.value: code for code in ResultCode}
 _DECIMAL = re.compile(r"^-?(\d+(\.\d*)?|\.\d+)$")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_RECORD = re.compile(r"^(###|[0-9A-Z]{3}( |$))")
 
 
 class TrfError(ValueError):
@@ -36,8 +39,8 @@ class TrfError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
-def read(path: str | Path) -> TrfDocument:
-    """Read a TRF file from disk."""
+def read(path: str | Path, *, need_players: bool = False) -> TrfDocument:
+    """Read a TRF file from disk (see :func:`parse` for ``need_players``)."""
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -47,10 +50,12 @@ def read(path: str | Path) -> TrfDocument:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    return parse(text, source=str(p))
+    return parse(text, source=str(p), need_players=need_players)
 
 
-def parse(text: str, *, source: str = "<trf>") -> TrfDocument:
+def parse(text: str, *, source: str = "<trf>", need_players: bool = False) -> TrfDocument:
+    """Read TRF text. With ``need_players`` a text without any player (``001``) line is an error:
+    an empty file, prose, anything but a tournament report."""
     doc = TrfDocument()
     player_lines: dict[int, int] = {}
     references: list[tuple[int, str, list[int]]] = []
@@ -60,6 +65,12 @@ def parse(text: str, *, source: str = "<trf>") -> TrfDocument:
     for number, line in enumerate(lines, start=1):
         code = line[:3]
         ctx = _Context(source, number)
+        control = _CONTROL.search(line)
+        if control:
+            raise ctx.error(
+                f"control character 0x{ord(control.group()):02x} in column {control.start() + 1}: "
+                "this is not a text file (TRF is UTF-8 or Latin-1 text)"
+            )
         if line.strip() == "":
             doc.lines.append(Line(code="", text=line))
             continue
@@ -81,12 +92,31 @@ def parse(text: str, *, source: str = "<trf>") -> TrfDocument:
         named += [start for bye in doc.byes[before[2] :] for start in bye.players]
         if named:
             references.append((number, code, named))
+    if need_players and not doc.players:
+        _no_players(doc, source)
     _check_references(doc, player_lines, source)
     for number, code, named in references:
         for start in named:
             if start not in doc.players:
                 raise TrfError(f"{code} names unknown player {start}", source=source, line=number)
     return doc
+
+
+def _no_players(doc: TrfDocument, source: str) -> None:
+    """Say why a text without player lines is no tournament: empty, or the first line that is no
+    TRF record."""
+    if all(not line.text.strip() for line in doc.lines):
+        raise TrfError("the file is empty: no player (001) lines", source=source)
+    for number, line in enumerate(doc.lines, start=1):
+        if line.text.strip() and not _RECORD.match(line.text):
+            shown = line.text.strip()
+            shown = shown if len(shown) <= 40 else shown[:39] + "…"
+            raise TrfError(
+                f"no player (001) lines, and this line is no TRF record: {shown!r}",
+                source=source,
+                line=number,
+            )
+    raise TrfError("no player (001) lines: there is no tournament to read", source=source)
 
 
 class _Context:

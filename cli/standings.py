@@ -6,10 +6,12 @@
   ``--edition`` the file's start date (042) decides: the 2024 rules before 2026-03-01, the 2026 rules
   from then on (today's date when the file has none).
 - ``arbiter crosstable FILE.trf``: every round of every player, in rank order.
-- ``arbiter trf FILE.trf``: the file as Arbiter reads it, written again (the round-trip check).
+- ``arbiter trf FILE.trf``: the file as Arbiter reads it, written again (the round-trip check; lines
+  end with LF whatever the file used).
 
-Mistakes (unreadable file, bad line, unknown tie-break code, bad edition) print one line naming the
-file and line or the bad value, and exit with status 2.
+Mistakes (unreadable file, bad line, a file that is no tournament report: empty, prose, binary;
+unknown tie-break code, bad edition) print one line naming the file and line or the bad value, and
+exit with status 2.
 """
 
 from __future__ import annotations
@@ -48,8 +50,10 @@ class CliError(click.ClickException):
 
 
 def _read(path: str) -> TrfDocument:
+    """The file as a tournament: a bad line, binary content or no player (001) line at all (an
+    empty file, prose) is a CliError naming the file and, where there is one, the line."""
     try:
-        return read(path)
+        return read(path, need_players=True)
     except TrfError as exc:
         raise CliError(str(exc)) from None
 

@@ -83,3 +83,20 @@ def test_no_valid_pairing_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_the_system_must_be_chosen(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["pair", str(FIXTURES / "017.trf"), "-p"]) == 2
     assert "--dutch" in capsys.readouterr().err
+
+
+def test_a_binary_file_names_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "t.trf"
+    path.write_bytes(b"XXR 3\n" + PLAYER.encode() + b"\x00\x01\x02\xff garbage\n")
+    assert main(["pair", "--dutch", str(path), "-p"]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:3: control character 0x00 in column 1" in err and "Traceback" not in err
+
+
+def test_cr_only_file_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # bbpPairings' own files end their lines with CR alone
+    text = (FIXTURES / "017.trf").read_text().replace("\n", "\r")
+    path = tmp_path / "cr.trf"
+    path.write_bytes(text.encode())
+    assert main(["pair", "--dutch", str(path), "-p"]) == 0
+    assert capsys.readouterr().out == (FIXTURES / "017.pairs").read_text()

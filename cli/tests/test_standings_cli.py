@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,44 @@ def test_main_returns_the_exit_status(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["standings", "missing.trf"]) == 2
     assert "cannot read file" in capsys.readouterr().err
     assert main(["trf", str(DUTCH_010)]) == 0
+
+
+# Files that are no tournament report: every command says so, naming the file (and the line where
+# there is one), and exits 2 without a traceback.
+BAD_FILES = {
+    "empty": (b"", "empty.trf: the file is empty: no player (001) lines"),
+    "blank": (b"\n\r\n  \n", "blank.trf: the file is empty"),
+    "prose": (
+        b"Results of the club championship\nRound 1: Alice beat Bob.\n",
+        "prose.trf:1: no player (001) lines, and this line is no TRF record: 'Results of the club championship'",
+    ),
+    "headers": (b"012 Club championship\r042 2026/04/01\rXXR 5\r", "headers.trf: no player (001) lines"),
+    "random": (random.Random(7).randbytes(4000), "random.trf:2: control character 0x0e in column 3"),
+    "utf16": ("012 Club\n".encode("utf-16"), "utf16.trf:1: control character 0x00 in column 4"),
+}
+
+
+@pytest.mark.parametrize("command", ["standings", "crosstable", "trf"])
+@pytest.mark.parametrize("kind", sorted(BAD_FILES))
+def test_a_file_that_is_no_tournament_exits_2(tmp_path: Path, command: str, kind: str) -> None:
+    content, message = BAD_FILES[kind]
+    path = tmp_path / f"{kind}.trf"
+    path.write_bytes(content)
+    result = run(command, str(path))
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: ") and f"{tmp_path}/{message}" in result.output
+    assert len(result.output.splitlines()) == 1 and "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def test_cr_only_file_with_a_162_record(tmp_path: Path) -> None:
+    # bbpPairings writes CR line endings; 162 P is the pairing-allocated bye, Z the forfeit loss
+    blocks = {1: "   2 w +", 2: "   1 b -", 3: "0000 - U"}
+    lines = ["012 CR file", "162  W 3.0    D 1.0    Z 0.5    P 1.0"] + [
+        f"001 {s:4d}      P{s}".ljust(91) + blocks[s] for s in (1, 2, 3)
+    ]
+    path = tmp_path / "cr.trf"
+    path.write_bytes("\r".join(lines).encode() + b"\r")
+    result = run("standings", str(path), "--json", "-t", "BH")
+    assert result.exit_code == 0, result.output
+    assert {row["start"]: row["points"] for row in json.loads(result.output)} == {1: 3.0, 2: 0.5, 3: 1.0}

@@ -1,11 +1,13 @@
 """FIDE Tournament Report File (TRF-16, TRF-2026 and the JaVaFo/bbpPairings extensions).
 
 Pure code: the tournament-history model (:mod:`shared.trf.model`), a reader that reports bad lines
-with their line number (:mod:`shared.trf.reader`) and a writer (:mod:`shared.trf.writer`).
+with their line number (:mod:`shared.trf.reader`), the point system a file declares
+(:mod:`shared.trf.points`) and a writer (:mod:`shared.trf.writer`).
 ``write(parse(text)) == text`` for files in canonical layout.
 """
 
 from shared.trf.model import ByeRecord, Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.points import declared_points
 from shared.trf.reader import TrfError, parse, read
 from shared.trf.writer import write
 
@@ -17,6 +19,7 @@ __all__ = [
     "RoundEntry",
     "TrfDocument",
     "TrfError",
+    "declared_points",
     "parse",
     "read",
     "write",

@@ -128,7 +128,9 @@ class TrfDocument:
     forbidden_pairs: list[tuple[int, ...]] = field(default_factory=list)  # XXP (and 260)
     absent_next: set[int] = field(default_factory=set)  # XXZ
     accelerations: dict[int, list[Fraction]] = field(default_factory=dict)  # XXA
-    point_system: dict[str, Fraction] = field(default_factory=dict)  # XXS / BBx / 162, keys as written
+    # 162 (keys "162W", ...), BBx ("BBW", ...) and XXS ("WW", "PAB", ...) values, in the order of each
+    # key's last declaration; shared.trf.points.declared_points reads them as a point system
+    point_system: dict[str, Fraction] = field(default_factory=dict)
     # TRF-2026 records
     rank_method: str = ""  # 172
     type_code: str = ""  # 192

@@ -1,7 +1,12 @@
 """Read TRF-16 / TRF-2026 text into a :class:`TrfDocument`.
 
 Every problem is a :class:`TrfError` naming the file and the line: a line that breaks the
-column layout, an unknown player number, a malformed extension record.
+column layout, an unknown player number, a malformed extension record, a control character (the
+file is not text).
+
+Lines end with LF, CR LF or a lone CR (TRF-2026 asks for CR; bbpPairings writes it). A file is
+UTF-8 (a byte-order mark is skipped), else read as Latin-1. Lines with a code the reader does not
+know are kept and otherwise ignored, as the pairing engines do.
 """
 
 from __future__ import annotations
@@ -12,11 +17,15 @@ from fractions import Fraction
 from pathlib import Path
 
 from shared.trf.model import ByeRecord, Colour, Line, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.points import SCORING_LETTERS
 
 ROUND_START = 91  # 0-based column of the first round block (column 92)
 BLOCK_WIDTH = 10  # 8 characters and two spaces
 _RESULT_CODES = {code.value: code for code in ResultCode}
-_DECIMAL = re.compile(r"^-?\d+(\.\d+)?$")
+_DECIMAL = re.compile(r"^-?(\d+(\.\d*)?|\.\d+)$")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_RECORD = re.compile(r"^(###|[0-9A-Z]{3}( |$))")
 
 
 class TrfError(ValueError):
@@ -30,31 +39,38 @@ class TrfError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
-def read(path: str | Path) -> TrfDocument:
-    """Read a TRF file from disk."""
+def read(path: str | Path, *, need_players: bool = False) -> TrfDocument:
+    """Read a TRF file from disk (see :func:`parse` for ``need_players``)."""
     p = Path(path)
     try:
         raw = p.read_bytes()
     except OSError as exc:
         raise TrfError(f"cannot read file: {exc.strerror or exc}", source=str(p)) from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    return parse(text, source=str(p))
+    return parse(text, source=str(p), need_players=need_players)
 
 
-def parse(text: str, *, source: str = "<trf>") -> TrfDocument:
+def parse(text: str, *, source: str = "<trf>", need_players: bool = False) -> TrfDocument:
+    """Read TRF text. With ``need_players`` a text without any player (``001``) line is an error:
+    an empty file, prose, anything but a tournament report."""
     doc = TrfDocument()
     player_lines: dict[int, int] = {}
     references: list[tuple[int, str, list[int]]] = []
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
+    lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
+    if lines and lines[-1] in ("", "\x1a"):  # the last line's end, or an MS-DOS end-of-file mark
         lines.pop()
-    for number, raw in enumerate(lines, start=1):
-        line = raw.rstrip("\r")
+    for number, line in enumerate(lines, start=1):
         code = line[:3]
         ctx = _Context(source, number)
+        control = _CONTROL.search(line)
+        if control:
+            raise ctx.error(
+                f"control character 0x{ord(control.group()):02x} in column {control.start() + 1}: "
+                "this is not a text file (TRF is UTF-8 or Latin-1 text)"
+            )
         if line.strip() == "":
             doc.lines.append(Line(code="", text=line))
             continue
@@ -76,12 +92,31 @@ def parse(text: str, *, source: str = "<trf>") -> TrfDocument:
         named += [start for bye in doc.byes[before[2] :] for start in bye.players]
         if named:
             references.append((number, code, named))
+    if need_players and not doc.players:
+        _no_players(doc, source)
     _check_references(doc, player_lines, source)
     for number, code, named in references:
         for start in named:
             if start not in doc.players:
                 raise TrfError(f"{code} names unknown player {start}", source=source, line=number)
     return doc
+
+
+def _no_players(doc: TrfDocument, source: str) -> None:
+    """Say why a text without player lines is no tournament: empty, or the first line that is no
+    TRF record."""
+    if all(not line.text.strip() for line in doc.lines):
+        raise TrfError("the file is empty: no player (001) lines", source=source)
+    for number, line in enumerate(doc.lines, start=1):
+        if line.text.strip() and not _RECORD.match(line.text):
+            shown = line.text.strip()
+            shown = shown if len(shown) <= 40 else shown[:39] + "…"
+            raise TrfError(
+                f"no player (001) lines, and this line is no TRF record: {shown!r}",
+                source=source,
+                line=number,
+            )
+    raise TrfError("no player (001) lines: there is no tournament to read", source=source)
 
 
 class _Context:
@@ -263,11 +298,11 @@ def _parse_record(doc: TrfDocument, code: str, line: str, ctx: _Context) -> None
                 raise ctx.error(f"XXS: expected CODE=points, got {token!r}")
             if key.upper() not in _XXS_KEYS:
                 raise ctx.error(f"XXS: unknown code {key!r} (expected one of {' '.join(sorted(_XXS_KEYS))})")
-            doc.point_system[key.upper()] = _points(value, f"XXS {key}", ctx)
+            _declare(doc, key.upper(), _points(value, f"XXS {key}", ctx))
     elif code in _POINT_KEYS:
         if len(tokens) != 1:
             raise ctx.error(f"{code} needs one point value")
-        doc.point_system[code] = _points(tokens[0], code, ctx)
+        _declare(doc, code, _points(tokens[0], code, ctx))
     elif code == "162":
         _parse_scoring(doc, line, ctx)
     elif code == "172":
@@ -296,15 +331,38 @@ def _parse_bye(doc: TrfDocument, line: str, ctx: _Context) -> None:
     doc.byes.append(ByeRecord(kind, int(tokens[1]), tuple(_ids(tokens[2:], "240", ctx))))
 
 
+_SCORING_FIELD = re.compile(r"\s*([A-Za-z])\s*(\S*)")
+
+
+def _declare(doc: TrfDocument, key: str, value: Fraction) -> None:
+    """Record a point value; the dict stays in the order of each key's last declaration, which
+    is what :func:`shared.trf.points.declared_points` replays."""
+    doc.point_system.pop(key, None)
+    doc.point_system[key] = value
+
+
 def _parse_scoring(doc: TrfDocument, line: str, ctx: _Context) -> None:
-    """TRF-2026 record 162: ``162  W 2.0    D 1.0 ...`` (code letter then points, repeating)."""
-    tokens = line[3:].split()
-    if len(tokens) % 2:
-        raise ctx.error("162 needs pairs of a result letter and its points")
-    for key, value in zip(tokens[::2], tokens[1::2], strict=True):
-        if key.upper() not in ("W", "D", "L", "A", "P", "X", "H", "F", "Z", "U"):
-            raise ctx.error(f"162: unknown result letter {key!r}")
-        doc.point_system["162" + key.upper()] = _points(value, f"162 {key}", ctx)
+    """TRF-2026 record 162: ``162  W 2.0    D 1.0 ...``: a result letter (column 6) and its
+    points (columns 7-10), repeating every 9 columns; read by letter and number, so spacing may vary."""
+    rest = line[3:].rstrip()
+    pos = 0
+    fields = []
+    while pos < len(rest):
+        match = _SCORING_FIELD.match(rest, pos)
+        if match is None:
+            raise ctx.error(f"162: expected a result letter, got {rest[pos:].strip()!r}")
+        fields.append((match.group(1), match.group(2)))
+        pos = match.end()
+    if not fields:
+        raise ctx.error("162 needs a result letter and its points, e.g. '162  W 3.0    D 1.0'")
+    for key, value in fields:
+        if key.upper() not in SCORING_LETTERS:
+            raise ctx.error(
+                f"162: unknown result letter {key!r} (expected one of {' '.join(SCORING_LETTERS)})"
+            )
+        if not value:
+            raise ctx.error(f"162 {key} needs its points")
+        _declare(doc, "162" + key.upper(), _points(value, f"162 {key}", ctx))
 
 
 def _check_references(doc: TrfDocument, player_lines: dict[int, int], source: str) -> None:

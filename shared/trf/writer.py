@@ -115,7 +115,8 @@ def records(doc: TrfDocument) -> list[Line]:
             add("152", doc.initial_colour.value.upper())
     scoring = [(k[3:], v) for k, v in doc.point_system.items() if k.startswith("162")]
     if scoring:
-        out.append(Line("162", "162 " + "".join(f" {k} {_decimal(v):<6}" for k, v in scoring).rstrip()))
+        # letter in column 6, points right-aligned in columns 7-10, every 9 columns (as bbpPairings)
+        out.append(Line("162", "162  " + "    ".join(f"{k}{_decimal(v):>4}" for k, v in scoring)))
     if doc.rank_method:
         add("172", doc.rank_method)
     if doc.type_code:

@@ -1,8 +1,8 @@
 """From a TRF document to the tie-break history model.
 
-- The point system comes from the TRF-2026 scoring record 162 (``W D L A P X``, and ``H F Z U``),
-  else from JaVaFo's ``XXS`` (``WW BW WD BD WL BL ZPB HPB FPB PAB FW FL W D``), else from bbpPairings'
-  ``BBW BBD BBL BBZ BBF BBU``; values not given default as in :meth:`PointSystem.of`.
+- The point system is the one the file declares (TRF-2026 ``162``, bbpPairings' ``BBx``, JaVaFo's
+  ``XXS``, read in file order by :func:`shared.trf.declared_points`, as the pairing reads them);
+  without any, the first of the usual systems that reproduces every player's score column.
 - Each player's round block becomes an :class:`~services.standings.domain.history.Entry`; the points
   are derived from the point system, not taken from the file's score column.
 - The rounds the tie-breaks look at are the rounds that have a pairing (a game, a forfeit or a
@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from services.standings.domain.history import Edition, Entry, EventHistory, Player, edition_for
 from shared.scoring import PointSystem, Result
-from shared.trf import ResultCode, RoundEntry, TrfDocument
+from shared.trf import ResultCode, RoundEntry, TrfDocument, declared_points
 
 __all__ = ["history_from_trf", "is_pre_determined", "point_system_from_trf", "rounds_paired", "trf_edition"]
 
@@ -37,44 +37,6 @@ _RESULTS = {
     ResultCode.PAIRING_ALLOCATED_BYE: Result.PAIRING_BYE,
     ResultCode.ZERO_POINT_BYE: Result.ZERO_POINT_BYE,
 }
-
-_162 = {
-    "162W": "win",
-    "162D": "draw",
-    "162L": "loss",
-    "162A": "zero_point_bye",
-    "162Z": "zero_point_bye",
-    "162P": "pairing_bye",
-    "162U": "pairing_bye",
-    "162X": "half_point_bye",
-    "162H": "half_point_bye",
-    "162F": "full_point_bye",
-}
-_XXS = {
-    "WW": "win",
-    "W": "win",
-    "WD": "draw",
-    "D": "draw",
-    "WL": "loss",
-    "BW": "black_win",
-    "BD": "black_draw",
-    "BL": "black_loss",
-    "ZPB": "zero_point_bye",
-    "HPB": "half_point_bye",
-    "FPB": "full_point_bye",
-    "PAB": "pairing_bye",
-    "FW": "forfeit_win",
-    "FL": "forfeit_loss",
-}
-_BB = {
-    "BBW": "win",
-    "BBD": "draw",
-    "BBL": "loss",
-    "BBZ": "zero_point_bye",
-    "BBF": "forfeit_loss",
-    "BBU": "pairing_bye",
-}
-
 
 _CANDIDATES = [
     PointSystem.of(1, Fraction(1, 2), 0),
@@ -115,26 +77,13 @@ def _fits(doc: TrfDocument, system: PointSystem) -> bool:
 
 
 def point_system_from_trf(doc: TrfDocument) -> PointSystem:
-    """The point system the file declares (162, XXS, BB*); without one, the first of 1-½-0, 2-1-0
+    """The point system the file declares (162, BBx, XXS); without one, the first of 1-½-0, 2-1-0
     and 3-1-0 (each with the PAB worth a win, a draw or nothing) that reproduces every player's
     score column, else 1-½-0."""
-    given = doc.point_system
-    for table in (_162, _XXS, _BB):
-        values = {field: given[key] for key, field in table.items() if key in given}
-        if values:
-            break
-    else:
-        return next((c for c in _CANDIDATES if _fits(doc, c)), _CANDIDATES[0])
-    win = values.pop("win", Fraction(1))
-    draw = values.pop("draw", Fraction(1, 2))
-    loss = values.pop("loss", Fraction(0))
-    colour = {k: values.pop(k) for k in ("black_win", "black_draw", "black_loss") if k in values}
-    system = PointSystem.of(win, draw, loss, **values)
-    if colour:
-        system = system.with_values(**colour)
-    if "forfeit_loss" in values and "double_forfeit" not in values:
-        system = system.with_values(double_forfeit=values["forfeit_loss"])
-    return system
+    declared = declared_points(doc)
+    if declared is not None:
+        return declared
+    return next((c for c in _CANDIDATES if _fits(doc, c)), _CANDIDATES[0])
 
 
 def rounds_paired(doc: TrfDocument) -> int:

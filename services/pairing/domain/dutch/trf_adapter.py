@@ -5,8 +5,11 @@ JaVaFo/bbpPairings extensions), reading it the way bbpPairings does.
   has a block for that round (``H``, ``Z``, ``F`` or an empty ``0000 -``) is absent, as is
   everyone listed on an ``XXZ`` line.
 * Forfeits (``+``/``-``) are not games: no colour, and the two may meet again.
-* Points come from ``BBW/BBD/BBL/BBZ/BBF/BBU``, TRF-2026 ``162`` or JaVaFo ``XXS``; the
-  default is 1, ½, 0 with the PAB worth a win.
+* Points come from TRF-2026 ``162``, ``BBW/BBD/BBL/BBZ/BBF/BBU`` or JaVaFo ``XXS``, read in
+  file order as bbpPairings reads them (:func:`shared.trf.declared_points`: ``162 P`` is the
+  PAB, ``162 Z``/``A`` both the zero-point bye and the forfeit loss); the default is 1, ½, 0
+  with the PAB worth a win. Each round scores as bbpPairings scores it: ``0000 - +`` is a
+  PAB, ``0000 - -`` a zero-point bye.
 * The initial colour comes from ``XXC white1/black1`` (or ``152``); without it, it is
   inferred from the first round in which colours were given.
 * ``XXA`` lines give each player's acceleration per round (points added to the score for
@@ -15,8 +18,6 @@ JaVaFo/bbpPairings extensions), reading it the way bbpPairings does.
 """
 
 from __future__ import annotations
-
-from fractions import Fraction
 
 from services.pairing.domain.dutch.model import (
     Colour,
@@ -27,56 +28,76 @@ from services.pairing.domain.dutch.model import (
     RoundKind,
     RoundRecord,
 )
+from shared.scoring import FIDE, Result
+from shared.scoring import PointSystem as Scoring
 from shared.trf import Colour as TrfColour
-from shared.trf import ResultCode, RoundEntry, TrfDocument
+from shared.trf import ResultCode, RoundEntry, TrfDocument, declared_points
+
+
+def scoring(doc: TrfDocument) -> Scoring:
+    """The file's declared point system, else 1, ½, 0 with the PAB worth a win."""
+    return declared_points(doc) or FIDE
 
 
 def point_system(doc: TrfDocument) -> PointSystem:
-    ps = doc.point_system
-    win = ps.get("BBW", ps.get("162W", ps.get("XXS:W", ps.get("W", Fraction(1)))))
-    draw = ps.get("BBD", ps.get("162D", ps.get("D", Fraction(1, 2))))
-    loss = ps.get("BBL", ps.get("162L", Fraction(0)))
-    zero = ps.get("BBZ", ps.get("162Z", ps.get("ZPB", Fraction(0))))
-    forfeit = ps.get("BBF", ps.get("FL", Fraction(0)))
-    pab = ps.get("BBU", ps.get("162U", ps.get("PAB")))
-    return PointSystem(win=win, draw=draw, loss=loss, zero_bye=zero, forfeit_loss=forfeit, pab=pab)
+    ps = scoring(doc)
+    return PointSystem(
+        win=ps.win,
+        draw=ps.draw,
+        loss=ps.loss,
+        zero_bye=ps.zero_point_bye,
+        forfeit_loss=ps.forfeit_loss,
+        pab=ps.pairing_bye,
+    )
 
 
-def _points(entry: RoundEntry, ps: PointSystem) -> Fraction:
-    code = entry.result
-    if code in (ResultCode.WIN, ResultCode.WIN_UNRATED, ResultCode.FORFEIT_WIN, ResultCode.FULL_POINT_BYE):
-        return ps.win
-    if code in (ResultCode.DRAW, ResultCode.DRAW_UNRATED, ResultCode.HALF_POINT_BYE):
-        return ps.draw
-    if code in (ResultCode.LOSS, ResultCode.LOSS_UNRATED):
-        return ps.loss
-    if code is ResultCode.FORFEIT_LOSS:
-        return ps.forfeit_loss
-    if code is ResultCode.PAIRING_ALLOCATED_BYE:
-        return ps.pab_points
-    return ps.zero_bye
+_RESULTS = {
+    ResultCode.WIN: Result.WIN,
+    ResultCode.WIN_UNRATED: Result.WIN,
+    ResultCode.DRAW: Result.DRAW,
+    ResultCode.DRAW_UNRATED: Result.DRAW,
+    ResultCode.LOSS: Result.LOSS,
+    ResultCode.LOSS_UNRATED: Result.LOSS,
+    ResultCode.FORFEIT_WIN: Result.FORFEIT_WIN,
+    ResultCode.FORFEIT_LOSS: Result.FORFEIT_LOSS,
+    ResultCode.HALF_POINT_BYE: Result.HALF_POINT_BYE,
+    ResultCode.FULL_POINT_BYE: Result.FULL_POINT_BYE,
+    ResultCode.PAIRING_ALLOCATED_BYE: Result.PAIRING_BYE,
+    ResultCode.ZERO_POINT_BYE: Result.ZERO_POINT_BYE,
+}
 
 
-def _record(entry: RoundEntry | None, ps: PointSystem) -> RoundRecord:
+def _result(entry: RoundEntry) -> Result:
+    """The entry's result as bbpPairings scores it: without an opponent a forfeit win is the
+    pairing-allocated bye and a forfeit loss is a zero-point bye (nobody was paired with them)."""
+    if entry.opponent is None and entry.result is ResultCode.FORFEIT_WIN:
+        return Result.PAIRING_BYE
+    if entry.opponent is None and entry.result is ResultCode.FORFEIT_LOSS:
+        return Result.ZERO_POINT_BYE
+    return _RESULTS[entry.result]
+
+
+_UNPLAYED = {
+    Result.FORFEIT_WIN: RoundKind.FORFEIT_WIN,
+    Result.FORFEIT_LOSS: RoundKind.FORFEIT_LOSS,
+    Result.PAIRING_BYE: RoundKind.PAB,
+    Result.FULL_POINT_BYE: RoundKind.FPB,
+    Result.HALF_POINT_BYE: RoundKind.HPB,
+    Result.ZERO_POINT_BYE: RoundKind.ZPB,
+}
+
+
+def _record(entry: RoundEntry | None, ps: Scoring) -> RoundRecord:
     if entry is None:
-        return RoundRecord(RoundKind.ZPB, ps.zero_bye)
-    points = _points(entry, ps)
-    code = entry.result
-    if code.played and entry.opponent is not None:
+        return RoundRecord(RoundKind.ZPB, ps.zero_point_bye)
+    result = _result(entry)
+    points = ps.points(result, black=entry.colour is TrfColour.BLACK)
+    if result.played:
         colour = Colour.WHITE if entry.colour is TrfColour.WHITE else Colour.BLACK
         return RoundRecord(RoundKind.PLAYED, points, entry.opponent, colour)
-    if code in (ResultCode.FORFEIT_WIN, ResultCode.WIN, ResultCode.WIN_UNRATED):
-        return RoundRecord(RoundKind.FORFEIT_WIN, points, entry.opponent)
-    if code in (ResultCode.FORFEIT_LOSS, ResultCode.LOSS, ResultCode.LOSS_UNRATED):
-        return RoundRecord(RoundKind.FORFEIT_LOSS, points, entry.opponent)
-    kind = {
-        ResultCode.PAIRING_ALLOCATED_BYE: RoundKind.PAB,
-        ResultCode.HALF_POINT_BYE: RoundKind.HPB,
-        ResultCode.FULL_POINT_BYE: RoundKind.FPB,
-        ResultCode.DRAW: RoundKind.HPB,
-        ResultCode.DRAW_UNRATED: RoundKind.HPB,
-    }.get(code, RoundKind.ZPB)
-    return RoundRecord(kind, points)
+    kind = _UNPLAYED[result]
+    opponent = entry.opponent if kind in (RoundKind.FORFEIT_WIN, RoundKind.FORFEIT_LOSS) else None
+    return RoundRecord(kind, points, opponent)
 
 
 def _participated(entry: RoundEntry | None) -> bool:
@@ -136,7 +157,7 @@ def from_trf(doc: TrfDocument) -> RoundInput:
     if doc.total_rounds is None:
         raise InvalidInputError("the total number of rounds must be given (XXR)")
     played = rounds_played(doc)
-    ps = point_system(doc)
+    ps = scoring(doc)
     players: list[PlayerHistory] = []
     absent = set(doc.absent_next)
     for number in doc.accelerations:
@@ -158,6 +179,6 @@ def from_trf(doc: TrfDocument) -> RoundInput:
         initial_colour=_initial_colour(doc, played),
         absent=frozenset(absent),
         forbidden_pairs=forbidden,
-        points=ps,
+        points=point_system(doc),
         ranking=tuple(ranking_order(doc)) if doc.ranking_by_rating else None,
     )

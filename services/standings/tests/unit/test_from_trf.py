@@ -26,12 +26,32 @@ def test_point_system_from_162() -> None:
 
 def test_point_system_from_xxs_and_bb() -> None:
     xxs = point_system_from_trf(parse("XXS WW=3 BW=3 WD=1 BD=1 PAB=1 FL=-1\n"))
-    assert (xxs.win, xxs.draw, xxs.pairing_bye, xxs.forfeit_loss, xxs.black_win) == (3, 1, 1, -1, 3)
+    assert (xxs.win, xxs.draw, xxs.pairing_bye, xxs.forfeit_loss) == (3, 1, 1, -1)
+    assert xxs.points(Result.WIN, black=True) == 3
     bb = point_system_from_trf(parse("BBW 3.0\nBBD 1.0\n"))
     # BBU defaults to the win (bbpPairings), the other values to 1-½-0 defaults
     assert (bb.win, bb.draw, bb.pairing_bye, bb.loss) == (3, 1, 3, 0)
     default = point_system_from_trf(parse("012 x\n"))
     assert (default.win, default.draw) == (1, F(1, 2))
+
+
+def test_162_p_and_z_score_the_history() -> None:
+    # as bbpPairings reads 162: P is the pairing-allocated bye, Z both the zero-point bye and the
+    # forfeit loss; the points of each round come from them, whatever the score column says
+    text = "\n".join(
+        [
+            "162  W 3.0    D 1.0    Z 0.5    P 1.0",
+            line(1, "   2 w +  0000 - U"),
+            line(2, "   1 b -  0000 - Z"),
+            line(3, "0000 - U     4 w 1"),
+            line(4, "0000 - Z     3 b 0"),
+        ]
+    )
+    history = history_from_trf(parse(text + "\n"))
+    assert history.entry(1, 1).points == 3 and history.entry(1, 2).points == 1
+    assert history.entry(2, 1).points == F(1, 2) and history.entry(2, 2).points == F(1, 2)
+    assert history.entry(3, 1).result is Result.PAIRING_BYE and history.entry(3, 1).points == 1
+    assert history.entry(4, 1).points == F(1, 2) and history.entry(4, 2).points == 0
 
 
 def test_pre_determined_by_type_record_or_size() -> None:

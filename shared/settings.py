@@ -23,6 +23,11 @@ class CommonSettings(BaseSettings):
     redis_prefix: str = Field("arbiter:", description="prefix of every Redis key")
     jwt_secret: SecretStr = Field(SecretStr(DEV_JWT_SECRET), description="HS256 secret for bearer tokens")
     log_level: str = "INFO"
+    health_port: int | None = Field(
+        None,
+        description="port of /healthz and /readyz of a consumer, relay or worker (one process per port); "
+        "unset: none",
+    )
 
 
 def local_database_url(service: str) -> str:

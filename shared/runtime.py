@@ -51,17 +51,21 @@ def every(
     *,
     name: str,
     report: Report = no_report,
+    probe: Callable[[], object] | None = None,
     outage_max: float = 5.0,
 ) -> None:
     """Call ``tick`` every ``seconds`` until stopped; an error is logged and the loop goes on. A tick
     that fails because a server is unreachable is reported (the process is unready) and tried again
     with a growing pause, up to ``outage_max``, until the server is back; the work it would have done
-    is still there for the next tick."""
+    is still there for the next tick. While the outage lasts, ``probe`` (a database ping, say) must
+    answer before the next tick: a tick that happens not to need the server proves nothing."""
     log = logging.getLogger(name)
     outages = 0
     while not stop.is_set():
         pause = seconds
         try:
+            if outages and probe is not None:
+                probe()
             tick()
         except Exception as exc:
             if not is_infrastructure_error(exc):

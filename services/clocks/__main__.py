@@ -7,13 +7,21 @@ import threading
 
 from services.clocks.bootstrap import Clocks, bootstrap
 from services.clocks.entrypoints.ticker import Ticker
+from shared.health import database_check
 from shared.messaging.port import Report
 from shared.runtime import Process, every, service_main
 
 
 def ticker(svc: Clocks, stop: threading.Event, report: Report) -> None:
     tick = Ticker(svc.bus, svc.clock, sweep_seconds=svc.settings.sweep_seconds, limit=svc.settings.tick_batch)
-    every(svc.settings.tick_seconds, tick.tick, stop, name="clocks-ticker", report=report)
+    every(
+        svc.settings.tick_seconds,
+        tick.tick,
+        stop,
+        name="clocks-ticker",
+        report=report,
+        probe=database_check(svc.engine),  # most ticks only read Redis
+    )
 
 
 PROCESSES: dict[str, Process] = {

@@ -7,6 +7,7 @@ import threading
 
 from services.registration.bootstrap import Registration, bootstrap
 from services.registration.service_layer.commands import StartDueTournaments
+from shared.health import database_check
 from shared.messaging.port import Report
 from shared.runtime import Process, every, service_main
 
@@ -18,6 +19,7 @@ def scheduler(svc: Registration, stop: threading.Event, report: Report) -> None:
         stop,
         name="scheduler",
         report=report,
+        probe=database_check(svc.engine),
     )
 
 

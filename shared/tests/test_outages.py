@@ -15,6 +15,8 @@ import psycopg
 import pytest
 import redis
 import sqlalchemy as sa
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from shared.events import wrap
 from shared.messaging.errors import is_infrastructure_error
@@ -47,7 +49,7 @@ def test_servers_that_do_not_answer_are_infrastructure_errors():
     real = [
         raised(engine.connect),  # sqlalchemy.exc.OperationalError
         raised(lambda: psycopg.connect(f"host=127.0.0.1 port={port} user=postgres")),
-        raised(lambda: redis.Redis(port=port, socket_connect_timeout=2).ping()),
+        raised(lambda: redis.Redis(port=port, retry=Retry(NoBackoff(), 0)).ping()),
         raised(lambda: pika.BlockingConnection(pika.ConnectionParameters("127.0.0.1", port))),
         raised(lambda: socket.create_connection(("127.0.0.1", port))),
     ]
@@ -174,3 +176,35 @@ def test_a_consumer_stopped_during_an_outage_gives_the_message_back(servers):
     assert done == [sent.id]
     assert second.dead_letters("outages.stopped") == []
     second.close()
+
+
+def test_during_an_outage_the_loop_ticks_only_once_its_probe_answers():
+    """A tick that does not need the database (most of the ticker's) does not end the outage."""
+    reports: list[tuple[str, str | None]] = []
+    probes = [outage(), outage(), None]  # the database answers the third probe
+    ticks: list[int] = []
+    stop = threading.Event()
+
+    def probe() -> None:
+        failure = probes.pop(0)
+        if failure is not None:
+            raise failure
+
+    def tick() -> None:
+        ticks.append(len(ticks))
+        if len(ticks) == 1:
+            raise outage()
+        stop.set()
+
+    every(
+        0.0,
+        tick,
+        stop,
+        name="test-loop",
+        report=lambda n, p: reports.append((n, p)),
+        probe=probe,
+        outage_max=0.01,
+    )
+    assert ticks == [0, 1]  # no tick while the probe failed
+    assert probes == []
+    assert [p is None for _, p in reports] == [False, False, False, True]

@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test test-unit test-integration test-e2e lint fmt bench dev lock clean
+.PHONY: help install demo test test-unit test-integration test-e2e lint fmt bench dev dlq lock clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -52,6 +52,9 @@ bench: install ## print the performance figures (nothing is asserted)
 dev: install ## every process locally against PostgreSQL, RabbitMQ and Redis on localhost
 	$(BIN)/python deploy/local_setup.py
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/honcho -f deploy/Procfile -d $(CURDIR) start
+
+dlq: install ## dead letters: make dlq ARGS="list | show | replay --dry-run | replay [--queue Q] [--id ID]"
+	$(BIN)/arbiter dlq $(or $(ARGS),list)
 
 lock: ## re-resolve requirements/constraints.txt from pyproject.toml
 	$(BIN)/pip-compile --quiet --strip-extras --no-emit-index-url --no-emit-find-links --extra dev --output-file requirements/constraints.txt pyproject.toml

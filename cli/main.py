@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.standings",
     "cli.pair",
     "cli.demo",
+    "cli.dlq",
 )
 
 

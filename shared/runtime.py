@@ -1,5 +1,6 @@
 """Process plumbing shared by every service's long-running entrypoints (consumer, relay, workers):
-logging, and a stop event set by SIGTERM/SIGINT so a process finishes its current message first."""
+logging, a stop event set by SIGTERM/SIGINT so a process finishes its current message first, and the
+process's readiness (served on ``ARBITER_HEALTH_PORT`` when set, see :mod:`shared.health`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,13 @@ import threading
 from collections.abc import Callable, Mapping
 from types import FrameType
 from typing import Any
+
+from shared.messaging.errors import describe, is_infrastructure_error
+from shared.messaging.port import Report, no_report
+
+Process = Callable[[Any, threading.Event, Report], None]
+"""A long-running process of a service: ``run(svc, stop, report)`` until ``stop`` is set, telling
+``report`` what keeps it from working (see :class:`shared.health.Readiness`)."""
 
 
 def configure_logging(level: str = "INFO") -> None:
@@ -36,26 +44,65 @@ def run_until_signalled(name: str, loop: Callable[[threading.Event], None], *, l
     return 0
 
 
-def every(seconds: float, tick: Callable[[], object], stop: threading.Event, *, name: str) -> None:
-    """Call ``tick`` every ``seconds`` until stopped; an error is logged and the loop goes on."""
+def every(
+    seconds: float,
+    tick: Callable[[], object],
+    stop: threading.Event,
+    *,
+    name: str,
+    report: Report = no_report,
+    probe: Callable[[], object] | None = None,
+    outage_max: float = 5.0,
+) -> None:
+    """Call ``tick`` every ``seconds`` until stopped; an error is logged and the loop goes on. A tick
+    that fails because a server is unreachable is reported (the process is unready) and tried again
+    with a growing pause, up to ``outage_max``, until the server is back; the work it would have done
+    is still there for the next tick. While the outage lasts, ``probe`` (a database ping, say) must
+    answer before the next tick: a tick that happens not to need the server proves nothing."""
     log = logging.getLogger(name)
+    outages = 0
     while not stop.is_set():
+        pause = seconds
         try:
+            if outages and probe is not None:
+                probe()
             tick()
-        except Exception:
-            log.exception("%s tick failed", name)
-        stop.wait(seconds)
+        except Exception as exc:
+            if not is_infrastructure_error(exc):
+                log.exception("%s tick failed", name)
+            else:
+                outages += 1
+                pause = max(seconds, min(outage_max, 0.1 * 2 ** (outages - 1)))
+                report("infrastructure", describe(exc))
+                loud = outages == 1 or outages % 10 == 0
+                log.log(
+                    logging.WARNING if loud else logging.INFO,
+                    "%s: infrastructure unavailable (%s); tick %d again in %.1f s",
+                    name,
+                    describe(exc),
+                    outages,
+                    pause,
+                )
+        else:
+            if outages:
+                log.warning("%s: infrastructure back after %d failed ticks", name, outages)
+                report("infrastructure", None)
+                outages = 0
+        stop.wait(pause)
 
 
 def service_main(
     service: str,
     argv: list[str],
     bootstrap: Callable[[], Any],
-    processes: Mapping[str, Callable[[Any, threading.Event], None]],
+    processes: Mapping[str, Process],
 ) -> int:
     """``python -m services.<service> migrate|<process>``: migrate the database, or run one of the
-    service's long-running processes until SIGTERM."""
+    service's long-running processes until SIGTERM. With ``ARBITER_HEALTH_PORT`` set, the process
+    answers ``/healthz`` and ``/readyz`` on that port: ready while its database answers and its loop
+    reports nothing wrong."""
     from shared.database import upgrade
+    from shared.health import Readiness, database_check, serve_health
 
     commands = ("migrate", *processes)
     if len(argv) != 1 or argv[0] not in commands:
@@ -68,4 +115,13 @@ def service_main(
         upgrade(svc.migrations, svc.engine)
         return 0
     run = processes[argv[0]]
-    return run_until_signalled(f"{service}-{argv[0]}", lambda stop: run(svc, stop), level=level)
+    configure_logging(level)
+    readiness = Readiness({"database": database_check(svc.engine)})
+    server = serve_health(readiness, svc.settings.health_port)
+    try:
+        return run_until_signalled(
+            f"{service}-{argv[0]}", lambda stop: run(svc, stop, readiness.report), level=level
+        )
+    finally:
+        if server is not None:
+            server.close()

@@ -29,6 +29,11 @@ class CommonSettings(BaseSettings):
         gt=0,
         description="how long a request body may take to arrive (else 408, and the connection closes)",
     )
+    health_port: int | None = Field(
+        None,
+        description="port of /healthz and /readyz of a consumer, relay or worker (one process per port); "
+        "unset: none",
+    )
 
 
 def local_database_url(service: str) -> str:

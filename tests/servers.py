@@ -72,6 +72,11 @@ class Servers:
     _databases: list[str] = field(default_factory=list)
     _vhosts: list[str] = field(default_factory=list)
 
+    def with_postgres(self, admin_url: str) -> Servers:
+        """The same run (vhosts, Redis prefix: cleaned up with this run) on another PostgreSQL server,
+        e.g. a private cluster a fault test may stop. Its databases go with that server."""
+        return Servers(admin_url, self.amqp_url, self.redis_url, run_id=self.run_id, _vhosts=self._vhosts)
+
     # -- PostgreSQL ----------------------------------------------------------------------------
     def create_database(self, name: str) -> str:
         """Create a fresh database ``arbiter_t<run>_<name>``; return its SQLAlchemy URL."""

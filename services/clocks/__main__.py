@@ -7,17 +7,26 @@ import threading
 
 from services.clocks.bootstrap import Clocks, bootstrap
 from services.clocks.entrypoints.ticker import Ticker
-from shared.runtime import every, service_main
+from shared.health import database_check
+from shared.messaging.port import Report
+from shared.runtime import Process, every, service_main
 
 
-def ticker(svc: Clocks, stop: threading.Event) -> None:
+def ticker(svc: Clocks, stop: threading.Event, report: Report) -> None:
     tick = Ticker(svc.bus, svc.clock, sweep_seconds=svc.settings.sweep_seconds, limit=svc.settings.tick_batch)
-    every(svc.settings.tick_seconds, tick.tick, stop, name="clocks-ticker")
+    every(
+        svc.settings.tick_seconds,
+        tick.tick,
+        stop,
+        name="clocks-ticker",
+        report=report,
+        probe=database_check(svc.engine),  # most ticks only read Redis
+    )
 
 
-PROCESSES = {
-    "consumer": lambda svc, stop: svc.broker.consume(svc.subscriptions, stop),
-    "relay": lambda svc, stop: svc.relay.run(stop),
+PROCESSES: dict[str, Process] = {
+    "consumer": lambda svc, stop, report: svc.broker.consume(svc.subscriptions, stop, report),
+    "relay": lambda svc, stop, report: svc.relay.run(stop, report=report),
     "ticker": ticker,
 }
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import sys
 
 from services.pairing.bootstrap import bootstrap
-from shared.runtime import service_main
+from shared.runtime import Process, service_main
 
-PROCESSES = {
-    "consumer": lambda svc, stop: svc.broker.consume(svc.subscriptions, stop),
-    "worker": lambda svc, stop: svc.broker.consume(svc.worker_subscriptions, stop),
-    "relay": lambda svc, stop: svc.relay.run(stop),
+PROCESSES: dict[str, Process] = {
+    "consumer": lambda svc, stop, report: svc.broker.consume(svc.subscriptions, stop, report),
+    "worker": lambda svc, stop, report: svc.broker.consume(svc.worker_subscriptions, stop, report),
+    "relay": lambda svc, stop, report: svc.relay.run(stop, report=report),
 }
 
 if __name__ == "__main__":

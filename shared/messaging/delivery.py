@@ -1,17 +1,37 @@
 """What a consumer does with one message, whatever the broker: decode, hand over, retry, dead-letter.
 
 Shared by both adapters so the in-process bus and RabbitMQ behave identically.
+
+Two kinds of failure, told apart by :func:`shared.messaging.errors.is_infrastructure_error`:
+
+- the **infrastructure's** (the database, Redis or the broker cannot be reached): the message is kept
+  and tried again, waiting longer each time up to ``Patience.outage_max``, for as long as the outage
+  lasts. It is never dead-lettered for it, and those attempts count neither as failures nor as
+  deliveries of a message that is not ready;
+- the **message's own** (its handler raises anything else): a few attempts with a short backoff, then
+  the dead-letter queue.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tenacity import RetryError, Retrying, retry_if_not_exception_type, stop_after_attempt, wait_exponential
+from tenacity import (
+    RetryCallState,
+    RetryError,
+    Retrying,
+    retry_if_exception,
+    retry_if_not_exception_type,
+    stop_after_attempt,
+    stop_never,
+    wait_exponential,
+)
 
 from shared.events import Envelope, Event, MalformedMessage, UnknownEvent, decode
+from shared.messaging.errors import describe, is_infrastructure_error
 from shared.messaging.port import MAX_LATER, Handler, NotReady, Subscription
 
 log = logging.getLogger(__name__)
@@ -19,11 +39,37 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Verdict:
-    """Handled (ack) when both are None/False; ``later`` when it must come back after the others;
-    else ``dead_reason`` says why it goes to the dead-letter queue."""
+    """Handled (ack) when all are None/False; ``later`` when it must come back after the others;
+    ``requeue`` when the consumer gave it up unhandled (it stopped during an outage): back to its
+    queue as it was; else ``dead_reason`` says why it goes to the dead-letter queue."""
 
     dead_reason: str | None
     later: bool = False
+    requeue: bool = False
+
+
+class Interrupted(Exception):
+    """Raised by :attr:`Patience.sleep` when the consumer must give the message up while it waits:
+    it is stopping, or lost its broker connection. The message is neither acked nor dead-lettered."""
+
+
+def _no_report(_outage: BaseException | None) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Patience:
+    """How a consumer waits, between a failing handler's attempts and through an outage.
+
+    ``sleep(seconds)`` waits (a broker adapter keeps its connection serviced meanwhile: heartbeats) and
+    raises :class:`Interrupted` to give the message up. ``report(exc)`` is told when an outage is
+    met (the exception) and when it is over (None): the process's readiness follows it."""
+
+    sleep: Callable[[float], None] = time.sleep
+    report: Callable[[BaseException | None], None] = _no_report
+    backoff: float = 0.05  # a failing handler: 0.05 s, 0.1 s, … at most 2 s
+    outage_backoff: float = 0.1  # an outage: 0.1 s, 0.2 s, … at most outage_max, until it is over
+    outage_max: float = 5.0
 
 
 def deliver(
@@ -31,7 +77,7 @@ def deliver(
     handler: Handler,
     *,
     attempts: int = 3,
-    backoff: float = 0.05,
+    patience: Patience = Patience(),
     deferred: int = 0,
     max_later: int = MAX_LATER,
 ) -> Verdict:
@@ -39,7 +85,7 @@ def deliver(
     decoded = _decode(body)
     if isinstance(decoded, Verdict):
         return decoded
-    return _handle(*decoded, handler, attempts, backoff, deferred, max_later)
+    return _handle(*decoded, handler, attempts, patience, deferred, max_later)
 
 
 def deliver_batch(
@@ -47,13 +93,14 @@ def deliver_batch(
     subscription: Subscription,
     *,
     attempts: int = 3,
-    backoff: float = 0.05,
+    patience: Patience = Patience(),
     max_later: int = MAX_LATER,
 ) -> list[Verdict]:
     """Several messages (body, times deferred) of one queue: handled together in one transaction when
     the subscription can (group commit: one commit, one fsync, for all of them); a message that fails
     in the batch is then handled alone, with the usual retries. One message, or no batch handler:
-    each alone. The verdicts come back in the order of ``messages``."""
+    each alone. The verdicts come back in the order of ``messages``. Once one is interrupted, the
+    ones after it are given up too."""
     batch = subscription.batch_handler
     decoded = [_decode(body) for body, _deferred in messages]
     good = [(i, d) for i, d in enumerate(decoded) if not isinstance(d, Verdict)]
@@ -62,21 +109,28 @@ def deliver_batch(
     if batch is not None and len(good) > 1:
         try:
             outcomes = batch([d for _, d in good])
-        except Exception as exc:  # the batch's commit failed (a deadlock, say): take them one by one
+        except Exception as exc:  # the batch's commit failed (a deadlock, an outage): one by one
             log.warning(
-                "batch of %d on %s failed (%r); delivering one by one", len(good), subscription.queue, exc
+                "batch of %d on %s failed (%s); delivering one by one",
+                len(good),
+                subscription.queue,
+                describe(exc),
             )
+    interrupted = False
     for k, (index, (envelope, event)) in enumerate(good):
         deferred = messages[index][1]
         outcome = None if outcomes is None else outcomes[k]
         if outcomes is not None and outcome is None:
             continue  # done in the batch
-        if isinstance(outcome, NotReady):
+        if interrupted:
+            verdicts[index] = Verdict(None, requeue=True)
+        elif isinstance(outcome, NotReady):
             verdicts[index] = _not_ready(outcome, deferred, max_later)
         else:
             verdicts[index] = _handle(
-                envelope, event, subscription.handler, attempts, backoff, deferred, max_later
+                envelope, event, subscription.handler, attempts, patience, deferred, max_later
             )
+            interrupted = verdicts[index].requeue
     return verdicts
 
 
@@ -94,26 +148,77 @@ def _handle(
     event: Event,
     handler: Handler,
     attempts: int,
-    backoff: float,
+    patience: Patience,
     deferred: int,
     max_later: int,
 ) -> Verdict:
+    """Up to ``attempts`` failures of the handler itself, each attempt waiting out any outage first."""
     try:
         for attempt in Retrying(
-            retry=retry_if_not_exception_type(NotReady),
+            retry=retry_if_not_exception_type((NotReady, Interrupted)),
             stop=stop_after_attempt(attempts),
-            wait=wait_exponential(multiplier=backoff, max=2.0),
+            wait=wait_exponential(multiplier=patience.backoff, max=2.0),
+            sleep=patience.sleep,
             reraise=False,
         ):
             with attempt:
-                handler(envelope, event)
+                _through_outages(envelope, handler, event, patience)
     except NotReady as exc:
         return _not_ready(exc, deferred, max_later)
+    except Interrupted as exc:
+        log.info("%s %s given back unhandled: %s", envelope.type, envelope.id, exc)
+        return Verdict(None, requeue=True)
     except RetryError as exc:
         cause = exc.last_attempt.exception()
         log.error("handler failed %d times on %s %s: %r", attempts, envelope.type, envelope.id, cause)
         return Verdict(f"handler failed {attempts} times: {cause!r}")
     return Verdict(None)
+
+
+def _through_outages(envelope: Envelope, handler: Handler, event: Event, patience: Patience) -> None:
+    """One attempt of the handler, repeated for as long as it fails for an infrastructure error."""
+    down = False
+
+    def waiting(state: RetryCallState) -> None:
+        nonlocal down
+        down = True
+        exc = state.outcome.exception() if state.outcome else None
+        assert exc is not None
+        patience.report(exc)
+        loud = state.attempt_number == 1 or state.attempt_number % 10 == 0
+        log.log(
+            logging.WARNING if loud else logging.INFO,
+            "infrastructure unavailable while handling %s %s (%s); keeping the message, retry %d in %.1f s",
+            envelope.type,
+            envelope.id,
+            describe(exc),
+            state.attempt_number,
+            state.upcoming_sleep,
+        )
+
+    def back() -> None:
+        patience.report(None)
+        log.warning("infrastructure back: %s %s delivered again", envelope.type, envelope.id)
+
+    try:
+        for attempt in Retrying(
+            retry=retry_if_exception(is_infrastructure_error),
+            stop=stop_never,
+            wait=wait_exponential(multiplier=patience.outage_backoff, max=patience.outage_max),
+            sleep=patience.sleep,
+            before_sleep=waiting,
+            reraise=True,
+        ):
+            with attempt:
+                handler(envelope, event)
+    except Interrupted:
+        raise
+    except Exception:  # not an outage (those are retried): whatever failed, the servers answered
+        if down:
+            back()
+        raise
+    if down:
+        back()
 
 
 def _not_ready(exc: NotReady, deferred: int, max_later: int) -> Verdict:

@@ -11,8 +11,8 @@ from collections import deque
 from collections.abc import Sequence
 
 from shared.events import Envelope, encode
-from shared.messaging.delivery import deliver_batch
-from shared.messaging.port import MAX_LATER, DeadLetter, Subscription
+from shared.messaging.delivery import Patience, deliver_batch
+from shared.messaging.port import MAX_LATER, DeadLetter, Report, Subscription, no_report
 
 
 def _matches(pattern: str, key: str) -> bool:
@@ -32,8 +32,12 @@ def _matches(pattern: str, key: str) -> bool:
 
 
 class InProcessBroker:
-    def __init__(self, *, attempts: int = 3, max_later: int = MAX_LATER, batch: int = 50) -> None:
+    def __init__(
+        self, *, attempts: int = 3, max_later: int = MAX_LATER, batch: int = 50, outage_max: float = 0.5
+    ) -> None:
         self.attempts = attempts
+        # no waits between a failing handler's attempts; an outage is waited out with short sleeps
+        self.patience = Patience(backoff=0.0, outage_backoff=0.001, outage_max=outage_max)
         self.max_later = max_later
         self.batch = batch
         self._bindings: dict[str, tuple[str, ...]] = {}
@@ -71,8 +75,11 @@ class InProcessBroker:
             if any(_matches(p, key) for p in patterns):
                 self._queues[queue].append((body, 0))
 
-    def consume(self, subscriptions: Sequence[Subscription], stop: threading.Event) -> None:
-        """Register the handlers; deliver what is queued until idle or stopped."""
+    def consume(
+        self, subscriptions: Sequence[Subscription], stop: threading.Event, report: Report = no_report
+    ) -> None:
+        """Register the handlers; deliver what is queued until idle or stopped. (Nothing to report:
+        there is no connection, and an outage is waited out within :meth:`step`.)"""
         self.subscribe(subscriptions)
         while not stop.is_set() and self.step():
             pass
@@ -104,9 +111,13 @@ class InProcessBroker:
                     continue
                 taken = [messages.popleft() for _ in range(min(self.batch, len(messages)))]
                 verdicts = deliver_batch(
-                    taken, sub, attempts=self.attempts, backoff=0.0, max_later=self.max_later
+                    taken, sub, attempts=self.attempts, patience=self.patience, max_later=self.max_later
                 )
+                given_back = [m for m, v in zip(taken, verdicts, strict=True) if v.requeue]
+                messages.extendleft(reversed(given_back))  # unhandled: first in line again
                 for (body, deferred), verdict in zip(taken, verdicts, strict=True):
+                    if verdict.requeue:
+                        continue
                     if verdict.later:
                         self._later[queue].append((body, deferred + 1))
                         continue

@@ -2,7 +2,11 @@
 caused them, and a relay publishes them afterwards with broker confirms.
 
 On PostgreSQL the writer also sends ``NOTIFY <channel>`` in that transaction, so the relay wakes
-at commit instead of waiting for its next poll.
+at commit instead of waiting for its next poll. When the relay's LISTEN connection is lost (the
+database restarted) it polls meanwhile and listens again as soon as the database lets it.
+
+The relay survives outages: while the database or the broker is unreachable it keeps its rows, says
+so to its readiness and tries again with a growing pause (at most 5 s).
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,7 +22,8 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from shared.events import Envelope, utcnow
-from shared.messaging.port import Broker, PublishError
+from shared.messaging.errors import describe, is_infrastructure_error
+from shared.messaging.port import Broker, PublishError, Report, no_report
 
 log = logging.getLogger(__name__)
 
@@ -113,50 +119,124 @@ class OutboxRelay:
             if n < self.batch:
                 return total
 
-    def run(self, stop: threading.Event, *, poll_seconds: float = 1.0) -> None:
-        waiter = _NotifyWaiter(self.engine, self.channel)
+    def run(
+        self,
+        stop: threading.Event,
+        *,
+        poll_seconds: float = 1.0,
+        report: Report = no_report,
+        outage_max: float = 5.0,
+    ) -> None:
+        """Relay until ``stop`` is set: drain, then wait for a NOTIFY (or ``poll_seconds``). An outage
+        of the database or the broker is waited out (told to ``report``), the rows kept."""
+        waiter = _NotifyWaiter(self.engine, self.channel, max_backoff=outage_max)
+        failures: dict[str, int] = {}  # consecutive failures, by what failed
         try:
             while not stop.is_set():
                 try:
                     published = self.drain()
                 except PublishError as exc:
-                    log.warning("outbox relay: %s; retrying", exc)
-                    stop.wait(1.0)
+                    self._unavailable("broker", exc, failures, report, stop, outage_max)
                     continue
-                except sa.exc.OperationalError as exc:
-                    log.warning("outbox relay: database unavailable (%s); retrying", exc.orig)
-                    stop.wait(1.0)
+                except Exception as exc:
+                    if not is_infrastructure_error(exc):
+                        raise
+                    self._unavailable("database", exc, failures, report, stop, outage_max)
                     continue
+                for name in list(failures):
+                    log.warning("outbox relay: %s back after %d failed attempts", name, failures.pop(name))
+                    report(name, None)
                 if not published or waiter.listening:
                     waiter.wait(poll_seconds)  # a commit during the drain has already woken it
         finally:
             waiter.close()
 
+    @staticmethod
+    def _unavailable(
+        name: str,
+        exc: BaseException,
+        failures: dict[str, int],
+        report: Report,
+        stop: threading.Event,
+        outage_max: float,
+    ) -> None:
+        n = failures[name] = failures.get(name, 0) + 1
+        pause = min(outage_max, 0.1 * 2 ** (n - 1))
+        report(name, describe(exc))
+        log.log(
+            logging.WARNING if n == 1 or n % 10 == 0 else logging.INFO,
+            "outbox relay: %s unavailable (%s); rows kept, attempt %d again in %.1f s",
+            name,
+            describe(exc),
+            n,
+            pause,
+        )
+        stop.wait(pause)
+
 
 class _NotifyWaiter:
-    """Waits for NOTIFY on PostgreSQL; a plain timed wait elsewhere."""
+    """Waits for NOTIFY on PostgreSQL; a plain timed wait elsewhere.
 
-    def __init__(self, engine: sa.Engine, channel: str) -> None:
+    When its LISTEN connection is lost (a database restart, a terminated backend) it falls back on timed
+    waits, so the relay polls, and tries to listen again after 0.5 s, 1 s, … at most ``max_backoff``
+    between attempts. The wait that listens again returns at once, so the relay drains whatever was
+    committed while nobody listened."""
+
+    def __init__(self, engine: sa.Engine, channel: str, *, max_backoff: float = 5.0) -> None:
         self._conn: Any = None
         self._event = threading.Event()
-        if engine.dialect.name != "postgresql":
-            return
-        try:
-            import psycopg
-
-            url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-            self._conn = psycopg.connect(url, autocommit=True)
-            self._conn.execute(sa.text(f'LISTEN "{channel}"').text)
-        except Exception as exc:  # the relay still works by polling
-            log.warning("outbox relay: LISTEN unavailable (%r); polling", exc)
-            self._conn = None
+        self._channel = channel
+        self._max_backoff = max_backoff
+        self._failures = 0  # consecutive failed attempts to listen
+        self._retry_at = 0.0  # time.monotonic() of the next attempt
+        self._url: str | None = None
+        if engine.dialect.name == "postgresql":
+            self._url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            self._listen()
 
     @property
     def listening(self) -> bool:
         return self._conn is not None
 
+    def _listen(self) -> bool:
+        import psycopg
+
+        assert self._url is not None
+        try:
+            # keepalives: a connection that silently died (no FIN) is noticed within a minute
+            conn = psycopg.connect(
+                self._url,
+                autocommit=True,
+                connect_timeout=5,
+                keepalives=1,
+                keepalives_idle=20,
+                keepalives_interval=5,
+                keepalives_count=4,
+            )
+            conn.execute(f'LISTEN "{self._channel}"'.encode())
+        except Exception as exc:  # the relay still works by polling
+            self._failures += 1
+            delay = min(self._max_backoff, 0.5 * 2 ** (self._failures - 1))
+            self._retry_at = time.monotonic() + delay
+            log.log(
+                logging.WARNING if self._failures == 1 else logging.INFO,
+                "outbox relay: LISTEN unavailable (%s); polling, listening again in %.1f s",
+                describe(exc),
+                delay,
+            )
+            return False
+        if self._failures:
+            log.warning("outbox relay: LISTEN re-established after %d attempts", self._failures)
+        self._failures = 0
+        self._conn = conn
+        return True
+
     def wait(self, seconds: float) -> None:
         if self._conn is None:
+            if self._url is not None:
+                if time.monotonic() >= self._retry_at and self._listen():
+                    return  # listening again: drain what was committed while nobody listened
+                seconds = min(seconds, max(0.0, self._retry_at - time.monotonic()))
             self._event.wait(seconds)
             return
         try:
@@ -165,8 +245,9 @@ class _NotifyWaiter:
             for _ in self._conn.notifies(timeout=0):  # the ones queued meanwhile: one read serves all
                 pass
         except Exception as exc:
-            log.warning("outbox relay: LISTEN connection lost (%r); polling", exc)
+            log.warning("outbox relay: LISTEN connection lost (%s); polling until it is back", describe(exc))
             self.close()
+            self._retry_at = time.monotonic()  # the next wait tries at once
 
     def close(self) -> None:
         if self._conn is not None:

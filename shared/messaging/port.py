@@ -51,6 +51,15 @@ class PublishError(RuntimeError):
     """The broker did not confirm a publish; the caller keeps the message and retries."""
 
 
+Report = Callable[[str, str | None], None]
+"""How a long-running loop tells its readiness what it depends on: ``report(name, problem)``, the
+problem a sentence while ``name`` (e.g. "broker") is unavailable, None once it is fine again."""
+
+
+def no_report(_name: str, _problem: str | None) -> None:
+    return None
+
+
 class Broker(Protocol):
     def declare(self, subscriptions: Sequence[Subscription]) -> None:
         """Create the exchange, the queues, their bindings and dead-letter queues (idempotent)."""
@@ -61,8 +70,11 @@ class Broker(Protocol):
     def publish_raw(self, routing_key: str, body: bytes) -> None:
         """Publish bytes as they are (tests use it to send poison messages)."""
 
-    def consume(self, subscriptions: Sequence[Subscription], stop: threading.Event) -> None:
-        """Deliver messages to the handlers until ``stop`` is set."""
+    def consume(
+        self, subscriptions: Sequence[Subscription], stop: threading.Event, report: Report = no_report
+    ) -> None:
+        """Deliver messages to the handlers until ``stop`` is set; a handler failing for an outage is
+        retried until the outage is over (told to ``report``), never dead-lettered for it."""
 
     def dead_letters(self, queue: str) -> list[DeadLetter]:
         """Read (and remove) what was dead-lettered from a queue: for operators and tests."""

@@ -12,6 +12,11 @@ never lost and never blocks the messages behind it. A message its handler is not
 (``NotReady``: it arrived before what it depends on) goes to ``<queue>.later`` and comes back after
 the TTL, behind the others; it carries its count in ``x-arbiter-deferred``. A consumer killed mid-message leaves it
 unacked, so RabbitMQ redelivers it; the inbox makes the second delivery a no-op.
+
+While a handler waits out an outage of the database (see :mod:`shared.messaging.delivery`) the
+consumer keeps servicing its connection (heartbeats), so it can wait for minutes; a consumer stopped
+meanwhile gives the message back (``basic_nack`` with requeue), and one whose connection drops
+meanwhile leaves it to be redelivered.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pika
 import pika.exceptions
@@ -28,8 +33,17 @@ from pika.spec import Basic, BasicProperties
 from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_exponential
 
 from shared.events import DEAD_LETTER_EXCHANGE, EXCHANGE, Envelope, encode
-from shared.messaging.delivery import deliver_batch
-from shared.messaging.port import LATER_DELAY_MS, MAX_LATER, DeadLetter, PublishError, Subscription
+from shared.messaging.delivery import Interrupted, Patience, deliver_batch
+from shared.messaging.errors import describe
+from shared.messaging.port import (
+    LATER_DELAY_MS,
+    MAX_LATER,
+    DeadLetter,
+    PublishError,
+    Report,
+    Subscription,
+    no_report,
+)
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +59,9 @@ class RabbitMQBroker:
         attempts: int = 3,
         heartbeat: int = 30,
         max_later: int = MAX_LATER,
+        outage_max: float = 5.0,
     ) -> None:
+        """``outage_max``: the longest pause between two attempts of a message while an outage lasts."""
         params = pika.URLParameters(url)
         params.heartbeat = heartbeat
         params.blocked_connection_timeout = 60
@@ -54,6 +70,7 @@ class RabbitMQBroker:
         self.prefetch = prefetch
         self.attempts = attempts
         self.max_later = max_later
+        self.outage_max = outage_max
         self._conn: pika.BlockingConnection | None = None
         self._publish_channel: BlockingChannel | None = None
         self._lock = threading.Lock()
@@ -133,19 +150,26 @@ class RabbitMQBroker:
                         raise PublishError(f"could not publish {key}: {exc!r}") from exc
 
     # -- consuming --------------------------------------------------------------------------------
-    def consume(self, subscriptions: Sequence[Subscription], stop: threading.Event) -> None:
-        """Consume until ``stop`` is set, reconnecting when the connection drops."""
+    def consume(
+        self, subscriptions: Sequence[Subscription], stop: threading.Event, report: Report = no_report
+    ) -> None:
+        """Consume until ``stop`` is set, reconnecting when the connection drops. ``report`` hears
+        about the broker connection ("broker") and outages met by the handlers ("handlers")."""
         while not stop.is_set():
             try:
-                self._consume_once(subscriptions, stop)
+                report("broker", "connecting")
+                self._consume_once(subscriptions, stop, report)
             except _CONNECTION_ERRORS as exc:
                 if stop.is_set():
                     break
+                report("broker", f"reconnecting: {describe(exc)}")
                 log.warning("consumer lost its connection (%r); reconnecting", exc)
                 self.close()
-                time.sleep(1.0)
+                stop.wait(1.0)
 
-    def _consume_once(self, subscriptions: Sequence[Subscription], stop: threading.Event) -> None:
+    def _consume_once(
+        self, subscriptions: Sequence[Subscription], stop: threading.Event, report: Report
+    ) -> None:
         """Messages that arrive together are handled together: whatever one read of the socket
         dispatched for a queue becomes one batch (one transaction, when the subscription handles
         batches); an idle consumer still handles each message the moment it arrives."""
@@ -162,13 +186,19 @@ class RabbitMQBroker:
                 channel.basic_consume(
                     sub.queue, lambda _ch, m, p, b, buffer=buffer: buffer.append((m, p, b)), auto_ack=False
                 )
+            report("broker", None)
+            patience = Patience(
+                sleep=_servicing(conn, stop),
+                outage_max=self.outage_max,
+                report=lambda exc: report("handlers", None if exc is None else f"waiting: {describe(exc)}"),
+            )
             while not stop.is_set():
                 conn.process_data_events(time_limit=0.2)
                 for sub in subscriptions:
                     taken = buffers[sub.queue][:]
                     if taken:
                         buffers[sub.queue].clear()
-                        self._handle(channel, sub, taken)
+                        self._handle(channel, sub, taken, patience)
         finally:
             if conn.is_open:
                 try:
@@ -181,6 +211,7 @@ class RabbitMQBroker:
         ch: BlockingChannel,
         sub: Subscription,
         taken: list[tuple[Basic.Deliver, BasicProperties, bytes]],
+        patience: Patience,
     ) -> None:
         headers = [dict(props.headers or {}) for _m, props, _b in taken]
         deferred = [int(h.get("x-arbiter-deferred", 0)) for h in headers]
@@ -188,11 +219,15 @@ class RabbitMQBroker:
             [(body, d) for (_m, _p, body), d in zip(taken, deferred, strict=True)],
             sub,
             attempts=self.attempts,
+            patience=patience,
             max_later=self.max_later,
         )
         for (method, props, body), head, count, verdict in zip(
             taken, headers, deferred, verdicts, strict=True
         ):
+            if verdict.requeue:  # given up unhandled (stopping): back to the queue as it was
+                ch.basic_nack(method.delivery_tag, requeue=True)
+                continue
             if verdict.later:
                 head["x-arbiter-deferred"] = count + 1
                 _forward(ch, "", f"{sub.queue}.later", body, props, head)
@@ -205,19 +240,46 @@ class RabbitMQBroker:
 
     # -- operators --------------------------------------------------------------------------------
     def dead_letters(self, queue: str) -> list[DeadLetter]:
-        out = []
         with self._lock:
-            channel = self._channel()
-            while True:
-                method, props, body = channel.basic_get(f"{queue}.dead", auto_ack=True)
-                if method is None:
-                    break
-                headers = (props.headers or {}) if props else {}
-                reason = headers.get("x-arbiter-reason")
-                if reason is None and headers.get("x-death"):
-                    reason = f"rejected: {headers['x-death'][0].get('reason', '?')}"
-                out.append(DeadLetter(queue, str(reason or "unknown"), body))
-        return out
+            for attempt in (1, 2):
+                try:
+                    return self._take_dead_letters(queue)
+                except _CONNECTION_ERRORS:
+                    self._drop_connection()  # a stale one (heartbeats missed while idle): reconnect
+                    if attempt == 2:
+                        raise
+        raise AssertionError("unreachable")
+
+    def _take_dead_letters(self, queue: str) -> list[DeadLetter]:
+        channel = self._channel()
+        out: list[DeadLetter] = []
+        while True:
+            method, props, body = channel.basic_get(f"{queue}.dead", auto_ack=True)
+            if method is None:
+                return out
+            headers = (props.headers or {}) if props else {}
+            reason = headers.get("x-arbiter-reason")
+            if reason is None and headers.get("x-death"):
+                reason = f"rejected: {headers['x-death'][0].get('reason', '?')}"
+            out.append(DeadLetter(queue, str(reason or "unknown"), body))
+
+
+def _servicing(conn: pika.BlockingConnection, stop: threading.Event) -> Callable[[float], None]:
+    """A consumer's way to wait (between attempts, through an outage): it keeps answering the
+    broker's heartbeats; deliveries that arrive meanwhile wait in their buffers, unacked. Raises
+    :class:`Interrupted` when the consumer is stopping or its connection is gone."""
+
+    def sleep(seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while (remaining := deadline - time.monotonic()) > 0:
+            if stop.is_set():
+                raise Interrupted("the consumer is stopping")
+            try:
+                conn.process_data_events(time_limit=min(remaining, 0.5))
+            except _CONNECTION_ERRORS as exc:
+                raise Interrupted(f"lost the broker connection: {describe(exc)}") from exc
+
+    return sleep
 
 
 def _declare_exchanges(channel: BlockingChannel) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from shared.messaging.inprocess import InProcessBroker
-from shared.messaging.port import Broker, Subscription
+from shared.messaging.port import Broker, Report, Subscription, no_report
 
 
 class ConsumerHarness:
@@ -17,13 +17,13 @@ class ConsumerHarness:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def start(self, subscriptions: Sequence[Subscription]) -> None:
+    def start(self, subscriptions: Sequence[Subscription], report: Report = no_report) -> None:
         if isinstance(self.broker, InProcessBroker):
             self.broker.subscribe(subscriptions)
             return
         self.broker.declare(subscriptions)
         self._thread = threading.Thread(
-            target=self.broker.consume, args=(subscriptions, self._stop), daemon=True
+            target=self.broker.consume, args=(subscriptions, self._stop, report), daemon=True
         )
         self._thread.start()
 

@@ -14,11 +14,11 @@ from shared.messaging.rabbitmq import RabbitMQBroker
 def broker(request: pytest.FixtureRequest) -> Iterator[Broker]:
     """The contract suite runs against the fake and the real adapter."""
     if request.param == "inprocess":
-        yield InProcessBroker(attempts=3, max_later=5)
+        yield InProcessBroker(attempts=3, max_later=5, outage_max=0.05)
         return
     servers = request.getfixturevalue("servers")
     url = servers.create_vhost("contract")  # one vhost for the run; every test names its own queues
-    real = RabbitMQBroker(url, attempts=3, max_later=5)
+    real = RabbitMQBroker(url, attempts=3, max_later=5, outage_max=0.2)
     yield real
     real.close()
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import socket
 import uuid
+
+import sqlalchemy as sa
 
 from shared.events import GameFinished, GameOutcome, RoundCompleted, wrap
 from shared.messaging.port import NotReady, Subscription
@@ -189,3 +192,81 @@ def test_messages_that_arrive_together_are_handled_together_and_a_failure_stays_
     assert sorted(handled) == list(range(1, 21))
     assert max(batches) > 1  # they were queued before the consumer started: they came together
     assert "bad result" in dead[0].reason
+
+
+def outage() -> Exception:
+    """What SQLAlchemy raises while PostgreSQL is down: the real exception, from a port nobody listens on."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    engine = sa.create_engine(f"postgresql+psycopg://postgres@127.0.0.1:{port}/none", poolclass=sa.NullPool)
+    try:
+        engine.connect()
+    except sa.exc.OperationalError as exc:
+        return exc
+    raise AssertionError(f"something answers on port {port}")
+
+
+def test_an_outage_is_waited_out_and_never_dead_lettered(broker):
+    """More failed attempts than both the handler's retries and the not-ready deliveries allow: while
+    the failures are the infrastructure's, the message is kept and handled once it is back."""
+    attempts: list[uuid.UUID] = []
+    done: list[uuid.UUID] = []
+
+    def handler(env, ev):
+        attempts.append(env.id)
+        if len(attempts) <= 7:
+            raise outage()
+        done.append(env.id)
+
+    sent = wrap(finished(), T)
+    with ConsumerHarness(broker) as h:
+        h.start([Subscription("contract.outage", ("game.finished",), handler)])
+        broker.publish([sent])
+        poll(h, lambda: done, "handled once the database is back")
+    assert attempts == [sent.id] * 8
+    assert done == [sent.id]
+    assert broker.dead_letters("contract.outage") == []
+
+
+def test_a_handler_error_with_the_infrastructure_up_is_still_dead_lettered(broker):
+    """Outages between the attempts do not count: three failures of the handler itself do."""
+    script = [outage(), RuntimeError("bad result"), outage(), outage(), RuntimeError("bad result")]
+    calls = []
+
+    def handler(env, ev):
+        calls.append(env.id)
+        if script:
+            raise script.pop(0)
+        raise RuntimeError("bad result")
+
+    with ConsumerHarness(broker) as h:
+        h.start([Subscription("contract.mixed", ("game.finished",), handler)])
+        broker.publish([wrap(finished(), T)])
+        dead = poll(h, lambda: broker.dead_letters("contract.mixed"), "dead letter")
+    assert len(calls) == 6  # three outages, three failures
+    assert "handler failed 3 times: RuntimeError('bad result')" in dead[0].reason
+
+
+def test_an_outage_in_a_batch_is_waited_out_for_every_message(broker):
+    """The group commit fails for the outage; each message is then handled alone once it is over."""
+    handled: list[int] = []
+    down = {"alone": 2}
+
+    def handler(env, ev):
+        if down["alone"]:
+            down["alone"] -= 1
+            raise outage()
+        handled.append(ev.round)
+
+    def on_batch(items):
+        raise outage()
+
+    with ConsumerHarness(broker) as h:
+        sub = Subscription("contract.batch_outage", ("game.finished",), handler, on_batch)
+        broker.declare([sub])
+        broker.publish([wrap(finished(n), T) for n in range(1, 11)])
+        h.start([sub])
+        poll(h, lambda: len(handled) == 10, "all ten")
+    assert sorted(handled) == list(range(1, 11))
+    assert broker.dead_letters("contract.batch_outage") == []

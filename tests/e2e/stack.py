@@ -42,6 +42,7 @@ class Process:
     env: dict[str, str]
     log: Path
     popen: subprocess.Popen[bytes] | None = None
+    health_url: str | None = None  # a consumer's, relay's or worker's /healthz and /readyz
 
     def start(self) -> None:
         handle = self.log.open("ab")
@@ -59,11 +60,16 @@ class Process:
                 os.killpg(self.popen.pid, sig)
             self.popen.wait(timeout=20)
 
+    def terminate(self) -> None:
+        """Ask it to stop (SIGTERM), without waiting."""
+        if self.popen is not None and self.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, signal.SIGTERM)
+
     def stop(self) -> None:
         if self.popen is None or self.popen.poll() is not None:
             return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.popen.pid, signal.SIGTERM)
+        self.terminate()
         try:
             self.popen.wait(timeout=15)
         except subprocess.TimeoutExpired:
@@ -128,12 +134,17 @@ class Stack:
             ]
             self._spawn(f"{service}-web", web)
             for i, process in enumerate(PROCESSES[service]):
-                self._spawn(f"{service}-{process}-{i}", [python, "-m", f"services.{service}", process])
+                health = free_port()
+                self._spawn(
+                    f"{service}-{process}-{i}",
+                    [python, "-m", f"services.{service}", process],
+                    {"ARBITER_HEALTH_PORT": str(health)},
+                ).health_url = f"http://127.0.0.1:{health}"
         for service, url in self.urls.items():
             self._wait_ready(service, url)
 
-    def _spawn(self, name: str, argv: list[str]) -> Process:
-        proc = Process(name, argv, self.env, self.workdir / f"{name}.log")
+    def _spawn(self, name: str, argv: list[str], env: dict[str, str] | None = None) -> Process:
+        proc = Process(name, argv, {**self.env, **(env or {})}, self.workdir / f"{name}.log")
         proc.start()
         self.processes.append(proc)
         return proc
@@ -157,6 +168,8 @@ class Stack:
         self.process(name).start()
 
     def stop(self) -> None:
+        for proc in reversed(self.processes):  # all at once: each takes about a second to finish
+            proc.terminate()
         for proc in reversed(self.processes):
             proc.stop()
 

@@ -1,0 +1,34 @@
+"""Every queue Arbiter consumes, by service: what operators' tools (``arbiter dlq``) and tests go
+through, without importing the services. Each is ``<service>.<handler>``, with its ``<queue>.dead``
+and ``<queue>.later`` (see :mod:`shared.messaging.rabbitmq`). A test holds this list to the
+subscriptions the services' composition roots build."""
+
+from __future__ import annotations
+
+QUEUES: dict[str, tuple[str, ...]] = {
+    "registration": ("registration.tournament_completed",),
+    "pairing": ("pairing.tournament_started", "pairing.game_finished", "pairing.round_due"),
+    "clocks": (
+        "clocks.round_paired",
+        "clocks.round_published",
+        "clocks.match_decided",
+        "clocks.tournament_completed",
+    ),
+    "standings": (
+        "standings.tournament_started",
+        "standings.round_paired",
+        "standings.round_published",
+        "standings.game_finished",
+        "standings.game_cancelled",
+        "standings.match_decided",
+        "standings.tournament_completed",
+    ),
+}
+
+
+def all_queues() -> tuple[str, ...]:
+    return tuple(q for queues in QUEUES.values() for q in queues)
+
+
+def dead_letter_queue(queue: str) -> str:
+    return f"{queue}.dead"

@@ -1,0 +1,59 @@
+"""The readiness of consumers, relays and workers, and the tiny server that answers their probes."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+import sqlalchemy as sa
+
+from shared.health import HealthServer, Readiness, database_check
+from shared.tests.test_outages import closed_port
+
+
+@pytest.fixture
+def served():
+    servers: list[HealthServer] = []
+
+    def serve(readiness: Readiness) -> str:
+        server = HealthServer(readiness, 0, host="127.0.0.1").start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.port}"
+
+    yield serve
+    for server in servers:
+        server.close()
+
+
+def test_ready_while_the_checks_pass_and_nothing_is_reported(served, tmp_path):
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'db.sqlite'}")
+    url = served(Readiness({"database": database_check(engine)}))
+    assert httpx.get(f"{url}/healthz").json() == {"status": "ok"}
+    ready = httpx.get(f"{url}/readyz")
+    assert ready.status_code == 200
+    assert ready.json() == {"status": "ok", "checks": {"database": "ok"}}
+
+
+def test_unready_while_the_database_is_unreachable(served):
+    engine = sa.create_engine(f"postgresql+psycopg://postgres@127.0.0.1:{closed_port()}/x")
+    url = served(Readiness({"database": database_check(engine)}))
+    ready = httpx.get(f"{url}/readyz")
+    assert ready.status_code == 503
+    assert ready.json() == {"status": "unavailable", "checks": {"database": "unavailable: OperationalError"}}
+    assert httpx.get(f"{url}/healthz").status_code == 200  # alive all the same
+
+
+def test_unready_while_the_process_reports_a_problem(served):
+    readiness = Readiness()
+    url = served(readiness)
+    readiness.report("broker", "connecting")
+    readiness.report("handlers", "waiting: OperationalError: connection refused")
+    unready = httpx.get(f"{url}/readyz")
+    assert unready.status_code == 503
+    assert unready.json()["checks"] == {
+        "broker": "unavailable: connecting",
+        "handlers": "unavailable: waiting: OperationalError: connection refused",
+    }
+    readiness.report("broker", None)
+    readiness.report("handlers", None)
+    assert httpx.get(f"{url}/readyz").json() == {"status": "ok", "checks": {}}
+    assert httpx.get(f"{url}/metrics").status_code == 404

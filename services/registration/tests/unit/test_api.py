@@ -8,28 +8,7 @@ import uuid
 import pytest
 
 from services.registration.service_layer.commands import StartDueTournaments
-from services.registration.tests.conftest import NOW, STAFF, token
-
-
-def register(client, name="Ann", kind="registered", rating=None) -> uuid.UUID:
-    body = {"name": name, "kind": kind, "ratings": {"chess:blitz": rating} if rating else {}}
-    r = client.post("/accounts", json=body, headers=token(STAFF, "service"))
-    assert r.status_code == 201, r.json
-    return uuid.UUID(r.json["id"])
-
-
-def create(client, organiser, **kw):
-    body = {
-        "name": "Sunday blitz",
-        "starts_at": (NOW + dt.timedelta(minutes=30)).isoformat(),
-        "time_control": {"base_seconds": 180, "increment_seconds": 2},
-    }
-    body.update(kw)
-    return client.post("/tournaments", json=body, headers=token(organiser))
-
-
-def published(svc, kind):
-    return [e for e in svc.broker.published if e.type == kind]
+from services.registration.tests.helpers import NOW, create, problem, published, register, token
 
 
 def test_tournament_from_creation_to_start(client, svc, clock):
@@ -85,13 +64,6 @@ def test_completion_frees_the_organiser(client, svc, clock):
         svc.subscriptions[0].handler(env, event)
     assert client.get(f"/tournaments/{tid}").json["status"] == "completed"
     assert create(client, org).status_code == 201
-
-
-def problem(r, status, slug):
-    assert r.status_code == status, r.json
-    assert r.content_type == "application/problem+json"
-    assert r.json["type"] == f"/problems/{slug}"
-    assert "Traceback" not in r.get_data(as_text=True)
 
 
 def test_bad_input_gets_stable_problems(client, svc, clock):

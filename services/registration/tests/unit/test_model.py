@@ -17,6 +17,7 @@ from services.registration.domain.model import (
     Tournament,
     seed,
 )
+from shared.vocabulary import Ruleset
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -49,7 +50,7 @@ def tournament(**kw) -> Tournament:
         ({"min_rating": 1050}, "steps of 100"),
         ({"min_rating": 2100}, "1000–2000"),
         ({"min_rating": 1500, "rated": False}, "only rated"),
-        ({"ruleset": "fide-rapid"}, "not offered"),
+        ({"ruleset": Ruleset.FIDE_RAPID}, "'fide-rapid' is not offered"),
     ],
 )
 def test_settings_are_validated(kw, error):

@@ -14,12 +14,20 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from services.registration.adapters import orm
-from services.registration.domain.knockout import FormatChange, KnockoutFormat, SeedingKind
+from services.registration.adapters.memory import MemoryDatabase
+from services.registration.bootstrap import bootstrap
+from services.registration.config import RegistrationSettings
+from services.registration.domain.knockout import FormatChange, KnockoutFormat
 from services.registration.domain.model import AccountKind, Changes, Settings, TimeControl
 from services.registration.service_layer import commands
-from services.registration.tests.conftest import NOW
+from services.registration.service_layer.handlers import Handlers
+from services.registration.tests.helpers import NOW
 from shared.commands import Actor
+from shared.messagebus import MessageBus
+from shared.messaging.inprocess import InProcessBroker
 from shared.time_control import Stage, TieBreakPlan
+from shared.timesource import FakeClock
+from shared.vocabulary import Ruleset, Seeding
 
 GOLDEN = Path(__file__).with_name("wire_events.json")
 DRAW_SEED = 4_271_009
@@ -34,8 +42,7 @@ PLAYERS = ids(2, 8)
 PLATFORM, TOO_FEW, CANCELLED, DOUBLE, SINGLE = ids(3, 5)
 
 
-def season(svc, clock) -> None:
-    bus = svc.bus
+def season(bus: MessageBus, clock: FakeClock) -> None:
     for i, oid in enumerate(ORGANISERS):
         bus.handle(commands.RegisterAccount(oid, f"Organiser {i}"))
     for i, pid in enumerate(PLAYERS):
@@ -79,8 +86,8 @@ def season(svc, clock) -> None:
         name="Club double knockout",
         starts_at=None,
         time_control=TimeControl(600),
-        ruleset="double-knockout",
-        knockout=KnockoutFormat(games_per_match=1, seeding=SeedingKind.RANDOM, tiebreak_plan=plan),
+        ruleset=Ruleset.DOUBLE_KNOCKOUT,
+        knockout=KnockoutFormat(games_per_match=1, seeding=Seeding.RANDOM, tiebreak_plan=plan),
     )
     bus.handle(commands.CreateTournament(org[0], double, DOUBLE))
     for pid in PLAYERS[:6]:
@@ -93,7 +100,7 @@ def season(svc, clock) -> None:
     )
 
     single = Settings(
-        name="Cup", starts_at=None, time_control=TimeControl(300, 3), ruleset="knockout", rated=False
+        name="Cup", starts_at=None, time_control=TimeControl(300, 3), ruleset=Ruleset.KNOCKOUT, rated=False
     )
     bus.handle(commands.CreateTournament(org[1], single, SINGLE))
     entered = [PLAYERS[6], PLAYERS[1], PLAYERS[4], PLAYERS[3], PLAYERS[0]]
@@ -106,7 +113,7 @@ def season(svc, clock) -> None:
             SINGLE,
             Changes(
                 format=FormatChange(
-                    games_per_match=4, seeding=SeedingKind.CUSTOM, custom_order=order, third_place=True
+                    games_per_match=4, seeding=Seeding.CUSTOM, custom_order=order, third_place=True
                 )
             ),
         )
@@ -124,25 +131,38 @@ def compact(payload: object) -> str:
     return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 
 
-def outbox(svc) -> list[dict[str, object]]:
-    """Each outbox row's type, version and payload text, in the order they were written."""
-    with svc.engine.connect() as conn:
-        bodies = conn.execute(sa.select(orm.outbox.c.body).order_by(orm.outbox.c.id)).scalars().all()
-    rows = []
-    for body in bodies:
-        envelope = json.loads(body)
-        rows.append(
-            {"type": envelope["type"], "version": envelope["version"], "payload": envelope["payload"]}
-        )
-    return rows
+def expected() -> list[dict]:
+    return json.loads(GOLDEN.read_text())
 
 
-def test_the_wire_payloads_are_unchanged(svc, clock):
-    svc.handlers.draw_seed = lambda: DRAW_SEED
-    season(svc, clock)
-    published = outbox(svc)
-    expected = json.loads(GOLDEN.read_text())
-    assert [p["type"] for p in published] == [e["type"] for e in expected]
-    for got, want in zip(published, expected, strict=True):
-        assert (got["type"], got["version"]) == (want["type"], want["version"])
-        assert compact(got["payload"]) == compact(want["payload"])
+def assert_published(published: list[dict]) -> None:
+    want = expected()
+    assert [p["type"] for p in published] == [e["type"] for e in want]
+    for got, golden in zip(published, want, strict=True):
+        assert (got["type"], got["version"]) == (golden["type"], golden["version"])
+        assert compact(got["payload"]) == compact(golden["payload"])
+
+
+def test_the_outbox_holds_the_same_payloads(tmp_path):
+    """On SQL, through the outbox rows exactly as stored."""
+    clock = FakeClock(NOW)
+    settings = RegistrationSettings(ARBITER_REGISTRATION_DATABASE_URL=f"sqlite:///{tmp_path / 'reg.sqlite'}")
+    svc = bootstrap(
+        settings, broker=InProcessBroker(), clock=clock, migrate=True, draw_seed=lambda: DRAW_SEED
+    )
+    try:
+        season(svc.bus, clock)
+        with svc.engine.connect() as conn:
+            bodies = conn.execute(sa.select(orm.outbox.c.body).order_by(orm.outbox.c.id)).scalars().all()
+    finally:
+        svc.engine.dispose()
+    assert_published([json.loads(body) for body in bodies])
+
+
+def test_the_fakes_publish_the_same_payloads():
+    """The in-memory unit of work the handler tests use maps the same events the same way."""
+    clock = FakeClock(NOW)
+    db = MemoryDatabase()
+    handlers = Handlers(clock, dt.timedelta(minutes=5), draw_seed=lambda: DRAW_SEED)
+    season(MessageBus(db.uow, handlers.table()), clock)
+    assert_published([e.model_dump(mode="json") for e in db.outbox])

@@ -167,3 +167,30 @@ def test_a_failed_request_releases_its_idempotency_key(client):
     good = {**bad, "starts_at": (NOW + dt.timedelta(hours=1)).isoformat()}
     # the key was released: the corrected request (another body) is accepted under the same key
     assert client.post("/tournaments", json=good, headers=headers).status_code == 201
+
+
+@pytest.mark.parametrize("ruleset", ["foo", "Knockout", "fide-rapid", "group-playoff"])
+def test_a_ruleset_not_offered_is_invalid_settings(client, ruleset):
+    body = problem(create(client, register(client, "Org"), ruleset=ruleset), 422, "invalid-settings")
+    assert body["detail"] == f"ruleset '{ruleset}' is not offered for self-registration yet"
+
+
+def test_the_list_takes_a_known_status_only(client):
+    org = register(client, "Org")
+    tid = create(client, org).json["id"]
+    assert [t["id"] for t in client.get("/tournaments?status=scheduled").json["tournaments"]] == [tid]
+    assert client.get("/tournaments?status=draft").json["tournaments"] == []
+    assert len(client.get("/tournaments?status=").json["tournaments"]) == 1  # no filter
+    body = problem(client.get("/tournaments?status=Scheduled"), 422, "unknown-status")
+    assert (
+        body["detail"] == "status must be one of ['draft', 'scheduled', 'started', 'cancelled', 'completed']"
+    )
+    doc = client.get("/openapi.json").json["components"]["schemas"]
+    assert doc["Ruleset"]["enum"] == [
+        "platform",
+        "fide-rapid",
+        "knockout",
+        "double-knockout",
+        "group-playoff",
+    ]
+    assert doc["Status"]["enum"] == ["draft", "scheduled", "started", "cancelled", "completed"]

@@ -4,19 +4,22 @@ wired at import time."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
 
-from services.registration.adapters import orm
+from services.registration.adapters import orm, wire
+from services.registration.adapters.unit_of_work import SqlRegistrationUnitOfWork
 from services.registration.config import RegistrationSettings
 from services.registration.service_layer.handlers import Handlers
-from services.registration.service_layer.unit_of_work import RegistrationUnitOfWork
+from services.registration.service_layer.ports import UnitOfWork
 from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
+from shared.seed_draw import new_draw_seed
 from shared.timesource import Clock
 
 SERVICE = "registration"
@@ -29,15 +32,12 @@ class Registration:
     engine: sa.Engine
     clock: Clock
     broker: Broker
-    bus: MessageBus[RegistrationUnitOfWork]
+    bus: MessageBus[UnitOfWork]
     handlers: Handlers
     relay: OutboxRelay
     subscriptions: list[Subscription]
 
     migrations: Path = MIGRATIONS
-
-    def uow(self) -> RegistrationUnitOfWork:
-        return self.bus.uow_factory()
 
 
 def bootstrap(
@@ -48,7 +48,9 @@ def bootstrap(
     clock: Clock | None = None,
     migrate: bool = False,
     relay_on_commit: bool = False,
+    draw_seed: Callable[[], int] = new_draw_seed,
 ) -> Registration:
+    """``draw_seed``: where a knockout's random seeding draws its recorded seed (tests pin it)."""
     settings = settings or RegistrationSettings()
     p = plumbing(
         SERVICE,
@@ -64,17 +66,18 @@ def bootstrap(
         relay_on_commit=relay_on_commit,
     )
 
-    def uow_factory() -> RegistrationUnitOfWork:
-        return RegistrationUnitOfWork(**p.uow_options())
+    def uow_factory() -> UnitOfWork:
+        return SqlRegistrationUnitOfWork(**p.uow_options())
 
-    handlers = Handlers(p.clock, dt.timedelta(seconds=settings.min_lead_seconds))
-    bus = MessageBus(uow_factory, handlers.table())
+    handlers = Handlers(p.clock, dt.timedelta(seconds=settings.min_lead_seconds), draw_seed)
+    bus: MessageBus[UnitOfWork] = MessageBus(uow_factory, handlers.table())
     subscriptions = [
         event_subscription(
             "registration.tournament_completed",
             ("tournament.completed",),
             handlers.on_tournament_completed,
             uow_factory,
+            translate=wire.completion,
         ),
     ]
     return Registration(settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions)

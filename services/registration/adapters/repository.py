@@ -1,155 +1,169 @@
-"""Repositories: translate between the tables and the domain objects."""
+"""The SQL repositories: one per aggregate, translating between the tables and the domain objects, and
+driver errors into domain errors. Statements are built once; a call only binds its values."""
 
 from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from services.registration.adapters.orm import accounts, entries, tournaments
+from services.registration.domain import errors
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import Account, AccountKind, Entry, Status, TimeControl, Tournament
+from shared.aggregate import Seen
 from shared.database import aware, aware_or_none
+from shared.time_control import TieBreakPlan
+from shared.vocabulary import Ruleset, Seeding
+
+RUNNING_ORGANISER_INDEX = "uq_tournaments_running_organiser"
+RUNNING = (Status.SCHEDULED.value, Status.STARTED.value)
+
+_ACCOUNT = sa.select(accounts).where(accounts.c.id == sa.bindparam("account_id"))
+_ACCOUNT_LOCKED = _ACCOUNT.with_for_update()
+_ACCOUNTS = sa.select(accounts).where(accounts.c.id.in_(sa.bindparam("ids", expanding=True)))
+_ADD_ACCOUNT = sa.insert(accounts).values({c.name: sa.bindparam(c.name) for c in accounts.c})
+
+_TOURNAMENT = sa.select(tournaments).where(tournaments.c.id == sa.bindparam("tournament_id"))
+_TOURNAMENT_LOCKED = _TOURNAMENT.with_for_update()
+_ENTRIES = (
+    sa.select(entries)
+    .where(entries.c.tournament_id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(entries.c.joined_at)
+)
+_ADD_TOURNAMENT = sa.insert(tournaments).values({c.name: sa.bindparam(c.name) for c in tournaments.c})
+_SAVE_TOURNAMENT = (
+    sa.update(tournaments)
+    .where(tournaments.c.id == sa.bindparam("tournament_id"))
+    .values(
+        {
+            c.name: sa.bindparam(c.name)
+            for c in tournaments.c
+            if c.name not in ("id", "organiser_id", "created_at")
+        }
+    )
+)
+_ENTER = sa.insert(entries).values({c.name: sa.bindparam(c.name) for c in entries.c})
+_REMOVE = sa.delete(entries).where(
+    entries.c.tournament_id == sa.bindparam("tournament_id"),
+    entries.c.player_id.in_(sa.bindparam("players", expanding=True)),
+)
+_RERATE = (
+    sa.update(entries)
+    .where(
+        entries.c.tournament_id == sa.bindparam("entry_tournament"),
+        entries.c.player_id == sa.bindparam("entry_player"),
+    )
+    .values(rating=sa.bindparam("rating"))
+)
+_DUE = (
+    sa.select(tournaments.c.id)
+    .where(tournaments.c.status == Status.SCHEDULED.value, tournaments.c.starts_at <= sa.bindparam("now"))
+    .order_by(tournaments.c.starts_at)
+    .limit(sa.bindparam("limit"))
+)
+_BUSY = sa.select(sa.func.count()).where(
+    tournaments.c.organiser_id == sa.bindparam("organiser_id"),
+    tournaments.c.status.in_(RUNNING),
+    tournaments.c.ruleset == Ruleset.PLATFORM.value,
+)
+
+
+def unique_violation(exc: sa.exc.IntegrityError) -> str | None:
+    """What a unique violation names: the constraint or index (PostgreSQL), or the columns
+    (SQLite: ``table.column``); None for any other integrity error."""
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == "23505":
+        diag = getattr(orig, "diag", None)
+        return str(getattr(diag, "constraint_name", "") or "")
+    text = str(orig)
+    prefix = "UNIQUE constraint failed: "
+    return text[len(prefix) :] if text.startswith(prefix) else None
 
 
 class AccountRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
+        self.seen: Seen[Account] = Seen()
 
-    def get(self, account_id: uuid.UUID) -> Account | None:
-        row = self.session.execute(sa.select(accounts).where(accounts.c.id == account_id)).first()
-        if row is None:
-            return None
-        return Account(row.id, row.name, AccountKind(row.kind), dict(row.ratings))
+    def get(self, account_id: uuid.UUID, *, lock: bool = False) -> Account | None:
+        query = _ACCOUNT_LOCKED if lock else _ACCOUNT
+        row = self.session.execute(query, {"account_id": account_id}).first()
+        return None if row is None else self.seen.add(account_of(row))
 
-    def ratings(self, account_ids: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, int]]:
-        """Each account's ratings now (seeding a knockout by the tournament's time control)."""
-        if not account_ids:
-            return {}
-        rows = self.session.execute(
-            sa.select(accounts.c.id, accounts.c.ratings).where(accounts.c.id.in_(account_ids))
-        ).all()
-        return {row.id: dict(row.ratings) for row in rows}
+    def get_many(self, account_ids: Iterable[uuid.UUID]) -> list[Account]:
+        ids = list(account_ids)
+        if not ids:
+            return []
+        return [self.seen.add(account_of(row)) for row in self.session.execute(_ACCOUNTS, {"ids": ids})]
 
-    def add(self, account: Account, now: dt.datetime) -> None:
-        self.session.execute(
-            sa.insert(accounts).values(
-                id=account.id,
-                name=account.name,
-                kind=account.kind.value,
-                ratings=account.ratings,
-                created_at=now,
+    def add(self, account: Account) -> None:
+        if account.created_at is None:
+            raise ValueError("an account is added with the time it was registered")
+        try:
+            self.session.execute(
+                _ADD_ACCOUNT,
+                {
+                    "id": account.id,
+                    "name": account.name,
+                    "kind": account.kind.value,
+                    "ratings": account.ratings,
+                    "created_at": account.created_at,
+                },
             )
-        )
+        except sa.exc.IntegrityError as exc:
+            if unique_violation(exc) is None:
+                raise
+            raise errors.AccountExists(f"account {account.id} exists") from None
+        self.seen.add(account)
+
+
+def account_of(row: Any) -> Account:
+    return Account(row.id, row.name, AccountKind(row.kind), dict(row.ratings), aware(row.created_at))
 
 
 class TournamentRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._seen: dict[uuid.UUID, dict[uuid.UUID, int | None]] = {}  # entries as loaded: id → rating
+        self.seen: Seen[Tournament] = Seen()
 
     def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Tournament | None:
-        query = sa.select(tournaments).where(tournaments.c.id == tournament_id)
-        if lock:
-            query = query.with_for_update()
-        row = self.session.execute(query).first()
+        query = _TOURNAMENT_LOCKED if lock else _TOURNAMENT
+        row = self.session.execute(query, {"tournament_id": tournament_id}).first()
         if row is None:
             return None
-        return self._load(row, self._entries([row.id])[row.id])
-
-    def _entries(self, tournament_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[Any]]:
-        """The entries of these tournaments in joining order, in one query."""
-        found: dict[uuid.UUID, list[Any]] = {tid: [] for tid in tournament_ids}
-        if tournament_ids:
-            query = (
-                sa.select(entries)
-                .where(entries.c.tournament_id.in_(tournament_ids))
-                .order_by(entries.c.joined_at)
-            )
-            for e in self.session.execute(query):
-                found[e.tournament_id].append(e)
-        return found
-
-    def _load(self, row: Any, entry_rows: list[Any]) -> Tournament:
-        t = Tournament(
-            id=row.id,
-            organiser_id=row.organiser_id,
-            name=row.name,
-            starts_at=aware_or_none(row.starts_at),
-            time_control=TimeControl(row.base_seconds, row.increment_seconds, row.days_per_move),
-            seats=row.seats,
-            minimum=row.minimum,
-            threshold=row.threshold,
-            ruleset=row.ruleset,
-            variant=row.variant,
-            double_rounds=row.double_rounds,
-            extra_round=row.extra_round,
-            rated=row.rated,
-            min_rating=row.min_rating,
-            password_hash=row.password_hash,
-            status=Status(row.status),
-            status_reason=row.status_reason,
-            created_at=aware(row.created_at),
-            entries=[Entry(e.player_id, e.name, e.rating, aware(e.joined_at)) for e in entry_rows],
-            knockout=KnockoutFormat.from_dict(row.knockout) if row.knockout is not None else None,
-        )
-        self._seen[t.id] = {e.player_id: e.rating for e in t.entries}
-        return t
-
-    def find(self, *, status: Status | None = None, limit: int = 100) -> list[Tournament]:
-        query = (
-            sa.select(tournaments)
-            .order_by(tournaments.c.starts_at.is_(None), tournaments.c.starts_at, tournaments.c.created_at)
-            .limit(limit)
-        )
-        if status is not None:
-            query = query.where(tournaments.c.status == status.value)
-        rows = self.session.execute(query).all()
-        by_tournament = self._entries([row.id for row in rows])
-        return [self._load(row, by_tournament[row.id]) for row in rows]
-
-    def due(self, now: dt.datetime, *, limit: int = 50) -> list[uuid.UUID]:
-        query = (
-            sa.select(tournaments.c.id)
-            .where(tournaments.c.status == Status.SCHEDULED.value, tournaments.c.starts_at <= now)
-            .order_by(tournaments.c.starts_at)
-            .limit(limit)
-        )
-        return list(self.session.execute(query).scalars())
-
-    def organiser_busy(self, organiser_id: uuid.UUID) -> bool:
-        """A `platform` competition of this organiser is scheduled or under way (knockouts do not count)."""
-        query = sa.select(sa.func.count()).where(
-            tournaments.c.organiser_id == organiser_id,
-            tournaments.c.status.in_([Status.SCHEDULED.value, Status.STARTED.value]),
-            tournaments.c.ruleset == "platform",
-        )
-        return bool(self.session.execute(query).scalar())
+        return self.seen.add(tournament_of(row, entries_of(self.session, [row.id])[row.id]))
 
     def add(self, t: Tournament) -> None:
-        self.session.execute(sa.insert(tournaments).values(**self._row(t)))
-        self._seen[t.id] = {}
-        self._sync_entries(t)
+        try:
+            self.session.execute(_ADD_TOURNAMENT, tournament_row(t))
+        except sa.exc.IntegrityError as exc:
+            violated = unique_violation(exc) or ""
+            if violated != RUNNING_ORGANISER_INDEX and violated != "tournaments.organiser_id":
+                raise
+            raise errors.OrganiserBusy("you already run a competition") from None
+        self._write_roster(t)
+        self.seen.add(t)
 
     def save(self, t: Tournament) -> None:
-        self.session.execute(sa.update(tournaments).where(tournaments.c.id == t.id).values(**self._row(t)))
-        self._sync_entries(t)
+        row = tournament_row(t)
+        row["tournament_id"] = row.pop("id")
+        del row["organiser_id"], row["created_at"]
+        self.session.execute(_SAVE_TOURNAMENT, row)
+        self._write_roster(t)
+        self.seen.add(t)
 
-    def _sync_entries(self, t: Tournament) -> None:
-        before = self._seen.get(t.id, {})
-        now_ids = {e.player_id for e in t.entries}
-        gone = before.keys() - now_ids
-        if gone:
+    def _write_roster(self, t: Tournament) -> None:
+        changes = t.collect_roster_changes()
+        if changes.removed:
+            self.session.execute(_REMOVE, {"tournament_id": t.id, "players": list(changes.removed)})
+        if changes.added:
             self.session.execute(
-                sa.delete(entries).where(entries.c.tournament_id == t.id, entries.c.player_id.in_(gone))
-            )
-        new = [e for e in t.entries if e.player_id not in before]
-        if new:
-            self.session.execute(
-                sa.insert(entries),
+                _ENTER,
                 [
                     {
                         "tournament_id": t.id,
@@ -158,40 +172,108 @@ class TournamentRepository:
                         "rating": e.rating,
                         "joined_at": e.joined_at,
                     }
-                    for e in new
+                    for e in changes.added.values()
                 ],
             )
-        for e in t.entries:  # ratings are read again when a knockout starts
-            if e.player_id in before and before[e.player_id] != e.rating:
-                self.session.execute(
-                    sa.update(entries)
-                    .where(entries.c.tournament_id == t.id, entries.c.player_id == e.player_id)
-                    .values(rating=e.rating)
-                )
-        self._seen[t.id] = {e.player_id: e.rating for e in t.entries}
+        if changes.rerated:
+            self.session.execute(
+                _RERATE,
+                [
+                    {"entry_tournament": t.id, "entry_player": e.player_id, "rating": e.rating}
+                    for e in changes.rerated.values()
+                ],
+            )
 
-    @staticmethod
-    def _row(t: Tournament) -> dict[str, Any]:
-        return {
-            "id": t.id,
-            "organiser_id": t.organiser_id,
-            "name": t.name,
-            "starts_at": t.starts_at,
-            "base_seconds": t.time_control.base_seconds,
-            "increment_seconds": t.time_control.increment_seconds,
-            "days_per_move": t.time_control.days_per_move,
-            "seats": t.seats,
-            "minimum": t.minimum,
-            "threshold": t.threshold,
-            "ruleset": t.ruleset,
-            "variant": t.variant,
-            "double_rounds": t.double_rounds,
-            "extra_round": t.extra_round,
-            "rated": t.rated,
-            "min_rating": t.min_rating,
-            "password_hash": t.password_hash,
-            "status": t.status.value,
-            "status_reason": t.status_reason,
-            "created_at": t.created_at,
-            "knockout": t.knockout.to_dict() if t.knockout is not None else None,
-        }
+    def due(self, now: dt.datetime, *, limit: int) -> list[uuid.UUID]:
+        return list(self.session.execute(_DUE, {"now": now, "limit": limit}).scalars())
+
+    def organiser_busy(self, organiser_id: uuid.UUID) -> bool:
+        return bool(self.session.execute(_BUSY, {"organiser_id": organiser_id}).scalar())
+
+
+# -- rows and aggregates (the views read through these too) ----------------------------------------
+def entries_of(
+    connection: Session | sa.Connection, tournament_ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, list[Any]]:
+    """The entry rows of these tournaments in joining order, in one query."""
+    found: dict[uuid.UUID, list[Any]] = {tid: [] for tid in tournament_ids}
+    if tournament_ids:
+        for e in connection.execute(_ENTRIES, {"ids": list(tournament_ids)}):
+            found[e.tournament_id].append(e)
+    return found
+
+
+def tournament_of(row: Any, entry_rows: Iterable[Any]) -> Tournament:
+    return Tournament(
+        id=row.id,
+        organiser_id=row.organiser_id,
+        name=row.name,
+        starts_at=aware_or_none(row.starts_at),
+        time_control=TimeControl(row.base_seconds, row.increment_seconds, row.days_per_move),
+        seats=row.seats,
+        minimum=row.minimum,
+        threshold=row.threshold,
+        ruleset=Ruleset(row.ruleset),
+        variant=row.variant,
+        double_rounds=row.double_rounds,
+        extra_round=row.extra_round,
+        rated=row.rated,
+        min_rating=row.min_rating,
+        password_hash=row.password_hash,
+        status=Status(row.status),
+        status_reason=row.status_reason,
+        created_at=aware(row.created_at),
+        entries=[Entry(e.player_id, e.name, e.rating, aware(e.joined_at)) for e in entry_rows],
+        knockout=format_of(row.knockout) if row.knockout is not None else None,
+    )
+
+
+def tournament_row(t: Tournament) -> dict[str, Any]:
+    return {
+        "id": t.id,
+        "organiser_id": t.organiser_id,
+        "name": t.name,
+        "starts_at": t.starts_at,
+        "base_seconds": t.time_control.base_seconds,
+        "increment_seconds": t.time_control.increment_seconds,
+        "days_per_move": t.time_control.days_per_move,
+        "seats": t.seats,
+        "minimum": t.minimum,
+        "threshold": t.threshold,
+        "ruleset": t.ruleset.value,
+        "variant": t.variant,
+        "double_rounds": t.double_rounds,
+        "extra_round": t.extra_round,
+        "rated": t.rated,
+        "min_rating": t.min_rating,
+        "password_hash": t.password_hash,
+        "status": t.status.value,
+        "status_reason": t.status_reason,
+        "created_at": t.created_at,
+        "knockout": format_json(t.knockout) if t.knockout is not None else None,
+    }
+
+
+def format_json(fmt: KnockoutFormat) -> dict[str, Any]:
+    """A knockout's format as the ``tournaments.knockout`` JSON column holds it."""
+    return {
+        "games_per_match": fmt.games_per_match,
+        "seeding": fmt.seeding.value,
+        "custom_order": [str(p) for p in fmt.custom_order],
+        "third_place": fmt.third_place,
+        "second_final": fmt.second_final,
+        "tiebreak_plan": fmt.tiebreak_plan.to_dict(),
+        "draw_seed": fmt.draw_seed,
+    }
+
+
+def format_of(data: Mapping[str, Any]) -> KnockoutFormat:
+    return KnockoutFormat(
+        games_per_match=data["games_per_match"],
+        seeding=Seeding(data["seeding"]),
+        custom_order=tuple(uuid.UUID(p) for p in data.get("custom_order", [])),
+        third_place=data["third_place"],
+        second_final=data["second_final"],
+        tiebreak_plan=TieBreakPlan.from_dict(data["tiebreak_plan"]),
+        draw_seed=data.get("draw_seed"),
+    )

@@ -17,27 +17,29 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
-from typing import Any, Final
+from typing import Final
 
 from services.registration.domain import errors
 from shared.time_control import DEFAULT_PLAN, TieBreakPlan, TimeControl
+from shared.vocabulary import BracketFormat, Ruleset, Seeding
 
 MIN_PLAYERS: Final = 4
-MAX_PLAYERS: Final[Mapping[str, int]] = {"knockout": 128, "double-knockout": 64}
-FORMAT_OF_RULESET: Final[Mapping[str, str]] = {"knockout": "knockout", "double-knockout": "double_knockout"}
+MAX_PLAYERS: Final[Mapping[Ruleset, int]] = {Ruleset.KNOCKOUT: 128, Ruleset.DOUBLE_KNOCKOUT: 64}
+BRACKET_OF_RULESET: Final[Mapping[Ruleset, BracketFormat]] = {
+    Ruleset.KNOCKOUT: BracketFormat.KNOCKOUT,
+    Ruleset.DOUBLE_KNOCKOUT: BracketFormat.DOUBLE_KNOCKOUT,
+}
 REGULAR_GAMES: Final = (1, 2, 4, 6)
 MAX_STAGES: Final = 5
 
 
-def is_knockout(ruleset: str) -> bool:
-    return ruleset in MAX_PLAYERS
+def bracket_format(ruleset: Ruleset) -> BracketFormat | None:
+    """The elimination format a ruleset plays; None for the rulesets paired in rounds."""
+    return BRACKET_OF_RULESET.get(ruleset)
 
 
-class SeedingKind(StrEnum):
-    RATING = "rating"
-    CUSTOM = "custom"
-    RANDOM = "random"
+def is_knockout(ruleset: Ruleset) -> bool:
+    return ruleset in BRACKET_OF_RULESET
 
 
 @dataclass(frozen=True)
@@ -45,35 +47,12 @@ class KnockoutFormat:
     """The format settings of a knockout draft. ``draw_seed`` is recorded when a random seeding is drawn."""
 
     games_per_match: int = 2
-    seeding: SeedingKind = SeedingKind.RATING
+    seeding: Seeding = Seeding.RATING
     custom_order: tuple[uuid.UUID, ...] = ()
     third_place: bool = False
     second_final: bool = True
     tiebreak_plan: TieBreakPlan = DEFAULT_PLAN
     draw_seed: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "games_per_match": self.games_per_match,
-            "seeding": self.seeding.value,
-            "custom_order": [str(p) for p in self.custom_order],
-            "third_place": self.third_place,
-            "second_final": self.second_final,
-            "tiebreak_plan": self.tiebreak_plan.to_dict(),
-            "draw_seed": self.draw_seed,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> KnockoutFormat:
-        return cls(
-            games_per_match=data["games_per_match"],
-            seeding=SeedingKind(data["seeding"]),
-            custom_order=tuple(uuid.UUID(p) for p in data.get("custom_order", [])),
-            third_place=data["third_place"],
-            second_final=data["second_final"],
-            tiebreak_plan=TieBreakPlan.from_dict(data["tiebreak_plan"]),
-            draw_seed=data.get("draw_seed"),
-        )
 
 
 @dataclass(frozen=True)
@@ -81,7 +60,7 @@ class FormatChange:
     """What the organiser changes in a draft's format; None leaves a setting as it is."""
 
     games_per_match: int | None = None
-    seeding: SeedingKind | None = None
+    seeding: Seeding | None = None
     custom_order: tuple[uuid.UUID, ...] | None = None
     third_place: bool | None = None
     second_final: bool | None = None
@@ -103,16 +82,16 @@ class FormatChange:
         return replace(fmt, **changes)
 
 
-def validate(ruleset: str, fmt: KnockoutFormat, entered: Sequence[uuid.UUID] | None = None) -> None:
+def validate(ruleset: Ruleset, fmt: KnockoutFormat, entered: Sequence[uuid.UUID] | None = None) -> None:
     """Refuse settings the format cannot run (InvalidSettings). ``entered``: check the custom order
     names only entered players."""
     if fmt.games_per_match not in REGULAR_GAMES:
         raise errors.InvalidSettings(f"a match has 1, 2, 4 or 6 regular games, not {fmt.games_per_match}")
-    if ruleset == "double-knockout" and fmt.third_place:
+    if ruleset is Ruleset.DOUBLE_KNOCKOUT and fmt.third_place:
         raise errors.InvalidSettings(
             "the third-place match is a knockout setting; a double knockout has none"
         )
-    if ruleset == "knockout" and not fmt.second_final:
+    if ruleset is Ruleset.KNOCKOUT and not fmt.second_final:
         raise errors.InvalidSettings("the second final is a double-knockout setting")
     plan = fmt.tiebreak_plan
     if len(plan.stages) > MAX_STAGES:
@@ -126,7 +105,7 @@ def validate(ruleset: str, fmt: KnockoutFormat, entered: Sequence[uuid.UUID] | N
     _check_clock(plan.sudden_death, "the sudden-death game")
     if len(set(fmt.custom_order)) != len(fmt.custom_order):
         raise errors.InvalidSettings("a player appears twice in the custom order")
-    if fmt.custom_order and fmt.seeding is not SeedingKind.CUSTOM:
+    if fmt.custom_order and fmt.seeding is not Seeding.CUSTOM:
         raise errors.InvalidSettings("a custom order is given only with the custom seeding")
     if entered is not None:
         strangers = [str(p) for p in fmt.custom_order if p not in set(entered)]

@@ -9,14 +9,26 @@ import datetime as dt
 import hashlib
 import hmac
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from services.registration.domain import errors, knockout
-from services.registration.domain.knockout import FormatChange, KnockoutFormat, SeedingKind
+from services.registration.domain.events import (
+    PlayerJoined,
+    PlayerLeft,
+    PlaySettings,
+    Seeded,
+    TournamentCancelled,
+    TournamentScheduled,
+    TournamentStarted,
+)
+from services.registration.domain.knockout import FormatChange, KnockoutFormat
 from services.registration.domain.speed import rating_key, speed_of
+from shared.aggregate import Aggregate
 from shared.seed_draw import draw_order
 from shared.time_control import TimeControl as TimeControl  # re-exported: part of the settings
+from shared.vocabulary import CancelReason, Ruleset, Seeding
 
 SEATS = (4, 200)
 MIN_PLAYERS = 4
@@ -41,11 +53,26 @@ class Status(StrEnum):
 
 
 @dataclass
-class Account:
+class Account(Aggregate):
+    """An account mirrored from the identity provider, with its ratings per variant and speed."""
+
     id: uuid.UUID
     name: str
     kind: AccountKind = AccountKind.REGISTERED
     ratings: dict[str, int] = field(default_factory=dict)  # "chess:blitz" -> 1500
+    created_at: dt.datetime | None = None  # when registration first heard of it
+
+    @classmethod
+    def register(
+        cls,
+        account_id: uuid.UUID,
+        name: str,
+        kind: AccountKind,
+        ratings: Mapping[str, int],
+        *,
+        now: dt.datetime,
+    ) -> Account:
+        return cls(account_id, name, kind, dict(ratings), created_at=now)
 
     def require_registered(self, action: str) -> None:
         if self.kind is not AccountKind.REGISTERED:
@@ -63,7 +90,7 @@ class Settings:
     seats: int = 200
     minimum: int = MIN_PLAYERS
     threshold: int = 7
-    ruleset: str = "platform"
+    ruleset: Ruleset = Ruleset.PLATFORM
     variant: str = "chess"
     double_rounds: bool = False
     extra_round: bool = False
@@ -93,15 +120,31 @@ class Entry:
 
 
 @dataclass
-class Seeded:
-    seed: int
-    player_id: uuid.UUID
-    name: str
-    rating: int | None
+class RosterChanges:
+    """What changed in the roster since it was loaded or last saved: the repository writes exactly this."""
+
+    added: dict[uuid.UUID, Entry] = field(default_factory=dict)
+    removed: set[uuid.UUID] = field(default_factory=set)
+    rerated: dict[uuid.UUID, Entry] = field(default_factory=dict)
+
+    def enter(self, entry: Entry) -> None:
+        self.added[entry.player_id] = entry
+
+    def remove(self, player_id: uuid.UUID) -> None:
+        self.rerated.pop(player_id, None)
+        if self.added.pop(player_id, None) is None:  # an entry never saved leaves nothing to delete
+            self.removed.add(player_id)
+
+    def rerate(self, entry: Entry) -> None:
+        if entry.player_id not in self.added:  # a new entry is written with its rating anyway
+            self.rerated[entry.player_id] = entry
 
 
 @dataclass
-class Tournament:
+class Tournament(Aggregate):
+    """A tournament and its roster. It records what happens to it as domain events (``events.py``)
+    and keeps the roster changes its repository has not written yet."""
+
     id: uuid.UUID
     organiser_id: uuid.UUID
     name: str
@@ -110,7 +153,7 @@ class Tournament:
     seats: int
     minimum: int
     threshold: int
-    ruleset: str
+    ruleset: Ruleset
     variant: str
     double_rounds: bool
     extra_round: bool
@@ -122,6 +165,7 @@ class Tournament:
     created_at: dt.datetime | None = None
     entries: list[Entry] = field(default_factory=list)
     knockout: KnockoutFormat | None = None
+    _roster: RosterChanges = field(default_factory=RosterChanges, init=False, repr=False, compare=False)
 
     # -- creating ---------------------------------------------------------------------------------
     @classmethod
@@ -143,7 +187,8 @@ class Tournament:
                 "you already run a competition; a new one can be opened once it is finished or cancelled"
             )
         _validate(settings, now=now, min_lead=min_lead)
-        return cls(
+        assert settings.starts_at is not None  # _validate refuses a platform tournament without one
+        t = cls(
             id=tournament_id or uuid.uuid4(),
             organiser_id=organiser.id,
             name=settings.name.strip(),
@@ -161,6 +206,18 @@ class Tournament:
             password_hash=hash_password(settings.password) if settings.password else None,
             created_at=now,
         )
+        t.record(
+            TournamentScheduled(
+                tournament_id=t.id,
+                organiser_id=t.organiser_id,
+                name=t.name,
+                starts_at=settings.starts_at,
+                seats=t.seats,
+                minimum=t.minimum,
+                settings=t.play_settings(),
+            )
+        )
+        return t
 
     @classmethod
     def _draft(
@@ -202,6 +259,23 @@ class Tournament:
         tc = self.time_control
         return rating_key(self.variant, speed_of(tc.base_seconds, tc.increment_seconds, tc.days_per_move))
 
+    def play_settings(self) -> PlaySettings:
+        return PlaySettings(
+            ruleset=self.ruleset,
+            variant=self.variant,
+            threshold=self.threshold,
+            double_rounds=self.double_rounds,
+            extra_round=self.extra_round,
+            rated=self.rated,
+            time_control=self.time_control,
+            knockout=self.knockout,
+        )
+
+    def collect_roster_changes(self) -> RosterChanges:
+        """The roster changes since the last call (or the load); afterwards none are pending."""
+        changes, self._roster = self._roster, RosterChanges()
+        return changes
+
     # -- joining and leaving ----------------------------------------------------------------------
     def join(self, account: Account, *, now: dt.datetime, password: str | None = None) -> Entry:
         if self.is_knockout:
@@ -220,20 +294,30 @@ class Tournament:
             )
         if len(self.entries) >= self.seats:
             raise errors.TournamentFull(f"all {self.seats} seats are taken")
-        entry = Entry(account.id, account.name, rating, now)
-        self.entries.append(entry)
-        return entry
+        return self._enter(Entry(account.id, account.name, rating, now))
 
     def leave(self, player_id: uuid.UUID, *, now: dt.datetime) -> None:
         if self.is_knockout:
             self._require_draft("remove players")
-            self.knockout = _without(self._format(), player_id)
         else:
             self._require_open(now, "leave")
-        before = len(self.entries)
-        self.entries = [e for e in self.entries if e.player_id != player_id]
-        if len(self.entries) == before:
+        if not any(e.player_id == player_id for e in self.entries):
             raise errors.NotJoined("this player has not joined this tournament")
+        if self.knockout is not None:
+            self.knockout = _without(self.knockout, player_id)
+        self.entries = [e for e in self.entries if e.player_id != player_id]
+        self._roster.remove(player_id)
+        self.record(PlayerLeft(tournament_id=self.id, player_id=player_id))
+
+    def _enter(self, entry: Entry) -> Entry:
+        self.entries.append(entry)
+        self._roster.enter(entry)
+        self.record(
+            PlayerJoined(
+                tournament_id=self.id, player_id=entry.player_id, name=entry.name, rating=entry.rating
+            )
+        )
+        return entry
 
     def _require_open(self, now: dt.datetime, action: str) -> None:
         if self.status is not Status.SCHEDULED or self.starts_at is None or now >= self.starts_at:
@@ -251,9 +335,7 @@ class Tournament:
             raise errors.AlreadyJoined(f"{account.name} is on the roster already")
         if len(self.entries) >= self.seats:
             raise errors.TournamentFull(f"a {self.ruleset} takes at most {self.seats} players")
-        entry = Entry(account.id, account.name, account.ratings.get(self.rating_key), now)
-        self.entries.append(entry)
-        return entry
+        return self._enter(Entry(account.id, account.name, account.ratings.get(self.rating_key), now))
 
     def change(self, changes: Changes) -> None:
         """Change a knockout draft's settings (only while it is a draft)."""
@@ -264,7 +346,7 @@ class Tournament:
         tc = changes.time_control or self.time_control
         _check_time_control(tc)
         fmt = changes.format.apply(self._format())
-        if changes.format.seeding not in (None, SeedingKind.CUSTOM) and changes.format.custom_order is None:
+        if changes.format.seeding not in (None, Seeding.CUSTOM) and changes.format.custom_order is None:
             fmt = dataclasses.replace(
                 fmt, custom_order=()
             )  # the old custom order goes with the custom seeding
@@ -274,11 +356,11 @@ class Tournament:
         self.rated = self.rated if changes.rated is None else changes.rated
 
     def start_knockout(
-        self, now: dt.datetime, ratings: dict[uuid.UUID, dict[str, int]], draw_seed: int
+        self, now: dt.datetime, players: Mapping[uuid.UUID, Account], draw_seed: int
     ) -> list[Seeded]:
         """The organiser starts a knockout draft (round 1 is then paired): the roster and its seeds are
-        fixed. ``ratings``: each player's ratings now (seeding by the tournament's time control);
-        ``draw_seed``: recorded for a random seeding."""
+        fixed. ``players``: the entered players' accounts as they are now (their ratings in the
+        tournament's time control seed them); ``draw_seed``: recorded for a random seeding."""
         self._require_draft("be started")
         fmt = self._format()
         if len(self.entries) < knockout.MIN_PLAYERS:
@@ -286,12 +368,16 @@ class Tournament:
                 f"a {self.ruleset} needs at least {knockout.MIN_PLAYERS} players; the roster has {len(self.entries)}"
             )
         for entry in self.entries:
-            entry.rating = ratings.get(entry.player_id, {}).get(self.rating_key)
+            account = players.get(entry.player_id)
+            rating = account.ratings.get(self.rating_key) if account is not None else None
+            if rating != entry.rating:
+                entry.rating = rating
+                self._roster.rerate(entry)
         ids = [e.player_id for e in self.entries]
-        if fmt.seeding is SeedingKind.CUSTOM:
+        if fmt.seeding is Seeding.CUSTOM:
             knockout.check_custom_order(fmt.custom_order, ids)
             order = list(fmt.custom_order)
-        elif fmt.seeding is SeedingKind.RANDOM:
+        elif fmt.seeding is Seeding.RANDOM:
             fmt = dataclasses.replace(fmt, draw_seed=draw_seed)
             order = [uuid.UUID(p) for p in draw_order((str(p) for p in ids), draw_seed)]
         else:
@@ -300,7 +386,21 @@ class Tournament:
         self.knockout = fmt
         self.status = Status.STARTED
         self.starts_at = now
-        return [Seeded(i, pid, by_id[pid].name, by_id[pid].rating) for i, pid in enumerate(order, start=1)]
+        roster = [Seeded(i, pid, by_id[pid].name, by_id[pid].rating) for i, pid in enumerate(order, start=1)]
+        self._started(now, roster)
+        return roster
+
+    def _started(self, now: dt.datetime, roster: list[Seeded]) -> None:
+        self.record(
+            TournamentStarted(
+                tournament_id=self.id,
+                organiser_id=self.organiser_id,
+                name=self.name,
+                started_at=now,
+                settings=self.play_settings(),
+                roster=tuple(roster),
+            )
+        )
 
     def _require_draft(self, action: str) -> None:
         if not self.is_knockout or self.status is not Status.DRAFT:
@@ -324,21 +424,32 @@ class Tournament:
             raise errors.Conflict("the tournament is not due to start")
         present = len(self.entries)
         if present < self.minimum:
-            self.status = Status.CANCELLED
-            self.status_reason = f"too few players: {present} present, at least {self.minimum} needed"
+            self._cancelled(
+                CancelReason.TOO_FEW_PLAYERS,
+                f"too few players: {present} present, at least {self.minimum} needed",
+            )
             return None
         self.status = Status.STARTED
-        return seed(self.entries)
+        roster = seed(self.entries)
+        self._started(now, roster)
+        return roster
 
     def cancel(self, *, now: dt.datetime) -> None:
-        if self.status is Status.DRAFT:
-            self.status = Status.CANCELLED
-            self.status_reason = "cancelled by the organiser"
-            return
-        if self.status is not Status.SCHEDULED or self.starts_at is None or now >= self.starts_at:
+        """The organiser cancels it: a knockout while it is a draft, any other before its start."""
+        if self.status is not Status.DRAFT and (
+            self.status is not Status.SCHEDULED or self.starts_at is None or now >= self.starts_at
+        ):
             raise errors.CannotCancel("a tournament can be cancelled only before its start")
+        self._cancelled(CancelReason.ORGANISER, "cancelled by the organiser")
+
+    def _cancelled(self, reason: CancelReason, detail: str) -> None:
         self.status = Status.CANCELLED
-        self.status_reason = "cancelled by the organiser"
+        self.status_reason = detail
+        self.record(
+            TournamentCancelled(
+                tournament_id=self.id, reason=reason, detail=detail, present=len(self.entries)
+            )
+        )
 
     def complete(self) -> bool:
         if self.status is Status.COMPLETED:
@@ -393,9 +504,14 @@ def _iso(value: dt.datetime | None) -> str:
     return value.isoformat() if value else "none"
 
 
+def not_offered(ruleset: str) -> errors.InvalidSettings:
+    """A ruleset Arbiter knows (or not) that a tournament cannot be created with yet."""
+    return errors.InvalidSettings(f"ruleset {str(ruleset)!r} is not offered for self-registration yet")
+
+
 def _validate(s: Settings, *, now: dt.datetime, min_lead: dt.timedelta) -> None:
-    if s.ruleset != "platform":
-        raise errors.InvalidSettings(f"ruleset {s.ruleset!r} is not offered for self-registration yet")
+    if s.ruleset is not Ruleset.PLATFORM:
+        raise not_offered(s.ruleset)
     if s.knockout is not None:
         raise errors.InvalidSettings("knockout settings are for the knockout and double-knockout rulesets")
     if s.starts_at is None:

@@ -9,10 +9,11 @@ from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from flask_openapi3.openapi import OpenAPI
 
+from services.registration.adapters import views
 from services.registration.adapters.orm import idempotency_keys
 from services.registration.bootstrap import Registration, bootstrap
 from services.registration.domain import errors, knockout
-from services.registration.domain.model import Changes, Settings, Status, TimeControl
+from services.registration.domain.model import Changes, Settings, TimeControl
 from services.registration.entrypoints.schemas import (
     AccountBody,
     AccountOut,
@@ -78,8 +79,7 @@ def _accounts(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlu
 
     @api.get("/accounts/<uuid:account_id>", responses={200: AccountOut, **problems(404)}, security=[])
     def get_account(path: AccountPath) -> Response:
-        with svc.uow() as uow:
-            account = uow.accounts.get(path.account_id)
+        account = views.account(svc.engine, path.account_id)
         if account is None:
             raise not_found("account", path.account_id)
         return json_response(
@@ -125,22 +125,14 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
 
     @api.get("/tournaments", responses={200: TournamentList}, security=[])
     def list_tournaments(query: ListQuery) -> Response:
-        try:
-            status = Status(query.status) if query.status else None
-        except ValueError:
-            raise unprocessable(
-                "unknown-status", f"status must be one of {[s.value for s in Status]}"
-            ) from None
-        with svc.uow() as uow:
-            found = uow.tournaments.find(status=status, limit=query.limit)
+        found = views.tournaments_list(svc.engine, status=query.status, limit=query.limit)
         return json_response(TournamentList(tournaments=[TournamentOut.of(t) for t in found]))
 
     @api.get(
         "/tournaments/<uuid:tournament_id>", responses={200: TournamentOut, **problems(404)}, security=[]
     )
     def get_tournament(path: TournamentPath) -> Response:
-        with svc.uow() as uow:
-            t = uow.tournaments.get(path.tournament_id)
+        t = views.tournament(svc.engine, path.tournament_id)
         if t is None:
             raise not_found("tournament", path.tournament_id)
         return json_response(TournamentOut.of(t))

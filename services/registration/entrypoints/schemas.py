@@ -6,12 +6,13 @@ import datetime as dt
 import uuid
 from typing import Annotated, Final
 
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field, field_validator
 
 from services.registration.domain import knockout
-from services.registration.domain.knockout import KnockoutFormat, SeedingKind
-from services.registration.domain.model import AccountKind, TimeControl, Tournament
+from services.registration.domain.knockout import KnockoutFormat
+from services.registration.domain.model import AccountKind, Status, TimeControl, Tournament, not_offered
 from services.registration.domain.speed import Speed, rating_key
+from shared.http.problems import unprocessable
 from shared.http.schemas import Strict, Text
 from shared.time_control import (
     DEFAULT_PLAN,
@@ -23,6 +24,10 @@ from shared.time_control import (
     clock_dict,
 )
 from shared.variants import Variant
+from shared.vocabulary import Ruleset, Seeding
+
+RULESETS = frozenset(r.value for r in Ruleset)
+STATUSES = frozenset(s.value for s in Status)
 
 
 class TimeControlBody(Strict):
@@ -114,7 +119,7 @@ class KnockoutBody(Strict):
     """The format of a `knockout` or `double-knockout` tournament (RULES.md §4)."""
 
     games_per_match: int = Field(2, ge=1, le=6, description="regular games per match: 1, 2, 4 or 6")
-    seeding: SeedingKind = Field(SeedingKind.RATING, description="rating | custom | random")
+    seeding: Seeding = Field(Seeding.RATING, description="rating | custom | random")
     custom_order: list[uuid.UUID] = Field(
         default_factory=list, max_length=MAX_ROSTER, description="custom seeding: seed 1 first"
     )
@@ -142,7 +147,7 @@ class KnockoutChangeBody(Strict):
     """What to change in a draft's format; what is left out stays as it is."""
 
     games_per_match: int | None = Field(None, ge=1, le=6)
-    seeding: SeedingKind | None = None
+    seeding: Seeding | None = None
     custom_order: list[uuid.UUID] | None = Field(None, max_length=MAX_ROSTER)
     third_place: bool | None = None
     second_final: bool | None = None
@@ -176,7 +181,7 @@ class CreateTournamentBody(Strict):
     seats: int = Field(200, ge=1, le=10_000, description="4–200")
     minimum: int = Field(4, ge=1, le=10_000, description="4 or more, at most the seats")
     threshold: int = Field(7, ge=1, le=1000, description="7–20: fewer players → round robin, else Swiss")
-    ruleset: Text = Field("platform", max_length=40, description="platform | knockout | double-knockout")
+    ruleset: Ruleset = Field(Ruleset.PLATFORM, description="platform | knockout | double-knockout")
     variant: Variant = Variant.CHESS
     double_rounds: bool = False
     extra_round: bool = False
@@ -188,6 +193,15 @@ class CreateTournamentBody(Strict):
     knockout: KnockoutBody | None = Field(
         None, description="knockout rulesets: the format (defaults if left out)"
     )
+
+    @field_validator("ruleset", mode="before")
+    @classmethod
+    def _known_ruleset(cls, value: object) -> object:
+        """A name outside the list is the same 422 ``invalid-settings`` as a listed ruleset not offered
+        yet, not a schema error (raised as the domain error, which pydantic lets through)."""
+        if isinstance(value, str) and value not in RULESETS:
+            raise not_offered(value)
+        return value
 
 
 class TournamentPath(BaseModel):
@@ -218,7 +232,7 @@ class EntryOut(BaseModel):
 
 class KnockoutOut(BaseModel):
     games_per_match: int
-    seeding: SeedingKind
+    seeding: Seeding
     custom_order: list[uuid.UUID]
     third_place: bool
     second_final: bool
@@ -242,14 +256,14 @@ class TournamentOut(BaseModel):
     id: uuid.UUID
     organiser_id: uuid.UUID
     name: str
-    status: str = Field(description="draft (knockouts) | scheduled | started | cancelled | completed")
+    status: Status = Field(description="draft (knockouts) | scheduled | started | cancelled | completed")
     status_reason: str | None
     starts_at: dt.datetime | None = Field(description="a knockout's: when its organiser started it")
     time_control: TimeControlBody
     seats: int
     minimum: int
     threshold: int
-    ruleset: str
+    ruleset: Ruleset
     variant: str
     double_rounds: bool
     extra_round: bool
@@ -266,7 +280,7 @@ class TournamentOut(BaseModel):
             id=t.id,
             organiser_id=t.organiser_id,
             name=t.name,
-            status=t.status.value,
+            status=t.status,
             status_reason=t.status_reason,
             starts_at=t.starts_at,
             time_control=TimeControlBody(
@@ -294,7 +308,15 @@ class TournamentList(BaseModel):
 
 
 class ListQuery(BaseModel):
-    status: Text | None = Field(
-        None, max_length=20, description="draft | scheduled | started | cancelled | completed"
-    )
+    status: Status | None = None
     limit: int = Field(100, ge=1, le=500)
+
+    @field_validator("status", mode="before")
+    @classmethod
+    def _known_status(cls, value: object) -> object:
+        """``?status=`` lists them all; an unknown status is its own 422 ``unknown-status``."""
+        if value == "":
+            return None
+        if isinstance(value, str) and value not in STATUSES:
+            raise unprocessable("unknown-status", f"status must be one of {[s.value for s in Status]}")
+        return value

@@ -70,3 +70,10 @@ class StartTournament:
 
     actor: Actor
     tournament_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class CompleteTournament:
+    """Pairing completed the tournament (``tournament.completed``): its organiser is free again."""
+
+    tournament_id: uuid.UUID

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import datetime as dt
-import uuid
 from collections.abc import Iterator
 
 import pytest
@@ -9,12 +7,9 @@ import pytest
 from services.registration.bootstrap import Registration, bootstrap
 from services.registration.config import RegistrationSettings
 from services.registration.entrypoints.app import create_app
-from shared.http.auth import issue_token
+from services.registration.tests.helpers import NOW
 from shared.messaging.inprocess import InProcessBroker
-from shared.settings import DEV_JWT_SECRET
 from shared.timesource import FakeClock
-
-NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 
 
 @pytest.fixture
@@ -33,10 +28,3 @@ def svc(tmp_path, clock) -> Iterator[Registration]:
 @pytest.fixture
 def client(svc):
     return create_app(svc).test_client()
-
-
-def token(subject: uuid.UUID, *roles: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {issue_token(DEV_JWT_SECRET, subject, set(roles) or {'player'})}"}
-
-
-STAFF = uuid.uuid4()

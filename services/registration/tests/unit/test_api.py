@@ -8,28 +8,7 @@ import uuid
 import pytest
 
 from services.registration.service_layer.commands import StartDueTournaments
-from services.registration.tests.conftest import NOW, STAFF, token
-
-
-def register(client, name="Ann", kind="registered", rating=None) -> uuid.UUID:
-    body = {"name": name, "kind": kind, "ratings": {"chess:blitz": rating} if rating else {}}
-    r = client.post("/accounts", json=body, headers=token(STAFF, "service"))
-    assert r.status_code == 201, r.json
-    return uuid.UUID(r.json["id"])
-
-
-def create(client, organiser, **kw):
-    body = {
-        "name": "Sunday blitz",
-        "starts_at": (NOW + dt.timedelta(minutes=30)).isoformat(),
-        "time_control": {"base_seconds": 180, "increment_seconds": 2},
-    }
-    body.update(kw)
-    return client.post("/tournaments", json=body, headers=token(organiser))
-
-
-def published(svc, kind):
-    return [e for e in svc.broker.published if e.type == kind]
+from services.registration.tests.helpers import NOW, STAFF, create, problem, published, register, token
 
 
 def test_tournament_from_creation_to_start(client, svc, clock):
@@ -85,13 +64,6 @@ def test_completion_frees_the_organiser(client, svc, clock):
         svc.subscriptions[0].handler(env, event)
     assert client.get(f"/tournaments/{tid}").json["status"] == "completed"
     assert create(client, org).status_code == 201
-
-
-def problem(r, status, slug):
-    assert r.status_code == status, r.json
-    assert r.content_type == "application/problem+json"
-    assert r.json["type"] == f"/problems/{slug}"
-    assert "Traceback" not in r.get_data(as_text=True)
 
 
 def test_bad_input_gets_stable_problems(client, svc, clock):
@@ -166,12 +138,12 @@ def test_input_the_database_cannot_hold_is_a_422(client):
     problem(create(client, org, name="Sunday\x00blitz"), 422, "validation-error")
     problem(create(client, org, password="se\x00cret"), 422, "validation-error")
     problem(create(client, org, min_rating=2**31), 422, "validation-error")
-    problem(create(client, org, ruleset="k" * 41), 422, "validation-error")
+    problem(create(client, org, ruleset="k" * 41), 422, "invalid-settings")  # an unknown ruleset
     for variant in ("v" * 41, "chess\x00", "shogi"):
         r = create(client, org, variant=variant)
         problem(r, 422, "validation-error")
     assert "'chess', 'international', 'english', 'italian' or 'russian'" in r.json["errors"][0]["msg"]
-    problem(client.get("/tournaments", query_string={"status": "started\x00"}), 422, "validation-error")
+    problem(client.get("/tournaments", query_string={"status": "started\x00"}), 422, "unknown-status")
 
 
 def test_every_variant_and_its_ratings_are_accepted(client):
@@ -233,3 +205,30 @@ def test_a_failed_request_releases_its_idempotency_key(client):
     good = {**bad, "starts_at": (NOW + dt.timedelta(hours=1)).isoformat()}
     # the key was released: the corrected request (another body) is accepted under the same key
     assert client.post("/tournaments", json=good, headers=headers).status_code == 201
+
+
+@pytest.mark.parametrize("ruleset", ["foo", "Knockout", "fide-rapid", "group-playoff"])
+def test_a_ruleset_not_offered_is_invalid_settings(client, ruleset):
+    body = problem(create(client, register(client, "Org"), ruleset=ruleset), 422, "invalid-settings")
+    assert body["detail"] == f"ruleset '{ruleset}' is not offered for self-registration yet"
+
+
+def test_the_list_takes_a_known_status_only(client):
+    org = register(client, "Org")
+    tid = create(client, org).json["id"]
+    assert [t["id"] for t in client.get("/tournaments?status=scheduled").json["tournaments"]] == [tid]
+    assert client.get("/tournaments?status=draft").json["tournaments"] == []
+    assert len(client.get("/tournaments?status=").json["tournaments"]) == 1  # no filter
+    body = problem(client.get("/tournaments?status=Scheduled"), 422, "unknown-status")
+    assert (
+        body["detail"] == "status must be one of ['draft', 'scheduled', 'started', 'cancelled', 'completed']"
+    )
+    doc = client.get("/openapi.json").json["components"]["schemas"]
+    assert doc["Ruleset"]["enum"] == [
+        "platform",
+        "fide-rapid",
+        "knockout",
+        "double-knockout",
+        "group-playoff",
+    ]
+    assert doc["Status"]["enum"] == ["draft", "scheduled", "started", "cancelled", "completed"]

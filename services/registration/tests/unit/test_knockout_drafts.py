@@ -12,16 +12,10 @@ import pytest
 from services.registration.domain import errors
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import Account, Settings, TimeControl, Tournament
-from services.registration.tests.conftest import NOW, token
-from services.registration.tests.unit.test_api import published, register
+from services.registration.tests.helpers import NOW, problem, published, register, token
 from shared.events import TournamentStarted
 from shared.seed_draw import draw_order
-
-
-def problem(r, status, slug) -> dict:
-    assert r.status_code == status, r.json
-    assert r.content_type == "application/problem+json" and r.json["type"] == f"/problems/{slug}"
-    return r.json
+from shared.vocabulary import Ruleset
 
 
 def draft(client, organiser, ruleset="knockout", **kw):
@@ -296,7 +290,7 @@ def test_a_draft_can_be_cancelled(client, svc):
     problem(client.post(f"/tournaments/{tid}/start", headers=token(org)), 409, "not-a-draft")
 
 
-@pytest.mark.parametrize(("ruleset", "cap"), [("knockout", 128), ("double-knockout", 64)])
+@pytest.mark.parametrize(("ruleset", "cap"), [(Ruleset.KNOCKOUT, 128), (Ruleset.DOUBLE_KNOCKOUT, 64)])
 def test_the_roster_holds_at_most_128_or_64_players(ruleset, cap):
     organiser = Account(uuid.uuid4(), "Org")
     settings = Settings("Cap", None, TimeControl(600), ruleset=ruleset, knockout=KnockoutFormat())

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from services.registration.domain import errors
+from services.registration.domain import errors, events
 from services.registration.domain.model import (
     Account,
     AccountKind,
@@ -17,6 +17,7 @@ from services.registration.domain.model import (
     Tournament,
     seed,
 )
+from shared.vocabulary import CancelReason, Ruleset
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 
@@ -49,7 +50,7 @@ def tournament(**kw) -> Tournament:
         ({"min_rating": 1050}, "steps of 100"),
         ({"min_rating": 2100}, "1000–2000"),
         ({"min_rating": 1500, "rated": False}, "only rated"),
-        ({"ruleset": "fide-rapid"}, "not offered"),
+        ({"ruleset": Ruleset.FIDE_RAPID}, "'fide-rapid' is not offered"),
     ],
 )
 def test_settings_are_validated(kw, error):
@@ -131,3 +132,64 @@ def test_seed_is_stable_for_equal_entries():
     for i in range(6):
         t.join(account("Same", rating=1500), now=NOW + dt.timedelta(seconds=i))
     assert [s.player_id for s in seed(t.entries)] == [e.player_id for e in t.entries]
+
+
+def test_the_tournament_records_what_happens_to_it():
+    t = tournament(seats=4, threshold=9)
+    (scheduled,) = t.collect_events()
+    assert scheduled == events.TournamentScheduled(
+        t.id, t.organiser_id, "Sunday blitz", t.starts_at, 4, 4, t.play_settings()
+    )
+    assert scheduled.settings.ruleset is Ruleset.PLATFORM and scheduled.settings.bracket is None
+    ann, bea = account("Ann", rating=1500), account("Bea")
+    t.join(ann, now=NOW)
+    t.join(bea, now=NOW)
+    t.leave(bea.id, now=NOW)
+    with pytest.raises(errors.AlreadyJoined):  # a refused change records nothing
+        t.join(ann, now=NOW)
+    assert t.collect_events() == [
+        events.PlayerJoined(t.id, ann.id, "Ann", 1500),
+        events.PlayerJoined(t.id, bea.id, "Bea", None),
+        events.PlayerLeft(t.id, bea.id),
+    ]
+    for i in range(3):
+        t.join(account(f"P{i}"), now=NOW)
+    t.collect_events()
+    roster = t.start(t.starts_at)
+    assert t.collect_events() == [
+        events.TournamentStarted(t.id, t.organiser_id, t.name, t.starts_at, t.play_settings(), tuple(roster))
+    ]
+    assert t.collect_events() == []
+
+
+def test_a_cancellation_records_why():
+    t = tournament()
+    t.collect_events()
+    t.cancel(now=NOW)
+    assert t.collect_events() == [
+        events.TournamentCancelled(t.id, CancelReason.ORGANISER, "cancelled by the organiser", 0)
+    ]
+    few = tournament(minimum=5)
+    few.join(account(), now=NOW)
+    few.collect_events()
+    assert few.start(few.starts_at) is None
+    assert few.collect_events() == [
+        events.TournamentCancelled(
+            few.id, CancelReason.TOO_FEW_PLAYERS, "too few players: 1 present, at least 5 needed", 1
+        )
+    ]
+
+
+def test_the_roster_changes_are_what_the_repository_must_write():
+    t = tournament()
+    saved, gone, fleeting = account("Saved"), account("Gone"), account("Fleeting")
+    t.join(saved, now=NOW)
+    t.join(gone, now=NOW)
+    first = t.collect_roster_changes()
+    assert list(first.added) == [saved.id, gone.id] and not first.removed
+    t.leave(gone.id, now=NOW)
+    t.join(fleeting, now=NOW)
+    t.leave(fleeting.id, now=NOW)  # entered and left before any save: nothing to write
+    second = t.collect_roster_changes()
+    assert (second.added, second.removed, second.rerated) == ({}, {gone.id}, {})
+    assert t.collect_roster_changes() == type(second)()

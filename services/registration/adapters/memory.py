@@ -1,0 +1,94 @@
+"""In-memory repositories and unit of work: the fakes handler tests run on, in milliseconds. They keep
+the promises of the SQL ones (``tests/contract/test_repositories.py`` runs the same suite on both):
+an account id is taken once, an organiser runs one `platform` competition at a time, and what a unit
+of work has not committed is seen by nobody else."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from services.registration.adapters.repository import RUNNING
+from services.registration.adapters.wire import wire
+from services.registration.domain import errors
+from services.registration.domain.model import Account, Status, Tournament
+from shared.aggregate import Tracking
+from shared.events import Envelope
+from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
+from shared.vocabulary import Ruleset
+
+
+class MemoryAccounts(MemoryRepository[uuid.UUID, Account]):
+    def get_many(self, account_ids: Iterable[uuid.UUID]) -> list[Account]:
+        found = (self.table.read(i) for i in set(account_ids))
+        return [self.seen.add(a) for a in found if a is not None]
+
+    def add(self, account: Account) -> None:
+        if account.created_at is None:
+            raise ValueError("an account is added with the time it was registered")
+        if self.table.read(account.id) is not None:
+            raise errors.AccountExists(f"account {account.id} exists")
+        super().add(account)
+
+
+class MemoryTournaments(MemoryRepository[uuid.UUID, Tournament]):
+    def add(self, t: Tournament) -> None:
+        if _runs_platform(t) and self.organiser_busy(t.organiser_id):
+            raise errors.OrganiserBusy("you already run a competition")
+        t.collect_roster_changes()  # the whole aggregate is stored
+        super().add(t)
+
+    def save(self, t: Tournament) -> None:
+        t.collect_roster_changes()
+        super().save(t)
+
+    def due(self, now: dt.datetime, *, limit: int) -> list[uuid.UUID]:
+        due = [
+            t
+            for t in self.table.rows()
+            if t.status is Status.SCHEDULED and t.starts_at is not None and t.starts_at <= now
+        ]
+        return [t.id for t in sorted(due, key=lambda t: t.starts_at or now)[:limit]]
+
+    def organiser_busy(self, organiser_id: uuid.UUID) -> bool:
+        return any(t.organiser_id == organiser_id and _runs_platform(t) for t in self.table.rows())
+
+
+def _runs_platform(t: Tournament) -> bool:
+    return t.ruleset is Ruleset.PLATFORM and t.status.value in RUNNING
+
+
+@dataclass
+class MemoryDatabase:
+    """Registration's database in memory (its tables, outbox and inbox): the units of work of one test
+    share one."""
+
+    accounts: MemoryTable[uuid.UUID, Account] = field(default_factory=lambda: MemoryTable(lambda a: a.id))
+    tournaments: MemoryTable[uuid.UUID, Tournament] = field(
+        default_factory=lambda: MemoryTable(lambda t: t.id)
+    )
+    outbox: list[Envelope] = field(default_factory=list)
+    inbox: set[tuple[uuid.UUID, str]] = field(default_factory=set)
+
+    def uow(self) -> MemoryRegistrationUnitOfWork:
+        return MemoryRegistrationUnitOfWork(self)
+
+
+class MemoryRegistrationUnitOfWork(MemoryUnitOfWork):
+    accounts: MemoryAccounts
+    tournaments: MemoryTournaments
+
+    def __init__(self, db: MemoryDatabase) -> None:
+        super().__init__(wire, [db.accounts, db.tournaments])
+        self.db = db
+        self.published = db.outbox
+        self.inbox = db.inbox
+
+    def start(self) -> None:
+        self.accounts = MemoryAccounts(self.db.accounts)
+        self.tournaments = MemoryTournaments(self.db.tournaments)
+
+    def repositories(self) -> Iterable[Tracking]:
+        return (self.accounts, self.tournaments)  # type: ignore[return-value]

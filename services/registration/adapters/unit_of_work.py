@@ -1,0 +1,27 @@
+"""Registration's SQL unit of work: the repositories on one session; at commit, the events the
+tournaments recorded go to the outbox (mapped by ``adapters/wire.py``) in the same transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from services.registration.adapters.repository import AccountRepository, TournamentRepository
+from services.registration.adapters.wire import wire
+from shared.aggregate import Tracking
+from shared.unit_of_work import SqlUnitOfWork
+
+
+class SqlRegistrationUnitOfWork(SqlUnitOfWork):
+    accounts: AccountRepository
+    tournaments: TournamentRepository
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options, wire=wire)
+
+    def start(self) -> None:
+        self.accounts = AccountRepository(self.session)
+        self.tournaments = TournamentRepository(self.session)
+
+    def repositories(self) -> Iterable[Tracking]:
+        return (self.accounts, self.tournaments)  # type: ignore[return-value]

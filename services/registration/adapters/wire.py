@@ -1,0 +1,117 @@
+"""Registration's events on the wire: the one place that maps the domain events the tournaments record
+to the versioned :mod:`shared.events` models, and the consumed wire events to registration's own
+commands. The time-control, settings and roster conversions exist here once."""
+
+from __future__ import annotations
+
+from services.registration.domain import events as domain
+from services.registration.domain.knockout import KnockoutFormat
+from services.registration.service_layer import commands
+from shared import events
+from shared.time_control import TimeControl
+from shared.vocabulary import BracketFormat
+from shared.wire import WireMap
+
+wire = WireMap()
+
+
+# -- the values the events carry -------------------------------------------------------------------
+def time_control(tc: TimeControl) -> events.TimeControl:
+    return events.TimeControl(
+        base_seconds=tc.base_seconds, increment_seconds=tc.increment_seconds, days_per_move=tc.days_per_move
+    )
+
+
+def knockout_settings(fmt: KnockoutFormat, bracket: BracketFormat) -> events.KnockoutSettings:
+    plan = fmt.tiebreak_plan
+    return events.KnockoutSettings(
+        format=bracket,
+        games_per_match=fmt.games_per_match,
+        seeding=fmt.seeding,
+        draw_seed=fmt.draw_seed,
+        third_place=fmt.third_place,
+        second_final=fmt.second_final,
+        tiebreak_plan=events.TieBreakPlan(
+            stages=[
+                events.TieBreakStage(games=s.games, time_control=time_control(s.time_control))
+                for s in plan.stages
+            ],
+            sudden_death=time_control(plan.sudden_death),
+        ),
+    )
+
+
+def settings(s: domain.PlaySettings) -> events.TournamentSettings:
+    return events.TournamentSettings(
+        ruleset=s.ruleset,
+        variant=s.variant,
+        threshold=s.threshold,
+        double_rounds=s.double_rounds,
+        extra_round=s.extra_round,
+        rated=s.rated,
+        time_control=time_control(s.time_control),
+        knockout=None if s.knockout is None else knockout_settings(s.knockout, _bracket(s)),
+    )
+
+
+def _bracket(s: domain.PlaySettings) -> BracketFormat:
+    if s.bracket is None:
+        raise ValueError(f"a {s.ruleset} tournament has no knockout format")
+    return s.bracket
+
+
+def roster_entry(s: domain.Seeded) -> events.RosterEntry:
+    return events.RosterEntry(seed=s.seed, player_id=s.player_id, name=s.name, rating=s.rating)
+
+
+# -- outbound: what the tournaments recorded -------------------------------------------------------
+@wire.maps(domain.TournamentScheduled)
+def _scheduled(e: domain.TournamentScheduled) -> events.Event:
+    return events.TournamentScheduled(
+        tournament_id=e.tournament_id,
+        organiser_id=e.organiser_id,
+        name=e.name,
+        starts_at=e.starts_at,
+        seats=e.seats,
+        minimum=e.minimum,
+        settings=settings(e.settings),
+    )
+
+
+@wire.maps(domain.PlayerJoined)
+def _joined(e: domain.PlayerJoined) -> events.Event:
+    return events.PlayerJoined(
+        tournament_id=e.tournament_id, player_id=e.player_id, name=e.name, rating=e.rating
+    )
+
+
+@wire.maps(domain.PlayerLeft)
+def _left(e: domain.PlayerLeft) -> events.Event:
+    return events.PlayerLeft(tournament_id=e.tournament_id, player_id=e.player_id)
+
+
+@wire.maps(domain.TournamentStarted)
+def _started(e: domain.TournamentStarted) -> events.Event:
+    return events.TournamentStarted(
+        tournament_id=e.tournament_id,
+        organiser_id=e.organiser_id,
+        name=e.name,
+        started_at=e.started_at,
+        settings=settings(e.settings),
+        roster=[roster_entry(s) for s in e.roster],
+    )
+
+
+@wire.maps(domain.TournamentCancelled)
+def _cancelled(e: domain.TournamentCancelled) -> events.Event:
+    return events.TournamentCancelled(
+        tournament_id=e.tournament_id, reason=e.reason, detail=e.detail, present=e.present
+    )
+
+
+# -- inbound: what registration hears --------------------------------------------------------------
+def completion(event: events.Event) -> commands.CompleteTournament:
+    """``tournament.completed`` (pairing): registration completes its record of the tournament."""
+    if not isinstance(event, events.TournamentCompleted):
+        raise TypeError(f"registration does not consume {event.TYPE}")
+    return commands.CompleteTournament(event.tournament_id)

@@ -1,0 +1,98 @@
+"""What happens to a tournament, as its aggregate records it (past tense), and the values these events
+carry. ``adapters/wire.py`` maps each to its versioned wire event; nothing here knows the wire.
+
+A knockout draft's creation and its settings changes are not events: nothing outside registration
+hears of a draft until its players are entered or it starts."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+
+from services.registration.domain.knockout import KnockoutFormat, bracket_format
+from shared.aggregate import DomainEvent
+from shared.time_control import TimeControl
+from shared.vocabulary import BracketFormat, CancelReason, Ruleset
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """How the tournament is played: what pairing, clocks and standings are told of its settings."""
+
+    ruleset: Ruleset
+    variant: str
+    threshold: int
+    double_rounds: bool
+    extra_round: bool
+    rated: bool
+    time_control: TimeControl
+    knockout: KnockoutFormat | None = None
+
+    @property
+    def bracket(self) -> BracketFormat | None:
+        """The elimination format of a knockout ruleset; None for the others."""
+        return bracket_format(self.ruleset)
+
+
+@dataclass(frozen=True)
+class Seeded:
+    """A player of the roster fixed at the start, with their seed (1 = first)."""
+
+    seed: int
+    player_id: uuid.UUID
+    name: str
+    rating: int | None
+
+
+@dataclass(frozen=True)
+class TournamentScheduled(DomainEvent):
+    """A `platform` tournament was created: players may join until its start."""
+
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    name: str
+    starts_at: dt.datetime
+    seats: int
+    minimum: int
+    settings: PlaySettings
+
+
+@dataclass(frozen=True)
+class PlayerJoined(DomainEvent):
+    """A player entered the roster: by joining, or added by a knockout's organiser."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    name: str
+    rating: int | None
+
+
+@dataclass(frozen=True)
+class PlayerLeft(DomainEvent):
+    """A player left the roster before the start (or its organiser removed them from a knockout draft)."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class TournamentStarted(DomainEvent):
+    """The roster and its seeds are fixed: pairing pairs round 1."""
+
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    name: str
+    started_at: dt.datetime
+    settings: PlaySettings
+    roster: tuple[Seeded, ...]
+
+
+@dataclass(frozen=True)
+class TournamentCancelled(DomainEvent):
+    """Cancelled before its start: by its organiser, or by itself for too few players."""
+
+    tournament_id: uuid.UUID
+    reason: CancelReason
+    detail: str
+    present: int

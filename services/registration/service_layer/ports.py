@@ -1,0 +1,79 @@
+"""What the service layer needs from the outside, as protocols: one repository per aggregate and the unit
+of work that holds them. The SQL adapters (``adapters/repository.py``, ``adapters/unit_of_work.py``) and
+the in-memory fakes (``adapters/memory.py``) implement them and pass the same contract suite."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Iterable
+from contextlib import AbstractContextManager
+from types import TracebackType
+from typing import Protocol, Self
+
+from services.registration.domain.model import Account, Tournament
+from shared.aggregate import Seen
+from shared.events import Envelope
+
+
+class AccountRepository(Protocol):
+    seen: Seen[Account]
+
+    def get(self, account_id: uuid.UUID, *, lock: bool = False) -> Account | None: ...
+
+    def get_many(self, account_ids: Iterable[uuid.UUID]) -> list[Account]:
+        """The accounts of these ids that exist, in no particular order."""
+        ...
+
+    def add(self, account: Account) -> None:
+        """Raises :class:`~services.registration.domain.errors.AccountExists` for an id taken already
+        (also by a concurrent registration)."""
+        ...
+
+
+class TournamentRepository(Protocol):
+    seen: Seen[Tournament]
+
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Tournament | None: ...
+
+    def add(self, tournament: Tournament) -> None:
+        """Raises :class:`~services.registration.domain.errors.OrganiserBusy` when its organiser runs
+        another `platform` competition (also one created concurrently)."""
+        ...
+
+    def save(self, tournament: Tournament) -> None:
+        """Write the tournament and its pending roster changes."""
+        ...
+
+    def due(self, now: dt.datetime, *, limit: int) -> list[uuid.UUID]:
+        """Scheduled tournaments whose start time has come, earliest first."""
+        ...
+
+    def organiser_busy(self, organiser_id: uuid.UUID) -> bool:
+        """A `platform` competition of this organiser is scheduled or under way (knockouts do not count)."""
+        ...
+
+
+class UnitOfWork(Protocol):
+    """One transaction: the aggregates' changes and the events they recorded (written to the outbox at
+    commit), and for a consumed event its inbox record."""
+
+    @property
+    def accounts(self) -> AccountRepository: ...
+
+    @property
+    def tournaments(self) -> TournamentRepository: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None: ...
+
+    def commit(self) -> None: ...
+
+    def rollback(self) -> None: ...
+
+    def savepoint(self) -> AbstractContextManager[None]: ...
+
+    def first_delivery(self, envelope: Envelope, handler: str) -> bool: ...

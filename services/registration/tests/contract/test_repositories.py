@@ -1,0 +1,333 @@
+"""One contract for registration's repositories and unit of work, run against the SQL ones on SQLite,
+the in-memory fakes the handler tests use, and the SQL ones on PostgreSQL (integration): aggregates
+round-trip whole, roster changes are written, ids and running competitions are unique (driver errors
+arrive as domain errors), nothing is seen before commit, and commit publishes what was recorded."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from services.registration.adapters import orm
+from services.registration.adapters.memory import MemoryDatabase
+from services.registration.bootstrap import bootstrap
+from services.registration.config import RegistrationSettings
+from services.registration.domain import errors
+from services.registration.domain.knockout import FormatChange, KnockoutFormat
+from services.registration.domain.model import (
+    Account,
+    AccountKind,
+    Changes,
+    Settings,
+    Status,
+    TimeControl,
+    Tournament,
+)
+from services.registration.service_layer.ports import UnitOfWork
+from services.registration.tests.helpers import NOW
+from shared.messaging.inprocess import InProcessBroker
+from shared.time_control import Stage, TieBreakPlan
+from shared.vocabulary import Ruleset, Seeding
+
+
+class Backend:
+    def __init__(
+        self, uow: Callable[[], UnitOfWork], published: Callable[[], list[tuple[str, dict[str, Any]]]]
+    ):
+        self.uow = uow
+        self.published = published
+
+
+def _sql(url: str) -> Iterator[Backend]:
+    svc = bootstrap(
+        RegistrationSettings(ARBITER_REGISTRATION_DATABASE_URL=url), broker=InProcessBroker(), migrate=True
+    )
+
+    def published() -> list[tuple[str, dict[str, Any]]]:
+        with svc.engine.connect() as conn:
+            bodies = conn.execute(sa.select(orm.outbox.c.body).order_by(orm.outbox.c.id)).scalars().all()
+        return [(e["type"], e["payload"]) for e in map(json.loads, bodies)]
+
+    yield Backend(svc.bus.uow_factory, published)
+    svc.engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "memory", pytest.param("postgresql", marks=pytest.mark.integration)])
+def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
+    if request.param == "memory":
+        db = MemoryDatabase()
+        yield Backend(db.uow, lambda: [(e.type, e.payload) for e in db.outbox])
+    elif request.param == "sqlite":
+        yield from _sql(f"sqlite:///{tmp_path / 'reg.sqlite'}")
+    else:
+        servers = request.getfixturevalue("servers")
+        yield from _sql(servers.create_database(f"registration_{uuid.uuid4().hex[:8]}"))
+
+
+# -- the story's pieces ----------------------------------------------------------------------------
+def account(name: str = "Ann", ratings: dict[str, int] | None = None, at: float = 0) -> Account:
+    return Account.register(
+        uuid.uuid4(), name, AccountKind.REGISTERED, ratings or {}, now=NOW + dt.timedelta(seconds=at)
+    )
+
+
+def platform(organiser: Account, *, start_in: float = 3600, **kw: Any) -> Tournament:
+    settings = Settings(
+        name="Sunday blitz",
+        starts_at=NOW + dt.timedelta(seconds=start_in),
+        time_control=TimeControl(180, 2),
+        **kw,
+    )
+    return Tournament.create(organiser, settings, now=NOW)
+
+
+def knockout_draft(organiser: Account, ruleset: Ruleset = Ruleset.KNOCKOUT) -> Tournament:
+    plan = TieBreakPlan((Stage(1, TimeControl(300, 2)), Stage(2, TimeControl(60, 1))), TimeControl(120, 1))
+    fmt = KnockoutFormat(games_per_match=4, third_place=ruleset is Ruleset.KNOCKOUT, tiebreak_plan=plan)
+    settings = Settings("Cup", None, TimeControl(600, 5), ruleset=ruleset, knockout=fmt)
+    return Tournament.create(organiser, settings, now=NOW)
+
+
+def stored(backend: Backend, *accounts: Account, tournaments: tuple[Tournament, ...] = ()) -> None:
+    with backend.uow() as uow:
+        for a in accounts:
+            uow.accounts.add(a)
+        for t in tournaments:
+            uow.tournaments.add(t)
+        uow.commit()
+
+
+def reload(backend: Backend, tournament_id: uuid.UUID) -> Tournament:
+    with backend.uow() as uow:
+        t = uow.tournaments.get(tournament_id)
+    assert t is not None
+    return t
+
+
+# -- accounts --------------------------------------------------------------------------------------
+def test_an_account_round_trips(backend: Backend) -> None:
+    ann = account("Ann", {"chess:blitz": 1650, "draughts:rapid": 1200})
+    stored(backend, ann)
+    with backend.uow() as uow:
+        assert uow.accounts.get(ann.id) == ann
+        assert uow.accounts.get(ann.id, lock=True) == ann
+        assert uow.accounts.get(uuid.uuid4()) is None
+
+
+def test_an_account_id_is_taken_once(backend: Backend) -> None:
+    ann = account("Ann")
+    stored(backend, ann)
+    with backend.uow() as uow, pytest.raises(errors.AccountExists, match=str(ann.id)):
+        uow.accounts.add(Account.register(ann.id, "Impostor", AccountKind.GUEST, {}, now=NOW))
+    with backend.uow() as uow:
+        assert uow.accounts.get(ann.id) == ann
+
+
+def test_get_many_finds_the_accounts_that_exist(backend: Backend) -> None:
+    players = [account(f"P{i}", {"chess:rapid": 1500 + i}) for i in range(3)]
+    stored(backend, *players)
+    with backend.uow() as uow:
+        found = uow.accounts.get_many([players[0].id, uuid.uuid4(), players[2].id])
+        assert sorted(found, key=lambda a: a.name) == [players[0], players[2]]
+        assert uow.accounts.get_many([]) == []
+
+
+# -- tournaments -----------------------------------------------------------------------------------
+def test_a_platform_tournament_round_trips_with_its_entries(backend: Backend) -> None:
+    org = account("Org")
+    players = [account(f"P{i}", {"chess:blitz": 1400 + 10 * i}) for i in range(3)]
+    t = platform(
+        org, seats=12, minimum=5, threshold=9, double_rounds=True, min_rating=1400, password="s3cret"
+    )
+    for i, p in enumerate(players):
+        t.join(p, now=NOW + dt.timedelta(seconds=i), password="s3cret")
+    stored(backend, org, *players, tournaments=(t,))
+    loaded = reload(backend, t.id)
+    assert loaded == t
+    assert [e.name for e in loaded.entries] == ["P0", "P1", "P2"]  # in joining order
+    assert loaded.ruleset is Ruleset.PLATFORM and loaded.status is Status.SCHEDULED
+    with backend.uow() as uow:
+        assert uow.tournaments.get(t.id, lock=True) == t
+        assert uow.tournaments.get(uuid.uuid4()) is None
+
+
+def test_a_knockout_round_trips_with_its_format(backend: Backend) -> None:
+    org = account("Org")
+    players = [account(f"P{i}") for i in range(4)]
+    t = knockout_draft(org, Ruleset.KNOCKOUT)
+    for i, p in enumerate(players):
+        t.add_player(p, now=NOW + dt.timedelta(seconds=i))
+    order = tuple(p.id for p in reversed(players))
+    t.change(Changes(format=FormatChange(seeding=Seeding.CUSTOM, custom_order=order)))
+    stored(backend, org, *players, tournaments=(t,))
+    loaded = reload(backend, t.id)
+    assert loaded == t
+    assert loaded.knockout is not None and loaded.knockout.custom_order == order
+    assert loaded.starts_at is None and loaded.status is Status.DRAFT
+
+
+def test_save_writes_what_changed_in_the_roster(backend: Backend) -> None:
+    org = account("Org")
+    players = [account(f"P{i}", {"chess:rapid": 1500}) for i in range(6)]
+    t = knockout_draft(org, Ruleset.DOUBLE_KNOCKOUT)
+    stored(backend, org, *players, tournaments=(t,))
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        for i, p in enumerate(players[:4]):
+            t.add_player(p, now=NOW + dt.timedelta(seconds=i))
+        uow.tournaments.save(t)
+        uow.commit()
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.leave(players[1].id, now=NOW)
+        t.add_player(players[4], now=NOW + dt.timedelta(seconds=10))
+        t.add_player(players[5], now=NOW + dt.timedelta(seconds=11))
+        t.leave(players[5].id, now=NOW)  # entered and removed before it was ever saved
+        uow.tournaments.save(t)
+        uow.commit()
+    assert [e.player_id for e in reload(backend, t.id).entries] == [
+        players[0].id,
+        players[2].id,
+        players[3].id,
+        players[4].id,
+    ]
+    rated_now = {
+        p.id: Account(p.id, p.name, ratings={"chess:rapid": 1700 + i}) for i, p in enumerate(players)
+    }
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.start_knockout(NOW + dt.timedelta(minutes=1), rated_now, 7)
+        uow.tournaments.save(t)
+        uow.commit()
+    loaded = reload(backend, t.id)
+    assert loaded == t
+    assert [e.rating for e in loaded.entries] == [1700, 1702, 1703, 1704]  # ratings as of the start
+    assert loaded.status is Status.STARTED and loaded.starts_at == NOW + dt.timedelta(minutes=1)
+
+
+def test_nothing_is_written_or_published_without_commit(backend: Backend) -> None:
+    org, ann = account("Org"), account("Ann")
+    stored(backend, org, ann)
+    with backend.uow() as uow:
+        t = platform(org)
+        uow.tournaments.add(t)
+        t.join(ann, now=NOW)
+        uow.tournaments.save(t)
+        uow.accounts.add(account("Bea"))
+    with backend.uow() as uow:
+        assert uow.tournaments.get(t.id) is None
+    assert backend.published() == []
+
+
+def test_commit_publishes_what_the_tournaments_recorded_in_order(backend: Backend) -> None:
+    org, ann = account("Org"), account("Ann")
+    stored(backend, org, ann)
+    with backend.uow() as uow:
+        t = platform(org)
+        uow.tournaments.add(t)
+        uow.commit()
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.join(ann, now=NOW)
+        t.leave(ann.id, now=NOW)
+        t.cancel(now=NOW)
+        uow.tournaments.save(t)
+        uow.commit()
+    published = backend.published()
+    assert [kind for kind, _ in published] == [
+        "tournament.scheduled",
+        "player.joined",
+        "player.left",
+        "tournament.cancelled",
+    ]
+    assert published[1][1] == {
+        "tournament_id": str(t.id),
+        "player_id": str(ann.id),
+        "name": "Ann",
+        "rating": None,
+    }
+    assert published[3][1]["reason"] == "organiser" and published[3][1]["present"] == 0
+
+
+def test_a_failed_savepoint_takes_its_writes_and_events_with_it(backend: Backend) -> None:
+    org, ann, bea = account("Org"), account("Ann"), account("Bea")
+    t = platform(org)
+    stored(backend, org, ann, bea, tournaments=(t,))
+    with backend.uow() as uow:
+        with uow.savepoint():
+            t = uow.tournaments.get(t.id, lock=True)
+            t.join(ann, now=NOW)
+            uow.tournaments.save(t)
+        with pytest.raises(errors.AlreadyJoined), uow.savepoint():
+            t = uow.tournaments.get(t.id, lock=True)
+            t.join(bea, now=NOW)
+            uow.tournaments.save(t)
+            t.join(bea, now=NOW)
+        uow.commit()
+    assert [e.name for e in reload(backend, t.id).entries] == ["Ann"]
+    assert [kind for kind, _ in backend.published()] == ["tournament.scheduled", "player.joined"]
+
+
+def test_an_organiser_runs_one_platform_competition_at_a_time(backend: Backend) -> None:
+    org = account("Org")
+    first = platform(org)
+    stored(backend, org, tournaments=(first,))
+    # what a concurrent creation meets: the check passed, the insert finds the other one
+    with backend.uow() as uow, pytest.raises(errors.OrganiserBusy):
+        uow.tournaments.add(platform(org, start_in=7200))
+    stored(backend, tournaments=(knockout_draft(org), knockout_draft(org)))  # knockouts do not count
+    with backend.uow() as uow:
+        first = uow.tournaments.get(first.id, lock=True)
+        first.cancel(now=NOW)
+        uow.tournaments.save(first)
+        uow.commit()
+    second = platform(org, start_in=7200)
+    stored(backend, tournaments=(second,))
+    assert reload(backend, second.id) == second
+
+
+def test_organiser_busy_counts_scheduled_and_started_platform_competitions(backend: Backend) -> None:
+    org, other = account("Org"), account("Other")
+    players = [account(f"P{i}") for i in range(4)]
+    t = platform(org, start_in=600)
+    stored(backend, org, other, *players, tournaments=(t, knockout_draft(other)))
+    with backend.uow() as uow:
+        assert uow.tournaments.organiser_busy(org.id)
+        assert not uow.tournaments.organiser_busy(other.id)  # a knockout draft
+        t = uow.tournaments.get(t.id, lock=True)
+        for p in players:
+            t.join(p, now=NOW)
+        t.start(NOW + dt.timedelta(seconds=600))
+        uow.tournaments.save(t)
+        uow.commit()
+    with backend.uow() as uow:
+        assert uow.tournaments.organiser_busy(org.id)
+        t = uow.tournaments.get(t.id, lock=True)
+        t.complete()
+        uow.tournaments.save(t)
+        uow.commit()
+    with backend.uow() as uow:
+        assert not uow.tournaments.organiser_busy(org.id)
+
+
+def test_due_lists_the_scheduled_tournaments_whose_start_has_come_earliest_first(backend: Backend) -> None:
+    orgs = [account(f"Org{i}") for i in range(5)]
+    later, sooner, future, cancelled = (
+        platform(orgs[0], start_in=600),
+        platform(orgs[1], start_in=300),
+        platform(orgs[2], start_in=3600),
+        platform(orgs[3], start_in=300),
+    )
+    cancelled.cancel(now=NOW)
+    stored(backend, *orgs, tournaments=(later, sooner, future, cancelled, knockout_draft(orgs[4])))
+    at = NOW + dt.timedelta(seconds=600)
+    with backend.uow() as uow:
+        assert uow.tournaments.due(at, limit=10) == [sooner.id, later.id]
+        assert uow.tournaments.due(at, limit=1) == [sooner.id]
+        assert uow.tournaments.due(NOW, limit=10) == []

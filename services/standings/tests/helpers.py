@@ -12,9 +12,11 @@ from typing import Any
 import sqlalchemy as sa
 
 from services.standings.adapters import columns, orm
-from services.standings.bootstrap import StandingsService, bootstrap
+from services.standings.adapters.memory import MemoryStandingsUnitOfWork, tournaments_table
+from services.standings.bootstrap import StandingsService, bootstrap, subscriptions_of
 from services.standings.config import StandingsSettings
 from services.standings.domain.tournament import Tournament
+from services.standings.service_layer.handlers import Handlers
 from shared import events
 from shared.events import GameOutcome
 from shared.messaging.inprocess import InProcessBroker
@@ -47,6 +49,36 @@ def deliver(svc: StandingsService, event: events.Event | events.Envelope) -> eve
     svc.broker.run_until_idle()  # type: ignore[attr-defined]
     dead = [d for s in svc.subscriptions for d in svc.broker.dead_letters(s.queue)]
     assert not dead, dead
+    return envelope
+
+
+class MemoryStandings:
+    """The standings consumer's handlers on the in-memory fakes: each event goes straight to its
+    subscription, as the broker would hand it over (a handler's exception, ``NotReady`` included,
+    reaches the caller). ``published`` is the outbox."""
+
+    def __init__(self) -> None:
+        self.table = tournaments_table()
+        self.published: list[events.Envelope] = []
+        self.subscriptions = subscriptions_of(Handlers(FakeClock(NOW)), self.uow)
+        self._by_key = {s.routing_keys[0]: s for s in self.subscriptions}
+
+    def uow(self) -> MemoryStandingsUnitOfWork:
+        uow = MemoryStandingsUnitOfWork(self.table)
+        uow.published = self.published
+        return uow
+
+    def tournament(self, tournament_id: uuid.UUID) -> Tournament:
+        with self.uow() as uow:
+            found = uow.tournaments.get(tournament_id)
+        assert found is not None
+        return found
+
+
+def on_the_fakes(memory: MemoryStandings, event: events.Event | events.Envelope) -> events.Envelope:
+    """Deliver to the handlers on the fakes (a ``send`` for the stories)."""
+    envelope = event if isinstance(event, events.Envelope) else events.wrap(event, event.tournament_id)  # type: ignore[attr-defined]
+    memory._by_key[envelope.type].handler(envelope, events.payload_of(envelope))
     return envelope
 
 

@@ -1,4 +1,4 @@
-"""Every tie-break on small hand-built events (services/standings/tests/unit/events.py), with the
+"""Every tie-break on small hand-built events (services/standings/tests/histories.py), with the
 arithmetic worked by hand in the comments.
 
 mini_swiss (1-½-0), n = 4 rounds:

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 
 from services.standings.adapters import orm
+from services.standings.adapters.table_cache import TableCache
+from services.standings.adapters.unit_of_work import SqlStandingsUnitOfWork
+from services.standings.adapters.views import SqlTournamentViews
+from services.standings.adapters.wire import translate
 from services.standings.config import StandingsSettings
 from services.standings.service_layer.handlers import Handlers
-from services.standings.service_layer.table_cache import TableCache
-from services.standings.service_layer.unit_of_work import StandingsUnitOfWork
+from services.standings.service_layer.ports import StandingsUnitOfWork, TournamentViews
 from shared.composition import plumbing
-from shared.messagebus import MessageBus, event_subscription
+from shared.messagebus import event_subscription
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
 from shared.timesource import Clock
@@ -28,16 +33,12 @@ class StandingsService:
     engine: sa.Engine
     clock: Clock
     broker: Broker
-    bus: MessageBus[StandingsUnitOfWork]
-    handlers: Handlers
     relay: OutboxRelay
-    subscriptions: list[Subscription]  # the consumer's
+    subscriptions: list[Subscription]  # the consumer's: every change comes as an event
     tables: TableCache  # the consumer's live tables
+    views: TournamentViews  # what the web reads
 
     migrations: Path = MIGRATIONS
-
-    def uow(self) -> StandingsUnitOfWork:
-        return self.bus.uow_factory()
 
 
 def bootstrap(
@@ -66,40 +67,28 @@ def bootstrap(
     tables = TableCache(settings.table_cache_size)
 
     def uow_factory() -> StandingsUnitOfWork:
-        return StandingsUnitOfWork(tables=tables, **p.uow_options())
+        return SqlStandingsUnitOfWork(tables=tables, **p.uow_options())
 
-    handlers = Handlers(p.clock)
-    bus = MessageBus(uow_factory, {})
-    # in causal order: the in-process broker delivers its queues in this order (RabbitMQ gives none)
-    subscriptions = [
-        event_subscription(
-            "standings.tournament_started",
-            ("tournament.started",),
-            handlers.on_tournament_started,
-            uow_factory,
-        ),
-        event_subscription(
-            "standings.round_paired", ("round.paired",), handlers.on_round_paired, uow_factory
-        ),
-        event_subscription(
-            "standings.round_published", ("round.published",), handlers.on_round_published, uow_factory
-        ),
-        event_subscription(
-            "standings.game_finished", ("game.finished",), handlers.on_game_finished, uow_factory
-        ),
-        event_subscription(
-            "standings.game_cancelled", ("game.cancelled",), handlers.on_game_cancelled, uow_factory
-        ),
-        event_subscription(
-            "standings.match_decided", ("match.decided",), handlers.on_match_decided, uow_factory
-        ),
-        event_subscription(
-            "standings.tournament_completed",
-            ("tournament.completed",),
-            handlers.on_tournament_completed,
-            uow_factory,
-        ),
+    subscriptions = subscriptions_of(Handlers(p.clock), uow_factory)
+    views = SqlTournamentViews(p.sessions)
+    return StandingsService(settings, p.engine, p.clock, p.broker, p.relay, subscriptions, tables, views)
+
+
+def subscriptions_of(
+    handlers: Handlers, uow_factory: Callable[[], StandingsUnitOfWork]
+) -> list[Subscription]:
+    """The consumer's queues, each event translated into its handler's command (``adapters/wire.py``);
+    in causal order: the in-process broker delivers its queues in this order (RabbitMQ gives none)."""
+    queues: list[tuple[str, str, Callable[[Any, StandingsUnitOfWork], None]]] = [
+        ("standings.tournament_started", "tournament.started", handlers.record_tournament),
+        ("standings.round_paired", "round.paired", handlers.record_pairing),
+        ("standings.round_published", "round.published", handlers.publish_round),
+        ("standings.game_finished", "game.finished", handlers.record_result),
+        ("standings.game_cancelled", "game.cancelled", handlers.cancel_game),
+        ("standings.match_decided", "match.decided", handlers.record_decision),
+        ("standings.tournament_completed", "tournament.completed", handlers.complete_tournament),
     ]
-    return StandingsService(
-        settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions, tables
-    )
+    return [
+        event_subscription(queue, (key,), effect, uow_factory, translate=translate)
+        for queue, key, effect in queues
+    ]

@@ -1,53 +1,182 @@
-"""Loads and stores the projected tournaments. Changes are narrow statements (a round, a result,
-the snapshot), because results arrive far more often than a tournament is loaded whole."""
+"""The tournaments on SQL: the repository the handlers load and save them through, and the loading
+the HTTP views share with it.
+
+A tournament is rows (``orm.py``: the tournament with its JSON columns, players, rounds, games,
+byes, matches) and is saved as the changes it recorded (``Tournament.take_changes``): a paired round
+is inserted, a result or a publication updates its one row, and the tournament's row gets the new
+revision and snapshot. Results arrive far more often than a tournament is loaded whole, so each
+change has its statement built once, at import; a message only binds values.
+
+Locked reads go through the consumer's live tables (``table_cache.py``): the row lock gives the
+revision, and a tournament kept in memory at that revision is used as it is, else it is loaded from
+the rows. The tournaments a unit of work locked go back to the cache when it commits.
+"""
 
 from __future__ import annotations
 
-import datetime as dt
+import functools
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from services.standings.adapters import columns
 from services.standings.adapters.orm import byes, games, matches, players, rounds, tournaments
-from services.standings.domain.bracket import BracketMatch, KnockoutFormat, Placing
-from services.standings.domain.tournament import (
-    Bye,
-    Competitor,
-    Game,
-    PairedRound,
-    TimeControl,
-    Tournament,
-    TournamentInfo,
+from services.standings.adapters.table_cache import TableCache
+from services.standings.domain.bracket import BracketMatch
+from services.standings.domain.errors import TournamentExists
+from services.standings.domain.events import (
+    GameCancelled,
+    GamesAdded,
+    MatchDecided,
+    ResultRecorded,
+    RoundAdded,
+    RoundPublished,
+    TournamentCompleted,
 )
+from services.standings.domain.rounds import Bye, Competitor, Game, PairedRound
+from services.standings.domain.tournament import Tournament, TournamentInfo
+from shared.aggregate import Seen
 from shared.database import aware_or_none
-from shared.events import ByeKind
 from shared.scoring import Outcome
+from shared.vocabulary import ByeKind, Decision, Ruleset, Section, System
+
+# -- loading ------------------------------------------------------------------------------------------
+
+_TID: sa.BindParameter[Any] = sa.bindparam("tid")
+_TOURNAMENT = sa.select(tournaments).where(tournaments.c.id == _TID)
+_TOURNAMENT_SHARED = _TOURNAMENT.with_for_update(read=True)
+_PLAYERS = sa.select(players).where(players.c.tournament_id == _TID).order_by(players.c.seed)
+_ROUNDS = sa.select(rounds).where(rounds.c.tournament_id == _TID).order_by(rounds.c.number)
+_GAMES = (
+    sa.select(games)
+    .where(games.c.tournament_id == _TID)
+    .order_by(games.c.round, games.c.leg, games.c.board, games.c.number)
+)
+_BYES = sa.select(byes).where(byes.c.tournament_id == _TID).order_by(byes.c.round, byes.c.seed)
+_MATCHES = (
+    sa.select(matches).where(matches.c.tournament_id == _TID).order_by(matches.c.round, matches.c.board)
+)
 
 
-def _info(row: Any) -> TournamentInfo:
+def info_of(row: Any) -> TournamentInfo:
     started_at = aware_or_none(row.started_at)
     assert started_at is not None
     return TournamentInfo(
         id=row.id,
         name=row.name,
-        ruleset=row.ruleset,
+        ruleset=Ruleset(row.ruleset),
         variant=row.variant,
         started_at=started_at,
-        time_control=TimeControl(**row.time_control),
+        time_control=columns.time_control_of(row.time_control),
         double_rounds=row.double_rounds,
-        system=row.system,
+        system=None if row.system is None else System(row.system),
         total_rounds=row.total_rounds,
         completed_at=aware_or_none(row.completed_at),
-        knockout=KnockoutFormat.from_dict(row.knockout) if row.knockout is not None else None,
+        knockout=None if row.knockout is None else columns.knockout_of(row.knockout),
     )
 
 
-def _placing(value: list[dict[str, Any]] | None) -> list[Placing] | None:
-    if value is None:
+def load_tournament(
+    session: Session, tournament_id: uuid.UUID, *, shared_lock: bool = False
+) -> Tournament | None:
+    """The whole tournament from its rows, as last saved. ``shared_lock`` reads under a shared lock
+    of the tournament's row, so the rows and the snapshot are of one revision (a writer holds the
+    row lock for every change)."""
+    key = {"tid": tournament_id}
+    row = session.execute(_TOURNAMENT_SHARED if shared_lock else _TOURNAMENT, key).first()
+    if row is None:
         return None
-    return [Placing(p["seed"], p["rank"], (p["places"][0], p["places"][1]), p["matches_won"]) for p in value]
+    roster = [Competitor(p.seed, p.player_id, p.name, p.rating) for p in session.execute(_PLAYERS, key)]
+    by_round = {
+        r.number: PairedRound(r.number, [], [], r.published, paired_at=aware_or_none(r.paired_at))
+        for r in session.execute(_ROUNDS, key)
+    }
+    for g in session.execute(_GAMES, key):
+        by_round[g.round].games.append(
+            Game(
+                g.game_id,
+                g.round,
+                g.board,
+                g.white_seed,
+                g.black_seed,
+                g.leg,
+                Outcome(g.outcome) if g.outcome else None,
+                g.reason,
+                aware_or_none(g.finished_at),
+                g.match_id,
+                g.number,
+                g.label,
+                aware_or_none(g.cancelled_at),
+            )
+        )
+    for b in session.execute(_BYES, key):
+        by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
+    for m in session.execute(_MATCHES, key):
+        by_round[m.round].matches.append(
+            BracketMatch(
+                m.match_id,
+                m.round,
+                Section(m.section),
+                m.section_round,
+                m.number,
+                m.board,
+                (m.seed_a, m.seed_b),
+                m.first_white,
+                m.winner,
+                None if m.how is None else Decision(m.how),
+                aware_or_none(m.decided_at),
+            )
+        )
+    return Tournament(
+        info_of(row),
+        roster,
+        by_round,
+        None if row.placing is None else columns.placing_of(row.placing),
+        revision=row.revision,
+        snapshot=columns.snapshot_of(row.snapshot),
+    )
+
+
+# -- saving -------------------------------------------------------------------------------------------
+
+_LOCK = sa.select(tournaments.c.revision).where(tournaments.c.id == _TID).with_for_update()
+_INSERT_TOURNAMENT = sa.insert(tournaments)
+_INSERT_PLAYERS = sa.insert(players)
+_INSERT_ROUND = sa.insert(rounds)
+_INSERT_GAMES = sa.insert(games)
+_INSERT_BYES = sa.insert(byes)
+_INSERT_MATCHES = sa.insert(matches)
+_PUBLISH_ROUND = (
+    sa.update(rounds)
+    .where(rounds.c.tournament_id == _TID, rounds.c.number == sa.bindparam("n"))
+    .values(published=True)
+)
+_RECORD_RESULT = (
+    sa.update(games)
+    .where(games.c.game_id == sa.bindparam("gid"))
+    .values(outcome=sa.bindparam("outcome"), reason=sa.bindparam("reason"), finished_at=sa.bindparam("at"))
+)
+_CANCEL_GAME = (
+    sa.update(games).where(games.c.game_id == sa.bindparam("gid")).values(cancelled_at=sa.bindparam("at"))
+)
+_DECIDE_MATCH = (
+    sa.update(matches)
+    .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
+    .values(winner=sa.bindparam("winner"), how=sa.bindparam("how"), decided_at=sa.bindparam("at"))
+)
+
+
+@functools.cache
+def _update_tournament(names: tuple[str, ...]) -> sa.Update:
+    """The tournament's row with these columns changed (each set of columns built once)."""
+    return (
+        sa.update(tournaments)
+        .where(tournaments.c.id == _TID)
+        .values({name: sa.bindparam(f"new_{name}") for name in names})
+    )
 
 
 def _game_row(tournament_id: uuid.UUID, g: Game) -> dict[str, Any]:
@@ -70,7 +199,7 @@ def _match_row(tournament_id: uuid.UUID, m: BracketMatch) -> dict[str, Any]:
         "tournament_id": tournament_id,
         "match_id": m.match_id,
         "round": m.round,
-        "section": m.section,
+        "section": m.section.value,
         "section_round": m.section_round,
         "number": m.number,
         "board": m.board,
@@ -80,134 +209,55 @@ def _match_row(tournament_id: uuid.UUID, m: BracketMatch) -> dict[str, Any]:
     }
 
 
-# The statements of a result, built once: a message only binds its values.
-_LOCK = sa.select(tournaments.c.revision).where(tournaments.c.id == sa.bindparam("tid")).with_for_update()
-_RECORD_RESULT = (
-    sa.update(games)
-    .where(games.c.game_id == sa.bindparam("gid"))
-    .values(outcome=sa.bindparam("outcome"), reason=sa.bindparam("reason"), finished_at=sa.bindparam("at"))
-)
-_SAVE_SNAPSHOT = (
-    sa.update(tournaments)
-    .where(tournaments.c.id == sa.bindparam("tid"))
-    .values(revision=sa.bindparam("revision"), snapshot=sa.bindparam("snapshot"))
-)
-
-
-class TournamentRepository:
-    def __init__(self, session: Session) -> None:
+class SqlTournamentRepository:
+    def __init__(self, session: Session, cache: TableCache | None = None) -> None:
         self.session = session
+        self.seen: Seen[Tournament] = Seen()
+        self._cache = cache
+        self._held: dict[uuid.UUID, Tournament] = {}  # locked in this unit of work
 
-    # -- reading -----------------------------------------------------------------------------------
-
-    def lock(self, tournament_id: uuid.UUID) -> int | None:
-        """Take the tournament's row lock (serialises the changes of one tournament); its revision,
-        or None for an unknown tournament."""
-        revision: int | None = self.session.execute(_LOCK, {"tid": tournament_id}).scalar_one_or_none()
-        return revision
-
-    def summary(self, tournament_id: uuid.UUID) -> tuple[TournamentInfo, dict[str, Any]] | None:
-        """What a tournament is and its snapshot: all the standings page reads."""
-        row = self.session.execute(sa.select(tournaments).where(tournaments.c.id == tournament_id)).first()
-        return None if row is None else (_info(row), row.snapshot)
-
-    def get(
-        self, tournament_id: uuid.UUID, *, consistent: bool = False
-    ) -> tuple[Tournament, dict[str, Any]] | None:
-        """The whole tournament and its snapshot. ``consistent`` reads under a shared row lock, so
-        the rows and the snapshot belong to the same revision (a writer holds the row lock for
-        every change)."""
-        query = sa.select(tournaments).where(tournaments.c.id == tournament_id)
-        if consistent:
-            query = query.with_for_update(read=True)
-        row = self.session.execute(query).first()
-        if row is None:
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Tournament | None:
+        """The tournament, or None. ``lock`` takes its row lock first (serialising the changes of
+        one tournament) and uses the tournament kept in memory when it is at the locked revision."""
+        if not lock:
+            found = load_tournament(self.session, tournament_id)
+            return None if found is None else self.seen.add(found)
+        revision = self.session.execute(_LOCK, {"tid": tournament_id}).scalar_one_or_none()
+        if revision is None:
             return None
-        roster = [
-            Competitor(p.seed, p.player_id, p.name, p.rating)
-            for p in self.session.execute(
-                sa.select(players).where(players.c.tournament_id == tournament_id).order_by(players.c.seed)
-            )
-        ]
-        by_round = {
-            r.number: PairedRound(r.number, [], [], r.published)
-            for r in self.session.execute(
-                sa.select(rounds).where(rounds.c.tournament_id == tournament_id).order_by(rounds.c.number)
-            )
-        }
-        for g in self.session.execute(
-            sa.select(games)
-            .where(games.c.tournament_id == tournament_id)
-            .order_by(games.c.round, games.c.leg, games.c.board)
-        ):
-            by_round[g.round].games.append(
-                Game(
-                    g.game_id,
-                    g.round,
-                    g.board,
-                    g.white_seed,
-                    g.black_seed,
-                    g.leg,
-                    Outcome(g.outcome) if g.outcome else None,
-                    g.reason,
-                    aware_or_none(g.finished_at),
-                    g.match_id,
-                    g.number,
-                    g.label,
-                    g.cancelled_at is not None,
-                )
-            )
-        for b in self.session.execute(
-            sa.select(byes).where(byes.c.tournament_id == tournament_id).order_by(byes.c.round, byes.c.seed)
-        ):
-            by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
-        for m in self.session.execute(
-            sa.select(matches)
-            .where(matches.c.tournament_id == tournament_id)
-            .order_by(matches.c.round, matches.c.board)
-        ):
-            by_round[m.round].matches.append(
-                BracketMatch(
-                    m.match_id,
-                    m.round,
-                    m.section,
-                    m.section_round,
-                    m.number,
-                    m.board,
-                    (m.seed_a, m.seed_b),
-                    m.first_white,
-                    m.winner,
-                    m.how,
-                    aware_or_none(m.decided_at),
-                )
-            )
-        return Tournament(_info(row), roster, by_round, _placing(row.placing)), row.snapshot
+        t = self._held.get(tournament_id)
+        if t is None or t.revision != revision:
+            t = self._cache.take(tournament_id, revision) if self._cache is not None else None
+        if t is None:
+            t = load_tournament(self.session, tournament_id)
+            assert t is not None  # locked above
+        self._held[tournament_id] = t
+        return self.seen.add(t)
 
-    # -- writing -----------------------------------------------------------------------------------
-
-    def add(self, t: Tournament, snapshot: dict[str, Any]) -> None:
+    def add(self, t: Tournament) -> None:
         info = t.info
-        tc = info.time_control
-        self.session.execute(
-            sa.insert(tournaments).values(
-                id=info.id,
-                name=info.name,
-                ruleset=info.ruleset,
-                variant=info.variant,
-                double_rounds=info.double_rounds,
-                time_control={
-                    "base_seconds": tc.base_seconds,
-                    "increment_seconds": tc.increment_seconds,
-                    "days_per_move": tc.days_per_move,
+        try:
+            self.session.execute(
+                _INSERT_TOURNAMENT,
+                {
+                    "id": info.id,
+                    "name": info.name,
+                    "ruleset": info.ruleset.value,
+                    "variant": info.variant,
+                    "double_rounds": info.double_rounds,
+                    "time_control": columns.time_control_json(info.time_control),
+                    "started_at": info.started_at,
+                    "system": None if info.system is None else info.system.value,
+                    "total_rounds": info.total_rounds,
+                    "revision": t.revision,
+                    "snapshot": columns.snapshot_json(t.snapshot),
+                    "knockout": None if info.knockout is None else columns.knockout_json(info.knockout),
                 },
-                started_at=info.started_at,
-                revision=0,
-                snapshot=snapshot,
-                knockout=info.knockout.to_dict() if info.knockout else None,
             )
-        )
+        except sa.exc.IntegrityError as exc:
+            raise TournamentExists(f"tournament {info.id} is recorded already") from exc
         self.session.execute(
-            sa.insert(players),
+            _INSERT_PLAYERS,
             [
                 {
                     "tournament_id": info.id,
@@ -219,75 +269,95 @@ class TournamentRepository:
                 for p in t.players
             ],
         )
+        t.take_changes()
+        self._held[info.id] = t
+        self.seen.add(t)
 
-    def add_round(self, t: Tournament, rnd: PairedRound, paired_at: dt.datetime) -> None:
+    def save(self, t: Tournament) -> None:
+        """Write what changed since the tournament was loaded or last saved; nothing if nothing did."""
+        self.seen.add(t)
+        changes = t.take_changes()
+        if not changes:
+            return
+        row: dict[str, Any] = {"revision": t.revision, "snapshot": columns.snapshot_json(t.snapshot)}
+        for change in changes:
+            match change:
+                case RoundAdded(round=rnd):
+                    row["system"] = None if t.info.system is None else t.info.system.value
+                    row["total_rounds"] = t.info.total_rounds
+                    self._add_round(t.id, rnd)
+                case GamesAdded(games=new_games, matches=new_matches):
+                    self._add_games(t.id, new_games, new_matches)
+                case ResultRecorded(game=g):
+                    assert g.outcome is not None
+                    self.session.execute(
+                        _RECORD_RESULT,
+                        {
+                            "gid": g.game_id,
+                            "outcome": g.outcome.value,
+                            "reason": (g.reason or "")[:40],
+                            "at": g.finished_at,
+                        },
+                    )
+                case RoundPublished(round=number):
+                    self.session.execute(_PUBLISH_ROUND, {"tid": t.id, "n": number})
+                case MatchDecided(match=m):
+                    self.session.execute(
+                        _DECIDE_MATCH,
+                        {
+                            "tid": t.id,
+                            "mid": m.match_id,
+                            "winner": m.winner,
+                            "how": None if m.how is None else m.how.value,
+                            "at": m.decided_at,
+                        },
+                    )
+                case GameCancelled(game=g):
+                    self.session.execute(_CANCEL_GAME, {"gid": g.game_id, "at": g.cancelled_at})
+                case TournamentCompleted(completed_at=at, placing=placing):
+                    row["completed_at"] = at
+                    if placing is not None:
+                        row["placing"] = columns.placing_json(placing)
+                case _:
+                    raise TypeError(f"no statement for {type(change).__name__}")
+        values = {f"new_{name}": value for name, value in row.items()}
+        self.session.execute(_update_tournament(tuple(row)), {"tid": t.id, **values})
+
+    def _add_round(self, tournament_id: uuid.UUID, rnd: PairedRound) -> None:
         self.session.execute(
-            sa.update(tournaments)
-            .where(tournaments.c.id == t.id)
-            .values(system=t.info.system, total_rounds=t.info.total_rounds)
+            _INSERT_ROUND,
+            {
+                "tournament_id": tournament_id,
+                "number": rnd.number,
+                "published": rnd.published,
+                "paired_at": rnd.paired_at,
+            },
         )
-        self.session.execute(
-            sa.insert(rounds).values(
-                tournament_id=t.id, number=rnd.number, published=rnd.published, paired_at=paired_at
-            )
-        )
-        self.add_games(t.id, rnd.games, rnd.matches)
+        self._add_games(tournament_id, rnd.games, rnd.matches)
         if rnd.byes:
             self.session.execute(
-                sa.insert(byes),
+                _INSERT_BYES,
                 [
-                    {"tournament_id": t.id, "round": b.round, "seed": b.seed, "kind": b.kind.value}
+                    {"tournament_id": tournament_id, "round": b.round, "seed": b.seed, "kind": b.kind.value}
                     for b in rnd.byes
                 ],
             )
 
-    def add_games(self, tournament_id: uuid.UUID, new: list[Game], new_matches: list[BracketMatch]) -> None:
-        if new:
-            self.session.execute(sa.insert(games), [_game_row(tournament_id, g) for g in new])
-        if new_matches:
-            self.session.execute(sa.insert(matches), [_match_row(tournament_id, m) for m in new_matches])
-
-    def publish_round(self, tournament_id: uuid.UUID, number: int) -> None:
-        self.session.execute(
-            sa.update(rounds)
-            .where(rounds.c.tournament_id == tournament_id, rounds.c.number == number)
-            .values(published=True)
-        )
-
-    def decide_match(self, tournament_id: uuid.UUID, m: BracketMatch) -> None:
-        self.session.execute(
-            sa.update(matches)
-            .where(matches.c.tournament_id == tournament_id, matches.c.match_id == m.match_id)
-            .values(winner=m.winner, how=m.how, decided_at=m.decided_at)
-        )
-
-    def cancel_game(self, game_id: uuid.UUID, at: dt.datetime) -> None:
-        self.session.execute(sa.update(games).where(games.c.game_id == game_id).values(cancelled_at=at))
-
-    def record_result(self, game: Game) -> None:
-        assert game.outcome is not None
-        self.session.execute(
-            _RECORD_RESULT,
-            {
-                "gid": game.game_id,
-                "outcome": game.outcome.value,
-                "reason": (game.reason or "")[:40],
-                "at": game.finished_at,
-            },
-        )
-
-    def complete(
-        self, tournament_id: uuid.UUID, at: dt.datetime, revision: int, placing: list[Placing] | None = None
+    def _add_games(
+        self, tournament_id: uuid.UUID, new_games: Sequence[Game], new_matches: Sequence[BracketMatch]
     ) -> None:
-        values: dict[str, Any] = {"completed_at": at, "revision": revision}
-        if placing is not None:
-            values["placing"] = [
-                {"seed": p.seed, "rank": p.rank, "places": list(p.places), "matches_won": p.matches_won}
-                for p in placing
-            ]
-        self.session.execute(sa.update(tournaments).where(tournaments.c.id == tournament_id).values(**values))
+        if new_games:
+            self.session.execute(_INSERT_GAMES, [_game_row(tournament_id, g) for g in new_games])
+        if new_matches:
+            self.session.execute(_INSERT_MATCHES, [_match_row(tournament_id, m) for m in new_matches])
 
-    def save_snapshot(self, tournament_id: uuid.UUID, revision: int, snapshot: dict[str, Any]) -> None:
-        self.session.execute(
-            _SAVE_SNAPSHOT, {"tid": tournament_id, "revision": revision, "snapshot": snapshot}
-        )
+    # -- the unit of work's side ---------------------------------------------------------------------
+
+    def held(self) -> list[Tournament]:
+        """The tournaments locked in this unit of work, as they are now (for the cache at commit)."""
+        return list(self._held.values())
+
+    def forget(self) -> None:
+        """A savepoint or the transaction was rolled back: what this unit holds in memory may carry
+        changes the database no longer has, so none of it is trusted."""
+        self._held.clear()

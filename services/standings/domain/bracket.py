@@ -12,60 +12,27 @@ knockout's last winners rounds are the final, the semi-finals and the quarter-fi
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from shared.time_control import TimeControl
+from shared.vocabulary import BracketFormat, Decision, Section, Seeding
 
-SECTIONS: Final = ("winners", "losers", "grand_final", "third_place")
+SECTIONS: Final = (Section.WINNERS, Section.LOSERS, Section.GRAND_FINAL, Section.THIRD_PLACE)  # page order
 
 
 @dataclass(frozen=True, slots=True)
 class KnockoutFormat:
     """The format settings ``tournament.started`` carries for a knockout."""
 
-    format: str
+    format: BracketFormat
     games_per_match: int
-    seeding: str
+    seeding: Seeding
     draw_seed: int | None
     third_place: bool
     second_final: bool
     stages: tuple[tuple[int, TimeControl], ...]  # (games, time control) per tie-break stage
     sudden_death: TimeControl
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": self.format,
-            "games_per_match": self.games_per_match,
-            "seeding": self.seeding,
-            "draw_seed": self.draw_seed,
-            "third_place": self.third_place,
-            "second_final": self.second_final,
-            "stages": [
-                {"games": games, "base_seconds": c.base_seconds, "increment_seconds": c.increment_seconds}
-                for games, c in self.stages
-            ],
-            "sudden_death": {
-                "base_seconds": self.sudden_death.base_seconds,
-                "increment_seconds": self.sudden_death.increment_seconds,
-            },
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> KnockoutFormat:
-        return cls(
-            format=data["format"],
-            games_per_match=data["games_per_match"],
-            seeding=data["seeding"],
-            draw_seed=data.get("draw_seed"),
-            third_place=data["third_place"],
-            second_final=data["second_final"],
-            stages=tuple(
-                (s["games"], TimeControl(s["base_seconds"], s["increment_seconds"])) for s in data["stages"]
-            ),
-            sudden_death=TimeControl(**data["sudden_death"]),
-        )
 
     def plan_label(self) -> str:
         """``2 games 15+10, 2 games 5+3, then sudden death 3+2``."""
@@ -79,14 +46,14 @@ class BracketMatch:
 
     match_id: str
     round: int  # the service round it was paired in
-    section: str
+    section: Section
     section_round: int
     number: int
     board: int | None
     players: tuple[int | None, int | None]  # seeds in slot order
     first_white: int | None = None
     winner: int | None = None
-    how: str | None = None
+    how: Decision | None = None
     decided_at: dt.datetime | None = None
 
     @property
@@ -113,29 +80,33 @@ def size_of(players: int) -> int:
     return size
 
 
-def round_name(fmt: str, section: str, section_round: int, players: int) -> str:
+def round_name(fmt: BracketFormat, section: Section, section_round: int, players: int) -> str:
     """What a round of a section is called (a knockout's final, semi-finals, quarter-finals …)."""
     rounds = size_of(players).bit_length() - 1  # winners rounds
-    if section == "third_place":
+    if section == Section.THIRD_PLACE:
         return "Third-place match"
-    if section == "grand_final":
+    if section == Section.GRAND_FINAL:
         return "Grand final" if section_round == 1 else "Second final"
-    if section == "losers":
+    if section == Section.LOSERS:
         return "Losers' final" if section_round == 2 * (rounds - 1) else f"Losers round {section_round}"
-    if fmt == "double_knockout":
+    if fmt == BracketFormat.DOUBLE_KNOCKOUT:
         return "Winners' final" if section_round == rounds else f"Winners round {section_round}"
     from_last = rounds - section_round
     names = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
     return names.get(from_last, f"Round {section_round}")
 
 
-def section_title(fmt: str, section: str) -> str:
-    return {
-        "winners": "Winners' bracket" if fmt == "double_knockout" else "Bracket",
-        "losers": "Losers' bracket",
-        "grand_final": "Grand final",
-        "third_place": "Third place",
-    }[section]
+_TITLES: Final = {
+    Section.LOSERS: "Losers' bracket",
+    Section.GRAND_FINAL: "Grand final",
+    Section.THIRD_PLACE: "Third place",
+}
+
+
+def section_title(fmt: BracketFormat, section: Section) -> str:
+    if section == Section.WINNERS:
+        return "Winners' bracket" if fmt == BracketFormat.DOUBLE_KNOCKOUT else "Bracket"
+    return _TITLES[section]
 
 
 __all__ = [

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
 from services.standings.domain.presets import Ruleset
-from services.standings.domain.tournament import BYE_RESULTS, Tournament
-from shared.events import ByeKind
+from services.standings.domain.rounds import BYE_RESULTS
+from services.standings.domain.tournament import Tournament
 from shared.scoring import Result, side_results
+from shared.vocabulary import ByeKind
 
 __all__ = ["Cell", "player_rounds", "results_against", "symbol"]
 
@@ -38,7 +40,7 @@ class Cell:
     round: int
     leg: int
     opponent: int | None = None  # seed; None for a bye
-    colour: str = ""  # "w", "b", or "" for a bye
+    colour: Literal["w", "b", ""] = ""  # "" for a bye
     result: str = ""  # see the module text; "" while the game is open
     points: Fraction | None = None  # None while the game is open
     bye: ByeKind | None = None

@@ -57,3 +57,16 @@ class EventMismatch(StandingsError):
     """An event contradicts what was recorded (a result naming other players than the pairing)."""
 
     slug = "event-mismatch"
+
+
+class TournamentExists(Conflict):
+    """The tournament is recorded already (its start was recorded twice at the same time)."""
+
+    slug = "tournament-exists"
+
+
+class ResultsOutstanding(StandingsError):
+    """A completion arrived before the last results (or a knockout's last cancellations): they are
+    on their way."""
+
+    slug = "results-outstanding"

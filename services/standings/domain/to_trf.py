@@ -18,9 +18,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
-from shared.events import ByeKind
 from shared.scoring import PointSystem, Result, side_results
 from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.vocabulary import ByeKind
 
 __all__ = ["trf_document"]
 
@@ -54,10 +54,10 @@ def trf_document(t: Tournament) -> TrfDocument:
     """The tournament as TRF-2026 (raises NotATable or UnsupportedRuleset where there is no table)."""
     info = t.info
     info.check_table()
-    ruleset = info.ruleset_or_none()  # None before the first pairing: the players, nothing else
+    ruleset = info.preset_or_none()  # None before the first pairing: the players, nothing else
     standings = t.standings()
     rows = {row.start: row for row in standings.table().rows} if standings is not None else {}
-    kind = SYSTEM_NAMES[info.system] if info.system in TABLE_SYSTEMS else ""
+    kind = SYSTEM_NAMES[info.system] if info.system is not None and info.system in TABLE_SYSTEMS else ""
     if kind and info.double_rounds:
         kind += ", double rounds (each leg a round)"
     doc = TrfDocument(

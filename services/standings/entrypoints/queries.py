@@ -1,11 +1,10 @@
-"""The reads behind the API and the pages. The standings table comes from the snapshot the consumer
-wrote; the crosstable, a round and the TRF read the rows, under a shared lock of the tournament's
-row so that rows and snapshot are of the same revision."""
+"""The reads behind the API and the pages, through the service's views: the standings table comes
+from the snapshot the consumer wrote; the crosstable, a round, the bracket and the TRF read the whole
+tournament, its rows and snapshot of one revision."""
 
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from services.standings.bootstrap import StandingsService
 from services.standings.domain import errors
@@ -19,35 +18,31 @@ def _missing(tournament_id: uuid.UUID) -> errors.TournamentNotFound:
     return errors.TournamentNotFound(f"no tournament {tournament_id}")
 
 
-def _tournament(svc: StandingsService, tournament_id: uuid.UUID) -> tuple[Tournament, dict[str, Any]]:
-    with svc.uow() as uow:
-        found = uow.tournaments.get(tournament_id, consistent=True)
+def _tournament(svc: StandingsService, tournament_id: uuid.UUID) -> Tournament:
+    found = svc.views.tournament(tournament_id)
     if found is None:
         raise _missing(tournament_id)
     return found
 
 
 def standings(svc: StandingsService, tournament_id: uuid.UUID) -> StandingsOut:
-    with svc.uow() as uow:
-        found = uow.tournaments.summary(tournament_id)
+    found = svc.views.summary(tournament_id)
     if found is None:
         raise _missing(tournament_id)
     return StandingsOut.of(*found)
 
 
 def crosstable(svc: StandingsService, tournament_id: uuid.UUID) -> CrosstableOut:
-    return CrosstableOut.of(*_tournament(svc, tournament_id))
+    return CrosstableOut.of(_tournament(svc, tournament_id))
 
 
 def round_(svc: StandingsService, tournament_id: uuid.UUID, number: int) -> RoundOut:
-    t, snapshot = _tournament(svc, tournament_id)
-    return RoundOut.of(t, snapshot, number)
+    return RoundOut.of(_tournament(svc, tournament_id), number)
 
 
 def trf(svc: StandingsService, tournament_id: uuid.UUID) -> str:
-    t, _snapshot = _tournament(svc, tournament_id)
-    return write(trf_document(t))
+    return write(trf_document(_tournament(svc, tournament_id)))
 
 
 def bracket(svc: StandingsService, tournament_id: uuid.UUID) -> BracketOut:
-    return BracketOut.of(*_tournament(svc, tournament_id))
+    return BracketOut.of(_tournament(svc, tournament_id))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -18,17 +18,13 @@ from services.standings.domain.bracket import (
     section_title,
 )
 from services.standings.domain.crosstable import Cell, player_rounds, results_against
-from services.standings.domain.tournament import (
-    SYSTEM_NAMES,
-    Game,
-    PairedRound,
-    Tournament,
-    TournamentInfo,
-    is_bracket,
-    number,
-)
+from services.standings.domain.history import Edition
+from services.standings.domain.rounds import Game, PairedRound, RoundStatus
+from services.standings.domain.snapshot import Snapshot, SnapshotRow, number
+from services.standings.domain.tournament import SYSTEM_NAMES, Tournament, TournamentInfo, is_bracket
 from shared.http.schemas import INT32_MAX
 from shared.scoring import FIDE, Outcome
+from shared.vocabulary import BracketFormat, ByeKind, Decision, Ruleset, Section, Seeding, System
 
 Number = int | float
 
@@ -44,7 +40,7 @@ class RoundPath(BaseModel):
 
 class RoundStatusOut(BaseModel):
     number: int
-    status: str  # unpublished | playing | finished
+    status: RoundStatus
     games: int
     finished: int
 
@@ -54,9 +50,9 @@ class TournamentFields(BaseModel):
 
     tournament_id: uuid.UUID
     name: str
-    ruleset: str
+    ruleset: Ruleset
     variant: str
-    system: str | None  # round_robin | swiss | knockout | ...; None until round 1 is paired
+    system: System | None  # None until round 1 is paired
     double_rounds: bool
     time_control: str
     started_at: dt.datetime
@@ -68,7 +64,7 @@ class TournamentFields(BaseModel):
     rounds: list[RoundStatusOut]
 
     @classmethod
-    def fields(cls, info: TournamentInfo, snapshot: dict[str, Any]) -> dict[str, Any]:
+    def fields(cls, info: TournamentInfo, snapshot: Snapshot) -> dict[str, Any]:
         return {
             "tournament_id": info.id,
             "name": info.name,
@@ -81,9 +77,12 @@ class TournamentFields(BaseModel):
             "completed": info.completed_at is not None,
             "completed_at": info.completed_at,
             "rounds_total": info.total_rounds,
-            "after_round": snapshot["after_round"],
-            "games_counted": snapshot["games_counted"],
-            "rounds": [RoundStatusOut(**r) for r in snapshot["rounds"]],
+            "after_round": snapshot.after_round,
+            "games_counted": snapshot.games_counted,
+            "rounds": [
+                RoundStatusOut(number=r.number, status=r.status, games=r.games, finished=r.finished)
+                for r in snapshot.rounds
+            ],
         }
 
     @property
@@ -109,23 +108,39 @@ class StandingRowOut(BaseModel):
     tiebreaks: dict[str, Number | None]  # the ranking tie-breaks, by code (BH-C1, ...)
     shown: dict[str, Number | None]  # shown for information only (SB in a round robin, BH in a Swiss)
 
+    @classmethod
+    def of(cls, row: SnapshotRow) -> StandingRowOut:
+        return cls(
+            rank=row.rank,
+            place=row.place,
+            seed=row.seed,
+            player_id=row.player_id,
+            name=row.name,
+            rating=row.rating,
+            points=row.points,
+            tiebreaks=row.tiebreaks,
+            shown=row.shown,
+        )
+
 
 class StandingsOut(TournamentFields):
-    edition: str | None  # FIDE C.07 edition the tie-breaks follow
+    edition: Edition | None  # FIDE C.07 edition the tie-breaks follow
     tiebreaks: list[str]
     shown: list[str]
     rows: list[StandingRowOut]
 
     @classmethod
-    def of(cls, info: TournamentInfo, snapshot: dict[str, Any]) -> StandingsOut:
+    def of(cls, info: TournamentInfo, snapshot: Snapshot) -> StandingsOut:
         info.check_table()
-        table = snapshot["table"] or {"edition": None, "tiebreaks": [], "shown": [], "rows": []}
+        table = snapshot.table
+        if table is None:
+            return cls(**cls.fields(info, snapshot), edition=None, tiebreaks=[], shown=[], rows=[])
         return cls(
             **cls.fields(info, snapshot),
-            edition=table["edition"],
-            tiebreaks=table["tiebreaks"],
-            shown=table["shown"],
-            rows=[StandingRowOut(**row) for row in table["rows"]],
+            edition=table.edition,
+            tiebreaks=list(table.tiebreaks),
+            shown=list(table.shown),
+            rows=[StandingRowOut.of(row) for row in table.rows],
         )
 
 
@@ -134,10 +149,10 @@ class CellOut(BaseModel):
     leg: int
     opponent: int | None  # the opponent's seed; None for a bye
     opponent_place: int | None  # the opponent's row in this crosstable
-    colour: str  # w | b | "" (bye)
+    colour: Literal["w", "b", ""]  # "" for a bye
     result: str  # 1 ½ 0 + - * bye, or "" while the game is open
     points: Number | None
-    bye: str | None  # the bye's kind
+    bye: ByeKind | None
 
 
 class CrossRowOut(BaseModel):
@@ -157,23 +172,29 @@ class CrosstableOut(TournamentFields):
     rows: list[CrossRowOut]
 
     @classmethod
-    def of(cls, t: Tournament, snapshot: dict[str, Any]) -> CrosstableOut:
+    def of(cls, t: Tournament) -> CrosstableOut:
         t.info.check_table()
-        ruleset = t.info.ruleset_or_none()
+        ruleset = t.info.preset_or_none()
         cells = player_rounds(t, ruleset) if ruleset else {}
-        table_rows = snapshot["table"]["rows"] if snapshot["table"] else []
-        place_of = {row["seed"]: row["place"] for row in table_rows}
-        robin = t.info.system == "round_robin"
+        table_rows = t.snapshot.table.rows if t.snapshot.table else ()
+        place_of = {row.seed: row.place for row in table_rows}
+        robin = t.info.system == System.ROUND_ROBIN
         rows = []
         for row in table_rows:
-            mine = cells[row["seed"]]
+            mine = cells[row.seed]
             against = None
             if robin:
                 by_opponent = results_against(mine)
-                against = [by_opponent.get(other["seed"], []) for other in table_rows]
+                against = [by_opponent.get(other.seed, []) for other in table_rows]
             rows.append(
                 CrossRowOut(
-                    **{k: row[k] for k in ("rank", "place", "seed", "player_id", "name", "rating", "points")},
+                    rank=row.rank,
+                    place=row.place,
+                    seed=row.seed,
+                    player_id=row.player_id,
+                    name=row.name,
+                    rating=row.rating,
+                    points=row.points,
                     rounds=[_cell(c, place_of) for c in mine],
                     against=against,
                 )
@@ -183,7 +204,7 @@ class CrosstableOut(TournamentFields):
             for r in t.published_rounds()
             for leg in range(1, t.info.legs + 1)
         ]
-        return cls(**cls.fields(t.info, snapshot), columns=labels, rows=rows)
+        return cls(**cls.fields(t.info, t.snapshot), columns=labels, rows=rows)
 
 
 def _cell(cell: Cell, place_of: dict[int, int]) -> CellOut:
@@ -195,7 +216,7 @@ def _cell(cell: Cell, place_of: dict[int, int]) -> CellOut:
         colour=cell.colour,
         result=cell.result,
         points=number(cell.points),
-        bye=cell.bye.value if cell.bye else None,
+        bye=cell.bye,
     )
 
 
@@ -223,19 +244,19 @@ class GameOut(BaseModel):
 
 class ByeOut(BaseModel):
     player: PlayerOut
-    kind: str
+    kind: ByeKind
     points: Number | None  # over the whole round (both legs with double rounds)
 
 
 class RoundOut(TournamentFields):
     number: int
     published: bool  # an unpublished round shows neither pairings nor results
-    status: str
+    status: RoundStatus
     games: list[GameOut]
     byes: list[ByeOut]
 
     @classmethod
-    def of(cls, t: Tournament, snapshot: dict[str, Any], round_no: int) -> RoundOut:
+    def of(cls, t: Tournament, round_no: int) -> RoundOut:
         rnd = t.round(round_no)
         games: list[GameOut] = []
         byes: list[ByeOut] = []
@@ -257,21 +278,21 @@ class RoundOut(TournamentFields):
                 )
                 for g in sorted(rnd.games, key=lambda g: (g.leg, g.board, g.number or 0))
             ]
-            ruleset = t.info.ruleset_or_none()
+            ruleset = t.info.preset_or_none()
             points = t.info.bye_points(ruleset) if ruleset else None
             byes = [
                 ByeOut(
                     player=_player(t, b.seed),
-                    kind=b.kind.value,
+                    kind=b.kind,
                     points=number(points[b.kind]) if points else None,
                 )
                 for b in rnd.byes
             ]
         return cls(
-            **cls.fields(t.info, snapshot),
+            **cls.fields(t.info, t.snapshot),
             number=rnd.number,
             published=rnd.published,
-            status=rnd.status.value,
+            status=rnd.status,
             games=games,
             byes=byes,
         )
@@ -294,10 +315,10 @@ class StageOut(BaseModel):
 class FormatOut(BaseModel):
     """What a knockout's public page states: format, seeding kind and tie-break plan (RULES.md §4)."""
 
-    format: str  # knockout | double_knockout
+    format: BracketFormat
     name: str  # Knockout | Double knockout
     games_per_match: int
-    seeding: str  # rating | custom | random
+    seeding: Seeding
     draw_seed: int | None
     third_place: bool
     second_final: bool
@@ -309,7 +330,7 @@ class FormatOut(BaseModel):
     def of(cls, fmt: KnockoutFormat) -> FormatOut:
         return cls(
             format=fmt.format,
-            name=SYSTEM_NAMES.get(fmt.format, fmt.format),
+            name=SYSTEM_NAMES[System(fmt.format)],
             games_per_match=fmt.games_per_match,
             seeding=fmt.seeding,
             draw_seed=fmt.draw_seed,
@@ -334,7 +355,7 @@ class MatchGameOut(BaseModel):
 
 class MatchOut(BaseModel):
     match_id: str  # section:round:number
-    section: str
+    section: Section
     section_round: int
     number: int
     round: int  # the round of the tournament it was played in
@@ -344,7 +365,7 @@ class MatchOut(BaseModel):
     first_white: int | None  # the seed with White in the first game
     score: list[Number] | None  # game points of each slot (None for a bye)
     winner: int | None  # who advances (seed), once decided
-    how: str | None  # regular | tiebreak | sudden_death
+    how: Decision | None
     games: list[MatchGameOut]
 
     @classmethod
@@ -397,7 +418,7 @@ class SectionRoundOut(BaseModel):
 
 
 class SectionOut(BaseModel):
-    section: str  # winners | losers | grand_final | third_place
+    section: Section
     title: str
     rounds: list[SectionRoundOut]
 
@@ -424,11 +445,11 @@ class BracketOut(TournamentFields):
     placing: list[PlacingOut] | None  # after the end
 
     @classmethod
-    def of(cls, t: Tournament, snapshot: dict[str, Any]) -> BracketOut:
+    def of(cls, t: Tournament) -> BracketOut:
         t.info.check_bracket()
         fmt = t.info.knockout
-        kind = fmt.format if fmt else (t.info.system or "knockout")
-        grouped: dict[str, dict[int, list[MatchOut]]] = {}
+        kind = fmt.format if fmt else _bracket_format(t.info.system)
+        grouped: dict[Section, dict[int, list[MatchOut]]] = {}
         for rnd in t.published_rounds():
             for m in rnd.matches:
                 grouped.setdefault(m.section, {}).setdefault(m.section_round, []).append(
@@ -467,11 +488,16 @@ class BracketOut(TournamentFields):
             ]
         champion = next((p for p in t.placing or [] if p.rank == 1), None)
         return cls(
-            **cls.fields(t.info, snapshot),
+            **cls.fields(t.info, t.snapshot),
             format=FormatOut.of(fmt) if fmt else None,
             seeding=[_player(t, p.seed) for p in t.players],
             sections=sections,
-            unpublished=[r.number for r in (t.rounds[n] for n in sorted(t.rounds)) if not r.published],
+            unpublished=[r.number for r in t.rounds_in_order() if not r.published],
             champion=_player(t, champion.seed) if champion else None,
             placing=placing,
         )
+
+
+def _bracket_format(system: System | None) -> BracketFormat:
+    """A knockout ruleset's format when its settings did not say (the system, once paired)."""
+    return BracketFormat.DOUBLE_KNOCKOUT if system == System.DOUBLE_KNOCKOUT else BracketFormat.KNOCKOUT

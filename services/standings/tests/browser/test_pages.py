@@ -13,8 +13,14 @@ import pytest
 from werkzeug.serving import make_server
 
 from services.standings.entrypoints.app import create_app
-from services.standings.tests.conftest import Story, W, embedded, six_player_knockout
-from services.standings.tests.unit.test_projection import double_rounds_swiss, six_player_round_robin
+from services.standings.tests.helpers import (
+    Story,
+    W,
+    double_rounds_swiss,
+    embedded,
+    six_player_knockout,
+    six_player_round_robin,
+)
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

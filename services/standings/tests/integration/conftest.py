@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from services.standings.bootstrap import StandingsService
-from services.standings.tests.conftest import embedded
+from services.standings.tests.helpers import embedded
 
 
 @pytest.fixture

@@ -8,14 +8,21 @@ import threading
 import pytest
 import sqlalchemy as sa
 
-from services.standings.adapters import orm
+from services.standings.adapters import columns, orm
 from services.standings.entrypoints.app import create_app
-from services.standings.tests.conftest import D, Story, W, deliver, published, recomputed, snapshot, table
-from services.standings.tests.unit.test_projection import (
+from services.standings.tests.helpers import (
     SIX_PLAYER_TABLE,
+    D,
+    Story,
+    W,
     checked,
+    deliver,
     double_rounds_swiss,
+    published,
+    recomputed,
     six_player_round_robin,
+    snapshot,
+    table,
 )
 from shared import events
 
@@ -35,8 +42,9 @@ def test_a_round_robin_on_postgresql(pg_svc):
 
 def test_the_rows_read_back_as_written(pg_svc):
     story = double_rounds_swiss(pg_svc)
-    with pg_svc.uow() as uow:
-        t, shot = uow.tournaments.get(story.id, consistent=True)
+    t = pg_svc.views.tournament(story.id)
+    assert t is not None
+    shot = columns.snapshot_json(t.snapshot)  # the stored JSON, read into the domain and written again
     info = t.info
     assert (info.system, info.total_rounds, info.double_rounds, info.legs) == ("swiss", 3, True, 2)
     assert info.started_at.tzinfo is not None and info.completed_at is not None

@@ -9,21 +9,17 @@ import pytest
 from services.standings.domain.from_trf import history_from_trf
 from services.standings.domain.presets import preset
 from services.standings.domain.ranking import compute_table
-from services.standings.tests.conftest import D, Story, W, snapshot
-from services.standings.tests.unit.test_projection import double_rounds_swiss, six_player_round_robin
+from services.standings.tests.helpers import (
+    D,
+    Story,
+    W,
+    double_rounds_swiss,
+    problem,
+    six_player_round_robin,
+    snapshot,
+)
 from shared.events import GameOutcome
 from shared.trf import parse
-
-PROBLEM = "application/problem+json"
-
-
-def problem(response, status: int, slug: str) -> dict:
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == PROBLEM
-    body = response.json
-    assert body["type"] == f"/problems/{slug}" and body["status"] == status
-    assert "Traceback" not in response.get_data(as_text=True)
-    return body
 
 
 def test_standings(client, svc):

@@ -5,28 +5,24 @@ from __future__ import annotations
 
 import uuid
 
-from services.standings.tests.conftest import (
+from services.standings.tests.helpers import (
     D,
     KnockoutStory,
     Story,
     W,
+    checked,
+    problem,
     published,
+    revision,
     six_player_knockout,
     snapshot,
 )
-from services.standings.tests.unit.test_api import problem
-from services.standings.tests.unit.test_projection import checked
 
 
 def bracket(client, story) -> dict:
     response = client.get(f"/tournaments/{story.id}/bracket")
     assert response.status_code == 200, response.json
     return response.json
-
-
-def revision(svc, tournament_id) -> int:
-    with svc.uow() as uow:
-        return uow.tournaments.lock(tournament_id)
 
 
 def matches(body: dict) -> dict[str, dict]:

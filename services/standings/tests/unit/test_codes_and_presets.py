@@ -13,7 +13,7 @@ from services.standings.domain.group_playoff import Match, group_table
 from services.standings.domain.history import Edition, EventHistory, Player, edition_for
 from services.standings.domain.presets import PRESETS, preset
 from services.standings.domain.ranking import compute_table
-from services.standings.tests.unit.events import mini_swiss
+from services.standings.tests.histories import mini_swiss
 from shared.scoring import PLATFORM, Outcome
 
 F = Fraction

@@ -14,16 +14,19 @@ import uuid
 
 import pytest
 
-from services.standings.bootstrap import StandingsService
-from services.standings.tests.conftest import (
+from services.standings.tests.helpers import (
+    SIX_PLAYER_TABLE,
     B,
     D,
     Story,
     W,
+    checked,
     deliver,
+    double_rounds_swiss,
     embedded,
     published,
-    recomputed,
+    revision,
+    six_player_round_robin,
     snapshot,
     table,
 )
@@ -31,39 +34,7 @@ from shared import events
 from shared.events import GameOutcome
 from shared.messaging.port import MAX_LATER
 
-FORFEIT_BLACK = GameOutcome.BLACK_FORFEIT_WIN
 DOUBLE_FORFEIT = GameOutcome.DOUBLE_FORFEIT
-
-
-def checked(svc: StandingsService, event: events.Event | events.Envelope) -> events.Envelope:
-    """Deliver, then compare the incremental table with a recomputation from the rows."""
-    envelope = deliver(svc, event)
-    tid = envelope.tournament_id
-    assert tid is not None
-    assert snapshot(svc, tid) == recomputed(svc, tid)
-    return envelope
-
-
-def six_player_round_robin(svc: StandingsService, send=checked) -> Story:
-    """Berger pairings for six; the rows' arithmetic is in the test below."""
-    story = Story(svc, 6, send=send).start()
-    story.play(1, [(1, 6, W), (2, 5, W), (3, 4, B)])
-    story.play(2, [(6, 4, B), (5, 3, D), (1, 2, D)])
-    story.play(3, [(2, 6, B), (3, 1, W), (4, 5, FORFEIT_BLACK)])
-    story.play(4, [(6, 5, W), (1, 4, W), (2, 3, W)])
-    story.play(5, [(3, 6, D), (4, 2, W), (5, 1, D)])
-    story.complete()
-    return story
-
-
-SIX_PLAYER_TABLE = [  # (rank, seed, points, ranking tie-breaks, shown), worked out below
-    (1, 4, 6, {"WIN": 3, "DE": 0, "SNO": 4}, {"SB": 28}),
-    (2, 1, 6, {"WIN": 2, "DE": 0, "SNO": 1}, {"SB": 31}),
-    (3, 6, 5, {"WIN": 2, "DE": 1, "SNO": 6}, {"SB": 22}),
-    (4, 2, 5, {"WIN": 2, "DE": 2, "SNO": 2}, {"SB": 22}),
-    (5, 3, 4, {"WIN": 1, "DE": 0, "SNO": 3}, {"SB": 21}),
-    (6, 5, 4, {"WIN": 1, "DE": 0, "SNO": 5}, {"SB": 22}),
-]
 
 
 def test_six_player_round_robin(svc):
@@ -116,16 +87,6 @@ def test_five_player_round_robin_with_byes_and_a_double_forfeit(svc):
         (4, 2, 5, {"WIN": 1, "DE": 2, "SNO": 2}, {"SB": 17}),
         (5, 3, 5, {"WIN": 1, "DE": 3, "SNO": 3}, {"SB": 19}),
     ]
-
-
-def double_rounds_swiss(svc: StandingsService, send=checked) -> Story:
-    """Five players, three Swiss rounds, each pairing played twice (leg 2 with colours swapped)."""
-    story = Story(svc, 5, system="swiss", rounds=3, double_rounds=True, send=send).start()
-    story.play(1, [(1, 4, W, D), (2, 5, W, W)], bye=3)
-    story.play(2, [(3, 1, B, D), (4, 2, D, W)], bye=5)
-    story.play(3, [(2, 3, B, W), (5, 1, D, B)], bye=4)
-    story.complete()
-    return story
 
 
 def test_double_rounds_swiss(svc):
@@ -205,8 +166,7 @@ def test_redelivered_and_republished_events_change_nothing(svc):
     story = double_rounds_swiss(svc)
     before = snapshot(svc, story.id)
     counts = {kind: len(published(svc, kind)) for kind in ("standings.updated", "standings.final")}
-    with svc.uow() as uow:
-        revision = uow.tournaments.lock(story.id)
+    before_revision = revision(svc, story.id)
     for envelope in story.envelopes:  # the same envelopes again: the inbox stops them
         deliver(svc, envelope)
     for envelope in story.envelopes:  # the same events under new ids: the first one stands
@@ -215,8 +175,7 @@ def test_redelivered_and_republished_events_change_nothing(svc):
     deliver(svc, changed)
     assert snapshot(svc, story.id) == before
     assert {kind: len(published(svc, kind)) for kind in counts} == counts
-    with svc.uow() as uow:
-        assert uow.tournaments.lock(story.id) == revision
+    assert revision(svc, story.id) == before_revision
 
 
 def test_a_restarted_consumer_rebuilds_the_table_from_the_rows(database_url):

@@ -1,4 +1,4 @@
-"""Every tie-break on small hand-built events (services/standings/tests/unit/events.py), with the
+"""Every tie-break on small hand-built events (services/standings/tests/histories.py), with the
 arithmetic worked by hand in the comments.
 
 mini_swiss (1-½-0), n = 4 rounds:
@@ -21,7 +21,7 @@ from services.standings.domain.direct_encounter import direct_encounter
 from services.standings.domain.history import Edition, EventHistory, HistoryError, Player
 from services.standings.domain.lots import draw_lots
 from services.standings.domain.ranking import Standings, compute_table
-from services.standings.tests.unit.events import de_swiss, mini_swiss
+from services.standings.tests.histories import de_swiss, mini_swiss
 from shared.scoring import PLATFORM, Outcome, Result
 
 E24, E26 = Rules(edition=Edition.E2024), Rules(edition=Edition.E2026)

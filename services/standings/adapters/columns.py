@@ -1,0 +1,156 @@
+"""The JSON columns of the ``tournaments`` table, to and from the domain's values: the snapshot the
+web serves as it is, the time control, a knockout's format settings and its final placing.
+
+The snapshot's JSON is what the API has always answered from, and must not change shape::
+
+    {"after_round", "games_counted", "rounds": [{"number", "status", "games", "finished"}],
+     "table": null | {"edition", "tiebreaks": [codes], "shown": [codes],
+                      "rows": [{"rank", "place", "seed", "player_id", "name", "rating", "points",
+                                "tiebreaks": {code: value}, "shown": {code: value}}]}}
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from services.standings.domain.bracket import KnockoutFormat, Placing
+from services.standings.domain.history import Edition
+from services.standings.domain.rounds import RoundStatus
+from services.standings.domain.snapshot import RoundProgress, Snapshot, SnapshotRow, SnapshotTable
+from shared.time_control import TimeControl
+from shared.vocabulary import BracketFormat, Seeding
+
+Json = dict[str, Any]
+
+# -- the snapshot -------------------------------------------------------------------------------------
+
+
+def snapshot_json(s: Snapshot) -> Json:
+    return {
+        "after_round": s.after_round,
+        "games_counted": s.games_counted,
+        "rounds": [
+            {"number": r.number, "status": r.status.value, "games": r.games, "finished": r.finished}
+            for r in s.rounds
+        ],
+        "table": None if s.table is None else _table_json(s.table),
+    }
+
+
+def _table_json(t: SnapshotTable) -> Json:
+    return {
+        "edition": t.edition.value,
+        "tiebreaks": list(t.tiebreaks),
+        "shown": list(t.shown),
+        "rows": [
+            {
+                "rank": row.rank,
+                "place": row.place,
+                "seed": row.seed,
+                "player_id": str(row.player_id),
+                "name": row.name,
+                "rating": row.rating,
+                "points": row.points,
+                "tiebreaks": dict(row.tiebreaks),
+                "shown": dict(row.shown),
+            }
+            for row in t.rows
+        ],
+    }
+
+
+def snapshot_of(data: Mapping[str, Any]) -> Snapshot:
+    table = data["table"]
+    return Snapshot(
+        after_round=data["after_round"],
+        games_counted=data["games_counted"],
+        rounds=tuple(
+            RoundProgress(r["number"], RoundStatus(r["status"]), r["games"], r["finished"])
+            for r in data["rounds"]
+        ),
+        table=None if table is None else _table_of(table),
+    )
+
+
+def _table_of(data: Mapping[str, Any]) -> SnapshotTable:
+    return SnapshotTable(
+        edition=Edition(data["edition"]),
+        tiebreaks=tuple(data["tiebreaks"]),
+        shown=tuple(data["shown"]),
+        rows=tuple(
+            SnapshotRow(
+                rank=row["rank"],
+                place=row["place"],
+                seed=row["seed"],
+                player_id=uuid.UUID(row["player_id"]),
+                name=row["name"],
+                rating=row["rating"],
+                points=row["points"],
+                tiebreaks=dict(row["tiebreaks"]),
+                shown=dict(row["shown"]),
+            )
+            for row in data["rows"]
+        ),
+    )
+
+
+# -- what a tournament is --------------------------------------------------------------------------------
+
+
+def time_control_json(tc: TimeControl) -> Json:
+    return {
+        "base_seconds": tc.base_seconds,
+        "increment_seconds": tc.increment_seconds,
+        "days_per_move": tc.days_per_move,
+    }
+
+
+def time_control_of(data: Mapping[str, Any]) -> TimeControl:
+    return TimeControl(**data)
+
+
+def knockout_json(fmt: KnockoutFormat) -> Json:
+    return {
+        "format": fmt.format.value,
+        "games_per_match": fmt.games_per_match,
+        "seeding": fmt.seeding.value,
+        "draw_seed": fmt.draw_seed,
+        "third_place": fmt.third_place,
+        "second_final": fmt.second_final,
+        "stages": [
+            {"games": games, "base_seconds": c.base_seconds, "increment_seconds": c.increment_seconds}
+            for games, c in fmt.stages
+        ],
+        "sudden_death": {
+            "base_seconds": fmt.sudden_death.base_seconds,
+            "increment_seconds": fmt.sudden_death.increment_seconds,
+        },
+    }
+
+
+def knockout_of(data: Mapping[str, Any]) -> KnockoutFormat:
+    return KnockoutFormat(
+        format=BracketFormat(data["format"]),
+        games_per_match=data["games_per_match"],
+        seeding=Seeding(data["seeding"]),
+        draw_seed=data.get("draw_seed"),
+        third_place=data["third_place"],
+        second_final=data["second_final"],
+        stages=tuple(
+            (s["games"], TimeControl(s["base_seconds"], s["increment_seconds"])) for s in data["stages"]
+        ),
+        sudden_death=TimeControl(**data["sudden_death"]),
+    )
+
+
+def placing_json(placing: Sequence[Placing]) -> list[Json]:
+    return [
+        {"seed": p.seed, "rank": p.rank, "places": list(p.places), "matches_won": p.matches_won}
+        for p in placing
+    ]
+
+
+def placing_of(data: Sequence[Mapping[str, Any]]) -> list[Placing]:
+    return [Placing(p["seed"], p["rank"], (p["places"][0], p["places"][1]), p["matches_won"]) for p in data]

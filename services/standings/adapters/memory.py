@@ -1,0 +1,45 @@
+"""The standings' in-memory fakes: the tournaments repository and the unit of work over in-memory
+tables (``shared.testing.memory``). They pass the same contract suite as the SQL ones
+(``tests/contract/``), so handler tests run in milliseconds with no database."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+
+from services.standings.adapters.wire import wire
+from services.standings.domain.errors import TournamentExists
+from services.standings.domain.tournament import Tournament
+from shared.aggregate import Tracking
+from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
+
+
+def tournaments_table() -> MemoryTable[uuid.UUID, Tournament]:
+    return MemoryTable(lambda t: t.id)
+
+
+class MemoryTournamentRepository(MemoryRepository[uuid.UUID, Tournament]):
+    def add(self, t: Tournament) -> None:
+        if self.table.read(t.id) is not None:
+            raise TournamentExists(f"tournament {t.id} is recorded already")
+        t.take_changes()
+        super().add(t)
+
+    def save(self, t: Tournament) -> None:
+        t.take_changes()  # the whole tournament is stored: what changed needs no statement here
+        super().save(t)
+
+
+class MemoryStandingsUnitOfWork(MemoryUnitOfWork):
+    """One unit of work over ``table``; share the table between units to see what they committed."""
+
+    tournaments: MemoryTournamentRepository
+
+    def __init__(self, table: MemoryTable[uuid.UUID, Tournament] | None = None) -> None:
+        super().__init__(wire, [table if table is not None else tournaments_table()])
+
+    def start(self) -> None:
+        self.tournaments = MemoryTournamentRepository(self.tables[0])
+
+    def repositories(self) -> Iterable[Tracking]:
+        return (self.tournaments,)  # type: ignore[return-value]

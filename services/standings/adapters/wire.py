@@ -1,0 +1,169 @@
+"""The standings service's side of the wire, in one place.
+
+- **Outbound**: the domain events a tournament records that go on the bus (``StandingsUpdated``,
+  ``StandingsFinal``) as the versioned ``shared.events`` models; the unit of work uses :data:`wire`.
+- **Inbound**: each consumed event as the command its handler takes (:func:`translate`): the roster,
+  the time control, a knockout's format settings, a round's games, byes and matches, the placing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from services.standings.domain import events as domain
+from services.standings.domain.bracket import KnockoutFormat
+from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
+from services.standings.domain.rounds import Competitor
+from services.standings.domain.snapshot import SnapshotRow
+from services.standings.domain.tournament import TournamentInfo
+from services.standings.service_layer import commands
+from shared import events
+from shared.time_control import TimeControl
+from shared.wire import WireMap
+
+__all__ = ["translate", "wire"]
+
+wire = WireMap()
+
+
+def _row(row: SnapshotRow) -> events.StandingRow:
+    return events.StandingRow(
+        rank=row.rank,
+        player_id=row.player_id,
+        seed=row.seed,
+        name=row.name,
+        points=row.points,
+        tiebreaks=row.tiebreaks,
+    )
+
+
+@wire.maps(domain.StandingsUpdated)
+def _updated(e: domain.StandingsUpdated) -> events.Event:
+    return events.StandingsUpdated(
+        tournament_id=e.tournament_id,
+        after_round=e.after_round,
+        games_counted=e.games_counted,
+        rows=[_row(r) for r in e.rows],
+    )
+
+
+@wire.maps(domain.StandingsFinal)
+def _final(e: domain.StandingsFinal) -> events.Event:
+    return events.StandingsFinal(tournament_id=e.tournament_id, rows=[_row(r) for r in e.rows])
+
+
+# -- inbound ------------------------------------------------------------------------------------------
+
+
+def time_control(tc: events.TimeControl) -> TimeControl:
+    return TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
+
+
+def knockout_format(settings: events.TournamentSettings) -> KnockoutFormat | None:
+    ko = settings.knockout
+    if ko is None:
+        return None
+    plan = ko.tiebreak_plan
+    return KnockoutFormat(
+        format=ko.format,
+        games_per_match=ko.games_per_match,
+        seeding=ko.seeding,
+        draw_seed=ko.draw_seed,
+        third_place=ko.third_place,
+        second_final=ko.second_final,
+        stages=tuple((s.games, time_control(s.time_control)) for s in plan.stages),
+        sudden_death=time_control(plan.sudden_death),
+    )
+
+
+def _started(e: events.TournamentStarted) -> commands.RecordTournament:
+    settings = e.settings
+    return commands.RecordTournament(
+        TournamentInfo(
+            id=e.tournament_id,
+            name=e.name,
+            ruleset=settings.ruleset,
+            started_at=e.started_at,
+            time_control=time_control(settings.time_control),
+            variant=settings.variant,
+            double_rounds=settings.double_rounds,
+            knockout=knockout_format(settings),
+        ),
+        tuple(Competitor(r.seed, r.player_id, r.name, r.rating) for r in e.roster),
+    )
+
+
+def _paired(e: events.RoundPaired) -> commands.RecordPairing:
+    return commands.RecordPairing(
+        tournament_id=e.tournament_id,
+        round=e.round,
+        system=e.system,
+        total_rounds=e.total_rounds,
+        games=tuple(
+            AnnouncedGame(g.game_id, g.board, g.white, g.black, g.leg, g.match_id, g.number, g.label)
+            for g in e.games
+        ),
+        byes=tuple(AnnouncedBye(b.player_id, b.kind) for b in e.byes),
+        matches=tuple(
+            AnnouncedMatch(
+                m.match_id,
+                m.section,
+                m.section_round,
+                m.number,
+                m.board,
+                (m.players[0], m.players[1]),
+                m.first_white,
+            )
+            for m in e.matches
+        ),
+        published=e.published,
+    )
+
+
+def _finished(e: events.GameFinished) -> commands.RecordResult:
+    return commands.RecordResult(
+        e.tournament_id, e.game_id, e.round, e.white, e.black, e.outcome, e.reason, e.finished_at
+    )
+
+
+def _published(e: events.RoundPublished) -> commands.PublishRound:
+    return commands.PublishRound(e.tournament_id, e.round)
+
+
+def _decided(e: events.MatchDecided) -> commands.RecordDecision:
+    return commands.RecordDecision(e.tournament_id, e.match_id, e.winner, e.how, e.decided_at)
+
+
+def _cancelled(e: events.GameCancelled) -> commands.CancelGame:
+    return commands.CancelGame(e.tournament_id, e.game_id, e.cancelled_at)
+
+
+def _completed(e: events.TournamentCompleted) -> commands.CompleteTournament:
+    placing = None
+    if e.placing is not None:
+        placing = tuple(
+            AnnouncedPlace(p.player_id, p.seed, p.rank, (p.places[0], p.places[1]), p.matches_won)
+            for p in e.placing
+        )
+    return commands.CompleteTournament(e.tournament_id, e.completed_at, placing)
+
+
+_INBOUND: dict[type[events.Event], Callable[[Any], object]] = {
+    events.TournamentStarted: _started,
+    events.RoundPaired: _paired,
+    events.GameFinished: _finished,
+    events.RoundPublished: _published,
+    events.MatchDecided: _decided,
+    events.GameCancelled: _cancelled,
+    events.TournamentCompleted: _completed,
+}
+
+
+def translate(event: events.Event) -> object:
+    """The command a consumed event asks of the standings."""
+    try:
+        inbound = _INBOUND[type(event)]
+    except KeyError:
+        raise TypeError(f"standings consumes no {type(event).__name__}") from None
+    return inbound(event)

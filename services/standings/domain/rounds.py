@@ -1,0 +1,154 @@
+"""What a paired round is to the standings: its games (by seed) with their results, its byes, its
+knockout matches, and whether it is public yet. Pure code.
+
+**Legs.** With double rounds (RULES.md §2) each pairing is played twice inside the round, colours
+swapped, and points count per game. The tie-break history knows rounds, not legs, so round *r*'s
+leg 1 is history round 2r−1 and its leg 2 history round 2r; a bye scores in both (a pairing-allocated
+bye is then worth two wins: 4 points on the platform).
+
+**Open games.** A paired game without a result is recorded as ``NOT_PLAYED`` (no points for
+either side, not a voluntarily unplayed round: see docs/standings.md, Decision 5), so a table in
+the middle of a round counts every result so far and nothing else.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from services.standings.domain.bracket import BracketMatch
+from shared.scoring import Outcome, Result
+from shared.vocabulary import ByeKind
+
+__all__ = [
+    "BYE_RESULTS",
+    "Bye",
+    "Competitor",
+    "Game",
+    "PairedRound",
+    "Recorder",
+    "RoundProgress",
+    "RoundStatus",
+    "history_round",
+    "record_round",
+]
+
+BYE_RESULTS: dict[ByeKind, Result] = {
+    ByeKind.PAIRING_ALLOCATED: Result.PAIRING_BYE,
+    ByeKind.FULL_POINT: Result.FULL_POINT_BYE,
+    ByeKind.HALF_POINT: Result.HALF_POINT_BYE,
+    ByeKind.ZERO_POINT: Result.ZERO_POINT_BYE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Competitor:
+    seed: int
+    player_id: uuid.UUID
+    name: str
+    rating: int | None = None
+
+
+@dataclass(slots=True)
+class Game:
+    game_id: uuid.UUID
+    round: int
+    board: int
+    white: int  # seed
+    black: int  # seed
+    leg: int = 1
+    outcome: Outcome | None = None
+    reason: str | None = None
+    finished_at: dt.datetime | None = None
+    match_id: str | None = None  # knockouts: the match, the game's number and name in it
+    number: int | None = None
+    label: str | None = None
+    cancelled_at: dt.datetime | None = None  # its match was decided without it
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancelled_at is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    round: int
+    seed: int
+    kind: ByeKind = ByeKind.PAIRING_ALLOCATED
+
+
+class RoundStatus(StrEnum):
+    UNPUBLISHED = "unpublished"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundProgress:
+    number: int
+    status: RoundStatus
+    games: int  # to be played (a knockout's games no longer needed left out)
+    finished: int
+
+
+@dataclass(slots=True)
+class PairedRound:
+    number: int
+    games: list[Game]
+    byes: list[Bye] = field(default_factory=list)
+    published: bool = True
+    matches: list[BracketMatch] = field(default_factory=list)  # knockouts
+    paired_at: dt.datetime | None = None
+
+    @property
+    def live_games(self) -> list[Game]:
+        """The games to be played: not the ones a decided knockout match no longer needed."""
+        return [g for g in self.games if not g.cancelled]
+
+    @property
+    def status(self) -> RoundStatus:
+        return self.progress().status
+
+    def progress(self) -> RoundProgress:
+        """How far the round has come. A knockout round is finished when every match is decided (a
+        level match goes on with its tie-break games); any other when every game has its result."""
+        live = self.live_games
+        finished = sum(1 for g in live if g.outcome is not None)
+        if not self.published:
+            status = RoundStatus.UNPUBLISHED
+        elif all(m.decided for m in self.matches) if self.matches else finished == len(live):
+            status = RoundStatus.FINISHED
+        else:
+            status = RoundStatus.PLAYING
+        return RoundProgress(self.number, status, len(live), finished)
+
+
+def history_round(round_no: int, leg: int, legs: int) -> int:
+    """The tie-break history's round of a game: each leg is a round of its own."""
+    return (round_no - 1) * legs + leg
+
+
+class Recorder(Protocol):
+    """Where a round's games and byes go: an :class:`~services.standings.domain.history.EventHistory`,
+    or the incremental :class:`~services.standings.domain.ranking.Standings` that keeps one."""
+
+    def record_game(self, round_no: int, white: int, black: int, outcome: Outcome) -> Any: ...
+    def record_bye(self, round_no: int, start: int, result: Result) -> Any: ...
+
+
+def record_round(rnd: PairedRound, recorder: Recorder, legs: int) -> None:
+    """Record a round in the tie-break history: each leg as a round, an open game as NOT_PLAYED,
+    a bye in every leg."""
+    for game in rnd.games:
+        recorder.record_game(
+            history_round(rnd.number, game.leg, legs),
+            game.white,
+            game.black,
+            game.outcome or Outcome.NOT_PLAYED,
+        )
+    for bye in rnd.byes:
+        for leg in range(1, legs + 1):
+            recorder.record_bye(history_round(rnd.number, leg, legs), bye.seed, BYE_RESULTS[bye.kind])

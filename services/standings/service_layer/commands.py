@@ -1,0 +1,87 @@
+"""What the other services' events ask of the standings, as the handlers take them
+(``adapters/wire.py`` translates each consumed event into one)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+
+from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
+from services.standings.domain.rounds import Competitor
+from services.standings.domain.tournament import TournamentInfo
+from shared.scoring import Outcome
+from shared.vocabulary import Decision, System
+
+
+@dataclass(frozen=True)
+class RecordTournament:
+    """``tournament.started``: what the tournament is and its roster."""
+
+    info: TournamentInfo
+    roster: tuple[Competitor, ...]
+
+
+@dataclass(frozen=True)
+class RecordPairing:
+    """``round.paired``: a round's games, byes and (knockouts) matches."""
+
+    tournament_id: uuid.UUID
+    round: int
+    system: System
+    total_rounds: int
+    games: tuple[AnnouncedGame, ...]
+    byes: tuple[AnnouncedBye, ...]
+    matches: tuple[AnnouncedMatch, ...]
+    published: bool | None  # None: public when paired, unless the ruleset says otherwise
+
+
+@dataclass(frozen=True)
+class RecordResult:
+    """``game.finished``."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    white: uuid.UUID
+    black: uuid.UUID
+    outcome: Outcome
+    reason: str
+    finished_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class PublishRound:
+    """``round.published``: a knockout round is public."""
+
+    tournament_id: uuid.UUID
+    round: int
+
+
+@dataclass(frozen=True)
+class RecordDecision:
+    """``match.decided``: who advances from a knockout match, and how."""
+
+    tournament_id: uuid.UUID
+    match_id: str
+    winner: uuid.UUID
+    how: Decision
+    decided_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class CancelGame:
+    """``game.cancelled``: a game its knockout match no longer needed."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    cancelled_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class CompleteTournament:
+    """``tournament.completed`` (a knockout's with its final placing)."""
+
+    tournament_id: uuid.UUID
+    completed_at: dt.datetime
+    placing: tuple[AnnouncedPlace, ...] | None

@@ -1,0 +1,38 @@
+"""What the handlers need from the outside world: the tournaments, in one unit of work with the inbox
+and the outbox (the SQL adapters and the in-memory fakes in ``adapters/`` both provide it and pass
+the same contract suite, ``tests/contract/``); and what the web reads."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Protocol
+
+from services.standings.domain.snapshot import Snapshot
+from services.standings.domain.tournament import Tournament, TournamentInfo
+from shared.messagebus import UnitOfWork
+
+
+class TournamentRepository(Protocol):
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Tournament | None:
+        """The tournament, or None; ``lock`` serialises the changes of one tournament."""
+
+    def add(self, tournament: Tournament) -> None:
+        """A new tournament (``TournamentExists`` if it is recorded already)."""
+
+    def save(self, tournament: Tournament) -> None:
+        """Write the changes the tournament recorded since it was loaded or last saved."""
+
+
+class StandingsUnitOfWork(UnitOfWork, Protocol):
+    @property
+    def tournaments(self) -> TournamentRepository: ...
+
+
+class TournamentViews(Protocol):
+    """What the web reads: nothing here changes a tournament."""
+
+    def summary(self, tournament_id: uuid.UUID) -> tuple[TournamentInfo, Snapshot] | None:
+        """What a tournament is and its snapshot (the standings page)."""
+
+    def tournament(self, tournament_id: uuid.UUID) -> Tournament | None:
+        """The whole tournament as last saved, its rows and snapshot of one revision."""

@@ -1,0 +1,406 @@
+"""One suite for every place the standings keep their tournaments: the SQL repository and unit of
+work on SQLite and on PostgreSQL (``-m integration``), and the in-memory fakes the handler tests use.
+What a tournament was saved as must read back the same, whatever changed it; nothing is seen before
+commit; a rollback or a failed savepoint leaves neither writes nor events; and the events published
+are the same everywhere."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.orm import sessionmaker
+
+from services.standings.adapters import orm
+from services.standings.adapters.memory import MemoryStandingsUnitOfWork, tournaments_table
+from services.standings.adapters.table_cache import TableCache
+from services.standings.adapters.unit_of_work import SqlStandingsUnitOfWork
+from services.standings.bootstrap import MIGRATIONS
+from services.standings.domain.bracket import KnockoutFormat
+from services.standings.domain.errors import TournamentExists
+from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
+from services.standings.domain.rounds import Competitor
+from services.standings.domain.tournament import Tournament, TournamentInfo
+from shared import events
+from shared.database import make_engine, upgrade
+from shared.scoring import Outcome
+from shared.time_control import TimeControl
+from shared.vocabulary import BracketFormat, Decision, Ruleset, Section, Seeding, System
+
+NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
+LATER = NOW + dt.timedelta(hours=1)
+
+
+class Backend:
+    """Units of work over one store, and what they published."""
+
+    def __init__(self, kind: str, url: str | None = None) -> None:
+        self.kind = kind
+        if url is not None:
+            self.engine = make_engine(url)
+            upgrade(MIGRATIONS, self.engine)
+            self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+            self.cache = TableCache(8)
+        else:
+            self.table = tournaments_table()
+            self.envelopes: list[events.Envelope] = []
+
+    def uow(self) -> Any:
+        if self.kind == "memory":
+            uow = MemoryStandingsUnitOfWork(self.table)
+            uow.published = self.envelopes
+            return uow
+        return SqlStandingsUnitOfWork(
+            self.sessions, orm.outbox, orm.inbox, channel="standings_contract", tables=self.cache
+        )
+
+    def published(self) -> list[tuple[str, dict[str, Any]]]:
+        if self.kind == "memory":
+            envelopes = self.envelopes
+        else:
+            with self.engine.connect() as conn:
+                bodies = conn.execute(sa.select(orm.outbox.c.body).order_by(orm.outbox.c.id)).scalars()
+                envelopes = [events.Envelope.model_validate_json(b) for b in bodies]
+        return [(e.type, e.payload) for e in envelopes]
+
+    def close(self) -> None:
+        if self.kind != "memory":
+            self.engine.dispose()
+
+
+@pytest.fixture(
+    params=["memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.integration)],
+)
+def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
+    if request.param == "memory":
+        b = Backend("memory")
+    elif request.param == "sqlite":
+        b = Backend("sqlite", f"sqlite:///{tmp_path / 'standings.sqlite'}")
+    else:
+        servers = request.getfixturevalue("servers")
+        b = Backend("postgresql", servers.create_database(f"standings_contract_{uuid.uuid4().hex[:8]}"))
+    yield b
+    b.close()
+
+
+def roster(n: int) -> tuple[Competitor, ...]:
+    return tuple(
+        Competitor(s, uuid.uuid5(uuid.NAMESPACE_OID, f"p{s}"), f"Player {s}", 2100 - 50 * s)
+        for s in range(1, n + 1)
+    )
+
+
+def platform() -> Tournament:
+    info = TournamentInfo(
+        id=uuid.uuid4(),
+        name="Sunday blitz",
+        ruleset=Ruleset.PLATFORM,
+        started_at=NOW,
+        time_control=TimeControl(180, 2),
+        double_rounds=True,
+    )
+    return Tournament(info, roster(5))
+
+
+def knockout() -> Tournament:
+    info = TournamentInfo(
+        id=uuid.uuid4(),
+        name="Club knockout",
+        ruleset=Ruleset.KNOCKOUT,
+        started_at=NOW,
+        time_control=TimeControl(600, 5),
+        knockout=KnockoutFormat(
+            format=BracketFormat.KNOCKOUT,
+            games_per_match=2,
+            seeding=Seeding.RANDOM,
+            draw_seed=42,
+            third_place=False,
+            second_final=True,
+            stages=((2, TimeControl(900, 10)),),
+            sudden_death=TimeControl(180, 2),
+        ),
+    )
+    return Tournament(info, roster(3))
+
+
+def pid(seed: int) -> uuid.UUID:
+    return uuid.uuid5(uuid.NAMESPACE_OID, f"p{seed}")
+
+
+def gid(t: Tournament, name: str) -> uuid.UUID:
+    return uuid.uuid5(t.id, name)
+
+
+def state(t: Tournament) -> tuple[Any, ...]:
+    """Everything a tournament is, to compare one read with another."""
+    return (t.info, t.players, t.rounds, t.placing, t.revision, t.snapshot)
+
+
+def pair_platform_round(t: Tournament) -> None:
+    """Round 1 of a double-rounds Swiss: 1-4 and 2-5 (each played twice), 3 has a half-point bye."""
+    games = []
+    for board, (w, b) in enumerate([(1, 4), (2, 5)], start=1):
+        games.append(AnnouncedGame(gid(t, f"{board}/1"), board, pid(w), pid(b), 1))
+        games.append(AnnouncedGame(gid(t, f"{board}/2"), board, pid(b), pid(w), 2))
+    t.pair_round(
+        1,
+        system=System.SWISS,
+        total_rounds=3,
+        games=games,
+        byes=[AnnouncedBye(pid(3), events.ByeKind.HALF_POINT)],
+        at=NOW,
+    )
+
+
+def result(t: Tournament, name: str, outcome: Outcome) -> bool:
+    g = t.game(gid(t, name))
+    return t.record_result(
+        g.game_id,
+        round=g.round,
+        white=t.player(g.white).player_id,
+        black=t.player(g.black).player_id,
+        outcome=outcome,
+        reason="resignation",
+        finished_at=LATER,
+    )
+
+
+def test_a_tournament_reads_back_as_it_was_added(backend: Backend) -> None:
+    added = [platform(), knockout()]
+    with backend.uow() as uow:
+        for t in added:
+            uow.tournaments.add(t)
+        uow.commit()
+    for t in added:
+        for lock in (False, True):
+            with backend.uow() as uow:
+                assert state(uow.tournaments.get(t.id, lock=lock)) == state(t)
+    with backend.uow() as uow:
+        assert uow.tournaments.get(uuid.uuid4()) is None
+        assert uow.tournaments.get(uuid.uuid4(), lock=True) is None
+    assert backend.published() == []
+
+
+def test_a_tournament_is_added_once(backend: Backend) -> None:
+    t = platform()
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+        uow.commit()
+    with backend.uow() as uow, pytest.raises(TournamentExists):
+        uow.tournaments.add(Tournament(t.info, t.players))
+
+
+def test_a_round_and_its_results_read_back_and_are_published(backend: Backend) -> None:
+    t = platform()
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+        uow.commit()
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        pair_platform_round(t)
+        uow.tournaments.save(t)
+        uow.commit()
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        assert result(t, "1/1", Outcome.WHITE_WIN) and result(t, "2/2", Outcome.DRAW)
+        assert not result(t, "1/1", Outcome.BLACK_WIN)  # the first result stands
+        uow.tournaments.save(t)
+        uow.commit()
+    with backend.uow() as uow:
+        again = uow.tournaments.get(t.id)
+    assert state(again) == state(t) and t.revision == 3
+    assert again.info.system is System.SWISS and again.info.total_rounds == 3
+    assert [(g.game_id, g.outcome, g.reason, g.finished_at) for g in again.round(1).games if g.outcome] == [
+        (gid(t, "1/1"), Outcome.WHITE_WIN, "resignation", LATER),
+        (gid(t, "2/2"), Outcome.DRAW, "resignation", LATER),
+    ]
+    assert again.round(1).paired_at == NOW
+    updates = backend.published()
+    assert [(kind, p["after_round"], p["games_counted"]) for kind, p in updates] == [
+        ("standings.updated", 0, 0),
+        ("standings.updated", 0, 1),
+        ("standings.updated", 0, 2),
+    ]
+    # 3's half-point bye scores in both legs (2 points); 1 won a game (2), 2 and 5 drew one (1 each)
+    assert [(r["seed"], r["points"]) for r in updates[-1][1]["rows"]] == [
+        (1, 2),
+        (3, 2),
+        (2, 1),
+        (5, 1),
+        (4, 0),
+    ]
+
+
+def test_a_knockout_reads_back_through_every_change(backend: Backend) -> None:
+    t = knockout()
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+        uow.commit()
+    steps = [
+        lambda t: t.pair_round(
+            1,
+            system=System.KNOCKOUT,
+            total_rounds=2,
+            games=[
+                AnnouncedGame(
+                    gid(t, "g1"), 1, pid(2), pid(3), match_id="winners:1:2", number=1, label="Game 1"
+                ),
+                AnnouncedGame(
+                    gid(t, "g2"), 1, pid(3), pid(2), match_id="winners:1:2", number=2, label="Game 2"
+                ),
+            ],
+            byes=[AnnouncedBye(pid(1))],
+            matches=[
+                AnnouncedMatch("winners:1:1", Section.WINNERS, 1, 1, None, (pid(1), None)),
+                AnnouncedMatch("winners:1:2", Section.WINNERS, 1, 2, 1, (pid(2), pid(3)), pid(2)),
+            ],
+            published=False,
+            at=NOW,
+        ),
+        lambda t: t.publish(1),
+        lambda t: result(t, "g1", Outcome.WHITE_WIN),
+        lambda t: result(t, "g2", Outcome.WHITE_WIN),  # 3 wins with White: level
+        lambda t: t.pair_round(  # level: the tie-break stage's games join the round
+            1,
+            system=System.KNOCKOUT,
+            total_rounds=2,
+            games=[
+                AnnouncedGame(
+                    gid(t, "g1"), 1, pid(2), pid(3), match_id="winners:1:2", number=1, label="Game 1"
+                ),
+                AnnouncedGame(
+                    gid(t, "g3"), 1, pid(2), pid(3), match_id="winners:1:2", number=3, label="Tie-break"
+                ),
+                AnnouncedGame(
+                    gid(t, "g4"), 1, pid(3), pid(2), match_id="winners:1:2", number=4, label="Tie-break"
+                ),
+            ],
+            at=LATER,
+        ),
+        lambda t: result(t, "g3", Outcome.WHITE_WIN),
+        lambda t: t.decide("winners:1:2", pid(2), Decision.TIEBREAK, LATER),
+        lambda t: t.cancel(gid(t, "g4"), LATER),
+        lambda t: t.complete(
+            LATER,
+            [
+                AnnouncedPlace(pid(1), 1, 1, (1, 1), 1),
+                AnnouncedPlace(pid(2), 2, 2, (2, 2), 1),
+                AnnouncedPlace(pid(3), 3, 3, (3, 3), 0),
+            ],
+        ),
+    ]
+    for number, step in enumerate(steps, start=1):
+        with backend.uow() as uow:
+            t = uow.tournaments.get(t.id, lock=True)
+            assert step(t)
+            uow.tournaments.save(t)
+            uow.commit()
+        with backend.uow() as uow:
+            again = uow.tournaments.get(t.id)
+        assert state(again) == state(t) and again.revision == number
+    match = again.match("winners:1:2")
+    assert (match.winner, match.how, match.decided_at) == (2, Decision.TIEBREAK, LATER)
+    assert [(g.number, g.cancelled) for g in again.round(1).games] == [
+        (1, False),
+        (2, False),
+        (3, False),
+        (4, True),
+    ]
+    assert again.info.completed_at == LATER and [p.seed for p in again.placing or []] == [1, 2, 3]
+    assert again.info.knockout == t.info.knockout and again.round(1).published
+    assert backend.published() == []  # a knockout has no table
+
+
+def test_completion_publishes_the_final_table(backend: Backend) -> None:
+    t = platform()
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+        pair_platform_round(t)
+        for name in ("1/1", "1/2", "2/1", "2/2"):
+            result(t, name, Outcome.DRAW)
+        uow.tournaments.save(t)
+        uow.commit()
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        assert t.complete(LATER) and not t.complete(LATER)
+        uow.tournaments.save(t)
+        uow.commit()
+    kinds = [kind for kind, _ in backend.published()]
+    assert kinds == ["standings.updated"] * 5 + ["standings.final"]
+    assert backend.published()[-1][1]["rows"] == backend.published()[-2][1]["rows"]
+    with backend.uow() as uow:
+        assert uow.tournaments.get(t.id).info.completed_at == LATER
+
+
+def test_nothing_is_seen_before_commit_and_a_rollback_leaves_nothing(backend: Backend) -> None:
+    t = platform()
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+        uow.commit()
+    with backend.uow() as uow:
+        before = state(uow.tournaments.get(t.id))
+    with backend.uow() as uow:
+        changed = uow.tournaments.get(t.id, lock=True)
+        pair_platform_round(changed)
+        uow.tournaments.save(changed)
+        uow.rollback()
+    with backend.uow() as uow:
+        changed = uow.tournaments.get(t.id, lock=True)
+        pair_platform_round(changed)
+        uow.tournaments.save(changed)  # never committed
+    with backend.uow() as uow:
+        assert state(uow.tournaments.get(t.id, lock=True)) == before
+    assert backend.published() == []
+
+
+def test_a_failed_savepoint_takes_its_writes_and_events_with_it(backend: Backend) -> None:
+    t = platform()
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+        pair_platform_round(t)
+        uow.tournaments.save(t)
+        uow.commit()
+    with backend.uow() as uow:
+        with uow.savepoint():
+            first = uow.tournaments.get(t.id, lock=True)
+            result(first, "1/1", Outcome.WHITE_WIN)
+            uow.tournaments.save(first)
+        with pytest.raises(RuntimeError), uow.savepoint():
+            second = uow.tournaments.get(t.id, lock=True)
+            result(second, "2/1", Outcome.WHITE_WIN)
+            uow.tournaments.save(second)
+            raise RuntimeError("the handler failed")
+        with uow.savepoint():
+            third = uow.tournaments.get(t.id, lock=True)  # the failed change is not in it
+            assert third.game(gid(t, "2/1")).outcome is None and third.revision == 2
+            result(third, "2/2", Outcome.BLACK_WIN)
+            uow.tournaments.save(third)
+        uow.commit()
+    with backend.uow() as uow:
+        again = uow.tournaments.get(t.id, lock=True)
+    assert [g.outcome for g in again.round(1).games] == [Outcome.WHITE_WIN, None, None, Outcome.BLACK_WIN]
+    assert again.revision == 3
+    assert [p["games_counted"] for _, p in backend.published()] == [0, 1, 2]
+
+
+def test_saving_what_did_not_change_writes_and_publishes_nothing(backend: Backend) -> None:
+    t = platform()
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+        pair_platform_round(t)
+        result(t, "1/1", Outcome.WHITE_WIN)
+        uow.tournaments.save(t)
+        uow.commit()
+    before = backend.published()
+    with backend.uow() as uow:
+        same = uow.tournaments.get(t.id, lock=True)
+        assert not result(same, "1/1", Outcome.DRAW) and not same.publish(1)
+        uow.tournaments.save(same)
+        uow.commit()
+    with backend.uow() as uow:
+        assert state(uow.tournaments.get(t.id)) == state(t)
+    assert backend.published() == before

@@ -1,0 +1,561 @@
+"""What the standings tests share: the service on the embedded adapters (SQLite, in-process broker,
+a fake clock), tournament stories told as the events other services publish, the whole tournaments
+the tables were worked out by hand for, and reads of what the service stored and published."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import sqlalchemy as sa
+
+from services.standings.adapters import columns, orm
+from services.standings.adapters.memory import MemoryStandingsUnitOfWork, tournaments_table
+from services.standings.bootstrap import StandingsService, bootstrap, subscriptions_of
+from services.standings.config import StandingsSettings
+from services.standings.domain.tournament import Tournament
+from services.standings.service_layer.handlers import Handlers
+from shared import events
+from shared.events import GameOutcome
+from shared.messaging.inprocess import InProcessBroker
+from shared.messaging.port import Subscription
+from shared.timesource import FakeClock
+
+NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
+W, D, B = GameOutcome.WHITE_WIN, GameOutcome.DRAW, GameOutcome.BLACK_WIN
+
+
+def embedded(url: str, broker: InProcessBroker | None = None, *, migrate: bool = True) -> StandingsService:
+    """A standings service on ``url``; the broker also keeps a queue of everything published."""
+    broker = broker or InProcessBroker()
+    service = bootstrap(
+        StandingsSettings(ARBITER_STANDINGS_DATABASE_URL=url),
+        broker=broker,
+        clock=FakeClock(NOW),
+        migrate=migrate,
+        relay_on_commit=True,
+    )
+    broker.subscribe(service.subscriptions)
+    broker.declare([Subscription("test.everything", ("#",), lambda env, ev: None)])
+    return service
+
+
+def deliver(svc: StandingsService, event: events.Event | events.Envelope) -> events.Envelope:
+    """Publish an event (or an envelope again, as a redelivery) and let the consumer take it."""
+    envelope = event if isinstance(event, events.Envelope) else events.wrap(event, event.tournament_id)  # type: ignore[attr-defined]
+    svc.broker.publish([envelope])
+    svc.broker.run_until_idle()  # type: ignore[attr-defined]
+    dead = [d for s in svc.subscriptions for d in svc.broker.dead_letters(s.queue)]
+    assert not dead, dead
+    return envelope
+
+
+class MemoryStandings:
+    """The standings consumer's handlers on the in-memory fakes: each event goes straight to its
+    subscription, as the broker would hand it over (a handler's exception, ``NotReady`` included,
+    reaches the caller). ``published`` is the outbox."""
+
+    def __init__(self) -> None:
+        self.table = tournaments_table()
+        self.published: list[events.Envelope] = []
+        self.subscriptions = subscriptions_of(Handlers(FakeClock(NOW)), self.uow)
+        self._by_key = {s.routing_keys[0]: s for s in self.subscriptions}
+
+    def uow(self) -> MemoryStandingsUnitOfWork:
+        uow = MemoryStandingsUnitOfWork(self.table)
+        uow.published = self.published
+        return uow
+
+    def tournament(self, tournament_id: uuid.UUID) -> Tournament:
+        with self.uow() as uow:
+            found = uow.tournaments.get(tournament_id)
+        assert found is not None
+        return found
+
+
+def on_the_fakes(memory: MemoryStandings, event: events.Event | events.Envelope) -> events.Envelope:
+    """Deliver to the handlers on the fakes (a ``send`` for the stories)."""
+    envelope = event if isinstance(event, events.Envelope) else events.wrap(event, event.tournament_id)  # type: ignore[attr-defined]
+    memory._by_key[envelope.type].handler(envelope, events.payload_of(envelope))
+    return envelope
+
+
+def published(svc: StandingsService, kind: str) -> list[events.Envelope]:
+    return [e for e in svc.broker.published if e.type == kind]  # type: ignore[attr-defined]
+
+
+def _column(svc: StandingsService, tournament_id: uuid.UUID, column: sa.Column[Any]) -> Any:
+    with svc.engine.connect() as conn:
+        found = conn.execute(sa.select(column).where(orm.tournaments.c.id == tournament_id)).one_or_none()
+    assert found is not None, f"no tournament {tournament_id}"
+    return found[0]
+
+
+def snapshot(svc: StandingsService, tournament_id: uuid.UUID) -> dict[str, Any]:
+    """The snapshot as stored: the JSON the web serves."""
+    stored: dict[str, Any] = _column(svc, tournament_id, orm.tournaments.c.snapshot)
+    return stored
+
+
+def revision(svc: StandingsService, tournament_id: uuid.UUID) -> int:
+    """How many changes the tournament's row has seen."""
+    stored: int = _column(svc, tournament_id, orm.tournaments.c.revision)
+    return stored
+
+
+def recomputed(svc: StandingsService, tournament_id: uuid.UUID) -> dict[str, Any]:
+    """The snapshot computed from scratch from the stored rows, as it would be stored."""
+    t = svc.views.tournament(tournament_id)
+    assert t is not None
+    return columns.snapshot_json(Tournament(t.info, t.players, t.rounds, t.placing).snapshot)
+
+
+def table(svc: StandingsService, tournament_id: uuid.UUID) -> list[tuple[Any, ...]]:
+    """(rank, seed, points, ranking tie-breaks, shown) of each row, in table order."""
+    rows = snapshot(svc, tournament_id)["table"]["rows"]
+    return [(r["rank"], r["seed"], r["points"], r["tiebreaks"], r["shown"]) for r in rows]
+
+
+class Story:
+    """One tournament told as events: started by registration, paired by pairing, played on the
+    clocks. Players are named by seed; pairings are (white, black) seeds; with double rounds each
+    pairing is played as leg 1 (as given) and leg 2 (colours swapped)."""
+
+    def __init__(
+        self,
+        svc: StandingsService,
+        players: int,
+        *,
+        system: str = "round_robin",
+        rounds: int | None = None,
+        double_rounds: bool = False,
+        ruleset: str = "platform",
+        names: Sequence[str] | None = None,
+        send: Callable[[StandingsService, Any], events.Envelope] = deliver,
+    ) -> None:
+        self.svc = svc
+        self.send = send
+        self.system = system
+        self.total_rounds = rounds or (players - 1 if players % 2 == 0 else players)
+        self.double_rounds = double_rounds
+        self.id = uuid.uuid4()
+        self.organiser = uuid.uuid4()
+        self.player_ids = {seed: uuid.uuid4() for seed in range(1, players + 1)}
+        self.started = events.TournamentStarted(
+            tournament_id=self.id,
+            organiser_id=self.organiser,
+            name="Sunday blitz",
+            started_at=NOW,
+            settings=events.TournamentSettings(
+                ruleset=ruleset,
+                double_rounds=double_rounds,
+                time_control=events.TimeControl(base_seconds=180, increment_seconds=2),
+            ),
+            roster=[
+                events.RosterEntry(
+                    seed=seed,
+                    player_id=pid,
+                    name=names[seed - 1] if names else f"Player {seed}",
+                    rating=2100 - 50 * seed,
+                )
+                for seed, pid in self.player_ids.items()
+            ],
+        )
+        self.paired: dict[int, events.RoundPaired] = {}
+        self.envelopes: list[events.Envelope] = []
+
+    def _send(self, event: Any) -> events.Envelope:
+        envelope = self.send(self.svc, event)
+        self.envelopes.append(envelope)
+        return envelope
+
+    def start(self) -> Story:
+        self._send(self.started)
+        return self
+
+    def pair(
+        self, number: int, pairs: Sequence[tuple[int, int]], bye: int | None = None
+    ) -> events.RoundPaired:
+        games = []
+        for board, (white, black) in enumerate(pairs, start=1):
+            legs = [(white, black, 1)] + ([(black, white, 2)] if self.double_rounds else [])
+            for w, b, leg in legs:
+                games.append(
+                    events.PairedGame(
+                        game_id=uuid.uuid5(self.id, f"{number}/{board}/{leg}"),
+                        board=board,
+                        white=self.player_ids[w],
+                        black=self.player_ids[b],
+                        leg=leg,
+                    )
+                )
+        event = events.RoundPaired(
+            tournament_id=self.id,
+            organiser_id=self.organiser,
+            round=number,
+            total_rounds=self.total_rounds,
+            system=self.system,
+            games=games,
+            byes=[events.Bye(player_id=self.player_ids[bye])] if bye else [],
+            time_control=events.TimeControl(base_seconds=180, increment_seconds=2),
+        )
+        self.paired[number] = event
+        self._send(event)
+        return event
+
+    def finished(self, number: int, white: int, black: int, outcome: GameOutcome) -> events.GameFinished:
+        """The game in round ``number`` with these colours (for double rounds: whichever leg has them)."""
+        wid, bid = self.player_ids[white], self.player_ids[black]
+        game = next(g for g in self.paired[number].games if (g.white, g.black) == (wid, bid))
+        return events.GameFinished(
+            tournament_id=self.id,
+            game_id=game.game_id,
+            round=number,
+            white=wid,
+            black=bid,
+            outcome=outcome,
+            reason="reported",
+            moves=40,
+            finished_at=NOW,
+        )
+
+    def result(self, number: int, white: int, black: int, outcome: GameOutcome) -> events.Envelope:
+        return self._send(self.finished(number, white, black, outcome))
+
+    def play(self, number: int, boards: Sequence[tuple[Any, ...]], bye: int | None = None) -> None:
+        """Pair a round and report its games: each board is ``(white, black, outcome)``, with double
+        rounds ``(white, black, leg 1 outcome, leg 2 outcome)`` (leg 2: ``black`` has White)."""
+        self.pair(number, [(board[0], board[1]) for board in boards], bye)
+        for white, black, *outcomes in boards:
+            self.result(number, white, black, outcomes[0])
+            if self.double_rounds:
+                self.result(number, black, white, outcomes[1])
+
+    def complete(self) -> events.Envelope:
+        return self._send(
+            events.TournamentCompleted(
+                tournament_id=self.id, organiser_id=self.organiser, rounds=self.total_rounds, completed_at=NOW
+            )
+        )
+
+
+PLAN = events.TieBreakPlan(
+    stages=[
+        events.TieBreakStage(
+            games=2, time_control=events.TimeControl(base_seconds=900, increment_seconds=10)
+        ),
+        events.TieBreakStage(games=2, time_control=events.TimeControl(base_seconds=300, increment_seconds=3)),
+    ],
+    sudden_death=events.TimeControl(base_seconds=180, increment_seconds=2),
+)
+TC = events.TimeControl(base_seconds=600, increment_seconds=5)
+
+
+class KnockoutStory:
+    """A knockout told as the events pairing and clocks publish: matches paired unpublished, published,
+    their games played, decided. Players are named by seed; a match is ``(match_id, seed a, seed b)``
+    with seed a White in game 1 (colours then alternate)."""
+
+    def __init__(
+        self,
+        svc: StandingsService,
+        players: int = 6,
+        *,
+        names: Sequence[str] | None = None,
+        third_place: bool = True,
+        send: Callable[[StandingsService, Any], events.Envelope] = deliver,
+    ) -> None:
+        self.svc, self.send = svc, send
+        self.id, self.organiser = uuid.uuid4(), uuid.uuid4()
+        self.player_ids = {seed: uuid.uuid4() for seed in range(1, players + 1)}
+        self.started = events.TournamentStarted(
+            tournament_id=self.id,
+            organiser_id=self.organiser,
+            name="Club knockout",
+            started_at=NOW,
+            settings=events.TournamentSettings(
+                ruleset="knockout",
+                time_control=TC,
+                knockout=events.KnockoutSettings(
+                    format="knockout",
+                    games_per_match=2,
+                    seeding="rating",
+                    third_place=third_place,
+                    tiebreak_plan=PLAN,
+                ),
+            ),
+            roster=[
+                events.RosterEntry(
+                    seed=seed,
+                    player_id=pid,
+                    name=names[seed - 1] if names else f"Player {seed}",
+                    rating=2300 - 50 * seed,
+                )
+                for seed, pid in self.player_ids.items()
+            ],
+        )
+        self.rounds: dict[int, events.RoundPaired] = {}
+        self.games: dict[tuple[str, int], events.PairedGame] = {}
+
+    def start(self) -> KnockoutStory:
+        self.send(self.svc, self.started)
+        return self
+
+    def _game(
+        self, match_id: str, board: int, number: int, white: int, black: int, label: str, tc
+    ) -> events.PairedGame:
+        game = events.PairedGame(
+            game_id=uuid.uuid5(self.id, f"{match_id}/{number}"),
+            board=board,
+            white=self.player_ids[white],
+            black=self.player_ids[black],
+            match_id=match_id,
+            number=number,
+            label=label,
+            time_control=tc,
+        )
+        self.games[(match_id, number)] = game
+        return game
+
+    def pair(
+        self, number: int, matches: Sequence[tuple[str, int, int]], byes: Sequence[tuple[str, int]] = ()
+    ) -> events.RoundPaired:
+        games, paired = [], []
+        for board, (match_id, a, b) in enumerate(matches, start=1):
+            games.append(self._game(match_id, board, 1, a, b, "Game 1", TC))
+            games.append(self._game(match_id, board, 2, b, a, "Game 2", TC))
+            section, section_round, n = match_id.split(":")
+            paired.append(
+                events.PairedMatch(
+                    match_id=match_id,
+                    section=section,
+                    section_round=int(section_round),
+                    number=int(n),
+                    board=board,
+                    players=[self.player_ids[a], self.player_ids[b]],
+                    first_white=self.player_ids[a],
+                )
+            )
+        for match_id, seed in byes:
+            section, section_round, n = match_id.split(":")
+            paired.append(
+                events.PairedMatch(
+                    match_id=match_id,
+                    section=section,
+                    section_round=int(section_round),
+                    number=int(n),
+                    players=[self.player_ids[seed], None],
+                )
+            )
+        event = events.RoundPaired(
+            tournament_id=self.id,
+            organiser_id=self.organiser,
+            round=number,
+            total_rounds=3,
+            system="knockout",
+            games=games,
+            byes=[events.Bye(player_id=self.player_ids[seed]) for _, seed in byes],
+            time_control=TC,
+            published=False,
+            matches=paired,
+        )
+        self.rounds[number] = event
+        self.send(self.svc, event)
+        return event
+
+    def tie_break(self, number: int, match_id: str, a: int, b: int) -> events.RoundPaired:
+        """The round again with a level match's first tie-break stage (seed a White in its game 1)."""
+        board = next(g.board for g in self.rounds[number].games if g.match_id == match_id)
+        stage = PLAN.stages[0].time_control
+        added = [
+            self._game(match_id, board, 3, a, b, "Tie-break 1 (15+10), game 1", stage),
+            self._game(match_id, board, 4, b, a, "Tie-break 1 (15+10), game 2", stage),
+        ]
+        event = self.rounds[number].model_copy(
+            update={"games": [*self.rounds[number].games, *added], "published": True}
+        )
+        self.rounds[number] = event
+        self.send(self.svc, event)
+        return event
+
+    def publish(self, number: int) -> events.Envelope:
+        return self.send(
+            self.svc, events.RoundPublished(tournament_id=self.id, round=number, published_at=NOW)
+        )
+
+    def result(self, number: int, match_id: str, game: int, outcome: GameOutcome) -> events.Envelope:
+        g = self.games[(match_id, game)]
+        return self.send(
+            self.svc,
+            events.GameFinished(
+                tournament_id=self.id,
+                game_id=g.game_id,
+                round=number,
+                white=g.white,
+                black=g.black,
+                outcome=outcome,
+                reason="resignation",
+                finished_at=NOW,
+            ),
+        )
+
+    def decide(self, number: int, match_id: str, winner: int, how: str = "regular") -> events.Envelope:
+        players = next(m for m in self.rounds[number].matches if m.match_id == match_id).players
+        return self.send(
+            self.svc,
+            events.MatchDecided(
+                tournament_id=self.id,
+                match_id=match_id,
+                round=number,
+                section=match_id.split(":")[0],
+                players=[p for p in players if p is not None],
+                winner=self.player_ids[winner],
+                how=how,
+                decided_at=NOW,
+            ),
+        )
+
+    def cancel(self, number: int, match_id: str, game: int) -> events.Envelope:
+        return self.send(
+            self.svc,
+            events.GameCancelled(
+                tournament_id=self.id,
+                game_id=self.games[(match_id, game)].game_id,
+                round=number,
+                reason="match_decided",
+                cancelled_at=NOW,
+            ),
+        )
+
+    def complete(self, placing: Sequence[tuple[int, int, tuple[int, int], int]]) -> events.Envelope:
+        """``placing``: (seed, rank, places, matches won) best first."""
+        return self.send(
+            self.svc,
+            events.TournamentCompleted(
+                tournament_id=self.id,
+                organiser_id=self.organiser,
+                rounds=3,
+                completed_at=NOW,
+                placing=[
+                    events.Placing(
+                        player_id=self.player_ids[seed],
+                        seed=seed,
+                        rank=rank,
+                        places=list(places),
+                        matches_won=won,
+                    )
+                    for seed, rank, places, won in placing
+                ],
+            ),
+        )
+
+
+SIX_PLAYER_PLACING = [(1, 1, (1, 1), 2), (3, 2, (2, 2), 2), (2, 3, (3, 3), 1), (5, 4, (4, 4), 1),
+                      (4, 5, (5, 6), 0), (6, 5, (5, 6), 0)]  # fmt: skip
+
+
+def six_player_knockout(svc: StandingsService, *, names=None, upto: int = 3, send=deliver) -> KnockoutStory:
+    """Six players, 2-game matches, a third-place match; seeds 1 and 2 have byes in round 1.
+
+    Round 1: 4 v 5 is level 1-1 (each wins with White) and goes to tie-break stage 1, where 5 wins
+    1½-½ (a draw, then a win with White); 3 v 6: 3 wins 1½-½. Round 2 (semi-finals): 1 beats 5 2-0;
+    3 beats 2 1½-½. Round 3: 1 beats 3 in the final 1½-½; 2 beats 5 in the third-place match 2-0.
+    ``upto``: stop after pairing (unpublished) that round.
+    """
+    W, D, B = GameOutcome.WHITE_WIN, GameOutcome.DRAW, GameOutcome.BLACK_WIN
+    k = KnockoutStory(svc, 6, names=names, send=send).start()
+    k.pair(1, [("winners:1:2", 4, 5), ("winners:1:4", 3, 6)], byes=[("winners:1:1", 1), ("winners:1:3", 2)])
+    if upto == 1:
+        return k
+    k.publish(1)
+    k.result(1, "winners:1:2", 1, W)  # 4 (White) wins
+    k.result(1, "winners:1:2", 2, W)  # 5 (White) wins: 1-1
+    k.tie_break(1, "winners:1:2", 4, 5)
+    k.result(1, "winners:1:2", 3, D)
+    k.result(1, "winners:1:2", 4, W)  # 5 (White): 1½-½ in the stage
+    k.decide(1, "winners:1:2", 5, "tiebreak")
+    k.result(1, "winners:1:4", 1, W)  # 3 (White) wins
+    k.result(1, "winners:1:4", 2, D)
+    k.decide(1, "winners:1:4", 3)
+    k.pair(2, [("winners:2:1", 1, 5), ("winners:2:2", 2, 3)])
+    if upto == 2:
+        return k
+    k.publish(2)
+    k.result(2, "winners:2:1", 1, W)  # 1 (White) wins
+    k.result(2, "winners:2:1", 2, B)  # 1 (Black) wins: 2-0
+    k.decide(2, "winners:2:1", 1)
+    k.result(2, "winners:2:2", 1, B)  # 3 (Black) wins
+    k.result(2, "winners:2:2", 2, D)
+    k.decide(2, "winners:2:2", 3)
+    k.pair(3, [("winners:3:1", 1, 3), ("third_place:1:1", 5, 2)])
+    k.publish(3)
+    k.result(3, "winners:3:1", 1, D)
+    k.result(3, "winners:3:1", 2, B)  # 1 (Black) wins: 1½-½
+    k.decide(3, "winners:3:1", 1)
+    k.result(3, "third_place:1:1", 1, B)  # 2 (Black) wins
+    k.result(3, "third_place:1:1", 2, W)  # 2 (White) wins: 2-0
+    k.decide(3, "third_place:1:1", 2)
+    k.complete(SIX_PLAYER_PLACING)
+    return k
+
+
+# -- the tournaments worked out by hand -----------------------------------------------------------------
+
+FORFEIT_BLACK = GameOutcome.BLACK_FORFEIT_WIN
+
+
+def checked(svc: StandingsService, event: events.Event | events.Envelope) -> events.Envelope:
+    """Deliver, then compare the incremental table with a recomputation from the rows."""
+    envelope = deliver(svc, event)
+    tid = envelope.tournament_id
+    assert tid is not None
+    assert snapshot(svc, tid) == recomputed(svc, tid)
+    return envelope
+
+
+def six_player_round_robin(svc: StandingsService, send=checked) -> Story:
+    """Berger pairings for six; the rows' arithmetic is in ``unit/test_projection.py``."""
+    story = Story(svc, 6, send=send).start()
+    story.play(1, [(1, 6, W), (2, 5, W), (3, 4, B)])
+    story.play(2, [(6, 4, B), (5, 3, D), (1, 2, D)])
+    story.play(3, [(2, 6, B), (3, 1, W), (4, 5, FORFEIT_BLACK)])
+    story.play(4, [(6, 5, W), (1, 4, W), (2, 3, W)])
+    story.play(5, [(3, 6, D), (4, 2, W), (5, 1, D)])
+    story.complete()
+    return story
+
+
+SIX_PLAYER_TABLE = [  # (rank, seed, points, ranking tie-breaks, shown), worked out in unit/test_projection.py
+    (1, 4, 6, {"WIN": 3, "DE": 0, "SNO": 4}, {"SB": 28}),
+    (2, 1, 6, {"WIN": 2, "DE": 0, "SNO": 1}, {"SB": 31}),
+    (3, 6, 5, {"WIN": 2, "DE": 1, "SNO": 6}, {"SB": 22}),
+    (4, 2, 5, {"WIN": 2, "DE": 2, "SNO": 2}, {"SB": 22}),
+    (5, 3, 4, {"WIN": 1, "DE": 0, "SNO": 3}, {"SB": 21}),
+    (6, 5, 4, {"WIN": 1, "DE": 0, "SNO": 5}, {"SB": 22}),
+]
+
+
+def double_rounds_swiss(svc: StandingsService, send=checked) -> Story:
+    """Five players, three Swiss rounds, each pairing played twice (leg 2 with colours swapped)."""
+    story = Story(svc, 5, system="swiss", rounds=3, double_rounds=True, send=send).start()
+    story.play(1, [(1, 4, W, D), (2, 5, W, W)], bye=3)
+    story.play(2, [(3, 1, B, D), (4, 2, D, W)], bye=5)
+    story.play(3, [(2, 3, B, W), (5, 1, D, B)], bye=4)
+    story.complete()
+    return story
+
+
+# -- what the HTTP API answers --------------------------------------------------------------------------
+
+PROBLEM = "application/problem+json"
+
+
+def problem(response, status: int, slug: str) -> dict:
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == PROBLEM
+    body = response.json
+    assert body["type"] == f"/problems/{slug}" and body["status"] == status
+    assert "Traceback" not in response.get_data(as_text=True)
+    return body

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 
 from services.pairing.adapters import orm
 from services.pairing.config import PairingSettings
-from services.pairing.domain.tournament import pairers
+from services.pairing.domain.rounds.pairers import pairers
 from services.pairing.service_layer.brackets import BracketHandlers
 from services.pairing.service_layer.handlers import Handlers
 from services.pairing.service_layer.unit_of_work import PairingUnitOfWork

@@ -13,12 +13,17 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from services.pairing.adapters.orm import brackets, byes, games, matches, players, rounds, tournaments
-from services.pairing.domain.bracket import MatchId
-from services.pairing.domain.elimination import Elimination, MatchGame, PairedMatch, bracket_from_dict
-from services.pairing.domain.match_play import GameKind, How, MatchFormat, PlannedGame
-from services.pairing.domain.platform import Plan, System
-from services.pairing.domain.seeding import Seeding
-from services.pairing.domain.tournament import Bye, Game, PairingTournament, Player, Round, Status
+from services.pairing.domain.elimination.bracket import MatchId
+from services.pairing.domain.elimination.elimination import (
+    Elimination,
+    MatchGame,
+    PairedMatch,
+    bracket_from_dict,
+)
+from services.pairing.domain.elimination.match_play import GameKind, How, MatchFormat, PlannedGame
+from services.pairing.domain.elimination.seeding import Seeding
+from services.pairing.domain.rounds.platform import Plan, System
+from services.pairing.domain.rounds.tournament import Bye, Game, PairingTournament, Player, Round, Status
 from shared.events import ByeKind, GameOutcome, TimeControl
 from shared.time_control import TimeControl as GameTimeControl
 

@@ -12,8 +12,8 @@ from flask_openapi3.openapi import OpenAPI
 
 from services.pairing.bootstrap import Pairing, bootstrap
 from services.pairing.domain import errors
-from services.pairing.domain.elimination import Elimination
-from services.pairing.domain.tournament import PairingTournament
+from services.pairing.domain.elimination.elimination import Elimination
+from services.pairing.domain.rounds.tournament import PairingTournament
 from services.pairing.entrypoints.schemas import RoundOut, RoundPath, TournamentOut, TournamentPath
 from services.pairing.service_layer import commands
 from shared.health import readiness

@@ -4,8 +4,8 @@ import uuid
 
 from pydantic import BaseModel, Field
 
-from services.pairing.domain.elimination import Elimination, MatchGame, PairedMatch
-from services.pairing.domain.tournament import Game, PairingTournament, Round
+from services.pairing.domain.elimination.elimination import Elimination, MatchGame, PairedMatch
+from services.pairing.domain.rounds.tournament import Game, PairingTournament, Round
 
 
 class TournamentPath(BaseModel):

@@ -21,16 +21,16 @@ import uuid
 from collections.abc import Callable
 
 from services.pairing.domain import errors
-from services.pairing.domain.elimination import (
+from services.pairing.domain.elimination.elimination import (
     Elimination,
     MatchGame,
     PairedMatch,
     new_bracket,
     round_of_games,
 )
-from services.pairing.domain.match_play import MatchFormat
-from services.pairing.domain.seeding import Seeding, SeedingKind
-from services.pairing.domain.tournament import Player, Status
+from services.pairing.domain.elimination.match_play import MatchFormat
+from services.pairing.domain.elimination.seeding import Seeding, SeedingKind
+from services.pairing.domain.rounds.tournament import Player, Status
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.unit_of_work import PairingUnitOfWork
 from shared import events

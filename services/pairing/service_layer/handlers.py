@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from services.pairing.domain import errors
-from services.pairing.domain.platform import System, plan
-from services.pairing.domain.tournament import (
+from services.pairing.domain.rounds.platform import System, plan
+from services.pairing.domain.rounds.tournament import (
     Pairer,
     PairingTournament,
     Player,

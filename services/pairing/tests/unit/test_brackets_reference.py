@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from services.pairing.domain.bracket import (
+from services.pairing.domain.elimination.bracket import (
     Bracket,
     Match,
     MatchId,
@@ -22,8 +22,8 @@ from services.pairing.domain.bracket import (
     play_out,
     worse_seed,
 )
-from services.pairing.domain.double_knockout import DoubleKnockout
-from services.pairing.domain.knockout import Knockout
+from services.pairing.domain.elimination.double_knockout import DoubleKnockout
+from services.pairing.domain.elimination.knockout import Knockout
 from tests.fixtures import FIXTURES
 
 FILES = sorted((FIXTURES / "brackets").glob("*.json"))

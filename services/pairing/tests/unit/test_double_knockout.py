@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.pairing.domain.bracket import (
+from services.pairing.domain.elimination.bracket import (
     BracketError,
     LoserOf,
     MatchId,
@@ -18,7 +18,7 @@ from services.pairing.domain.bracket import (
     better_seed,
     play_out,
 )
-from services.pairing.domain.double_knockout import (
+from services.pairing.domain.elimination.double_knockout import (
     DROP_IN_ORDER,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -27,7 +27,7 @@ from services.pairing.domain.double_knockout import (
     reverse,
     reverse_half_shift,
 )
-from services.pairing.domain.knockout import Knockout
+from services.pairing.domain.elimination.knockout import Knockout
 from tests.fixtures import FIXTURES
 
 W, L, GF = Section.WINNERS, Section.LOSERS, Section.GRAND_FINAL

@@ -8,11 +8,11 @@ import uuid
 
 import pytest
 
-from services.pairing.domain.bracket import MatchId, Section
-from services.pairing.domain.elimination import Elimination, bracket_from_dict, new_bracket
+from services.pairing.domain.elimination.bracket import MatchId, Section
+from services.pairing.domain.elimination.elimination import Elimination, bracket_from_dict, new_bracket
+from services.pairing.domain.elimination.match_play import How, MatchFormat
+from services.pairing.domain.elimination.seeding import Seeding, SeedingKind
 from services.pairing.domain.errors import RoundNotDue
-from services.pairing.domain.match_play import How, MatchFormat
-from services.pairing.domain.seeding import Seeding, SeedingKind
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 

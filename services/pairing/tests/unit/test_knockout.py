@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.pairing.domain.bracket import (
+from services.pairing.domain.elimination.bracket import (
     BracketError,
     MatchId,
     MatchStatus,
@@ -18,7 +18,7 @@ from services.pairing.domain.bracket import (
     better_seed,
     play_out,
 )
-from services.pairing.domain.knockout import MAX_PLAYERS, MIN_PLAYERS, Knockout
+from services.pairing.domain.elimination.knockout import MAX_PLAYERS, MIN_PLAYERS, Knockout
 
 W = Section.WINNERS
 

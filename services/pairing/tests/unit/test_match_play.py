@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from services.pairing.domain.match_play import (
+from services.pairing.domain.elimination.match_play import (
     GameKind,
     How,
     MatchFormat,

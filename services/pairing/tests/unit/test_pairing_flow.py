@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from services.pairing.domain.berger import round_robin
+from services.pairing.domain.rounds.berger import round_robin
 from services.pairing.tests.conftest import deliver, finish, published, started
 from shared import events
 from shared.events import GameOutcome
@@ -148,7 +148,7 @@ def test_swiss_for_a_field_at_the_threshold_never_pairs_twice(svc):
 
 
 def test_swiss_round_input_scores_platform_points_and_sums_double_rounds(svc):
-    from services.pairing.domain.swiss import round_input
+    from services.pairing.domain.rounds.swiss import round_input
 
     ev = started(8, threshold=7, double_rounds=True)
     deliver(svc, ev, ev.tournament_id)

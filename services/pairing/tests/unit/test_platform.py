@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from services.pairing.domain.errors import UnsupportedField
-from services.pairing.domain.platform import System, plan, swiss_rounds
+from services.pairing.domain.rounds.platform import System, plan, swiss_rounds
 
 
 @pytest.mark.parametrize(

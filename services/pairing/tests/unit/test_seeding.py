@@ -4,7 +4,7 @@ from collections import Counter
 
 import pytest
 
-from services.pairing.domain.seeding import (
+from services.pairing.domain.elimination.seeding import (
     Entrant,
     Seeding,
     SeedingError,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Final
 
-from services.pairing.domain.bracket import (
+from services.pairing.domain.elimination.bracket import (
     Bracket,
     BracketError,
     Match,
@@ -34,17 +34,17 @@ from services.pairing.domain.bracket import (
     Section,
     better_seed,
 )
-from services.pairing.domain.double_knockout import DoubleKnockout
-from services.pairing.domain.errors import RoundNotDue
-from services.pairing.domain.knockout import Knockout
-from services.pairing.domain.match_play import (
+from services.pairing.domain.elimination.double_knockout import DoubleKnockout
+from services.pairing.domain.elimination.knockout import Knockout
+from services.pairing.domain.elimination.match_play import (
     How,
     MatchFormat,
     PlannedGame,
     progress,
     regular_games,
 )
-from services.pairing.domain.seeding import Seeding
+from services.pairing.domain.elimination.seeding import Seeding
+from services.pairing.domain.errors import RoundNotDue
 from shared.scoring import Outcome
 
 GAME_NAMESPACE: Final = uuid.UUID("8f5d2c1e-3b6a-4e7f-9a0b-1c2d3e4f5a6b")

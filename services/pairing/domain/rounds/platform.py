@@ -12,8 +12,8 @@ import math
 from dataclasses import dataclass
 from enum import StrEnum
 
-from services.pairing.domain import berger
 from services.pairing.domain.errors import UnsupportedField
+from services.pairing.domain.rounds import berger
 
 ROUND_ROBIN_MAX = 19
 

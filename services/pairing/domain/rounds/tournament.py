@@ -8,9 +8,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
-from services.pairing.domain import berger
 from services.pairing.domain.errors import RoundNotDue
-from services.pairing.domain.platform import Plan, System
+from services.pairing.domain.rounds.platform import Plan, System
 from shared.events import ByeKind, GameOutcome
 
 GAME_NAMESPACE = uuid.UUID("5b0c3f4e-7a44-4c55-9d0e-2f3a1e6b8c01")
@@ -139,24 +138,3 @@ def progress_after_result(round_no: int, open_games: int, total_rounds: int) -> 
     if open_games:
         return Progress.ROUND_OPEN
     return Progress.TOURNAMENT_COMPLETED if round_no >= total_rounds else Progress.ROUND_COMPLETED
-
-
-class RoundRobinPairer:
-    """FIDE Berger tables; seeds are the start numbers. Four players play the table twice."""
-
-    def pair(self, tournament: PairingTournament, round_no: int) -> Draw:
-        table = berger.round_robin(len(tournament.players), double=tournament.plan.double_cycle)
-        boards: list[Board] = []
-        bye = None
-        for pairing in table[round_no - 1]:
-            if pairing.is_bye:
-                bye = pairing.white or pairing.black
-            else:
-                boards.append(Board(pairing.white, pairing.black))
-        return Draw(tuple(boards), bye)
-
-
-def pairers() -> dict[System, Pairer]:
-    from services.pairing.domain.swiss import SwissPairer
-
-    return {System.ROUND_ROBIN: RoundRobinPairer(), System.SWISS: SwissPairer()}

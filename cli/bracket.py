@@ -17,13 +17,13 @@ from services.pairing.domain.elimination.bracket import (
     BracketError,
     Match,
     MatchStatus,
-    Section,
     better_seed,
     play_out,
     worse_seed,
 )
 from services.pairing.domain.elimination.double_knockout import DoubleKnockout
 from services.pairing.domain.elimination.knockout import Knockout
+from shared.vocabulary import Section
 
 TITLES = {
     Section.WINNERS: "Winners' bracket",

@@ -20,12 +20,13 @@ from services.pairing.domain.elimination.elimination import (
     PairedMatch,
     bracket_from_dict,
 )
-from services.pairing.domain.elimination.match_play import GameKind, How, MatchFormat, PlannedGame
+from services.pairing.domain.elimination.match_play import GameKind, MatchFormat, PlannedGame
 from services.pairing.domain.elimination.seeding import Seeding
-from services.pairing.domain.rounds.platform import Plan, System
+from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.tournament import Bye, Game, PairingTournament, Player, Round, Status
 from shared.events import ByeKind, GameOutcome, TimeControl
 from shared.time_control import TimeControl as GameTimeControl
+from shared.vocabulary import Decision, System
 
 # The statements of a result, built once: a message only binds its values.
 _LOCK = (
@@ -272,7 +273,12 @@ class TournamentRepository:
         for m in self.session.execute(sa.select(matches).where(matches.c.tournament_id == tournament_id)):
             mid = MatchId.parse(m.match_id)
             found[mid] = PairedMatch(
-                mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=How(m.how) if m.how else None
+                mid,
+                m.round,
+                m.board,
+                (m.seed_a, m.seed_b),
+                m.first_white,
+                how=Decision(m.how) if m.how else None,
             )
         game_rows = self.session.execute(
             sa.select(games)

@@ -49,7 +49,7 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         with svc.uow() as uow:
             uow.tournaments.lock_shared(tournament_id)
             t = uow.tournaments.get(tournament_id)
-            e = uow.tournaments.elimination(tournament_id) if t is not None and t.system.bracket else None
+            e = uow.tournaments.elimination(tournament_id) if t is not None and t.system.elimination else None
         if t is None:
             raise not_found("tournament", tournament_id)
         visible = who is not None and (who.subject == t.organiser_id or who.is_staff)

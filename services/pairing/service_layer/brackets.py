@@ -172,7 +172,7 @@ class BracketHandlers:
                 raise errors.TournamentNotFound(f"no tournament {tid}")
             if cmd.actor.id != head.organiser_id and not cmd.actor.staff:
                 raise errors.NotOrganiser("only the organiser of this tournament may publish its rounds")
-            if not head.system.bracket:
+            if not head.system.elimination:
                 raise errors.PublishedWhenPaired(
                     f"a {head.system.value} round is public as soon as it is paired"
                 )

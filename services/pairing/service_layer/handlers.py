@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from services.pairing.domain import errors
-from services.pairing.domain.rounds.platform import System, plan
+from services.pairing.domain.rounds.platform import plan
 from services.pairing.domain.rounds.tournament import (
     Pairer,
     PairingTournament,
@@ -24,6 +24,7 @@ from services.pairing.service_layer.brackets import BracketHandlers
 from services.pairing.service_layer.unit_of_work import PairingUnitOfWork
 from shared import events
 from shared.timesource import Clock
+from shared.vocabulary import System
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class Handlers:
             raise errors.TournamentNotFound(
                 f"game.finished for unknown tournament {tid}"
             )  # retried, then DLQ
-        if head.system.bracket:
+        if head.system.elimination:
             self.brackets.on_game_finished(event, uow)
             return
         if not uow.tournaments.record_outcome(event.game_id, event.outcome, event.finished_at):
@@ -108,7 +109,7 @@ class Handlers:
         head = uow.tournaments.lock(tournament_id)
         if head is None:
             raise errors.TournamentNotFound(f"no tournament {tournament_id}")
-        if head.system.bracket:
+        if head.system.elimination:
             self.brackets.pair_round(tournament_id, number, uow)
             return
         t = uow.tournaments.get(tournament_id)

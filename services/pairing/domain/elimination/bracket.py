@@ -23,7 +23,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Any, Final, Literal, NamedTuple, Self
+from typing import Any, ClassVar, Final, Literal, NamedTuple, Self
+
+from shared.vocabulary import BracketFormat, Section
 
 
 class BracketError(ValueError):
@@ -36,15 +38,6 @@ class ResultRefused(BracketError):
 
 class NotFinished(BracketError):
     """The final placing was asked for before every match was decided."""
-
-
-class Section(StrEnum):
-    """The parts of a bracket, named as in the reference data."""
-
-    WINNERS = "winners"
-    LOSERS = "losers"
-    GRAND_FINAL = "grand_final"
-    THIRD_PLACE = "third_place"
 
 
 class MatchId(NamedTuple):
@@ -216,7 +209,7 @@ class Layout:
 class Bracket(ABC):
     """The shared engine. Subclasses give the layout, the options and the placing groups."""
 
-    format: str
+    format: ClassVar[BracketFormat]
 
     def __init__(self, players: int, results: Mapping[MatchId, int] | None = None) -> None:
         self._players = players

@@ -31,13 +31,11 @@ from services.pairing.domain.elimination.bracket import (
     MatchId,
     MatchStatus,
     Placing,
-    Section,
     better_seed,
 )
 from services.pairing.domain.elimination.double_knockout import DoubleKnockout
 from services.pairing.domain.elimination.knockout import Knockout
 from services.pairing.domain.elimination.match_play import (
-    How,
     MatchFormat,
     PlannedGame,
     progress,
@@ -46,15 +44,18 @@ from services.pairing.domain.elimination.match_play import (
 from services.pairing.domain.elimination.seeding import Seeding
 from services.pairing.domain.errors import RoundNotDue
 from shared.scoring import Outcome
+from shared.vocabulary import BracketFormat, Decision, Section
 
 GAME_NAMESPACE: Final = uuid.UUID("8f5d2c1e-3b6a-4e7f-9a0b-1c2d3e4f5a6b")
-FORMATS: Final[Mapping[str, type[Knockout] | type[DoubleKnockout]]] = {
+FORMATS: Final[Mapping[BracketFormat, type[Knockout] | type[DoubleKnockout]]] = {
     Knockout.format: Knockout,
     DoubleKnockout.format: DoubleKnockout,
 }
 
 
-def new_bracket(fmt: str, players: int, *, third_place: bool = False, second_final: bool = True) -> Bracket:
+def new_bracket(
+    fmt: BracketFormat, players: int, *, third_place: bool = False, second_final: bool = True
+) -> Bracket:
     """An empty bracket of the format (``knockout`` or ``double_knockout``)."""
     if fmt == Knockout.format:
         return Knockout(players, third_place=third_place)
@@ -64,9 +65,10 @@ def new_bracket(fmt: str, players: int, *, third_place: bool = False, second_fin
 
 
 def bracket_from_dict(data: Mapping[str, Any]) -> Bracket:
-    cls = FORMATS.get(str(data.get("format")))
-    if cls is None:
-        raise BracketError(f"not a bracket state: format {data.get('format')!r}")
+    try:
+        cls = FORMATS[BracketFormat(str(data.get("format")))]
+    except ValueError:
+        raise BracketError(f"not a bracket state: format {data.get('format')!r}") from None
     return cls.from_dict(data)
 
 
@@ -89,7 +91,7 @@ class PairedMatch:
     players: tuple[int, int]
     first_white: int
     games: list[MatchGame] = field(default_factory=list)
-    how: How | None = None
+    how: Decision | None = None
 
     def seed(self, slot: int) -> int:
         return self.players[slot]
@@ -125,7 +127,7 @@ class Elimination:
     matches: dict[MatchId, PairedMatch] = field(default_factory=dict)
 
     @property
-    def format(self) -> str:
+    def format(self) -> BracketFormat:
         return self.bracket.format
 
     # -- rounds ------------------------------------------------------------------------------------

@@ -4,9 +4,9 @@ the FIDE Dutch system for a Swiss."""
 from __future__ import annotations
 
 from services.pairing.domain.rounds import berger
-from services.pairing.domain.rounds.platform import System
 from services.pairing.domain.rounds.swiss import SwissPairer
 from services.pairing.domain.rounds.tournament import Board, Draw, Pairer, PairingTournament
+from shared.vocabulary import System
 
 
 class RoundRobinPairer:

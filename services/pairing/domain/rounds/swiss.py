@@ -17,8 +17,8 @@ from services.pairing.domain.dutch import model as dutch
 from services.pairing.domain.dutch.engine import pair_round
 from services.pairing.domain.errors import NoValidPairing
 from services.pairing.domain.rounds.tournament import Board, Draw, Game, PairingTournament
-from shared.events import ByeKind
 from shared.scoring import PLATFORM, Outcome, PointSystem, Result, side_results
+from shared.vocabulary import ByeKind
 
 _FORFEITS = {
     Result.FORFEIT_WIN: dutch.RoundKind.FORFEIT_WIN,

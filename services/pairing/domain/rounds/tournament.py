@@ -9,8 +9,9 @@ from enum import StrEnum
 from typing import Protocol
 
 from services.pairing.domain.errors import RoundNotDue
-from services.pairing.domain.rounds.platform import Plan, System
-from shared.events import ByeKind, GameOutcome
+from services.pairing.domain.rounds.platform import Plan
+from shared.scoring import Outcome as GameOutcome
+from shared.vocabulary import ByeKind, System
 
 GAME_NAMESPACE = uuid.UUID("5b0c3f4e-7a44-4c55-9d0e-2f3a1e6b8c01")
 

@@ -13,7 +13,6 @@ from services.pairing.domain.elimination.bracket import (
     MatchId,
     MatchStatus,
     ResultRefused,
-    Section,
     WinnerOf,
     better_seed,
     play_out,
@@ -28,6 +27,7 @@ from services.pairing.domain.elimination.double_knockout import (
     reverse_half_shift,
 )
 from services.pairing.domain.elimination.knockout import Knockout
+from shared.vocabulary import Section
 from tests.fixtures import FIXTURES
 
 W, L, GF = Section.WINNERS, Section.LOSERS, Section.GRAND_FINAL

@@ -8,13 +8,14 @@ import uuid
 
 import pytest
 
-from services.pairing.domain.elimination.bracket import MatchId, Section
+from services.pairing.domain.elimination.bracket import MatchId
 from services.pairing.domain.elimination.elimination import Elimination, bracket_from_dict, new_bracket
-from services.pairing.domain.elimination.match_play import How, MatchFormat
+from services.pairing.domain.elimination.match_play import MatchFormat
 from services.pairing.domain.elimination.seeding import Seeding, SeedingKind
 from services.pairing.domain.errors import RoundNotDue
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
+from shared.vocabulary import Decision, Section
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
 
@@ -89,7 +90,7 @@ def test_a_level_match_gets_its_tie_break_games_and_a_decided_one_cancels_the_re
     assert e.record(ids[0], B) is None  # a second result for a game: the first one stands
     assert e.record(ids[1], B).winner is None
     done = e.record(ids[2], W)  # 3-0 with one game left
-    assert done.winner == 1 and match.how is How.REGULAR
+    assert done.winner == 1 and match.how is Decision.REGULAR
     assert [g.game_id for g in done.cancelled] == [ids[3]] and match.games[3].cancelled
     assert e.bracket.match("winners:1:1").winner == 1
     late = e.record(ids[3], B)  # played anyway: kept, changes nothing
@@ -105,7 +106,7 @@ def test_a_level_match_gets_its_tie_break_games_and_a_decided_one_cancels_the_re
     ]
     assert len({g.game_id for g in other.games}) == 6
     assert e.record(recorded.added[0].game_id, W).winner is None
-    assert e.record(recorded.added[1].game_id, D).winner == 2 and other.how is How.TIEBREAK
+    assert e.record(recorded.added[1].game_id, D).winner == 2 and other.how is Decision.TIEBREAK
 
 
 def test_game_ids_are_the_same_whenever_a_round_is_paired():

@@ -14,11 +14,11 @@ from services.pairing.domain.elimination.bracket import (
     MatchStatus,
     NotFinished,
     ResultRefused,
-    Section,
     better_seed,
     play_out,
 )
 from services.pairing.domain.elimination.knockout import MAX_PLAYERS, MIN_PLAYERS, Knockout
+from shared.vocabulary import Section
 
 W = Section.WINNERS
 

@@ -21,12 +21,12 @@ from services.pairing.domain.elimination.elimination import (
     bracket_from_dict,
 )
 from services.pairing.domain.elimination.match_play import GameKind, MatchFormat, PlannedGame
-from services.pairing.domain.elimination.seeding import Seeding
+from services.pairing.domain.elimination.seeding import SeedList
 from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.tournament import Bye, Game, PairingTournament, Player, Round, Status
 from shared.events import ByeKind, GameOutcome, TimeControl
 from shared.time_control import TimeControl as GameTimeControl
-from shared.vocabulary import Decision, System
+from shared.vocabulary import Decision, Seeding, System
 
 # The statements of a result, built once: a message only binds its values.
 _LOCK = (
@@ -258,7 +258,7 @@ class TournamentRepository:
             sa.insert(brackets).values(
                 tournament_id=e.id,
                 state=e.bracket.to_dict(),
-                seeding=e.seeding.to_dict(),
+                seeding=seed_list_json(e.seeding),
                 match_format=e.match_format.to_dict(),
             )
         )
@@ -307,7 +307,7 @@ class TournamentRepository:
             tournament_id,
             MatchFormat.from_dict(row.match_format),
             bracket_from_dict(row.state),
-            Seeding.from_dict(row.seeding),
+            seed_list(row.seeding),
             found,
         )
 
@@ -407,3 +407,18 @@ class TournamentRepository:
             .values(published_at=at)
         )
         return True
+
+
+# A seed list as stored: a drawn one's kind is written "draw", the name it had before the shared vocabulary.
+_STORED_SEEDING = {Seeding.RATING: "rating", Seeding.CUSTOM: "custom", Seeding.RANDOM: "draw"}
+_SEEDING_STORED = {stored: kind for kind, stored in _STORED_SEEDING.items()}
+
+
+def seed_list_json(seeds: SeedList) -> dict[str, Any]:
+    return {"kind": _STORED_SEEDING[seeds.kind], "order": list(seeds.order), "draw_seed": seeds.draw_seed}
+
+
+def seed_list(data: dict[str, Any]) -> SeedList:
+    return SeedList(
+        _SEEDING_STORED[data["kind"]], tuple(str(p) for p in data["order"]), data.get("draw_seed")
+    )

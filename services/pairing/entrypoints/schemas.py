@@ -6,6 +6,10 @@ from pydantic import BaseModel, Field
 
 from services.pairing.domain.elimination.elimination import Elimination, MatchGame, PairedMatch
 from services.pairing.domain.rounds.tournament import Game, PairingTournament, Round
+from shared.vocabulary import Seeding
+
+# a drawn seed list is shown as "draw", the name the API has always used
+SEEDING_SHOWN = {Seeding.RATING: "rating", Seeding.CUSTOM: "custom", Seeding.RANDOM: "draw"}
 
 
 class TournamentPath(BaseModel):
@@ -122,7 +126,7 @@ class KnockoutOut(BaseModel):
         return cls(
             format=e.format,
             games_per_match=e.match_format.games,
-            seeding=e.seeding.kind.value,
+            seeding=SEEDING_SHOWN[e.seeding.kind],
             draw_seed=e.seeding.draw_seed,
             options={k: v for k, v in state.items() if k not in ("format", "players", "results")},
             finished=e.bracket.is_finished(),

@@ -29,7 +29,7 @@ from services.pairing.domain.elimination.elimination import (
     round_of_games,
 )
 from services.pairing.domain.elimination.match_play import MatchFormat
-from services.pairing.domain.elimination.seeding import Seeding, SeedingKind
+from services.pairing.domain.elimination.seeding import SeedList
 from services.pairing.domain.rounds.tournament import Player, Status
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.unit_of_work import PairingUnitOfWork
@@ -39,8 +39,6 @@ from shared.time_control import TimeControl as GameTimeControl
 from shared.timesource import Clock
 
 log = logging.getLogger(__name__)
-
-SEEDING_KINDS = {"rating": SeedingKind.RATING, "custom": SeedingKind.CUSTOM, "random": SeedingKind.DRAW}
 
 
 def draw_white() -> int:
@@ -75,13 +73,7 @@ class BracketHandlers:
         if [r.seed for r in roster] != list(range(1, len(roster) + 1)):
             raise errors.UnsupportedField("a knockout's roster must be seeded 1 … N")
         try:
-            seeding = Seeding.from_dict(
-                {
-                    "kind": SEEDING_KINDS[ko.seeding].value,
-                    "order": [str(r.player_id) for r in roster],
-                    "draw_seed": ko.draw_seed,
-                }
-            )
+            seeding = SeedList(ko.seeding, tuple(str(r.player_id) for r in roster), ko.draw_seed)
             bracket = new_bracket(
                 ko.format, len(roster), third_place=ko.third_place, second_final=ko.second_final
             )

@@ -41,7 +41,7 @@ from services.pairing.domain.elimination.match_play import (
     progress,
     regular_games,
 )
-from services.pairing.domain.elimination.seeding import Seeding
+from services.pairing.domain.elimination.seeding import SeedList
 from services.pairing.domain.errors import RoundNotDue
 from shared.scoring import Outcome
 from shared.vocabulary import BracketFormat, Decision, Section
@@ -123,7 +123,7 @@ class Elimination:
     id: uuid.UUID
     match_format: MatchFormat
     bracket: Bracket
-    seeding: Seeding
+    seeding: SeedList
     matches: dict[MatchId, PairedMatch] = field(default_factory=dict)
 
     @property

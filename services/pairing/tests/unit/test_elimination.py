@@ -11,11 +11,11 @@ import pytest
 from services.pairing.domain.elimination.bracket import MatchId
 from services.pairing.domain.elimination.elimination import Elimination, bracket_from_dict, new_bracket
 from services.pairing.domain.elimination.match_play import MatchFormat
-from services.pairing.domain.elimination.seeding import Seeding, SeedingKind
+from services.pairing.domain.elimination.seeding import SeedList
 from services.pairing.domain.errors import RoundNotDue
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
-from shared.vocabulary import Decision, Section
+from shared.vocabulary import Decision, Section, Seeding
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
 
@@ -26,7 +26,7 @@ def event(fmt: str, players: int, games: int = 2, **options) -> Elimination:
         uuid.UUID(int=players),
         MatchFormat(games, TimeControl(600, 5)),
         new_bracket(fmt, players, **options),
-        Seeding(SeedingKind.CUSTOM, order),
+        SeedList(Seeding.CUSTOM, order),
     )
 
 

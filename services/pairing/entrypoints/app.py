@@ -46,12 +46,10 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         """The tournament, its knockout (if it is one), and whether the caller may see unpublished
         rounds (its organiser, or staff: an optional bearer token on the read)."""
         who = optional_principal(secret)
-        with svc.uow() as uow:
-            uow.tournaments.lock_shared(tournament_id)
-            t = uow.tournaments.get(tournament_id)
-            e = uow.tournaments.elimination(tournament_id) if t is not None and t.system.elimination else None
-        if t is None:
+        found = svc.views.tournament(tournament_id)
+        if found is None:
             raise not_found("tournament", tournament_id)
+        t, e = found
         visible = who is not None and (who.subject == t.organiser_id or who.is_staff)
         return t, e, visible
 

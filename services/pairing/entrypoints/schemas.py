@@ -126,8 +126,8 @@ class KnockoutOut(BaseModel):
         return cls(
             format=e.format,
             games_per_match=e.match_format.games,
-            seeding=SEEDING_SHOWN[e.seeding.kind],
-            draw_seed=e.seeding.draw_seed,
+            seeding=SEEDING_SHOWN[e.seeds.kind],
+            draw_seed=e.seeds.draw_seed,
             options={k: v for k, v in state.items() if k not in ("format", "players", "results")},
             finished=e.bracket.is_finished(),
         )

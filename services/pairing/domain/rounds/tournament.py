@@ -1,32 +1,29 @@
-"""The pairing service's view of a running tournament: who plays, the rounds paired so far and
-their results. Pure: engines are called through :class:`Pairer`."""
+"""A round robin or a Swiss as the pairing service runs it (the `platform` ruleset, RULES.md §2): who
+plays, the rounds paired so far and their results. Pure: engines are called through :class:`Pairer`.
+
+Two aggregates hold such a tournament, both changed only under the tournament's row lock:
+:class:`PairingTournament`, its whole history, which pairing a round needs; and
+:class:`~services.pairing.domain.rounds.results.RoundResults`, the one round a result changes, so that a
+result does not load the history.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Protocol
 
-from services.pairing.domain.errors import RoundNotDue
-from services.pairing.domain.rounds.platform import Plan
-from shared.scoring import Outcome as GameOutcome
+from services.pairing.domain import events
+from services.pairing.domain.changes import Changing, RoundAdded
+from services.pairing.domain.errors import NotOrganiser, PublishedWhenPaired, RoundNotDue
+from services.pairing.domain.heading import Heading, Player, Status
+from services.pairing.domain.rounds.platform import Plan, plan
+from shared.aggregate import Aggregate
+from shared.scoring import Outcome
 from shared.vocabulary import ByeKind, System
 
 GAME_NAMESPACE = uuid.UUID("5b0c3f4e-7a44-4c55-9d0e-2f3a1e6b8c01")
-
-
-class Status(StrEnum):
-    RUNNING = "running"
-    COMPLETED = "completed"
-
-
-@dataclass(frozen=True)
-class Player:
-    seed: int
-    player_id: uuid.UUID
-    name: str
-    rating: int | None = None
 
 
 @dataclass
@@ -37,7 +34,7 @@ class Game:
     white: int  # seed
     black: int  # seed
     leg: int = 1
-    outcome: GameOutcome | None = None
+    outcome: Outcome | None = None
 
 
 @dataclass(frozen=True)
@@ -76,16 +73,42 @@ class Pairer(Protocol):
     def pair(self, tournament: PairingTournament, round_no: int) -> Draw: ...
 
 
-@dataclass
-class PairingTournament:
-    id: uuid.UUID
-    organiser_id: uuid.UUID
-    name: str
+@dataclass(eq=False)
+class PairingTournament(Aggregate, Changing):
+    heading: Heading
     plan: Plan
     double_rounds: bool
-    players: list[Player]
+    players: tuple[Player, ...]
     rounds: list[Round] = field(default_factory=list)
     status: Status = Status.RUNNING
+
+    @classmethod
+    def start(
+        cls,
+        heading: Heading,
+        players: tuple[Player, ...],
+        *,
+        threshold: int,
+        extra_round: bool = False,
+        double_rounds: bool = False,
+    ) -> PairingTournament:
+        """The system and the number of rounds are chosen from the players present; round 1 is due."""
+        chosen = plan(len(players), threshold=threshold, extra_round=extra_round)
+        t = cls(heading, chosen, double_rounds, tuple(sorted(players, key=lambda p: p.seed)))
+        t.record(events.RoundBecameDue(t.id, 1))
+        return t
+
+    @property
+    def id(self) -> uuid.UUID:
+        return self.heading.id
+
+    @property
+    def organiser_id(self) -> uuid.UUID:
+        return self.heading.organiser_id
+
+    @property
+    def name(self) -> str:
+        return self.heading.name
 
     @property
     def system(self) -> System:
@@ -109,7 +132,7 @@ class PairingTournament:
             return None
         return len(self.rounds) + 1
 
-    def pair_round(self, number: int, pairer: Pairer) -> Round:
+    def pair_round(self, number: int, pairer: Pairer, *, now: dt.datetime) -> Round:
         if number != self.next_round_number():
             raise RoundNotDue(f"round {number} cannot be paired now (next: {self.next_round_number()})")
         draw = pairer.pair(self, number)
@@ -121,21 +144,37 @@ class PairingTournament:
         byes = [Bye(number, draw.bye)] if draw.bye is not None else []
         rnd = Round(number, games, byes)
         self.rounds.append(rnd)
+        self.change(RoundAdded(number, now))
+        self.record(self._paired(rnd))
         return rnd
+
+    def publish_round(self, number: int, *, by: uuid.UUID, staff: bool = False) -> None:
+        """Only knockout rounds wait for their organiser: a round here is public as soon as it is paired."""
+        if by != self.organiser_id and not staff:
+            raise NotOrganiser("only the organiser of this tournament may publish its rounds")
+        raise PublishedWhenPaired(f"a {self.system.value} round is public as soon as it is paired")
 
     def _game(self, number: int, board: int, white: int, black: int, *, leg: int) -> Game:
         game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{number}:{board}:{leg}")
         return Game(game_id, number, board, white, black, leg)
 
-
-class Progress(StrEnum):
-    ROUND_OPEN = "round_open"
-    ROUND_COMPLETED = "round_completed"
-    TOURNAMENT_COMPLETED = "tournament_completed"
-
-
-def progress_after_result(round_no: int, open_games: int, total_rounds: int) -> Progress:
-    """A round closes when its last game ends; the tournament when its last round closes."""
-    if open_games:
-        return Progress.ROUND_OPEN
-    return Progress.TOURNAMENT_COMPLETED if round_no >= total_rounds else Progress.ROUND_COMPLETED
+    def _paired(self, rnd: Round) -> events.RoundPaired:
+        return events.RoundPaired(
+            tournament_id=self.id,
+            organiser_id=self.organiser_id,
+            round=rnd.number,
+            total_rounds=self.total_rounds,
+            system=self.system,
+            games=tuple(
+                events.GameInRound(
+                    g.game_id,
+                    g.board,
+                    self.player(g.white).player_id,
+                    self.player(g.black).player_id,
+                    leg=g.leg,
+                )
+                for g in rnd.games
+            ),
+            byes=tuple(events.ByeInRound(self.player(b.seed).player_id, b.kind) for b in rnd.byes),
+            time_control=self.heading.time_control,
+        )

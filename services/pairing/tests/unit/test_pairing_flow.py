@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+from services.pairing.adapters.wire import RoundDue
 from services.pairing.domain.rounds.berger import round_robin
 from services.pairing.tests.conftest import deliver, finish, published, started
 from shared import events
@@ -112,7 +113,7 @@ def test_a_second_result_for_a_game_changes_nothing(svc):
 def test_pairing_a_round_twice_is_a_no_op(svc):
     ev = started(6)
     deliver(svc, ev, ev.tournament_id)
-    due = events.RoundDue(tournament_id=ev.tournament_id, round=1)
+    due = RoundDue(tournament_id=ev.tournament_id, round=1)
     deliver(svc, due, ev.tournament_id)  # a second worker's job for the same round
     assert len(published(svc, "round.paired")) == 1
 

@@ -1,9 +1,17 @@
 """The one place where pairing's domain meets the versioned wire events (``shared.events``): domain
 events out (through the unit of work's :data:`wire` map), consumed events in (as commands). The time
 control, roster and settings conversions exist here once.
+
+``pairing.round_due`` is pairing's own event: it travels over the broker only from pairing's consumer to
+its workers, so it is defined here, marked internal, and left out of the published schema.
 """
 
 from __future__ import annotations
+
+import uuid
+from typing import ClassVar
+
+from pydantic import Field
 
 from services.pairing.domain import events as domain
 from services.pairing.domain.heading import Heading, Player
@@ -12,7 +20,15 @@ from shared import events
 from shared.time_control import Stage, TieBreakPlan, TimeControl
 from shared.wire import WireMap
 
-RoundDue = events.RoundDue
+
+@events.register
+class RoundDue(events.Event):
+    """Internal to the pairing service: a round is ready to be paired by a pairing worker."""
+
+    TYPE: ClassVar[str] = "pairing.round_due"
+    INTERNAL: ClassVar[bool] = True
+    tournament_id: uuid.UUID
+    round: int = Field(ge=1)
 
 
 # -- time controls -------------------------------------------------------------------------------------

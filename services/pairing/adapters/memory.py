@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from services.pairing.adapters.wire import wire
-from services.pairing.domain.changes import Changing, Finished, OutcomeSet, RoundClosed
+from services.pairing.domain.changes import Changing, Finished, OutcomeSet, RoundAdded, RoundClosed
 from services.pairing.domain.elimination.elimination import Elimination
+from services.pairing.domain.errors import RoundTaken
 from services.pairing.domain.heading import Status
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament
@@ -52,11 +53,25 @@ class _Writes(MemoryRepository[uuid.UUID, A]):
 
 
 class MemoryTournaments(_Writes[PairingTournament]):
-    pass
+    def save(self, t: PairingTournament) -> None:
+        stored = self.table.read(t.id)
+        for change in t.take_changes():
+            if isinstance(change, RoundAdded) and stored is not None and stored.round(change.number):
+                raise RoundTaken(f"round {change.number} of tournament {t.id} is paired already")
+        super().save(t)
 
 
 class MemoryEliminations(_Writes[Elimination]):
-    pass
+    def save(self, e: Elimination) -> None:
+        stored = self.table.read(e.id)
+        for change in e.take_changes():
+            if (
+                isinstance(change, RoundAdded)
+                and stored is not None
+                and stored.paired_rounds >= change.number
+            ):
+                raise RoundTaken(f"round {change.number} of tournament {e.id} is paired already")
+        super().save(e)
 
 
 class MemoryRoundResults:

@@ -1,14 +1,22 @@
-"""The pairing service on the embedded adapters: from tournament.started to tournament.completed."""
+"""The pairing service from tournament.started to tournament.completed, on SQLite and on the in-memory
+fakes."""
 
 from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from services.pairing.adapters.wire import RoundDue
 from services.pairing.domain.rounds.berger import round_robin
-from services.pairing.tests.conftest import deliver, finish, published, started
+from services.pairing.tests.helpers import deliver, finish, published, started
 from shared import events
 from shared.events import GameOutcome
+
+
+@pytest.fixture
+def svc(service):
+    return service
 
 
 def play_all(svc, tid) -> None:

@@ -78,12 +78,29 @@ _ROUND_RESULTS = (
     )
     .where(tournaments.c.id == _TID, rounds.c.number == sa.bindparam("n"))
 )
-_ELIMINATION = (
-    sa.select(tournaments, brackets.c.state, brackets.c.seeding, brackets.c.match_format)
+_ELIMINATION = (  # the head, the bracket and the players: one row per player
+    sa.select(
+        tournaments,
+        brackets.c.state,
+        brackets.c.seeding,
+        brackets.c.match_format,
+        players.c.seed,
+        players.c.player_id,
+        players.c.name.label("player_name"),
+        players.c.rating,
+    )
     .join(brackets, brackets.c.tournament_id == tournaments.c.id)
+    .join(players, players.c.tournament_id == tournaments.c.id)
     .where(tournaments.c.id == _TID)
+    .order_by(players.c.seed)
 )
-_MATCHES = sa.select(matches).where(matches.c.tournament_id == _TID)
+_MATCHES = (  # with their round's state: every paired round has matches
+    sa.select(matches, rounds.c.published_at, rounds.c.completed_at)
+    .join(
+        rounds, sa.and_(rounds.c.tournament_id == matches.c.tournament_id, rounds.c.number == matches.c.round)
+    )
+    .where(matches.c.tournament_id == _TID)
+)
 _MATCH_GAMES = (
     sa.select(games)
     .where(games.c.tournament_id == _TID, games.c.match_id.is_not(None))
@@ -397,22 +414,24 @@ class SqlEliminations:
 
 
 def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination | None:
-    row = session.execute(_ELIMINATION, {"tid": tournament_id}).first()
-    if row is None:
-        return None
+    """Three statements: the head with the bracket and the players, the matches with their rounds, the
+    matches' games."""
     key = {"tid": tournament_id}
+    head = session.execute(_ELIMINATION, key).all()
+    if not head:
+        return None
+    row = head[0]
     published: set[int] = set()
     completed: set[int] = set()
-    for r in session.execute(_ROUNDS, key):
-        if r.published_at is not None:
-            published.add(r.number)
-        if r.completed_at is not None:
-            completed.add(r.number)
     found: dict[MatchId, PairedMatch] = {}
     for m in session.execute(_MATCHES, key):
         mid = MatchId.parse(m.match_id)
         how = Decision(m.how) if m.how else None
         found[mid] = PairedMatch(mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=how)
+        if m.published_at is not None:
+            published.add(m.round)
+        if m.completed_at is not None:
+            completed.add(m.round)
     for g in session.execute(_MATCH_GAMES, key):
         match = found[MatchId.parse(g.match_id)]
         planned = PlannedGame(
@@ -427,7 +446,7 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
         match.games.append(MatchGame(g.game_id, planned, outcome, g.cancelled_at is not None))
     return Elimination(
         _heading(row),
-        _players(session, tournament_id),
+        tuple(Player(p.seed, p.player_id, p.player_name, p.rating) for p in head),
         MatchFormat.from_dict(row.match_format),
         bracket_from_dict(row.state),
         seed_list(row.seeding),

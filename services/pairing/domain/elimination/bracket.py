@@ -129,24 +129,6 @@ class Match:
     winner: int | None = None
     loser: int | None = None
 
-    @property
-    def is_bye(self) -> bool:
-        """One or both slots are empty: the match is never played."""
-        return any(self.empty)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": str(self.id),
-            "section": self.id.section.value,
-            "round": self.id.round,
-            "number": self.id.number,
-            "players": list(self.players),
-            "empty": list(self.empty),
-            "status": self.status.value,
-            "winner": self.winner,
-            "loser": self.loser,
-        }
-
 
 @dataclass(frozen=True)
 class Placing:
@@ -162,14 +144,6 @@ class Placing:
     rank: int
     places: tuple[int, int]
     matches_won: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "rank": self.rank,
-            "places": list(self.places),
-            "matches_won": self.matches_won,
-        }
 
 
 class _Bye(Enum):

@@ -30,10 +30,6 @@ class RoundResults(Aggregate, Changing):
     """Every game of the round: its outcome, None while it is being played."""
     completed: bool = False
 
-    @property
-    def key(self) -> tuple[uuid.UUID, int]:
-        return self.tournament_id, self.number
-
     def record_result(
         self, game_id: uuid.UUID, outcome: Outcome, *, finished_at: dt.datetime, now: dt.datetime
     ) -> bool:

@@ -9,7 +9,7 @@ and double knockout). Another format (the arena, the group-playoff event) is ano
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from services.pairing.service_layer import commands
@@ -43,10 +43,6 @@ class Flows:
             if flow.starts in self._by_start:
                 raise ValueError(f"two flows start with {flow.starts.__name__}")
             self._by_start[flow.starts] = flow
-
-    @property
-    def by_system(self) -> Mapping[System, Flow]:
-        return dict(self._by_system)
 
     def of(self, system: System) -> Flow:
         """The flow of a tournament paired by ``system``."""

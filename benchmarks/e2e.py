@@ -121,7 +121,7 @@ class _Pacer:
 def _run_pass(stack, bus: _Listener, *, rate: float | None) -> float:  # type: ignore[no-untyped-def]
     """Register, start and play TOURNAMENTS tournaments at once; print the figures and return the
     sustained results per second."""
-    from services.pairing.domain.platform import plan
+    from services.pairing.domain.rounds.platform import plan
     from tests.e2e.story import Story
 
     story = Story(stack)

@@ -12,18 +12,18 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from services.pairing.domain.bracket import (
+from services.pairing.domain.elimination.bracket import (
     Bracket,
     BracketError,
     Match,
     MatchStatus,
-    Section,
     better_seed,
     play_out,
     worse_seed,
 )
-from services.pairing.domain.double_knockout import DoubleKnockout
-from services.pairing.domain.knockout import Knockout
+from services.pairing.domain.elimination.double_knockout import DoubleKnockout
+from services.pairing.domain.elimination.knockout import Knockout
+from shared.vocabulary import Section
 
 TITLES = {
     Section.WINNERS: "Winners' bracket",

@@ -8,7 +8,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from services.pairing.domain.berger import BYE, Pairing, RoundRobinError, round_robin
+from services.pairing.domain.rounds.berger import BYE, Pairing, RoundRobinError, round_robin
 
 
 def register(group: click.Group) -> None:

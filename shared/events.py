@@ -382,15 +382,6 @@ class TournamentCompleted(Event):
     placing: list[Placing] | None = Field(None, description="knockouts: the final placing")
 
 
-@register
-class RoundDue(Event):
-    """Internal to the pairing service: a round is ready to be paired by a pairing worker."""
-
-    TYPE: ClassVar[str] = "pairing.round_due"
-    tournament_id: uuid.UUID
-    round: int = Field(ge=1)
-
-
 # --------------------------------------------------------------------------------------------------
 # clocks
 

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
 
-from services.pairing.adapters import orm
+from services.pairing.adapters import orm, wire
+from services.pairing.adapters.unit_of_work import SqlPairingUnitOfWork
+from services.pairing.adapters.views import PairingViews
 from services.pairing.config import PairingSettings
-from services.pairing.domain.tournament import pairers
-from services.pairing.service_layer.brackets import BracketHandlers
+from services.pairing.domain.rounds.pairers import pairers
+from services.pairing.service_layer.flows import Flows
+from services.pairing.service_layer.flows.elimination import EliminationFlow
+from services.pairing.service_layer.flows.rounds import RoundsFlow
 from services.pairing.service_layer.handlers import Handlers
-from services.pairing.service_layer.unit_of_work import PairingUnitOfWork
+from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
 from shared.messaging.outbox import OutboxRelay
@@ -32,6 +37,7 @@ class Pairing:
     bus: MessageBus[PairingUnitOfWork]
     handlers: Handlers
     relay: OutboxRelay
+    views: PairingViews
     subscriptions: list[Subscription]  # the consumer's
     worker_subscriptions: list[Subscription]  # the pairing worker's
 
@@ -39,6 +45,44 @@ class Pairing:
 
     def uow(self) -> PairingUnitOfWork:
         return self.bus.uow_factory()
+
+
+def flows(clock: Clock) -> Flows:
+    """The formats this service pairs: round robins and Swiss tournaments, knockouts."""
+    return Flows([RoundsFlow(clock, pairers()), EliminationFlow(clock)])
+
+
+def subscriptions(
+    handlers: Handlers, uow_factory: Callable[[], PairingUnitOfWork]
+) -> tuple[list[Subscription], list[Subscription]]:
+    """The consumer's queues and the pairing worker's, each handing its handler the command the wire
+    module makes of the event."""
+    consumer = [
+        event_subscription(
+            "pairing.tournament_started",
+            ("tournament.started",),
+            handlers.on_tournament_started,
+            uow_factory,
+            translate=wire.start,
+        ),
+        event_subscription(
+            "pairing.game_finished",
+            ("game.finished",),
+            handlers.on_game_finished,
+            uow_factory,
+            translate=wire.result,
+        ),
+    ]
+    worker = [
+        event_subscription(
+            "pairing.round_due",
+            (wire.RoundDue.TYPE,),
+            handlers.on_round_due,
+            uow_factory,
+            translate=wire.round_due,
+        ),
+    ]
+    return consumer, worker
 
 
 def bootstrap(
@@ -67,21 +111,20 @@ def bootstrap(
     )
 
     def uow_factory() -> PairingUnitOfWork:
-        return PairingUnitOfWork(**p.uow_options())
+        return SqlPairingUnitOfWork(**p.uow_options())
 
-    handlers = Handlers(p.clock, pairers(), BracketHandlers(p.clock))
+    handlers = Handlers(flows(p.clock))
     bus = MessageBus(uow_factory, handlers.table())
-    subscriptions = [
-        event_subscription(
-            "pairing.tournament_started", ("tournament.started",), handlers.on_tournament_started, uow_factory
-        ),
-        event_subscription(
-            "pairing.game_finished", ("game.finished",), handlers.on_game_finished, uow_factory
-        ),
-    ]
-    worker_subscriptions = [
-        event_subscription("pairing.round_due", ("pairing.round_due",), handlers.on_round_due, uow_factory),
-    ]
+    consumer, worker = subscriptions(handlers, uow_factory)
     return Pairing(
-        settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions, worker_subscriptions
+        settings,
+        p.engine,
+        p.clock,
+        p.broker,
+        bus,
+        handlers,
+        p.relay,
+        PairingViews(p.sessions),
+        consumer,
+        worker,
     )

@@ -1,325 +1,369 @@
-"""Loads whole tournaments for pairing; records results with narrow statements, because a result
-arrives far more often than a round is paired."""
+"""Pairing's repositories on SQL: one per aggregate, each with ``get``, ``add`` and ``save``.
+
+Loading reads the aggregate's rows; saving writes only what the aggregate says it changed
+(``domain/changes.py``), with statements built once (a message binds values only). A result, the
+commonest message by far, costs the row lock, one read of its round and one update:
+
+* :class:`SqlTournaments` — a round robin or a Swiss, whole (players, rounds, games, byes): pairing a
+  round needs the history;
+* :class:`SqlRoundResults` — one round of one, what a result changes;
+* :class:`SqlEliminations` — a knockout or a double knockout: the bracket, the matches and their games.
+
+Every change of a tournament holds its row lock (:class:`RowLocks`), taken once per unit of work.
+A driver error that means something to the domain becomes a domain error here (a round paired twice:
+:class:`~services.pairing.domain.errors.RoundTaken`).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Iterable
-from dataclasses import asdict
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from services.pairing.adapters.orm import brackets, byes, games, matches, players, rounds, tournaments
-from services.pairing.domain.bracket import MatchId
-from services.pairing.domain.elimination import Elimination, MatchGame, PairedMatch, bracket_from_dict
-from services.pairing.domain.match_play import GameKind, How, MatchFormat, PlannedGame
-from services.pairing.domain.platform import Plan, System
-from services.pairing.domain.seeding import Seeding
-from services.pairing.domain.tournament import Bye, Game, PairingTournament, Player, Round, Status
-from shared.events import ByeKind, GameOutcome, TimeControl
-from shared.time_control import TimeControl as GameTimeControl
-
-# The statements of a result, built once: a message only binds its values.
-_LOCK = (
-    sa.select(tournaments.c.system, tournaments.c.total_rounds, tournaments.c.organiser_id)
-    .where(tournaments.c.id == sa.bindparam("tid"))
-    .with_for_update()
+from services.pairing.domain.changes import Finished, OutcomeSet, RoundAdded, RoundClosed
+from services.pairing.domain.elimination.bracket import MatchId
+from services.pairing.domain.elimination.elimination import (
+    Elimination,
+    GamesAdded,
+    MatchGame,
+    MatchSettled,
+    PairedMatch,
+    RoundMadePublic,
+    bracket_from_dict,
 )
+from services.pairing.domain.elimination.match_play import GameKind, MatchFormat, PlannedGame
+from services.pairing.domain.elimination.seeding import SeedList
+from services.pairing.domain.errors import RoundTaken
+from services.pairing.domain.heading import Heading, Player, Status
+from services.pairing.domain.rounds.platform import Plan
+from services.pairing.domain.rounds.results import RoundResults
+from services.pairing.domain.rounds.tournament import Bye, Game, PairingTournament, Round
+from shared.aggregate import Seen
+from shared.database import aware
+from shared.scoring import Outcome
+from shared.time_control import TimeControl
+from shared.vocabulary import ByeKind, Decision, Ruleset, Seeding, System
+
+# -- the statements, built once ------------------------------------------------------------------------
+_TID: sa.BindParameter[Any] = sa.bindparam("tid")
+
+_LOCK = sa.select(tournaments.c.system).where(tournaments.c.id == _TID).with_for_update()
+_TOURNAMENT = sa.select(tournaments).where(tournaments.c.id == _TID)
+_PLAYERS = sa.select(players).where(players.c.tournament_id == _TID).order_by(players.c.seed)
+_ROUNDS = sa.select(rounds).where(rounds.c.tournament_id == _TID).order_by(rounds.c.number)
+_GAMES = (
+    sa.select(games)
+    .where(games.c.tournament_id == _TID)
+    .order_by(games.c.round, games.c.board, games.c.leg, games.c.number)
+)
+_BYES = sa.select(byes).where(byes.c.tournament_id == _TID).order_by(byes.c.round, byes.c.seed)
+_ROUND_RESULTS = (
+    sa.select(
+        tournaments.c.organiser_id,
+        tournaments.c.total_rounds,
+        rounds.c.completed_at,
+        games.c.game_id,
+        games.c.outcome,
+    )
+    .select_from(
+        tournaments.join(rounds, rounds.c.tournament_id == tournaments.c.id).outerjoin(
+            games, sa.and_(games.c.tournament_id == rounds.c.tournament_id, games.c.round == rounds.c.number)
+        )
+    )
+    .where(tournaments.c.id == _TID, rounds.c.number == sa.bindparam("n"))
+)
+_ELIMINATION = (  # the head, the bracket and the players: one row per player
+    sa.select(
+        tournaments,
+        brackets.c.state,
+        brackets.c.seeding,
+        brackets.c.match_format,
+        players.c.seed,
+        players.c.player_id,
+        players.c.name.label("player_name"),
+        players.c.rating,
+    )
+    .join(brackets, brackets.c.tournament_id == tournaments.c.id)
+    .join(players, players.c.tournament_id == tournaments.c.id)
+    .where(tournaments.c.id == _TID)
+    .order_by(players.c.seed)
+)
+_MATCHES = (  # with their round's state: every paired round has matches
+    sa.select(matches, rounds.c.published_at, rounds.c.completed_at)
+    .join(
+        rounds, sa.and_(rounds.c.tournament_id == matches.c.tournament_id, rounds.c.number == matches.c.round)
+    )
+    .where(matches.c.tournament_id == _TID)
+)
+_MATCH_GAMES = (
+    sa.select(games)
+    .where(games.c.tournament_id == _TID, games.c.match_id.is_not(None))
+    .order_by(games.c.number)
+)
+
+_INSERT_TOURNAMENT = sa.insert(tournaments)
+_INSERT_PLAYERS = sa.insert(players)
+_INSERT_ROUND = sa.insert(rounds)
+_INSERT_GAMES = sa.insert(games)
+_INSERT_BYES = sa.insert(byes)
+_INSERT_BRACKET = sa.insert(brackets)
+_INSERT_MATCHES = sa.insert(matches)
+
 _RECORD_OUTCOME = (
     sa.update(games)
     .where(games.c.game_id == sa.bindparam("gid"), games.c.outcome.is_(None))
-    .values(outcome=sa.bindparam("outcome"), finished_at=sa.bindparam("at"))
-    .returning(games.c.game_id)
+    .values(outcome=sa.bindparam("result"), finished_at=sa.bindparam("at"))
 )
-_ROUND_STATE = sa.select(
-    rounds.c.completed_at,
-    sa.select(sa.func.count())
-    .where(
-        games.c.tournament_id == sa.bindparam("tid"),
-        games.c.round == sa.bindparam("number"),
-        games.c.outcome.is_(None),
-    )
-    .scalar_subquery(),
-).where(rounds.c.tournament_id == sa.bindparam("tid"), rounds.c.number == sa.bindparam("number"))
+_CLOSE_ROUND = (
+    sa.update(rounds)
+    .where(rounds.c.tournament_id == _TID, rounds.c.number == sa.bindparam("n"))
+    .values(completed_at=sa.bindparam("at"))
+)
+_PUBLISH_ROUND = (
+    sa.update(rounds)
+    .where(rounds.c.tournament_id == _TID, rounds.c.number == sa.bindparam("n"))
+    .values(published_at=sa.bindparam("at"))
+)
+_FINISH = sa.update(tournaments).where(tournaments.c.id == _TID).values(status=Status.COMPLETED.value)
+_DECIDE_MATCH = (
+    sa.update(matches)
+    .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
+    .values(how=sa.bindparam("decision"), decided_at=sa.bindparam("at"))
+)
+_CANCEL_GAMES = (
+    sa.update(games)
+    .where(games.c.game_id.in_(sa.bindparam("ids", expanding=True)))
+    .values(cancelled_at=sa.bindparam("at"))
+)
+_MOVE_BRACKET = (
+    sa.update(brackets).where(brackets.c.tournament_id == _TID).values(state=sa.bindparam("bracket"))
+)
+_COUNT_ROUNDS = (
+    sa.update(tournaments).where(tournaments.c.id == _TID).values(total_rounds=sa.bindparam("total"))
+)
 
 
-class Locked(NamedTuple):
-    """What the row lock of a tournament reads with it."""
+class RowLocks:
+    """The tournaments' row locks one unit of work holds. Every change of a tournament holds its row
+    lock, so results and pairing of one tournament never interleave; the lock is taken once, and a
+    savepoint (each message of a batch has one) takes it afresh."""
 
-    system: System
-    total_rounds: int
-    organiser_id: uuid.UUID
-
-
-class TournamentRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
+        self._held: dict[uuid.UUID, System] = {}
 
-    def exists(self, tournament_id: uuid.UUID) -> bool:
-        return bool(
-            self.session.execute(sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id)).first()
-        )
-
-    def lock(self, tournament_id: uuid.UUID) -> Locked | None:
-        """Take the tournament's row lock (serialises results and pairing of one tournament); None if
-        there is no such tournament. Says what a result needs to know, in the same round trip."""
+    def take(self, tournament_id: uuid.UUID) -> System | None:
+        """Lock the tournament's row; its system, or None if there is no such tournament."""
+        held = self._held.get(tournament_id)
+        if held is not None:
+            return held
         row = self.session.execute(_LOCK, {"tid": tournament_id}).first()
-        return None if row is None else Locked(System(row.system), int(row.total_rounds), row.organiser_id)
-
-    def lock_shared(self, tournament_id: uuid.UUID) -> bool:
-        """A shared lock of the tournament's row, for reads that load it in several statements: every
-        change holds the row lock, so what follows sees one state, not half of a pairing."""
-        query = (
-            sa.select(tournaments.c.id).where(tournaments.c.id == tournament_id).with_for_update(read=True)
-        )
-        return self.session.execute(query).first() is not None
-
-    def organiser(self, tournament_id: uuid.UUID) -> uuid.UUID:
-        query = sa.select(tournaments.c.organiser_id).where(tournaments.c.id == tournament_id)
-        organiser: uuid.UUID = self.session.execute(query).scalar_one()
-        return organiser
-
-    def time_control(self, tournament_id: uuid.UUID) -> TimeControl:
-        value = self.session.execute(
-            sa.select(tournaments.c.time_control).where(tournaments.c.id == tournament_id)
-        ).scalar_one()
-        return TimeControl.model_validate(value)
-
-    def add(
-        self, t: PairingTournament, *, ruleset: str, time_control: TimeControl, started_at: dt.datetime
-    ) -> None:
-        self.session.execute(
-            sa.insert(tournaments).values(
-                id=t.id,
-                organiser_id=t.organiser_id,
-                name=t.name,
-                ruleset=ruleset,
-                system=t.plan.system.value,
-                total_rounds=t.plan.rounds,
-                double_cycle=t.plan.double_cycle,
-                double_rounds=t.double_rounds,
-                time_control=time_control.model_dump(mode="json"),
-                status=t.status.value,
-                started_at=started_at,
-            )
-        )
-        self.session.execute(
-            sa.insert(players),
-            [
-                {
-                    "tournament_id": t.id,
-                    "seed": p.seed,
-                    "player_id": p.player_id,
-                    "name": p.name,
-                    "rating": p.rating,
-                }
-                for p in t.players
-            ],
-        )
-
-    def get(self, tournament_id: uuid.UUID) -> PairingTournament | None:
-        row = self.session.execute(sa.select(tournaments).where(tournaments.c.id == tournament_id)).first()
         if row is None:
             return None
-        roster = [
-            Player(p.seed, p.player_id, p.name, p.rating)
-            for p in self.session.execute(
-                sa.select(players).where(players.c.tournament_id == tournament_id).order_by(players.c.seed)
-            )
-        ]
-        round_rows = self.session.execute(
-            sa.select(rounds).where(rounds.c.tournament_id == tournament_id).order_by(rounds.c.number)
-        ).all()
-        game_rows = self.session.execute(
-            sa.select(games)
-            .where(games.c.tournament_id == tournament_id)
-            .order_by(games.c.round, games.c.board, games.c.leg)
-        ).all()
-        bye_rows = self.session.execute(sa.select(byes).where(byes.c.tournament_id == tournament_id)).all()
-        by_round: dict[int, Round] = {
-            r.number: Round(r.number, [], [], r.completed_at is not None, r.published_at is not None)
-            for r in round_rows
+        self._held[tournament_id] = system = System(row.system)
+        return system
+
+    def forget(self) -> None:
+        self._held.clear()
+
+
+# -- round robins and Swiss tournaments ----------------------------------------------------------------
+class SqlTournaments:
+    def __init__(self, session: Session, locks: RowLocks) -> None:
+        self.session = session
+        self.locks = locks
+        self.seen: Seen[PairingTournament] = Seen()
+
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> PairingTournament | None:
+        if lock and self.locks.take(tournament_id) is None:
+            return None
+        t = read_tournament(self.session, tournament_id)
+        return None if t is None else self.seen.add(t)
+
+    def add(self, t: PairingTournament) -> None:
+        _insert_head(self.session, t.heading, t.players, t.system, t.plan, t.double_rounds, t.status)
+        self.save(t)
+
+    def save(self, t: PairingTournament) -> None:
+        for change in t.take_changes():
+            if isinstance(change, RoundAdded):
+                rnd = t.round(change.number)
+                assert rnd is not None
+                self._add_round(t.id, rnd, change.paired_at)
+            else:
+                raise TypeError(f"a tournament of rounds does not make {type(change).__name__}")
+        self.seen.add(t)
+
+    def _add_round(self, tid: uuid.UUID, rnd: Round, paired_at: dt.datetime) -> None:
+        round_row = {
+            "tournament_id": tid,
+            "number": rnd.number,
+            "paired_at": paired_at,
+            "published_at": paired_at,
         }
-        for g in game_rows:
-            by_round[g.round].games.append(
-                Game(
-                    g.game_id,
-                    g.round,
-                    g.board,
-                    g.white_seed,
-                    g.black_seed,
-                    g.leg,
-                    GameOutcome(g.outcome) if g.outcome else None,
-                )
-            )
-        for b in bye_rows:
-            by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
-        return PairingTournament(
-            id=row.id,
-            organiser_id=row.organiser_id,
-            name=row.name,
-            plan=Plan(System(row.system), row.total_rounds, row.double_cycle),
-            double_rounds=row.double_rounds,
-            players=roster,
-            rounds=[by_round[n] for n in sorted(by_round)],
-            status=Status(row.status),
-        )
-
-    def add_round(self, tournament_id: uuid.UUID, rnd: Round, paired_at: dt.datetime) -> None:
-        """Raises IntegrityError if another worker paired this round first."""
-        self.session.execute(
-            sa.insert(rounds).values(
-                tournament_id=tournament_id, number=rnd.number, paired_at=paired_at, published_at=paired_at
-            )
-        )
+        _insert_round(self.session, round_row)
         if rnd.games:
-            self.session.execute(
-                sa.insert(games),
-                [
-                    {
-                        "game_id": g.game_id,
-                        "tournament_id": tournament_id,
-                        "round": g.round,
-                        "board": g.board,
-                        "leg": g.leg,
-                        "white_seed": g.white,
-                        "black_seed": g.black,
-                    }
-                    for g in rnd.games
-                ],
-            )
+            rows = [
+                {
+                    "game_id": g.game_id,
+                    "tournament_id": tid,
+                    "round": g.round,
+                    "board": g.board,
+                    "leg": g.leg,
+                    "white_seed": g.white,
+                    "black_seed": g.black,
+                }
+                for g in rnd.games
+            ]
+            self.session.execute(_INSERT_GAMES, rows)
         if rnd.byes:
-            self.session.execute(
-                sa.insert(byes),
-                [
-                    {"tournament_id": tournament_id, "round": b.round, "seed": b.seed, "kind": b.kind.value}
-                    for b in rnd.byes
-                ],
-            )
+            rows = [
+                {"tournament_id": tid, "round": b.round, "seed": b.seed, "kind": b.kind.value}
+                for b in rnd.byes
+            ]
+            self.session.execute(_INSERT_BYES, rows)
 
-    def game(self, game_id: uuid.UUID) -> Any:
-        return self.session.execute(sa.select(games).where(games.c.game_id == game_id)).first()
 
-    def record_outcome(self, game_id: uuid.UUID, outcome: GameOutcome, at: dt.datetime) -> bool:
-        """Store a result once; False if the game already had one."""
-        result = self.session.execute(_RECORD_OUTCOME, {"gid": game_id, "outcome": outcome.value, "at": at})
-        return result.first() is not None
-
-    def round_state(self, tournament_id: uuid.UUID, number: int) -> tuple[bool, int]:
-        """Whether round ``number`` was closed, and how many of its games have no result yet. Asked
-        after a result was recorded, so the round exists (its games reference it)."""
-        row = self.session.execute(_ROUND_STATE, {"tid": tournament_id, "number": number}).one()
-        return row[0] is not None, int(row[1])
-
-    def complete_round(self, tournament_id: uuid.UUID, number: int, at: dt.datetime) -> None:
-        self.session.execute(
-            sa.update(rounds)
-            .where(rounds.c.tournament_id == tournament_id, rounds.c.number == number)
-            .values(completed_at=at)
+def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTournament | None:
+    """A tournament's players, rounds and games (any format: the pairing API shows a knockout's rounds
+    the same way)."""
+    row = session.execute(_TOURNAMENT, {"tid": tournament_id}).first()
+    if row is None:
+        return None
+    key = {"tid": tournament_id}
+    roster = _players(session, tournament_id)
+    by_round: dict[int, Round] = {
+        r.number: Round(r.number, [], [], r.completed_at is not None, r.published_at is not None)
+        for r in session.execute(_ROUNDS, key)
+    }
+    for g in session.execute(_GAMES, key):
+        outcome = Outcome(g.outcome) if g.outcome else None
+        by_round[g.round].games.append(
+            Game(g.game_id, g.round, g.board, g.white_seed, g.black_seed, g.leg, outcome)
         )
+    for b in session.execute(_BYES, key):
+        by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
+    return PairingTournament(
+        _heading(row),
+        Plan(System(row.system), row.total_rounds, row.double_cycle),
+        row.double_rounds,
+        roster,
+        [by_round[n] for n in sorted(by_round)],
+        Status(row.status),
+    )
 
-    def set_status(self, tournament_id: uuid.UUID, status: Status) -> None:
-        self.session.execute(
-            sa.update(tournaments).where(tournaments.c.id == tournament_id).values(status=status.value)
-        )
 
-    # -- knockout brackets ---------------------------------------------------------------------------
+# -- one round's results -------------------------------------------------------------------------------
+class SqlRoundResults:
+    def __init__(self, session: Session, locks: RowLocks) -> None:
+        self.session = session
+        self.locks = locks
+        self.seen: Seen[RoundResults] = Seen()
 
-    def add_elimination(
-        self,
-        e: Elimination,
-        *,
-        organiser_id: uuid.UUID,
-        name: str,
-        ruleset: str,
-        time_control: TimeControl,
-        started_at: dt.datetime,
-        roster: list[Player],
-    ) -> None:
-        t = PairingTournament(
-            id=e.id,
-            organiser_id=organiser_id,
-            name=name,
-            plan=Plan(System(e.format), e.rounds_total(), False),
-            double_rounds=False,
-            players=roster,
-        )
-        self.add(t, ruleset=ruleset, time_control=time_control, started_at=started_at)
-        self.session.execute(
-            sa.insert(brackets).values(
-                tournament_id=e.id,
-                state=e.bracket.to_dict(),
-                seeding=e.seeding.to_dict(),
-                match_format=e.match_format.to_dict(),
-            )
-        )
-
-    def elimination(self, tournament_id: uuid.UUID) -> Elimination | None:
-        row = self.session.execute(
-            sa.select(brackets).where(brackets.c.tournament_id == tournament_id)
-        ).first()
-        if row is None:
+    def get(self, key: tuple[uuid.UUID, int], *, lock: bool = False) -> RoundResults | None:
+        """Round ``number`` of a tournament: who organises it, how many rounds it has, and its games'
+        outcomes, in one statement (after the row lock: a statement taken before it would read the
+        round as it was before the lock's previous holder committed)."""
+        tid, number = key
+        if lock and self.locks.take(tid) is None:
             return None
-        found: dict[MatchId, PairedMatch] = {}
-        for m in self.session.execute(sa.select(matches).where(matches.c.tournament_id == tournament_id)):
-            mid = MatchId.parse(m.match_id)
-            found[mid] = PairedMatch(
-                mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=How(m.how) if m.how else None
-            )
-        game_rows = self.session.execute(
-            sa.select(games)
-            .where(games.c.tournament_id == tournament_id, games.c.match_id.is_not(None))
-            .order_by(games.c.number)
+        rows = self.session.execute(_ROUND_RESULTS, {"tid": tid, "n": number}).all()
+        if not rows:
+            return None
+        first = rows[0]
+        outcomes = {
+            r.game_id: Outcome(r.outcome) if r.outcome else None for r in rows if r.game_id is not None
+        }
+        results = RoundResults(
+            tid, first.organiser_id, number, first.total_rounds, outcomes, first.completed_at is not None
         )
-        for g in game_rows:
-            match = found[MatchId.parse(g.match_id)]
-            planned = PlannedGame(
-                g.number,
-                GameKind(g.kind),
-                g.stage,
-                0 if g.white_seed == match.players[0] else 1,
-                GameTimeControl(**g.time_control),
-                g.label,
-            )
-            match.games.append(
-                MatchGame(
-                    g.game_id,
-                    planned,
-                    GameOutcome(g.outcome) if g.outcome else None,
-                    g.cancelled_at is not None,
-                )
-            )
-        return Elimination(
-            tournament_id,
-            MatchFormat.from_dict(row.match_format),
-            bracket_from_dict(row.state),
-            Seeding.from_dict(row.seeding),
-            found,
-        )
+        return self.seen.add(results)
 
-    def published(self, tournament_id: uuid.UUID) -> dict[int, bool]:
-        """Each paired round: is it public?"""
-        rows = self.session.execute(
-            sa.select(rounds.c.number, rounds.c.published_at).where(rounds.c.tournament_id == tournament_id)
-        )
-        return {r.number: r.published_at is not None for r in rows}
+    def save(self, results: RoundResults) -> None:
+        tid = results.tournament_id
+        for change in results.take_changes():
+            if isinstance(change, OutcomeSet):
+                _record_outcome(self.session, change)
+            elif isinstance(change, RoundClosed):
+                self.session.execute(_CLOSE_ROUND, {"tid": tid, "n": change.number, "at": change.at})
+            elif isinstance(change, Finished):
+                self.session.execute(_FINISH, {"tid": tid})
+            else:
+                raise TypeError(f"a round's results do not make {type(change).__name__}")
+        self.seen.add(results)
 
-    def add_bracket_round(
-        self, tournament_id: uuid.UUID, number: int, paired: list[PairedMatch], paired_at: dt.datetime
-    ) -> None:
-        """A knockout round: unpublished until its organiser publishes it. Raises IntegrityError if
-        another worker paired it first."""
+
+# -- knockouts -----------------------------------------------------------------------------------------
+class SqlEliminations:
+    def __init__(self, session: Session, locks: RowLocks) -> None:
+        self.session = session
+        self.locks = locks
+        self.seen: Seen[Elimination] = Seen()
+
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Elimination | None:
+        if lock and self.locks.take(tournament_id) is None:
+            return None
+        e = read_elimination(self.session, tournament_id)
+        return None if e is None else self.seen.add(e)
+
+    def add(self, e: Elimination) -> None:
+        plan = Plan(e.system, e.rounds_total(), False)
+        _insert_head(self.session, e.heading, e.players, e.system, plan, False, e.status)
         self.session.execute(
-            sa.insert(rounds).values(tournament_id=tournament_id, number=number, paired_at=paired_at)
+            _INSERT_BRACKET,
+            {
+                "tournament_id": e.id,
+                "state": e.bracket.to_dict(),
+                "seeding": seed_list_json(e.seeds),
+                "match_format": e.match_format.to_dict(),
+            },
         )
+        self.save(e)
+
+    def save(self, e: Elimination) -> None:
+        tid = e.id
+        for change in e.take_changes():
+            if isinstance(change, RoundAdded):
+                self._add_round(e, change)
+            elif isinstance(change, GamesAdded):
+                match = e.matches[change.match_id]
+                ids = set(change.game_ids)
+                self._add_games(tid, match, [g for g in match.games if g.game_id in ids])
+            elif isinstance(change, OutcomeSet):
+                _record_outcome(self.session, change)
+            elif isinstance(change, MatchSettled):
+                self._settle(e, change)
+            elif isinstance(change, RoundClosed):
+                self.session.execute(_CLOSE_ROUND, {"tid": tid, "n": change.number, "at": change.at})
+            elif isinstance(change, RoundMadePublic):
+                self.session.execute(_PUBLISH_ROUND, {"tid": tid, "n": change.number, "at": change.at})
+            elif isinstance(change, Finished):
+                self.session.execute(_FINISH, {"tid": tid})
+            else:
+                raise TypeError(f"an elimination does not make {type(change).__name__}")
+        self.seen.add(e)
+
+    def _add_round(self, e: Elimination, change: RoundAdded) -> None:
+        """A knockout round: unpublished until its organiser publishes it."""
+        row = {
+            "tournament_id": e.id,
+            "number": change.number,
+            "paired_at": change.paired_at,
+            "published_at": None,
+        }
+        _insert_round(self.session, row)
+        paired = e.round_matches(change.number)
         self.session.execute(
-            sa.insert(matches),
+            _INSERT_MATCHES,
             [
                 {
-                    "tournament_id": tournament_id,
+                    "tournament_id": e.id,
                     "match_id": str(m.id),
                     "round": m.round,
                     "board": m.board,
@@ -331,13 +375,13 @@ class TournamentRepository:
             ],
         )
         for m in paired:
-            self.add_match_games(tournament_id, m, m.games)
+            self._add_games(e.id, m, m.games)
 
-    def add_match_games(self, tournament_id: uuid.UUID, match: PairedMatch, new: Iterable[MatchGame]) -> None:
+    def _add_games(self, tid: uuid.UUID, match: PairedMatch, new: Iterable[MatchGame]) -> None:
         rows = [
             {
                 "game_id": g.game_id,
-                "tournament_id": tournament_id,
+                "tournament_id": tid,
                 "round": match.round,
                 "board": match.board,
                 "leg": 1,
@@ -348,51 +392,164 @@ class TournamentRepository:
                 "kind": g.planned.kind.value,
                 "stage": g.planned.stage,
                 "label": g.planned.label,
-                "time_control": asdict(g.planned.time_control),
+                "time_control": clock_json(g.planned.time_control),
             }
             for g in new
         ]
         if rows:
-            self.session.execute(sa.insert(games), rows)
+            self.session.execute(_INSERT_GAMES, rows)
 
-    def decide_match(
-        self, e: Elimination, match: PairedMatch, cancelled: Iterable[MatchGame], at: dt.datetime
-    ) -> None:
-        """A match has its winner: how, when, the games it no longer needs, the bracket's new state."""
-        how = match.how.value if match.how else None
+    def _settle(self, e: Elimination, change: MatchSettled) -> None:
+        """A match has its winner: how and when, the games it no longer needs, the bracket's new state
+        and (a double knockout's second final) its round count."""
+        tid = e.id
         self.session.execute(
-            sa.update(matches)
-            .where(matches.c.tournament_id == e.id, matches.c.match_id == str(match.id))
-            .values(how=how, decided_at=at)
+            _DECIDE_MATCH,
+            {"tid": tid, "mid": str(change.match_id), "decision": change.how.value, "at": change.at},
         )
-        ids = [g.game_id for g in cancelled]
-        if ids:
-            self.session.execute(sa.update(games).where(games.c.game_id.in_(ids)).values(cancelled_at=at))
-        self.save_bracket(e)
+        if change.cancelled:
+            self.session.execute(_CANCEL_GAMES, {"ids": list(change.cancelled), "at": change.at})
+        self.session.execute(_MOVE_BRACKET, {"tid": tid, "bracket": e.bracket.to_dict()})
+        self.session.execute(_COUNT_ROUNDS, {"tid": tid, "total": e.rounds_total()})
 
-    def save_bracket(self, e: Elimination) -> None:
-        self.session.execute(
-            sa.update(brackets).where(brackets.c.tournament_id == e.id).values(state=e.bracket.to_dict())
-        )
-        self.session.execute(
-            sa.update(tournaments).where(tournaments.c.id == e.id).values(total_rounds=e.rounds_total())
-        )
 
-    def publish_round(self, tournament_id: uuid.UUID, number: int, at: dt.datetime) -> bool | None:
-        """Publish a round: True if it was unpublished, False if it was public already, None if the round
-        is not paired."""
-        row = self.session.execute(
-            sa.select(rounds.c.published_at).where(
-                rounds.c.tournament_id == tournament_id, rounds.c.number == number
-            )
-        ).first()
-        if row is None:
-            return None
-        if row.published_at is not None:
-            return False
-        self.session.execute(
-            sa.update(rounds)
-            .where(rounds.c.tournament_id == tournament_id, rounds.c.number == number)
-            .values(published_at=at)
+def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination | None:
+    """Three statements: the head with the bracket and the players, the matches with their rounds, the
+    matches' games."""
+    key = {"tid": tournament_id}
+    head = session.execute(_ELIMINATION, key).all()
+    if not head:
+        return None
+    row = head[0]
+    published: set[int] = set()
+    completed: set[int] = set()
+    found: dict[MatchId, PairedMatch] = {}
+    for m in session.execute(_MATCHES, key):
+        mid = MatchId.parse(m.match_id)
+        how = Decision(m.how) if m.how else None
+        found[mid] = PairedMatch(mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=how)
+        if m.published_at is not None:
+            published.add(m.round)
+        if m.completed_at is not None:
+            completed.add(m.round)
+    for g in session.execute(_MATCH_GAMES, key):
+        match = found[MatchId.parse(g.match_id)]
+        planned = PlannedGame(
+            g.number,
+            GameKind(g.kind),
+            g.stage,
+            0 if g.white_seed == match.players[0] else 1,
+            TimeControl(**g.time_control),
+            g.label,
         )
-        return True
+        outcome = Outcome(g.outcome) if g.outcome else None
+        match.games.append(MatchGame(g.game_id, planned, outcome, g.cancelled_at is not None))
+    return Elimination(
+        _heading(row),
+        tuple(Player(p.seed, p.player_id, p.player_name, p.rating) for p in head),
+        MatchFormat.from_dict(row.match_format),
+        bracket_from_dict(row.state),
+        seed_list(row.seeding),
+        found,
+        published,
+        completed,
+        Status(row.status),
+    )
+
+
+# -- shared by both formats ----------------------------------------------------------------------------
+def _insert_head(
+    session: Session,
+    heading: Heading,
+    roster: Iterable[Player],
+    system: System,
+    plan: Plan,
+    double_rounds: bool,
+    status: Status,
+) -> None:
+    session.execute(
+        _INSERT_TOURNAMENT,
+        {
+            "id": heading.id,
+            "organiser_id": heading.organiser_id,
+            "name": heading.name,
+            "ruleset": heading.ruleset.value,
+            "system": system.value,
+            "total_rounds": plan.rounds,
+            "double_cycle": plan.double_cycle,
+            "double_rounds": double_rounds,
+            "time_control": clock_json(heading.time_control),
+            "status": status.value,
+            "started_at": heading.started_at,
+        },
+    )
+    rows = [
+        {
+            "tournament_id": heading.id,
+            "seed": p.seed,
+            "player_id": p.player_id,
+            "name": p.name,
+            "rating": p.rating,
+        }
+        for p in roster
+    ]
+    if rows:
+        session.execute(_INSERT_PLAYERS, rows)
+
+
+def _insert_round(session: Session, row: Mapping[str, Any]) -> None:
+    """Raises RoundTaken if another worker paired this round first (the primary key refuses it)."""
+    try:
+        session.execute(_INSERT_ROUND, row)
+    except IntegrityError as exc:
+        raise RoundTaken(
+            f"round {row['number']} of tournament {row['tournament_id']} is paired already"
+        ) from exc
+
+
+def _record_outcome(session: Session, change: OutcomeSet) -> None:
+    session.execute(
+        _RECORD_OUTCOME, {"gid": change.game_id, "result": change.outcome.value, "at": change.finished_at}
+    )
+
+
+def _players(session: Session, tournament_id: uuid.UUID) -> tuple[Player, ...]:
+    return tuple(
+        Player(p.seed, p.player_id, p.name, p.rating)
+        for p in session.execute(_PLAYERS, {"tid": tournament_id})
+    )
+
+
+def _heading(row: Any) -> Heading:
+    return Heading(
+        row.id,
+        row.organiser_id,
+        row.name,
+        Ruleset(row.ruleset),
+        TimeControl(**row.time_control),
+        aware(row.started_at),
+    )
+
+
+def clock_json(tc: TimeControl) -> dict[str, int | None]:
+    """A time control as stored (the fields of the wire's ``TimeControl``)."""
+    return {
+        "base_seconds": tc.base_seconds,
+        "increment_seconds": tc.increment_seconds,
+        "days_per_move": tc.days_per_move,
+    }
+
+
+# A seed list as stored: a drawn one's kind is written "draw", the name it had before the shared vocabulary.
+_STORED_SEEDING = {Seeding.RATING: "rating", Seeding.CUSTOM: "custom", Seeding.RANDOM: "draw"}
+_SEEDING_STORED = {stored: kind for kind, stored in _STORED_SEEDING.items()}
+
+
+def seed_list_json(seeds: SeedList) -> dict[str, Any]:
+    return {"kind": _STORED_SEEDING[seeds.kind], "order": list(seeds.order), "draw_seed": seeds.draw_seed}
+
+
+def seed_list(data: Mapping[str, Any]) -> SeedList:
+    return SeedList(
+        _SEEDING_STORED[data["kind"]], tuple(str(p) for p in data["order"]), data.get("draw_seed")
+    )

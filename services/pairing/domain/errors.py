@@ -45,3 +45,10 @@ class PublishedWhenPaired(PairingError):
     """Only knockout rounds wait for their organiser to publish them; other rounds are public when paired."""
 
     slug = "published-when-paired"
+
+
+class RoundTaken(PairingError):
+    """Another worker paired this round first: the rounds' primary key refused a second pairing. The
+    message is retried, and the retry finds the round paired."""
+
+    slug = "round-taken"

@@ -12,8 +12,8 @@ from flask_openapi3.openapi import OpenAPI
 
 from services.pairing.bootstrap import Pairing, bootstrap
 from services.pairing.domain import errors
-from services.pairing.domain.elimination import Elimination
-from services.pairing.domain.tournament import PairingTournament
+from services.pairing.domain.elimination.elimination import Elimination
+from services.pairing.domain.rounds.tournament import PairingTournament
 from services.pairing.entrypoints.schemas import RoundOut, RoundPath, TournamentOut, TournamentPath
 from services.pairing.service_layer import commands
 from shared.health import readiness
@@ -49,12 +49,10 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         """The tournament, its knockout (if it is one), and whether the caller may see unpublished
         rounds (its organiser, or staff: an optional bearer token on the read)."""
         who = optional_principal(secret)
-        with svc.uow() as uow:
-            uow.tournaments.lock_shared(tournament_id)
-            t = uow.tournaments.get(tournament_id)
-            e = uow.tournaments.elimination(tournament_id) if t is not None and t.system.bracket else None
-        if t is None:
+        found = svc.views.tournament(tournament_id)
+        if found is None:
             raise not_found("tournament", tournament_id)
+        t, e = found
         visible = who is not None and (who.subject == t.organiser_id or who.is_staff)
         return t, e, visible
 

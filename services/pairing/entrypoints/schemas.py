@@ -4,9 +4,13 @@ import uuid
 
 from pydantic import BaseModel, Field
 
-from services.pairing.domain.elimination import Elimination, MatchGame, PairedMatch
-from services.pairing.domain.tournament import Game, PairingTournament, Round
+from services.pairing.domain.elimination.elimination import Elimination, MatchGame, PairedMatch
+from services.pairing.domain.rounds.tournament import Game, PairingTournament, Round
 from shared.http.schemas import INT32_MAX
+from shared.vocabulary import Seeding
+
+# a drawn seed list is shown as "draw", the name the API has always used
+SEEDING_SHOWN = {Seeding.RATING: "rating", Seeding.CUSTOM: "custom", Seeding.RANDOM: "draw"}
 
 
 class TournamentPath(BaseModel):
@@ -123,8 +127,8 @@ class KnockoutOut(BaseModel):
         return cls(
             format=e.format,
             games_per_match=e.match_format.games,
-            seeding=e.seeding.kind.value,
-            draw_seed=e.seeding.draw_seed,
+            seeding=SEEDING_SHOWN[e.seeds.kind],
+            draw_seed=e.seeds.draw_seed,
             options={k: v for k, v in state.items() if k not in ("format", "players", "results")},
             finished=e.bracket.is_finished(),
         )

@@ -12,7 +12,7 @@ from itertools import combinations
 
 import pytest
 
-from services.pairing.domain.berger import (
+from services.pairing.domain.rounds.berger import (
     BYE,
     MAX_PLAYERS,
     MIN_PLAYERS,

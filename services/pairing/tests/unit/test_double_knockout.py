@@ -7,18 +7,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.pairing.domain.bracket import (
+from services.pairing.domain.elimination.bracket import (
     BracketError,
     LoserOf,
     MatchId,
     MatchStatus,
     ResultRefused,
-    Section,
     WinnerOf,
     better_seed,
     play_out,
 )
-from services.pairing.domain.double_knockout import (
+from services.pairing.domain.elimination.double_knockout import (
     DROP_IN_ORDER,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -27,7 +26,8 @@ from services.pairing.domain.double_knockout import (
     reverse,
     reverse_half_shift,
 )
-from services.pairing.domain.knockout import Knockout
+from services.pairing.domain.elimination.knockout import Knockout
+from shared.vocabulary import Section
 from tests.fixtures import FIXTURES
 
 W, L, GF = Section.WINNERS, Section.LOSERS, Section.GRAND_FINAL

@@ -8,17 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.pairing.domain.bracket import (
+from services.pairing.domain.elimination.bracket import (
     BracketError,
     MatchId,
     MatchStatus,
     NotFinished,
     ResultRefused,
-    Section,
     better_seed,
     play_out,
 )
-from services.pairing.domain.knockout import MAX_PLAYERS, MIN_PLAYERS, Knockout
+from services.pairing.domain.elimination.knockout import MAX_PLAYERS, MIN_PLAYERS, Knockout
+from shared.vocabulary import Section
 
 W = Section.WINNERS
 
@@ -48,7 +48,7 @@ def test_layout_for_every_size(players):
     assert [len(r) for r in rounds] == [size >> r for r in range(1, ko.round_count + 1)]
     first = rounds[0]
     # The byes go to the top seeds, one per match at most; everyone else plays in round 1.
-    byes = sorted(p for m in first if m.is_bye for p in m.players if p is not None)
+    byes = sorted(p for m in first if any(m.empty) for p in m.players if p is not None)
     assert byes == list(range(1, size - players + 1))
     assert all(not all(m.empty) for m in first)
     seated = sorted(p for m in first for p in m.players if p is not None)
@@ -241,23 +241,3 @@ def test_stored_state_is_checked():
         Knockout.from_dict({**good, "players": "8"})
     with pytest.raises(BracketError, match="true or false"):
         Knockout.from_dict({**good, "third_place": "yes"})
-
-
-def test_matches_and_placings_as_plain_data():
-    ko = play_out(Knockout(5, third_place=True), better_seed)
-    assert ko.match("winners:1:1").to_dict() == {
-        "id": "winners:1:1",
-        "section": "winners",
-        "round": 1,
-        "number": 1,
-        "players": [1, None],
-        "empty": [False, True],
-        "status": "walkover",
-        "winner": 1,
-        "loser": None,
-    }
-    assert [p.to_dict() for p in ko.placings()][:2] == [
-        {"seed": 1, "rank": 1, "places": [1, 1], "matches_won": 2},
-        {"seed": 2, "rank": 2, "places": [2, 2], "matches_won": 1},
-    ]
-    json.dumps([m.to_dict() for m in ko.matches()])

@@ -1,5 +1,6 @@
-"""The pairing service running knockouts on the embedded adapters: from tournament.started to
-tournament.completed, with unpublished rounds, tie-break stages and cancelled games."""
+"""The pairing service running knockouts: from tournament.started to tournament.completed, with
+unpublished rounds, tie-break stages and cancelled games; on SQLite with its HTTP API, and the flows on
+the in-memory fakes too."""
 
 from __future__ import annotations
 
@@ -8,47 +9,14 @@ import uuid
 import pytest
 
 from services.pairing.entrypoints.app import create_app
-from services.pairing.tests.conftest import NOW, deliver, published
+from services.pairing.tests.helpers import NOW, deliver, knockout_started, published, started
 from shared import events
 from shared.events import GameOutcome
 from shared.http.auth import issue_token
+from shared.seed_draw import draw_order
 from shared.settings import DEV_JWT_SECRET
 
 W, D, B = GameOutcome.WHITE_WIN, GameOutcome.DRAW, GameOutcome.BLACK_WIN
-PLAN = events.TieBreakPlan(
-    stages=[
-        events.TieBreakStage(games=2, time_control=events.TimeControl(base_seconds=900, increment_seconds=10))
-    ],
-    sudden_death=events.TimeControl(base_seconds=180, increment_seconds=2),
-)
-
-
-def knockout_started(
-    n: int, *, fmt: str = "knockout", games: int = 2, third_place: bool = False, second_final: bool = True
-) -> events.TournamentStarted:
-    tc = events.TimeControl(base_seconds=600, increment_seconds=5)
-    return events.TournamentStarted(
-        tournament_id=uuid.uuid4(),
-        organiser_id=uuid.uuid4(),
-        name="Club knockout",
-        started_at=NOW,
-        settings=events.TournamentSettings(
-            ruleset="knockout" if fmt == "knockout" else "double-knockout",
-            time_control=tc,
-            knockout=events.KnockoutSettings(
-                format=fmt,
-                games_per_match=games,
-                seeding="rating",
-                third_place=third_place,
-                second_final=second_final,
-                tiebreak_plan=PLAN,
-            ),
-        ),
-        roster=[
-            events.RosterEntry(seed=i, player_id=uuid.uuid4(), name=f"P{i}", rating=2000 - 10 * i)
-            for i in range(1, n + 1)
-        ],
-    )
 
 
 class Run:
@@ -102,7 +70,8 @@ def token(subject: uuid.UUID, *roles: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {issue_token(DEV_JWT_SECRET, subject, set(roles) or {'player'})}"}
 
 
-def test_round_one_is_paired_unpublished_with_its_matches_games_and_byes(svc):
+def test_round_one_is_paired_unpublished_with_its_matches_games_and_byes(service):
+    svc = service
     run = Run(svc, knockout_started(6, third_place=True))
     first = run.latest(1)
     assert (first.system, first.total_rounds, first.published) == ("knockout", 3, False)
@@ -162,8 +131,6 @@ def test_only_the_organiser_sees_and_publishes_an_unpublished_round(svc):
     assert [e.payload["round"] for e in published(svc, "round.published")] == [1]  # once
     assert len(client.get(f"{url}/rounds/1").json["games"]) == 4  # public now
 
-    from services.pairing.tests.conftest import started
-
     platform = started(6)
     deliver(svc, platform, platform.tournament_id)
     problem(
@@ -173,7 +140,8 @@ def test_only_the_organiser_sees_and_publishes_an_unpublished_round(svc):
     )  # fmt: skip
 
 
-def test_a_level_match_plays_its_tie_break_stage_and_the_round_moves_on(svc):
+def test_a_level_match_plays_its_tie_break_stage_and_the_round_moves_on(service):
+    svc = service
     run = Run(svc, knockout_started(4))
     first = run.latest(1)
     one_four = [g for g in first.games if g.match_id == "winners:1:1"]
@@ -225,7 +193,8 @@ def test_a_decided_match_cancels_the_games_it_no_longer_needs(svc):
     assert len(run.decided()) == 1
 
 
-def test_a_second_result_for_a_game_changes_nothing(svc):
+def test_a_second_result_for_a_game_changes_nothing(service):
+    svc = service
     run = Run(svc, knockout_started(4, games=1))
     game = run.latest(1).games[0]
     run.result(1, game, W)
@@ -234,7 +203,8 @@ def test_a_second_result_for_a_game_changes_nothing(svc):
     assert len(decided) == 1 and decided[0].winner == game.white
 
 
-def test_a_six_player_knockout_to_its_final_placing(svc):
+def test_a_six_player_knockout_to_its_final_placing(service):
+    svc = service
     run = Run(svc, knockout_started(6, third_place=True))
     for number in (1, 2, 3):
         run.play_round(number)  # the better seed always wins
@@ -257,7 +227,8 @@ def test_a_six_player_knockout_to_its_final_placing(svc):
 
 
 @pytest.mark.parametrize("second_final", [True, False])
-def test_a_double_knockout_where_the_losers_bracket_winner_takes_the_first_final(svc, second_final):
+def test_a_double_knockout_where_the_losers_bracket_winner_takes_the_first_final(service, second_final):
+    svc = service
     run = Run(svc, knockout_started(4, fmt="double_knockout", games=1, second_final=second_final))
     number = 1
     while not published(svc, "tournament.completed"):
@@ -283,3 +254,22 @@ def test_a_round_number_beyond_what_the_database_holds_is_a_422(svc):
         r = client.open(path, method=method, headers=organiser)
         assert r.status_code == 422 and r.json["type"] == "/problems/validation-error", r.json
     assert client.post(f"{url}/2147483647/publish", headers=organiser).status_code == 404
+
+
+def test_a_drawn_seed_list_is_checked_kept_and_shown_as_a_draw(svc):
+    ids = [uuid.UUID(int=i) for i in range(1, 6)]
+    order = [uuid.UUID(p) for p in draw_order([str(i) for i in ids], 424242)]
+    run = Run(svc, knockout_started(5, seeding="random", draw_seed=424242, player_ids=order))
+    assert [run.seed[p] for m in run.latest(1).matches for p in m.players if p] == [4, 5, 1, 2, 3]
+    shown = create_app(svc).test_client().get(f"/tournaments/{run.tid}").json["knockout"]
+    assert (shown["seeding"], shown["draw_seed"]) == ("draw", 424242)
+
+
+def test_a_seed_list_that_is_not_its_draw_is_refused(service):
+    ids = [uuid.UUID(int=i) for i in range(1, 6)]
+    order = [uuid.UUID(p) for p in draw_order([str(i) for i in ids], 424242)]
+    wrong = knockout_started(5, seeding="random", draw_seed=424242, player_ids=order[::-1])
+    deliver(service, wrong, wrong.tournament_id)
+    assert published(service, "round.paired") == []
+    [dead] = service.broker.dead_letters("pairing.tournament_started")
+    assert "not the draw of its draw seed" in dead.reason

@@ -1,13 +1,22 @@
-"""The pairing service on the embedded adapters: from tournament.started to tournament.completed."""
+"""The pairing service from tournament.started to tournament.completed, on SQLite and on the in-memory
+fakes."""
 
 from __future__ import annotations
 
 import itertools
 
-from services.pairing.domain.berger import round_robin
-from services.pairing.tests.conftest import deliver, finish, published, started
+import pytest
+
+from services.pairing.adapters.wire import RoundDue
+from services.pairing.domain.rounds.berger import round_robin
+from services.pairing.tests.helpers import deliver, finish, published, started
 from shared import events
 from shared.events import GameOutcome
+
+
+@pytest.fixture
+def svc(service):
+    return service
 
 
 def play_all(svc, tid) -> None:
@@ -112,7 +121,7 @@ def test_a_second_result_for_a_game_changes_nothing(svc):
 def test_pairing_a_round_twice_is_a_no_op(svc):
     ev = started(6)
     deliver(svc, ev, ev.tournament_id)
-    due = events.RoundDue(tournament_id=ev.tournament_id, round=1)
+    due = RoundDue(tournament_id=ev.tournament_id, round=1)
     deliver(svc, due, ev.tournament_id)  # a second worker's job for the same round
     assert len(published(svc, "round.paired")) == 1
 
@@ -148,7 +157,7 @@ def test_swiss_for_a_field_at_the_threshold_never_pairs_twice(svc):
 
 
 def test_swiss_round_input_scores_platform_points_and_sums_double_rounds(svc):
-    from services.pairing.domain.swiss import round_input
+    from services.pairing.domain.rounds.swiss import round_input
 
     ev = started(8, threshold=7, double_rounds=True)
     deliver(svc, ev, ev.tournament_id)

@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 
 from services.pairing.domain.errors import UnsupportedField
-from services.pairing.domain.platform import System, plan, swiss_rounds
+from services.pairing.domain.rounds.platform import plan, swiss_rounds
+from shared.vocabulary import System
 
 
 @pytest.mark.parametrize(

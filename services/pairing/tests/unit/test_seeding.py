@@ -4,25 +4,12 @@ from collections import Counter
 
 import pytest
 
-from services.pairing.domain.seeding import (
-    Entrant,
-    Seeding,
-    SeedingError,
-    SeedingKind,
-    classic_order,
-    draw_order,
-    first_round,
-    new_draw_seed,
-)
+from services.pairing.domain.elimination.knockout import Knockout
+from services.pairing.domain.elimination.seeding import SeedingError, SeedList, classic_order
+from shared.seed_draw import draw_order, new_draw_seed
+from shared.vocabulary import Section, Seeding
 
-ROSTER = [
-    Entrant("p1", "Carla", 1800),
-    Entrant("p2", "anna", 2100),
-    Entrant("p3", "Bert", 1800),
-    Entrant("p4", "Dora", None),
-    Entrant("p5", "Anna", 2100),
-    Entrant("p6", "Ben", None),
-]
+PLAYERS = ("p1", "p2", "p3", "p4", "p5", "p6")
 
 
 def test_classic_order_by_hand():
@@ -56,9 +43,10 @@ def test_classic_order_needs_a_power_of_two(size):
         classic_order(size)
 
 
-def test_first_round_gives_the_byes_to_the_top_seeds():
-    # README example, N = 10.
-    assert first_round(10, 16) == (
+def test_the_byes_go_to_the_top_seeds():
+    # README example, N = 10: seeds 11 … 16 are empty slots.
+    first = Knockout(10).rounds(Section.WINNERS)[0]
+    assert [m.players for m in first] == [
         (1, None),
         (8, 9),
         (4, None),
@@ -67,69 +55,38 @@ def test_first_round_gives_the_byes_to_the_top_seeds():
         (7, 10),
         (3, None),
         (6, None),
-    )
+    ]
 
 
-def test_by_rating_highest_first_ties_by_name_unrated_last():
-    seeding = Seeding.by_rating(ROSTER)
-    # 2100: "Anna" and "anna" fold equal, then exact name ("Anna" < "anna"); 1800: Bert before Carla;
-    # unrated: Ben before Dora.
-    assert seeding.order == ("p5", "p2", "p3", "p1", "p6", "p4")
-    assert seeding.kind is SeedingKind.RATING and seeding.draw_seed is None
-    assert seeding.seed_of("p3") == 3 and seeding.player(1) == "p5"
-
-
-def test_custom_order():
-    seeding = Seeding.custom(ROSTER, ["p4", "p1", "p2", "p3", "p6", "p5"])
-    assert seeding.order == ("p4", "p1", "p2", "p3", "p6", "p5")
-    with pytest.raises(SeedingError, match="missing p5"):
-        Seeding.custom(ROSTER, ["p4", "p1", "p2", "p3", "p6"])
-    with pytest.raises(SeedingError, match="not entered: x"):
-        Seeding.custom(ROSTER, ["p4", "p1", "p2", "p3", "p6", "p5", "x"])
+def test_a_seed_list_names_each_seed_once():
+    seeds = SeedList(Seeding.CUSTOM, ("p4", "p1", "p2"))
+    assert [seeds.player(s) for s in (1, 2, 3)] == ["p4", "p1", "p2"]
+    with pytest.raises(SeedingError, match="no seed 4"):
+        seeds.player(4)
     with pytest.raises(SeedingError, match="twice"):
-        Seeding.custom(ROSTER, ["p4", "p4", "p2", "p3", "p6", "p5"])
+        SeedList(Seeding.RATING, ("p1", "p2", "p1"))
 
 
-def test_draw_is_reproducible_and_independent_of_roster_order():
-    first = Seeding.drawn(ROSTER, 20240607)
-    again = Seeding.drawn(list(reversed(ROSTER)), 20240607)
-    assert first == again
-    assert sorted(first.order) == sorted(e.id for e in ROSTER)
-    assert first.draw_seed == 20240607
-    others = {Seeding.drawn(ROSTER, seed).order for seed in range(50)}
+def test_a_drawn_seed_list_is_the_draw_of_its_seed():
+    drawn = draw_order(PLAYERS, 20240607)
+    assert SeedList(Seeding.RANDOM, drawn, 20240607).order == drawn
+    with pytest.raises(SeedingError, match="not the draw"):
+        SeedList(Seeding.RANDOM, tuple(reversed(drawn)), 20240607)
+    with pytest.raises(SeedingError, match="keeps its draw seed"):
+        SeedList(Seeding.RANDOM, drawn)
+    with pytest.raises(SeedingError, match="only a drawn one"):
+        SeedList(Seeding.RATING, PLAYERS, draw_seed=3)
+
+
+def test_a_draw_is_reproducible_and_independent_of_roster_order():
+    seed = new_draw_seed()
+    assert draw_order(PLAYERS, seed) == draw_order(reversed(PLAYERS), seed)
+    assert sorted(draw_order(PLAYERS, seed)) == sorted(PLAYERS)
+    others = {draw_order(PLAYERS, s) for s in range(50)}
     assert len(others) > 40  # 720 orders possible; different seeds give different draws
 
 
-def test_draw_is_fair():
+def test_a_draw_is_fair():
     # Deterministic seeds, so not flaky: each of 3 players is seed 1 about a third of the time.
     counts = Counter(draw_order(["a", "b", "c"], seed)[0] for seed in range(3000))
     assert all(900 < n < 1100 for n in counts.values()), counts
-
-
-def test_seeding_round_trips_as_plain_data():
-    for seeding in (
-        Seeding.by_rating(ROSTER),
-        Seeding.custom(ROSTER, ["p6", "p5", "p4", "p3", "p2", "p1"]),
-        Seeding.drawn(ROSTER, new_draw_seed()),
-    ):
-        assert Seeding.from_dict(seeding.to_dict()) == seeding
-
-
-def test_stored_draw_must_be_the_draw_of_its_seed():
-    data = Seeding.drawn(ROSTER, 7).to_dict()
-    data["order"] = list(reversed(data["order"]))
-    with pytest.raises(SeedingError, match="not the draw"):
-        Seeding.from_dict(data)
-    with pytest.raises(SeedingError):
-        Seeding.from_dict({"kind": "lottery", "order": []})
-    with pytest.raises(SeedingError):
-        Seeding(SeedingKind.RATING, ("a",), draw_seed=3)
-
-
-def test_roster_errors():
-    with pytest.raises(SeedingError, match="twice"):
-        Seeding.by_rating([Entrant("x", "X"), Entrant("x", "Y")])
-    with pytest.raises(SeedingError):
-        Seeding.by_rating(ROSTER).seed_of("nobody")
-    with pytest.raises(SeedingError):
-        Seeding.by_rating(ROSTER).player(7)

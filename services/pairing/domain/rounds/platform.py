@@ -10,23 +10,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import StrEnum
 
-from services.pairing.domain import berger
 from services.pairing.domain.errors import UnsupportedField
+from services.pairing.domain.rounds import berger
+from shared.vocabulary import System
 
 ROUND_ROBIN_MAX = 19
-
-
-class System(StrEnum):
-    ROUND_ROBIN = "round_robin"
-    SWISS = "swiss"
-    KNOCKOUT = "knockout"  # the knockout rulesets (RULES.md §4, ``elimination.py``)
-    DOUBLE_KNOCKOUT = "double_knockout"
-
-    @property
-    def bracket(self) -> bool:
-        return self in (System.KNOCKOUT, System.DOUBLE_KNOCKOUT)
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final, TypeVar
 
+from shared.vocabulary import BracketFormat, Section
+
 from .bracket import (
     Bracket,
     BracketError,
@@ -54,7 +56,6 @@ from .bracket import (
     MatchId,
     MatchSpec,
     MatchStatus,
-    Section,
     Source,
     WinnerOf,
     next_power_of_two,
@@ -116,7 +117,7 @@ class DropIn:
 class DoubleKnockout(Bracket):
     """A double-knockout bracket and its results. Immutable; ``record`` returns the new state."""
 
-    format = "double_knockout"
+    format = BracketFormat.DOUBLE_KNOCKOUT
 
     def __init__(
         self,

@@ -12,16 +12,13 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from services.pairing.domain.dutch import model as dutch
 from services.pairing.domain.dutch.engine import pair_round
 from services.pairing.domain.errors import NoValidPairing
-from shared.events import ByeKind
+from services.pairing.domain.rounds.tournament import Board, Draw, Game, PairingTournament
 from shared.scoring import PLATFORM, Outcome, PointSystem, Result, side_results
-
-if TYPE_CHECKING:
-    from services.pairing.domain.tournament import Draw, Game, PairingTournament
+from shared.vocabulary import ByeKind
 
 _FORFEITS = {
     Result.FORFEIT_WIN: dutch.RoundKind.FORFEIT_WIN,
@@ -100,8 +97,6 @@ class SwissPairer:
         self.scoring = scoring
 
     def pair(self, tournament: PairingTournament, round_no: int) -> Draw:
-        from services.pairing.domain.tournament import Board, Draw
-
         try:
             result = pair_round(round_input(tournament, round_no, self.scoring))
         except dutch.PairingError as exc:

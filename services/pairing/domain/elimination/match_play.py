@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Final
 
 from shared.scoring import FIDE, Outcome
 from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, TimeControl
+from shared.vocabulary import Decision
 
 REGULAR_GAMES: Final = (1, 2, 4, 6)
 MAX_STAGES: Final = 5
@@ -75,13 +75,9 @@ class MatchFormat:
         )
 
 
-class GameKind(StrEnum):
-    REGULAR = "regular"
-    TIEBREAK = "tiebreak"
-    SUDDEN_DEATH = "sudden_death"
-
-
-How = GameKind  # how a match was decided: in its regular games, a tie-break stage, or sudden death
+GameKind = Decision
+"""The part of its match a game is played in: the regular games, a tie-break stage, or the sudden-death
+game, the three parts a match can be decided in (``Progress.how``)."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +99,7 @@ class Progress:
     the numbers of unplayed games the match no longer needs; ``to_pair`` the games to add now."""
 
     winner: int | None = None
-    how: How | None = None
+    how: Decision | None = None
     not_needed: tuple[int, ...] = ()
     to_pair: tuple[PlannedGame, ...] = ()
 
@@ -192,7 +188,7 @@ def progress(
         lead = abs(score[0] - score[1])
         if lead > left:
             winner = 0 if score[0] > score[1] else 1
-            how = How.REGULAR if stage == 0 else How.TIEBREAK
+            how = Decision.REGULAR if stage == 0 else Decision.TIEBREAK
             return Progress(winner, how, tuple(g.number for g, o in played if o is None))
         if left:
             return Progress()
@@ -204,7 +200,7 @@ def _sudden_death(entry: tuple[PlannedGame, Outcome | None]) -> Progress:
     if outcome is None:
         return Progress()
     white_points, _ = FIDE.game_points(outcome)
-    return Progress(game.white if white_points == 1 else 1 - game.white, How.SUDDEN_DEATH)
+    return Progress(game.white if white_points == 1 else 1 - game.white, Decision.SUDDEN_DEATH)
 
 
 def _check_slot(slot: int) -> None:

@@ -23,7 +23,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Any, Final, Literal, NamedTuple, Self
+from typing import Any, ClassVar, Final, Literal, NamedTuple, Self
+
+from shared.vocabulary import BracketFormat, Section
 
 
 class BracketError(ValueError):
@@ -36,15 +38,6 @@ class ResultRefused(BracketError):
 
 class NotFinished(BracketError):
     """The final placing was asked for before every match was decided."""
-
-
-class Section(StrEnum):
-    """The parts of a bracket, named as in the reference data."""
-
-    WINNERS = "winners"
-    LOSERS = "losers"
-    GRAND_FINAL = "grand_final"
-    THIRD_PLACE = "third_place"
 
 
 class MatchId(NamedTuple):
@@ -136,24 +129,6 @@ class Match:
     winner: int | None = None
     loser: int | None = None
 
-    @property
-    def is_bye(self) -> bool:
-        """One or both slots are empty: the match is never played."""
-        return any(self.empty)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "id": str(self.id),
-            "section": self.id.section.value,
-            "round": self.id.round,
-            "number": self.id.number,
-            "players": list(self.players),
-            "empty": list(self.empty),
-            "status": self.status.value,
-            "winner": self.winner,
-            "loser": self.loser,
-        }
-
 
 @dataclass(frozen=True)
 class Placing:
@@ -169,14 +144,6 @@ class Placing:
     rank: int
     places: tuple[int, int]
     matches_won: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "rank": self.rank,
-            "places": list(self.places),
-            "matches_won": self.matches_won,
-        }
 
 
 class _Bye(Enum):
@@ -216,7 +183,7 @@ class Layout:
 class Bracket(ABC):
     """The shared engine. Subclasses give the layout, the options and the placing groups."""
 
-    format: str
+    format: ClassVar[BracketFormat]
 
     def __init__(self, players: int, results: Mapping[MatchId, int] | None = None) -> None:
         self._players = players

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, Final
 
+from shared.vocabulary import BracketFormat, Section
+
 from .bracket import (
     TERMINAL,
     Bracket,
@@ -29,7 +31,6 @@ from .bracket import (
     LoserOf,
     MatchId,
     MatchSpec,
-    Section,
     Seed,
     Source,
     WinnerOf,
@@ -44,7 +45,7 @@ MAX_PLAYERS: Final = 128
 class Knockout(Bracket):
     """A knockout bracket and its results. Immutable; ``record`` returns the new state."""
 
-    format = "knockout"
+    format = BracketFormat.KNOCKOUT
 
     def __init__(
         self,

@@ -1,0 +1,43 @@
+"""Pairing's unit of work on SQL: one transaction for the aggregates' changes, the events they
+recorded (outbox, through :data:`~services.pairing.adapters.wire.wire`) and the consumed event (inbox)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from services.pairing.adapters.repository import RowLocks, SqlEliminations, SqlRoundResults, SqlTournaments
+from services.pairing.adapters.wire import wire
+from shared.aggregate import Tracking
+from shared.unit_of_work import SqlUnitOfWork
+from shared.vocabulary import System
+
+
+class SqlPairingUnitOfWork(SqlUnitOfWork):
+    tournaments: SqlTournaments
+    results: SqlRoundResults
+    eliminations: SqlEliminations
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options, wire=wire)
+
+    def start(self) -> None:
+        self._locks = RowLocks(self.session)
+        self.tournaments = SqlTournaments(self.session, self._locks)
+        self.results = SqlRoundResults(self.session, self._locks)
+        self.eliminations = SqlEliminations(self.session, self._locks)
+
+    def repositories(self) -> Iterable[Tracking]:
+        return (self.tournaments, self.results, self.eliminations)  # type: ignore[return-value]
+
+    def lock(self, tournament_id: uuid.UUID) -> System | None:
+        return self._locks.take(tournament_id)
+
+    def checkpoint(self) -> object:
+        """A savepoint takes its locks afresh: rolled back, it would release those it took."""
+        self._locks.forget()
+        return None
+
+    def restore(self, state: object) -> None:
+        self._locks.forget()

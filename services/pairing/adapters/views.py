@@ -1,0 +1,38 @@
+"""What the pairing API reads: a tournament as it stands, for the pages and the JSON views. Reads, not
+the repositories' business: nothing here is changed or saved."""
+
+from __future__ import annotations
+
+import uuid
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, sessionmaker
+
+from services.pairing.adapters.orm import tournaments
+from services.pairing.adapters.repository import read_elimination, read_tournament
+from services.pairing.domain.elimination.elimination import Elimination
+from services.pairing.domain.rounds.tournament import PairingTournament
+from shared.vocabulary import System
+
+# A shared lock of the tournament's row: every change holds the row lock, so what follows (several
+# statements) sees one state, not half of a pairing.
+_SHARED_LOCK = (
+    sa.select(tournaments.c.system).where(tournaments.c.id == sa.bindparam("tid")).with_for_update(read=True)
+)
+
+
+class PairingViews:
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self._sessions = sessions
+
+    def tournament(self, tournament_id: uuid.UUID) -> tuple[PairingTournament, Elimination | None] | None:
+        """The tournament's players, rounds and games, and its bracket if it is an elimination; None if
+        there is no such tournament."""
+        with self._sessions() as session, session.begin():
+            row = session.execute(_SHARED_LOCK, {"tid": tournament_id}).first()
+            if row is None:
+                return None
+            t = read_tournament(session, tournament_id)
+            assert t is not None
+            e = read_elimination(session, tournament_id) if System(row.system).elimination else None
+        return t, e

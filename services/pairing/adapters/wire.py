@@ -1,0 +1,197 @@
+"""The one place where pairing's domain meets the versioned wire events (``shared.events``): domain
+events out (through the unit of work's :data:`wire` map), consumed events in (as commands). The time
+control, roster and settings conversions exist here once.
+
+``pairing.round_due`` is pairing's own event: it travels over the broker only from pairing's consumer to
+its workers, so it is defined here, marked internal, and left out of the published schema.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import ClassVar
+
+from pydantic import Field
+
+from services.pairing.domain import events as domain
+from services.pairing.domain.heading import Heading, Player
+from services.pairing.service_layer import commands
+from shared import events
+from shared.time_control import Stage, TieBreakPlan, TimeControl
+from shared.wire import WireMap
+
+
+@events.register
+class RoundDue(events.Event):
+    """Internal to the pairing service: a round is ready to be paired by a pairing worker."""
+
+    TYPE: ClassVar[str] = "pairing.round_due"
+    INTERNAL: ClassVar[bool] = True
+    tournament_id: uuid.UUID
+    round: int = Field(ge=1)
+
+
+# -- time controls -------------------------------------------------------------------------------------
+def time_control(tc: TimeControl) -> events.TimeControl:
+    return events.TimeControl(
+        base_seconds=tc.base_seconds, increment_seconds=tc.increment_seconds, days_per_move=tc.days_per_move
+    )
+
+
+def clock(tc: events.TimeControl) -> TimeControl:
+    return TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
+
+
+def tiebreak_plan(plan: events.TieBreakPlan) -> TieBreakPlan:
+    return TieBreakPlan(
+        tuple(Stage(s.games, clock(s.time_control)) for s in plan.stages), clock(plan.sudden_death)
+    )
+
+
+# -- out: domain events → wire events ------------------------------------------------------------------
+wire = WireMap()
+
+
+@wire.maps(domain.RoundBecameDue)
+def _round_due(e: domain.RoundBecameDue) -> events.Event:
+    return RoundDue(tournament_id=e.tournament_id, round=e.round)
+
+
+@wire.maps(domain.RoundPaired)
+def _round_paired(e: domain.RoundPaired) -> events.Event:
+    return events.RoundPaired(
+        tournament_id=e.tournament_id,
+        organiser_id=e.organiser_id,
+        round=e.round,
+        total_rounds=e.total_rounds,
+        system=e.system,
+        games=[
+            events.PairedGame(
+                game_id=g.game_id,
+                board=g.board,
+                white=g.white,
+                black=g.black,
+                leg=g.leg,
+                match_id=g.match_id,
+                number=g.number,
+                label=g.label,
+                time_control=None if g.time_control is None else time_control(g.time_control),
+            )
+            for g in e.games
+        ],
+        byes=[events.Bye(player_id=b.player_id, kind=b.kind) for b in e.byes],
+        time_control=time_control(e.time_control),
+        published=e.published,
+        matches=[
+            events.PairedMatch(
+                match_id=m.match_id,
+                section=m.section,
+                section_round=m.section_round,
+                number=m.number,
+                board=m.board,
+                players=list(m.players),
+                first_white=m.first_white,
+            )
+            for m in e.matches
+        ],
+    )
+
+
+@wire.maps(domain.RoundPublished)
+def _round_published(e: domain.RoundPublished) -> events.Event:
+    return events.RoundPublished(tournament_id=e.tournament_id, round=e.round, published_at=e.published_at)
+
+
+@wire.maps(domain.MatchDecided)
+def _match_decided(e: domain.MatchDecided) -> events.Event:
+    return events.MatchDecided(
+        tournament_id=e.tournament_id,
+        match_id=e.match_id,
+        round=e.round,
+        section=e.section,
+        players=list(e.players),
+        winner=e.winner,
+        how=e.how,
+        games_cancelled=list(e.games_cancelled),
+        decided_at=e.decided_at,
+    )
+
+
+@wire.maps(domain.RoundCompleted)
+def _round_completed(e: domain.RoundCompleted) -> events.Event:
+    return events.RoundCompleted(tournament_id=e.tournament_id, round=e.round)
+
+
+@wire.maps(domain.TournamentCompleted)
+def _tournament_completed(e: domain.TournamentCompleted) -> events.Event:
+    return events.TournamentCompleted(
+        tournament_id=e.tournament_id,
+        organiser_id=e.organiser_id,
+        rounds=e.rounds,
+        completed_at=e.completed_at,
+        placing=None
+        if e.placing is None
+        else [
+            events.Placing(
+                player_id=p.player_id,
+                seed=p.seed,
+                rank=p.rank,
+                places=list(p.places),
+                matches_won=p.matches_won,
+            )
+            for p in e.placing
+        ],
+    )
+
+
+# -- in: consumed events → commands --------------------------------------------------------------------
+def start(event: events.Event) -> commands.StartTournament:
+    """``tournament.started``: a knockout's settings start an elimination, anything else a `platform`
+    tournament of rounds."""
+    assert isinstance(event, events.TournamentStarted)
+    settings = event.settings
+    heading = Heading(
+        event.tournament_id,
+        event.organiser_id,
+        event.name,
+        settings.ruleset,
+        clock(settings.time_control),
+        event.started_at,
+    )
+    players = tuple(
+        Player(r.seed, r.player_id, r.name, r.rating) for r in sorted(event.roster, key=lambda r: r.seed)
+    )
+    ko = settings.knockout
+    if ko is None:
+        return commands.StartRounds(
+            heading,
+            players,
+            threshold=settings.threshold,
+            extra_round=settings.extra_round,
+            double_rounds=settings.double_rounds,
+        )
+    return commands.StartElimination(
+        heading,
+        players,
+        format=ko.format,
+        games_per_match=ko.games_per_match,
+        seeding=ko.seeding,
+        tiebreak_plan=tiebreak_plan(ko.tiebreak_plan),
+        draw_seed=ko.draw_seed,
+        third_place=ko.third_place,
+        second_final=ko.second_final,
+    )
+
+
+def result(event: events.Event) -> commands.RecordResult:
+    """``game.finished``."""
+    assert isinstance(event, events.GameFinished)
+    return commands.RecordResult(
+        event.tournament_id, event.game_id, event.round, event.outcome, event.finished_at
+    )
+
+
+def round_due(event: events.Event) -> commands.PairRound:
+    """``pairing.round_due``."""
+    assert isinstance(event, RoundDue)
+    return commands.PairRound(event.tournament_id, event.round)

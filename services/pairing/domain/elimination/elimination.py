@@ -1,0 +1,499 @@
+"""A knockout or double-knockout event as the pairing service runs it (RULES.md §4): the bracket engine
+(``knockout.py``, ``double_knockout.py``) for who meets whom, and for each match its games
+(``match_play.py``). :class:`Elimination` is the aggregate: it records what happens as domain events
+(``domain/events.py``) and the rows to write as changes (``domain/changes.py`` and the three below).
+
+Rounds. The service pairs rounds 1, 2, …; round k + 1 once every match of round k is decided.
+
+* **Knockout:** round k is winners round k; the third-place match is paired with the final. Matches whose
+  two players both came through byes can be ready before their round (docs/pairing.md): they wait for it.
+* **Double knockout:** round k + 1 holds every match of both brackets whose two players are known — the
+  engine's ``ready_matches()``, as the bracket docs recommend.
+
+A round is paired unpublished: only its organiser sees it until they publish it. Byes (a top seed's
+empty slot in winners round 1) are no games: they are reported with round 1. A match is decided by
+:func:`match_play.progress`; its winner is then recorded in the engine, which places them in their next
+match. Game ids are derived from the tournament, the match and the game's number, so a re-paired round
+names the same games.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Final
+
+from services.pairing.domain import events
+from services.pairing.domain.changes import Change, Changing, Finished, OutcomeSet, RoundAdded, RoundClosed
+from services.pairing.domain.elimination.bracket import (
+    Bracket,
+    BracketError,
+    Match,
+    MatchId,
+    MatchStatus,
+    Placing,
+    better_seed,
+)
+from services.pairing.domain.elimination.double_knockout import DoubleKnockout
+from services.pairing.domain.elimination.knockout import Knockout
+from services.pairing.domain.elimination.match_play import (
+    MatchFormat,
+    PlannedGame,
+    progress,
+    regular_games,
+)
+from services.pairing.domain.elimination.seeding import SeedList
+from services.pairing.domain.errors import (
+    NotOrganiser,
+    RoundNotDue,
+    RoundNotFound,
+    UnsupportedField,
+)
+from services.pairing.domain.heading import Heading, Player, Status
+from shared.aggregate import Aggregate
+from shared.scoring import Outcome
+from shared.time_control import TieBreakPlan
+from shared.vocabulary import BracketFormat, Decision, Section, Seeding, System
+
+GAME_NAMESPACE: Final = uuid.UUID("8f5d2c1e-3b6a-4e7f-9a0b-1c2d3e4f5a6b")
+FORMATS: Final[Mapping[BracketFormat, type[Knockout] | type[DoubleKnockout]]] = {
+    Knockout.format: Knockout,
+    DoubleKnockout.format: DoubleKnockout,
+}
+
+
+def new_bracket(
+    fmt: BracketFormat, players: int, *, third_place: bool = False, second_final: bool = True
+) -> Bracket:
+    """An empty bracket of the format (``knockout`` or ``double_knockout``)."""
+    if fmt == Knockout.format:
+        return Knockout(players, third_place=third_place)
+    if fmt == DoubleKnockout.format:
+        return DoubleKnockout(players, second_final=second_final)
+    raise BracketError(f"not a bracket format: {fmt!r} (knockout or double_knockout)")
+
+
+def bracket_from_dict(data: Mapping[str, Any]) -> Bracket:
+    try:
+        cls = FORMATS[BracketFormat(str(data.get("format")))]
+    except ValueError:
+        raise BracketError(f"not a bracket state: format {data.get('format')!r}") from None
+    return cls.from_dict(data)
+
+
+@dataclass
+class MatchGame:
+    game_id: uuid.UUID
+    planned: PlannedGame
+    outcome: Outcome | None = None
+    cancelled: bool = False
+
+
+@dataclass
+class PairedMatch:
+    """A match as paired: its service round and board, the seeds in its two slots, which slot had
+    White in game 1 (drawn), its games, and how it was decided (once it is)."""
+
+    id: MatchId
+    round: int
+    board: int
+    players: tuple[int, int]
+    first_white: int
+    games: list[MatchGame] = field(default_factory=list)
+    how: Decision | None = None
+
+    def seed(self, slot: int) -> int:
+        return self.players[slot]
+
+    def white(self, game: MatchGame) -> int:
+        return self.players[game.planned.white]
+
+    def black(self, game: MatchGame) -> int:
+        return self.players[1 - game.planned.white]
+
+    @property
+    def decided(self) -> bool:
+        return self.how is not None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a game's result changed: games added to the match (the next tie-break stage), or the match
+    decided (its winner's seed, and the games it no longer needs)."""
+
+    match: PairedMatch
+    added: tuple[MatchGame, ...] = ()
+    winner: int | None = None
+    cancelled: tuple[MatchGame, ...] = ()
+
+
+# The changes only an elimination makes (besides RoundAdded, OutcomeSet, RoundClosed and Finished).
+@dataclass(frozen=True)
+class GamesAdded(Change):
+    """A level match got the games of its next tie-break stage (or its sudden-death game)."""
+
+    match_id: MatchId
+    game_ids: tuple[uuid.UUID, ...]
+
+
+@dataclass(frozen=True)
+class MatchSettled(Change):
+    """A match has its winner (the bracket's state and its round count changed with it) and no longer
+    needs the games in ``cancelled``."""
+
+    match_id: MatchId
+    how: Decision
+    at: dt.datetime
+    cancelled: tuple[uuid.UUID, ...]
+
+
+@dataclass(frozen=True)
+class RoundMadePublic(Change):
+    number: int
+    at: dt.datetime
+
+
+@dataclass(eq=False)
+class Elimination(Aggregate, Changing):
+    heading: Heading
+    players: tuple[Player, ...]
+    match_format: MatchFormat
+    bracket: Bracket
+    seeds: SeedList
+    matches: dict[MatchId, PairedMatch] = field(default_factory=dict)
+    published: set[int] = field(default_factory=set)
+    """The rounds the organiser has published."""
+    completed: set[int] = field(default_factory=set)
+    """The rounds every match of which is decided."""
+    status: Status = Status.RUNNING
+
+    @classmethod
+    def start(
+        cls,
+        heading: Heading,
+        players: tuple[Player, ...],
+        *,
+        format: BracketFormat,
+        games_per_match: int,
+        seeding: Seeding,
+        draw_seed: int | None = None,
+        third_place: bool = False,
+        second_final: bool = True,
+        tiebreak_plan: TieBreakPlan,
+    ) -> Elimination:
+        """The bracket, its seed list (the roster's order) and its match format; round 1 is due."""
+        roster = tuple(sorted(players, key=lambda p: p.seed))
+        if [p.seed for p in roster] != list(range(1, len(roster) + 1)):
+            raise UnsupportedField("a knockout's roster must be seeded 1 … N")
+        try:
+            seeds = SeedList(seeding, tuple(str(p.player_id) for p in roster), draw_seed)
+            bracket = new_bracket(format, len(roster), third_place=third_place, second_final=second_final)
+            match_format = MatchFormat(games_per_match, heading.time_control, tiebreak_plan)
+        except ValueError as exc:  # BracketError, SeedingError, MatchPlayError
+            raise UnsupportedField(f"cannot run this knockout: {exc}") from exc
+        e = cls(heading, roster, match_format, bracket, seeds)
+        e.record(events.RoundBecameDue(e.id, 1))
+        return e
+
+    @property
+    def id(self) -> uuid.UUID:
+        return self.heading.id
+
+    @property
+    def format(self) -> BracketFormat:
+        return self.bracket.format
+
+    @property
+    def system(self) -> System:
+        return System(self.bracket.format.value)
+
+    # -- rounds ------------------------------------------------------------------------------------
+    @property
+    def paired_rounds(self) -> int:
+        return max((m.round for m in self.matches.values()), default=0)
+
+    def round_matches(self, number: int) -> list[PairedMatch]:
+        return sorted((m for m in self.matches.values() if m.round == number), key=lambda m: m.board)
+
+    def round_decided(self, number: int) -> bool:
+        matches = self.round_matches(number)
+        return bool(matches) and all(m.decided for m in matches)
+
+    def next_round_number(self) -> int | None:
+        """The round to pair now, or None (a round is still being played, or the bracket is finished)."""
+        current = self.paired_rounds
+        if self.bracket.is_finished() or (current and not self.round_decided(current)):
+            return None
+        return current + 1
+
+    def rounds_total(self) -> int:
+        """Rounds of the whole event: a knockout's winners rounds; a double knockout's waves of ready
+        matches (they do not depend on who wins), one more once the second final is needed."""
+        if isinstance(self.bracket, Knockout):
+            return self.bracket.round_count
+        assert isinstance(self.bracket, DoubleKnockout)
+        total = _double_knockout_waves(self.bracket.players, self.bracket.second_final)
+        if self.bracket.second_final:
+            reset = self.bracket.match(MatchId(Section.GRAND_FINAL, 2, 1))
+            if reset.status in (MatchStatus.READY, MatchStatus.DECIDED):
+                total += 1
+        return total
+
+    def to_pair(self, number: int) -> tuple[Match, ...]:
+        """The engine's matches that make round ``number``."""
+        ready = self.bracket.ready_matches()
+        if isinstance(self.bracket, Knockout):
+            final = self.bracket.round_count
+            return tuple(
+                m
+                for m in ready
+                if (m.id.section is Section.WINNERS and m.id.round == number)
+                or (m.id.section is Section.THIRD_PLACE and number == final)
+            )
+        return ready
+
+    def pair_round(
+        self, number: int, draw_white: Callable[[], int], *, now: dt.datetime
+    ) -> list[PairedMatch]:
+        """Pair round ``number``, unpublished: every match of it, with its regular games; ``draw_white``
+        draws the slot (0 or 1) with White in each match's first game."""
+        due = self.next_round_number()
+        if number != due:
+            raise RoundNotDue(f"round {number} cannot be paired now (next: {due})")
+        engine_matches = self.to_pair(number)
+        if not engine_matches:
+            raise RoundNotDue(f"no match of round {number} has both players yet")
+        paired: list[PairedMatch] = []
+        for board, m in enumerate(engine_matches, start=1):
+            a, b = m.players
+            assert a is not None and b is not None  # ready
+            first_white = draw_white()
+            match = PairedMatch(m.id, number, board, (a, b), first_white)
+            match.games = [self._game(m.id, g) for g in regular_games(self.match_format, first_white)]
+            self.matches[m.id] = match
+            paired.append(match)
+        self.change(RoundAdded(number, now))
+        self.record(self._paired(number))
+        return paired
+
+    def publish_round(self, number: int, *, by: uuid.UUID, staff: bool = False, now: dt.datetime) -> bool:
+        """The organiser (or staff) makes a paired round public: its pairings are shown and its games
+        may start. False if it was public already (nothing changes)."""
+        if by != self.heading.organiser_id and not staff:
+            raise NotOrganiser("only the organiser of this tournament may publish its rounds")
+        if not 1 <= number <= self.paired_rounds:
+            raise RoundNotFound(f"round {number} of tournament {self.id} is not paired")
+        if number in self.published:
+            return False
+        self.published.add(number)
+        self.change(RoundMadePublic(number, now))
+        self.record(events.RoundPublished(self.id, number, now))
+        return True
+
+    def byes(self, number: int) -> list[int]:
+        """Seeds that advance without a game: the top seeds' empty slots, reported with round 1."""
+        if number != 1:
+            return []
+        first = self.bracket.rounds(Section.WINNERS)[0]
+        return [m.winner for m in first if m.status is MatchStatus.WALKOVER and m.winner is not None]
+
+    def walkovers(self, number: int) -> list[Match]:
+        """Round 1's bye matches (one slot empty), in bracket order."""
+        if number != 1:
+            return []
+        return [m for m in self.bracket.rounds(Section.WINNERS)[0] if m.status is MatchStatus.WALKOVER]
+
+    # -- results -----------------------------------------------------------------------------------
+    def game(self, game_id: uuid.UUID) -> tuple[PairedMatch, MatchGame] | None:
+        for match in self.matches.values():
+            for g in match.games:
+                if g.game_id == game_id:
+                    return match, g
+        return None
+
+    def record_result(
+        self, game_id: uuid.UUID, outcome: Outcome, *, finished_at: dt.datetime, now: dt.datetime
+    ) -> Recorded | None:
+        """Record a game's result. None when the game had a result already (the first one stands).
+        A result for a game of a decided match (a cancelled game that was played anyway) is kept and
+        changes nothing else. A level match gets its next games (the round is announced again); a
+        decided one goes into the bracket; the round's last decision closes the round and makes the
+        next one due, or ends the event with its final placing."""
+        found = self.game(game_id)
+        if found is None:
+            raise RoundNotFound(f"game {game_id} is not in tournament {self.id}")
+        match, game = found
+        if game.outcome is not None:
+            return None
+        game.outcome = outcome
+        self.change(OutcomeSet(game_id, outcome, finished_at))
+        if match.decided:
+            return Recorded(match)
+        state = progress(self.match_format, match.first_white, [(g.planned, g.outcome) for g in match.games])
+        if state.winner is None:
+            added = tuple(self._game(match.id, planned) for planned in state.to_pair)
+            if added:
+                match.games.extend(added)
+                self.change(GamesAdded(match.id, tuple(g.game_id for g in added)))
+                self.record(self._paired(match.round))
+            return Recorded(match, added=added)
+        assert state.how is not None
+        winner = match.seed(state.winner)
+        self.bracket = self.bracket.record(match.id, winner)
+        match.how = state.how
+        cancelled = tuple(g for g in match.games if g.planned.number in state.not_needed)
+        for g in cancelled:
+            g.cancelled = True
+        self.change(MatchSettled(match.id, state.how, now, tuple(g.game_id for g in cancelled)))
+        self.record(
+            events.MatchDecided(
+                tournament_id=self.id,
+                match_id=str(match.id),
+                round=match.round,
+                section=match.id.section,
+                players=(self.player_of(match.players[0]), self.player_of(match.players[1])),
+                winner=self.player_of(winner),
+                how=state.how,
+                games_cancelled=tuple(g.game_id for g in cancelled),
+                decided_at=now,
+            )
+        )
+        if self.round_decided(match.round):
+            self._close_round(match.round, now)
+        return Recorded(match, winner=winner, cancelled=cancelled)
+
+    def placings(self) -> tuple[Placing, ...]:
+        return self.bracket.placings()
+
+    def player_of(self, seed: int) -> uuid.UUID:
+        return uuid.UUID(self.seeds.player(seed))
+
+    # -- internals ---------------------------------------------------------------------------------
+    def _close_round(self, number: int, now: dt.datetime) -> None:
+        self.completed.add(number)
+        self.change(RoundClosed(number, now))
+        self.record(events.RoundCompleted(self.id, number))
+        if not self.bracket.is_finished():
+            self.record(events.RoundBecameDue(self.id, number + 1))
+            return
+        self.status = Status.COMPLETED
+        self.change(Finished())
+        self.record(
+            events.TournamentCompleted(
+                self.id,
+                self.heading.organiser_id,
+                self.paired_rounds,
+                now,
+                placing=tuple(
+                    events.FinalPlace(self.player_of(p.seed), p.seed, p.rank, p.places, p.matches_won)
+                    for p in self.placings()
+                ),
+            )
+        )
+
+    def _game(self, match_id: MatchId, planned: PlannedGame) -> MatchGame:
+        game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{match_id}:{planned.number}")
+        return MatchGame(game_id, planned)
+
+    def _paired(self, number: int) -> events.RoundPaired:
+        """Round ``number`` as it stands: every match and every game paired in it so far (consumers add
+        the games they do not know yet), and round 1's byes."""
+        round_matches = self.round_matches(number)
+        games = tuple(
+            events.GameInRound(
+                g.game_id,
+                m.board,
+                self.player_of(m.white(g)),
+                self.player_of(m.black(g)),
+                match_id=str(m.id),
+                number=g.planned.number,
+                label=g.planned.label,
+                time_control=g.planned.time_control,
+            )
+            for m, g in round_of_games(round_matches)
+        )
+        paired = tuple(
+            events.MatchInRound(
+                str(m.id),
+                m.id.section,
+                m.id.round,
+                m.id.number,
+                (self.player_of(m.players[0]), self.player_of(m.players[1])),
+                board=m.board,
+                first_white=self.player_of(m.seed(m.first_white)),
+            )
+            for m in round_matches
+        )
+        walkovers = tuple(
+            events.MatchInRound(
+                str(w.id),
+                w.id.section,
+                w.id.round,
+                w.id.number,
+                (
+                    None if w.players[0] is None else self.player_of(w.players[0]),
+                    None if w.players[1] is None else self.player_of(w.players[1]),
+                ),
+            )
+            for w in self.walkovers(number)
+        )
+        return events.RoundPaired(
+            tournament_id=self.id,
+            organiser_id=self.heading.organiser_id,
+            round=number,
+            total_rounds=self.rounds_total(),
+            system=self.system,
+            games=games,
+            byes=tuple(events.ByeInRound(self.player_of(seed)) for seed in self.byes(number)),
+            time_control=self.heading.time_control,
+            published=number in self.published,
+            matches=(*paired, *walkovers),
+        )
+
+
+def round_of_games(matches: Iterable[PairedMatch]) -> list[tuple[PairedMatch, MatchGame]]:
+    """Every game of these matches, by board then game number."""
+    return [
+        (m, g)
+        for m in sorted(matches, key=lambda m: m.board)
+        for g in sorted(m.games, key=lambda g: g.planned.number)
+    ]
+
+
+@cache
+def _double_knockout_waves(players: int, second_final: bool) -> int:
+    """Rounds of a double knockout without the second final: its waves of ready matches."""
+    bracket: Bracket = DoubleKnockout(players, second_final=second_final)
+    waves = 0
+    while ready := bracket.ready_matches():
+        # the winners'-bracket player (slot 1) takes the grand final, so the second final is not needed
+        bracket = bracket.record_many({m.id: _no_reset(m) for m in ready})
+        waves += 1
+    return waves
+
+
+def _no_reset(match: Match) -> int:
+    """A winner that keeps the second final unneeded: the winners'-bracket player (slot 1) takes the
+    grand final; elsewhere anyone (the better seed)."""
+    first = match.players[0]
+    if match.id.section is Section.GRAND_FINAL and first is not None:
+        return first
+    return better_seed(match)
+
+
+__all__ = [
+    "FORMATS",
+    "Elimination",
+    "GamesAdded",
+    "MatchGame",
+    "MatchSettled",
+    "PairedMatch",
+    "Recorded",
+    "RoundMadePublic",
+    "bracket_from_dict",
+    "new_bracket",
+    "round_of_games",
+]

@@ -1,0 +1,123 @@
+"""What happens in the pairing service, as its aggregates record it (past tense). The unit of work maps
+each to its versioned wire event (``adapters/wire.py``) and writes it to the outbox with the change.
+
+Events carry plain values, never an aggregate: they are facts as of the moment they were recorded.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+
+from shared.aggregate import DomainEvent
+from shared.time_control import TimeControl
+from shared.vocabulary import ByeKind, Decision, Section, System
+
+
+@dataclass(frozen=True)
+class GameInRound:
+    """A game as a round announces it; a knockout game also names its match, its number and label in
+    the match, and its own time control."""
+
+    game_id: uuid.UUID
+    board: int
+    white: uuid.UUID
+    black: uuid.UUID
+    leg: int = 1
+    match_id: str | None = None
+    number: int | None = None
+    label: str | None = None
+    time_control: TimeControl | None = None
+
+
+@dataclass(frozen=True)
+class MatchInRound:
+    """A bracket match of a knockout round; a bye (walkover) has no board, one player and no games."""
+
+    match_id: str
+    section: Section
+    section_round: int
+    number: int
+    players: tuple[uuid.UUID | None, uuid.UUID | None]
+    board: int | None = None
+    first_white: uuid.UUID | None = None
+
+
+@dataclass(frozen=True)
+class ByeInRound:
+    player_id: uuid.UUID
+    kind: ByeKind = ByeKind.PAIRING_ALLOCATED
+
+
+@dataclass(frozen=True)
+class FinalPlace:
+    """A player's place when a knockout ends; players out in the same round share ``places``."""
+
+    player_id: uuid.UUID
+    seed: int
+    rank: int
+    places: tuple[int, int]
+    matches_won: int
+
+
+@dataclass(frozen=True)
+class RoundBecameDue(DomainEvent):
+    """Round ``round`` may be paired now: a pairing worker pairs it (internal to pairing)."""
+
+    tournament_id: uuid.UUID
+    round: int
+
+
+@dataclass(frozen=True)
+class RoundPaired(DomainEvent):
+    """A round was paired, or (a knockout round whose level match went to a tie-break stage) announced
+    again with the games added: every game of the round so far."""
+
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    round: int
+    total_rounds: int
+    system: System
+    games: tuple[GameInRound, ...]
+    byes: tuple[ByeInRound, ...]
+    time_control: TimeControl
+    published: bool | None = None
+    """False: a knockout round only its organiser sees until they publish it; None: public when paired."""
+    matches: tuple[MatchInRound, ...] = ()
+
+
+@dataclass(frozen=True)
+class RoundPublished(DomainEvent):
+    tournament_id: uuid.UUID
+    round: int
+    published_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class MatchDecided(DomainEvent):
+    tournament_id: uuid.UUID
+    match_id: str
+    round: int
+    section: Section
+    players: tuple[uuid.UUID, uuid.UUID]
+    winner: uuid.UUID
+    how: Decision
+    games_cancelled: tuple[uuid.UUID, ...]
+    decided_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class RoundCompleted(DomainEvent):
+    tournament_id: uuid.UUID
+    round: int
+
+
+@dataclass(frozen=True)
+class TournamentCompleted(DomainEvent):
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    rounds: int
+    completed_at: dt.datetime
+    placing: tuple[FinalPlace, ...] | None = None
+    """Knockouts: the final placing, best first."""

@@ -1,0 +1,37 @@
+"""What every tournament has, whatever its format: its heading (who organises it, its name, ruleset and
+time control, when it started), its players by seed, and whether it is still running."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+from enum import StrEnum
+
+from shared.time_control import TimeControl
+from shared.vocabulary import Ruleset
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A tournament as registration started it (``tournament.started``)."""
+
+    id: uuid.UUID
+    organiser_id: uuid.UUID
+    name: str
+    ruleset: Ruleset
+    time_control: TimeControl
+    started_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class Player:
+    seed: int
+    player_id: uuid.UUID
+    name: str
+    rating: int | None = None
+
+
+class Status(StrEnum):
+    RUNNING = "running"
+    COMPLETED = "completed"

@@ -1,0 +1,87 @@
+"""Knockouts and double knockouts (the `knockout` and `double-knockout` rulesets, RULES.md §4), from
+``tournament.started`` to ``tournament.completed``:
+
+* start → the bracket, its seed list and its match format are stored; round 1 is due (the organiser's
+  start pairs round 1);
+* a pairing worker pairs a due round: every match of it, with its regular games (the colours of each
+  match's first game drawn), unpublished → ``round.paired`` (``published: false``, the round's matches);
+* the organiser publishes it → ``round.published``;
+* ``game.finished`` → the match goes on: a level match gets its next tie-break stage (``round.paired``
+  again for that round, with the new games), a decided one publishes ``match.decided`` with the games it
+  no longer needs; once every match of the round is decided, ``round.completed`` and the next round is
+  due, or, the bracket finished, ``tournament.completed`` with the final placing.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from services.pairing.domain import errors
+from services.pairing.domain.elimination.elimination import Elimination
+from services.pairing.service_layer import commands
+from services.pairing.service_layer.ports import PairingUnitOfWork
+from shared.timesource import Clock
+from shared.vocabulary import System
+
+log = logging.getLogger(__name__)
+
+
+def draw_white() -> int:
+    """The slot with White in a match's first game: drawn (RULES.md §4), then stored with the match."""
+    return secrets.randbelow(2)
+
+
+class EliminationFlow:
+    systems: tuple[System, ...] = (System.KNOCKOUT, System.DOUBLE_KNOCKOUT)
+    starts: type[Any] = commands.StartElimination
+
+    def __init__(self, clock: Clock, draw: Callable[[], int] = draw_white) -> None:
+        self.clock = clock
+        self.draw = draw
+
+    def start(self, cmd: commands.StartElimination, uow: PairingUnitOfWork) -> None:
+        e = Elimination.start(
+            cmd.heading,
+            cmd.players,
+            format=cmd.format,
+            games_per_match=cmd.games_per_match,
+            seeding=cmd.seeding,
+            draw_seed=cmd.draw_seed,
+            third_place=cmd.third_place,
+            second_final=cmd.second_final,
+            tiebreak_plan=cmd.tiebreak_plan,
+        )
+        uow.eliminations.add(e)
+
+    def pair_round(self, cmd: commands.PairRound, uow: PairingUnitOfWork) -> None:
+        """Pair the round unless it is paired already (redelivered, or raced by another worker)."""
+        e = self._load(uow, cmd.tournament_id)
+        if cmd.number <= e.paired_rounds:
+            return
+        if e.next_round_number() != cmd.number:
+            log.warning("round %d of %s is not due (next: %s)", cmd.number, e.id, e.next_round_number())
+            return
+        e.pair_round(cmd.number, self.draw, now=self.clock.now())
+        uow.eliminations.save(e)
+
+    def record_result(self, cmd: commands.RecordResult, uow: PairingUnitOfWork) -> None:
+        e = self._load(uow, cmd.tournament_id)
+        e.record_result(cmd.game_id, cmd.outcome, finished_at=cmd.finished_at, now=self.clock.now())
+        uow.eliminations.save(e)
+
+    def publish_round(self, cmd: commands.PublishRound, uow: PairingUnitOfWork) -> None:
+        """Make a round public; publishing it again changes nothing."""
+        e = self._load(uow, cmd.tournament_id)
+        e.publish_round(cmd.number, by=cmd.actor.id, staff=cmd.actor.staff, now=self.clock.now())
+        uow.eliminations.save(e)
+
+    @staticmethod
+    def _load(uow: PairingUnitOfWork, tournament_id: uuid.UUID) -> Elimination:
+        e = uow.eliminations.get(tournament_id, lock=True)
+        if e is None:
+            raise errors.TournamentNotFound(f"no knockout {tournament_id}")
+        return e

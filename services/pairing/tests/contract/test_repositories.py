@@ -1,0 +1,336 @@
+"""The contract of pairing's repositories and unit of work: the SQL ones (on SQLite, and on PostgreSQL
+with the integration mark) and the in-memory fakes the handler tests use must behave the same.
+
+What a repository must get right: ``get`` gives back what ``add`` and ``save`` stored (an aggregate equal
+in everything the domain reads), nothing is visible before commit or after a rollback (also of a
+savepoint), a round paired twice is refused, and the events the aggregates recorded reach the outbox at
+commit, in order."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from services.pairing.adapters.memory import MemoryPairingStore, MemoryPairingUnitOfWork
+from services.pairing.adapters.orm import outbox
+from services.pairing.bootstrap import Pairing, bootstrap
+from services.pairing.config import PairingSettings
+from services.pairing.domain.elimination.elimination import Elimination
+from services.pairing.domain.errors import RoundTaken
+from services.pairing.domain.heading import Heading, Player, Status
+from services.pairing.domain.rounds.pairers import pairers
+from services.pairing.domain.rounds.tournament import PairingTournament
+from services.pairing.service_layer.ports import PairingUnitOfWork
+from shared.events import Envelope
+from shared.messaging.inprocess import InProcessBroker
+from shared.scoring import Outcome
+from shared.seed_draw import draw_order
+from shared.time_control import DEFAULT_PLAN, TimeControl
+from shared.timesource import FakeClock
+from shared.vocabulary import BracketFormat, Ruleset, Seeding, System
+
+NOW = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
+LATER = NOW + dt.timedelta(hours=2)
+
+
+class Backend:
+    def __init__(self, kind: str, url: str | None = None) -> None:
+        self.kind = kind
+        self.store = MemoryPairingStore()
+        self.svc: Pairing | None = None
+        if url is not None:
+            settings = PairingSettings(ARBITER_PAIRING_DATABASE_URL=url)
+            self.svc = bootstrap(settings, broker=InProcessBroker(), clock=FakeClock(NOW), migrate=True)
+
+    def uow(self) -> PairingUnitOfWork:
+        return MemoryPairingUnitOfWork(self.store) if self.svc is None else self.svc.uow()
+
+    def published(self, tournament_id: uuid.UUID) -> list[tuple[str, dict[str, Any]]]:
+        if self.svc is None:
+            envelopes = self.store.published
+        else:
+            with self.svc.engine.connect() as conn:
+                bodies = conn.execute(sa.select(outbox.c.body).order_by(outbox.c.id)).scalars()
+                envelopes = [Envelope.model_validate_json(b) for b in bodies]
+        return [(e.type, e.payload) for e in envelopes if e.tournament_id == tournament_id]
+
+    def close(self) -> None:
+        if self.svc is not None:
+            self.svc.engine.dispose()
+
+
+@pytest.fixture(
+    scope="module", params=["memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.integration)]
+)
+def backend(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backend]:
+    if request.param == "memory":
+        b = Backend("memory")
+    elif request.param == "sqlite":
+        b = Backend("sqlite", f"sqlite:///{tmp_path_factory.mktemp('contract') / 'pairing.sqlite'}")
+    else:
+        servers = request.getfixturevalue("servers")
+        b = Backend("postgresql", servers.create_database(f"pairing_contract_{uuid.uuid4().hex[:6]}"))
+    yield b
+    b.close()
+
+
+def heading(ruleset: Ruleset = Ruleset.PLATFORM) -> Heading:
+    return Heading(uuid.uuid4(), uuid.uuid4(), "Contract", ruleset, TimeControl(180, 2), NOW)
+
+
+def roster(n: int) -> tuple[Player, ...]:
+    return tuple(Player(s, uuid.uuid4(), f"P{s}", None if s == n else 2000 - s) for s in range(1, n + 1))
+
+
+def rounds_of(t: PairingTournament) -> list[Any]:
+    return [
+        (r.number, r.completed, r.published, [vars(g) for g in r.games], [(b.seed, b.kind) for b in r.byes])
+        for r in t.rounds
+    ]
+
+
+def same_tournament(a: PairingTournament, b: PairingTournament) -> None:
+    assert (a.heading, a.plan, a.double_rounds, a.players, a.status) == (
+        b.heading,
+        b.plan,
+        b.double_rounds,
+        b.players,
+        b.status,
+    )
+    assert rounds_of(a) == rounds_of(b)
+
+
+def same_elimination(a: Elimination, b: Elimination) -> None:
+    assert (a.heading, a.players, a.match_format, a.seeds, a.published, a.completed, a.status) == (
+        b.heading,
+        b.players,
+        b.match_format,
+        b.seeds,
+        b.published,
+        b.completed,
+        b.status,
+    )
+    assert a.bracket.to_dict() == b.bracket.to_dict()
+    assert {
+        k: (m.round, m.board, m.players, m.first_white, m.how, m.games) for k, m in a.matches.items()
+    } == {k: (m.round, m.board, m.players, m.first_white, m.how, m.games) for k, m in b.matches.items()}
+
+
+def started_tournament(backend: Backend, n: int = 5, **options: Any) -> PairingTournament:
+    t = PairingTournament.start(heading(), roster(n), threshold=7, **options)
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+        uow.commit()
+    return t
+
+
+def pair(backend: Backend, tid: uuid.UUID, number: int) -> PairingTournament:
+    with backend.uow() as uow:
+        t = uow.tournaments.get(tid, lock=True)
+        assert t is not None
+        t.pair_round(number, pairers()[t.system], now=NOW)
+        uow.tournaments.save(t)
+        uow.commit()
+    return t
+
+
+# -- a tournament of rounds ----------------------------------------------------------------------------
+def test_nothing_unknown_is_found(backend: Backend) -> None:
+    nobody = uuid.uuid4()
+    with backend.uow() as uow:
+        assert uow.lock(nobody) is None
+        assert uow.tournaments.get(nobody) is None and uow.tournaments.get(nobody, lock=True) is None
+        assert uow.results.get((nobody, 1)) is None
+        assert uow.eliminations.get(nobody, lock=True) is None
+
+
+def test_a_tournament_comes_back_as_it_was_added(backend: Backend) -> None:
+    t = started_tournament(backend, 5, double_rounds=True)
+    with backend.uow() as uow:
+        assert uow.lock(t.id) is System.ROUND_ROBIN
+        found = uow.tournaments.get(t.id)
+    assert found is not None
+    same_tournament(found, t)
+    assert backend.published(t.id) == [("pairing.round_due", {"tournament_id": str(t.id), "round": 1})]
+
+
+def test_a_paired_round_comes_back_with_its_games_and_byes(backend: Backend) -> None:
+    t = started_tournament(backend, 5, double_rounds=True)
+    paired = pair(backend, t.id, 1)
+    with backend.uow() as uow:
+        found = uow.tournaments.get(t.id)
+    assert found is not None and len(found.rounds[0].games) == 4 and len(found.rounds[0].byes) == 1
+    same_tournament(found, paired)
+    assert [kind for kind, _ in backend.published(t.id)] == ["pairing.round_due", "round.paired"]
+
+
+def test_a_round_is_paired_once(backend: Backend) -> None:
+    """The last guard against two workers pairing a round (they serialise on the row lock first): a
+    tournament loaded before the other pairing committed cannot save the round again."""
+    t = started_tournament(backend, 6)
+    with backend.uow() as uow:
+        stale = uow.tournaments.get(t.id)
+    assert stale is not None
+    pair(backend, t.id, 1)
+    stale.pair_round(1, pairers()[stale.system], now=NOW)
+    with backend.uow() as uow, pytest.raises(RoundTaken):
+        uow.tournaments.save(stale)
+    assert [kind for kind, _ in backend.published(t.id)] == ["pairing.round_due", "round.paired"]
+
+
+def test_results_fill_a_round_and_close_it(backend: Backend) -> None:
+    t = started_tournament(backend, 4)  # a double round robin: 6 rounds
+    rnd = pair(backend, t.id, 1).rounds[0]
+    first, second = rnd.games
+    with backend.uow() as uow:
+        results = uow.results.get((t.id, 1), lock=True)
+        assert results is not None
+        assert (results.organiser_id, results.total_rounds, results.completed) == (t.organiser_id, 6, False)
+        assert results.outcomes == {first.game_id: None, second.game_id: None}
+        results.record_result(first.game_id, Outcome.DRAW, finished_at=NOW, now=LATER)
+        uow.results.save(results)
+        uow.commit()
+    with backend.uow() as uow:
+        results = uow.results.get((t.id, 1))
+        assert results is not None and results.outcomes[first.game_id] is Outcome.DRAW
+        results.record_result(second.game_id, Outcome.WHITE_FORFEIT_WIN, finished_at=NOW, now=LATER)
+        uow.results.save(results)
+        uow.commit()
+    with backend.uow() as uow:
+        results = uow.results.get((t.id, 1))
+        found = uow.tournaments.get(t.id)
+    assert results is not None and results.completed
+    assert found is not None and found.rounds[0].completed and found.next_round_number() == 2
+    assert [g.outcome for g in found.rounds[0].games] == [Outcome.DRAW, Outcome.WHITE_FORFEIT_WIN]
+    assert backend.published(t.id)[-2:] == [
+        ("round.completed", {"tournament_id": str(t.id), "round": 1}),
+        ("pairing.round_due", {"tournament_id": str(t.id), "round": 2}),
+    ]
+
+
+def test_the_last_result_of_the_last_round_completes_the_tournament(backend: Backend) -> None:
+    t = started_tournament(backend, 3)  # 3 rounds, one game and a bye each
+    for number in (1, 2, 3):
+        [game] = pair(backend, t.id, number).rounds[number - 1].games
+        with backend.uow() as uow:
+            results = uow.results.get((t.id, number), lock=True)
+            assert results is not None
+            results.record_result(game.game_id, Outcome.BLACK_WIN, finished_at=NOW, now=LATER)
+            uow.results.save(results)
+            uow.commit()
+    with backend.uow() as uow:
+        found = uow.tournaments.get(t.id)
+    assert found is not None and found.status is Status.COMPLETED and found.next_round_number() is None
+    assert backend.published(t.id)[-1][0] == "tournament.completed"
+
+
+def test_nothing_is_kept_without_commit(backend: Backend) -> None:
+    t = PairingTournament.start(heading(), roster(4), threshold=7)
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+    with backend.uow() as uow:
+        assert uow.tournaments.get(t.id) is None and uow.lock(t.id) is None
+    assert backend.published(t.id) == []
+
+
+def test_a_failed_savepoint_takes_its_changes_and_events_with_it(backend: Backend) -> None:
+    t = started_tournament(backend, 4)
+    [game, _] = pair(backend, t.id, 1).rounds[0].games
+    with backend.uow() as uow:
+        with pytest.raises(RuntimeError), uow.savepoint():
+            results = uow.results.get((t.id, 1), lock=True)
+            assert results is not None
+            results.record_result(game.game_id, Outcome.DRAW, finished_at=NOW, now=LATER)
+            uow.results.save(results)
+            raise RuntimeError("the handler failed")
+        with uow.savepoint():
+            assert uow.lock(t.id) is System.ROUND_ROBIN  # the lock is taken again
+            again = uow.results.get((t.id, 1), lock=True)
+            assert again is not None and again.outcomes[game.game_id] is None
+        uow.commit()
+    with backend.uow() as uow:
+        results = uow.results.get((t.id, 1))
+    assert results is not None and results.outcomes[game.game_id] is None
+
+
+# -- an elimination ------------------------------------------------------------------------------------
+def started_elimination(backend: Backend, n: int = 6, **options: Any) -> Elimination:
+    players = roster(n)
+    draw_seed = 31337
+    drawn = draw_order([str(p.player_id) for p in players], draw_seed)
+    by_draw = tuple(Player(seed, uuid.UUID(pid), f"P{seed}") for seed, pid in enumerate(drawn, start=1))
+    e = Elimination.start(
+        heading(Ruleset.KNOCKOUT),
+        by_draw,
+        format=BracketFormat.KNOCKOUT,
+        games_per_match=2,
+        seeding=Seeding.RANDOM,
+        draw_seed=draw_seed,
+        third_place=True,
+        tiebreak_plan=DEFAULT_PLAN,
+        **options,
+    )
+    with backend.uow() as uow:
+        uow.eliminations.add(e)
+        uow.commit()
+    return e
+
+
+def test_an_elimination_comes_back_as_it_was_added(backend: Backend) -> None:
+    e = started_elimination(backend)
+    with backend.uow() as uow:
+        assert uow.lock(e.id) is System.KNOCKOUT
+        found = uow.eliminations.get(e.id, lock=True)
+    assert found is not None
+    same_elimination(found, e)
+
+
+def test_an_elimination_keeps_its_rounds_matches_games_and_decisions(backend: Backend) -> None:
+    e = started_elimination(backend, 4)
+    with backend.uow() as uow:
+        loaded = uow.eliminations.get(e.id, lock=True)
+        assert loaded is not None
+        loaded.pair_round(1, lambda: 1, now=NOW)
+        uow.eliminations.save(loaded)
+        uow.commit()
+    level, decided = loaded.round_matches(1)
+    with backend.uow() as uow:
+        loaded = uow.eliminations.get(e.id, lock=True)
+        assert loaded is not None
+        loaded.publish_round(1, by=e.heading.organiser_id, now=NOW)
+        for game in list(loaded.matches[level.id].games):  # each wins with White: 1-1, a tie-break stage
+            loaded.record_result(game.game_id, Outcome.WHITE_WIN, finished_at=NOW, now=LATER)
+        match = loaded.matches[decided.id]
+        first = match.games[0]
+        loaded.record_result(first.game_id, Outcome.WHITE_WIN, finished_at=NOW, now=LATER)
+        second = match.games[1]
+        loaded.record_result(second.game_id, Outcome.BLACK_WIN, finished_at=NOW, now=LATER)  # 2-0
+        uow.eliminations.save(loaded)
+        uow.commit()
+    with backend.uow() as uow:
+        found = uow.eliminations.get(e.id)
+    assert found is not None
+    same_elimination(found, loaded)
+    assert len(found.matches[level.id].games) == 4 and found.matches[decided.id].decided
+    assert found.published == {1} and found.completed == set()
+    kinds = [kind for kind, _ in backend.published(e.id)]
+    assert kinds == ["pairing.round_due", "round.paired", "round.published", "round.paired", "match.decided"]
+
+
+def test_an_elimination_round_is_paired_once(backend: Backend) -> None:
+    e = started_elimination(backend, 4)
+    with backend.uow() as uow:
+        stale = uow.eliminations.get(e.id)
+        fresh = uow.eliminations.get(e.id, lock=True)
+        assert stale is not None and fresh is not None
+        fresh.pair_round(1, lambda: 0, now=NOW)
+        uow.eliminations.save(fresh)
+        uow.commit()
+    stale.pair_round(1, lambda: 1, now=NOW)
+    with backend.uow() as uow, pytest.raises(RoundTaken):
+        uow.eliminations.save(stale)

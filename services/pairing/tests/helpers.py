@@ -1,0 +1,167 @@
+"""What pairing's tests share: the events a tournament story is told with, and the service on fakes.
+
+Two ways to run the service, with the same surface (``broker``, ``uow()``, ``bus``): :func:`on_sqlite`
+is the real composition root on SQLite with the in-process broker (the embedded mode);
+:func:`in_memory` is the same handlers and flows on the in-memory unit of work, held to the same
+contract as the SQL one (``tests/contract``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from services.pairing.adapters.memory import MemoryPairingStore, MemoryPairingUnitOfWork
+from services.pairing.bootstrap import Pairing, bootstrap, flows, subscriptions
+from services.pairing.config import PairingSettings
+from services.pairing.service_layer.handlers import Handlers
+from services.pairing.service_layer.ports import PairingUnitOfWork
+from shared import events
+from shared.events import GameOutcome
+from shared.messagebus import MessageBus
+from shared.messaging.inprocess import InProcessBroker
+from shared.messaging.port import Subscription
+from shared.timesource import FakeClock
+
+NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def on_sqlite(tmp_path: Path) -> Pairing:
+    broker = InProcessBroker()
+    settings = PairingSettings(ARBITER_PAIRING_DATABASE_URL=f"sqlite:///{tmp_path / 'pairing.sqlite'}")
+    service = bootstrap(settings, broker=broker, clock=FakeClock(NOW), migrate=True, relay_on_commit=True)
+    broker.subscribe(service.subscriptions + service.worker_subscriptions)
+    broker.declare([_everything()])
+    return service
+
+
+@dataclass
+class InMemory:
+    """The pairing service's handlers and flows on the in-memory unit of work."""
+
+    broker: InProcessBroker
+    store: MemoryPairingStore
+    bus: MessageBus[PairingUnitOfWork]
+
+    def uow(self) -> PairingUnitOfWork:
+        return self.bus.uow_factory()
+
+
+def in_memory() -> InMemory:
+    broker = InProcessBroker()
+    store = MemoryPairingStore()
+
+    def uow_factory() -> PairingUnitOfWork:
+        return MemoryPairingUnitOfWork(store, after_commit=broker.publish)
+
+    handlers = Handlers(flows(FakeClock(NOW)))
+    consumer, worker = subscriptions(handlers, uow_factory)
+    broker.subscribe(consumer + worker)
+    broker.declare([_everything()])
+    return InMemory(broker, store, MessageBus(uow_factory, handlers.table()))
+
+
+def _everything() -> Subscription:
+    return Subscription("test.everything", ("#",), lambda env, ev: None)
+
+
+# -- the story ------------------------------------------------------------------------------------------
+def started(n: int, *, threshold: int = 7, double_rounds: bool = False, extra_round: bool = False):
+    tid = uuid.uuid4()
+    roster = [
+        events.RosterEntry(seed=i, player_id=uuid.uuid4(), name=f"P{i}", rating=2000 - 10 * i)
+        for i in range(1, n + 1)
+    ]
+    return events.TournamentStarted(
+        tournament_id=tid,
+        organiser_id=uuid.uuid4(),
+        name="Test",
+        started_at=NOW,
+        settings=events.TournamentSettings(
+            threshold=threshold,
+            double_rounds=double_rounds,
+            extra_round=extra_round,
+            time_control=events.TimeControl(base_seconds=180, increment_seconds=2),
+        ),
+        roster=roster,
+    )
+
+
+PLAN = events.TieBreakPlan(
+    stages=[
+        events.TieBreakStage(games=2, time_control=events.TimeControl(base_seconds=900, increment_seconds=10))
+    ],
+    sudden_death=events.TimeControl(base_seconds=180, increment_seconds=2),
+)
+
+
+def knockout_started(
+    n: int,
+    *,
+    fmt: str = "knockout",
+    games: int = 2,
+    third_place: bool = False,
+    second_final: bool = True,
+    seeding: str = "rating",
+    draw_seed: int | None = None,
+    player_ids: list[uuid.UUID] | None = None,
+) -> events.TournamentStarted:
+    tc = events.TimeControl(base_seconds=600, increment_seconds=5)
+    ids = player_ids or [uuid.uuid4() for _ in range(n)]
+    return events.TournamentStarted(
+        tournament_id=uuid.uuid4(),
+        organiser_id=uuid.uuid4(),
+        name="Club knockout",
+        started_at=NOW,
+        settings=events.TournamentSettings(
+            ruleset="knockout" if fmt == "knockout" else "double-knockout",
+            time_control=tc,
+            knockout=events.KnockoutSettings(
+                format=fmt,
+                games_per_match=games,
+                seeding=seeding,
+                draw_seed=draw_seed,
+                third_place=third_place,
+                second_final=second_final,
+                tiebreak_plan=PLAN,
+            ),
+        ),
+        roster=[
+            events.RosterEntry(seed=i, player_id=ids[i - 1], name=f"P{i}", rating=2000 - 10 * i)
+            for i in range(1, n + 1)
+        ],
+    )
+
+
+def deliver(svc, event: events.Event, tournament_id: uuid.UUID) -> events.Envelope:
+    env = events.wrap(event, tournament_id)
+    svc.broker.publish([env])
+    svc.broker.run_until_idle()
+    return env
+
+
+def published(svc, kind: str) -> list[events.Envelope]:
+    return [e for e in svc.broker.published if e.type == kind]
+
+
+def finish(
+    round_event: events.Envelope,
+    outcome_for: Callable[[events.PairedGame], GameOutcome] = lambda game: GameOutcome.WHITE_WIN,
+) -> list[events.GameFinished]:
+    rp = events.RoundPaired.model_validate(round_event.payload)
+    return [
+        events.GameFinished(
+            tournament_id=rp.tournament_id,
+            game_id=g.game_id,
+            round=rp.round,
+            white=g.white,
+            black=g.black,
+            outcome=outcome_for(g),
+            reason="reported",
+            moves=30,
+            finished_at=NOW,
+        )
+        for g in rp.games
+    ]

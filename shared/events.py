@@ -15,6 +15,7 @@ from typing import Any, ClassVar, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shared import time_control
+from shared.authority import Role
 from shared.scoring import Outcome
 from shared.variants import Variant
 from shared.vocabulary import (
@@ -33,6 +34,7 @@ __all__ = [
     "ByeKind",
     "CancelReason",
     "Decision",
+    "Role",
     "Ruleset",
     "Section",
     "Seeding",
@@ -160,6 +162,18 @@ class TimeControl(BaseModel):
         return time_control.label(self.base_seconds, self.increment_seconds, self.days_per_move)
 
 
+class DecisionBy(BaseModel):
+    """Who decided, in what capacity, when and why: carried by every event that records a decision
+    (a result entered or corrected, a withdrawal, a bye, an appointment, ...), so each service can keep
+    its audit trail and the organiser can read one log per tournament."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    by: uuid.UUID
+    role: Role
+    at: dt.datetime
+    reason: str | None = Field(None, max_length=500)
+
+
 class RosterEntry(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     seed: int = Field(ge=1)
@@ -182,6 +196,7 @@ class PairedGame(BaseModel):
     time_control: TimeControl | None = Field(
         None, description="the game's own time control (tie-break games); None: the round's"
     )
+    rated: bool = Field(True, description="false: a knockout tie-break or sudden-death game (RULES.md §4)")
 
 
 class PairedMatch(BaseModel):
@@ -241,6 +256,9 @@ class TournamentSettings(BaseModel):
     double_rounds: bool = False
     extra_round: bool = False
     rated: bool = True
+    byes_on_request: bool = Field(
+        False, description="players may ask for a zero-point bye before a round is paired (fide-rapid)"
+    )
     time_control: TimeControl
     knockout: KnockoutSettings | None = Field(None, description="knockout rulesets only")
 
@@ -299,10 +317,34 @@ class TournamentCancelled(Event):
 
 @register
 class PlayerWithdrawn(Event):
+    """A player left a started tournament for good: withdrawn, or excluded by the organiser. Their
+    unfinished and future games are lost by forfeit (RULES.md §4, §5)."""
+
     TYPE: ClassVar[str] = "player.withdrawn"
     tournament_id: uuid.UUID
     player_id: uuid.UUID
     reason: str = ""
+    excluded: bool = Field(False, description="true: excluded by the organiser; false: withdrawn")
+    decision: DecisionBy | None = None
+
+
+@register
+class ArbiterAppointed(Event):
+    """The organiser appointed an arbiter, for the whole tournament or for named games (RULES.md §5)."""
+
+    TYPE: ClassVar[str] = "arbiter.appointed"
+    tournament_id: uuid.UUID
+    arbiter_id: uuid.UUID
+    games: list[uuid.UUID] | None = Field(None, description="None: the whole tournament")
+    decision: DecisionBy
+
+
+@register
+class ArbiterRevoked(Event):
+    TYPE: ClassVar[str] = "arbiter.revoked"
+    tournament_id: uuid.UUID
+    arbiter_id: uuid.UUID
+    decision: DecisionBy
 
 
 # --------------------------------------------------------------------------------------------------
@@ -352,6 +394,28 @@ class MatchDecided(Event):
     how: Decision
     games_cancelled: list[uuid.UUID] = Field(default_factory=list)
     decided_at: dt.datetime
+
+
+@register
+class ByeRequested(Event):
+    """A zero-point bye for a round not yet paired, asked by the player or granted by an arbiter
+    (RULES.md §6): the player is left out of that round's pairing."""
+
+    TYPE: ClassVar[str] = "bye.requested"
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int = Field(ge=1)
+    kind: ByeKind = ByeKind.ZERO_POINT
+    decision: DecisionBy
+
+
+@register
+class TournamentReset(Event):
+    """The organiser reset a knockout to its draft: round 1 is undone (RULES.md §4)."""
+
+    TYPE: ClassVar[str] = "tournament.reset"
+    tournament_id: uuid.UUID
+    decision: DecisionBy
 
 
 @register
@@ -415,6 +479,39 @@ class GameFinished(Event):
         description="false when one side never moved: such a game changes no rating (RULES §2); "
         "None when the publisher does not say",
     )
+    rated: bool = Field(True, description="false: the game moves no rating (tie-break, sudden death)")
+    decision: DecisionBy | None = Field(
+        None, description="who entered the result, when it was not played out on the server"
+    )
+
+
+@register
+class GameResultCorrected(Event):
+    """An arbiter or the organiser corrected a finished game's result. Pairings already published stand;
+    the next pairing and the standings use the corrected outcome."""
+
+    TYPE: ClassVar[str] = "game.result_corrected"
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    white: uuid.UUID
+    black: uuid.UUID
+    old_outcome: GameOutcome
+    outcome: GameOutcome
+    decision: DecisionBy
+
+
+@register
+class GameColoursSwapped(Event):
+    """Before its result, a knockout game's colours were swapped by the organiser or an arbiter."""
+
+    TYPE: ClassVar[str] = "game.colours_swapped"
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    white: uuid.UUID
+    black: uuid.UUID
+    decision: DecisionBy
 
 
 @register

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
 class Actor:
-    """Who asks: the token's subject, and whether they are staff (arbiter or service)."""
+    """Who asks: the token's subject and its roles (``player``, ``arbiter``, ``service``).
+
+    ``staff`` is transitional: it meant "arbiter or service anywhere". An arbiter now decides only where the
+    organiser appointed them (:mod:`shared.authority`); only ``service`` is global.
+    """
 
     id: uuid.UUID
     staff: bool = False
+    roles: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def is_service(self) -> bool:
+        """The game server that hosts online games (RULES.md §2): it reports results and presence."""
+        return "service" in self.roles

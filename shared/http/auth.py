@@ -36,7 +36,7 @@ class Principal:
 
     def actor(self) -> Actor:
         """Who asks, as the services' commands name them."""
-        return Actor(self.subject, self.is_staff)
+        return Actor(self.subject, self.is_staff, self.roles)
 
 
 def issue_token(

@@ -70,10 +70,29 @@ _OVERDUE = (
     .limit(sa.bindparam("limit"))
 )
 _ADD = sa.insert(games).values({c.name: sa.bindparam(c.name) for c in games.c})
+# What a game's life changes; who plays, when and where, and at what time control is set at pairing.
+_CHANGING = (
+    "status",
+    "clock_state",
+    "to_move",
+    "white_ms",
+    "black_ms",
+    "turn_started_at",
+    "flagged",
+    "deadline",
+    "moves",
+    "white_moved",
+    "black_moved",
+    "outcome",
+    "reason",
+    "started_at",
+    "finished_at",
+    "released",
+)
 _SAVE = (
     sa.update(games)
     .where(games.c.id == sa.bindparam("game_id"))
-    .values({c.name: sa.bindparam(c.name) for c in games.c if c.name not in ("id", "created_at")})
+    .values({name: sa.bindparam(name) for name in _CHANGING})
 )
 _APPEND_CHANGES = sa.insert(clock_changes).values(
     {c: sa.bindparam(c) for c in ("game_id", "kind", "at", "reason", "side", "delta_ms")}
@@ -98,10 +117,7 @@ class SqlGameRepository:
         self.seen.add(game)
 
     def save(self, game: Game) -> None:
-        row = row_of(game)
-        row["game_id"] = row.pop("id")
-        del row["created_at"]
-        self.session.execute(_SAVE, row)
+        self.session.execute(_SAVE, _changing(game))
         self._append_changes(game)
         self.seen.add(game)
 
@@ -178,6 +194,30 @@ def game_from_row(row: Any) -> Game:
         label=row.label,
         released=row.released,
     )
+
+
+def _changing(g: Game) -> dict[str, Any]:
+    """The values of the columns a game's life changes (``_CHANGING``), keyed for ``_SAVE``."""
+    c = g.clock
+    return {
+        "game_id": g.id,
+        "status": g.status.value,
+        "clock_state": c.state.value,
+        "to_move": c.to_move.value if c.to_move else None,
+        "white_ms": c.remaining[Side.WHITE],
+        "black_ms": c.remaining[Side.BLACK],
+        "turn_started_at": c.turn_started_at,
+        "flagged": c.flagged.value if c.flagged else None,
+        "deadline": g.deadline,
+        "moves": g.moves,
+        "white_moved": g.white_moved,
+        "black_moved": g.black_moved,
+        "outcome": g.outcome.value if g.outcome else None,
+        "reason": g.reason,
+        "started_at": g.started_at,
+        "finished_at": g.finished_at,
+        "released": g.released,
+    }
 
 
 def row_of(g: Game) -> dict[str, Any]:

@@ -3,16 +3,19 @@ wired at import time."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
 
-from services.clocks.adapters import orm
-from services.clocks.adapters.deadlines import DeadlineStore, RedisDeadlineStore
+from services.clocks.adapters import orm, wire
+from services.clocks.adapters.deadlines import RedisDeadlineStore
+from services.clocks.adapters.unit_of_work import SqlClocksUnitOfWork
+from services.clocks.adapters.views import GameViews
 from services.clocks.config import ClocksSettings
 from services.clocks.service_layer.handlers import Handlers
-from services.clocks.service_layer.unit_of_work import ClocksUnitOfWork
+from services.clocks.service_layer.ports import ClocksUnitOfWork, DeadlineStore
 from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
 from shared.messaging.outbox import OutboxRelay
@@ -34,11 +37,47 @@ class Clocks:
     relay: OutboxRelay
     subscriptions: list[Subscription]
     deadlines: DeadlineStore
+    views: GameViews
 
     migrations: Path = MIGRATIONS
 
     def uow(self) -> ClocksUnitOfWork:
         return self.bus.uow_factory()
+
+
+def subscriptions(handlers: Handlers, uow_factory: Callable[[], ClocksUnitOfWork]) -> list[Subscription]:
+    """The events the clocks consume, each on its own queue, as the commands ``adapters/wire.py``
+    makes of them."""
+    return [
+        event_subscription(
+            "clocks.round_paired",
+            ("round.paired",),
+            handlers.create_games,
+            uow_factory,
+            translate=wire.create_games,
+        ),
+        event_subscription(
+            "clocks.round_published",
+            ("round.published",),
+            handlers.release_round,
+            uow_factory,
+            translate=wire.release_round,
+        ),
+        event_subscription(
+            "clocks.match_decided",
+            ("match.decided",),
+            handlers.cancel_games,
+            uow_factory,
+            translate=wire.cancel_games,
+        ),
+        event_subscription(
+            "clocks.tournament_completed",
+            ("tournament.completed",),
+            handlers.close_tournament,
+            uow_factory,
+            translate=wire.close_tournament,
+        ),
+    ]
 
 
 def bootstrap(
@@ -68,23 +107,19 @@ def bootstrap(
     store: DeadlineStore = deadlines or RedisDeadlineStore.from_url(settings.redis_url, settings.redis_prefix)
 
     def uow_factory() -> ClocksUnitOfWork:
-        return ClocksUnitOfWork(deadlines=store, **p.uow_options())
+        return SqlClocksUnitOfWork(deadlines=store, **p.uow_options())
 
     handlers = Handlers(p.clock)
     bus = MessageBus(uow_factory, handlers.table())
-    subscriptions = [
-        event_subscription("clocks.round_paired", ("round.paired",), handlers.on_round_paired, uow_factory),
-        event_subscription(
-            "clocks.round_published", ("round.published",), handlers.on_round_published, uow_factory
-        ),
-        event_subscription(
-            "clocks.match_decided", ("match.decided",), handlers.on_match_decided, uow_factory
-        ),
-        event_subscription(
-            "clocks.tournament_completed",
-            ("tournament.completed",),
-            handlers.on_tournament_completed,
-            uow_factory,
-        ),
-    ]
-    return Clocks(settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions, store)
+    return Clocks(
+        settings,
+        p.engine,
+        p.clock,
+        p.broker,
+        bus,
+        handlers,
+        p.relay,
+        subscriptions(handlers, uow_factory),
+        store,
+        GameViews(p.engine),
+    )

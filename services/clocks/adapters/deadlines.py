@@ -1,9 +1,11 @@
-"""The deadline store: which game's flag falls when, for the ticker to find the due ones fast.
+"""The deadline store's adapters: which game's flag falls when, for the ticker to find the due ones fast.
 
-A port with two adapters, held to one contract (``tests/deadline_contract.py``): Redis (a sorted set
-under the configured key prefix; score = the deadline in epoch milliseconds, member = the game id) and an
-in-memory one for the embedded mode. The database's ``games.deadline`` column stays authoritative; the
-store is an index over it that may lag or lose entries, and the ticker's sweep covers for that.
+The port (:class:`~services.clocks.service_layer.ports.DeadlineStore`) has two adapters, held to one
+contract (``tests/deadline_contract.py``): Redis (a sorted set under the configured key prefix; score =
+the deadline in epoch milliseconds, member = the game id) and an in-memory one for the embedded mode and
+the unit tests; Redis errors become the port's ``DeadlineStoreUnavailable``. The database's
+``games.deadline`` column stays authoritative; the store is an index over it that may lag or lose
+entries, and the ticker's sweep covers for that.
 
 Deadlines are kept to the millisecond, rounded up, so a game is never due before its flag falls.
 """
@@ -14,31 +16,12 @@ import datetime as dt
 import threading
 import uuid
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import Any
+
+from services.clocks.service_layer.ports import DeadlineStoreUnavailable as DeadlineStoreUnavailable
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 MS = dt.timedelta(milliseconds=1)
-
-
-class DeadlineStoreUnavailable(RuntimeError):
-    """The store cannot be reached; callers fall back on the database."""
-
-
-class DeadlineStore(Protocol):
-    def schedule(self, deadlines: Mapping[uuid.UUID, dt.datetime]) -> None:
-        """Set (or move) each game's deadline."""
-
-    def cancel(self, game_ids: Iterable[uuid.UUID]) -> None:
-        """Forget these games (finished, or unknown); unknown ids are ignored."""
-
-    def due(self, now: dt.datetime, limit: int = 100) -> list[uuid.UUID]:
-        """Games whose deadline is at or before ``now``, earliest first. Nothing is removed: an entry
-        stays until it is cancelled or moved, so a ticker that dies mid-way loses nothing."""
-
-    def deadline_of(self, game_id: uuid.UUID) -> dt.datetime | None: ...
-
-    def ping(self) -> None:
-        """Raise DeadlineStoreUnavailable if the store cannot be reached (the readiness probe)."""
 
 
 def to_score(deadline: dt.datetime) -> int:

@@ -44,7 +44,9 @@ class GameOver(Conflict):
 
 
 class FlagFallen(GameOver):
-    """The time of the side to move ran out before the report: the game ended on time instead."""
+    """The refusal of a move or result reported after the flag fell. The game itself returns the
+    :class:`~services.clocks.domain.game.FlagFall` and is saved finished on time; only then is the
+    report refused with this."""
 
     slug = "flag-fallen"
 
@@ -63,6 +65,12 @@ class RoundNotPublished(Conflict):
     """A game of a knockout round its organiser has not published yet."""
 
     slug = "round-not-published"
+
+
+class GameExists(Conflict):
+    """A game with this id was created already (the pairing's game id is the key)."""
+
+    slug = "game-exists"
 
 
 class AlreadyStarted(Conflict):

@@ -8,6 +8,11 @@ Whether each side ever moved is kept: a game in which one side never moved chang
 Knockouts (RULES.md §4): a game of a round its organiser has not published yet is not ``released``: it
 waits, and takes no result. A match's games are played one after the other (``match_id``, ``number``),
 and a game its match no longer needs is ``cancelled`` (``pending|running → cancelled``).
+
+The game records what other services hear of (:mod:`services.clocks.domain.events`) as it changes, and
+its clock keeps the changes not yet saved. A move or result reported after the flag fell is not an
+error raised after the fact: the call returns a :class:`FlagFall` (the report was not applied, the game
+ended on time instead), and the caller saves the game like any other.
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from enum import StrEnum
 
 from services.clocks.domain import errors
 from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, Side, TimeControl
+from services.clocks.domain.events import GameCancelled, GameFinished, GameStarted
+from shared.aggregate import Aggregate
 from shared.scoring import Outcome as Outcome  # the outcomes every service shares; points come from scoring
 
 REASON = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -38,8 +45,24 @@ def loss_for(side: Side) -> Outcome:
     return Outcome.BLACK_WIN if side is Side.WHITE else Outcome.WHITE_WIN
 
 
+@dataclass(frozen=True)
+class FlagFall:
+    """What a move or result reported too late comes to: ``side``'s time had run out at ``at`` (the
+    deadline), so the report was not applied and the game ended on time with ``outcome``."""
+
+    side: Side
+    at: dt.datetime
+    outcome: Outcome
+
+    @property
+    def detail(self) -> str:
+        return (
+            f"{self.side}'s time ran out at {self.at.isoformat()}: the game is over, {self.outcome} on time"
+        )
+
+
 @dataclass
-class Game:
+class Game(Aggregate):
     id: uuid.UUID
     tournament_id: uuid.UUID
     organiser_id: uuid.UUID
@@ -49,6 +72,7 @@ class Game:
     white: uuid.UUID
     black: uuid.UUID
     clock: Clock
+    created_at: dt.datetime  # when it was paired
     status: GameStatus = GameStatus.PENDING
     moves: int = 0
     white_moved: bool = False
@@ -74,6 +98,7 @@ class Game:
         white: uuid.UUID,
         black: uuid.UUID,
         control: TimeControl,
+        at: dt.datetime,
         leg: int = 1,
         match_id: str | None = None,
         number: int | None = None,
@@ -92,6 +117,7 @@ class Game:
             white,
             black,
             Clock.new(control),
+            at,
             match_id=match_id,
             number=number,
             label=label,
@@ -136,28 +162,40 @@ class Game:
         change = self.clock.start(at)
         self.status = GameStatus.RUNNING
         self.started_at = at
+        self.record(
+            GameStarted(self.tournament_id, self.id, self.round, self.white, self.black, at, self.control)
+        )
         return change
 
-    def move(self, player_id: uuid.UUID, at: dt.datetime) -> ClockChange:
-        """``player_id`` reports a completed move at ``at``. Too late is a flag fall: the game is then
-        finished on time and :class:`errors.FlagFallen` is raised."""
+    def release(self) -> bool:
+        """Its knockout round was published: the game takes results, and its match may start it.
+        True when this call released it."""
+        if self.released:
+            return False
+        self.released = True
+        return True
+
+    def move(self, player_id: uuid.UUID, at: dt.datetime) -> FlagFall | None:
+        """``player_id`` reports a completed move at ``at``: None when it was applied. Too late, the
+        move is not applied: the game is finished on time, and the :class:`FlagFall` says so."""
         side = self.side_of(player_id)
         if side is None:
             raise errors.NotAPlayer("only White and Black of this game can move")
         self._require_running()
         change = self.clock.press(side, at)
         if change.kind is ChangeKind.FLAGGED:
-            self._lose_on_time(change)
+            return self._lose_on_time(change)
         self.moves += 1
         if side is Side.WHITE:
             self.white_moved = True
         else:
             self.black_moved = True
-        return change
+        return None
 
-    def report_result(self, outcome: Outcome, reason: str, at: dt.datetime) -> None:
-        """End the game with a reported result. The clock is authoritative: if the flag had already
-        fallen, the game is finished on time instead and :class:`errors.FlagFallen` is raised."""
+    def report_result(self, outcome: Outcome, reason: str, at: dt.datetime) -> FlagFall | None:
+        """End the game with a reported result: None when it was recorded. The clock is authoritative:
+        if the flag had already fallen, the game is finished on time instead, and the
+        :class:`FlagFall` says so."""
         if self.finished:
             raise errors.GameOver(f"the game is already finished: {self.outcome} ({self.reason})")
         self._require_not_cancelled()
@@ -172,8 +210,9 @@ class Game:
         if self.status is GameStatus.RUNNING:
             change = self.clock.stop(at, reason)
             if change.kind is ChangeKind.FLAGGED:
-                self._lose_on_time(change)
+                return self._lose_on_time(change)
         self._finish(outcome, reason, at)
+        return None
 
     def check_flag(self, at: dt.datetime) -> bool:
         """The ticker's question: has the flag fallen by ``at``? If so the side to move loses on time,
@@ -183,19 +222,23 @@ class Game:
         change = self.clock.check_flag(at)
         if change is None:
             return False
-        self._finish(loss_for(self._flagged(change)), change.reason, change.at)
+        self._lose_on_time(change)
         return True
 
     def cancel(self, at: dt.datetime, reason: str = MATCH_DECIDED) -> bool:
-        """Its match no longer needs this game: the clock stops and nobody plays it. True when this call
-        cancelled it; a game already over stays as it is (check its flag first: a fallen flag ends it)."""
+        """Its match no longer needs this game: the clock stops and nobody plays it, unless its flag
+        had already fallen (then it ends on time instead). True when this call ended it one way or the
+        other; a game already over stays as it is."""
         if self.over:
             return False
+        if self.check_flag(at):
+            return True
         if self.status is GameStatus.RUNNING:
             self.clock.stop(at, reason)
         self.status = GameStatus.CANCELLED
         self.reason = reason
         self.finished_at = at
+        self.record(GameCancelled(self.tournament_id, self.id, self.round, reason, at))
         return True
 
     def close(self, at: dt.datetime) -> bool:
@@ -219,12 +262,11 @@ class Game:
         if self.finished:
             raise errors.GameOver(f"the game is already finished: {self.outcome} ({self.reason})")
 
-    def _lose_on_time(self, change: ClockChange) -> None:
+    def _lose_on_time(self, change: ClockChange) -> FlagFall:
         side = self._flagged(change)
-        self._finish(loss_for(side), change.reason, change.at)
-        raise errors.FlagFallen(
-            f"{side}'s time ran out at {change.at.isoformat()}: the game is over, {self.outcome} on time"
-        )
+        outcome = loss_for(side)
+        self._finish(outcome, change.reason, change.at)
+        return FlagFall(side, change.at, outcome)
 
     def _flagged(self, change: ClockChange) -> Side:
         if change.side is None:
@@ -236,3 +278,17 @@ class Game:
         self.reason = reason
         self.finished_at = at
         self.status = GameStatus.FINISHED
+        self.record(
+            GameFinished(
+                self.tournament_id,
+                self.id,
+                self.round,
+                self.white,
+                self.black,
+                outcome,
+                reason,
+                self.moves,
+                at,
+                self.both_moved,
+            )
+        )

@@ -66,28 +66,37 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
         if body.player_id is not None and body.player_id != who.subject:
             who.require("service")
             player_id = body.player_id
-        game = svc.bus.handle(commands.MakeMove(path.game_id, player_id))
-        return json_response(ClockOut.of(game, svc.clock.now()))
+        done: commands.Reported = svc.bus.handle(commands.MakeMove(path.game_id, player_id))
+        refuse_if_late(done)
+        return json_response(ClockOut.of(done.game, svc.clock.now()))
 
     @api.post("/games/<uuid:game_id>/result", responses={200: GameOut, **problems(401, 403, 404, 409)})
     def report_result(path: GamePath, body: ResultBody) -> Response:
         """Report how the game ended: a player of the game, its organiser, an arbiter or a service."""
         who = principal()
-        game = svc.bus.handle(commands.ReportResult(path.game_id, body.outcome, body.reason, who.actor()))
-        return json_response(GameOut.of(game, svc.clock.now()))
+        command = commands.ReportResult(path.game_id, body.outcome, body.reason, who.actor())
+        done: commands.Reported = svc.bus.handle(command)
+        refuse_if_late(done)
+        return json_response(GameOut.of(done.game, svc.clock.now()))
 
     @api.get(
         "/games/<uuid:game_id>", responses={200: GameOut, **problems(401, 404)}, security=OPTIONAL_SECURITY
     )
     def get_game(path: GamePath) -> Response:
         """A game; one of an unpublished knockout round only for its organiser (send their token)."""
-        with svc.uow() as uow:
-            game = uow.games.get(path.game_id)
+        game = svc.views.game(path.game_id)
         if game is None or not visible(game, optional_principal(secret)):
             raise not_found("game", path.game_id)
         return json_response(GameOut.of(game, svc.clock.now()))
 
     return api
+
+
+def refuse_if_late(done: commands.Reported) -> None:
+    """A move or result reported after the flag fell: the game was saved finished on time, and the
+    report itself is refused (409 ``flag-fallen``)."""
+    if done.flag_fall is not None:
+        raise errors.FlagFallen(done.flag_fall.detail)
 
 
 def visible(game: Game, who: Principal | None) -> bool:
@@ -107,8 +116,7 @@ def _tournaments(svc: Clocks, secret: str) -> APIBlueprint:
         """A tournament's games by round and board (empty while none were paired); an unpublished
         knockout round's games only for its organiser (send their token)."""
         who = optional_principal(secret)
-        with svc.uow() as uow:
-            found = uow.games.in_tournament(path.tournament_id, round=query.round)
+        found = svc.views.games(path.tournament_id, query.round)
         now = svc.clock.now()
         return json_response(GameList(games=[GameOut.of(g, now) for g in found if visible(g, who)]))
 

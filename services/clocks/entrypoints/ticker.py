@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from services.clocks.service_layer.commands import CheckFlags
-from services.clocks.service_layer.unit_of_work import ClocksUnitOfWork
+from services.clocks.service_layer.ports import ClocksUnitOfWork
 from shared.messagebus import MessageBus
 from shared.timesource import Clock
 

@@ -8,12 +8,16 @@ from dataclasses import dataclass
 import pytest
 
 from services.clocks.adapters.deadlines import InMemoryDeadlineStore
-from services.clocks.bootstrap import Clocks, bootstrap
+from services.clocks.adapters.memory import MemoryClocksUnitOfWork, game_table
+from services.clocks.bootstrap import Clocks, bootstrap, subscriptions
 from services.clocks.config import ClocksSettings
 from services.clocks.entrypoints.app import create_app
+from services.clocks.service_layer.handlers import Handlers
+from services.clocks.service_layer.ports import DeadlineStore
 from shared import events
 from shared.events import Envelope
 from shared.http.auth import issue_token
+from shared.messagebus import MessageBus
 from shared.messaging.inprocess import InProcessBroker
 from shared.settings import DEV_JWT_SECRET
 from shared.timesource import FakeClock
@@ -32,7 +36,13 @@ def deadlines() -> InMemoryDeadlineStore:
 
 
 @pytest.fixture
-def svc(tmp_path, clock, deadlines) -> Iterator[Clocks]:
+def svc(sql_svc: Clocks) -> Clocks:
+    """The service with the embedded adapters: SQLite, the in-process broker, in-memory deadlines."""
+    return sql_svc
+
+
+@pytest.fixture
+def sql_svc(tmp_path, clock, deadlines) -> Iterator[Clocks]:
     settings = ClocksSettings(ARBITER_CLOCKS_DATABASE_URL=f"sqlite:///{tmp_path / 'clocks.sqlite'}")
     service = bootstrap(
         settings,
@@ -45,6 +55,29 @@ def svc(tmp_path, clock, deadlines) -> Iterator[Clocks]:
     service.broker.subscribe(service.subscriptions)
     yield service
     service.engine.dispose()
+
+
+class MemoryClocks:
+    """The clocks service's bus and consumers on the in-memory fakes, with no database: what the
+    handler tests need of a service (``bus``, ``broker``, ``uow()``, ``deadlines``)."""
+
+    def __init__(self, clock: FakeClock, deadlines: DeadlineStore) -> None:
+        self.clock = clock
+        self.deadlines = deadlines
+        self.games = game_table()
+        self.broker = InProcessBroker()
+        self.handlers = Handlers(clock)
+        self.bus = MessageBus(self.uow, self.handlers.table())
+        self.subscriptions = subscriptions(self.handlers, self.uow)
+        self.broker.subscribe(self.subscriptions)
+
+    def uow(self) -> MemoryClocksUnitOfWork:
+        return MemoryClocksUnitOfWork(self.games, self.deadlines, on_commit=self.broker.publish)
+
+
+@pytest.fixture
+def memory_svc(clock, deadlines) -> MemoryClocks:
+    return MemoryClocks(clock, deadlines)
 
 
 @pytest.fixture

@@ -92,9 +92,28 @@ def test_a_late_move_is_refused_and_ends_the_game(client, svc, clock):
     announce(svc, pairing)
     g = pairing.game(1)
     clock.advance(60)
-    problem(move(client, g.game_id, g.white), 409, "flag-fallen")
+    r = move(client, g.game_id, g.white)
+    problem(r, 409, "flag-fallen")
+    assert (
+        r.json["detail"] == "white's time ran out at 2026-06-01T12:01:00+00:00: the game is over, 0-1 on time"
+    )
     assert client.get(f"/games/{g.game_id}").json["result"]["reason"] == "time"
     assert len(published(svc, "game.finished")) == 1
+
+
+def test_a_late_result_is_refused_and_the_game_ends_on_time(client, svc, clock):
+    pairing = a_round(1, base=60, increment=0)
+    announce(svc, pairing)
+    g = pairing.game(1)
+    clock.advance(5)
+    assert move(client, g.game_id, g.white).status_code == 200
+    clock.advance(70)  # Black's flag fell at 65 s
+    problem(result(client, g.game_id, g.white, "1/2-1/2", "agreement"), 409, "flag-fallen")
+    body = client.get(f"/games/{g.game_id}").json
+    assert body["result"] == {"outcome": "1-0", "reason": "time", "finished_at": "2026-06-01T12:01:05Z"}
+    [finished] = published(svc, "game.finished")
+    assert (finished.payload["outcome"], finished.payload["moves"]) == ("1-0", 1)
+    problem(result(client, g.game_id, g.white, "1/2-1/2", "agreement"), 409, "game-finished")
 
 
 def test_who_may_report_results(client, svc):

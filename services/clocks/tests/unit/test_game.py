@@ -1,4 +1,5 @@
-"""The game rules on the aggregate alone: turns, flag falls nobody reports, results, absence."""
+"""The game rules on the aggregate alone: turns, flag falls nobody reports, results, absence, and the
+events the game records as it changes."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pytest
 
 from services.clocks.domain import errors
 from services.clocks.domain.clock import Side, TimeControl
-from services.clocks.domain.game import Game, GameStatus, Outcome
+from services.clocks.domain.events import GameCancelled, GameFinished, GameStarted
+from services.clocks.domain.game import FlagFall, Game, GameStatus, Outcome
 
 T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 WHITE, BLACK, STRANGER = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
@@ -29,6 +31,7 @@ def game(base: int = 180, inc: int = 2, days: int | None = None, start: bool = T
         white=WHITE,
         black=BLACK,
         control=TimeControl(base, inc, days),
+        at=T0,
     )
     if start:
         g.start(T0)
@@ -57,6 +60,7 @@ def test_nobody_plays_themselves():
             white=WHITE,
             black=WHITE,
             control=TimeControl(60),
+            at=T0,
         )
 
 
@@ -90,12 +94,22 @@ def test_the_flag_falls_without_anyone_reporting_it():
 
 def test_a_move_after_the_flag_fell_ends_the_game_on_time():
     g = game()
-    with pytest.raises(errors.FlagFallen, match="white's time ran out"):
-        g.move(WHITE, at(181))
-    assert (g.outcome, g.reason, g.finished_at) == (Outcome.BLACK_WIN, "time", at(180))
-    assert g.moves == 0 and not g.white_moved
+    assert g.move(WHITE, at(5)) is None  # in time: applied (White keeps 177 s)
+    assert g.move(BLACK, at(20)) is None  # White's deadline: 20 + 177 = 197 s
+    flag_fall = g.move(WHITE, at(197.5))
+    assert flag_fall == FlagFall(Side.WHITE, at(197), Outcome.BLACK_WIN)
+    assert flag_fall.detail == (
+        "white's time ran out at 2026-06-01T12:03:17+00:00: the game is over, 0-1 on time"
+    )
+    assert (g.status, g.outcome, g.reason, g.finished_at) == (
+        GameStatus.FINISHED,
+        Outcome.BLACK_WIN,
+        "time",
+        at(197),
+    )
+    assert g.moves == 2  # the late move is not counted
     with pytest.raises(errors.GameOver):
-        g.move(BLACK, at(182))
+        g.move(BLACK, at(198))
 
 
 def test_an_absent_player_loses_on_time_and_the_game_is_not_rated():
@@ -126,11 +140,23 @@ def test_a_second_result_is_refused():
         g.report_result(Outcome.WHITE_WIN, "resignation", at(41))
 
 
+def test_a_late_first_move_is_not_counted():
+    g = game()
+    assert g.move(WHITE, at(181)) == FlagFall(Side.WHITE, at(180), Outcome.BLACK_WIN)
+    assert (g.outcome, g.reason, g.finished_at) == (Outcome.BLACK_WIN, "time", at(180))
+    assert g.moves == 0 and not g.white_moved
+    with pytest.raises(errors.GameOver):
+        g.move(BLACK, at(182))
+
+
 def test_a_result_after_the_flag_fell_is_the_flag_fall():
     g = game()
-    with pytest.raises(errors.FlagFallen):
-        g.report_result(Outcome.DRAW, "agreement", at(200))
+    assert g.report_result(Outcome.DRAW, "agreement", at(200)) == FlagFall(
+        Side.WHITE, at(180), Outcome.BLACK_WIN
+    )
     assert (g.outcome, g.reason, g.finished_at) == (Outcome.BLACK_WIN, "time", at(180))
+    with pytest.raises(errors.GameOver):
+        g.report_result(Outcome.DRAW, "agreement", at(201))
 
 
 def test_a_forfeit_can_be_entered_before_the_start():
@@ -162,3 +188,67 @@ def test_closing_after_a_flag_fell_keeps_the_loss_on_time():
     g = game()
     assert g.close(at(500)) is True
     assert (g.outcome, g.reason, g.finished_at) == (Outcome.BLACK_WIN, "time", at(180))
+
+
+# -- what the game records ----------------------------------------------------------------------------
+def test_a_game_records_its_start_and_its_end():
+    g = game(start=False)
+    assert g.collect_events() == []  # paired: nothing anyone hears of yet
+    g.start(at(1))
+    g.move(WHITE, at(5))
+    g.move(BLACK, at(9))
+    g.report_result(Outcome.DRAW, "agreement", at(12))
+    assert g.collect_events() == [
+        GameStarted(g.tournament_id, g.id, 1, WHITE, BLACK, at(1), TimeControl(180, 2)),
+        GameFinished(g.tournament_id, g.id, 1, WHITE, BLACK, Outcome.DRAW, "agreement", 2, at(12), True),
+    ]
+    assert g.collect_events() == []  # collected once
+
+
+def test_a_flag_fall_records_the_end_on_time_once():
+    g = game()
+    g.collect_events()
+    g.move(WHITE, at(10))
+    assert g.move(BLACK, at(500)) is not None
+    assert g.check_flag(at(600)) is False
+    assert g.collect_events() == [
+        GameFinished(g.tournament_id, g.id, 1, WHITE, BLACK, Outcome.WHITE_WIN, "time", 1, at(190), False)
+    ]
+
+
+def test_a_cancelled_game_records_its_cancellation_and_a_fallen_flag_its_end():
+    running, flagged, done = game(), game(), game()
+    for g in (running, flagged, done):
+        g.collect_events()
+    assert running.cancel(at(30)) is True
+    assert running.status is GameStatus.CANCELLED and running.clock.deadline is None
+    assert running.collect_events() == [
+        GameCancelled(running.tournament_id, running.id, 1, "match_decided", at(30))
+    ]
+    assert flagged.cancel(at(200)) is True  # White's flag fell at 180 s: it ended on time instead
+    assert flagged.status is GameStatus.FINISHED
+    [finished] = flagged.collect_events()
+    assert isinstance(finished, GameFinished) and finished.reason == "time"
+    done.report_result(Outcome.WHITE_WIN, "resignation", at(20))
+    done.collect_events()
+    assert done.cancel(at(30)) is False and done.collect_events() == []
+    assert running.cancel(at(40)) is False and running.collect_events() == []
+
+
+def test_releasing_a_game_of_an_unpublished_round():
+    g = Game.pair(
+        game_id=uuid.uuid4(),
+        tournament_id=uuid.uuid4(),
+        organiser_id=uuid.uuid4(),
+        round=1,
+        board=1,
+        white=WHITE,
+        black=BLACK,
+        control=TimeControl(60),
+        at=T0,
+        released=False,
+    )
+    with pytest.raises(errors.RoundNotPublished):
+        g.report_result(Outcome.WHITE_WIN, "forfeit", at(1))
+    assert g.release() is True and g.release() is False
+    assert g.report_result(Outcome.WHITE_WIN, "forfeit", at(1)) is None

@@ -1,6 +1,6 @@
-"""The clocks service through its bus and consumer, with the embedded adapters (SQLite, in-process
-broker, in-memory deadlines, a fake clock): games from round.paired, flag falls nobody reports, the
-deadline store kept in step, redelivery, the tournament's close."""
+"""The clocks service through its bus and consumer, on the in-memory fakes and on the embedded adapters
+(SQLite), with the in-process broker, in-memory deadlines and a fake clock: games from round.paired,
+flag falls nobody reports, the deadline store kept in step, redelivery, the tournament's close."""
 
 from __future__ import annotations
 
@@ -11,13 +11,19 @@ import pytest
 
 from services.clocks.adapters.deadlines import DeadlineStoreUnavailable, InMemoryDeadlineStore
 from services.clocks.domain import errors
-from services.clocks.domain.clock import ChangeKind, Clock
-from services.clocks.domain.game import GameStatus, Outcome
+from services.clocks.domain.clock import ChangeKind, Clock, Side
+from services.clocks.domain.game import FlagFall, GameStatus, Outcome
 from services.clocks.entrypoints.ticker import Ticker
 from services.clocks.service_layer.commands import Actor, CheckFlags, MakeMove, ReportResult
 from services.clocks.tests.conftest import NOW, a_round, announce, published
 from shared import events
 from shared.events import wrap
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def svc(request):
+    """Each test on the in-memory fakes and on SQLite: the fakes must behave as the real thing."""
+    return request.getfixturevalue(f"{'memory' if request.param == 'memory' else 'sql'}_svc")
 
 
 def at(seconds: float) -> dt.datetime:
@@ -55,7 +61,7 @@ def test_a_redelivered_round_creates_nothing_twice(svc):
     announce(svc, pairing)  # the same round in a new message: the game ids
     assert len(published(svc, "game.started")) == 2
     with svc.uow() as uow:
-        assert len(uow.games.in_tournament(pairing.tournament_id)) == 2
+        assert len(uow.games.of_round(pairing.tournament_id, 1)) == 2
     assert svc.broker.dead_letters("clocks.round_paired") == []
 
 
@@ -96,8 +102,8 @@ def test_a_move_after_the_flag_fell_finishes_the_game_on_time(svc, clock):
     announce(svc, pairing)
     g = pairing.game(1)
     clock.advance(75)
-    with pytest.raises(errors.FlagFallen):
-        svc.bus.handle(MakeMove(g.game_id, g.white))
+    done = svc.bus.handle(MakeMove(g.game_id, g.white))
+    assert done.flag_fall == FlagFall(Side.WHITE, at(60), Outcome.BLACK_WIN)  # the move: refused
     game = game_of(svc, g.game_id)
     assert (game.status, game.outcome, game.reason, game.moves) == (
         GameStatus.FINISHED,
@@ -244,7 +250,8 @@ def test_the_tournament_closing_draws_the_open_games(svc, clock):
     assert svc.bus.handle(CheckFlags()) == 0
 
 
-def test_the_stored_changes_replay_to_the_stored_clock(svc, clock):
+def test_the_stored_changes_replay_to_the_stored_clock(sql_svc, clock):
+    svc = sql_svc
     pairing = a_round(1, base=180, increment=2)
     announce(svc, pairing)
     g = pairing.game(1)
@@ -253,9 +260,8 @@ def test_the_stored_changes_replay_to_the_stored_clock(svc, clock):
         svc.bus.handle(MakeMove(g.game_id, player))
     clock.advance(500)
     svc.bus.handle(CheckFlags())
-    with svc.uow() as uow:
-        game = uow.games.get(g.game_id)
-        history = uow.games.history(g.game_id)
+    game = svc.views.game(g.game_id)
+    history = svc.views.history(g.game_id)
     assert [c.kind for c in history] == [
         ChangeKind.STARTED,
         ChangeKind.PRESSED,

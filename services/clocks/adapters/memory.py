@@ -1,0 +1,121 @@
+"""In-memory fakes of the game repository and the clocks unit of work, held to the same contract suite
+as the SQL ones (``tests/contract/``), so handler tests run with no database."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from services.clocks.adapters.unit_of_work import DeadlineTracking
+from services.clocks.adapters.wire import wire
+from services.clocks.domain import errors
+from services.clocks.domain.game import Game, GameStatus
+from services.clocks.service_layer.ports import DeadlineStore
+from shared.aggregate import Tracking
+from shared.events import Envelope
+from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
+
+GameTable = MemoryTable[uuid.UUID, Game]
+
+
+def game_table() -> GameTable:
+    return MemoryTable(lambda game: game.id)
+
+
+def _order(game: Game) -> tuple[int, int, int, int]:
+    return (game.round, game.board, game.leg, game.number or 0)
+
+
+class MemoryGameRepository(MemoryRepository[uuid.UUID, Game]):
+    """Games in a :class:`MemoryTable`. A game's clock changes are taken on ``add``/``save`` as the
+    SQL repository takes them into its history (here they are dropped: no history is kept)."""
+
+    def add(self, game: Game) -> None:
+        if self.table.read(game.id) is not None:
+            raise errors.GameExists(f"game {game.id} exists already")
+        game.clock.collect_changes()
+        super().add(game)
+
+    def save(self, game: Game) -> None:
+        game.clock.collect_changes()
+        super().save(game)
+
+    def existing(self, game_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
+        return {gid for gid in game_ids if self.table.read(gid) is not None}
+
+    def of_round(self, tournament_id: uuid.UUID, round: int) -> list[Game]:
+        return self._games(lambda g: g.tournament_id == tournament_id and g.round == round, _order)
+
+    def in_match(self, tournament_id: uuid.UUID, match_id: str) -> list[Game]:
+        return self._games(
+            lambda g: g.tournament_id == tournament_id and g.match_id == match_id, lambda g: g.number or 0
+        )
+
+    def unfinished_in(self, tournament_id: uuid.UUID) -> list[Game]:
+        return self._games(
+            lambda g: g.tournament_id == tournament_id and g.status is not GameStatus.FINISHED,
+            lambda g: g.id,
+        )
+
+    def overdue(self, now: dt.datetime, *, limit: int = 100) -> list[uuid.UUID]:
+        due = [
+            (g.deadline, g.id)
+            for g in self.table.rows()
+            if g.status is GameStatus.RUNNING and g.deadline is not None and g.deadline <= now
+        ]
+        return [gid for _, gid in sorted(due)[:limit]]
+
+    def _games(self, where: Callable[[Game], bool], key: Callable[[Game], Any]) -> list[Game]:
+        found = sorted((g for g in self.table.rows() if where(g)), key=key)
+        return [self.seen.add(g) for g in found]
+
+
+class MemoryClocksUnitOfWork(DeadlineTracking, MemoryUnitOfWork):
+    """The clocks unit of work over an in-memory game table. ``on_commit`` receives what each commit
+    published (e.g. an in-process broker's ``publish``), as the outbox relay would."""
+
+    games: MemoryGameRepository
+
+    def __init__(
+        self,
+        table: GameTable,
+        deadlines: DeadlineStore,
+        *,
+        on_commit: Callable[[list[Envelope]], object] | None = None,
+    ) -> None:
+        super().__init__(wire, [table])
+        self.table = table
+        self.deadlines = deadlines
+        self.on_commit = on_commit
+        self._deadlines = {}
+
+    def start(self) -> None:
+        self.games = MemoryGameRepository(self.table)
+        self._deadlines = {}
+
+    def repositories(self) -> Iterable[Tracking]:
+        return (self.games,)  # type: ignore[return-value]
+
+    @contextlib.contextmanager
+    def savepoint(self) -> Iterator[None]:
+        state = self.checkpoint()
+        try:
+            with super().savepoint():
+                yield
+        except BaseException:
+            self.restore(state)
+            raise
+
+    def commit(self) -> None:
+        done = len(self.published)
+        super().commit()
+        if self.on_commit is not None and len(self.published) > done:
+            self.on_commit(self.published[done:])
+        self._update_store(self._take_deadlines())
+
+    def rollback(self) -> None:
+        super().rollback()
+        self._deadlines = {}

@@ -1,0 +1,57 @@
+"""What happens to a game that other services hear of: it started, it finished, it was cancelled.
+
+The :class:`~services.clocks.domain.game.Game` records them as it changes; the unit of work writes them
+to the outbox at commit, mapped to the versioned wire events by ``adapters/wire.py``. A clock press is
+not among them: it changes only this service's state (the clock and its history).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+
+from services.clocks.domain.clock import TimeControl
+from shared.aggregate import DomainEvent
+from shared.scoring import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(DomainEvent):
+    """The game's clock started: White's time runs from ``started_at``."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    white: uuid.UUID
+    black: uuid.UUID
+    started_at: dt.datetime
+    control: TimeControl
+
+
+@dataclass(frozen=True, slots=True)
+class GameFinished(DomainEvent):
+    """The game ended: by a reported result, a flag fall (``reason`` ``time``) or the tournament's close.
+    ``both_moved`` is False when one side never moved: such a game changes no rating."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    white: uuid.UUID
+    black: uuid.UUID
+    outcome: Outcome
+    reason: str
+    moves: int
+    finished_at: dt.datetime
+    both_moved: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameCancelled(DomainEvent):
+    """Nobody will play the game: its knockout match was decided without it."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    reason: str
+    cancelled_at: dt.datetime

@@ -1,0 +1,92 @@
+"""What the clocks service layer needs from the outside world, as ports: the game repository, the
+deadline store and the unit of work. ``adapters/`` implements them (SQL and Redis, and in-memory fakes
+held to the same contract suites); the composition root wires them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Iterable, Mapping
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+from services.clocks.domain.game import Game
+from shared.aggregate import Seen
+from shared.events import Envelope
+
+
+class GameRepository(Protocol):
+    """The games, as aggregates. A game handed out or taken in is ``seen``: the unit of work collects
+    its events and keeps its deadline in the store."""
+
+    seen: Seen[Game]
+
+    def get(self, game_id: uuid.UUID, *, lock: bool = False) -> Game | None: ...
+
+    def add(self, game: Game) -> None:
+        """Store a new game (its clock's changes so far with it)."""
+
+    def save(self, game: Game) -> None:
+        """Write what changed: the game's state and its clock's new changes."""
+
+    def existing(self, game_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
+        """Which of these games exist already."""
+
+    def of_round(self, tournament_id: uuid.UUID, round: int) -> list[Game]:
+        """A round's games, locked, by board."""
+
+    def in_match(self, tournament_id: uuid.UUID, match_id: str) -> list[Game]:
+        """A knockout match's games in their order, locked."""
+
+    def unfinished_in(self, tournament_id: uuid.UUID) -> list[Game]:
+        """A tournament's games not finished (pending, running or cancelled), locked."""
+
+    def overdue(self, now: dt.datetime, *, limit: int = 100) -> list[uuid.UUID]:
+        """Running games whose deadline has passed, earliest first (the sweep behind the store)."""
+
+
+class DeadlineStoreUnavailable(RuntimeError):
+    """The store cannot be reached; callers fall back on the database."""
+
+
+class DeadlineStore(Protocol):
+    """Which game's flag falls when, for the ticker to find the due ones fast. An index over the
+    games' deadlines that may lag or lose entries (the database stays authoritative). Every method
+    may raise :class:`DeadlineStoreUnavailable`."""
+
+    def schedule(self, deadlines: Mapping[uuid.UUID, dt.datetime]) -> None:
+        """Set (or move) each game's deadline."""
+
+    def cancel(self, game_ids: Iterable[uuid.UUID]) -> None:
+        """Forget these games (finished, or unknown); unknown ids are ignored."""
+
+    def due(self, now: dt.datetime, limit: int = 100) -> list[uuid.UUID]:
+        """Games whose deadline is at or before ``now``, earliest first. Nothing is removed: an entry
+        stays until it is cancelled or moved, so a ticker that dies mid-way loses nothing."""
+
+    def deadline_of(self, game_id: uuid.UUID) -> dt.datetime | None: ...
+
+    def ping(self) -> None:
+        """Raise DeadlineStoreUnavailable if the store cannot be reached (the readiness probe)."""
+
+
+class ClocksUnitOfWork(Protocol):
+    """One transaction: the games, the outbox (the events the games recorded) and the inbox. After it
+    commits, the deadline store holds the deadline of every game it saw, or forgets the game once it is
+    over (best effort: the games' deadlines in the database stay authoritative)."""
+
+    @property
+    def games(self) -> GameRepository: ...
+
+    @property
+    def deadlines(self) -> DeadlineStore: ...
+
+    def __enter__(self) -> Any: ...
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None: ...
+    def first_delivery(self, envelope: Envelope, handler: str) -> bool: ...
+    def savepoint(self) -> AbstractContextManager[None]: ...
+    def commit(self) -> None: ...
+    def rollback(self) -> None: ...
+
+    def forget(self, game_id: uuid.UUID) -> None:
+        """After commit the store forgets this game (one it names that does not exist)."""

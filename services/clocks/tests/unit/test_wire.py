@@ -1,0 +1,155 @@
+"""The clocks' events on the wire, pinned: each domain event maps to exactly the JSON the service has
+always published, and each consumed event to its command."""
+
+from __future__ import annotations
+
+import datetime as dt
+import inspect
+import uuid
+
+import pytest
+
+from services.clocks.adapters import wire
+from services.clocks.domain import errors
+from services.clocks.domain import events as domain
+from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.game import Outcome
+from services.clocks.service_layer import commands
+from shared import events
+
+T = uuid.UUID("11111111-1111-1111-1111-111111111111")
+G = uuid.UUID("22222222-2222-2222-2222-222222222222")
+W = uuid.UUID("33333333-3333-3333-3333-333333333333")
+B = uuid.UUID("44444444-4444-4444-4444-444444444444")
+ORG = uuid.UUID("55555555-5555-5555-5555-555555555555")
+AT = dt.datetime(2026, 6, 1, 12, 3, 10, 123456, tzinfo=dt.UTC)
+
+
+def payload_json(event: domain.DomainEvent) -> str:
+    envelope = wire.wire.envelope(event)
+    assert envelope.tournament_id == T
+    return events.payload_of(envelope).model_dump_json()
+
+
+def test_every_domain_event_has_its_wire_event():
+    kinds = {
+        cls for _, cls in inspect.getmembers(domain, inspect.isclass) if cls.__module__ == domain.__name__
+    }
+    assert wire.wire.kinds() == kinds == {domain.GameStarted, domain.GameFinished, domain.GameCancelled}
+
+
+def test_game_started():
+    event = domain.GameStarted(T, G, 3, W, B, AT, TimeControl(180, 2))
+    envelope = wire.wire.envelope(event)
+    assert (envelope.type, envelope.version) == ("game.started", 1)
+    assert payload_json(event) == (
+        '{"tournament_id":"11111111-1111-1111-1111-111111111111",'
+        '"game_id":"22222222-2222-2222-2222-222222222222","round":3,'
+        '"white":"33333333-3333-3333-3333-333333333333","black":"44444444-4444-4444-4444-444444444444",'
+        '"started_at":"2026-06-01T12:03:10.123456Z",'
+        '"time_control":{"base_seconds":180,"increment_seconds":2,"days_per_move":null}}'
+    )
+    correspondence = domain.GameStarted(T, G, 1, W, B, AT, TimeControl(0, 0, 3))
+    assert wire.wire.envelope(correspondence).payload["time_control"] == {
+        "base_seconds": 0,
+        "increment_seconds": 0,
+        "days_per_move": 3,
+    }
+
+
+def test_game_finished():
+    event = domain.GameFinished(T, G, 3, W, B, Outcome.BLACK_WIN, "time", 17, AT, False)
+    envelope = wire.wire.envelope(event)
+    assert (envelope.type, envelope.version) == ("game.finished", 1)
+    assert payload_json(event) == (
+        '{"tournament_id":"11111111-1111-1111-1111-111111111111",'
+        '"game_id":"22222222-2222-2222-2222-222222222222","round":3,'
+        '"white":"33333333-3333-3333-3333-333333333333","black":"44444444-4444-4444-4444-444444444444",'
+        '"outcome":"0-1","reason":"time","moves":17,"finished_at":"2026-06-01T12:03:10.123456Z",'
+        '"both_moved":false}'
+    )
+
+
+def test_game_cancelled():
+    event = domain.GameCancelled(T, G, 2, "match_decided", AT)
+    envelope = wire.wire.envelope(event)
+    assert (envelope.type, envelope.version) == ("game.cancelled", 1)
+    assert payload_json(event) == (
+        '{"tournament_id":"11111111-1111-1111-1111-111111111111",'
+        '"game_id":"22222222-2222-2222-2222-222222222222","round":2,"reason":"match_decided",'
+        '"cancelled_at":"2026-06-01T12:03:10.123456Z"}'
+    )
+
+
+def paired(**extra) -> events.PairedGame:
+    return events.PairedGame(game_id=G, board=2, white=W, black=B, **extra)
+
+
+def round_paired(*games: events.PairedGame, published: bool | None = None) -> events.RoundPaired:
+    return events.RoundPaired(
+        tournament_id=T,
+        organiser_id=ORG,
+        round=4,
+        total_rounds=5,
+        system="knockout",
+        games=list(games),
+        time_control=events.TimeControl(base_seconds=600, increment_seconds=5),
+        published=published,
+    )
+
+
+def test_round_paired_creates_the_games_at_their_own_time_control_or_the_rounds():
+    tie_break = paired(
+        leg=1,
+        match_id="winners:4:1",
+        number=3,
+        label="Tie-break 1 (15+10), game 1",
+        time_control=events.TimeControl(base_seconds=900, increment_seconds=10),
+    )
+    regular = events.PairedGame(game_id=W, board=1, white=G, black=B, leg=2)
+    command = wire.create_games(round_paired(tie_break, regular, published=False))
+    assert command == commands.CreateGames(
+        tournament_id=T,
+        organiser_id=ORG,
+        round=4,
+        games=(
+            commands.PairedGame(
+                G, 2, 1, W, B, TimeControl(900, 10), "winners:4:1", 3, "Tie-break 1 (15+10), game 1"
+            ),
+            commands.PairedGame(W, 1, 2, G, B, TimeControl(600, 5)),
+        ),
+        released=False,
+    )
+
+
+@pytest.mark.parametrize(("published", "released"), [(None, True), (True, True), (False, False)])
+def test_only_an_unpublished_knockout_round_waits(published, released):
+    assert wire.create_games(round_paired(paired(), published=published)).released is released
+
+
+def test_a_time_control_the_clocks_cannot_run_is_refused():
+    event = round_paired(paired(time_control=events.TimeControl(base_seconds=0, increment_seconds=0)))
+    with pytest.raises(errors.InvalidTimeControl, match="needs base time or an increment"):
+        wire.create_games(event)
+
+
+def test_the_other_consumed_events():
+    assert wire.release_round(events.RoundPublished(tournament_id=T, round=2, published_at=AT)) == (
+        commands.ReleaseRound(T, 2)
+    )
+    decided = events.MatchDecided(
+        tournament_id=T,
+        match_id="winners:1:1",
+        round=1,
+        section="winners",
+        players=[W, B],
+        winner=W,
+        how="regular",
+        games_cancelled=[G, ORG],
+        decided_at=AT,
+    )
+    assert wire.cancel_games(decided) == commands.CancelGames((G, ORG))
+    completed = events.TournamentCompleted(tournament_id=T, organiser_id=ORG, rounds=3, completed_at=AT)
+    assert wire.close_tournament(completed) == commands.CloseTournament(T)
+    with pytest.raises(TypeError, match=r"expected tournament\.completed, got round\.published"):
+        wire.close_tournament(events.RoundPublished(tournament_id=T, round=2, published_at=AT))

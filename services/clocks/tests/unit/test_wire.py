@@ -66,7 +66,7 @@ def test_game_finished():
         '"game_id":"22222222-2222-2222-2222-222222222222","round":3,'
         '"white":"33333333-3333-3333-3333-333333333333","black":"44444444-4444-4444-4444-444444444444",'
         '"outcome":"0-1","reason":"time","moves":17,"finished_at":"2026-06-01T12:03:10.123456Z",'
-        '"both_moved":false}'
+        '"both_moved":false,"rated":true,"decision":null}'
     )
 
 

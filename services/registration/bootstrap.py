@@ -79,5 +79,19 @@ def bootstrap(
             uow_factory,
             translate=wire.completion,
         ),
+        event_subscription(
+            "registration.tournament_reset",
+            ("tournament.reset",),
+            handlers.on_tournament_reset,
+            uow_factory,
+            translate=wire.reset,
+        ),
+        event_subscription(
+            "registration.audit",
+            wire.AUDITED,
+            handlers.on_decision,
+            uow_factory,
+            translate=wire.decision_heard,
+        ),
     ]
     return Registration(settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions)

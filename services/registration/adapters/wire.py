@@ -167,12 +167,18 @@ def reset(event: events.Event) -> commands.ResetTournament:
 AUDITED = ("game.finished", "game.result_corrected", "game.colours_swapped", "bye.requested")
 
 
+def is_decision(event: events.Event) -> bool:
+    """Whether an audited event records a decision: every one does but a ``game.finished`` played out on
+    the server (no ``decision``)."""
+    return not (isinstance(event, events.GameFinished) and event.decision is None)
+
+
 def decision_heard(event: events.Event) -> commands.RecordDecision | None:
     """A decision another service took, for the audit log: a result entered (``game.finished`` with a
     ``decision``; a result played out on the server carries none and is not a decision), a correction,
     a colour swap, a requested bye. None: nothing to record."""
     if isinstance(event, events.GameFinished):
-        if event.decision is None:
+        if event.decision is None:  # not a decision (``is_decision``)
             return None
         entry = audit.result_entered(
             event.tournament_id,

@@ -8,8 +8,8 @@ import datetime as dt
 import uuid
 from typing import Any
 
-from services.registration.adapters import wire
 from services.registration.adapters.memory import MemoryDatabase
+from services.registration.bootstrap import subscriptions
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import AccountKind, Settings, TimeControl
 from services.registration.service_layer import commands
@@ -17,7 +17,7 @@ from services.registration.service_layer.handlers import Handlers
 from shared import events
 from shared.commands import Actor
 from shared.http.auth import issue_token
-from shared.messagebus import MessageBus, event_subscription
+from shared.messagebus import MessageBus
 from shared.messaging.port import Subscription
 from shared.settings import DEV_JWT_SECRET
 from shared.timesource import FakeClock
@@ -106,27 +106,7 @@ class InMemoryRegistration:
 
     def subscriptions(self) -> dict[str, Subscription]:
         """The consumed events' subscriptions, as bootstrap builds them, over the fakes."""
-        h = self.handlers
-        built = [
-            event_subscription(
-                "registration.tournament_completed",
-                ("tournament.completed",),
-                h.on_tournament_completed,
-                self.db.uow,
-                translate=wire.completion,
-            ),
-            event_subscription(
-                "registration.tournament_reset",
-                ("tournament.reset",),
-                h.on_tournament_reset,
-                self.db.uow,
-                translate=wire.reset,
-            ),
-            event_subscription(
-                "registration.audit", wire.AUDITED, h.on_decision, self.db.uow, translate=wire.decision_heard
-            ),
-        ]
-        return {s.queue: s for s in built}
+        return {s.queue: s for s in subscriptions(self.handlers, self.db.uow)}
 
     def hear(self, event: events.Event) -> events.Envelope:
         """Deliver a consumed event to the subscription that takes it; its envelope."""

@@ -584,3 +584,36 @@ def test_an_arbiter_cannot_do_the_organisers_part(
     with pytest.raises(errors.NotAllowed):
         reg.bus.handle(make(cup))
     assert reg.state() == before
+
+
+def test_results_played_out_on_the_server_cost_the_audit_nothing(reg: InMemoryRegistration, cup: Cup) -> None:
+    """Most ``game.finished`` carry no decision: acknowledged without a transaction (no inbox row), in a
+    batch too, where the decisions around them are recorded once each."""
+
+    def finished(decided: bool) -> events.GameFinished:
+        return events.GameFinished(
+            tournament_id=cup.tid,
+            game_id=uuid.uuid4(),
+            round=1,
+            white=cup.players[0],
+            black=cup.players[3],
+            outcome=Outcome.DRAW,
+            reason="agreement",
+            moves=30,
+            finished_at=NOW,
+            decision=events.DecisionBy(by=cup.whole, role=Role.ARBITER, at=NOW) if decided else None,
+        )
+
+    audit = reg.subscriptions()["registration.audit"]
+    before = len(reg.audit(cup.tid))
+    played = finished(False)
+    audit.handler(events.wrap(played, cup.tid), played)
+    assert reg.db.inbox == set() and len(reg.audit(cup.tid)) == before
+    batch = [finished(d) for d in (False, True, False, True)]
+    envelopes = [events.wrap(e, cup.tid) for e in batch]
+    assert audit.batch_handler is not None
+    assert audit.batch_handler(list(zip(envelopes, batch, strict=True))) == [None] * 4
+    assert audit.batch_handler(list(zip(envelopes, batch, strict=True))) == [None] * 4  # redelivered
+    assert reg.db.inbox == {(envelopes[1].id, "registration.audit"), (envelopes[3].id, "registration.audit")}
+    logged = reg.audit(cup.tid)[before:]
+    assert [e.subject.id for e in logged] == [batch[1].game_id, batch[3].game_id]

@@ -8,6 +8,9 @@ import datetime as dt
 import uuid
 from typing import Any
 
+import sqlalchemy as sa
+
+from services.registration.adapters import orm
 from services.registration.adapters.memory import MemoryDatabase
 from services.registration.bootstrap import subscriptions
 from services.registration.domain.knockout import KnockoutFormat
@@ -125,3 +128,14 @@ class InMemoryRegistration:
                 set(self.db.inbox),
             )
         )
+
+
+def tables(svc) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table registration writes, on SQL (the idempotency keys aside: a refused
+    request releases its key)."""
+    with svc.engine.connect() as conn:
+        return {
+            table.name: sorted((tuple(row) for row in conn.execute(sa.select(table))), key=repr)
+            for table in orm.metadata.sorted_tables
+            if table.name != "idempotency_keys"
+        }

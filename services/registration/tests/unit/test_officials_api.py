@@ -8,25 +8,12 @@ import uuid
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 
-from services.registration.adapters import orm
 from services.registration.service_layer.commands import StartDueTournaments
-from services.registration.tests.helpers import NOW, create, problem, published, register, token
+from services.registration.tests.helpers import NOW, create, problem, published, register, tables, token
 from shared.events import DecisionBy, GameFinished, wrap
 from shared.scoring import Outcome
 from shared.seed_draw import draw_order
-
-
-def tables(svc) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table registration writes (the idempotency keys aside: a refused request
-    releases its key)."""
-    with svc.engine.connect() as conn:
-        return {
-            table.name: sorted((tuple(row) for row in conn.execute(sa.select(table))), key=repr)
-            for table in orm.metadata.sorted_tables
-            if table.name != "idempotency_keys"
-        }
 
 
 def refused(svc, request, status: int, slug: str) -> dict[str, Any]:
@@ -365,3 +352,14 @@ def test_the_new_endpoints_are_documented(client):
     assert {"401", "403", "404", "409", "422"} <= set(
         paths["/tournaments/{tournament_id}/withdrawals"]["post"]["responses"]
     )
+
+
+def test_a_retried_withdrawal_with_its_idempotency_key_is_replayed(client, svc, cup):
+    tid, org, p = cup["tid"], cup["org"], cup["players"]
+    headers = {**token(org), "Idempotency-Key": "withdraw-p0"}
+    body = {"player_id": str(p[0]), "reason": "ill"}
+    first = client.post(f"/tournaments/{tid}/withdrawals", json=body, headers=headers)
+    again = client.post(f"/tournaments/{tid}/withdrawals", json=body, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert again.json == first.json and again.headers["Idempotent-Replayed"] == "true"
+    assert len(published(svc, "player.withdrawn")) == 1

@@ -617,3 +617,25 @@ def test_results_played_out_on_the_server_cost_the_audit_nothing(reg: InMemoryRe
     assert reg.db.inbox == {(envelopes[1].id, "registration.audit"), (envelopes[3].id, "registration.audit")}
     logged = reg.audit(cup.tid)[before:]
     assert [e.subject.id for e in logged] == [batch[1].game_id, batch[3].game_id]
+
+
+def test_a_player_withdrawn_before_a_reset_stays_withdrawn(reg: InMemoryRegistration) -> None:
+    """A withdrawal is irreversible: after a reset to the draft (possible when the player had a round-1
+    bye, so no game has a result) the player is not seeded when the draft starts again, and leaves the
+    custom order."""
+    org = reg.account("Org")
+    players = [reg.account(f"P{i}") for i in range(5)]
+    order = tuple(reversed(players))
+    tid = reg.knockout(org, players)
+    custom = Changes(format=FormatChange(seeding=Seeding.CUSTOM, custom_order=order))
+    reg.bus.handle(commands.ChangeTournament(Actor(org), tid, custom))
+    reg.bus.handle(commands.StartTournament(Actor(org), tid))
+    reg.bus.handle(commands.WithdrawPlayer(Actor(org), tid, players[2], "left the club"))
+    decided = events.DecisionBy(by=org, role=Role.ORGANISER, at=NOW)
+    reg.hear(events.TournamentReset(tournament_id=tid, decision=decided))
+    assert reg.tournament(tid).entries[2].standing is Standing.WITHDRAWN
+    refused(reg, commands.WithdrawPlayer(Actor(org), tid, players[2], "again"), errors.NotStarted)
+    reg.bus.handle(commands.StartTournament(Actor(org), tid))
+    restarted = events.TournamentStarted.model_validate(reg.published("tournament.started")[-1].payload)
+    assert [r.player_id for r in restarted.roster] == [p for p in order if p != players[2]]
+    assert [r.seed for r in restarted.roster] == [1, 2, 3, 4]

@@ -94,23 +94,29 @@ def _print(data: Any, as_json: bool) -> None:
         click.echo(json.dumps(data, indent=2))
 
 
-def register(group: click.Group) -> None:
-    def options(f: Any) -> Any:
-        for service in reversed(tuple(DEFAULT_URLS)):
-            f = click.option(
-                f"--{service}-url",
-                envvar=f"ARBITER_{service.upper()}_URL",
-                default=DEFAULT_URLS[service],
-                show_default=True,
-                help=f"base URL of the {service} service",
-            )(f)
-        f = click.option("--token", envvar="ARBITER_TOKEN", help="bearer token (JWT)")(f)
-        f = click.option("--json", "as_json", is_flag=True, help="print the raw JSON")(f)
-        return f
+def api_options(f: Any) -> Any:
+    """The options of every command that talks to the stack: the services' URLs, the token, --json."""
+    for service in reversed(tuple(DEFAULT_URLS)):
+        f = click.option(
+            f"--{service}-url",
+            envvar=f"ARBITER_{service.upper()}_URL",
+            default=DEFAULT_URLS[service],
+            show_default=True,
+            help=f"base URL of the {service} service",
+        )(f)
+    f = click.option("--token", envvar="ARBITER_TOKEN", help="bearer token (JWT)")(f)
+    f = click.option("--json", "as_json", is_flag=True, help="print the raw JSON")(f)
+    return f
 
-    def make_api(kwargs: dict[str, Any]) -> Api:
-        urls = {s: kwargs.pop(f"{s}_url").rstrip("/") for s in DEFAULT_URLS}
-        return Api(urls, kwargs.pop("token"))
+
+def make_api(kwargs: dict[str, Any]) -> Api:
+    """The API client from :func:`api_options`' values (taken out of ``kwargs``)."""
+    urls = {s: kwargs.pop(f"{s}_url").rstrip("/") for s in DEFAULT_URLS}
+    return Api(urls, kwargs.pop("token"))
+
+
+def register(group: click.Group) -> None:
+    options = api_options
 
     @group.command()
     @click.option("--name", required=True)

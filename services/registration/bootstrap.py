@@ -4,7 +4,7 @@ wired at import time."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +16,7 @@ from services.registration.config import RegistrationSettings
 from services.registration.service_layer.handlers import Handlers
 from services.registration.service_layer.ports import UnitOfWork
 from shared.composition import plumbing
+from shared.events import Envelope, Event
 from shared.messagebus import MessageBus, event_subscription
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
@@ -71,7 +72,14 @@ def bootstrap(
 
     handlers = Handlers(p.clock, dt.timedelta(seconds=settings.min_lead_seconds), draw_seed)
     bus: MessageBus[UnitOfWork] = MessageBus(uow_factory, handlers.table())
-    subscriptions = [
+    return Registration(
+        settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions(handlers, uow_factory)
+    )
+
+
+def subscriptions(handlers: Handlers, uow_factory: Callable[[], UnitOfWork]) -> list[Subscription]:
+    """What registration consumes, each event translated to its command by ``adapters/wire.py``."""
+    return [
         event_subscription(
             "registration.tournament_completed",
             ("tournament.completed",),
@@ -79,5 +87,41 @@ def bootstrap(
             uow_factory,
             translate=wire.completion,
         ),
+        event_subscription(
+            "registration.tournament_reset",
+            ("tournament.reset",),
+            handlers.on_tournament_reset,
+            uow_factory,
+            translate=wire.reset,
+        ),
+        decisions_only(
+            event_subscription(
+                "registration.audit",
+                wire.AUDITED,
+                handlers.on_decision,
+                uow_factory,
+                translate=wire.decision_heard,
+            )
+        ),
     ]
-    return Registration(settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions)
+
+
+def decisions_only(subscription: Subscription) -> Subscription:
+    """Most ``game.finished`` are played out on the server and carry no decision: they are acknowledged
+    without a transaction (there is nothing to record, so nothing to record twice), and only the
+    decisions reach the audit log's handler and its inbox."""
+
+    def on_message(envelope: Envelope, event: Event) -> None:
+        if wire.is_decision(event):
+            subscription.handler(envelope, event)
+
+    def on_batch(items: Sequence[tuple[Envelope, Event]]) -> list[BaseException | None]:
+        outcomes: list[BaseException | None] = [None] * len(items)
+        kept = [i for i, (_, event) in enumerate(items) if wire.is_decision(event)]
+        if kept:
+            assert subscription.batch_handler is not None  # event_subscription builds one
+            for i, outcome in zip(kept, subscription.batch_handler([items[i] for i in kept]), strict=True):
+                outcomes[i] = outcome
+        return outcomes
+
+    return Subscription(subscription.queue, subscription.routing_keys, on_message, on_batch)

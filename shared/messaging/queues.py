@@ -6,7 +6,11 @@ subscriptions the services' composition roots build."""
 from __future__ import annotations
 
 QUEUES: dict[str, tuple[str, ...]] = {
-    "registration": ("registration.tournament_completed",),
+    "registration": (
+        "registration.tournament_completed",
+        "registration.tournament_reset",
+        "registration.audit",
+    ),
     "pairing": ("pairing.tournament_started", "pairing.game_finished", "pairing.round_due"),
     "clocks": (
         "clocks.round_paired",

@@ -1,7 +1,8 @@
 """In-memory repositories and unit of work: the fakes handler tests run on, in milliseconds. They keep
 the promises of the SQL ones (``tests/contract/test_repositories.py`` runs the same suite on both):
-an account id is taken once, an organiser runs one `platform` competition at a time, and what a unit
-of work has not committed is seen by nobody else."""
+an account id is taken once, an organiser runs one `platform` competition at a time, a tournament's
+decisions reach its audit log when it is saved, and what a unit of work has not committed is seen by
+nobody else."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from dataclasses import dataclass, field
 from services.registration.adapters.repository import RUNNING
 from services.registration.adapters.wire import wire
 from services.registration.domain import errors
+from services.registration.domain.audit import AuditEntry, in_time_order
 from services.registration.domain.model import Account, Status, Tournament
-from shared.aggregate import Tracking
+from shared.aggregate import Aggregate, Tracking
 from shared.events import Envelope
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
 from shared.vocabulary import Ruleset
@@ -33,15 +35,44 @@ class MemoryAccounts(MemoryRepository[uuid.UUID, Account]):
         super().add(account)
 
 
+@dataclass
+class AuditLog(Aggregate):
+    """One tournament's audit log, as the in-memory table holds it."""
+
+    tournament_id: uuid.UUID
+    entries: list[AuditEntry] = field(default_factory=list)
+
+
+class MemoryAudit:
+    def __init__(self, table: MemoryTable[uuid.UUID, AuditLog]) -> None:
+        self.table = table
+
+    def add(self, entries: Iterable[AuditEntry]) -> None:
+        for entry in entries:
+            log = self.table.read(entry.tournament_id) or AuditLog(entry.tournament_id)
+            log.entries.append(entry)
+            self.table.write(log)
+
+    def of(self, tournament_id: uuid.UUID) -> list[AuditEntry]:
+        log = self.table.read(tournament_id)
+        return [] if log is None else in_time_order(log.entries)
+
+
 class MemoryTournaments(MemoryRepository[uuid.UUID, Tournament]):
+    def __init__(self, table: MemoryTable[uuid.UUID, Tournament], audit: MemoryAudit) -> None:
+        super().__init__(table)
+        self.audit = audit
+
     def add(self, t: Tournament) -> None:
         if _runs_platform(t) and self.organiser_busy(t.organiser_id):
             raise errors.OrganiserBusy("you already run a competition")
         t.collect_roster_changes()  # the whole aggregate is stored
+        self.audit.add(t.collect_decisions())
         super().add(t)
 
     def save(self, t: Tournament) -> None:
         t.collect_roster_changes()
+        self.audit.add(t.collect_decisions())
         super().save(t)
 
     def due(self, now: dt.datetime, *, limit: int) -> list[uuid.UUID]:
@@ -69,6 +100,9 @@ class MemoryDatabase:
     tournaments: MemoryTable[uuid.UUID, Tournament] = field(
         default_factory=lambda: MemoryTable(lambda t: t.id)
     )
+    audit: MemoryTable[uuid.UUID, AuditLog] = field(
+        default_factory=lambda: MemoryTable(lambda log: log.tournament_id)
+    )
     outbox: list[Envelope] = field(default_factory=list)
     inbox: set[tuple[uuid.UUID, str]] = field(default_factory=set)
 
@@ -79,16 +113,18 @@ class MemoryDatabase:
 class MemoryRegistrationUnitOfWork(MemoryUnitOfWork):
     accounts: MemoryAccounts
     tournaments: MemoryTournaments
+    audit: MemoryAudit
 
     def __init__(self, db: MemoryDatabase) -> None:
-        super().__init__(wire, [db.accounts, db.tournaments])
+        super().__init__(wire, [db.accounts, db.tournaments, db.audit])
         self.db = db
         self.published = db.outbox
         self.inbox = db.inbox
 
     def start(self) -> None:
         self.accounts = MemoryAccounts(self.db.accounts)
-        self.tournaments = MemoryTournaments(self.db.tournaments)
+        self.audit = MemoryAudit(self.db.audit)
+        self.tournaments = MemoryTournaments(self.db.tournaments, self.audit)
 
     def repositories(self) -> Iterable[Tracking]:
         return (self.accounts, self.tournaments)  # type: ignore[return-value]

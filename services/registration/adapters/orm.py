@@ -45,6 +45,7 @@ tournaments = sa.Table(
     sa.Column("status_reason", sa.Text(), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("knockout", sa.JSON(), nullable=True),  # the format of a knockout or double knockout
+    sa.Column("byes_on_request", sa.Boolean(), nullable=False, server_default=sa.false()),
     sa.Index("ix_tournaments_due", "status", "starts_at"),
     # one running `platform` competition per organiser, whatever the races
     sa.Index(
@@ -66,4 +67,42 @@ entries = sa.Table(
     sa.Column("name", sa.String(100), nullable=False),
     sa.Column("rating", sa.Integer(), nullable=True),
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+    # after the start: 'withdrawn' or 'excluded' (RULES.md §4, §5), for good
+    sa.Column("standing", sa.String(20), nullable=False, server_default="active"),
+    sa.Column("withdrawn_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("withdrawal_reason", sa.String(500), nullable=True),
+)
+
+# the arbiters each tournament's organiser appointed: for the whole tournament (games NULL) or named games
+arbiters = sa.Table(
+    "arbiters",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("account_id", sa.Uuid(), primary_key=True),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("games", sa.JSON(), nullable=True),
+    sa.Column("appointed_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# every decision taken in a tournament, appended and never changed (the audit log). No foreign key: a
+# decision another service reports is kept whatever registration knows of its tournament.
+audit_log = sa.Table(
+    "audit_log",
+    metadata,
+    sa.Column(
+        "id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), primary_key=True, autoincrement=True
+    ),
+    sa.Column("tournament_id", sa.Uuid(), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("by", sa.Uuid(), nullable=False),
+    sa.Column("role", sa.String(20), nullable=False),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("subject_kind", sa.String(20), nullable=False),
+    sa.Column("subject_id", sa.Uuid(), nullable=True),
+    sa.Column("subject_round", sa.Integer(), nullable=True),
+    sa.Column("detail", sa.Text(), nullable=False),
+    sa.Column("reason", sa.String(500), nullable=True),
+    sa.Index("ix_audit_log_tournament", "tournament_id", "at", "id"),
 )

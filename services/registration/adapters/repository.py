@@ -11,11 +11,23 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from services.registration.adapters.orm import accounts, entries, tournaments
+from services.registration.adapters.orm import accounts, arbiters, audit_log, entries, tournaments
 from services.registration.domain import errors
+from services.registration.domain.audit import AuditEntry, AuditKind, Subject, SubjectKind
 from services.registration.domain.knockout import KnockoutFormat
-from services.registration.domain.model import Account, AccountKind, Entry, Status, TimeControl, Tournament
+from services.registration.domain.model import (
+    Account,
+    AccountKind,
+    Arbiter,
+    Entry,
+    Standing,
+    Status,
+    TimeControl,
+    Tournament,
+    Withdrawal,
+)
 from shared.aggregate import Seen
+from shared.authority import Role
 from shared.database import aware, aware_or_none
 from shared.time_control import TieBreakPlan
 from shared.vocabulary import Ruleset, Seeding
@@ -48,6 +60,34 @@ _SAVE_TOURNAMENT = (
     )
 )
 _ENTER = sa.insert(entries).values({c.name: sa.bindparam(c.name) for c in entries.c})
+_WITHDRAW = (
+    sa.update(entries)
+    .where(
+        entries.c.tournament_id == sa.bindparam("entry_tournament"),
+        entries.c.player_id == sa.bindparam("entry_player"),
+    )
+    .values(
+        standing=sa.bindparam("standing"),
+        withdrawn_at=sa.bindparam("withdrawn_at"),
+        withdrawal_reason=sa.bindparam("withdrawal_reason"),
+    )
+)
+_ARBITERS = (
+    sa.select(arbiters)
+    .where(arbiters.c.tournament_id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(arbiters.c.appointed_at, arbiters.c.account_id)
+)
+_APPOINT = sa.insert(arbiters).values({c.name: sa.bindparam(c.name) for c in arbiters.c})
+_UNAPPOINT = sa.delete(arbiters).where(
+    arbiters.c.tournament_id == sa.bindparam("tournament_id"),
+    arbiters.c.account_id.in_(sa.bindparam("accounts", expanding=True)),
+)
+_AUDIT = sa.insert(audit_log).values({c.name: sa.bindparam(c.name) for c in audit_log.c if c.name != "id"})
+_AUDIT_OF = (
+    sa.select(audit_log)
+    .where(audit_log.c.tournament_id == sa.bindparam("tournament_id"))
+    .order_by(audit_log.c.at, audit_log.c.id)
+)
 _REMOVE = sa.delete(entries).where(
     entries.c.tournament_id == sa.bindparam("tournament_id"),
     entries.c.player_id.in_(sa.bindparam("players", expanding=True)),
@@ -136,7 +176,11 @@ class TournamentRepository:
         row = self.session.execute(query, {"tournament_id": tournament_id}).first()
         if row is None:
             return None
-        return self.seen.add(tournament_of(row, entries_of(self.session, [row.id])[row.id]))
+        return self.seen.add(
+            tournament_of(
+                row, entries_of(self.session, [row.id])[row.id], arbiters_of(self.session, [row.id])[row.id]
+            )
+        )
 
     def add(self, t: Tournament) -> None:
         try:
@@ -146,7 +190,7 @@ class TournamentRepository:
             if violated != RUNNING_ORGANISER_INDEX and violated != "tournaments.organiser_id":
                 raise
             raise errors.OrganiserBusy("you already run a competition") from None
-        self._write_roster(t)
+        self._write_changes(t)
         self.seen.add(t)
 
     def save(self, t: Tournament) -> None:
@@ -154,27 +198,32 @@ class TournamentRepository:
         row["tournament_id"] = row.pop("id")
         del row["organiser_id"], row["created_at"]
         self.session.execute(_SAVE_TOURNAMENT, row)
-        self._write_roster(t)
+        self._write_changes(t)
         self.seen.add(t)
 
-    def _write_roster(self, t: Tournament) -> None:
+    def _write_changes(self, t: Tournament) -> None:
         changes = t.collect_roster_changes()
         if changes.removed:
             self.session.execute(_REMOVE, {"tournament_id": t.id, "players": list(changes.removed)})
         if changes.added:
+            self.session.execute(_ENTER, [entry_row(t.id, e) for e in changes.added.values()])
+        if changes.withdrawn:
             self.session.execute(
-                _ENTER,
+                _WITHDRAW,
                 [
                     {
-                        "tournament_id": t.id,
-                        "player_id": e.player_id,
-                        "name": e.name,
-                        "rating": e.rating,
-                        "joined_at": e.joined_at,
+                        "entry_tournament": t.id,
+                        "entry_player": e.player_id,
+                        **withdrawal_columns(e),
                     }
-                    for e in changes.added.values()
+                    for e in changes.withdrawn.values()
                 ],
             )
+        gone = changes.revoked | set(changes.appointed)
+        if gone:  # a new scope replaces the stored one
+            self.session.execute(_UNAPPOINT, {"tournament_id": t.id, "accounts": list(gone)})
+        if changes.appointed:
+            self.session.execute(_APPOINT, [arbiter_row(t.id, a) for a in changes.appointed.values()])
         if changes.rerated:
             self.session.execute(
                 _RERATE,
@@ -183,12 +232,60 @@ class TournamentRepository:
                     for e in changes.rerated.values()
                 ],
             )
+        write_audit(self.session, t.collect_decisions())
 
     def due(self, now: dt.datetime, *, limit: int) -> list[uuid.UUID]:
         return list(self.session.execute(_DUE, {"now": now, "limit": limit}).scalars())
 
     def organiser_busy(self, organiser_id: uuid.UUID) -> bool:
         return bool(self.session.execute(_BUSY, {"organiser_id": organiser_id}).scalar())
+
+
+class AuditRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def add(self, entries: Iterable[AuditEntry]) -> None:
+        write_audit(self.session, entries)
+
+    def of(self, tournament_id: uuid.UUID) -> list[AuditEntry]:
+        return audit_of(self.session, tournament_id)
+
+
+def write_audit(session: Session, entries: Iterable[AuditEntry]) -> None:
+    rows = [
+        {
+            "tournament_id": e.tournament_id,
+            "at": e.at,
+            "by": e.by,
+            "role": e.role.value,
+            "kind": e.kind.value,
+            "subject_kind": e.subject.kind.value,
+            "subject_id": e.subject.id,
+            "subject_round": e.subject.round,
+            "detail": e.detail,
+            "reason": e.reason,
+        }
+        for e in entries
+    ]
+    if rows:
+        session.execute(_AUDIT, rows)
+
+
+def audit_of(connection: Session | sa.Connection, tournament_id: uuid.UUID) -> list[AuditEntry]:
+    return [
+        AuditEntry(
+            tournament_id=row.tournament_id,
+            at=aware(row.at),
+            by=row.by,
+            role=Role(row.role),
+            kind=AuditKind(row.kind),
+            subject=Subject(SubjectKind(row.subject_kind), row.subject_id, row.subject_round),
+            detail=row.detail,
+            reason=row.reason,
+        )
+        for row in connection.execute(_AUDIT_OF, {"tournament_id": tournament_id})
+    ]
 
 
 # -- rows and aggregates (the views read through these too) ----------------------------------------
@@ -203,7 +300,62 @@ def entries_of(
     return found
 
 
-def tournament_of(row: Any, entry_rows: Iterable[Any]) -> Tournament:
+def arbiters_of(
+    connection: Session | sa.Connection, tournament_ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, list[Any]]:
+    """The arbiter rows of these tournaments in the order they were appointed, in one query."""
+    found: dict[uuid.UUID, list[Any]] = {tid: [] for tid in tournament_ids}
+    if tournament_ids:
+        for a in connection.execute(_ARBITERS, {"ids": list(tournament_ids)}):
+            found[a.tournament_id].append(a)
+    return found
+
+
+def entry_row(tournament_id: uuid.UUID, e: Entry) -> dict[str, Any]:
+    return {
+        "tournament_id": tournament_id,
+        "player_id": e.player_id,
+        "name": e.name,
+        "rating": e.rating,
+        "joined_at": e.joined_at,
+        **withdrawal_columns(e),
+    }
+
+
+def withdrawal_columns(e: Entry) -> dict[str, Any]:
+    w = e.withdrawal
+    return {
+        "standing": e.standing.value,
+        "withdrawn_at": None if w is None else w.at,
+        "withdrawal_reason": None if w is None else w.reason,
+    }
+
+
+def entry_of(row: Any) -> Entry:
+    withdrawal = None
+    if row.standing != Standing.ACTIVE.value:
+        withdrawal = Withdrawal(
+            row.standing == Standing.EXCLUDED.value, row.withdrawal_reason or "", aware(row.withdrawn_at)
+        )
+    return Entry(row.player_id, row.name, row.rating, aware(row.joined_at), withdrawal)
+
+
+def arbiter_row(tournament_id: uuid.UUID, a: Arbiter) -> dict[str, Any]:
+    return {
+        "tournament_id": tournament_id,
+        "account_id": a.account_id,
+        "name": a.name,
+        "games": None if a.games is None else sorted(str(g) for g in a.games),
+        "appointed_at": a.appointed_at,
+    }
+
+
+def arbiter_of(row: Any) -> Arbiter:
+    games = None if row.games is None else frozenset(uuid.UUID(g) for g in row.games)
+    return Arbiter(row.account_id, row.name, games, aware(row.appointed_at))
+
+
+def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[Any] = ()) -> Tournament:
     return Tournament(
         id=row.id,
         organiser_id=row.organiser_id,
@@ -223,8 +375,10 @@ def tournament_of(row: Any, entry_rows: Iterable[Any]) -> Tournament:
         status=Status(row.status),
         status_reason=row.status_reason,
         created_at=aware(row.created_at),
-        entries=[Entry(e.player_id, e.name, e.rating, aware(e.joined_at)) for e in entry_rows],
+        entries=[entry_of(e) for e in entry_rows],
         knockout=format_of(row.knockout) if row.knockout is not None else None,
+        byes_on_request=row.byes_on_request,
+        arbiters={a.account_id: a for a in map(arbiter_of, arbiter_rows)},
     )
 
 
@@ -251,6 +405,7 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "status_reason": t.status_reason,
         "created_at": t.created_at,
         "knockout": format_json(t.knockout) if t.knockout is not None else None,
+        "byes_on_request": t.byes_on_request,
     }
 
 

@@ -6,7 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from services.registration.adapters.repository import AccountRepository, TournamentRepository
+from services.registration.adapters.repository import (
+    AccountRepository,
+    AuditRepository,
+    TournamentRepository,
+)
 from services.registration.adapters.wire import wire
 from shared.aggregate import Tracking
 from shared.unit_of_work import SqlUnitOfWork
@@ -15,6 +19,7 @@ from shared.unit_of_work import SqlUnitOfWork
 class SqlRegistrationUnitOfWork(SqlUnitOfWork):
     accounts: AccountRepository
     tournaments: TournamentRepository
+    audit: AuditRepository
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options, wire=wire)
@@ -22,6 +27,7 @@ class SqlRegistrationUnitOfWork(SqlUnitOfWork):
     def start(self) -> None:
         self.accounts = AccountRepository(self.session)
         self.tournaments = TournamentRepository(self.session)
+        self.audit = AuditRepository(self.session)
 
     def repositories(self) -> Iterable[Tracking]:
         return (self.accounts, self.tournaments)  # type: ignore[return-value]

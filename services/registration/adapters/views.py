@@ -1,5 +1,5 @@
-"""The reads behind registration's HTTP API: tournaments and accounts as the pages show them, straight
-from the tables, outside any unit of work."""
+"""The reads behind registration's HTTP API: tournaments, accounts and audit logs as the pages show
+them, straight from the tables, outside any unit of work."""
 
 from __future__ import annotations
 
@@ -8,7 +8,14 @@ import uuid
 import sqlalchemy as sa
 
 from services.registration.adapters.orm import accounts, tournaments
-from services.registration.adapters.repository import account_of, entries_of, tournament_of
+from services.registration.adapters.repository import (
+    account_of,
+    arbiters_of,
+    audit_of,
+    entries_of,
+    tournament_of,
+)
+from services.registration.domain.audit import AuditEntry
 from services.registration.domain.model import Account, Status, Tournament
 
 _LIST = sa.select(tournaments).order_by(
@@ -32,7 +39,13 @@ def tournament(engine: sa.Engine, tournament_id: uuid.UUID) -> Tournament | None
         row = conn.execute(sa.select(tournaments).where(tournaments.c.id == tournament_id)).first()
         if row is None:
             return None
-        return tournament_of(row, entries_of(conn, [row.id])[row.id])
+        return tournament_of(row, entries_of(conn, [row.id])[row.id], arbiters_of(conn, [row.id])[row.id])
+
+
+def audit(engine: sa.Engine, tournament_id: uuid.UUID) -> list[AuditEntry]:
+    """The tournament's audit log in time order."""
+    with engine.connect() as conn:
+        return audit_of(conn, tournament_id)
 
 
 def account(engine: sa.Engine, account_id: uuid.UUID) -> Account | None:

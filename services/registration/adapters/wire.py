@@ -4,6 +4,7 @@ commands. The time-control, settings and roster conversions exist here once."""
 
 from __future__ import annotations
 
+from services.registration.domain import audit
 from services.registration.domain import events as domain
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.service_layer import commands
@@ -49,6 +50,7 @@ def settings(s: domain.PlaySettings) -> events.TournamentSettings:
         double_rounds=s.double_rounds,
         extra_round=s.extra_round,
         rated=s.rated,
+        byes_on_request=s.byes_on_request,
         time_control=time_control(s.time_control),
         knockout=None if s.knockout is None else knockout_settings(s.knockout, _bracket(s)),
     )
@@ -62,6 +64,14 @@ def _bracket(s: domain.PlaySettings) -> BracketFormat:
 
 def roster_entry(s: domain.Seeded) -> events.RosterEntry:
     return events.RosterEntry(seed=s.seed, player_id=s.player_id, name=s.name, rating=s.rating)
+
+
+def decision(d: audit.Decided) -> events.DecisionBy:
+    return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
+
+
+def decided(d: events.DecisionBy) -> audit.Decided:
+    return audit.Decided(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 
 # -- outbound: what the tournaments recorded -------------------------------------------------------
@@ -109,9 +119,92 @@ def _cancelled(e: domain.TournamentCancelled) -> events.Event:
     )
 
 
+@wire.maps(domain.ArbiterAppointed)
+def _appointed(e: domain.ArbiterAppointed) -> events.Event:
+    return events.ArbiterAppointed(
+        tournament_id=e.tournament_id,
+        arbiter_id=e.arbiter_id,
+        games=None if e.games is None else sorted(e.games),
+        decision=decision(e.decided),
+    )
+
+
+@wire.maps(domain.ArbiterRevoked)
+def _revoked(e: domain.ArbiterRevoked) -> events.Event:
+    return events.ArbiterRevoked(
+        tournament_id=e.tournament_id, arbiter_id=e.arbiter_id, decision=decision(e.decided)
+    )
+
+
+@wire.maps(domain.PlayerWithdrawn)
+def _withdrawn(e: domain.PlayerWithdrawn) -> events.Event:
+    return events.PlayerWithdrawn(
+        tournament_id=e.tournament_id,
+        player_id=e.player_id,
+        reason=e.reason,
+        excluded=e.excluded,
+        decision=decision(e.decided),
+    )
+
+
 # -- inbound: what registration hears --------------------------------------------------------------
 def completion(event: events.Event) -> commands.CompleteTournament:
     """``tournament.completed`` (pairing): registration completes its record of the tournament."""
     if not isinstance(event, events.TournamentCompleted):
         raise TypeError(f"registration does not consume {event.TYPE}")
     return commands.CompleteTournament(event.tournament_id)
+
+
+def reset(event: events.Event) -> commands.ResetTournament:
+    """``tournament.reset`` (pairing): a knockout goes back to its draft; the reset is in the audit log."""
+    if not isinstance(event, events.TournamentReset):
+        raise TypeError(f"registration does not consume {event.TYPE} as a reset")
+    return commands.ResetTournament(
+        event.tournament_id, audit.tournament_reset(event.tournament_id, decided(event.decision))
+    )
+
+
+AUDITED = ("game.finished", "game.result_corrected", "game.colours_swapped", "bye.requested")
+
+
+def is_decision(event: events.Event) -> bool:
+    """Whether an audited event records a decision: every one does but a ``game.finished`` played out on
+    the server (no ``decision``)."""
+    return not (isinstance(event, events.GameFinished) and event.decision is None)
+
+
+def decision_heard(event: events.Event) -> commands.RecordDecision | None:
+    """A decision another service took, for the audit log: a result entered (``game.finished`` with a
+    ``decision``; a result played out on the server carries none and is not a decision), a correction,
+    a colour swap, a requested bye. None: nothing to record."""
+    if isinstance(event, events.GameFinished):
+        if event.decision is None:  # not a decision (``is_decision``)
+            return None
+        entry = audit.result_entered(
+            event.tournament_id,
+            event.game_id,
+            event.round,
+            event.outcome.value,
+            event.reason,
+            decided(event.decision),
+        )
+    elif isinstance(event, events.GameResultCorrected):
+        entry = audit.result_corrected(
+            event.tournament_id,
+            event.game_id,
+            event.round,
+            event.old_outcome.value,
+            event.outcome.value,
+            decided(event.decision),
+        )
+    elif isinstance(event, events.GameColoursSwapped):
+        entry = audit.colours_swapped(
+            event.tournament_id, event.game_id, event.round, event.white, event.black, decided(event.decision)
+        )
+    elif isinstance(event, events.ByeRequested):
+        entry = audit.bye_requested(
+            event.tournament_id, event.player_id, event.round, event.kind.value, decided(event.decision)
+        )
+    else:
+        raise TypeError(f"registration does not audit {event.TYPE}")
+    return commands.RecordDecision(entry)

@@ -107,3 +107,67 @@ class TooFewPlayers(Conflict):
 
 class SeedingIncomplete(Conflict):
     slug = "seeding-incomplete"
+
+
+class NotAnArbiterHere(NotAllowed):
+    """Neither the organiser nor an arbiter whose appointment covers this decision (RULES.md §5)."""
+
+    slug = "not-an-arbiter-here"
+
+
+class PlayerNotEntered(NotFound):
+    slug = "player-not-entered"
+
+
+class ArbiterNotAppointed(NotFound):
+    slug = "arbiter-not-appointed"
+
+
+class NotStarted(Conflict):
+    """A withdrawal before the start: leaving then is removing the entry."""
+
+    slug = "not-started"
+
+
+class TournamentClosed(Conflict):
+    """Cancelled or completed: nothing more is decided in it."""
+
+    slug = "tournament-closed"
+
+
+class AlreadyWithdrawn(Conflict):
+    slug = "already-withdrawn"
+
+
+class NoLeavingAfterStart(Conflict):
+    """`platform`: after the start nobody leaves; only the organiser can exclude (RULES.md §2)."""
+
+    slug = "no-leaving-after-start"
+
+
+class SeedingNotRandom(Conflict):
+    slug = "seeding-not-random"
+
+
+class SeedingAlreadyDrawn(Conflict):
+    """A lot is drawn once: the recorded draw seeds every player added later too."""
+
+    slug = "seeding-already-drawn"
+
+
+class Unprocessable(RegistrationError):
+    """A request the rules cannot take as it is (422), other than a tournament's settings."""
+
+    slug = "unprocessable"
+
+
+class ReasonRequired(Unprocessable):
+    slug = "reason-required"
+
+
+class InvalidAppointment(Unprocessable):
+    slug = "invalid-appointment"
+
+
+class ReasonTooLong(Unprocessable):
+    slug = "reason-too-long"

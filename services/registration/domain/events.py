@@ -1,8 +1,9 @@
 """What happens to a tournament, as its aggregate records it (past tense), and the values these events
 carry. ``adapters/wire.py`` maps each to its versioned wire event; nothing here knows the wire.
 
-A knockout draft's creation and its settings changes are not events: nothing outside registration
-hears of a draft until its players are entered or it starts."""
+A knockout draft's creation, its settings changes and its seeding drawn on request are not events:
+nothing outside registration hears of a draft until its players are entered or it starts (the draw is
+in the audit log, ``audit.py``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
+from services.registration.domain.audit import Decided
 from services.registration.domain.knockout import KnockoutFormat, bracket_format
 from shared.aggregate import DomainEvent
 from shared.time_control import TimeControl
@@ -28,6 +30,7 @@ class PlaySettings:
     rated: bool
     time_control: TimeControl
     knockout: KnockoutFormat | None = None
+    byes_on_request: bool = False
 
     @property
     def bracket(self) -> BracketFormat | None:
@@ -96,3 +99,32 @@ class TournamentCancelled(DomainEvent):
     reason: CancelReason
     detail: str
     present: int
+
+
+@dataclass(frozen=True)
+class ArbiterAppointed(DomainEvent):
+    """The organiser appointed an arbiter for the whole tournament (``games`` None) or for named games;
+    appointing them again replaces the scope."""
+
+    tournament_id: uuid.UUID
+    arbiter_id: uuid.UUID
+    games: frozenset[uuid.UUID] | None
+    decided: Decided
+
+
+@dataclass(frozen=True)
+class ArbiterRevoked(DomainEvent):
+    tournament_id: uuid.UUID
+    arbiter_id: uuid.UUID
+    decided: Decided
+
+
+@dataclass(frozen=True)
+class PlayerWithdrawn(DomainEvent):
+    """A player left a started tournament for good: withdrawn, or excluded by its organiser."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    reason: str
+    excluded: bool
+    decided: Decided

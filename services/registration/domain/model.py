@@ -1,6 +1,8 @@
 """Accounts, tournaments and entries: the rules of registering for a `platform` tournament
-(RULES.md §2, "Creating", "Seats", "Joining and leaving"), and of a knockout draft whose roster the
-organiser keeps until they start it (RULES.md §4, ``knockout.py``)."""
+(RULES.md §2, "Creating", "Seats", "Joining and leaving"), of a knockout draft whose roster the
+organiser keeps until they start it (RULES.md §4, ``knockout.py``), and of who decides in a tournament:
+its organiser and the arbiters they appoint, who withdraw and exclude players (RULES.md §4, §5).
+Every such decision is recorded for the tournament's audit log (``audit.py``)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from services.registration.domain import errors, knockout
+from services.registration.domain.audit import AuditEntry, AuditKind, Decided, Subject, SubjectKind
 from services.registration.domain.events import (
+    ArbiterAppointed,
+    ArbiterRevoked,
     PlayerJoined,
     PlayerLeft,
+    PlayerWithdrawn,
     PlaySettings,
     Seeded,
     TournamentCancelled,
@@ -26,6 +32,7 @@ from services.registration.domain.events import (
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
 from services.registration.domain.speed import rating_key, speed_of
 from shared.aggregate import Aggregate
+from shared.authority import Appointment, Authority, Role
 from shared.seed_draw import draw_order
 from shared.time_control import TimeControl as TimeControl  # re-exported: part of the settings
 from shared.vocabulary import CancelReason, Ruleset, Seeding
@@ -36,6 +43,9 @@ THRESHOLD = (7, 20)
 MAX_LEAD = dt.timedelta(days=14)
 DEFAULT_MIN_LEAD = dt.timedelta(minutes=5)
 RATING_FLOOR = (1000, 2000, 100)  # from, to, step
+MAX_REASON = 500  # characters of a decision's reason
+# whether players may ask for a zero-point bye, by ruleset (RULES.md §1, §6: fide-rapid; §4: knockouts never)
+BYES_ON_REQUEST: Mapping[Ruleset, bool] = {Ruleset.FIDE_RAPID: True}
 
 
 class AccountKind(StrEnum):
@@ -98,6 +108,7 @@ class Settings:
     min_rating: int | None = None
     password: str | None = None  # private tournament; stored hashed
     knockout: KnockoutFormat | None = None
+    byes_on_request: bool | None = None  # None: as the ruleset says (BYES_ON_REQUEST)
 
 
 @dataclass(frozen=True)
@@ -111,21 +122,62 @@ class Changes:
     format: FormatChange = field(default_factory=FormatChange)
 
 
+class Standing(StrEnum):
+    """Where an entered player stands: playing, or gone for good after the start."""
+
+    ACTIVE = "active"
+    WITHDRAWN = "withdrawn"
+    EXCLUDED = "excluded"
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """A player withdrawn (or excluded by the organiser) after the start: irreversible."""
+
+    excluded: bool
+    reason: str
+    at: dt.datetime
+
+
 @dataclass
 class Entry:
     player_id: uuid.UUID
     name: str
     rating: int | None
     joined_at: dt.datetime
+    withdrawal: Withdrawal | None = None
+
+    @property
+    def standing(self) -> Standing:
+        if self.withdrawal is None:
+            return Standing.ACTIVE
+        return Standing.EXCLUDED if self.withdrawal.excluded else Standing.WITHDRAWN
+
+
+@dataclass(frozen=True)
+class Arbiter:
+    """An arbiter the organiser appointed, for the whole tournament (``games`` None) or named games."""
+
+    account_id: uuid.UUID
+    name: str
+    games: frozenset[uuid.UUID] | None
+    appointed_at: dt.datetime
+
+    def appointment(self) -> Appointment:
+        return Appointment(self.account_id, self.games)
 
 
 @dataclass
 class RosterChanges:
-    """What changed in the roster since it was loaded or last saved: the repository writes exactly this."""
+    """What changed in the roster and among the arbiters since the tournament was loaded or last saved:
+    the repository writes exactly this."""
 
     added: dict[uuid.UUID, Entry] = field(default_factory=dict)
     removed: set[uuid.UUID] = field(default_factory=set)
     rerated: dict[uuid.UUID, Entry] = field(default_factory=dict)
+    withdrawn: dict[uuid.UUID, Entry] = field(default_factory=dict)
+    appointed: dict[uuid.UUID, Arbiter] = field(default_factory=dict)
+    revoked: set[uuid.UUID] = field(default_factory=set)
 
     def enter(self, entry: Entry) -> None:
         self.added[entry.player_id] = entry
@@ -138,6 +190,17 @@ class RosterChanges:
     def rerate(self, entry: Entry) -> None:
         if entry.player_id not in self.added:  # a new entry is written with its rating anyway
             self.rerated[entry.player_id] = entry
+
+    def withdraw(self, entry: Entry) -> None:
+        if entry.player_id not in self.added:  # a new entry is written as it stands anyway
+            self.withdrawn[entry.player_id] = entry
+
+    def appoint(self, arbiter: Arbiter) -> None:
+        self.appointed[arbiter.account_id] = arbiter  # replaces the stored appointment, if any
+
+    def revoke(self, arbiter_id: uuid.UUID) -> None:
+        self.appointed.pop(arbiter_id, None)
+        self.revoked.add(arbiter_id)
 
 
 @dataclass
@@ -165,7 +228,10 @@ class Tournament(Aggregate):
     created_at: dt.datetime | None = None
     entries: list[Entry] = field(default_factory=list)
     knockout: KnockoutFormat | None = None
+    byes_on_request: bool = False
+    arbiters: dict[uuid.UUID, Arbiter] = field(default_factory=dict)
     _roster: RosterChanges = field(default_factory=RosterChanges, init=False, repr=False, compare=False)
+    _decisions: list[AuditEntry] = field(default_factory=list, init=False, repr=False, compare=False)
 
     # -- creating ---------------------------------------------------------------------------------
     @classmethod
@@ -205,6 +271,7 @@ class Tournament(Aggregate):
             min_rating=settings.min_rating if settings.rated else None,
             password_hash=hash_password(settings.password) if settings.password else None,
             created_at=now,
+            byes_on_request=_byes_on_request(settings),
         )
         t.record(
             TournamentScheduled(
@@ -269,12 +336,128 @@ class Tournament(Aggregate):
             rated=self.rated,
             time_control=self.time_control,
             knockout=self.knockout,
+            byes_on_request=self.byes_on_request,
         )
 
     def collect_roster_changes(self) -> RosterChanges:
-        """The roster changes since the last call (or the load); afterwards none are pending."""
+        """The roster and arbiter changes since the last call (or the load); afterwards none are pending."""
         changes, self._roster = self._roster, RosterChanges()
         return changes
+
+    def collect_decisions(self) -> list[AuditEntry]:
+        """The decisions taken since the last call (or the load), for the audit log; afterwards none."""
+        decisions, self._decisions = self._decisions, []
+        return decisions
+
+    def _decided(self, kind: AuditKind, subject: Subject, detail: str, decided: Decided) -> None:
+        self._decisions.append(AuditEntry.of(self.id, decided, kind, subject, detail))
+
+    # -- who decides (RULES.md §5 "Authority") -----------------------------------------------------
+    @property
+    def authority(self) -> Authority:
+        return Authority.of(self.organiser_id, (a.appointment() for a in self.arbiters.values()))
+
+    def require_organiser(self, actor_id: uuid.UUID, action: str) -> None:
+        if actor_id != self.organiser_id:
+            raise errors.NotOrganiser(f"only the organiser of this tournament may {action}")
+
+    def official(self, actor_id: uuid.UUID) -> Role | None:
+        """Who decides about the tournament as a whole (its roster, its players' withdrawals): the
+        organiser, or an arbiter appointed for the whole tournament; None for anyone else."""
+        return self.authority.decides(actor_id)
+
+    def may_read_records(self, actor_id: uuid.UUID) -> bool:
+        """The organiser and each of its arbiters, whatever their scope, read its arbiters and audit log."""
+        return actor_id == self.organiser_id or actor_id in self.arbiters
+
+    def appoint(
+        self, actor_id: uuid.UUID, account: Account, games: frozenset[uuid.UUID] | None, *, now: dt.datetime
+    ) -> Arbiter:
+        """The organiser appoints ``account`` arbiter of the whole tournament (``games`` None) or of the
+        named games; appointing them again replaces the scope."""
+        self.require_organiser(actor_id, "appoint arbiters")
+        self._require_undecided("appoint arbiters")
+        account.require_registered("arbitrate")
+        if account.id == self.organiser_id:
+            raise errors.InvalidAppointment("the organiser decides everything already: no appointment needed")
+        if games is not None and not games:
+            raise errors.InvalidAppointment("name at least one game, or none for the whole tournament")
+        arbiter = Arbiter(account.id, account.name, games, now)
+        again = account.id in self.arbiters
+        self.arbiters[account.id] = arbiter
+        self._roster.appoint(arbiter)
+        decided = Decided(actor_id, Role.ORGANISER, now)
+        self.record(ArbiterAppointed(self.id, account.id, games, decided))
+        scope = "the whole tournament" if games is None else _games(games)
+        self._decided(
+            AuditKind.ARBITER_APPOINTED,
+            Subject(SubjectKind.ARBITER, account.id),
+            f"{account.name} appointed{' again' if again else ''} for {scope}",
+            decided,
+        )
+        return arbiter
+
+    def revoke(self, actor_id: uuid.UUID, arbiter_id: uuid.UUID, *, now: dt.datetime) -> None:
+        self.require_organiser(actor_id, "revoke arbiters")
+        self._require_undecided("revoke arbiters")
+        arbiter = self.arbiters.pop(arbiter_id, None)
+        if arbiter is None:
+            raise errors.ArbiterNotAppointed(f"{arbiter_id} is not an arbiter of this tournament")
+        self._roster.revoke(arbiter_id)
+        decided = Decided(actor_id, Role.ORGANISER, now)
+        self.record(ArbiterRevoked(self.id, arbiter_id, decided))
+        self._decided(
+            AuditKind.ARBITER_REVOKED,
+            Subject(SubjectKind.ARBITER, arbiter_id),
+            f"{arbiter.name}'s appointment revoked",
+            decided,
+        )
+
+    def withdraw(
+        self, actor_id: uuid.UUID, player_id: uuid.UUID, *, reason: str, exclude: bool, now: dt.datetime
+    ) -> Entry:
+        """Withdraw a player from the started tournament, or (its organiser alone) exclude them: for good,
+        with a reason (RULES.md §4, §5). A `platform` player cannot leave after the start (RULES.md §2):
+        only an exclusion removes them."""
+        role = self.official(actor_id)
+        if exclude and role is not Role.ORGANISER:
+            raise errors.NotOrganiser("excluding a player is the organiser's decision alone")
+        if role is None:
+            raise errors.NotAnArbiterHere(
+                "only the organiser or an arbiter appointed for the whole tournament withdraws players"
+            )
+        reason = _reason(reason)
+        if self.status in (Status.DRAFT, Status.SCHEDULED):
+            raise errors.NotStarted(
+                f"the tournament has not started ({self.status.value}): before the start a player leaves"
+                " by removing their entry"
+            )
+        self._require_undecided("withdraw players")
+        entry = next((e for e in self.entries if e.player_id == player_id), None)
+        if entry is None:
+            raise errors.PlayerNotEntered(f"{player_id} does not play in this tournament")
+        if entry.withdrawal is not None:
+            raise errors.AlreadyWithdrawn(f"{entry.name} is {entry.standing.value} already")
+        if self.ruleset is Ruleset.PLATFORM and not exclude:
+            raise errors.NoLeavingAfterStart(
+                "after the start nobody leaves a platform tournament (RULES.md §2): a player stays in the"
+                " draw for every remaining round; only the organiser can exclude them"
+            )
+        entry.withdrawal = Withdrawal(exclude, reason, now)
+        self._roster.withdraw(entry)
+        decided = Decided(actor_id, role, now, reason)
+        self.record(PlayerWithdrawn(self.id, player_id, reason, exclude, decided))
+        self._decided(
+            AuditKind.PLAYER_EXCLUDED if exclude else AuditKind.PLAYER_WITHDRAWN,
+            Subject(SubjectKind.PLAYER, player_id),
+            f"{entry.name} {entry.standing.value}",
+            decided,
+        )
+        return entry
+
+    def _require_undecided(self, action: str) -> None:
+        if self.status in (Status.CANCELLED, Status.COMPLETED):
+            raise errors.TournamentClosed(f"the tournament is {self.status.value}: nobody can {action} now")
 
     # -- joining and leaving ----------------------------------------------------------------------
     def join(self, account: Account, *, now: dt.datetime, password: str | None = None) -> Entry:
@@ -350,39 +533,81 @@ class Tournament(Aggregate):
             fmt = dataclasses.replace(
                 fmt, custom_order=()
             )  # the old custom order goes with the custom seeding
+        if fmt.seeding is not Seeding.RANDOM:
+            fmt = dataclasses.replace(fmt, draw_seed=None)  # a draw goes with the random seeding
         knockout.validate(self.ruleset, fmt, [e.player_id for e in self.entries])
         self.name, self.time_control, self.knockout = name, tc, fmt
         self.variant = changes.variant or self.variant
         self.rated = self.rated if changes.rated is None else changes.rated
+
+    def draw_seeding(self, actor_id: uuid.UUID, draw_seed: int, *, now: dt.datetime) -> list[uuid.UUID]:
+        """The organiser draws a knockout draft's random seeding now, from ``draw_seed``, which is recorded
+        and kept at the start (RULES.md §4: "drawn on request ..., then kept"). A lot is drawn once:
+        players added later take their places from the same draw. The drawn order."""
+        self.require_organiser(actor_id, "draw its seeding")
+        self._require_draft("draw its seeding")
+        fmt = self._format()
+        if fmt.seeding is not Seeding.RANDOM:
+            raise errors.SeedingNotRandom(
+                f"the seeding is by {fmt.seeding.value}: only a random seeding is drawn"
+            )
+        if fmt.draw_seed is not None:
+            raise errors.SeedingAlreadyDrawn(f"the seeding was drawn already (draw seed {fmt.draw_seed})")
+        self.knockout = dataclasses.replace(fmt, draw_seed=draw_seed)
+        self._seeding_drawn(Decided(actor_id, Role.ORGANISER, now), draw_seed, "on request")
+        return self.drawn_order() or []
+
+    def drawn_order(self) -> list[uuid.UUID] | None:
+        """A random seeding's order as drawn (seed 1 first), for the players playing; None until drawn."""
+        fmt = self.knockout
+        if fmt is None or fmt.seeding is not Seeding.RANDOM or fmt.draw_seed is None:
+            return None
+        ids = (str(e.player_id) for e in self.entries if e.withdrawal is None)
+        return [uuid.UUID(p) for p in draw_order(ids, fmt.draw_seed)]
+
+    def _seeding_drawn(self, decided: Decided, draw_seed: int, when: str) -> None:
+        self._decided(
+            AuditKind.SEEDING_DRAWN,
+            Subject(SubjectKind.TOURNAMENT, self.id),
+            f"random seeding drawn {when}: draw seed {draw_seed}",
+            decided,
+        )
 
     def start_knockout(
         self, now: dt.datetime, players: Mapping[uuid.UUID, Account], draw_seed: int
     ) -> list[Seeded]:
         """The organiser starts a knockout draft (round 1 is then paired): the roster and its seeds are
         fixed. ``players``: the entered players' accounts as they are now (their ratings in the
-        tournament's time control seed them); ``draw_seed``: recorded for a random seeding."""
+        tournament's time control seed them); ``draw_seed``: recorded for a random seeding not drawn
+        yet. A player withdrawn before a reset to the draft stays withdrawn: they are not seeded."""
         self._require_draft("be started")
         fmt = self._format()
-        if len(self.entries) < knockout.MIN_PLAYERS:
+        playing = [e for e in self.entries if e.withdrawal is None]
+        if len(playing) < knockout.MIN_PLAYERS:
             raise errors.TooFewPlayers(
-                f"a {self.ruleset} needs at least {knockout.MIN_PLAYERS} players; the roster has {len(self.entries)}"
+                f"a {self.ruleset} needs at least {knockout.MIN_PLAYERS} players; the roster has {len(playing)}"
             )
-        for entry in self.entries:
+        for entry in playing:
             account = players.get(entry.player_id)
             rating = account.ratings.get(self.rating_key) if account is not None else None
             if rating != entry.rating:
                 entry.rating = rating
                 self._roster.rerate(entry)
-        ids = [e.player_id for e in self.entries]
+        ids = [e.player_id for e in playing]
         if fmt.seeding is Seeding.CUSTOM:
-            knockout.check_custom_order(fmt.custom_order, ids)
-            order = list(fmt.custom_order)
+            gone = {e.player_id for e in self.entries if e.withdrawal is not None}
+            order = [p for p in fmt.custom_order if p not in gone]
+            knockout.check_custom_order(order, ids)
         elif fmt.seeding is Seeding.RANDOM:
-            fmt = dataclasses.replace(fmt, draw_seed=draw_seed)
-            order = [uuid.UUID(p) for p in draw_order((str(p) for p in ids), draw_seed)]
+            drawn = fmt.draw_seed
+            if drawn is None:  # not drawn on request: drawn now, when round 1 is paired
+                drawn = draw_seed
+                fmt = dataclasses.replace(fmt, draw_seed=drawn)
+                self._seeding_drawn(Decided(self.organiser_id, Role.ORGANISER, now), drawn, "at the start")
+            order = [uuid.UUID(p) for p in draw_order((str(p) for p in ids), drawn)]
         else:
-            order = [s.player_id for s in seed(self.entries)]
-        by_id = {e.player_id: e for e in self.entries}
+            order = [s.player_id for s in seed(playing)]
+        by_id = {e.player_id: e for e in playing}
         self.knockout = fmt
         self.status = Status.STARTED
         self.starts_at = now
@@ -457,6 +682,16 @@ class Tournament(Aggregate):
         self.status = Status.COMPLETED
         return True
 
+    def reset_to_draft(self) -> bool:
+        """Pairing undid round 1 of a started knockout (``tournament.reset``): it is a draft again, its
+        settings editable and its roster kept (with its recorded draw). False when there is nothing to
+        reset (not a started knockout: a repeated or stray reset)."""
+        if not self.is_knockout or self.status is not Status.STARTED:
+            return False
+        self.status = Status.DRAFT
+        self.starts_at = None
+        return True
+
 
 def seed(entries: list[Entry]) -> list[Seeded]:
     """Seed 1 = highest rating; unrated last; ties by name, then by who joined first."""
@@ -471,6 +706,10 @@ def _validate_draft(s: Settings, fmt: KnockoutFormat) -> None:
         raise errors.InvalidSettings("a tournament needs a name")
     if s.starts_at is not None:
         raise errors.InvalidSettings("a knockout has no scheduled start: its organiser starts it")
+    if s.byes_on_request:
+        raise errors.InvalidSettings(
+            "a knockout takes no requested byes (RULES.md §4): byes_on_request is off"
+        )
     platform_only = [
         name
         for name, given in (
@@ -487,6 +726,25 @@ def _validate_draft(s: Settings, fmt: KnockoutFormat) -> None:
     if fmt.custom_order:
         raise errors.InvalidSettings("a custom order is set once the players are on the roster")
     knockout.validate(s.ruleset, fmt)
+
+
+def _byes_on_request(s: Settings) -> bool:
+    """The organiser's choice, or the ruleset's default."""
+    return BYES_ON_REQUEST.get(s.ruleset, False) if s.byes_on_request is None else s.byes_on_request
+
+
+def _reason(reason: str) -> str:
+    text = reason.strip()
+    if not text:
+        raise errors.ReasonRequired("a decision needs its reason")
+    if len(text) > MAX_REASON:
+        raise errors.ReasonTooLong(f"a reason has at most {MAX_REASON} characters")
+    return text
+
+
+def _games(games: frozenset[uuid.UUID]) -> str:
+    listed = ", ".join(sorted(str(g) for g in games))
+    return f"{len(games)} game{'s' if len(games) != 1 else ''}: {listed}"
 
 
 def _check_time_control(tc: TimeControl) -> None:

@@ -13,11 +13,17 @@ from services.registration.adapters import views
 from services.registration.adapters.orm import idempotency_keys
 from services.registration.bootstrap import Registration, bootstrap
 from services.registration.domain import errors, knockout
-from services.registration.domain.model import Changes, Settings, TimeControl
+from services.registration.domain.model import Changes, Settings, TimeControl, Tournament
 from services.registration.entrypoints.schemas import (
     AccountBody,
     AccountOut,
     AccountPath,
+    AppointBody,
+    ArbiterList,
+    ArbiterOut,
+    ArbiterPath,
+    AuditEntryOut,
+    AuditLogOut,
     ChangeTournamentBody,
     CreateTournamentBody,
     EntryPath,
@@ -26,21 +32,23 @@ from services.registration.entrypoints.schemas import (
     TournamentList,
     TournamentOut,
     TournamentPath,
+    WithdrawBody,
 )
 from services.registration.service_layer import commands
 from shared.health import readiness
 from shared.http.app import SECURITY, create_openapi_app, json_response
-from shared.http.auth import authenticate_writes, principal
+from shared.http.auth import authenticate_writes, current_principal, principal
 from shared.http.idempotency import Idempotency
 from shared.http.limits import http_limits
 from shared.http.openapi import problems
-from shared.http.problems import install_domain_errors, not_found, unprocessable
+from shared.http.problems import forbidden, install_domain_errors, not_found, unprocessable
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.NotFound: 404,
     errors.NotAllowed: 403,
     errors.Conflict: 409,
     errors.InvalidSettings: 422,
+    errors.Unprocessable: 422,
 }
 
 
@@ -58,6 +66,7 @@ def create_app(service: Registration | None = None) -> OpenAPI:
     idempotent = Idempotency(svc.engine, idempotency_keys)
     app.register_api(_accounts(svc, secret, idempotent))
     app.register_api(_tournaments(svc, secret, idempotent))
+    app.register_api(_officials(svc, secret, idempotent))
     app.extensions["arbiter"] = svc
     return app
 
@@ -69,8 +78,8 @@ def _accounts(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlu
     @api.post("/accounts", responses={201: AccountOut, **problems(401, 403, 409)})
     @idempotent
     def register_account(body: AccountBody) -> Response:
-        """Mirror an account from the identity provider (service or arbiter tokens only)."""
-        principal().require("service", "arbiter")
+        """Mirror an account from the identity provider (the service principal only)."""
+        principal().require("service")
         account = svc.bus.handle(
             commands.RegisterAccount(body.id or uuid.uuid4(), body.name, body.kind, dict(body.ratings))
         )
@@ -119,6 +128,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             min_rating=body.min_rating,
             password=body.password,
             knockout=body.knockout.domain() if body.knockout else None,
+            byes_on_request=body.byes_on_request,
         )
         t = svc.bus.handle(commands.CreateTournament(who.actor(), settings))
         return json_response(TournamentOut.of(t), 201, {"Location": f"/tournaments/{t.id}"})
@@ -170,8 +180,9 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
     )
     @idempotent
     def join(path: TournamentPath, body: JoinBody) -> Response:
-        """Join before the start; staff may join another account with ``player_id``. A knockout's
-        roster is kept by its organiser, who adds players with ``player_id``."""
+        """Join before the start; the service principal may enter another account with ``player_id``. A
+        knockout's roster is kept by its organiser (or an arbiter of the whole tournament), who adds
+        players with ``player_id``."""
         who = principal()
         player_id = body.player_id or who.subject
         t = svc.bus.handle(commands.JoinTournament(who.actor(), path.tournament_id, player_id, body.password))
@@ -182,7 +193,8 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         responses={200: TournamentOut, **problems(401, 403, 404, 409)},
     )
     def leave(path: EntryPath) -> Response:
-        """Leave before the start; after it nobody leaves. A knockout draft's organiser removes players."""
+        """Leave before the start (the player, the organiser or an arbiter of the whole tournament, the
+        service principal); after it nobody leaves. A knockout draft's organiser removes players."""
         who = principal()
         t = svc.bus.handle(commands.LeaveTournament(who.actor(), path.tournament_id, path.player_id))
         return json_response(TournamentOut.of(t))
@@ -195,6 +207,90 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         """The organiser may cancel before the start (a knockout: while it is a draft), never after."""
         who = principal()
         t = svc.bus.handle(commands.CancelTournament(who.actor(), path.tournament_id))
+        return json_response(TournamentOut.of(t))
+
+    return api
+
+
+def _officials(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlueprint:
+    """Who decides in a tournament: its arbiters, the withdrawals and exclusions they and the organiser
+    decide, the seeding drawn on request, and the audit log of every decision."""
+    api = APIBlueprint("officials", __name__, abp_tags=[Tag(name="officials")], abp_security=SECURITY)
+    authenticate_writes(api, secret)
+
+    def readable(tournament_id: uuid.UUID, what: str) -> Tournament:
+        """The tournament, for its organiser and its arbiters (of any scope) only."""
+        who = current_principal(secret)
+        t = views.tournament(svc.engine, tournament_id)
+        if t is None:
+            raise not_found("tournament", tournament_id)
+        if not t.may_read_records(who.subject):
+            raise forbidden(f"only the organiser and the arbiters of this tournament read its {what}",
+                            errors.NotAnArbiterHere.slug)  # fmt: skip
+        return t
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/arbiters",
+        responses={201: ArbiterOut, **problems(401, 403, 404, 409)},
+    )
+    @idempotent
+    def appoint(path: TournamentPath, body: AppointBody) -> Response:
+        """The organiser appoints an arbiter for the whole tournament, or for the named games
+        (``games``); appointing them again replaces the scope (``arbiter.appointed``)."""
+        who = principal()
+        games = None if body.games is None else frozenset(body.games)
+        t = svc.bus.handle(commands.AppointArbiter(who.actor(), path.tournament_id, body.account_id, games))
+        return json_response(ArbiterOut.of(t.arbiters[body.account_id]), 201)
+
+    @api.delete(
+        "/tournaments/<uuid:tournament_id>/arbiters/<uuid:account_id>",
+        responses={200: ArbiterList, **problems(401, 403, 404, 409)},
+    )
+    def revoke(path: ArbiterPath) -> Response:
+        """The organiser revokes an arbiter's appointment (``arbiter.revoked``); the arbiters left."""
+        who = principal()
+        t = svc.bus.handle(commands.RevokeArbiter(who.actor(), path.tournament_id, path.account_id))
+        return json_response(ArbiterList.of(t))
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/arbiters", responses={200: ArbiterList, **problems(401, 403, 404)}
+    )
+    def arbiters(path: TournamentPath) -> Response:
+        """The tournament's arbiters and their scopes (its organiser and arbiters only)."""
+        return json_response(ArbiterList.of(readable(path.tournament_id, "arbiters")))
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/withdrawals",
+        responses={201: TournamentOut, **problems(401, 403, 404, 409)},
+    )
+    @idempotent
+    def withdraw(path: TournamentPath, body: WithdrawBody) -> Response:
+        """Withdraw a player from a started tournament (the organiser or an arbiter of the whole
+        tournament), or exclude them (``exclude``: the organiser alone); for good, with a reason
+        (``player.withdrawn``)."""
+        who = principal()
+        cmd = commands.WithdrawPlayer(
+            who.actor(), path.tournament_id, body.player_id, body.reason, body.exclude
+        )
+        return json_response(TournamentOut.of(svc.bus.handle(cmd)), 201)
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/audit", responses={200: AuditLogOut, **problems(401, 403, 404)}
+    )
+    def audit(path: TournamentPath) -> Response:
+        """Every decision taken in the tournament, in time order (its organiser and arbiters only)."""
+        t = readable(path.tournament_id, "audit log")
+        entries = [AuditEntryOut.of(e) for e in views.audit(svc.engine, t.id)]
+        return json_response(AuditLogOut(tournament_id=t.id, entries=entries))
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/seeding/draw",
+        responses={200: TournamentOut, **problems(401, 403, 404, 409)},
+    )
+    def draw_seeding(path: TournamentPath) -> Response:
+        """The organiser draws a knockout draft's random seeding now; the draw is kept at the start."""
+        who = principal()
+        t = svc.bus.handle(commands.DrawSeeding(who.actor(), path.tournament_id))
         return json_response(TournamentOut.of(t))
 
     return api

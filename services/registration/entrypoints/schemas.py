@@ -9,9 +9,20 @@ from typing import Annotated, Final
 from pydantic import AfterValidator, BaseModel, Field, field_validator
 
 from services.registration.domain import knockout
+from services.registration.domain.audit import AuditEntry, AuditKind, SubjectKind
 from services.registration.domain.knockout import KnockoutFormat
-from services.registration.domain.model import AccountKind, Status, TimeControl, Tournament, not_offered
+from services.registration.domain.model import (
+    MAX_REASON,
+    AccountKind,
+    Arbiter,
+    Standing,
+    Status,
+    TimeControl,
+    Tournament,
+    not_offered,
+)
 from services.registration.domain.speed import Speed, rating_key
+from shared.authority import Role
 from shared.http.problems import unprocessable
 from shared.http.schemas import Strict, Text
 from shared.time_control import (
@@ -193,6 +204,11 @@ class CreateTournamentBody(Strict):
     knockout: KnockoutBody | None = Field(
         None, description="knockout rulesets: the format (defaults if left out)"
     )
+    byes_on_request: bool | None = Field(
+        None,
+        description="players may ask for a zero-point bye before a round is paired; default by ruleset"
+        " (platform: off, a hand-set option; knockouts: never)",
+    )
 
     @field_validator("ruleset", mode="before")
     @classmethod
@@ -219,7 +235,9 @@ class AccountPath(BaseModel):
 
 class JoinBody(Strict):
     player_id: uuid.UUID | None = Field(
-        None, description="staff: join someone else; a knockout's organiser: add a player to the roster"
+        None,
+        description="the service principal: enter a player; a knockout's organiser (or an arbiter of the"
+        " whole tournament): add a player to the roster",
     )
     password: Text | None = Field(None, max_length=100)
 
@@ -228,6 +246,10 @@ class EntryOut(BaseModel):
     player_id: uuid.UUID
     name: str
     rating: int | None
+    status: Standing = Field(
+        Standing.ACTIVE, description="active | withdrawn | excluded (after the start, for good)"
+    )
+    withdrawn_at: dt.datetime | None = None
 
 
 class KnockoutOut(BaseModel):
@@ -237,11 +259,17 @@ class KnockoutOut(BaseModel):
     third_place: bool
     second_final: bool
     tiebreak_plan: TieBreakPlanBody
-    draw_seed: int | None = Field(description="the recorded draw of a random seeding, once started")
+    draw_seed: int | None = Field(
+        description="the recorded draw of a random seeding: drawn on request or at the start, then kept"
+    )
+    draw_order: list[uuid.UUID] | None = Field(
+        None, description="a random seeding once drawn: the players in the drawn order, seed 1 first"
+    )
 
     @classmethod
-    def of(cls, fmt: KnockoutFormat) -> KnockoutOut:
+    def of(cls, fmt: KnockoutFormat, draw_order: list[uuid.UUID] | None = None) -> KnockoutOut:
         return cls(
+            draw_order=draw_order,
             games_per_match=fmt.games_per_match,
             seeding=fmt.seeding,
             custom_order=list(fmt.custom_order),
@@ -270,6 +298,7 @@ class TournamentOut(BaseModel):
     rated: bool
     min_rating: int | None
     private: bool
+    byes_on_request: bool = Field(False, description="players may ask for a zero-point bye (RULES.md §6)")
     entries: list[EntryOut]
     knockout: KnockoutOut | None = None
 
@@ -298,8 +327,18 @@ class TournamentOut(BaseModel):
             rated=t.rated,
             min_rating=t.min_rating,
             private=t.private,
-            entries=[EntryOut(player_id=e.player_id, name=e.name, rating=e.rating) for e in t.entries],
-            knockout=KnockoutOut.of(t.knockout) if t.knockout is not None else None,
+            byes_on_request=t.byes_on_request,
+            entries=[
+                EntryOut(
+                    player_id=e.player_id,
+                    name=e.name,
+                    rating=e.rating,
+                    status=e.standing,
+                    withdrawn_at=e.withdrawal.at if e.withdrawal else None,
+                )
+                for e in t.entries
+            ],
+            knockout=KnockoutOut.of(t.knockout, t.drawn_order()) if t.knockout is not None else None,
         )
 
 
@@ -320,3 +359,86 @@ class ListQuery(BaseModel):
         if isinstance(value, str) and value not in STATUSES:
             raise unprocessable("unknown-status", f"status must be one of {[s.value for s in Status]}")
         return value
+
+
+# -- arbiters, withdrawals, the audit log -----------------------------------------------------------
+MAX_SCOPE: Final = 1000  # games named in one appointment
+
+
+class ArbiterPath(BaseModel):
+    tournament_id: uuid.UUID
+    account_id: uuid.UUID
+
+
+class AppointBody(Strict):
+    account_id: uuid.UUID = Field(description="a registered account")
+    games: list[uuid.UUID] | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_SCOPE,
+        description="the games in the arbiter's scope; left out or null: the whole tournament",
+    )
+
+
+class ArbiterOut(BaseModel):
+    account_id: uuid.UUID
+    name: str
+    games: list[uuid.UUID] | None = Field(description="null: the whole tournament")
+    appointed_at: dt.datetime
+
+    @classmethod
+    def of(cls, a: Arbiter) -> ArbiterOut:
+        games = None if a.games is None else sorted(a.games, key=str)
+        return cls(account_id=a.account_id, name=a.name, games=games, appointed_at=a.appointed_at)
+
+
+class ArbiterList(BaseModel):
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    arbiters: list[ArbiterOut]
+
+    @classmethod
+    def of(cls, t: Tournament) -> ArbiterList:
+        ordered = sorted(t.arbiters.values(), key=lambda a: (a.appointed_at, str(a.account_id)))
+        return cls(
+            tournament_id=t.id, organiser_id=t.organiser_id, arbiters=[ArbiterOut.of(a) for a in ordered]
+        )
+
+
+class WithdrawBody(Strict):
+    player_id: uuid.UUID
+    reason: Text = Field(max_length=MAX_REASON, description="why: required, not blank")
+    exclude: bool = Field(False, description="an exclusion (the organiser's alone) rather than a withdrawal")
+
+
+class SubjectOut(BaseModel):
+    kind: SubjectKind = Field(description="player | arbiter | game | round | tournament")
+    id: uuid.UUID | None = None
+    round: int | None = None
+
+
+class AuditEntryOut(BaseModel):
+    at: dt.datetime
+    by: uuid.UUID
+    role: Role
+    kind: AuditKind
+    subject: SubjectOut
+    detail: str
+    reason: str | None
+
+    @classmethod
+    def of(cls, e: AuditEntry) -> AuditEntryOut:
+        return cls(
+            at=e.at,
+            by=e.by,
+            role=e.role,
+            kind=e.kind,
+            subject=SubjectOut(kind=e.subject.kind, id=e.subject.id, round=e.subject.round),
+            detail=e.detail,
+            reason=e.reason,
+        )
+
+
+class AuditLogOut(BaseModel):
+    tournament_id: uuid.UUID
+    entries: list[AuditEntryOut] = Field(description="every decision taken in the tournament, in time order")

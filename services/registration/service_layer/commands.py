@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
+from services.registration.domain.audit import AuditEntry
 from services.registration.domain.model import AccountKind, Changes, Settings
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
 
@@ -26,8 +27,8 @@ class CreateTournament:
 
 @dataclass(frozen=True)
 class JoinTournament:
-    """Enter ``player_id``: the player themselves (staff for anyone), or — a knockout's roster being kept
-    by its organiser — the organiser."""
+    """Enter ``player_id``: the player themselves (or the ``service`` principal for them), or — a
+    knockout's roster being kept by its organiser — the organiser or an arbiter of the whole tournament."""
 
     actor: Actor  # who asks: the player, or for a knockout draft its organiser
     tournament_id: uuid.UUID
@@ -77,3 +78,55 @@ class CompleteTournament:
     """Pairing completed the tournament (``tournament.completed``): its organiser is free again."""
 
     tournament_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class AppointArbiter:
+    """The organiser appoints ``account_id`` arbiter of the whole tournament (``games`` None) or of
+    the named games; again: the scope is replaced."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    account_id: uuid.UUID
+    games: frozenset[uuid.UUID] | None = None
+
+
+@dataclass(frozen=True)
+class RevokeArbiter:
+    actor: Actor
+    tournament_id: uuid.UUID
+    arbiter_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class WithdrawPlayer:
+    """Withdraw a player from a started tournament, or exclude them (``exclude``: the organiser's alone)."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    reason: str
+    exclude: bool = False
+
+
+@dataclass(frozen=True)
+class DrawSeeding:
+    """The organiser draws a knockout draft's random seeding now; it is kept at the start."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class ResetTournament:
+    """Pairing reset a knockout to its draft (``tournament.reset``)."""
+
+    tournament_id: uuid.UUID
+    entry: AuditEntry
+
+
+@dataclass(frozen=True)
+class RecordDecision:
+    """A decision another service took (a result entered, a correction, ...): into the audit log."""
+
+    entry: AuditEntry

@@ -1,5 +1,10 @@
 """Command handlers: load, check who asks, call the domain, save, in one unit of work. The tournaments
-record what happened; the unit of work writes those events to the outbox at commit."""
+record what happened; the unit of work writes those events to the outbox at commit, and the decisions
+they recorded go to the audit log with them.
+
+Who asks is the token's account (``Actor``): the tournament's organiser, an arbiter the organiser
+appointed (``Tournament.official``: for the whole tournament), a player, or the ``service`` principal
+(the game server). The ``arbiter`` role of a token grants nothing by itself."""
 
 from __future__ import annotations
 
@@ -14,11 +19,6 @@ from services.registration.service_layer import commands
 from services.registration.service_layer.ports import UnitOfWork
 from shared.seed_draw import new_draw_seed
 from shared.timesource import Clock
-
-
-def _require_organiser(t: Tournament, actor: commands.Actor, action: str) -> None:
-    if actor.id != t.organiser_id and not actor.staff:
-        raise errors.NotOrganiser(f"only the organiser of this tournament may {action}")
 
 
 def _get(uow: UnitOfWork, tournament_id: uuid.UUID) -> Tournament:
@@ -56,6 +56,10 @@ class Handlers:
             commands.StartDueTournaments: self.start_due,
             commands.ChangeTournament: self.change,
             commands.StartTournament: self.start,
+            commands.AppointArbiter: self.appoint,
+            commands.RevokeArbiter: self.revoke,
+            commands.WithdrawPlayer: self.withdraw,
+            commands.DrawSeeding: self.draw_seeding,
         }
 
     def register_account(self, cmd: commands.RegisterAccount, uow: UnitOfWork) -> Account:
@@ -85,10 +89,12 @@ class Handlers:
         with uow:
             t = _get(uow, cmd.tournament_id)
             actor = cmd.actor
-            if t.is_knockout and actor.id != t.organiser_id and not actor.staff:
-                raise errors.RosterKeptByOrganiser("the organiser keeps a knockout's roster")
-            if not t.is_knockout and actor.id != cmd.player_id and not actor.staff:
-                raise errors.Forbidden("this needs one of the roles: arbiter, service")
+            if t.is_knockout and t.official(actor.id) is None:
+                raise errors.RosterKeptByOrganiser(
+                    "the organiser (or an arbiter of the whole tournament) keeps a knockout's roster"
+                )
+            if not t.is_knockout and actor.id != cmd.player_id and not actor.is_service:
+                raise errors.Forbidden("players join themselves (the game server may enter them)")
             account = _account(uow, cmd.player_id)
             if t.is_knockout:
                 t.add_player(account, now=self.clock.now())
@@ -101,9 +107,13 @@ class Handlers:
     def leave(self, cmd: commands.LeaveTournament, uow: UnitOfWork) -> Tournament:
         with uow:
             t = _get(uow, cmd.tournament_id)
-            if t.is_knockout:
-                _require_organiser(t, cmd.actor, "change its roster")
-            if cmd.actor.id != cmd.player_id and cmd.actor.id != t.organiser_id and not cmd.actor.staff:
+            actor = cmd.actor
+            official = t.official(actor.id) is not None
+            if t.is_knockout and not official:
+                raise errors.NotOrganiser(
+                    "only the organiser (or an arbiter of the whole tournament) changes a knockout's roster"
+                )
+            if actor.id != cmd.player_id and not official and not actor.is_service:
                 raise errors.NotAllowed("only the player (or the organiser) can withdraw this entry")
             t.leave(cmd.player_id, now=self.clock.now())
             uow.tournaments.save(t)
@@ -113,7 +123,7 @@ class Handlers:
     def cancel(self, cmd: commands.CancelTournament, uow: UnitOfWork) -> Tournament:
         with uow:
             t = _get(uow, cmd.tournament_id)
-            _require_organiser(t, cmd.actor, "cancel it")
+            t.require_organiser(cmd.actor.id, "cancel it")
             t.cancel(now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
@@ -122,7 +132,7 @@ class Handlers:
     def change(self, cmd: commands.ChangeTournament, uow: UnitOfWork) -> Tournament:
         with uow:
             t = _get(uow, cmd.tournament_id)
-            _require_organiser(t, cmd.actor, "change its settings")
+            t.require_organiser(cmd.actor.id, "change its settings")
             t.change(cmd.changes)
             uow.tournaments.save(t)
             uow.commit()
@@ -133,9 +143,44 @@ class Handlers:
         ``tournament.started``."""
         with uow:
             t = _get(uow, cmd.tournament_id)
-            _require_organiser(t, cmd.actor, "start it")
+            t.require_organiser(cmd.actor.id, "start it")
             players = uow.accounts.get_many(e.player_id for e in t.entries)
             t.start_knockout(self.clock.now(), {a.id: a for a in players}, self.draw_seed())
+            uow.tournaments.save(t)
+            uow.commit()
+            return t
+
+    def appoint(self, cmd: commands.AppointArbiter, uow: UnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            t.require_organiser(cmd.actor.id, "appoint arbiters")  # before saying whether the account exists
+            t.appoint(cmd.actor.id, _account(uow, cmd.account_id), cmd.games, now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.commit()
+            return t
+
+    def revoke(self, cmd: commands.RevokeArbiter, uow: UnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            t.revoke(cmd.actor.id, cmd.arbiter_id, now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.commit()
+            return t
+
+    def withdraw(self, cmd: commands.WithdrawPlayer, uow: UnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            t.withdraw(
+                cmd.actor.id, cmd.player_id, reason=cmd.reason, exclude=cmd.exclude, now=self.clock.now()
+            )
+            uow.tournaments.save(t)
+            uow.commit()
+            return t
+
+    def draw_seeding(self, cmd: commands.DrawSeeding, uow: UnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            t.draw_seeding(cmd.actor.id, self.draw_seed(), now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return t
@@ -165,3 +210,17 @@ class Handlers:
             return
         if t.complete():
             uow.tournaments.save(t)
+
+    def on_tournament_reset(self, cmd: commands.ResetTournament, uow: UnitOfWork) -> None:
+        """A knockout back to its draft, and the reset in its audit log. Never waits: a reset of a
+        tournament that is not a started knockout (repeated, or unknown) changes nothing but the log."""
+        t = uow.tournaments.get(cmd.tournament_id, lock=True)
+        if t is not None and t.reset_to_draft():
+            uow.tournaments.save(t)
+        uow.audit.add([cmd.entry])
+
+    def on_decision(self, cmd: commands.RecordDecision | None, uow: UnitOfWork) -> None:
+        """A decision another service took, appended to the audit log whatever the tournament's state
+        (it may arrive before or after anything else; nothing waits for it)."""
+        if cmd is not None:
+            uow.audit.add([cmd.entry])

@@ -11,6 +11,7 @@ from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import Protocol, Self
 
+from services.registration.domain.audit import AuditEntry
 from services.registration.domain.model import Account, Tournament
 from shared.aggregate import Seen
 from shared.events import Envelope
@@ -38,11 +39,13 @@ class TournamentRepository(Protocol):
 
     def add(self, tournament: Tournament) -> None:
         """Raises :class:`~services.registration.domain.errors.OrganiserBusy` when its organiser runs
-        another `platform` competition (also one created concurrently)."""
+        another `platform` competition (also one created concurrently). Writes it whole, with the
+        decisions it recorded (to its audit log)."""
         ...
 
     def save(self, tournament: Tournament) -> None:
-        """Write the tournament and its pending roster changes."""
+        """Write the tournament, its pending roster and arbiter changes, and the decisions it recorded
+        since it was loaded (appended to its audit log)."""
         ...
 
     def due(self, now: dt.datetime, *, limit: int) -> list[uuid.UUID]:
@@ -51,6 +54,18 @@ class TournamentRepository(Protocol):
 
     def organiser_busy(self, organiser_id: uuid.UUID) -> bool:
         """A `platform` competition of this organiser is scheduled or under way (knockouts do not count)."""
+        ...
+
+
+class AuditRepository(Protocol):
+    """The audit log of every tournament: appended to, never changed."""
+
+    def add(self, entries: Iterable[AuditEntry]) -> None:
+        """Append decisions taken elsewhere (the tournaments' own are written when they are saved)."""
+        ...
+
+    def of(self, tournament_id: uuid.UUID) -> list[AuditEntry]:
+        """The tournament's log in time order; decisions of the same instant in the order written."""
         ...
 
 
@@ -63,6 +78,9 @@ class UnitOfWork(Protocol):
 
     @property
     def tournaments(self) -> TournamentRepository: ...
+
+    @property
+    def audit(self) -> AuditRepository: ...
 
     def __enter__(self) -> Self: ...
 

@@ -1,13 +1,30 @@
-"""What registration's tests share: the test clock's start, tokens, and the story steps over HTTP."""
+"""What registration's tests share: the test clock's start, tokens, the story steps over HTTP, and the
+service over its in-memory fakes."""
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import uuid
 from typing import Any
 
+import sqlalchemy as sa
+
+from services.registration.adapters import orm
+from services.registration.adapters.memory import MemoryDatabase
+from services.registration.bootstrap import subscriptions
+from services.registration.domain.knockout import KnockoutFormat
+from services.registration.domain.model import AccountKind, Settings, TimeControl
+from services.registration.service_layer import commands
+from services.registration.service_layer.handlers import Handlers
+from shared import events
+from shared.commands import Actor
 from shared.http.auth import issue_token
+from shared.messagebus import MessageBus
+from shared.messaging.port import Subscription
 from shared.settings import DEV_JWT_SECRET
+from shared.timesource import FakeClock
+from shared.vocabulary import Ruleset
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 STAFF = uuid.uuid4()
@@ -44,3 +61,81 @@ def problem(r, status, slug) -> dict[str, Any]:
     assert r.json["type"] == f"/problems/{slug}"
     assert "Traceback" not in r.get_data(as_text=True)
     return r.json
+
+
+class InMemoryRegistration:
+    """The service over one in-memory database, as bootstrap wires it over SQL."""
+
+    DRAW_SEED = 99
+
+    def __init__(self) -> None:
+        self.clock = FakeClock(NOW)
+        self.db = MemoryDatabase()
+        self.handlers = Handlers(self.clock, dt.timedelta(minutes=5), draw_seed=lambda: self.DRAW_SEED)
+        self.bus = MessageBus(self.db.uow, self.handlers.table())
+
+    def account(
+        self, name: str, ratings: dict[str, int] | None = None, kind=AccountKind.REGISTERED
+    ) -> uuid.UUID:
+        return self.bus.handle(commands.RegisterAccount(uuid.uuid4(), name, kind, ratings or {})).id
+
+    def platform(self, organiser: uuid.UUID, **kw) -> uuid.UUID:
+        settings = Settings("Blitz", self.clock.now() + dt.timedelta(minutes=30), TimeControl(180, 2), **kw)
+        return self.bus.handle(commands.CreateTournament(Actor(organiser), settings)).id
+
+    def knockout(self, organiser: uuid.UUID, players: list[uuid.UUID], **fmt) -> uuid.UUID:
+        """A knockout draft of these players (not started)."""
+        settings = Settings(
+            "Cup", None, TimeControl(600), ruleset=Ruleset.KNOCKOUT, knockout=KnockoutFormat(**fmt)
+        )
+        tid = self.bus.handle(commands.CreateTournament(Actor(organiser), settings)).id
+        for p in players:
+            self.join(tid, p, by=organiser)
+        return tid
+
+    def join(self, tournament_id: uuid.UUID, player: uuid.UUID, by: uuid.UUID | None = None) -> None:
+        self.bus.handle(commands.JoinTournament(Actor(by or player), tournament_id, player))
+
+    def tournament(self, tournament_id: uuid.UUID):
+        with self.db.uow() as uow:
+            return uow.tournaments.get(tournament_id)
+
+    def audit(self, tournament_id: uuid.UUID):
+        with self.db.uow() as uow:
+            return uow.audit.of(tournament_id)
+
+    def published(self, kind: str | None = None) -> list[events.Envelope]:
+        return [e for e in self.db.outbox if kind is None or e.type == kind]
+
+    def subscriptions(self) -> dict[str, Subscription]:
+        """The consumed events' subscriptions, as bootstrap builds them, over the fakes."""
+        return {s.queue: s for s in subscriptions(self.handlers, self.db.uow)}
+
+    def hear(self, event: events.Event) -> events.Envelope:
+        """Deliver a consumed event to the subscription that takes it; its envelope."""
+        envelope = events.wrap(event, getattr(event, "tournament_id", None))
+        (subscription,) = [s for s in self.subscriptions().values() if event.TYPE in s.routing_keys]
+        subscription.handler(envelope, event)
+        return envelope
+
+    def state(self) -> tuple[Any, ...]:
+        """Everything stored (committed and staged rows, outbox, inbox): a refusal leaves it as it was."""
+        tables = (self.db.accounts, self.db.tournaments, self.db.audit)
+        return copy.deepcopy(
+            (
+                [(t.committed, t.staged) for t in tables],
+                [(e.type, e.payload) for e in self.db.outbox],
+                set(self.db.inbox),
+            )
+        )
+
+
+def tables(svc) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table registration writes, on SQL (the idempotency keys aside: a refused
+    request releases its key)."""
+    with svc.engine.connect() as conn:
+        return {
+            table.name: sorted((tuple(row) for row in conn.execute(sa.select(table))), key=repr)
+            for table in orm.metadata.sorted_tables
+            if table.name != "idempotency_keys"
+        }

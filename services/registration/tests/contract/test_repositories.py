@@ -18,7 +18,7 @@ from services.registration.adapters import orm
 from services.registration.adapters.memory import MemoryDatabase
 from services.registration.bootstrap import bootstrap
 from services.registration.config import RegistrationSettings
-from services.registration.domain import errors
+from services.registration.domain import audit, errors
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
 from services.registration.domain.model import (
     Account,
@@ -31,6 +31,7 @@ from services.registration.domain.model import (
 )
 from services.registration.service_layer.ports import UnitOfWork
 from services.registration.tests.helpers import NOW
+from shared.authority import Role
 from shared.messaging.inprocess import InProcessBroker
 from shared.time_control import Stage, TieBreakPlan
 from shared.vocabulary import Ruleset, Seeding
@@ -331,3 +332,114 @@ def test_due_lists_the_scheduled_tournaments_whose_start_has_come_earliest_first
         assert uow.tournaments.due(at, limit=10) == [sooner.id, later.id]
         assert uow.tournaments.due(at, limit=1) == [sooner.id]
         assert uow.tournaments.due(NOW, limit=10) == []
+
+
+# -- arbiters, withdrawals, the audit log ----------------------------------------------------------
+def started_knockout(backend: Backend) -> tuple[Tournament, Account, list[Account]]:
+    org = account("Org")
+    players = [account(f"P{i}", {"chess:rapid": 1500 + i}) for i in range(4)]
+    t = knockout_draft(org)
+    for i, p in enumerate(players):
+        t.add_player(p, now=NOW + dt.timedelta(seconds=i))
+    t.start_knockout(NOW + dt.timedelta(minutes=1), {p.id: p for p in players}, 7)
+    stored(backend, org, *players, tournaments=(t,))
+    return t, org, players
+
+
+def test_arbiters_round_trip_and_a_new_scope_replaces_the_old(backend: Backend) -> None:
+    org, ann, bea = account("Org"), account("Ann"), account("Bea")
+    t = platform(org, byes_on_request=True)
+    game = uuid.uuid4()
+    t.appoint(org.id, ann, None, now=NOW)
+    stored(backend, org, ann, bea, tournaments=(t,))  # added with its arbiter
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.appoint(org.id, bea, frozenset({game}), now=NOW + dt.timedelta(seconds=1))
+        uow.tournaments.save(t)
+        uow.commit()
+    loaded = reload(backend, t.id)
+    assert loaded == t and loaded.byes_on_request is True
+    assert loaded.arbiters[bea.id].games == frozenset({game}) and loaded.arbiters[ann.id].games is None
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.appoint(org.id, ann, frozenset({game, uuid.uuid4()}), now=NOW + dt.timedelta(seconds=2))
+        t.revoke(org.id, bea.id, now=NOW + dt.timedelta(seconds=3))
+        t.appoint(org.id, bea, None, now=NOW + dt.timedelta(seconds=4))  # revoked and appointed again
+        uow.tournaments.save(t)
+        uow.commit()
+    loaded = reload(backend, t.id)
+    assert loaded == t and set(loaded.arbiters) == {ann.id, bea.id}
+    assert len(loaded.arbiters[ann.id].games or ()) == 2 and loaded.arbiters[bea.id].games is None
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.revoke(org.id, ann.id, now=NOW)
+        uow.tournaments.save(t)
+        uow.commit()
+    assert set(reload(backend, t.id).arbiters) == {bea.id}
+
+
+def test_withdrawals_round_trip(backend: Backend) -> None:
+    t, org, players = started_knockout(backend)
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.withdraw(org.id, players[0].id, reason="ill", exclude=False, now=NOW + dt.timedelta(minutes=5))
+        t.withdraw(org.id, players[2].id, reason="cheating", exclude=True, now=NOW + dt.timedelta(minutes=6))
+        uow.tournaments.save(t)
+        uow.commit()
+    loaded = reload(backend, t.id)
+    assert loaded == t
+    by_id = {e.player_id: e for e in loaded.entries}
+    assert [by_id[p.id].standing.value for p in players] == ["withdrawn", "active", "excluded", "active"]
+    w = by_id[players[2].id].withdrawal
+    assert w is not None and (w.excluded, w.reason, w.at) == (True, "cheating", NOW + dt.timedelta(minutes=6))
+    kinds = [kind for kind, _ in backend.published()]
+    assert kinds[-2:] == ["player.withdrawn", "player.withdrawn"]
+
+
+def test_saving_a_tournament_appends_its_decisions_to_the_audit_log(backend: Backend) -> None:
+    t, org, players = started_knockout(backend)
+    ann = account("Ann")
+    stored(backend, ann)
+    heard = audit.tournament_reset(t.id, audit.Decided(org.id, Role.ORGANISER, NOW + dt.timedelta(minutes=2)))
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.appoint(org.id, ann, None, now=NOW + dt.timedelta(minutes=3))
+        t.withdraw(ann.id, players[1].id, reason="ill", exclude=False, now=NOW + dt.timedelta(minutes=3))
+        uow.tournaments.save(t)
+        uow.audit.add([heard])  # heard from pairing, earlier than both
+        uow.commit()
+    with backend.uow() as uow:
+        log = uow.audit.of(t.id)
+        assert uow.audit.of(uuid.uuid4()) == []
+    assert [(e.kind, e.by, e.role, e.at) for e in log] == [
+        (audit.AuditKind.TOURNAMENT_RESET, org.id, Role.ORGANISER, NOW + dt.timedelta(minutes=2)),
+        (audit.AuditKind.ARBITER_APPOINTED, org.id, Role.ORGANISER, NOW + dt.timedelta(minutes=3)),
+        (audit.AuditKind.PLAYER_WITHDRAWN, ann.id, Role.ARBITER, NOW + dt.timedelta(minutes=3)),
+    ]  # the same instant: in the order written
+    assert log[0] == heard
+    assert (log[2].subject, log[2].reason, log[2].detail) == (
+        audit.Subject(audit.SubjectKind.PLAYER, players[1].id),
+        "ill",
+        "P1 withdrawn",
+    )
+
+
+def test_the_audit_log_keeps_nothing_uncommitted_or_rolled_back(backend: Backend) -> None:
+    tid, by = uuid.uuid4(), uuid.uuid4()
+    entries = [
+        audit.bye_requested(
+            tid, by, n, "zero_point", audit.Decided(by, Role.PLAYER, NOW + dt.timedelta(seconds=n))
+        )
+        for n in (1, 2, 3)
+    ]
+    with backend.uow() as uow:
+        uow.audit.add(entries[:1])  # never committed
+    with backend.uow() as uow:
+        with uow.savepoint():
+            uow.audit.add(entries[1:2])
+        with pytest.raises(RuntimeError), uow.savepoint():
+            uow.audit.add(entries[2:])
+            raise RuntimeError("the handler failed")
+        uow.commit()
+    with backend.uow() as uow:
+        assert uow.audit.of(tid) == entries[1:2]

@@ -9,47 +9,16 @@ import uuid
 import pytest
 
 from services.registration.adapters import wire
-from services.registration.adapters.memory import MemoryDatabase
 from services.registration.domain import errors
 from services.registration.domain.knockout import KnockoutFormat
-from services.registration.domain.model import AccountKind, Changes, Settings, Status, TimeControl
+from services.registration.domain.model import Changes, Settings, Status, TimeControl
 from services.registration.service_layer import commands
-from services.registration.service_layer.handlers import Handlers
 from services.registration.tests.helpers import NOW
+from services.registration.tests.helpers import InMemoryRegistration as Registration
 from shared import events
 from shared.commands import Actor
-from shared.messagebus import MessageBus, event_subscription
-from shared.timesource import FakeClock
+from shared.messagebus import event_subscription
 from shared.vocabulary import Ruleset, Seeding
-
-
-class Registration:
-    """The service over one in-memory database, as bootstrap wires it over SQL."""
-
-    def __init__(self) -> None:
-        self.clock = FakeClock(NOW)
-        self.db = MemoryDatabase()
-        self.handlers = Handlers(self.clock, dt.timedelta(minutes=5), draw_seed=lambda: 99)
-        self.bus = MessageBus(self.db.uow, self.handlers.table())
-
-    def account(
-        self, name: str, ratings: dict[str, int] | None = None, kind=AccountKind.REGISTERED
-    ) -> uuid.UUID:
-        return self.bus.handle(commands.RegisterAccount(uuid.uuid4(), name, kind, ratings or {})).id
-
-    def platform(self, organiser: uuid.UUID, **kw) -> uuid.UUID:
-        settings = Settings("Blitz", self.clock.now() + dt.timedelta(minutes=30), TimeControl(180, 2), **kw)
-        return self.bus.handle(commands.CreateTournament(Actor(organiser), settings)).id
-
-    def join(self, tournament_id: uuid.UUID, player: uuid.UUID, by: uuid.UUID | None = None) -> None:
-        self.bus.handle(commands.JoinTournament(Actor(by or player), tournament_id, player))
-
-    def tournament(self, tournament_id: uuid.UUID):
-        with self.db.uow() as uow:
-            return uow.tournaments.get(tournament_id)
-
-    def published(self, kind: str | None = None) -> list[events.Envelope]:
-        return [e for e in self.db.outbox if kind is None or e.type == kind]
 
 
 @pytest.fixture

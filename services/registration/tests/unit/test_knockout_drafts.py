@@ -70,6 +70,7 @@ def test_a_draft_with_the_default_format(client, svc):
             "sudden_death": {"base_seconds": 180, "increment_seconds": 2},
         },
         "draw_seed": None,
+        "draw_order": None,
     }
     assert published(svc, "tournament.scheduled") == []  # nothing is scheduled
     assert client.get("/tournaments?status=draft").json["tournaments"][0]["id"] == body["id"]
@@ -102,13 +103,24 @@ def test_the_organiser_keeps_the_roster(client, svc):
     )
     r = client.delete(f"/tournaments/{tid}/entries/{players[1]}", headers=token(org))
     assert r.status_code == 200 and len(r.json["entries"]) == 4
-    staff = token(uuid.uuid4(), "arbiter")
-    assert (
+    # the arbiter role of a token grants nothing by itself; an arbiter the organiser appointed for the
+    # whole tournament keeps the roster with them
+    arbiter = register(client, "Arbiter")
+    problem(add(client, tid, arbiter, players[1]), 403, "roster-kept-by-organiser")
+    problem(
         client.post(
-            f"/tournaments/{tid}/entries", json={"player_id": str(players[1])}, headers=staff
-        ).status_code
-        == 201
+            f"/tournaments/{tid}/entries",
+            json={"player_id": str(players[1])},
+            headers=token(arbiter, "arbiter"),
+        ),
+        403,
+        "roster-kept-by-organiser",
     )
+    r = client.post(f"/tournaments/{tid}/arbiters", json={"account_id": str(arbiter)}, headers=token(org))
+    assert r.status_code == 201, r.json
+    assert add(client, tid, arbiter, players[1]).status_code == 201
+    r = client.delete(f"/tournaments/{tid}/entries/{players[2]}", headers=token(arbiter))
+    assert r.status_code == 200 and len(r.json["entries"]) == 4
 
 
 def test_settings_change_only_while_a_draft(client, svc):

@@ -1,0 +1,156 @@
+"""The audit log of a tournament: every decision taken in it, who took it, in what capacity, when and
+why (the results-authority issue, RULES.md §5 "Authority").
+
+Registration keeps the log. Its own decisions (appointments, revocations, withdrawals, exclusions,
+the seeding draw) are recorded by the tournament as it takes them; the decisions of the other services
+(results entered, corrections, colour swaps, requested byes, a reset to draft) arrive as events and are
+written as they are heard. An entry never changes once written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from shared.authority import Role
+
+
+class AuditKind(StrEnum):
+    ARBITER_APPOINTED = "arbiter_appointed"
+    ARBITER_REVOKED = "arbiter_revoked"
+    PLAYER_WITHDRAWN = "player_withdrawn"
+    PLAYER_EXCLUDED = "player_excluded"
+    SEEDING_DRAWN = "seeding_drawn"
+    RESULT_ENTERED = "result_entered"
+    RESULT_CORRECTED = "result_corrected"
+    COLOURS_SWAPPED = "colours_swapped"
+    BYE_REQUESTED = "bye_requested"
+    TOURNAMENT_RESET = "tournament_reset"
+
+
+class SubjectKind(StrEnum):
+    """What a decision is about."""
+
+    PLAYER = "player"
+    ARBITER = "arbiter"
+    GAME = "game"
+    ROUND = "round"
+    TOURNAMENT = "tournament"
+
+
+@dataclass(frozen=True)
+class Subject:
+    kind: SubjectKind
+    id: uuid.UUID | None = None  # the player, arbiter, game or tournament
+    round: int | None = None  # a game's round, the round of a bye
+
+
+@dataclass(frozen=True)
+class Decided:
+    """Who decided, in what capacity, when and why."""
+
+    by: uuid.UUID
+    role: Role
+    at: dt.datetime
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    tournament_id: uuid.UUID
+    at: dt.datetime
+    by: uuid.UUID
+    role: Role
+    kind: AuditKind
+    subject: Subject
+    detail: str
+    reason: str | None = None
+
+    @classmethod
+    def of(
+        cls, tournament_id: uuid.UUID, decided: Decided, kind: AuditKind, subject: Subject, detail: str
+    ) -> AuditEntry:
+        return cls(tournament_id, decided.at, decided.by, decided.role, kind, subject, detail, decided.reason)
+
+
+def in_time_order(entries: Iterable[AuditEntry]) -> list[AuditEntry]:
+    """By the time of each decision; decisions of the same instant in the order they were written."""
+    return sorted(entries, key=lambda e: e.at)
+
+
+# -- the decisions registration hears of ------------------------------------------------------------
+def result_entered(
+    tournament_id: uuid.UUID,
+    game_id: uuid.UUID,
+    round_no: int,
+    outcome: str,
+    how: str,
+    decided: Decided,
+) -> AuditEntry:
+    """A result entered (or confirmed) by someone, not played out on the server's clock alone."""
+    return AuditEntry.of(
+        tournament_id,
+        decided,
+        AuditKind.RESULT_ENTERED,
+        Subject(SubjectKind.GAME, game_id, round_no),
+        f"result {outcome} ({how})" if how else f"result {outcome}",
+    )
+
+
+def result_corrected(
+    tournament_id: uuid.UUID,
+    game_id: uuid.UUID,
+    round_no: int,
+    old_outcome: str,
+    outcome: str,
+    decided: Decided,
+) -> AuditEntry:
+    return AuditEntry.of(
+        tournament_id,
+        decided,
+        AuditKind.RESULT_CORRECTED,
+        Subject(SubjectKind.GAME, game_id, round_no),
+        f"result corrected from {old_outcome} to {outcome}",
+    )
+
+
+def colours_swapped(
+    tournament_id: uuid.UUID,
+    game_id: uuid.UUID,
+    round_no: int,
+    white: uuid.UUID,
+    black: uuid.UUID,
+    decided: Decided,
+) -> AuditEntry:
+    return AuditEntry.of(
+        tournament_id,
+        decided,
+        AuditKind.COLOURS_SWAPPED,
+        Subject(SubjectKind.GAME, game_id, round_no),
+        f"colours swapped: white {white}, black {black}",
+    )
+
+
+def bye_requested(
+    tournament_id: uuid.UUID, player_id: uuid.UUID, round_no: int, kind: str, decided: Decided
+) -> AuditEntry:
+    return AuditEntry.of(
+        tournament_id,
+        decided,
+        AuditKind.BYE_REQUESTED,
+        Subject(SubjectKind.PLAYER, player_id, round_no),
+        f"{kind.replace('_', '-')} bye in round {round_no}",
+    )
+
+
+def tournament_reset(tournament_id: uuid.UUID, decided: Decided) -> AuditEntry:
+    return AuditEntry.of(
+        tournament_id,
+        decided,
+        AuditKind.TOURNAMENT_RESET,
+        Subject(SubjectKind.TOURNAMENT, tournament_id),
+        "reset to its draft: round 1 undone",
+    )

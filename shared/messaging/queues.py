@@ -7,7 +7,14 @@ from __future__ import annotations
 
 QUEUES: dict[str, tuple[str, ...]] = {
     "registration": ("registration.tournament_completed",),
-    "pairing": ("pairing.tournament_started", "pairing.game_finished", "pairing.round_due"),
+    "pairing": (
+        "pairing.tournament_started",
+        "pairing.game_finished",
+        "pairing.player_withdrawn",
+        "pairing.arbiters",
+        "pairing.colours_swapped",
+        "pairing.round_due",
+    ),
     "clocks": (
         "clocks.round_paired",
         "clocks.round_published",

@@ -26,6 +26,7 @@ from services.pairing.domain.heading import Heading, Player, Status
 from services.pairing.domain.rounds.pairers import pairers
 from services.pairing.domain.rounds.tournament import PairingTournament
 from services.pairing.service_layer.ports import PairingUnitOfWork
+from shared.authority import Authority
 from shared.events import Envelope
 from shared.messaging.inprocess import InProcessBroker
 from shared.scoring import Outcome
@@ -302,7 +303,9 @@ def test_an_elimination_keeps_its_rounds_matches_games_and_decisions(backend: Ba
     with backend.uow() as uow:
         loaded = uow.eliminations.get(e.id, lock=True)
         assert loaded is not None
-        loaded.publish_round(1, by=e.heading.organiser_id, now=NOW)
+        loaded.publish_round(
+            1, authority=Authority.of(e.heading.organiser_id), by=e.heading.organiser_id, now=NOW
+        )
         for game in list(loaded.matches[level.id].games):  # each wins with White: 1-1, a tie-break stage
             loaded.record_result(game.game_id, Outcome.WHITE_WIN, finished_at=NOW, now=LATER)
         match = loaded.matches[decided.id]

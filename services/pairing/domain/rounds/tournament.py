@@ -277,12 +277,7 @@ class PairingTournament(Aggregate, Changing):
         organiser, before the round is paired (RULES.md §6); once per player and round."""
         seed = self.seed_of(player_id)
         decision = self._bye_decision(player_id, authority, by, at, reason, "ask for a player's bye")
-        if not self.byes_on_request or self.system is not System.SWISS:
-            raise ByesNotOffered(
-                "this tournament does not offer byes on request"
-                if self.system is System.SWISS
-                else "a round robin's schedule is fixed: it offers no byes on request"
-            )
+        self._check_offered()
         self._check_unpaired(number)
         if seed in self.withdrawals:
             raise PlayerWithdrawn(f"player {player_id} has left tournament {self.id}")
@@ -300,6 +295,7 @@ class PairingTournament(Aggregate, Changing):
         """Take a requested bye back before its round is paired (the same people may)."""
         seed = self.seed_of(player_id)
         self._bye_decision(player_id, authority, by, at, None, "take a player's bye back")
+        self._check_offered()
         self._check_unpaired(number)
         if (number, seed) not in self.bye_requests:
             raise ByeNotFound(f"player {player_id} has no bye requested for round {number}")
@@ -318,6 +314,14 @@ class PairingTournament(Aggregate, Changing):
         if by == player_id and authority.decides(by) is None:
             return Decided(by, Role.PLAYER, at, reason)
         return deciding(authority, by, None, at=at, reason=reason, refusal=NotYourBye, what=what)
+
+    def _check_offered(self) -> None:
+        if not self.byes_on_request or self.system is not System.SWISS:
+            raise ByesNotOffered(
+                "this tournament does not offer byes on request"
+                if self.system is System.SWISS
+                else "a round robin's schedule is fixed: it offers no byes on request"
+            )
 
     def _check_unpaired(self, number: int) -> None:
         if number <= len(self.rounds):

@@ -304,7 +304,7 @@ class SqlTournaments:
             elif isinstance(change, WithdrawalRecorded):
                 _withdraw(self.session, tid, change.seed, t.withdrawals[change.seed])
             elif isinstance(change, ByeRequestAdded):
-                request = t.bye_requests[(change.round, change.seed)]
+                request = change.request
                 decision = request.decision
                 self.session.execute(
                     _INSERT_BYE_REQUEST,

@@ -112,8 +112,7 @@ class ByeRequest:
 
 @dataclass(frozen=True)
 class ByeRequestAdded(Change):
-    round: int
-    seed: int
+    request: ByeRequest
 
 
 @dataclass(frozen=True)
@@ -285,7 +284,7 @@ class PairingTournament(Aggregate, Changing):
             raise ByeAlreadyRequested(f"player {player_id} has a bye for round {number} already")
         request = ByeRequest(number, seed, decision)
         self.bye_requests[(number, seed)] = request
-        self.change(ByeRequestAdded(number, seed))
+        self.change(ByeRequestAdded(request))
         self.record(events.ByeRequested(self.id, player_id, number, decision))
         return request
 

@@ -202,7 +202,7 @@ def test_a_requested_bye_leaves_the_player_out_of_that_round():
     assert (request.round, request.seed, request.decision.role) == (2, 4, Role.PLAYER)
     [asked] = t.collect_events()
     assert asked == events.ByeRequested(t.id, pid(4), 2, request.decision, ByeKind.ZERO_POINT)
-    assert t.take_changes() == [ByeRequestAdded(2, 4)]
+    assert t.take_changes() == [ByeRequestAdded(request)]
     ask(t, 6, 2, by=ORGANISER)
     ask(t, 7, 3, by=ARBITER, who=Authority.of(ORGANISER, [Appointment(ARBITER)]))
     second = pair(t, 2)

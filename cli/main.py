@@ -13,6 +13,7 @@ import click
 
 COMMAND_MODULES: tuple[str, ...] = (
     "cli.client",
+    "cli.rulings",
     "cli.roundrobin",
     "cli.bracket",
     "cli.standings",

@@ -651,7 +651,7 @@ class SqlArbiters:
                 raise TypeError(f"arbiters do not make {type(change).__name__}")
             entry = a.entries[change.arbiter_id]
             scope = None if entry.games is None else sorted(str(g) for g in entry.games)
-            values = {"tid": a.tournament_id, "aid": entry.arbiter_id, "scope": scope}
+            values: dict[str, Any] = {"tid": a.tournament_id, "aid": entry.arbiter_id, "scope": scope}
             values |= {"on": entry.active, "at": entry.decided_at}
             if self.session.execute(_UPDATE_ARBITER, values).rowcount == 0:  # type: ignore[attr-defined]
                 self.session.execute(

@@ -232,7 +232,8 @@ def withdrawal(event: events.Event) -> commands.RecordWithdrawal:
     """``player.withdrawn``."""
     assert isinstance(event, events.PlayerWithdrawn)
     at = None if event.decision is None else event.decision.at
-    return commands.RecordWithdrawal(event.tournament_id, event.player_id, event.excluded, event.reason, at)
+    reason = event.reason[:500]  # what pairing keeps of it (for display: the audit log has it whole)
+    return commands.RecordWithdrawal(event.tournament_id, event.player_id, event.excluded, reason, at)
 
 
 def arbiter(event: events.Event) -> commands.RecordAppointment | commands.RecordRevocation:

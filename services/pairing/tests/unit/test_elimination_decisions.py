@@ -478,3 +478,57 @@ def test_tie_break_and_sudden_death_games_are_unrated():
         (1, True),
         *((g.planned.number, False) for g in result.added),
     ]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "players", "leaving"),
+    [
+        ("knockout", 6, 1),
+        ("knockout", 8, 5),
+        ("double_knockout", 5, 2),
+        ("double_knockout", 6, 6),
+        ("double_knockout", 8, 3),
+    ],
+)
+def test_the_forfeit_chain_runs_the_event_to_its_end(fmt, players, leaving):
+    """A player withdrawn before round 1: the clocks forfeit every game paired for them (both players
+    withdrawn: a double forfeit); everyone else, the better seed wins. The event ends, and the withdrawn
+    player won no match — walkovers through a bye included, they go out at their first match."""
+    e = event(fmt, players)
+    e.withdraw(uuid.UUID(int=leaving), excluded=False, reason="ill", at=NOW)
+    while (number := e.next_round_number()) is not None:
+        for m in pair(e, number):
+            while not m.decided:
+                game = next(g for g in m.games if g.open)
+                if leaving in m.players:
+                    outcome = BF if m.white(game) == leaving else WF
+                else:
+                    outcome = win(m, game, min(m.players))
+                record(e, game.game_id, outcome)
+    assert e.status is Status.COMPLETED
+    placing = {p.seed: p for p in e.placings()}
+    assert placing[leaving].matches_won == 0
+    lost = [m for m in e.matches.values() if leaving in m.players]
+    assert lost and all(e.bracket.match(m.id).winner != leaving for m in lost)
+    assert len(lost) == (2 if fmt == "double_knockout" else 1)
+
+
+def test_a_corrected_first_grand_final_can_end_the_event():
+    """The losers'-bracket player took the first grand final (the second is due, not paired yet); the
+    correction gives it to the winners'-bracket player: no second final is needed, and the event ends."""
+    e = event("double_knockout", 4, games=1)
+    while (number := e.next_round_number()) is not None:
+        for m in pair(e, number):
+            gf = str(m.id) == "grand_final:1:1"
+            win_for(e, m, m.players[1] if gf else min(m.players))
+        if any(str(m.id) == "grand_final:1:1" and m.decided for m in e.matches.values()):
+            break
+    [first_final] = [m for m in e.matches.values() if str(m.id) == "grand_final:1:1"]
+    settle(e)
+    assert e.status is Status.RUNNING and e.next_round_number() is not None
+    game = first_final.games[0]
+    correct(e, game.game_id, win(first_final, game, first_final.players[0]))
+    kinds = [type(x) for x in e.collect_events()]
+    assert kinds == [events.ResultCorrected, events.MatchDecided, events.TournamentCompleted]
+    assert e.status is Status.COMPLETED and e.next_round_number() is None
+    assert e.bracket.champion() == first_final.players[0]

@@ -72,6 +72,27 @@ def subscriptions(
             uow_factory,
             translate=wire.result,
         ),
+        event_subscription(
+            "pairing.player_withdrawn",
+            ("player.withdrawn",),
+            handlers.on_player_withdrawn,
+            uow_factory,
+            translate=wire.withdrawal,
+        ),
+        event_subscription(
+            "pairing.arbiters",
+            ("arbiter.appointed", "arbiter.revoked"),
+            handlers.on_arbiter,
+            uow_factory,
+            translate=wire.arbiter,
+        ),
+        event_subscription(
+            "pairing.colours_swapped",
+            ("game.colours_swapped",),
+            handlers.on_colours_swapped,
+            uow_factory,
+            translate=wire.colours,
+        ),
     ]
     worker = [
         event_subscription(

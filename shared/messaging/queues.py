@@ -11,7 +11,14 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "registration.tournament_reset",
         "registration.audit",
     ),
-    "pairing": ("pairing.tournament_started", "pairing.game_finished", "pairing.round_due"),
+    "pairing": (
+        "pairing.tournament_started",
+        "pairing.game_finished",
+        "pairing.player_withdrawn",
+        "pairing.arbiters",
+        "pairing.colours_swapped",
+        "pairing.round_due",
+    ),
     "clocks": (
         "clocks.round_paired",
         "clocks.round_published",

@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from services.pairing.adapters.wire import wire
+from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.changes import Changing, Finished, OutcomeSet, RoundAdded, RoundClosed
-from services.pairing.domain.elimination.elimination import Elimination
+from services.pairing.domain.elimination.elimination import Elimination, Erased
 from services.pairing.domain.errors import RoundTaken
 from services.pairing.domain.heading import Status
 from services.pairing.domain.rounds.results import RoundResults
@@ -33,6 +34,7 @@ class MemoryPairingStore:
     def __init__(self) -> None:
         self.tournaments: MemoryTable[uuid.UUID, PairingTournament] = MemoryTable(lambda t: t.id)
         self.eliminations: MemoryTable[uuid.UUID, Elimination] = MemoryTable(lambda e: e.id)
+        self.arbiters: MemoryTable[uuid.UUID, Arbiters] = MemoryTable(lambda a: a.tournament_id)
         self.published: list[Envelope] = []
         self.inbox: set[tuple[uuid.UUID, str]] = set()
 
@@ -64,6 +66,7 @@ class MemoryTournaments(_Writes[PairingTournament]):
 class MemoryEliminations(_Writes[Elimination]):
     def save(self, e: Elimination) -> None:
         stored = self.table.read(e.id)
+        erased = False
         for change in e.take_changes():
             if (
                 isinstance(change, RoundAdded)
@@ -71,7 +74,16 @@ class MemoryEliminations(_Writes[Elimination]):
                 and stored.paired_rounds >= change.number
             ):
                 raise RoundTaken(f"round {change.number} of tournament {e.id} is paired already")
+            erased = erased or isinstance(change, Erased)
+        if erased:  # back to its draft: nothing of it is kept
+            self.table.delete(e.id)
+            self.seen.add(e)
+            return
         super().save(e)
+
+
+class MemoryArbiters(_Writes[Arbiters]):
+    pass
 
 
 class MemoryRoundResults:
@@ -119,11 +131,12 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
     tournaments: MemoryTournaments
     results: MemoryRoundResults
     eliminations: MemoryEliminations
+    arbiters: MemoryArbiters
 
     def __init__(
         self, store: MemoryPairingStore, after_commit: Callable[[list[Envelope]], object] | None = None
     ) -> None:
-        super().__init__(wire, [store.tournaments, store.eliminations])
+        super().__init__(wire, [store.tournaments, store.eliminations, store.arbiters])
         self.store = store
         self.published = store.published
         self.inbox = store.inbox
@@ -133,9 +146,10 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
         self.tournaments = MemoryTournaments(self.store.tournaments)
         self.results = MemoryRoundResults(self.store.tournaments)
         self.eliminations = MemoryEliminations(self.store.eliminations)
+        self.arbiters = MemoryArbiters(self.store.arbiters)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.results, self.eliminations)  # type: ignore[return-value]
+        return (self.tournaments, self.results, self.eliminations, self.arbiters)  # type: ignore[return-value]
 
     def lock(self, tournament_id: uuid.UUID) -> System | None:
         t = self.store.tournaments.read(tournament_id)
@@ -143,6 +157,15 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
             return t.system
         e = self.store.eliminations.read(tournament_id)
         return None if e is None else e.system
+
+    def tournament_of_game(self, game_id: uuid.UUID) -> uuid.UUID | None:
+        for t in self.store.tournaments.rows():
+            if any(g.game_id == game_id for rnd in t.rounds for g in rnd.games):
+                return t.id
+        for e in self.store.eliminations.rows():
+            if e.game(game_id) is not None:
+                return e.id
+        return None
 
     def commit(self) -> None:
         before = len(self.published)

@@ -24,6 +24,8 @@ tournaments = sa.Table(
     sa.Column("time_control", sa.JSON(), nullable=False),
     sa.Column("status", sa.String(20), nullable=False),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    # players may ask for a zero-point bye before a round is paired (a Swiss whose settings offer it)
+    sa.Column("byes_on_request", sa.Boolean(), nullable=False, server_default=sa.false()),
 )
 
 players = sa.Table(
@@ -36,6 +38,10 @@ players = sa.Table(
     sa.Column("player_id", sa.Uuid(), nullable=False),
     sa.Column("name", sa.String(100), nullable=False),
     sa.Column("rating", sa.Integer(), nullable=True),
+    # a player who left the started tournament for good (player.withdrawn): withdrawn, or excluded
+    sa.Column("withdrawn_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("excluded", sa.Boolean(), nullable=True),
+    sa.Column("withdrawal_reason", sa.String(500), nullable=True),
     sa.UniqueConstraint("tournament_id", "player_id", name="uq_players_tournament_player"),
 )
 
@@ -72,6 +78,8 @@ games = sa.Table(
     sa.Column("label", sa.String(80), nullable=True),
     sa.Column("time_control", sa.JSON(), nullable=True),
     sa.Column("cancelled_at", sa.DateTime(timezone=True), nullable=True),  # the match no longer needed it
+    # a cancelled game its match needed again after a correction: the game paired in its place
+    sa.Column("replaced_by", sa.Uuid(), nullable=True),
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),
@@ -120,4 +128,32 @@ matches = sa.Table(
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),
+)
+
+# Zero-point byes asked for a round before it was paired (RULES.md §6): who decided, as what, when, why.
+bye_requests = sa.Table(
+    "bye_requests",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("round", sa.Integer(), primary_key=True),
+    sa.Column("seed", sa.Integer(), primary_key=True),
+    sa.Column("decided_by", sa.Uuid(), nullable=False),
+    sa.Column("role", sa.String(20), nullable=False),
+    sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("reason", sa.String(500), nullable=True),
+)
+
+# The arbiters each tournament's organiser appointed (arbiter.appointed / arbiter.revoked): the latest
+# decision about each, by its time. No foreign key: appointments may arrive before the tournament starts
+# here, and they outlive a knockout reset to its draft.
+arbiters = sa.Table(
+    "arbiters",
+    metadata,
+    sa.Column("tournament_id", sa.Uuid(), primary_key=True),
+    sa.Column("arbiter_id", sa.Uuid(), primary_key=True),
+    sa.Column("games", sa.JSON(), nullable=True),  # null: the whole tournament
+    sa.Column("active", sa.Boolean(), nullable=False),
+    sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
 )

@@ -7,7 +7,8 @@ commonest message by far, costs the row lock, one read of its round and one upda
 * :class:`SqlTournaments` — a round robin or a Swiss, whole (players, rounds, games, byes): pairing a
   round needs the history;
 * :class:`SqlRoundResults` — one round of one, what a result changes;
-* :class:`SqlEliminations` — a knockout or a double knockout: the bracket, the matches and their games.
+* :class:`SqlEliminations` — a knockout or a double knockout: the bracket, the matches and their games;
+* :class:`SqlArbiters` — the arbiters of a tournament (kept before it starts here too).
 
 Every change of a tournament holds its row lock (:class:`RowLocks`), taken once per unit of work.
 A driver error that means something to the domain becomes a domain error here (a round paired twice:
@@ -25,13 +26,36 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from services.pairing.adapters.orm import brackets, byes, games, matches, players, rounds, tournaments
-from services.pairing.domain.changes import Finished, OutcomeSet, RoundAdded, RoundClosed
+from services.pairing.adapters.orm import (
+    arbiters,
+    brackets,
+    bye_requests,
+    byes,
+    games,
+    matches,
+    players,
+    rounds,
+    tournaments,
+)
+from services.pairing.domain.arbiters import ArbiterChanged, ArbiterEntry, Arbiters, Decided
+from services.pairing.domain.changes import (
+    ColoursSet,
+    Finished,
+    OutcomeCorrected,
+    OutcomeSet,
+    RoundAdded,
+    RoundClosed,
+    WithdrawalRecorded,
+)
 from services.pairing.domain.elimination.bracket import MatchId
 from services.pairing.domain.elimination.elimination import (
     Elimination,
+    Erased,
     GamesAdded,
+    GamesReplaced,
     MatchGame,
+    MatchHowChanged,
+    MatchReopened,
     MatchSettled,
     PairedMatch,
     RoundMadePublic,
@@ -40,11 +64,20 @@ from services.pairing.domain.elimination.elimination import (
 from services.pairing.domain.elimination.match_play import GameKind, MatchFormat, PlannedGame
 from services.pairing.domain.elimination.seeding import SeedList
 from services.pairing.domain.errors import RoundTaken
-from services.pairing.domain.heading import Heading, Player, Status
+from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.results import RoundResults
-from services.pairing.domain.rounds.tournament import Bye, Game, PairingTournament, Round
+from services.pairing.domain.rounds.tournament import (
+    Bye,
+    ByeRequest,
+    ByeRequestAdded,
+    ByeRequestRemoved,
+    Game,
+    PairingTournament,
+    Round,
+)
 from shared.aggregate import Seen
+from shared.authority import Role
 from shared.database import aware
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
@@ -78,6 +111,13 @@ _ROUND_RESULTS = (
     )
     .where(tournaments.c.id == _TID, rounds.c.number == sa.bindparam("n"))
 )
+_BYE_REQUESTS = (
+    sa.select(bye_requests)
+    .where(bye_requests.c.tournament_id == _TID)
+    .order_by(bye_requests.c.round, bye_requests.c.seed)
+)
+_ARBITERS = sa.select(arbiters).where(arbiters.c.tournament_id == _TID)
+_GAME_TOURNAMENT = sa.select(games.c.tournament_id).where(games.c.game_id == sa.bindparam("gid"))
 _ELIMINATION = (  # the head, the bracket and the players: one row per player
     sa.select(
         tournaments,
@@ -88,6 +128,9 @@ _ELIMINATION = (  # the head, the bracket and the players: one row per player
         players.c.player_id,
         players.c.name.label("player_name"),
         players.c.rating,
+        players.c.withdrawn_at,
+        players.c.excluded,
+        players.c.withdrawal_reason,
     )
     .join(brackets, brackets.c.tournament_id == tournaments.c.id)
     .join(players, players.c.tournament_id == tournaments.c.id)
@@ -114,12 +157,60 @@ _INSERT_GAMES = sa.insert(games)
 _INSERT_BYES = sa.insert(byes)
 _INSERT_BRACKET = sa.insert(brackets)
 _INSERT_MATCHES = sa.insert(matches)
+_INSERT_BYE_REQUEST = sa.insert(bye_requests)
+_INSERT_ARBITER = sa.insert(arbiters)
 
 _RECORD_OUTCOME = (
     sa.update(games)
     .where(games.c.game_id == sa.bindparam("gid"), games.c.outcome.is_(None))
     .values(outcome=sa.bindparam("result"), finished_at=sa.bindparam("at"))
 )
+_CORRECT_OUTCOME = (
+    sa.update(games)
+    .where(games.c.game_id == sa.bindparam("gid"), games.c.outcome.is_not(None))
+    .values(outcome=sa.bindparam("result"))
+)
+_SET_COLOURS = (
+    sa.update(games)
+    .where(games.c.game_id == sa.bindparam("gid"))
+    .values(white_seed=sa.bindparam("white"), black_seed=sa.bindparam("black"))
+)
+_WITHDRAW = (
+    sa.update(players)
+    .where(players.c.tournament_id == _TID, players.c.seed == sa.bindparam("s"))
+    .values(
+        withdrawn_at=sa.bindparam("at"), excluded=sa.bindparam("ex"), withdrawal_reason=sa.bindparam("why")
+    )
+)
+_DROP_BYE_REQUEST = sa.delete(bye_requests).where(
+    bye_requests.c.tournament_id == _TID,
+    bye_requests.c.round == sa.bindparam("n"),
+    bye_requests.c.seed == sa.bindparam("s"),
+)
+_UPDATE_ARBITER = (
+    sa.update(arbiters)
+    .where(arbiters.c.tournament_id == _TID, arbiters.c.arbiter_id == sa.bindparam("aid"))
+    .values(games=sa.bindparam("scope"), active=sa.bindparam("on"), decided_at=sa.bindparam("at"))
+)
+_REOPEN_MATCH = (
+    sa.update(matches)
+    .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
+    .values(how=None, decided_at=None)
+)
+_MATCH_HOW = (
+    sa.update(matches)
+    .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
+    .values(how=sa.bindparam("decision"))
+)
+_FIRST_WHITE = (
+    sa.update(matches)
+    .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
+    .values(first_white=sa.bindparam("slot"))
+)
+_REPLACE_GAME = (
+    sa.update(games).where(games.c.game_id == sa.bindparam("gid")).values(replaced_by=sa.bindparam("new"))
+)
+_ERASE = sa.delete(tournaments).where(tournaments.c.id == _TID)
 _CLOSE_ROUND = (
     sa.update(rounds)
     .where(rounds.c.tournament_id == _TID, rounds.c.number == sa.bindparam("n"))
@@ -187,15 +278,48 @@ class SqlTournaments:
         return None if t is None else self.seen.add(t)
 
     def add(self, t: PairingTournament) -> None:
-        _insert_head(self.session, t.heading, t.players, t.system, t.plan, t.double_rounds, t.status)
+        _insert_head(
+            self.session,
+            t.heading,
+            t.players,
+            t.system,
+            t.plan,
+            t.double_rounds,
+            t.status,
+            byes_on_request=t.byes_on_request,
+        )
         self.save(t)
 
     def save(self, t: PairingTournament) -> None:
+        tid = t.id
         for change in t.take_changes():
             if isinstance(change, RoundAdded):
                 rnd = t.round(change.number)
                 assert rnd is not None
                 self._add_round(t.id, rnd, change.paired_at)
+            elif isinstance(change, OutcomeCorrected):
+                _correct_outcome(self.session, change)
+            elif isinstance(change, ColoursSet):
+                _set_colours(self.session, change)
+            elif isinstance(change, WithdrawalRecorded):
+                _withdraw(self.session, tid, change.seed, t.withdrawals[change.seed])
+            elif isinstance(change, ByeRequestAdded):
+                request = change.request
+                decision = request.decision
+                self.session.execute(
+                    _INSERT_BYE_REQUEST,
+                    {
+                        "tournament_id": tid,
+                        "round": request.round,
+                        "seed": request.seed,
+                        "decided_by": decision.by,
+                        "role": decision.role.value,
+                        "decided_at": decision.at,
+                        "reason": decision.reason,
+                    },
+                )
+            elif isinstance(change, ByeRequestRemoved):
+                self.session.execute(_DROP_BYE_REQUEST, {"tid": tid, "n": change.round, "s": change.seed})
             else:
                 raise TypeError(f"a tournament of rounds does not make {type(change).__name__}")
         self.seen.add(t)
@@ -237,7 +361,7 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
     if row is None:
         return None
     key = {"tid": tournament_id}
-    roster = _players(session, tournament_id)
+    roster, withdrawals = _players(session, tournament_id)
     by_round: dict[int, Round] = {
         r.number: Round(r.number, [], [], r.completed_at is not None, r.published_at is not None)
         for r in session.execute(_ROUNDS, key)
@@ -249,6 +373,12 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
         )
     for b in session.execute(_BYES, key):
         by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
+    requests = {
+        (r.round, r.seed): ByeRequest(
+            r.round, r.seed, Decided(r.decided_by, Role(r.role), aware(r.decided_at), r.reason)
+        )
+        for r in session.execute(_BYE_REQUESTS, key)
+    }
     return PairingTournament(
         _heading(row),
         Plan(System(row.system), row.total_rounds, row.double_cycle),
@@ -256,6 +386,9 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
         roster,
         [by_round[n] for n in sorted(by_round)],
         Status(row.status),
+        byes_on_request=row.byes_on_request,
+        withdrawals=withdrawals,
+        bye_requests=requests,
     )
 
 
@@ -337,14 +470,38 @@ class SqlEliminations:
                 self._add_games(tid, match, [g for g in match.games if g.game_id in ids])
             elif isinstance(change, OutcomeSet):
                 _record_outcome(self.session, change)
+            elif isinstance(change, OutcomeCorrected):
+                _correct_outcome(self.session, change)
             elif isinstance(change, MatchSettled):
                 self._settle(e, change)
+            elif isinstance(change, MatchReopened):
+                self.session.execute(_REOPEN_MATCH, {"tid": tid, "mid": str(change.match_id)})
+                self._move_bracket(e)
+            elif isinstance(change, MatchHowChanged):
+                self.session.execute(
+                    _MATCH_HOW, {"tid": tid, "mid": str(change.match_id), "decision": change.how.value}
+                )
+            elif isinstance(change, GamesReplaced):
+                for old, new in change.replaced:
+                    self.session.execute(_REPLACE_GAME, {"gid": old, "new": new})
+            elif isinstance(change, ColoursSet):
+                _set_colours(self.session, change)
+                found = e.game(change.game_id)
+                assert found is not None
+                match = found[0]
+                self.session.execute(
+                    _FIRST_WHITE, {"tid": tid, "mid": str(match.id), "slot": match.first_white}
+                )
+            elif isinstance(change, WithdrawalRecorded):
+                _withdraw(self.session, tid, change.seed, e.withdrawals[change.seed])
             elif isinstance(change, RoundClosed):
                 self.session.execute(_CLOSE_ROUND, {"tid": tid, "n": change.number, "at": change.at})
             elif isinstance(change, RoundMadePublic):
                 self.session.execute(_PUBLISH_ROUND, {"tid": tid, "n": change.number, "at": change.at})
             elif isinstance(change, Finished):
                 self.session.execute(_FINISH, {"tid": tid})
+            elif isinstance(change, Erased):
+                self.session.execute(_ERASE, {"tid": tid})  # players, rounds, games, matches: cascaded
             else:
                 raise TypeError(f"an elimination does not make {type(change).__name__}")
         self.seen.add(e)
@@ -409,8 +566,12 @@ class SqlEliminations:
         )
         if change.cancelled:
             self.session.execute(_CANCEL_GAMES, {"ids": list(change.cancelled), "at": change.at})
-        self.session.execute(_MOVE_BRACKET, {"tid": tid, "bracket": e.bracket.to_dict()})
-        self.session.execute(_COUNT_ROUNDS, {"tid": tid, "total": e.rounds_total()})
+        self._move_bracket(e)
+
+    def _move_bracket(self, e: Elimination) -> None:
+        """The bracket's new state, and its round count (a double knockout's second final)."""
+        self.session.execute(_MOVE_BRACKET, {"tid": e.id, "bracket": e.bracket.to_dict()})
+        self.session.execute(_COUNT_ROUNDS, {"tid": e.id, "total": e.rounds_total()})
 
 
 def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination | None:
@@ -443,7 +604,7 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
             g.label,
         )
         outcome = Outcome(g.outcome) if g.outcome else None
-        match.games.append(MatchGame(g.game_id, planned, outcome, g.cancelled_at is not None))
+        match.games.append(MatchGame(g.game_id, planned, outcome, g.cancelled_at is not None, g.replaced_by))
     return Elimination(
         _heading(row),
         tuple(Player(p.seed, p.player_id, p.player_name, p.rating) for p in head),
@@ -454,7 +615,61 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
         published,
         completed,
         Status(row.status),
+        {p.seed: _withdrawal(p) for p in head if p.withdrawn_at is not None},
     )
+
+
+# -- the arbiters of a tournament ----------------------------------------------------------------------
+class SqlArbiters:
+    """The arbiters of a tournament, one row per arbiter (the latest decision about them)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.seen: Seen[Arbiters] = Seen()
+
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Arbiters | None:
+        rows = self.session.execute(_ARBITERS, {"tid": tournament_id}).all()
+        if not rows:
+            return None
+        entries = {
+            r.arbiter_id: ArbiterEntry(
+                r.arbiter_id,
+                None if r.games is None else frozenset(uuid.UUID(g) for g in r.games),
+                r.active,
+                aware(r.decided_at),
+            )
+            for r in rows
+        }
+        return self.seen.add(Arbiters(tournament_id, entries))
+
+    def add(self, a: Arbiters) -> None:
+        self.save(a)
+
+    def save(self, a: Arbiters) -> None:
+        for change in a.take_changes():
+            if not isinstance(change, ArbiterChanged):
+                raise TypeError(f"arbiters do not make {type(change).__name__}")
+            entry = a.entries[change.arbiter_id]
+            scope = None if entry.games is None else sorted(str(g) for g in entry.games)
+            values: dict[str, Any] = {"tid": a.tournament_id, "aid": entry.arbiter_id, "scope": scope}
+            values |= {"on": entry.active, "at": entry.decided_at}
+            if self.session.execute(_UPDATE_ARBITER, values).rowcount == 0:  # type: ignore[attr-defined]
+                self.session.execute(
+                    _INSERT_ARBITER,
+                    {
+                        "tournament_id": a.tournament_id,
+                        "arbiter_id": entry.arbiter_id,
+                        "games": scope,
+                        "active": entry.active,
+                        "decided_at": entry.decided_at,
+                    },
+                )
+        self.seen.add(a)
+
+
+def tournament_of_game(session: Session, game_id: uuid.UUID) -> uuid.UUID | None:
+    found: uuid.UUID | None = session.execute(_GAME_TOURNAMENT, {"gid": game_id}).scalar()
+    return found
 
 
 # -- shared by both formats ----------------------------------------------------------------------------
@@ -466,6 +681,8 @@ def _insert_head(
     plan: Plan,
     double_rounds: bool,
     status: Status,
+    *,
+    byes_on_request: bool = False,
 ) -> None:
     session.execute(
         _INSERT_TOURNAMENT,
@@ -481,6 +698,7 @@ def _insert_head(
             "time_control": clock_json(heading.time_control),
             "status": status.value,
             "started_at": heading.started_at,
+            "byes_on_request": byes_on_request,
         },
     )
     rows = [
@@ -513,11 +731,26 @@ def _record_outcome(session: Session, change: OutcomeSet) -> None:
     )
 
 
-def _players(session: Session, tournament_id: uuid.UUID) -> tuple[Player, ...]:
-    return tuple(
-        Player(p.seed, p.player_id, p.name, p.rating)
-        for p in session.execute(_PLAYERS, {"tid": tournament_id})
-    )
+def _correct_outcome(session: Session, change: OutcomeCorrected) -> None:
+    session.execute(_CORRECT_OUTCOME, {"gid": change.game_id, "result": change.outcome.value})
+
+
+def _set_colours(session: Session, change: ColoursSet) -> None:
+    session.execute(_SET_COLOURS, {"gid": change.game_id, "white": change.white, "black": change.black})
+
+
+def _withdraw(session: Session, tid: uuid.UUID, seed: int, w: Withdrawal) -> None:
+    session.execute(_WITHDRAW, {"tid": tid, "s": seed, "at": w.at, "ex": w.excluded, "why": w.reason})
+
+
+def _withdrawal(row: Any) -> Withdrawal:
+    return Withdrawal(aware(row.withdrawn_at), bool(row.excluded), row.withdrawal_reason or "")
+
+
+def _players(session: Session, tournament_id: uuid.UUID) -> tuple[tuple[Player, ...], dict[int, Withdrawal]]:
+    rows = session.execute(_PLAYERS, {"tid": tournament_id}).all()
+    roster = tuple(Player(p.seed, p.player_id, p.name, p.rating) for p in rows)
+    return roster, {p.seed: _withdrawal(p) for p in rows if p.withdrawn_at is not None}
 
 
 def _heading(row: Any) -> Heading:

@@ -7,7 +7,14 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
-from services.pairing.adapters.repository import RowLocks, SqlEliminations, SqlRoundResults, SqlTournaments
+from services.pairing.adapters.repository import (
+    RowLocks,
+    SqlArbiters,
+    SqlEliminations,
+    SqlRoundResults,
+    SqlTournaments,
+    tournament_of_game,
+)
 from services.pairing.adapters.wire import wire
 from shared.aggregate import Tracking
 from shared.unit_of_work import SqlUnitOfWork
@@ -18,6 +25,7 @@ class SqlPairingUnitOfWork(SqlUnitOfWork):
     tournaments: SqlTournaments
     results: SqlRoundResults
     eliminations: SqlEliminations
+    arbiters: SqlArbiters
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options, wire=wire)
@@ -27,12 +35,16 @@ class SqlPairingUnitOfWork(SqlUnitOfWork):
         self.tournaments = SqlTournaments(self.session, self._locks)
         self.results = SqlRoundResults(self.session, self._locks)
         self.eliminations = SqlEliminations(self.session, self._locks)
+        self.arbiters = SqlArbiters(self.session)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.results, self.eliminations)  # type: ignore[return-value]
+        return (self.tournaments, self.results, self.eliminations, self.arbiters)  # type: ignore[return-value]
 
     def lock(self, tournament_id: uuid.UUID) -> System | None:
         return self._locks.take(tournament_id)
+
+    def tournament_of_game(self, game_id: uuid.UUID) -> uuid.UUID | None:
+        return tournament_of_game(self.session, game_id)
 
     def checkpoint(self) -> object:
         """A savepoint takes its locks afresh: rolled back, it would release those it took."""

@@ -4,14 +4,17 @@ the repositories' business: nothing here is changed or saved."""
 from __future__ import annotations
 
 import uuid
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from services.pairing.adapters.orm import tournaments
-from services.pairing.adapters.repository import read_elimination, read_tournament
+from services.pairing.adapters.repository import SqlArbiters, read_elimination, read_tournament
+from services.pairing.domain.arbiters import authority
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.rounds.tournament import PairingTournament
+from shared.authority import Authority
 from shared.vocabulary import System
 
 # A shared lock of the tournament's row: every change holds the row lock, so what follows (several
@@ -21,13 +24,22 @@ _SHARED_LOCK = (
 )
 
 
+class TournamentView(NamedTuple):
+    tournament: PairingTournament
+    """Players, rounds and games (a knockout's too)."""
+    elimination: Elimination | None
+    """The bracket, matches and games of a knockout."""
+    authority: Authority
+    """Its organiser and the arbiters appointed now."""
+
+
 class PairingViews:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self._sessions = sessions
 
-    def tournament(self, tournament_id: uuid.UUID) -> tuple[PairingTournament, Elimination | None] | None:
-        """The tournament's players, rounds and games, and its bracket if it is an elimination; None if
-        there is no such tournament."""
+    def tournament(self, tournament_id: uuid.UUID) -> TournamentView | None:
+        """The tournament's players, rounds and games, its bracket if it is an elimination, and who
+        decides in it; None if there is no such tournament."""
         with self._sessions() as session, session.begin():
             row = session.execute(_SHARED_LOCK, {"tid": tournament_id}).first()
             if row is None:
@@ -35,4 +47,5 @@ class PairingViews:
             t = read_tournament(session, tournament_id)
             assert t is not None
             e = read_elimination(session, tournament_id) if System(row.system).elimination else None
-        return t, e
+            arbiters = SqlArbiters(session).get(tournament_id)
+        return TournamentView(t, e, authority(t.organiser_id, arbiters))

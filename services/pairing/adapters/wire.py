@@ -14,6 +14,7 @@ from typing import ClassVar
 from pydantic import Field
 
 from services.pairing.domain import events as domain
+from services.pairing.domain.arbiters import Decided
 from services.pairing.domain.heading import Heading, Player
 from services.pairing.service_layer import commands
 from shared import events
@@ -48,6 +49,10 @@ def tiebreak_plan(plan: events.TieBreakPlan) -> TieBreakPlan:
     )
 
 
+def decision(d: Decided) -> events.DecisionBy:
+    return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
+
+
 # -- out: domain events → wire events ------------------------------------------------------------------
 wire = WireMap()
 
@@ -76,6 +81,7 @@ def _round_paired(e: domain.RoundPaired) -> events.Event:
                 number=g.number,
                 label=g.label,
                 time_control=None if g.time_control is None else time_control(g.time_control),
+                rated=g.rated,
             )
             for g in e.games
         ],
@@ -144,6 +150,36 @@ def _tournament_completed(e: domain.TournamentCompleted) -> events.Event:
     )
 
 
+@wire.maps(domain.ResultCorrected)
+def _result_corrected(e: domain.ResultCorrected) -> events.Event:
+    return events.GameResultCorrected(
+        tournament_id=e.tournament_id,
+        game_id=e.game_id,
+        round=e.round,
+        white=e.white,
+        black=e.black,
+        old_outcome=e.old_outcome,
+        outcome=e.outcome,
+        decision=decision(e.decision),
+    )
+
+
+@wire.maps(domain.ByeRequested)
+def _bye_requested(e: domain.ByeRequested) -> events.Event:
+    return events.ByeRequested(
+        tournament_id=e.tournament_id,
+        player_id=e.player_id,
+        round=e.round,
+        kind=e.kind,
+        decision=decision(e.decision),
+    )
+
+
+@wire.maps(domain.TournamentReset)
+def _tournament_reset(e: domain.TournamentReset) -> events.Event:
+    return events.TournamentReset(tournament_id=e.tournament_id, decision=decision(e.decision))
+
+
 # -- in: consumed events → commands --------------------------------------------------------------------
 def start(event: events.Event) -> commands.StartTournament:
     """``tournament.started``: a knockout's settings start an elimination, anything else a `platform`
@@ -169,6 +205,7 @@ def start(event: events.Event) -> commands.StartTournament:
             threshold=settings.threshold,
             extra_round=settings.extra_round,
             double_rounds=settings.double_rounds,
+            byes_on_request=settings.byes_on_request,
         )
     return commands.StartElimination(
         heading,
@@ -189,6 +226,29 @@ def result(event: events.Event) -> commands.RecordResult:
     return commands.RecordResult(
         event.tournament_id, event.game_id, event.round, event.outcome, event.finished_at
     )
+
+
+def withdrawal(event: events.Event) -> commands.RecordWithdrawal:
+    """``player.withdrawn``."""
+    assert isinstance(event, events.PlayerWithdrawn)
+    at = None if event.decision is None else event.decision.at
+    reason = event.reason[:500]  # what pairing keeps of it (for display: the audit log has it whole)
+    return commands.RecordWithdrawal(event.tournament_id, event.player_id, event.excluded, reason, at)
+
+
+def arbiter(event: events.Event) -> commands.RecordAppointment | commands.RecordRevocation:
+    """``arbiter.appointed`` and ``arbiter.revoked``."""
+    if isinstance(event, events.ArbiterAppointed):
+        games = None if event.games is None else frozenset(event.games)
+        return commands.RecordAppointment(event.tournament_id, event.arbiter_id, games, event.decision.at)
+    assert isinstance(event, events.ArbiterRevoked)
+    return commands.RecordRevocation(event.tournament_id, event.arbiter_id, event.decision.at)
+
+
+def colours(event: events.Event) -> commands.RecordColours:
+    """``game.colours_swapped``."""
+    assert isinstance(event, events.GameColoursSwapped)
+    return commands.RecordColours(event.tournament_id, event.game_id, event.white, event.black)
 
 
 def round_due(event: events.Event) -> commands.PairRound:

@@ -64,3 +64,27 @@ class RoundClosed(Change):
 @dataclass(frozen=True)
 class Finished(Change):
     """The tournament is over: its status is completed."""
+
+
+@dataclass(frozen=True)
+class OutcomeCorrected(Change):
+    """A finished game's result was corrected: the new outcome replaces the old one."""
+
+    game_id: uuid.UUID
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class WithdrawalRecorded(Change):
+    """Player ``seed`` left the tournament for good (the aggregate holds the withdrawal)."""
+
+    seed: int
+
+
+@dataclass(frozen=True)
+class ColoursSet(Change):
+    """A game not yet played has new colours (seeds of White and Black)."""
+
+    game_id: uuid.UUID
+    white: int
+    black: int

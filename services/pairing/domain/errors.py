@@ -52,3 +52,109 @@ class RoundTaken(PairingError):
     message is retried, and the retry finds the round paired."""
 
     slug = "round-taken"
+
+
+class NotFound(PairingError):
+    """Something named in a request or an event that pairing does not hold."""
+
+    slug = "not-found"
+
+
+class GameNotFound(NotFound):
+    slug = "game-not-found"
+
+
+class PlayerNotFound(NotFound):
+    slug = "player-not-found"
+
+
+class ByeNotFound(NotFound):
+    slug = "bye-not-found"
+
+
+class NotAnArbiterHere(NotAllowed):
+    """Neither the tournament's organiser nor an arbiter appointed for this game (or the whole
+    tournament)."""
+
+    slug = "not-an-arbiter-here"
+
+
+class NotYourBye(NotAllowed):
+    """A bye is asked for by the player, an arbiter of the tournament or its organiser."""
+
+    slug = "not-your-bye"
+
+
+class GameNotFinished(PairingError):
+    """A correction needs a result to correct."""
+
+    slug = "game-not-finished"
+
+
+class NothingToCorrect(PairingError):
+    """The correction names the outcome the game has already."""
+
+    slug = "nothing-to-correct"
+
+
+class CorrectionChangesAdvancement(PairingError):
+    """A knockout correction that would change who advances from a match (or leave it undecided) once
+    a match it feeds is paired, or after the tournament finished (RULES.md §4)."""
+
+    slug = "correction-changes-advancement"
+
+    def __init__(self, detail: str, *, match_id: str, next_match_id: str | None = None) -> None:
+        super().__init__(detail)
+        self.match_id = match_id
+        self.next_match_id = next_match_id
+
+
+class ByesNotOffered(PairingError):
+    """Byes on request exist only where the tournament's settings offer them, in a Swiss."""
+
+    slug = "byes-not-offered"
+
+
+class RoundAlreadyPaired(PairingError):
+    slug = "round-already-paired"
+
+
+class RoundOutOfRange(PairingError):
+    """A round the tournament will never have."""
+
+    slug = "round-out-of-range"
+
+
+class ByeAlreadyRequested(PairingError):
+    slug = "bye-already-requested"
+
+
+class PlayerWithdrawn(PairingError):
+    """The player has left the tournament for good."""
+
+    slug = "player-withdrawn"
+
+
+class ResetNotAllowed(PairingError):
+    """Only a knockout is reset to its draft, and only while round 1 is its only round and no game has
+    a result (RULES.md §4)."""
+
+    slug = "reset-not-allowed"
+
+
+class ColoursFixed(PairingError):
+    """A game's colours change only before it has a result."""
+
+    slug = "colours-fixed"
+
+
+class InvalidOutcome(PairingError):
+    """A correction names no result (``*``: not played)."""
+
+    slug = "invalid-outcome"
+
+
+class EventMismatch(PairingError):
+    """An event that contradicts what pairing holds (e.g. colours for players who do not play the game)."""
+
+    slug = "event-mismatch"

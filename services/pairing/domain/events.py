@@ -10,7 +10,9 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
+from services.pairing.domain.arbiters import Decided
 from shared.aggregate import DomainEvent
+from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.vocabulary import ByeKind, Decision, Section, System
 
@@ -29,6 +31,8 @@ class GameInRound:
     number: int | None = None
     label: str | None = None
     time_control: TimeControl | None = None
+    rated: bool = True
+    """False: a knockout tie-break or sudden-death game (RULES.md §4)."""
 
 
 @dataclass(frozen=True)
@@ -121,3 +125,36 @@ class TournamentCompleted(DomainEvent):
     completed_at: dt.datetime
     placing: tuple[FinalPlace, ...] | None = None
     """Knockouts: the final placing, best first."""
+
+
+@dataclass(frozen=True)
+class ResultCorrected(DomainEvent):
+    """An arbiter or the organiser corrected a finished game's result."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    white: uuid.UUID
+    black: uuid.UUID
+    old_outcome: Outcome
+    outcome: Outcome
+    decision: Decided
+
+
+@dataclass(frozen=True)
+class ByeRequested(DomainEvent):
+    """A zero-point bye for a round not paired yet: the player is left out of that round."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+    decision: Decided
+    kind: ByeKind = ByeKind.ZERO_POINT
+
+
+@dataclass(frozen=True)
+class TournamentReset(DomainEvent):
+    """A knockout went back to its draft: pairing forgot it."""
+
+    tournament_id: uuid.UUID
+    decision: Decided

@@ -35,3 +35,13 @@ class Player:
 class Status(StrEnum):
     RUNNING = "running"
     COMPLETED = "completed"
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """A player who left a started tournament for good (``player.withdrawn``): withdrawn, or excluded
+    by the organiser. Their games so far stand."""
+
+    at: dt.datetime
+    excluded: bool = False
+    reason: str = ""

@@ -1,32 +1,49 @@
-"""Pairing's HTTP API (gunicorn: ``services.pairing.entrypoints.app:create_app()``): read-only views
-of the format state; pairing itself is driven by events."""
+"""Pairing's HTTP API (gunicorn: ``services.pairing.entrypoints.app:create_app()``): views of the format
+state, and the decisions pairing owns — publishing a knockout round, correcting a finished game's
+result, byes on request, resetting a knockout to its draft. Pairing itself is driven by events."""
 
 from __future__ import annotations
 
 import uuid
 
-from flask import Response
+from flask import Response, request
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
 from flask_openapi3.openapi import OpenAPI
 
+from services.pairing.adapters.views import TournamentView
 from services.pairing.bootstrap import Pairing, bootstrap
 from services.pairing.domain import errors
-from services.pairing.domain.elimination.elimination import Elimination
-from services.pairing.domain.rounds.tournament import PairingTournament
-from services.pairing.entrypoints.schemas import RoundOut, RoundPath, TournamentOut, TournamentPath
+from services.pairing.entrypoints.schemas import (
+    ByeBody,
+    ByePath,
+    ByeRequestOut,
+    ByesOut,
+    CorrectionBody,
+    CorrectionOut,
+    GamePath,
+    ResetOut,
+    RoundOut,
+    RoundPath,
+    TournamentOut,
+    TournamentPath,
+)
 from services.pairing.service_layer import commands
 from shared.health import readiness
 from shared.http.app import OPTIONAL_SECURITY, SECURITY, create_openapi_app, json_response
 from shared.http.auth import authenticate_writes, optional_principal, principal
 from shared.http.limits import http_limits
 from shared.http.openapi import problems
-from shared.http.problems import install_domain_errors, not_found
+from shared.http.problems import Problem, install_domain_errors, not_found, problem_response
+from shared.scoring import Outcome
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.TournamentNotFound: 404,
     errors.RoundNotFound: 404,
+    errors.NotFound: 404,
     errors.NotAllowed: 403,
+    errors.RoundOutOfRange: 422,
+    errors.InvalidOutcome: 422,
     errors.PairingError: 409,
 }
 
@@ -41,20 +58,38 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         limits=http_limits(svc.settings),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
+
+    @app.errorhandler(errors.CorrectionChangesAdvancement)
+    def _changes_advancement(exc: errors.CorrectionChangesAdvancement) -> Response:
+        """409 naming the match whose winner would change and the match it feeds that is paired."""
+        problem = Problem(
+            409,
+            exc.slug,
+            "Conflict",
+            exc.detail,
+            match_id=exc.match_id,
+            next_match_id=exc.next_match_id,
+        )
+        return problem_response(problem, request.path)
+
     secret = svc.settings.jwt_secret.get_secret_value()
     api = APIBlueprint("pairings", __name__, abp_tags=[Tag(name="pairings")])
     authenticate_writes(api, secret)
 
-    def load(tournament_id: uuid.UUID) -> tuple[PairingTournament, Elimination | None, bool]:
-        """The tournament, its knockout (if it is one), and whether the caller may see unpublished
-        rounds (its organiser, or staff: an optional bearer token on the read)."""
+    def load(tournament_id: uuid.UUID) -> tuple[TournamentView, bool]:
+        """The tournament (its knockout, who decides in it) and whether the caller may see unpublished
+        rounds: its organiser, its appointed arbiters, the game server (``service``) — an optional
+        bearer token on the read."""
         who = optional_principal(secret)
-        found = svc.views.tournament(tournament_id)
-        if found is None:
+        view = svc.views.tournament(tournament_id)
+        if view is None:
             raise not_found("tournament", tournament_id)
-        t, e = found
-        visible = who is not None and (who.subject == t.organiser_id or who.is_staff)
-        return t, e, visible
+        visible = who is not None and (
+            view.authority.is_organiser(who.subject)
+            or who.subject in view.authority.appointments
+            or "service" in who.roles
+        )
+        return view, visible
 
     @api.get(
         "/tournaments/<uuid:tournament_id>",
@@ -62,11 +97,12 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         security=OPTIONAL_SECURITY,
     )
     def get_tournament(path: TournamentPath) -> Response:
-        """The system chosen at the start, the players by seed and every round paired so far; a
-        knockout's format and matches. A knockout round's pairings are shown once it is published (to
-        its organiser at once: send their bearer token)."""
-        t, e, visible = load(path.tournament_id)
-        return json_response(TournamentOut.of(t, e, visible=visible))
+        """The system chosen at the start, the players by seed (withdrawn and excluded ones marked) and
+        every round paired so far; the byes asked for; a knockout's format and matches. A knockout
+        round's pairings are shown once it is published (to its organiser and arbiters at once: send
+        their bearer token)."""
+        view, visible = load(path.tournament_id)
+        return json_response(TournamentOut.of(view.tournament, view.elimination, visible=visible))
 
     @api.get(
         "/tournaments/<uuid:tournament_id>/rounds/<int:number>",
@@ -74,11 +110,11 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         security=OPTIONAL_SECURITY,
     )
     def get_round(path: RoundPath) -> Response:
-        t, e, visible = load(path.tournament_id)
-        rnd = t.round(path.number)
+        view, visible = load(path.tournament_id)
+        rnd = view.tournament.round(path.number)
         if rnd is None:
             raise not_found("round", path.number)
-        return json_response(RoundOut.of(rnd, e, visible=visible))
+        return json_response(RoundOut.of(rnd, view.elimination, visible=visible))
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/rounds/<int:number>/publish",
@@ -86,14 +122,74 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         security=SECURITY,
     )
     def publish_round(path: RoundPath) -> Response:
-        """The organiser publishes a paired knockout round (``round.published``): its pairings become
-        public and its games may start. Publishing it again changes nothing."""
+        """The organiser (or an arbiter of the whole tournament) publishes a paired knockout round
+        (``round.published``): its pairings become public and its games may start. Publishing it again
+        changes nothing."""
         who = principal()
         svc.bus.handle(commands.PublishRound(who.actor(), path.tournament_id, path.number))
-        t, e, _ = load(path.tournament_id)
-        rnd = t.round(path.number)
+        view, _ = load(path.tournament_id)
+        rnd = view.tournament.round(path.number)
         assert rnd is not None
-        return json_response(RoundOut.of(rnd, e))
+        return json_response(RoundOut.of(rnd, view.elimination))
+
+    @api.post(
+        "/games/<uuid:game_id>/correction",
+        responses={200: CorrectionOut, **problems(401, 403, 404, 409)},
+        security=SECURITY,
+    )
+    def correct_result(path: GamePath, body: CorrectionBody) -> Response:
+        """An arbiter appointed for the game (or the whole tournament) or the organiser corrects a
+        finished game's result, with a reason (``game.result_corrected``). Rounds already paired stand;
+        the next pairing uses the corrected score. In a knockout a correction that changes who advances
+        from a match is refused once a match it feeds is paired, and after the event finished (409
+        ``correction-changes-advancement`` with ``match_id`` and ``next_match_id``)."""
+        who = principal()
+        corrected = svc.bus.handle(
+            commands.CorrectResult(who.actor(), path.game_id, Outcome(body.outcome), body.reason)
+        )
+        return json_response(CorrectionOut.of(corrected))
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/byes",
+        responses={201: ByeRequestOut, **problems(401, 403, 404, 409)},
+        security=SECURITY,
+    )
+    def request_bye(path: TournamentPath, body: ByeBody) -> Response:
+        """A zero-point bye for a round not paired yet (``bye.requested``), asked by the player, an
+        arbiter of the tournament or its organiser, where the tournament offers byes on request; once
+        per player and round. The round's ``round.paired`` lists it as a `zero_point` bye."""
+        who = principal()
+        cmd = commands.RequestBye(who.actor(), path.tournament_id, body.player_id, body.round, body.reason)
+        request_ = svc.bus.handle(cmd)
+        view, _ = load(path.tournament_id)
+        return json_response(ByeRequestOut.of(view.tournament, request_, decision=True), status=201)
+
+    @api.delete(
+        "/tournaments/<uuid:tournament_id>/byes/<uuid:player_id>/<int:round>",
+        responses={200: ByesOut, **problems(401, 403, 404, 409)},
+        security=SECURITY,
+    )
+    def take_back_bye(path: ByePath) -> Response:
+        """Take a requested bye back before its round is paired (the same people may); answers the
+        byes still asked for."""
+        who = principal()
+        svc.bus.handle(commands.TakeBackBye(who.actor(), path.tournament_id, path.player_id, path.round))
+        view, _ = load(path.tournament_id)
+        t = view.tournament
+        requests = [ByeRequestOut.of(t, r) for _, r in sorted(t.bye_requests.items())]
+        return json_response(ByesOut(tournament_id=t.id, requests=requests))
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/reset",
+        responses={200: ResetOut, **problems(401, 403, 404, 409)},
+        security=SECURITY,
+    )
+    def reset(path: TournamentPath) -> Response:
+        """The organiser puts a knockout back to its draft while round 1 is its only round and no game
+        has a result (``tournament.reset``): pairing forgets it, so starting it again pairs afresh."""
+        who = principal()
+        svc.bus.handle(commands.ResetTournament(who.actor(), path.tournament_id))
+        return json_response(ResetOut(tournament_id=path.tournament_id))
 
     app.register_api(api)
     app.extensions["arbiter"] = svc

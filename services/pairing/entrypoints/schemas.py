@@ -1,13 +1,18 @@
 from __future__ import annotations
 
+import datetime as dt
 import uuid
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from services.pairing.domain.elimination.elimination import Elimination, MatchGame, PairedMatch
-from services.pairing.domain.rounds.tournament import Game, PairingTournament, Round
-from shared.http.schemas import INT32_MAX
-from shared.vocabulary import Seeding
+from services.pairing.domain.elimination.match_play import GameKind
+from services.pairing.domain.rounds.tournament import ByeRequest, Game, PairingTournament, Round
+from services.pairing.service_layer.commands import Corrected
+from shared.authority import Role
+from shared.http.schemas import INT32_MAX, Strict, Text
+from shared.vocabulary import ByeKind, Seeding
 
 # a drawn seed list is shown as "draw", the name the API has always used
 SEEDING_SHOWN = {Seeding.RATING: "rating", Seeding.CUSTOM: "custom", Seeding.RANDOM: "draw"}
@@ -22,11 +27,107 @@ class RoundPath(BaseModel):
     number: int = Field(ge=0, le=INT32_MAX, description="0 and rounds not paired: 404")
 
 
+class GamePath(BaseModel):
+    game_id: uuid.UUID
+
+
+class ByePath(BaseModel):
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int = Field(ge=1, le=INT32_MAX)
+
+
+Reason = Text
+ResultOutcome = Literal["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"]
+
+
+def _a_reason(value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise ValueError("a reason says something: it is not blank")
+    return None if value is None else value.strip()
+
+
+class CorrectionBody(Strict):
+    outcome: ResultOutcome = Field(examples=["0-1"], description="the corrected result (not `*`)")
+    reason: Reason = Field(
+        min_length=1,
+        max_length=500,
+        description="why the result changes (required)",
+        examples=["wrong score"],
+    )
+
+    _reason = field_validator("reason")(_a_reason)
+
+
+class ByeBody(Strict):
+    player_id: uuid.UUID
+    round: int = Field(ge=1, le=INT32_MAX, description="a round not paired yet")
+    reason: Reason | None = Field(None, min_length=1, max_length=500)
+
+    _reason = field_validator("reason")(_a_reason)
+
+
+class DecisionOut(BaseModel):
+    by: uuid.UUID
+    role: Role
+    at: dt.datetime
+    reason: str | None
+
+
+class CorrectionOut(BaseModel):
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    old_outcome: str
+    outcome: str
+
+    @classmethod
+    def of(cls, c: Corrected) -> CorrectionOut:
+        return cls(
+            tournament_id=c.tournament_id,
+            game_id=c.game_id,
+            round=c.round,
+            old_outcome=c.old_outcome.value,
+            outcome=c.outcome.value,
+        )
+
+
+class ByeRequestOut(BaseModel):
+    round: int
+    seed: int
+    player_id: uuid.UUID
+    kind: ByeKind = ByeKind.ZERO_POINT
+    decision: DecisionOut | None = Field(None, description="who asked (shown when it was just asked)")
+
+    @classmethod
+    def of(cls, t: PairingTournament, r: ByeRequest, *, decision: bool = False) -> ByeRequestOut:
+        d = r.decision
+        return cls(
+            round=r.round,
+            seed=r.seed,
+            player_id=t.player(r.seed).player_id,
+            decision=DecisionOut(by=d.by, role=d.role, at=d.at, reason=d.reason) if decision else None,
+        )
+
+
+class ByesOut(BaseModel):
+    tournament_id: uuid.UUID
+    requests: list[ByeRequestOut]
+
+
+class ResetOut(BaseModel):
+    tournament_id: uuid.UUID
+    reset: bool = Field(True, description="pairing forgot the knockout: it is a draft again")
+
+
 class PlayerOut(BaseModel):
     seed: int
     player_id: uuid.UUID
     name: str
     rating: int | None
+    withdrawn: bool = Field(False, description="left the tournament for good (withdrawn or excluded)")
+    excluded: bool = Field(False, description="excluded by the organiser")
+    withdrawn_at: dt.datetime | None = None
 
 
 class GameOut(BaseModel):
@@ -41,6 +142,10 @@ class GameOut(BaseModel):
     number: int | None = None
     label: str | None = None
     cancelled: bool = False
+    rated: bool = Field(True, description="false: a knockout tie-break or sudden-death game")
+    replaced_by: uuid.UUID | None = Field(
+        None, description="a cancelled game a corrected match needed again: the game paired in its place"
+    )
 
     @classmethod
     def of(cls, g: Game, in_match: tuple[PairedMatch, MatchGame] | None = None) -> GameOut:
@@ -61,6 +166,8 @@ class GameOut(BaseModel):
                 "number": game.planned.number,
                 "label": game.planned.label,
                 "cancelled": game.cancelled,
+                "rated": game.planned.kind is GameKind.REGULAR,
+                "replaced_by": game.replaced_by,
             }
         )
 
@@ -93,6 +200,9 @@ class RoundOut(BaseModel):
     published: bool = Field(description="an unpublished round's pairings are shown to its organiser only")
     games: list[GameOut]
     byes: list[int]
+    requested_byes: list[int] = Field(
+        default_factory=list, description="the byes (among byes) players asked for: zero-point"
+    )
     matches: list[MatchOut] = Field(default_factory=list, description="knockouts: the round's matches")
 
     @classmethod
@@ -109,6 +219,7 @@ class RoundOut(BaseModel):
             published=rnd.published,
             games=[GameOut.of(g, in_match.get(g.game_id)) for g in rnd.games],
             byes=[b.seed for b in rnd.byes],
+            requested_byes=[b.seed for b in rnd.byes if b.kind is ByeKind.ZERO_POINT],
             matches=[MatchOut.of(e, m) for m in paired] if e else [],
         )
 
@@ -145,6 +256,10 @@ class TournamentOut(BaseModel):
     players: list[PlayerOut]
     rounds: list[RoundOut]
     knockout: KnockoutOut | None = None
+    byes_on_request: bool = Field(False, description="players may ask for a zero-point bye (a Swiss)")
+    bye_requests: list[ByeRequestOut] = Field(
+        default_factory=list, description="the byes asked for, by round (a round paired lists them too)"
+    )
 
     @classmethod
     def of(cls, t: PairingTournament, e: Elimination | None = None, *, visible: bool = True) -> TournamentOut:
@@ -157,8 +272,19 @@ class TournamentOut(BaseModel):
             double_rounds=t.double_rounds,
             status=t.status.value,
             players=[
-                PlayerOut(seed=p.seed, player_id=p.player_id, name=p.name, rating=p.rating) for p in t.players
+                PlayerOut(
+                    seed=p.seed,
+                    player_id=p.player_id,
+                    name=p.name,
+                    rating=p.rating,
+                    withdrawn=p.seed in t.withdrawals,
+                    excluded=p.seed in t.withdrawals and t.withdrawals[p.seed].excluded,
+                    withdrawn_at=t.withdrawals[p.seed].at if p.seed in t.withdrawals else None,
+                )
+                for p in t.players
             ],
             rounds=[RoundOut.of(r, e, visible=visible) for r in t.rounds],
             knockout=KnockoutOut.of(e) if e else None,
+            byes_on_request=t.byes_on_request,
+            bye_requests=[ByeRequestOut.of(t, r) for _, r in sorted(t.bye_requests.items())],
         )

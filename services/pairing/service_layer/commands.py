@@ -1,5 +1,6 @@
 """Commands: what the pairing service is asked to do (imperative). The consumed events become
-commands in ``adapters/wire.py``; the HTTP API builds :class:`PublishRound`."""
+commands in ``adapters/wire.py``; the HTTP API builds :class:`PublishRound`, :class:`CorrectResult`,
+:class:`RequestBye`, :class:`TakeBackBye` and :class:`ResetTournament`."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ class StartRounds:
     threshold: int
     extra_round: bool = False
     double_rounds: bool = False
+    byes_on_request: bool = False
 
     @property
     def tournament_id(self) -> uuid.UUID:
@@ -77,3 +79,97 @@ class PublishRound:
     actor: Actor
     tournament_id: uuid.UUID
     number: int
+
+
+# -- facts from registration and the clocks ----------------------------------------------------------------
+@dataclass(frozen=True)
+class RecordWithdrawal:
+    """A player left the started tournament for good (``player.withdrawn``): withdrawn or excluded."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    excluded: bool
+    reason: str
+    at: dt.datetime | None = None
+    """When it was decided (None: an older producer did not say; the handler's now)."""
+
+
+@dataclass(frozen=True)
+class RecordAppointment:
+    """The organiser appointed an arbiter (``arbiter.appointed``); ``games`` None: the whole tournament."""
+
+    tournament_id: uuid.UUID
+    arbiter_id: uuid.UUID
+    games: frozenset[uuid.UUID] | None
+    at: dt.datetime
+
+
+@dataclass(frozen=True)
+class RecordRevocation:
+    """The organiser revoked an arbiter (``arbiter.revoked``)."""
+
+    tournament_id: uuid.UUID
+    arbiter_id: uuid.UUID
+    at: dt.datetime
+
+
+@dataclass(frozen=True)
+class RecordColours:
+    """A game not yet played changed colours (``game.colours_swapped``)."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    white: uuid.UUID
+    black: uuid.UUID
+
+
+# -- decisions over HTTP -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CorrectResult:
+    """Correct a finished game's result (an arbiter in scope or the organiser, with a reason)."""
+
+    actor: Actor
+    game_id: uuid.UUID
+    outcome: Outcome
+    reason: str
+
+
+@dataclass(frozen=True)
+class Corrected:
+    """What a correction changed (the answer to :class:`CorrectResult`)."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    old_outcome: Outcome
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class RequestBye:
+    """A zero-point bye for a round not paired yet (the player, an arbiter or the organiser)."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class TakeBackBye:
+    """Take a requested bye back before its round is paired."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+
+
+@dataclass(frozen=True)
+class ResetTournament:
+    """Put a knockout back to its draft (the organiser, while round 1 is its only round and no game has
+    a result)."""
+
+    actor: Actor
+    tournament_id: uuid.UUID

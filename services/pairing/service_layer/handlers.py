@@ -1,7 +1,10 @@
-"""Pairing's handlers. The consumer records facts (a tournament started, a game finished) and announces
-when a round is due; the pairing worker pairs it; the organiser publishes a knockout round. Each takes
-the tournament's row lock first, so the work on one tournament is serialised while different
-tournaments proceed in parallel, and hands the work to the flow of the tournament's system."""
+"""Pairing's handlers. The consumer records facts (a tournament started, a game finished, a player
+withdrew, an arbiter was appointed, a game's colours were swapped) and announces when a round is due;
+the pairing worker pairs it; the organiser and the arbiters decide over HTTP (publish a knockout round,
+correct a result, a bye on request, a reset to the draft). Each takes the tournament's row lock first, so
+the work on one tournament is serialised while different tournaments proceed in parallel, and hands the
+work to the flow of the tournament's system. Who may decide is asked of the tournament's organiser and
+its appointed arbiters (:mod:`services.pairing.domain.arbiters`)."""
 
 from __future__ import annotations
 
@@ -10,9 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 from services.pairing.domain import errors
+from services.pairing.domain.arbiters import Arbiters
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.flows import Flow, Flows
 from services.pairing.service_layer.ports import PairingUnitOfWork
+from shared.messaging.port import NotReady
 
 
 class Handlers:
@@ -20,16 +25,55 @@ class Handlers:
         self.flows = flows
 
     def table(self) -> dict[type, Callable[[Any, PairingUnitOfWork], Any]]:
-        return {commands.PublishRound: self.publish_round}
+        return {
+            commands.PublishRound: self.publish_round,
+            commands.CorrectResult: self.correct_result,
+            commands.RequestBye: self.request_bye,
+            commands.TakeBackBye: self.take_back_bye,
+            commands.ResetTournament: self.reset,
+        }
 
     # -- consumer -----------------------------------------------------------------------------------
     def on_tournament_started(self, cmd: commands.StartTournament, uow: PairingUnitOfWork) -> None:
         if uow.lock(cmd.tournament_id) is not None:
-            return  # started already
+            return  # started already (a knockout reset to its draft is gone: it starts afresh)
         self.flows.starting(cmd).start(cmd, uow)
 
     def on_game_finished(self, cmd: commands.RecordResult, uow: PairingUnitOfWork) -> None:
         self._flow(uow, cmd.tournament_id).record_result(cmd, uow)  # an unknown one: retried, then DLQ
+
+    def on_player_withdrawn(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None:
+        """Recorded once (a second withdrawal of the same player changes nothing). A withdrawal that
+        arrives before its tournament started here waits for it."""
+        system = uow.lock(cmd.tournament_id)
+        if system is None:
+            raise NotReady(f"tournament {cmd.tournament_id} has not started here yet")
+        self.flows.of(system).record_withdrawal(cmd, uow)
+
+    def on_arbiter(
+        self, cmd: commands.RecordAppointment | commands.RecordRevocation, uow: PairingUnitOfWork
+    ) -> None:
+        """Keep the appointment or revocation, whether the tournament has started here or not (an
+        appointment may come first; nothing waits for it). Under the tournament's row lock when it
+        exists, so a decision and an appointment of one tournament never interleave."""
+        uow.lock(cmd.tournament_id)
+        arbiters = uow.arbiters.get(cmd.tournament_id, lock=True)
+        known = arbiters is not None
+        if arbiters is None:
+            arbiters = Arbiters(cmd.tournament_id)
+        if isinstance(cmd, commands.RecordAppointment):
+            changed = arbiters.appoint(cmd.arbiter_id, cmd.games, at=cmd.at)
+        else:
+            changed = arbiters.revoke(cmd.arbiter_id, at=cmd.at)
+        if not changed:
+            return
+        if known:
+            uow.arbiters.save(arbiters)
+        else:
+            uow.arbiters.add(arbiters)
+
+    def on_colours_swapped(self, cmd: commands.RecordColours, uow: PairingUnitOfWork) -> None:
+        self._flow(uow, cmd.tournament_id).record_colours(cmd, uow)
 
     # -- worker -------------------------------------------------------------------------------------
     def on_round_due(self, cmd: commands.PairRound, uow: PairingUnitOfWork) -> None:
@@ -41,7 +85,37 @@ class Handlers:
     # -- commands -----------------------------------------------------------------------------------
     def publish_round(self, cmd: commands.PublishRound, uow: PairingUnitOfWork) -> None:
         with uow:
-            self._flow(uow, cmd.tournament_id).publish_round(cmd, uow)
+            flow = self._flow(uow, cmd.tournament_id)
+            flow.publish_round(cmd, uow.arbiters.get(cmd.tournament_id), uow)
+            uow.commit()
+
+    def correct_result(self, cmd: commands.CorrectResult, uow: PairingUnitOfWork) -> commands.Corrected:
+        with uow:
+            tournament_id = uow.tournament_of_game(cmd.game_id)
+            if tournament_id is None:
+                raise errors.GameNotFound(f"pairing paired no game {cmd.game_id}")
+            flow = self._flow(uow, tournament_id)
+            corrected = flow.correct_result(cmd, tournament_id, uow.arbiters.get(tournament_id), uow)
+            uow.commit()
+        return corrected
+
+    def request_bye(self, cmd: commands.RequestBye, uow: PairingUnitOfWork) -> Any:
+        with uow:
+            flow = self._flow(uow, cmd.tournament_id)
+            request = flow.request_bye(cmd, uow.arbiters.get(cmd.tournament_id), uow)
+            uow.commit()
+        return request
+
+    def take_back_bye(self, cmd: commands.TakeBackBye, uow: PairingUnitOfWork) -> None:
+        with uow:
+            flow = self._flow(uow, cmd.tournament_id)
+            flow.take_back_bye(cmd, uow.arbiters.get(cmd.tournament_id), uow)
+            uow.commit()
+
+    def reset(self, cmd: commands.ResetTournament, uow: PairingUnitOfWork) -> None:
+        with uow:
+            flow = self._flow(uow, cmd.tournament_id)
+            flow.reset(cmd, uow.arbiters.get(cmd.tournament_id), uow)
             uow.commit()
 
     def _flow(self, uow: PairingUnitOfWork, tournament_id: uuid.UUID) -> Flow:

@@ -9,6 +9,7 @@ import uuid
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, Self
 
+from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament
@@ -54,6 +55,18 @@ class EliminationRepository(Protocol):
         it adds first."""
 
 
+class ArbitersRepository(Protocol):
+    """The arbiters of each tournament, keyed by tournament id; kept before the tournament starts here
+    (appointments may arrive first) and after a knockout goes back to its draft."""
+
+    @property
+    def seen(self) -> Seen[Arbiters]: ...
+
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Arbiters | None: ...
+    def add(self, arbiters: Arbiters) -> None: ...
+    def save(self, arbiters: Arbiters) -> None: ...
+
+
 class PairingUnitOfWork(Protocol):
     """One transaction: the aggregates' changes, the events they recorded (outbox) and the consumed
     event (inbox)."""
@@ -64,6 +77,8 @@ class PairingUnitOfWork(Protocol):
     def results(self) -> RoundResultsRepository: ...
     @property
     def eliminations(self) -> EliminationRepository: ...
+    @property
+    def arbiters(self) -> ArbitersRepository: ...
 
     def __enter__(self) -> Self: ...
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None: ...
@@ -73,6 +88,9 @@ class PairingUnitOfWork(Protocol):
         pairing of one tournament never interleave), and say how it is paired; None if there is no
         such tournament. A repository's ``get(..., lock=True)`` in the same unit of work does not
         lock again."""
+
+    def tournament_of_game(self, game_id: uuid.UUID) -> uuid.UUID | None:
+        """The tournament a game belongs to, or None if pairing paired no such game."""
 
     def first_delivery(self, envelope: Envelope, handler: str) -> bool: ...
     def savepoint(self) -> AbstractContextManager[None]: ...

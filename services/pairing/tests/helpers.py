@@ -68,7 +68,15 @@ def _everything() -> Subscription:
 
 
 # -- the story ------------------------------------------------------------------------------------------
-def started(n: int, *, threshold: int = 7, double_rounds: bool = False, extra_round: bool = False):
+def started(
+    n: int,
+    *,
+    threshold: int = 7,
+    double_rounds: bool = False,
+    extra_round: bool = False,
+    ruleset: str = "platform",
+    byes_on_request: bool = False,
+):
     tid = uuid.uuid4()
     roster = [
         events.RosterEntry(seed=i, player_id=uuid.uuid4(), name=f"P{i}", rating=2000 - 10 * i)
@@ -80,9 +88,11 @@ def started(n: int, *, threshold: int = 7, double_rounds: bool = False, extra_ro
         name="Test",
         started_at=NOW,
         settings=events.TournamentSettings(
+            ruleset=ruleset,
             threshold=threshold,
             double_rounds=double_rounds,
             extra_round=extra_round,
+            byes_on_request=byes_on_request,
             time_control=events.TimeControl(base_seconds=180, increment_seconds=2),
         ),
         roster=roster,
@@ -132,6 +142,48 @@ def knockout_started(
             events.RosterEntry(seed=i, player_id=ids[i - 1], name=f"P{i}", rating=2000 - 10 * i)
             for i in range(1, n + 1)
         ],
+    )
+
+
+def decision(by: uuid.UUID, role: str = "organiser", at: dt.datetime = NOW, reason: str | None = None):
+    return events.DecisionBy(by=by, role=role, at=at, reason=reason)
+
+
+def appointed(
+    started: events.TournamentStarted,
+    arbiter_id: uuid.UUID,
+    games: list[uuid.UUID] | None = None,
+    *,
+    at: dt.datetime = NOW,
+) -> events.ArbiterAppointed:
+    """The organiser of ``started`` appointed ``arbiter_id`` (for ``games``; None: the whole event)."""
+    return events.ArbiterAppointed(
+        tournament_id=started.tournament_id,
+        arbiter_id=arbiter_id,
+        games=games,
+        decision=decision(started.organiser_id, at=at),
+    )
+
+
+def revoked(
+    started: events.TournamentStarted, arbiter_id: uuid.UUID, *, at: dt.datetime = NOW
+) -> events.ArbiterRevoked:
+    return events.ArbiterRevoked(
+        tournament_id=started.tournament_id,
+        arbiter_id=arbiter_id,
+        decision=decision(started.organiser_id, at=at),
+    )
+
+
+def withdrawn(
+    started: events.TournamentStarted, player_id: uuid.UUID, *, excluded: bool = False, reason: str = "ill"
+) -> events.PlayerWithdrawn:
+    return events.PlayerWithdrawn(
+        tournament_id=started.tournament_id,
+        player_id=player_id,
+        reason=reason,
+        excluded=excluded,
+        decision=decision(started.organiser_id, reason=reason),
     )
 
 

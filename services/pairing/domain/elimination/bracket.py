@@ -261,6 +261,20 @@ class Bracket(ABC):
     def is_finished(self) -> bool:
         return all(m.status in TERMINAL for m in self._matches.values())
 
+    def downstream(self, match_id: MatchId | str) -> tuple[MatchId, ...]:
+        """Every match a player of ``match_id`` can reach from it — the matches its winner and its loser
+        go to, then theirs, and a grand final's second match — nearest first (breadth first)."""
+        start = self._match_id(match_id)
+        queue = deque(self._layout.dependents[start])
+        seen: dict[MatchId, None] = {}
+        while queue:
+            nxt = queue.popleft()
+            if nxt in seen:
+                continue
+            seen[nxt] = None
+            queue.extend(self._layout.dependents[nxt])
+        return tuple(seen)
+
     def matches_won(self, seed: int) -> int:
         return sum(1 for m in self._matches.values() if m.status is MatchStatus.DECIDED and m.winner == seed)
 

@@ -13,8 +13,23 @@ Rounds. The service pairs rounds 1, 2, …; round k + 1 once every match of roun
 A round is paired unpublished: only its organiser sees it until they publish it. Byes (a top seed's
 empty slot in winners round 1) are no games: they are reported with round 1. A match is decided by
 :func:`match_play.progress`; its winner is then recorded in the engine, which places them in their next
-match. Game ids are derived from the tournament, the match and the game's number, so a re-paired round
-names the same games.
+match. Game ids are derived from the tournament, its start, the match and the game's number, so a
+re-paired round names the same games and a knockout reset to its draft and started again names new ones.
+
+Under the arbiter's authority (RULES.md §4, the results-authority issue):
+
+* **Corrections.** A finished game's result is replaced and its match decided again from all its games.
+  A correction that keeps every match's winner is always allowed (also after the event finished). One
+  that changes who advances from a match — another winner, or the match left undecided — is refused
+  (``correction-changes-advancement``) once a match it feeds (the winner's or, in a double knockout, the
+  loser's next match, through walkovers) is paired, and after the event finished; otherwise the bracket
+  takes the new winner (``match.decided`` again), or the match goes on: the games it had cancelled are
+  paired again under new ids and the round is announced again.
+* **Withdrawals** are recorded for display: the clocks forfeit the player's games, and the match logic
+  decides their matches from those forfeits.
+* **Reset** to the draft: while round 1 is the only round and no game has a result, by the organiser.
+* **Colours** of a game not yet played follow ``game.colours_swapped``; a swapped first game moves the
+  colours of the tie-break games paired later (they follow the first regular game).
 """
 
 from __future__ import annotations
@@ -22,12 +37,24 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from services.pairing.domain import events
-from services.pairing.domain.changes import Change, Changing, Finished, OutcomeSet, RoundAdded, RoundClosed
+from services.pairing.domain.arbiters import Decided, deciding
+from services.pairing.domain.changes import (
+    Change,
+    Changing,
+    ColoursSet,
+    Finished,
+    OutcomeCorrected,
+    OutcomeSet,
+    RoundAdded,
+    RoundClosed,
+    WithdrawalRecorded,
+)
+from services.pairing.domain.corrections import replaced_outcome
 from services.pairing.domain.elimination.bracket import (
     Bracket,
     BracketError,
@@ -40,20 +67,32 @@ from services.pairing.domain.elimination.bracket import (
 from services.pairing.domain.elimination.double_knockout import DoubleKnockout
 from services.pairing.domain.elimination.knockout import Knockout
 from services.pairing.domain.elimination.match_play import (
+    GameKind,
     MatchFormat,
     PlannedGame,
+    Progress,
     progress,
     regular_games,
 )
 from services.pairing.domain.elimination.seeding import SeedList
 from services.pairing.domain.errors import (
+    ByesNotOffered,
+    ColoursFixed,
+    CorrectionChangesAdvancement,
+    EventMismatch,
+    GameNotFound,
+    NotAnArbiterHere,
     NotOrganiser,
+    NotYourBye,
+    PlayerNotFound,
+    ResetNotAllowed,
     RoundNotDue,
     RoundNotFound,
     UnsupportedField,
 )
-from services.pairing.domain.heading import Heading, Player, Status
+from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from shared.aggregate import Aggregate
+from shared.authority import Authority, Role
 from shared.scoring import Outcome
 from shared.time_control import TieBreakPlan
 from shared.vocabulary import BracketFormat, Decision, Section, Seeding, System
@@ -90,6 +129,18 @@ class MatchGame:
     planned: PlannedGame
     outcome: Outcome | None = None
     cancelled: bool = False
+    replaced_by: uuid.UUID | None = None
+    """A cancelled game the match needed again after a correction: the game paired in its place. A
+    replaced game no longer counts in its match."""
+
+    @property
+    def counts(self) -> bool:
+        return self.replaced_by is None
+
+    @property
+    def open(self) -> bool:
+        """Still to be played: no result, not cancelled."""
+        return self.outcome is None and not self.cancelled and self.replaced_by is None
 
 
 @dataclass
@@ -113,6 +164,13 @@ class PairedMatch:
 
     def black(self, game: MatchGame) -> int:
         return self.players[1 - game.planned.white]
+
+    def counted(
+        self, overrides: Mapping[uuid.UUID, Outcome] | None = None
+    ) -> list[tuple[PlannedGame, Outcome | None]]:
+        """The games that count in the match, with their outcomes (``overrides`` replacing some)."""
+        extra = overrides or {}
+        return [(g.planned, extra.get(g.game_id, g.outcome)) for g in self.games if g.counts]
 
     @property
     def decided(self) -> bool:
@@ -156,6 +214,35 @@ class RoundMadePublic(Change):
     at: dt.datetime
 
 
+@dataclass(frozen=True)
+class MatchReopened(Change):
+    """A correction left a decided match undecided: its winner is gone from the bracket."""
+
+    match_id: MatchId
+
+
+@dataclass(frozen=True)
+class MatchHowChanged(Change):
+    """A correction kept the match's winner but changed where it was decided."""
+
+    match_id: MatchId
+    how: Decision
+
+
+@dataclass(frozen=True)
+class GamesReplaced(Change):
+    """Cancelled games a reopened match needs again: each (old, new) pair; the new games are added
+    (:class:`GamesAdded`) with the same change list."""
+
+    match_id: MatchId
+    replaced: tuple[tuple[uuid.UUID, uuid.UUID], ...]
+
+
+@dataclass(frozen=True)
+class Erased(Change):
+    """The knockout went back to its draft: everything pairing held of it goes."""
+
+
 @dataclass(eq=False)
 class Elimination(Aggregate, Changing):
     heading: Heading
@@ -169,6 +256,8 @@ class Elimination(Aggregate, Changing):
     completed: set[int] = field(default_factory=set)
     """The rounds every match of which is decided."""
     status: Status = Status.RUNNING
+    withdrawals: dict[int, Withdrawal] = field(default_factory=dict)
+    """Players (by seed) who left for good: their games are lost by forfeit (the clocks)."""
 
     @classmethod
     def start(
@@ -279,11 +368,11 @@ class Elimination(Aggregate, Changing):
         self.record(self._paired(number))
         return paired
 
-    def publish_round(self, number: int, *, by: uuid.UUID, staff: bool = False, now: dt.datetime) -> bool:
-        """The organiser (or staff) makes a paired round public: its pairings are shown and its games
-        may start. False if it was public already (nothing changes)."""
-        if by != self.heading.organiser_id and not staff:
-            raise NotOrganiser("only the organiser of this tournament may publish its rounds")
+    def publish_round(self, number: int, *, authority: Authority, by: uuid.UUID, now: dt.datetime) -> bool:
+        """The organiser (or an arbiter of the whole tournament) makes a paired round public: its
+        pairings are shown and its games may start. False if it was public already (nothing changes)."""
+        if authority.decides(by) is None:
+            raise NotOrganiser("only the organiser of this tournament or its arbiters may publish its rounds")
         if not 1 <= number <= self.paired_rounds:
             raise RoundNotFound(f"round {number} of tournament {self.id} is not paired")
         if number in self.published:
@@ -330,9 +419,91 @@ class Elimination(Aggregate, Changing):
             return None
         game.outcome = outcome
         self.change(OutcomeSet(game_id, outcome, finished_at))
-        if match.decided:
+        if match.decided or not game.counts:
             return Recorded(match)
-        state = progress(self.match_format, match.first_white, [(g.planned, g.outcome) for g in match.games])
+        return self._go_on(match, self._progress(match), now)
+
+    def correct_result(
+        self,
+        game_id: uuid.UUID,
+        outcome: Outcome,
+        *,
+        authority: Authority,
+        by: uuid.UUID,
+        reason: str,
+        at: dt.datetime,
+    ) -> Recorded:
+        """An arbiter in scope or the organiser corrects a finished game's result; its match is decided
+        again from all its games (see the module's docstring for what is refused)."""
+        found = self.game(game_id)
+        if found is None:
+            raise GameNotFound(f"game {game_id} is not in tournament {self.id}")
+        match, game = found
+        decision = deciding(
+            authority, by, game_id, at=at, reason=reason, refusal=NotAnArbiterHere, what="correct its result"
+        )
+        old = replaced_outcome(game_id, game.outcome, outcome)
+        state = self._progress(match, {game_id: outcome})
+        was = self.bracket.match(match.id).winner if match.decided else None
+        winner = None if state.winner is None else match.seed(state.winner)
+        if match.decided and winner != was:
+            self._refuse_new_advancement(match, reopens=winner is None)
+        game.outcome = outcome
+        self.change(OutcomeCorrected(game_id, outcome))
+        self.record(
+            events.ResultCorrected(
+                self.id,
+                game_id,
+                match.round,
+                self.player_of(match.white(game)),
+                self.player_of(match.black(game)),
+                old,
+                outcome,
+                decision,
+            )
+        )
+        if not match.decided:
+            return self._go_on(match, state, at)
+        if winner == was:
+            assert state.how is not None
+            if state.how != match.how:
+                match.how = state.how
+                self.change(MatchHowChanged(match.id, state.how))
+            return Recorded(match)
+        if winner is not None:
+            return self._settle(match, state, at)
+        return self._reopen(match, state, at)
+
+    def _refuse_new_advancement(self, match: PairedMatch, *, reopens: bool) -> None:
+        """A correction that changes who advances from a decided match: refused after the event
+        finished, once a match it feeds is paired, and (leaving it undecided) once its round is
+        complete."""
+        mid = str(match.id)
+        change = "leave it undecided" if reopens else "change its winner"
+        if self.status is Status.COMPLETED:
+            raise CorrectionChangesAdvancement(
+                f"the tournament is finished: a correction may not {change} ({mid}); every match keeps "
+                "its winner",
+                match_id=mid,
+            )
+        for later in self.bracket.downstream(match.id):
+            if later in self.matches:
+                raise CorrectionChangesAdvancement(
+                    f"the correction would {change} ({mid}), and {later}, which it feeds, is paired already",
+                    match_id=mid,
+                    next_match_id=str(later),
+                )
+        if reopens and match.round in self.completed:
+            raise CorrectionChangesAdvancement(
+                f"the correction would leave {mid} undecided, and round {match.round} is complete",
+                match_id=mid,
+            )
+
+    def _progress(self, match: PairedMatch, overrides: Mapping[uuid.UUID, Outcome] | None = None) -> Progress:
+        return progress(self.match_format, match.first_white, match.counted(overrides))
+
+    def _go_on(self, match: PairedMatch, state: Progress, now: dt.datetime) -> Recorded:
+        """An undecided match after a result: its next games, or its decision."""
         if state.winner is None:
             added = tuple(self._game(match.id, planned) for planned in state.to_pair)
             if added:
@@ -340,11 +511,16 @@ class Elimination(Aggregate, Changing):
                 self.change(GamesAdded(match.id, tuple(g.game_id for g in added)))
                 self.record(self._paired(match.round))
             return Recorded(match, added=added)
-        assert state.how is not None
+        return self._settle(match, state, now)
+
+    def _settle(self, match: PairedMatch, state: Progress, now: dt.datetime) -> Recorded:
+        """The match has its winner (a first one, or another after a correction): into the bracket; the
+        games it no longer needs are cancelled; its round closes when it was the round's last."""
+        assert state.winner is not None and state.how is not None
         winner = match.seed(state.winner)
         self.bracket = self.bracket.record(match.id, winner)
         match.how = state.how
-        cancelled = tuple(g for g in match.games if g.planned.number in state.not_needed)
+        cancelled = tuple(g for g in match.games if g.open)
         for g in cancelled:
             g.cancelled = True
         self.change(MatchSettled(match.id, state.how, now, tuple(g.game_id for g in cancelled)))
@@ -361,9 +537,96 @@ class Elimination(Aggregate, Changing):
                 decided_at=now,
             )
         )
-        if self.round_decided(match.round):
-            self._close_round(match.round, now)
+        if match.round not in self.completed:
+            if self.round_decided(match.round):
+                self._close_round(match.round, now)
+        elif self.bracket.is_finished() and self.status is Status.RUNNING:
+            self._finish(now)  # a corrected match of a closed round ended the event
         return Recorded(match, winner=winner, cancelled=cancelled)
+
+    def _reopen(self, match: PairedMatch, state: Progress, now: dt.datetime) -> Recorded:
+        """A correction left the match undecided: its winner leaves the bracket, the games it had
+        cancelled are paired again under new ids (or its next tie-break stage is), and the round is
+        announced again."""
+        self.bracket = self.bracket.clear(match.id)
+        match.how = None
+        self.change(MatchReopened(match.id))
+        number = max(g.planned.number for g in match.games) + 1
+        replaced: list[tuple[MatchGame, MatchGame]] = []
+        for g in match.games:
+            if g.cancelled and g.outcome is None and g.replaced_by is None:
+                new = self._game(match.id, replace(g.planned, number=number))
+                number += 1
+                g.replaced_by = new.game_id
+                replaced.append((g, new))
+        if not replaced:
+            return self._go_on(match, state, now)
+        assert not state.to_pair  # a part with games left never opens the next one
+        revived = tuple(new for _, new in replaced)
+        match.games.extend(revived)
+        self.change(GamesReplaced(match.id, tuple((old.game_id, new.game_id) for old, new in replaced)))
+        self.change(GamesAdded(match.id, tuple(g.game_id for g in revived)))
+        self.record(self._paired(match.round))
+        return Recorded(match, added=revived)
+
+    # -- who plays, colours, reset -----------------------------------------------------------------
+    def seed_of(self, player_id: uuid.UUID) -> int:
+        for p in self.players:
+            if p.player_id == player_id:
+                return p.seed
+        raise PlayerNotFound(f"player {player_id} does not play in tournament {self.id}")
+
+    def withdraw(self, player_id: uuid.UUID, *, excluded: bool, reason: str, at: dt.datetime) -> bool:
+        """Record that a player left for good; False if they had already. Nothing else changes here:
+        the clocks forfeit their games (the current match's, its tie-break games, and those of the next
+        match paired for them), and the match logic decides the matches from those forfeits."""
+        seed = self.seed_of(player_id)
+        if seed in self.withdrawals:
+            return False
+        self.withdrawals[seed] = Withdrawal(at, excluded, reason)
+        self.change(WithdrawalRecorded(seed))
+        return True
+
+    def swap_colours(self, game_id: uuid.UUID, white: uuid.UUID, black: uuid.UUID) -> bool:
+        """A game not yet played changed colours (``game.colours_swapped``); False if it has them. A
+        swapped first game moves the colours of the tie-break games paired later (RULES.md §4)."""
+        found = self.game(game_id)
+        if found is None:
+            raise GameNotFound(f"game {game_id} is not in tournament {self.id}")
+        match, game = found
+        seeds = (self.seed_of(white), self.seed_of(black))
+        if set(seeds) != set(match.players):
+            raise EventMismatch(f"{white} and {black} do not play game {game_id}")
+        if seeds == (match.white(game), match.black(game)):
+            return False
+        if game.outcome is not None:
+            raise ColoursFixed(f"game {game_id} has a result: its colours stay")
+        slot = match.players.index(seeds[0])
+        game.planned = replace(game.planned, white=slot)
+        if game.planned.kind is GameKind.REGULAR and game.planned.number == 1:
+            match.first_white = slot
+        self.change(ColoursSet(game_id, *seeds))
+        return True
+
+    def refuse_bye(self, player_id: uuid.UUID, *, authority: Authority, by: uuid.UUID) -> NoReturn:
+        """A knockout has no byes on request (RULES.md §4): whoever asks (a player of it, an arbiter,
+        the organiser) is told so."""
+        self.seed_of(player_id)
+        if by != player_id and authority.decides(by) is None:
+            raise NotYourBye("only the player, an arbiter of this tournament or its organiser may ask")
+        raise ByesNotOffered("a knockout has no byes on request (RULES.md §4)")
+
+    def reset(self, *, authority: Authority, by: uuid.UUID, at: dt.datetime) -> None:
+        """Back to the draft (RULES.md §4): by the organiser, while round 1 is the only round and no
+        game has a result. Everything pairing holds of the event goes (``tournament.reset``)."""
+        if not authority.is_organiser(by):
+            raise NotOrganiser("only the organiser of this tournament may reset it to its draft")
+        if self.paired_rounds > 1:
+            raise ResetNotAllowed(f"round {self.paired_rounds} is paired: only round 1 can be undone")
+        if any(g.outcome is not None for m in self.matches.values() for g in m.games):
+            raise ResetNotAllowed("a game of round 1 has a result: the draft cannot come back")
+        self.change(Erased())
+        self.record(events.TournamentReset(self.id, Decided(by, Role.ORGANISER, at)))
 
     def placings(self) -> tuple[Placing, ...]:
         return self.bracket.placings()
@@ -379,6 +642,9 @@ class Elimination(Aggregate, Changing):
         if not self.bracket.is_finished():
             self.record(events.RoundBecameDue(self.id, number + 1))
             return
+        self._finish(now)
+
+    def _finish(self, now: dt.datetime) -> None:
         self.status = Status.COMPLETED
         self.change(Finished())
         self.record(
@@ -395,7 +661,8 @@ class Elimination(Aggregate, Changing):
         )
 
     def _game(self, match_id: MatchId, planned: PlannedGame) -> MatchGame:
-        game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{match_id}:{planned.number}")
+        started = self.heading.started_at.astimezone(dt.UTC).isoformat()
+        game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{started}:{match_id}:{planned.number}")
         return MatchGame(game_id, planned)
 
     def _paired(self, number: int) -> events.RoundPaired:
@@ -412,6 +679,7 @@ class Elimination(Aggregate, Changing):
                 number=g.planned.number,
                 label=g.planned.label,
                 time_control=g.planned.time_control,
+                rated=g.planned.kind is GameKind.REGULAR,
             )
             for m, g in round_of_games(round_matches)
         )
@@ -487,8 +755,12 @@ def _no_reset(match: Match) -> int:
 __all__ = [
     "FORMATS",
     "Elimination",
+    "Erased",
     "GamesAdded",
+    "GamesReplaced",
     "MatchGame",
+    "MatchHowChanged",
+    "MatchReopened",
     "MatchSettled",
     "PairedMatch",
     "Recorded",

@@ -7,6 +7,8 @@
   paired twice (RULES.md §2), so every earlier pairing is a forbidden pair.
 * The initial colour (C.04.3's lot before round 1) is drawn from the tournament id, so it is fixed and
   reproducible without storing anything.
+* Absent from a round (the engine's ``absent``): the withdrawn, and the players with a zero-point bye
+  requested for it (``PairingTournament.absent``). A round a player was not in is a zero-point bye.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ def round_input(t: PairingTournament, round_no: int, scoring: PointSystem = PLAT
         players=tuple(dutch.PlayerHistory(seed, tuple(rs)) for seed, rs in sorted(records.items())),
         total_rounds=t.total_rounds,
         initial_colour=initial_colour(t),
+        absent=t.absent(round_no),
         forbidden_pairs=frozenset(forbidden),
         points=dutch.PointSystem(win=win, draw=scoring.draw * legs, loss=scoring.loss * legs, pab=win),
     )

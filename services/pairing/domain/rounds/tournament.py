@@ -1,6 +1,12 @@
 """A round robin or a Swiss as the pairing service runs it (the `platform` ruleset, RULES.md §2): who
 plays, the rounds paired so far and their results. Pure: engines are called through :class:`Pairer`.
 
+Under the arbiter's authority (RULES.md §4–§6): a finished game's result may be corrected (rounds already
+paired stand; the next pairing uses the corrected score); a withdrawn player is left out of every later
+Swiss round (a `platform` player excluded by the organiser stays in the draw: their games are lost by
+forfeit); where the settings offer them, a player asks for a zero-point bye for a round not paired yet.
+A round robin's schedule never changes.
+
 Two aggregates hold such a tournament, both changed only under the tournament's row lock:
 :class:`PairingTournament`, its whole history, which pairing a round needs; and
 :class:`~services.pairing.domain.rounds.results.RoundResults`, the one round a result changes, so that a
@@ -15,13 +21,39 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from services.pairing.domain import events
-from services.pairing.domain.changes import Changing, RoundAdded
-from services.pairing.domain.errors import NotOrganiser, PublishedWhenPaired, RoundNotDue
-from services.pairing.domain.heading import Heading, Player, Status
+from services.pairing.domain.arbiters import Decided, deciding
+from services.pairing.domain.changes import (
+    Change,
+    Changing,
+    ColoursSet,
+    OutcomeCorrected,
+    RoundAdded,
+    WithdrawalRecorded,
+)
+from services.pairing.domain.corrections import replaced_outcome
+from services.pairing.domain.errors import (
+    ByeAlreadyRequested,
+    ByeNotFound,
+    ByesNotOffered,
+    ColoursFixed,
+    EventMismatch,
+    GameNotFound,
+    NotAnArbiterHere,
+    NotOrganiser,
+    NotYourBye,
+    PlayerNotFound,
+    PlayerWithdrawn,
+    PublishedWhenPaired,
+    RoundAlreadyPaired,
+    RoundNotDue,
+    RoundOutOfRange,
+)
+from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from services.pairing.domain.rounds.platform import Plan, plan
 from shared.aggregate import Aggregate
+from shared.authority import Authority, Role
 from shared.scoring import Outcome
-from shared.vocabulary import ByeKind, System
+from shared.vocabulary import ByeKind, Ruleset, System
 
 GAME_NAMESPACE = uuid.UUID("5b0c3f4e-7a44-4c55-9d0e-2f3a1e6b8c01")
 
@@ -69,6 +101,26 @@ class Draw:
     bye: int | None = None
 
 
+@dataclass(frozen=True)
+class ByeRequest:
+    """A zero-point bye asked for round ``round`` before it was paired (RULES.md §6)."""
+
+    round: int
+    seed: int
+    decision: Decided
+
+
+@dataclass(frozen=True)
+class ByeRequestAdded(Change):
+    request: ByeRequest
+
+
+@dataclass(frozen=True)
+class ByeRequestRemoved(Change):
+    round: int
+    seed: int
+
+
 class Pairer(Protocol):
     def pair(self, tournament: PairingTournament, round_no: int) -> Draw: ...
 
@@ -81,6 +133,12 @@ class PairingTournament(Aggregate, Changing):
     players: tuple[Player, ...]
     rounds: list[Round] = field(default_factory=list)
     status: Status = Status.RUNNING
+    byes_on_request: bool = False
+    """Players may ask for a zero-point bye before a round is paired (a Swiss only)."""
+    withdrawals: dict[int, Withdrawal] = field(default_factory=dict)
+    """Players (by seed) who left the tournament for good."""
+    bye_requests: dict[tuple[int, int], ByeRequest] = field(default_factory=dict)
+    """Requested byes by (round, seed), for rounds paired or not."""
 
     @classmethod
     def start(
@@ -91,10 +149,17 @@ class PairingTournament(Aggregate, Changing):
         threshold: int,
         extra_round: bool = False,
         double_rounds: bool = False,
+        byes_on_request: bool = False,
     ) -> PairingTournament:
         """The system and the number of rounds are chosen from the players present; round 1 is due."""
         chosen = plan(len(players), threshold=threshold, extra_round=extra_round)
-        t = cls(heading, chosen, double_rounds, tuple(sorted(players, key=lambda p: p.seed)))
+        t = cls(
+            heading,
+            chosen,
+            double_rounds,
+            tuple(sorted(players, key=lambda p: p.seed)),
+            byes_on_request=byes_on_request,
+        )
         t.record(events.RoundBecameDue(t.id, 1))
         return t
 
@@ -121,6 +186,19 @@ class PairingTournament(Aggregate, Changing):
     def player(self, seed: int) -> Player:
         return self.players[seed - 1]
 
+    def seed_of(self, player_id: uuid.UUID) -> int:
+        for p in self.players:
+            if p.player_id == player_id:
+                return p.seed
+        raise PlayerNotFound(f"player {player_id} does not play in tournament {self.id}")
+
+    def game(self, game_id: uuid.UUID) -> Game:
+        for rnd in self.rounds:
+            for g in rnd.games:
+                if g.game_id == game_id:
+                    return g
+        raise GameNotFound(f"game {game_id} is not in tournament {self.id}")
+
     def round(self, number: int) -> Round | None:
         return self.rounds[number - 1] if 0 < number <= len(self.rounds) else None
 
@@ -142,17 +220,162 @@ class PairingTournament(Aggregate, Changing):
             if self.double_rounds:
                 games.append(self._game(number, board_no, board.black, board.white, leg=2))
         byes = [Bye(number, draw.bye)] if draw.bye is not None else []
+        byes += [Bye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
         rnd = Round(number, games, byes)
         self.rounds.append(rnd)
         self.change(RoundAdded(number, now))
         self.record(self._paired(rnd))
         return rnd
 
-    def publish_round(self, number: int, *, by: uuid.UUID, staff: bool = False) -> None:
+    def publish_round(self, number: int, *, authority: Authority, by: uuid.UUID) -> None:
         """Only knockout rounds wait for their organiser: a round here is public as soon as it is paired."""
-        if by != self.organiser_id and not staff:
-            raise NotOrganiser("only the organiser of this tournament may publish its rounds")
+        if authority.decides(by) is None:
+            raise NotOrganiser("only the organiser of this tournament or its arbiters may publish its rounds")
         raise PublishedWhenPaired(f"a {self.system.value} round is public as soon as it is paired")
+
+    # -- who plays ---------------------------------------------------------------------------------
+    def withdraw(self, player_id: uuid.UUID, *, excluded: bool, reason: str, at: dt.datetime) -> bool:
+        """Record that a player left for good (``player.withdrawn``); False if they had already. Their
+        games so far stand; whether they are paired again is :meth:`stays_in_draw`."""
+        seed = self.seed_of(player_id)
+        if seed in self.withdrawals:
+            return False
+        self.withdrawals[seed] = Withdrawal(at, excluded, reason)
+        self.change(WithdrawalRecorded(seed))
+        return True
+
+    def stays_in_draw(self, seed: int) -> bool:
+        """Whether player ``seed`` is paired in later rounds: everyone who has not left, and a `platform`
+        player excluded by the organiser (nobody leaves a `platform` tournament after its start: the
+        excluded player stays in the draw and loses their games by forfeit, RULES.md §2)."""
+        w = self.withdrawals.get(seed)
+        return w is None or (w.excluded and self.heading.ruleset is Ruleset.PLATFORM)
+
+    def absent(self, number: int) -> frozenset[int]:
+        """The seeds the Swiss leaves out of round ``number``: the withdrawn, and the requested byes.
+        (A round robin's schedule stands whatever happens.)"""
+        gone = {seed for seed in self.withdrawals if not self.stays_in_draw(seed)}
+        return frozenset(gone | set(self.requested_byes(number)))
+
+    def requested_byes(self, number: int) -> list[int]:
+        """Seeds with a zero-point bye requested for round ``number`` who are still in the draw."""
+        return sorted(seed for (rnd, seed) in self.bye_requests if rnd == number and self.stays_in_draw(seed))
+
+    # -- byes on request ---------------------------------------------------------------------------
+    def request_bye(
+        self,
+        player_id: uuid.UUID,
+        number: int,
+        *,
+        authority: Authority,
+        by: uuid.UUID,
+        at: dt.datetime,
+        reason: str | None = None,
+    ) -> ByeRequest:
+        """A zero-point bye for round ``number``, asked by the player, an arbiter of the tournament or its
+        organiser, before the round is paired (RULES.md §6); once per player and round."""
+        seed = self.seed_of(player_id)
+        decision = self._bye_decision(player_id, authority, by, at, reason, "ask for a player's bye")
+        self._check_offered()
+        self._check_unpaired(number)
+        if seed in self.withdrawals:
+            raise PlayerWithdrawn(f"player {player_id} has left tournament {self.id}")
+        if (number, seed) in self.bye_requests:
+            raise ByeAlreadyRequested(f"player {player_id} has a bye for round {number} already")
+        request = ByeRequest(number, seed, decision)
+        self.bye_requests[(number, seed)] = request
+        self.change(ByeRequestAdded(request))
+        self.record(events.ByeRequested(self.id, player_id, number, decision))
+        return request
+
+    def take_back_bye(
+        self, player_id: uuid.UUID, number: int, *, authority: Authority, by: uuid.UUID, at: dt.datetime
+    ) -> None:
+        """Take a requested bye back before its round is paired (the same people may)."""
+        seed = self.seed_of(player_id)
+        self._bye_decision(player_id, authority, by, at, None, "take a player's bye back")
+        self._check_offered()
+        self._check_unpaired(number)
+        if (number, seed) not in self.bye_requests:
+            raise ByeNotFound(f"player {player_id} has no bye requested for round {number}")
+        del self.bye_requests[(number, seed)]
+        self.change(ByeRequestRemoved(number, seed))
+
+    def _bye_decision(
+        self,
+        player_id: uuid.UUID,
+        authority: Authority,
+        by: uuid.UUID,
+        at: dt.datetime,
+        reason: str | None,
+        what: str,
+    ) -> Decided:
+        if by == player_id and authority.decides(by) is None:
+            return Decided(by, Role.PLAYER, at, reason)
+        return deciding(authority, by, None, at=at, reason=reason, refusal=NotYourBye, what=what)
+
+    def _check_offered(self) -> None:
+        if not self.byes_on_request or self.system is not System.SWISS:
+            raise ByesNotOffered(
+                "this tournament does not offer byes on request"
+                if self.system is System.SWISS
+                else "a round robin's schedule is fixed: it offers no byes on request"
+            )
+
+    def _check_unpaired(self, number: int) -> None:
+        if number <= len(self.rounds):
+            raise RoundAlreadyPaired(f"round {number} of tournament {self.id} is paired already")
+        if number > self.total_rounds:
+            raise RoundOutOfRange(f"tournament {self.id} has {self.total_rounds} rounds, not {number}")
+
+    # -- corrections and colours -------------------------------------------------------------------
+    def correct_result(
+        self,
+        game_id: uuid.UUID,
+        outcome: Outcome,
+        *,
+        authority: Authority,
+        by: uuid.UUID,
+        reason: str,
+        at: dt.datetime,
+    ) -> Game:
+        """An arbiter in scope or the organiser corrects a finished game's result. The rounds paired
+        already stand; the next pairing uses the corrected score. The round's completion does not change
+        (the game had a result before and has one after)."""
+        game = self.game(game_id)
+        decision = deciding(
+            authority, by, game_id, at=at, reason=reason, refusal=NotAnArbiterHere, what="correct its result"
+        )
+        old = replaced_outcome(game_id, game.outcome, outcome)
+        game.outcome = outcome
+        self.change(OutcomeCorrected(game_id, outcome))
+        self.record(
+            events.ResultCorrected(
+                self.id,
+                game_id,
+                game.round,
+                self.player(game.white).player_id,
+                self.player(game.black).player_id,
+                old,
+                outcome,
+                decision,
+            )
+        )
+        return game
+
+    def swap_colours(self, game_id: uuid.UUID, white: uuid.UUID, black: uuid.UUID) -> bool:
+        """A game not yet played changed colours (``game.colours_swapped``); False if it has them."""
+        game = self.game(game_id)
+        seeds = (self.seed_of(white), self.seed_of(black))
+        if set(seeds) != {game.white, game.black}:
+            raise EventMismatch(f"{white} and {black} do not play game {game_id}")
+        if seeds == (game.white, game.black):
+            return False
+        if game.outcome is not None:
+            raise ColoursFixed(f"game {game_id} has a result: its colours stay")
+        game.white, game.black = seeds
+        self.change(ColoursSet(game_id, *seeds))
+        return True
 
     def _game(self, number: int, board: int, white: int, black: int, *, leg: int) -> Game:
         game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{number}:{board}:{leg}")

@@ -1,5 +1,6 @@
 """One flow per format: how a tournament of that format starts, pairs a round, takes a result and
-publishes a round. A handler takes the tournament's row lock, which says its system, and hands the work
+publishes a round, and how it takes the decisions of its organiser and arbiters (corrections,
+withdrawals, byes on request, a reset to the draft, colours). A handler takes the tournament's row lock, which says its system, and hands the work
 to the flow of that system; nothing else branches on the format.
 
 Formats now: ``rounds`` (round robin and Swiss, the `platform` ruleset) and ``elimination`` (knockout
@@ -9,9 +10,11 @@ and double knockout). Another format (the arena, the group-playoff event) is ano
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from services.pairing.domain.arbiters import Arbiters
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared.vocabulary import System
@@ -26,7 +29,27 @@ class Flow(Protocol):
     def start(self, cmd: Any, uow: PairingUnitOfWork) -> None: ...
     def pair_round(self, cmd: commands.PairRound, uow: PairingUnitOfWork) -> None: ...
     def record_result(self, cmd: commands.RecordResult, uow: PairingUnitOfWork) -> None: ...
-    def publish_round(self, cmd: commands.PublishRound, uow: PairingUnitOfWork) -> None: ...
+    def publish_round(
+        self, cmd: commands.PublishRound, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> None: ...
+    def record_withdrawal(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None: ...
+    def record_colours(self, cmd: commands.RecordColours, uow: PairingUnitOfWork) -> None: ...
+    def correct_result(
+        self,
+        cmd: commands.CorrectResult,
+        tournament_id: uuid.UUID,
+        arbiters: Arbiters | None,
+        uow: PairingUnitOfWork,
+    ) -> commands.Corrected: ...
+    def request_bye(
+        self, cmd: commands.RequestBye, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> Any: ...
+    def take_back_bye(
+        self, cmd: commands.TakeBackBye, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> None: ...
+    def reset(
+        self, cmd: commands.ResetTournament, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> None: ...
 
 
 class Flows:

@@ -9,7 +9,13 @@
 * ``game.finished`` → the match goes on: a level match gets its next tie-break stage (``round.paired``
   again for that round, with the new games), a decided one publishes ``match.decided`` with the games it
   no longer needs; once every match of the round is decided, ``round.completed`` and the next round is
-  due, or, the bracket finished, ``tournament.completed`` with the final placing.
+  due, or, the bracket finished, ``tournament.completed`` with the final placing;
+* a correction (``game.result_corrected``) decides the match again: refused once it would change who
+  advances and a match it feeds is paired (or the event is finished), else ``match.decided`` again or
+  the match goes on;
+* ``player.withdrawn`` is recorded (the clocks forfeit the games; the match logic does the rest);
+  ``game.colours_swapped`` moves a game's colours; the organiser's reset forgets the event
+  (``tournament.reset``).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from services.pairing.domain import errors
+from services.pairing.domain.arbiters import Arbiters, authority
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.ports import PairingUnitOfWork
@@ -73,10 +80,67 @@ class EliminationFlow:
         e.record_result(cmd.game_id, cmd.outcome, finished_at=cmd.finished_at, now=self.clock.now())
         uow.eliminations.save(e)
 
-    def publish_round(self, cmd: commands.PublishRound, uow: PairingUnitOfWork) -> None:
+    def publish_round(
+        self, cmd: commands.PublishRound, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> None:
         """Make a round public; publishing it again changes nothing."""
         e = self._load(uow, cmd.tournament_id)
-        e.publish_round(cmd.number, by=cmd.actor.id, staff=cmd.actor.staff, now=self.clock.now())
+        who = authority(e.heading.organiser_id, arbiters)
+        e.publish_round(cmd.number, authority=who, by=cmd.actor.id, now=self.clock.now())
+        uow.eliminations.save(e)
+
+    def record_withdrawal(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None:
+        e = self._load(uow, cmd.tournament_id)
+        at = cmd.at or self.clock.now()
+        if e.withdraw(cmd.player_id, excluded=cmd.excluded, reason=cmd.reason, at=at):
+            uow.eliminations.save(e)
+
+    def record_colours(self, cmd: commands.RecordColours, uow: PairingUnitOfWork) -> None:
+        e = self._load(uow, cmd.tournament_id)
+        if e.swap_colours(cmd.game_id, cmd.white, cmd.black):
+            uow.eliminations.save(e)
+
+    def correct_result(
+        self,
+        cmd: commands.CorrectResult,
+        tournament_id: uuid.UUID,
+        arbiters: Arbiters | None,
+        uow: PairingUnitOfWork,
+    ) -> commands.Corrected:
+        e = self._load(uow, tournament_id)
+        found = e.game(cmd.game_id)
+        if found is None:
+            raise errors.GameNotFound(f"game {cmd.game_id} is not in tournament {tournament_id}")
+        match, game = found
+        old = game.outcome
+        e.correct_result(
+            cmd.game_id,
+            cmd.outcome,
+            authority=authority(e.heading.organiser_id, arbiters),
+            by=cmd.actor.id,
+            reason=cmd.reason,
+            at=self.clock.now(),
+        )
+        uow.eliminations.save(e)
+        assert old is not None
+        return commands.Corrected(e.id, cmd.game_id, match.round, old, cmd.outcome)
+
+    def request_bye(
+        self, cmd: commands.RequestBye, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> None:
+        e = self._load(uow, cmd.tournament_id)
+        e.refuse_bye(cmd.player_id, authority=authority(e.heading.organiser_id, arbiters), by=cmd.actor.id)
+
+    def take_back_bye(
+        self, cmd: commands.TakeBackBye, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> None:
+        e = self._load(uow, cmd.tournament_id)
+        e.refuse_bye(cmd.player_id, authority=authority(e.heading.organiser_id, arbiters), by=cmd.actor.id)
+
+    def reset(self, cmd: commands.ResetTournament, arbiters: Arbiters | None, uow: PairingUnitOfWork) -> None:
+        e = self._load(uow, cmd.tournament_id)
+        who = authority(e.heading.organiser_id, arbiters)
+        e.reset(authority=who, by=cmd.actor.id, at=self.clock.now())
         uow.eliminations.save(e)
 
     @staticmethod

@@ -6,17 +6,23 @@ to ``tournament.completed``:
 * a pairing worker pairs a due round (Berger tables or the Dutch engine) → ``round.paired``, public at
   once;
 * ``game.finished`` → the result is recorded in its round; the round's last result closes it
-  (``round.completed``) and the next round is due, or, after the last round, ``tournament.completed``.
+  (``round.completed``) and the next round is due, or, after the last round, ``tournament.completed``;
+* a correction replaces a finished game's outcome (``game.result_corrected``): the rounds paired stand,
+  the next pairing uses it;
+* ``player.withdrawn`` → the player is left out of later Swiss rounds (an excluded `platform` player
+  stays in the draw); a bye on request (``bye.requested``) leaves the player out of its round.
 """
 
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
 from services.pairing.domain import errors
-from services.pairing.domain.rounds.tournament import Pairer, PairingTournament
+from services.pairing.domain.arbiters import Arbiters, authority
+from services.pairing.domain.rounds.tournament import ByeRequest, Pairer, PairingTournament
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared.timesource import Clock
@@ -40,14 +46,13 @@ class RoundsFlow:
             threshold=cmd.threshold,
             extra_round=cmd.extra_round,
             double_rounds=cmd.double_rounds,
+            byes_on_request=cmd.byes_on_request,
         )
         uow.tournaments.add(t)
 
     def pair_round(self, cmd: commands.PairRound, uow: PairingUnitOfWork) -> None:
         """Pair the round unless it is paired already (redelivered, or raced by another worker)."""
-        t = uow.tournaments.get(cmd.tournament_id, lock=True)
-        if t is None:
-            raise errors.TournamentNotFound(f"no tournament {cmd.tournament_id}")
+        t = self._load(uow, cmd.tournament_id)
         if t.round(cmd.number) is not None:
             return
         if t.next_round_number() != cmd.number:
@@ -63,8 +68,78 @@ class RoundsFlow:
         results.record_result(cmd.game_id, cmd.outcome, finished_at=cmd.finished_at, now=self.clock.now())
         uow.results.save(results)
 
-    def publish_round(self, cmd: commands.PublishRound, uow: PairingUnitOfWork) -> None:
-        t = uow.tournaments.get(cmd.tournament_id, lock=True)
+    def publish_round(
+        self, cmd: commands.PublishRound, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> None:
+        t = self._load(uow, cmd.tournament_id)
+        who = authority(t.organiser_id, arbiters)
+        t.publish_round(cmd.number, authority=who, by=cmd.actor.id)  # refuses: public when paired
+
+    def record_withdrawal(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None:
+        t = self._load(uow, cmd.tournament_id)
+        at = cmd.at or self.clock.now()
+        if t.withdraw(cmd.player_id, excluded=cmd.excluded, reason=cmd.reason, at=at):
+            uow.tournaments.save(t)
+
+    def record_colours(self, cmd: commands.RecordColours, uow: PairingUnitOfWork) -> None:
+        t = self._load(uow, cmd.tournament_id)
+        if t.swap_colours(cmd.game_id, cmd.white, cmd.black):
+            uow.tournaments.save(t)
+
+    def correct_result(
+        self,
+        cmd: commands.CorrectResult,
+        tournament_id: uuid.UUID,
+        arbiters: Arbiters | None,
+        uow: PairingUnitOfWork,
+    ) -> commands.Corrected:
+        t = self._load(uow, tournament_id)
+        game = t.game(cmd.game_id)
+        old = game.outcome
+        t.correct_result(
+            cmd.game_id,
+            cmd.outcome,
+            authority=authority(t.organiser_id, arbiters),
+            by=cmd.actor.id,
+            reason=cmd.reason,
+            at=self.clock.now(),
+        )
+        uow.tournaments.save(t)
+        assert old is not None
+        return commands.Corrected(t.id, cmd.game_id, game.round, old, cmd.outcome)
+
+    def request_bye(
+        self, cmd: commands.RequestBye, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> ByeRequest:
+        t = self._load(uow, cmd.tournament_id)
+        request = t.request_bye(
+            cmd.player_id,
+            cmd.round,
+            authority=authority(t.organiser_id, arbiters),
+            by=cmd.actor.id,
+            at=self.clock.now(),
+            reason=cmd.reason,
+        )
+        uow.tournaments.save(t)
+        return request
+
+    def take_back_bye(
+        self, cmd: commands.TakeBackBye, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> None:
+        t = self._load(uow, cmd.tournament_id)
+        who = authority(t.organiser_id, arbiters)
+        t.take_back_bye(cmd.player_id, cmd.round, authority=who, by=cmd.actor.id, at=self.clock.now())
+        uow.tournaments.save(t)
+
+    def reset(self, cmd: commands.ResetTournament, arbiters: Arbiters | None, uow: PairingUnitOfWork) -> None:
+        t = self._load(uow, cmd.tournament_id)
+        if cmd.actor.id != t.organiser_id:
+            raise errors.NotOrganiser("only the organiser of this tournament may reset it")
+        raise errors.ResetNotAllowed(f"only a knockout goes back to its draft, not a {t.system.value}")
+
+    @staticmethod
+    def _load(uow: PairingUnitOfWork, tournament_id: uuid.UUID) -> PairingTournament:
+        t = uow.tournaments.get(tournament_id, lock=True)
         if t is None:
-            raise errors.TournamentNotFound(f"no tournament {cmd.tournament_id}")
-        t.publish_round(cmd.number, by=cmd.actor.id, staff=cmd.actor.staff)  # refuses: public when paired
+            raise errors.TournamentNotFound(f"no tournament {tournament_id}")
+        return t

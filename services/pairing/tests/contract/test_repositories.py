@@ -20,12 +20,14 @@ from services.pairing.adapters.memory import MemoryPairingStore, MemoryPairingUn
 from services.pairing.adapters.orm import outbox
 from services.pairing.bootstrap import Pairing, bootstrap
 from services.pairing.config import PairingSettings
+from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.elimination.elimination import Elimination
-from services.pairing.domain.errors import RoundTaken
+from services.pairing.domain.errors import ResetNotAllowed, RoundTaken
 from services.pairing.domain.heading import Heading, Player, Status
 from services.pairing.domain.rounds.pairers import pairers
 from services.pairing.domain.rounds.tournament import PairingTournament
 from services.pairing.service_layer.ports import PairingUnitOfWork
+from shared.authority import Appointment, Authority
 from shared.events import Envelope
 from shared.messaging.inprocess import InProcessBroker
 from shared.scoring import Outcome
@@ -103,10 +105,24 @@ def same_tournament(a: PairingTournament, b: PairingTournament) -> None:
         b.status,
     )
     assert rounds_of(a) == rounds_of(b)
+    assert (a.byes_on_request, a.withdrawals, a.bye_requests) == (
+        b.byes_on_request,
+        b.withdrawals,
+        b.bye_requests,
+    )
 
 
 def same_elimination(a: Elimination, b: Elimination) -> None:
-    assert (a.heading, a.players, a.match_format, a.seeds, a.published, a.completed, a.status) == (
+    assert (
+        a.heading,
+        a.players,
+        a.match_format,
+        a.seeds,
+        a.published,
+        a.completed,
+        a.status,
+        a.withdrawals,
+    ) == (
         b.heading,
         b.players,
         b.match_format,
@@ -114,6 +130,7 @@ def same_elimination(a: Elimination, b: Elimination) -> None:
         b.published,
         b.completed,
         b.status,
+        b.withdrawals,
     )
     assert a.bracket.to_dict() == b.bracket.to_dict()
     assert {
@@ -302,7 +319,9 @@ def test_an_elimination_keeps_its_rounds_matches_games_and_decisions(backend: Ba
     with backend.uow() as uow:
         loaded = uow.eliminations.get(e.id, lock=True)
         assert loaded is not None
-        loaded.publish_round(1, by=e.heading.organiser_id, now=NOW)
+        loaded.publish_round(
+            1, authority=Authority.of(e.heading.organiser_id), by=e.heading.organiser_id, now=NOW
+        )
         for game in list(loaded.matches[level.id].games):  # each wins with White: 1-1, a tie-break stage
             loaded.record_result(game.game_id, Outcome.WHITE_WIN, finished_at=NOW, now=LATER)
         match = loaded.matches[decided.id]
@@ -334,3 +353,181 @@ def test_an_elimination_round_is_paired_once(backend: Backend) -> None:
     stale.pair_round(1, lambda: 1, now=NOW)
     with backend.uow() as uow, pytest.raises(RoundTaken):
         uow.eliminations.save(stale)
+
+
+# -- decisions: corrections, withdrawals, byes on request, colours, arbiters, a reset ----------------------------
+ORGANISER_OF = Authority.of  # the organiser alone decides in these tests
+
+
+def test_decisions_on_a_swiss_come_back_as_they_were_made(backend: Backend) -> None:
+    t = PairingTournament.start(heading(Ruleset.FIDE_RAPID), roster(8), threshold=7, byes_on_request=True)
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+        uow.commit()
+    paired = pair(backend, t.id, 1)
+    first, second = paired.rounds[0].games[:2]
+    with backend.uow() as uow:
+        results = uow.results.get((t.id, 1), lock=True)
+        assert results is not None
+        results.record_result(first.game_id, Outcome.WHITE_WIN, finished_at=NOW, now=LATER)
+        uow.results.save(results)
+        uow.commit()
+    with backend.uow() as uow:
+        loaded = uow.tournaments.get(t.id, lock=True)
+        assert loaded is not None
+        who = ORGANISER_OF(loaded.organiser_id)
+        loaded.correct_result(
+            first.game_id, Outcome.DRAW, authority=who, by=loaded.organiser_id, reason="r", at=LATER
+        )
+        loaded.swap_colours(
+            second.game_id, loaded.player(second.black).player_id, loaded.player(second.white).player_id
+        )
+        loaded.withdraw(loaded.player(8).player_id, excluded=False, reason="ill", at=LATER)
+        loaded.request_bye(
+            loaded.player(3).player_id, 2, authority=who, by=loaded.player(3).player_id, at=LATER
+        )
+        loaded.request_bye(
+            loaded.player(4).player_id, 3, authority=who, by=loaded.organiser_id, at=LATER, reason="x"
+        )
+        loaded.request_bye(loaded.player(5).player_id, 2, authority=who, by=loaded.organiser_id, at=LATER)
+        loaded.take_back_bye(loaded.player(5).player_id, 2, authority=who, by=loaded.organiser_id, at=LATER)
+        uow.tournaments.save(loaded)
+        uow.commit()
+    with backend.uow() as uow:
+        found = uow.tournaments.get(t.id)
+        results = uow.results.get((t.id, 1))
+    assert found is not None and results is not None
+    same_tournament(found, loaded)
+    assert (
+        found.game(first.game_id).outcome is Outcome.DRAW and results.outcomes[first.game_id] is Outcome.DRAW
+    )
+    assert (found.game(second.game_id).white, found.game(second.game_id).black) == (
+        second.black,
+        second.white,
+    )
+    assert set(found.bye_requests) == {(2, 3), (3, 4)} and found.withdrawals[8].reason == "ill"
+    kinds = [kind for kind, _ in backend.published(t.id)]
+    # the one taken back was announced too: taking it back announces nothing
+    assert kinds[-4:] == ["game.result_corrected", "bye.requested", "bye.requested", "bye.requested"]
+
+
+def test_a_game_names_its_tournament(backend: Backend) -> None:
+    t = started_tournament(backend, 5)
+    game = pair(backend, t.id, 1).rounds[0].games[0]
+    e = started_elimination(backend, 4)
+    with backend.uow() as uow:
+        loaded = uow.eliminations.get(e.id, lock=True)
+        assert loaded is not None
+        knockout_game = loaded.pair_round(1, lambda: 0, now=NOW)[0].games[0]
+        uow.eliminations.save(loaded)
+        uow.commit()
+    with backend.uow() as uow:
+        assert uow.tournament_of_game(game.game_id) == t.id
+        assert uow.tournament_of_game(knockout_game.game_id) == e.id
+        assert uow.tournament_of_game(uuid.uuid4()) is None
+
+
+def test_decisions_on_a_knockout_come_back_as_they_were_made(backend: Backend) -> None:
+    players = roster(4)
+    e = Elimination.start(
+        heading(Ruleset.KNOCKOUT),
+        players,
+        format=BracketFormat.KNOCKOUT,
+        games_per_match=4,
+        seeding=Seeding.CUSTOM,
+        tiebreak_plan=DEFAULT_PLAN,
+    )
+    with backend.uow() as uow:
+        uow.eliminations.add(e)
+        uow.commit()
+    who = ORGANISER_OF(e.heading.organiser_id)
+    with backend.uow() as uow:
+        loaded = uow.eliminations.get(e.id, lock=True)
+        assert loaded is not None
+        one_four, two_three = loaded.pair_round(1, lambda: 0, now=NOW)
+        g1, g2, g3, _ = one_four.games
+        for g in (g1, g2, g3):
+            won = Outcome.WHITE_WIN if one_four.white(g) == 1 else Outcome.BLACK_WIN
+            loaded.record_result(g.game_id, won, finished_at=NOW, now=LATER)  # 3-0: game 4 cancelled
+        uow.eliminations.save(loaded)
+        uow.commit()
+    with backend.uow() as uow:
+        loaded = uow.eliminations.get(e.id, lock=True)
+        assert loaded is not None
+        one_four = loaded.matches[one_four.id]
+        g1 = one_four.games[0]
+        lost = Outcome.BLACK_WIN if one_four.white(g1) == 1 else Outcome.WHITE_WIN
+        loaded.correct_result(
+            g1.game_id, lost, authority=who, by=e.heading.organiser_id, reason="r", at=LATER
+        )
+        two_three = loaded.matches[two_three.id]
+        t1 = two_three.games[0]
+        loaded.swap_colours(t1.game_id, loaded.player_of(3), loaded.player_of(2))
+        loaded.withdraw(loaded.player_of(3), excluded=True, reason="conduct", at=LATER)
+        uow.eliminations.save(loaded)
+        uow.commit()
+    with backend.uow() as uow:
+        found = uow.eliminations.get(e.id)
+    assert found is not None
+    same_elimination(found, loaded)
+    reopened = found.matches[one_four.id]
+    assert not reopened.decided and "winners:1:1" not in {str(k) for k in found.bracket.results}
+    assert reopened.games[3].replaced_by == reopened.games[4].game_id
+    assert found.matches[two_three.id].first_white == 1
+    kinds = [kind for kind, _ in backend.published(e.id)]
+    assert kinds[-2:] == ["game.result_corrected", "round.paired"]
+
+    with backend.uow() as uow:
+        loaded = uow.eliminations.get(e.id, lock=True)
+        assert loaded is not None
+        with pytest.raises(ResetNotAllowed):
+            loaded.reset(authority=who, by=e.heading.organiser_id, at=LATER)
+
+
+def test_a_reset_knockout_is_gone(backend: Backend) -> None:
+    e = started_elimination(backend, 4)
+    with backend.uow() as uow:
+        loaded = uow.eliminations.get(e.id, lock=True)
+        assert loaded is not None
+        loaded.pair_round(1, lambda: 0, now=NOW)
+        uow.eliminations.save(loaded)
+        uow.commit()
+    with backend.uow() as uow:
+        loaded = uow.eliminations.get(e.id, lock=True)
+        assert loaded is not None
+        loaded.reset(authority=ORGANISER_OF(e.heading.organiser_id), by=e.heading.organiser_id, at=LATER)
+        uow.eliminations.save(loaded)
+        uow.commit()
+    with backend.uow() as uow:
+        assert uow.lock(e.id) is None and uow.eliminations.get(e.id) is None
+    assert backend.published(e.id)[-1][0] == "tournament.reset"
+    with backend.uow() as uow:  # the same id starts again
+        uow.eliminations.add(e)
+        uow.commit()
+    with backend.uow() as uow:
+        again = uow.eliminations.get(e.id)
+    assert again is not None and again.paired_rounds == 0
+
+
+def test_arbiters_come_back_with_their_scope_and_the_latest_decision(backend: Backend) -> None:
+    tid, first, second, game = uuid.uuid4(), uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    arbiters = Arbiters(tid)
+    arbiters.appoint(first, None, at=NOW)
+    arbiters.appoint(second, [game], at=NOW)
+    with backend.uow() as uow:
+        assert uow.arbiters.get(tid) is None
+        uow.arbiters.add(arbiters)
+        uow.commit()
+    with backend.uow() as uow:
+        found = uow.arbiters.get(tid, lock=True)
+        assert found is not None and found.entries == arbiters.entries
+        assert set(found.appointments()) == {Appointment(first), Appointment(second, frozenset({game}))}
+        found.revoke(first, at=LATER)
+        found.appoint(second, None, at=LATER)
+        uow.arbiters.save(found)
+        uow.commit()
+    with backend.uow() as uow:
+        again = uow.arbiters.get(tid)
+    assert again is not None and again.entries == found.entries
+    assert again.appointments() == (Appointment(second),)
+    assert not again.appoint(first, None, at=NOW)  # older than the revocation: changes nothing

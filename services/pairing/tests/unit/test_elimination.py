@@ -15,6 +15,7 @@ from services.pairing.domain.elimination.bracket import MatchId
 from services.pairing.domain.elimination.elimination import Elimination, bracket_from_dict
 from services.pairing.domain.errors import NotOrganiser, RoundNotDue, RoundNotFound, UnsupportedField
 from services.pairing.domain.heading import Heading, Player, Status
+from shared.authority import Appointment, Authority
 from shared.scoring import Outcome
 from shared.seed_draw import draw_order
 from shared.time_control import DEFAULT_PLAN, TimeControl
@@ -205,13 +206,17 @@ def test_what_an_elimination_records_as_it_goes():
     ]
     assert [type(c) for c in e.take_changes()] == [RoundAdded]
 
-    assert e.publish_round(1, by=uuid.UUID(int=1000), now=NOW) is True
-    assert e.publish_round(1, by=uuid.UUID(int=7), staff=True, now=NOW) is False  # once
+    organiser, arbiter = uuid.UUID(int=1000), uuid.UUID(int=7)
+    who = Authority.of(organiser, [Appointment(arbiter)])
+    assert e.publish_round(1, authority=who, by=organiser, now=NOW) is True
+    assert e.publish_round(1, authority=who, by=arbiter, now=NOW) is False  # once
     assert e.collect_events() == [events.RoundPublished(e.id, 1, NOW)]
-    with pytest.raises(NotOrganiser):
-        e.publish_round(1, by=uuid.UUID(int=7), now=NOW)
+    with pytest.raises(NotOrganiser):  # an arbiter of named games only does not publish rounds
+        e.publish_round(
+            1, authority=Authority.of(organiser, [Appointment(arbiter, frozenset())]), by=arbiter, now=NOW
+        )
     with pytest.raises(RoundNotFound):
-        e.publish_round(2, by=uuid.UUID(int=1000), now=NOW)
+        e.publish_round(2, authority=who, by=organiser, now=NOW)
 
     win_for(e, first[0], 1)
     decided = e.collect_events()

@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from services.pairing.entrypoints.app import create_app
-from services.pairing.tests.helpers import NOW, deliver, knockout_started, published, started
+from services.pairing.tests.helpers import NOW, appointed, deliver, knockout_started, published, started
 from shared import events
 from shared.events import GameOutcome
 from shared.http.auth import issue_token
@@ -104,7 +104,12 @@ def test_only_the_organiser_sees_and_publishes_an_unpublished_round(svc):
     assert (anonymous["published"], anonymous["games"], anonymous["matches"]) == (False, [], [])
     mine = client.get(f"{url}/rounds/1", headers=token(organiser)).json
     assert len(mine["games"]) == 4 and [m["players"] for m in mine["matches"]] == [[1, 4], [2, 3]]
-    assert client.get(url, headers=token(uuid.uuid4(), "arbiter")).json["rounds"][0]["games"]
+    # the arbiter role alone shows nothing; an appointed arbiter and the game server see the pairings
+    arbiter = uuid.uuid4()
+    assert client.get(url, headers=token(arbiter, "arbiter")).json["rounds"][0]["games"] == []
+    deliver(svc, appointed(run.started, arbiter, games=[uuid.uuid4()]), run.tid)
+    assert client.get(url, headers=token(arbiter, "arbiter")).json["rounds"][0]["games"]
+    assert client.get(url, headers=token(uuid.uuid4(), "service")).json["rounds"][0]["games"]
     assert client.get(url).json["knockout"] == {
         "format": "knockout",
         "games_per_match": 2,

@@ -15,6 +15,7 @@ from services.pairing.domain.heading import Heading, Player
 from services.pairing.domain.rounds.pairers import pairers
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament
+from shared.authority import Authority
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.vocabulary import ByeKind, Ruleset, System
@@ -66,9 +67,9 @@ def test_pairing_a_round_records_it_with_players_byes_and_the_time_control():
 def test_a_round_of_a_round_robin_is_public_when_paired():
     t = tournament(4)
     with pytest.raises(NotOrganiser):
-        t.publish_round(1, by=uuid.uuid4())
+        t.publish_round(1, authority=Authority.of(ORGANISER), by=uuid.uuid4())
     with pytest.raises(PublishedWhenPaired, match="round_robin round is public"):
-        t.publish_round(1, by=ORGANISER)
+        t.publish_round(1, authority=Authority.of(ORGANISER), by=ORGANISER)
 
 
 def results(number: int, total: int, games: int = 2) -> RoundResults:

@@ -46,6 +46,8 @@ def test_standings(client, svc):
         "points": 6,
         "tiebreaks": {"WIN": 3, "DE": 0, "SNO": 4},
         "shown": {"SB": 28},
+        "status": None,
+        "status_reason": None,
     }
     assert [r["seed"] for r in body["rows"]] == [4, 1, 6, 2, 3, 5]
     assert [r["status"] for r in body["rounds"]] == ["finished"] * 5
@@ -76,6 +78,7 @@ def test_crosstable_of_a_round_robin(client, svc):
         "result": "-",
         "points": 0,
         "bye": None,
+        "corrected": False,
     }
     last = body["rows"][5]  # seed 5 won that forfeit
     assert last["against"][0] == ["+"] and last["rounds"][2]["points"] == 2
@@ -110,7 +113,13 @@ def test_round(client, svc):
     assert games == [(1, 5, 3, None, ""), (2, 1, 2, "+/-", "+/-")]
     assert body["byes"] == [
         {
-            "player": {"seed": 4, "player_id": str(story.player_ids[4]), "name": "Player 4", "rating": 1900},
+            "player": {
+                "seed": 4,
+                "player_id": str(story.player_ids[4]),
+                "name": "Player 4",
+                "rating": 1900,
+                "status": None,
+            },
             "kind": "pairing_allocated",
             "points": 2,
         }

@@ -3,8 +3,9 @@
 
 - Headers: 012 name, 042 start date, 052 end date (once completed), 092 type (round robin or
   Swiss; it tells a reader the pairings were pre-determined), 142 rounds, 162 scoring (the ruleset's
-  points: W D L, A absence, P pairing-allocated bye, X half-point bye), 202 the ranking tie-breaks
-  (TRF spelling, ``BH/C1``), 222 time control in seconds (``180+2``; none for correspondence).
+  points: W D L, Z zero-point bye and forfeit loss, P pairing-allocated bye — the letters bbpPairings
+  reads; the half-point bye is a draw's value and has no letter), 202 the ranking tie-breaks (TRF
+  spelling, ``BH/C1``), 222 time control in seconds (``180+2``; none for correspondence).
 - One 001 line per player by seed: name, rating, points and rank from the table, then a round
   block per published round — with double rounds one per leg (round r's legs are TRF rounds 2r−1
   and 2r). An open or annulled game's block is left blank; a bye is ``0000 - U`` (or H, F, Z by its
@@ -65,9 +66,10 @@ def _text(value: str) -> str:
 
 
 def _scoring(ps: PointSystem) -> dict[str, Fraction]:
-    """Record 162: win, draw, loss, absence, pairing-allocated bye, half-point bye."""
-    values = (ps.win, ps.draw, ps.loss, ps.zero_point_bye, ps.pairing_bye, ps.half_point_bye)
-    return {f"162{code}": value for code, value in zip("WDLAPX", values, strict=True)}
+    """Record 162: win, draw, loss, zero-point bye (and forfeit loss), pairing-allocated bye, in the
+    letters bbpPairings accepts (it refuses ``A`` and ``X``; shared.trf reads ``Z`` as ``A``)."""
+    values = (ps.win, ps.draw, ps.loss, ps.zero_point_bye, ps.pairing_bye)
+    return {f"162{code}": value for code, value in zip("WDLZP", values, strict=True)}
 
 
 def _code(result: Result, game: Game) -> ResultCode:

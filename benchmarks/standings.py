@@ -109,7 +109,7 @@ def consumer() -> None:
 
         def tournament(
             players: int, rounds: int, system: str, rng: random.Random
-        ) -> tuple[list[float], list[float]]:
+        ) -> tuple[list[float], list[float], list[float]]:
             tid, organiser = uuid.uuid4(), uuid.uuid4()
             ids = {s: uuid.uuid4() for s in range(1, players + 1)}
             deliver(
@@ -126,7 +126,8 @@ def consumer() -> None:
                 ),
                 tid,
             )
-            pairings, results = [], []
+            pairings, results, corrections = [], [], []
+            finished: list[events.GameFinished] = []
             for r in range(1, rounds + 1):
                 order = list(ids)
                 rng.shuffle(order)
@@ -155,34 +156,49 @@ def consumer() -> None:
                 )
                 for g in games:
                     outcome = rng.choice([Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN])
-                    results.append(
-                        deliver(
-                            events.GameFinished(
-                                tournament_id=tid,
-                                game_id=g.game_id,
-                                round=r,
-                                white=g.white,
-                                black=g.black,
-                                outcome=outcome,
-                                reason="reported",
-                                finished_at=now,
-                            ),
-                            tid,
+                    finished.append(
+                        events.GameFinished(
+                            tournament_id=tid,
+                            game_id=g.game_id,
+                            round=r,
+                            white=g.white,
+                            black=g.black,
+                            outcome=outcome,
+                            reason="reported",
+                            finished_at=now,
                         )
                     )
-            return pairings, results
+                    results.append(deliver(finished[-1], tid))
+            for done in rng.sample(finished, max(1, len(finished) // 10)):  # an arbiter corrects 10 %
+                others = [
+                    o for o in (Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN) if o != done.outcome
+                ]
+                correction = events.GameResultCorrected(
+                    tournament_id=tid,
+                    game_id=done.game_id,
+                    round=done.round,
+                    white=done.white,
+                    black=done.black,
+                    old_outcome=done.outcome,
+                    outcome=rng.choice(others),
+                    decision=events.DecisionBy(by=organiser, role="organiser", at=now, reason="bench"),
+                )
+                corrections.append(deliver(correction, tid))
+            return pairings, results, corrections
 
         rng = random.Random(11)
         for players, rounds, system, count in ((8, 7, "round_robin", 20), (100, 7, "swiss", 1)):
-            pairings, results = [], []
+            pairings, results, corrections = [], [], []
             for _ in range(count):
-                p, r = tournament(players, rounds, system, rng)
+                p, r, c = tournament(players, rounds, system, rng)
                 pairings += p
                 results += r
+                corrections += c
             print(
                 f"consumer, {count} × {players}-player {system.replace('_', ' ')} ({rounds} rounds, SQLite): "
                 f"result median {statistics.median(results) * 1000:.2f} ms, "
-                f"pairing median {statistics.median(pairings) * 1000:.2f} ms "
+                f"pairing median {statistics.median(pairings) * 1000:.2f} ms, "
+                f"correction median {statistics.median(corrections) * 1000:.2f} ms "
                 f"(cache hits {svc.tables.stats.hits}, misses {svc.tables.stats.misses})"
             )
         svc.engine.dispose()

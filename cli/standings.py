@@ -4,7 +4,10 @@
   rank, start number, name, points, then each tie-break. Without ``--tiebreaks`` the list comes from
   the file's TRF-2026 record 202/212, else the ``fide-rapid`` preset (BH, BH-C1, SB, ARO). Without
   ``--edition`` the file's start date (042) decides: the 2024 rules before 2026-03-01, the 2026 rules
-  from then on (today's date when the file has none).
+  from then on (today's date when the file has none). ``--byes no-opponent`` applies the platform's
+  "a bye is no opponent" (RULES.md §2: a round without an opponent adds nothing to BH, SB and FB, and
+  WIN does not count the pairing-allocated bye), which a TRF file cannot say; the default is C.07's
+  dummy opponent. A platform tournament's export reads back to its own table with it.
 - ``arbiter crosstable FILE.trf``: every round of every player, in rank order.
 - ``arbiter trf FILE.trf``: the file as Arbiter reads it, written again (the round-trip check; lines
   end with LF whatever the file used).
@@ -80,13 +83,14 @@ def _table(
     unrated: int | None,
     pairing: str | None,
     lots: str | None,
+    byes: str = "opponent",
 ) -> tuple[TrfDocument, Table]:
     doc = _read(path)
     codes = _tiebreaks(doc, path, tiebreaks)
     chosen = Edition(edition) if edition else trf_edition(doc, dt.date.today())
     pre_determined = None if pairing is None else pairing == "round-robin"
     history = history_from_trf(doc, pre_determined=pre_determined)
-    rules = Rules(edition=chosen, unrated_rating=unrated)
+    rules = Rules(edition=chosen, unrated_rating=unrated, byes_as_opponents=byes == "opponent")
     return doc, compute_table(history, codes, rules, lots_seed=lots)
 
 
@@ -119,6 +123,13 @@ _OPTIONS = [
         type=click.Choice(["swiss", "round-robin"]),
         help="Force Swiss or pre-determined (round robin) rules; default from the file.",
     ),
+    click.option(
+        "--byes",
+        type=click.Choice(["opponent", "no-opponent"]),
+        default="opponent",
+        show_default=True,
+        help="A round without an opponent: C.07's dummy opponent, or none (the platform's rule).",
+    ),
 ]
 
 
@@ -142,11 +153,12 @@ def standings_command(
     edition: str | None,
     unrated: int | None,
     pairing: str | None,
+    byes: str,
     lots_seed: str | None,
     as_json: bool,
 ) -> None:
     """Print the standings of a TRF file with its tie-breaks."""
-    doc, table = _table(trf_file, tiebreaks, edition, unrated, pairing, lots_seed)
+    doc, table = _table(trf_file, tiebreaks, edition, unrated, pairing, lots_seed, byes)
     if as_json:
         rows = [
             {
@@ -190,9 +202,11 @@ _RESULT_TEXT = {"1": "1", "=": "½", "0": "0", "W": "1", "D": "½", "L": "0"}
 @click.command("crosstable")
 @click.argument("trf_file", metavar="INPUT.trf")
 @_with_options
-def crosstable_command(trf_file: str, edition: str | None, unrated: int | None, pairing: str | None) -> None:
+def crosstable_command(
+    trf_file: str, edition: str | None, unrated: int | None, pairing: str | None, byes: str
+) -> None:
     """Print the crosstable of a TRF file, in rank order."""
-    doc, table = _table(trf_file, None, edition, unrated, pairing, None)
+    doc, table = _table(trf_file, None, edition, unrated, pairing, None, byes)
     out = RichTable(title=f"{doc.name or Path(trf_file).name} — crosstable")
     out.add_column("Rank", justify="right")
     out.add_column("No", justify="right")

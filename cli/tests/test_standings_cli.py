@@ -162,3 +162,23 @@ def test_cr_only_file_with_a_162_record(tmp_path: Path) -> None:
     result = run("standings", str(path), "--json", "-t", "BH")
     assert result.exit_code == 0, result.output
     assert {row["start"]: row["points"] for row in json.loads(result.output)} == {1: 3.0, 2: 0.5, 3: 1.0}
+
+
+def test_byes_as_no_opponent_is_the_platform_rule() -> None:
+    # swiss_5 has pairing-allocated byes: under C.07 each is a game against a dummy opponent; under
+    # the platform's "a bye is no opponent" it adds nothing to BH
+    from services.standings.domain.context import Rules
+    from services.standings.domain.from_trf import history_from_trf
+    from services.standings.domain.history import Edition
+    from services.standings.domain.ranking import compute_table
+    from shared.trf import read
+
+    def bh(*extra: str) -> dict[int, float]:
+        result = run("standings", str(HELD_5), "-t", "BH", "--edition", "2024", "--json", *extra)
+        assert result.exit_code == 0, result.output
+        return {r["start"]: r["tiebreaks"]["BH"] for r in json.loads(result.output)}
+
+    rules = Rules(edition=Edition.E2024, byes_as_opponents=False)
+    expected = compute_table(history_from_trf(read(HELD_5)), "BH", rules)
+    assert bh("--byes", "no-opponent") == {r.start: float(r.tiebreaks["BH"]) for r in expected.rows}
+    assert bh("--byes", "no-opponent") != bh() == bh("--byes", "opponent")

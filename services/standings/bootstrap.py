@@ -81,9 +81,13 @@ def subscriptions_of(
     in causal order: the in-process broker delivers its queues in this order (RabbitMQ gives none)."""
     queues: list[tuple[str, str, Callable[[Any, StandingsUnitOfWork], None]]] = [
         ("standings.tournament_started", "tournament.started", handlers.record_tournament),
+        ("standings.tournament_reset", "tournament.reset", handlers.reset_tournament),
+        ("standings.player_withdrawn", "player.withdrawn", handlers.record_withdrawal),
         ("standings.round_paired", "round.paired", handlers.record_pairing),
         ("standings.round_published", "round.published", handlers.publish_round),
+        ("standings.game_colours_swapped", "game.colours_swapped", handlers.swap_colours),
         ("standings.game_finished", "game.finished", handlers.record_result),
+        ("standings.game_result_corrected", "game.result_corrected", handlers.correct_result),
         ("standings.game_cancelled", "game.cancelled", handlers.cancel_game),
         ("standings.match_decided", "match.decided", handlers.record_decision),
         ("standings.tournament_completed", "tournament.completed", handlers.complete_tournament),

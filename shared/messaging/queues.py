@@ -27,9 +27,13 @@ QUEUES: dict[str, tuple[str, ...]] = {
     ),
     "standings": (
         "standings.tournament_started",
+        "standings.tournament_reset",
+        "standings.player_withdrawn",
         "standings.round_paired",
         "standings.round_published",
+        "standings.game_colours_swapped",
         "standings.game_finished",
+        "standings.game_result_corrected",
         "standings.game_cancelled",
         "standings.match_decided",
         "standings.tournament_completed",

@@ -4,9 +4,13 @@ web serves as it is, the time control, a knockout's format settings and its fina
 The snapshot's JSON is what the API has always answered from, and must not change shape::
 
     {"after_round", "games_counted", "rounds": [{"number", "status", "games", "finished"}],
-     "table": null | {"edition", "tiebreaks": [codes], "shown": [codes],
+     "table": null | {"edition" (null: a group-playoff table), "tiebreaks": [codes], "shown": [codes],
                       "rows": [{"rank", "place", "seed", "player_id", "name", "rating", "points",
-                                "tiebreaks": {code: value}, "shown": {code: value}}]}}
+                                "tiebreaks": {code: value}, "shown": {code: value},
+                                "status"?, "status_reason"?}]}}
+
+``status`` (``withdrawn``, ``excluded``) and ``status_reason`` are written only for a player who
+left; a snapshot stored before they existed reads as everyone playing.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from services.standings.domain.bracket import KnockoutFormat, Placing
 from services.standings.domain.history import Edition
 from services.standings.domain.rounds import RoundStatus
 from services.standings.domain.snapshot import RoundProgress, Snapshot, SnapshotRow, SnapshotTable
+from services.standings.domain.withdrawals import PlayerStatus
 from shared.time_control import TimeControl
 from shared.vocabulary import BracketFormat, Seeding
 
@@ -41,24 +46,29 @@ def snapshot_json(s: Snapshot) -> Json:
 
 def _table_json(t: SnapshotTable) -> Json:
     return {
-        "edition": t.edition.value,
+        "edition": None if t.edition is None else t.edition.value,
         "tiebreaks": list(t.tiebreaks),
         "shown": list(t.shown),
-        "rows": [
-            {
-                "rank": row.rank,
-                "place": row.place,
-                "seed": row.seed,
-                "player_id": str(row.player_id),
-                "name": row.name,
-                "rating": row.rating,
-                "points": row.points,
-                "tiebreaks": dict(row.tiebreaks),
-                "shown": dict(row.shown),
-            }
-            for row in t.rows
-        ],
+        "rows": [_row_json(row) for row in t.rows],
     }
+
+
+def _row_json(row: SnapshotRow) -> Json:
+    out: Json = {
+        "rank": row.rank,
+        "place": row.place,
+        "seed": row.seed,
+        "player_id": str(row.player_id),
+        "name": row.name,
+        "rating": row.rating,
+        "points": row.points,
+        "tiebreaks": dict(row.tiebreaks),
+        "shown": dict(row.shown),
+    }
+    if row.status is not None:
+        out["status"] = row.status.value
+        out["status_reason"] = row.status_reason
+    return out
 
 
 def snapshot_of(data: Mapping[str, Any]) -> Snapshot:
@@ -76,7 +86,7 @@ def snapshot_of(data: Mapping[str, Any]) -> Snapshot:
 
 def _table_of(data: Mapping[str, Any]) -> SnapshotTable:
     return SnapshotTable(
-        edition=Edition(data["edition"]),
+        edition=None if data["edition"] is None else Edition(data["edition"]),
         tiebreaks=tuple(data["tiebreaks"]),
         shown=tuple(data["shown"]),
         rows=tuple(
@@ -90,6 +100,8 @@ def _table_of(data: Mapping[str, Any]) -> SnapshotTable:
                 points=row["points"],
                 tiebreaks=dict(row["tiebreaks"]),
                 shown=dict(row["shown"]),
+                status=None if row.get("status") is None else PlayerStatus(row["status"]),
+                status_reason=row.get("status_reason"),
             )
             for row in data["rows"]
         ),

@@ -29,6 +29,7 @@ tournaments = sa.Table(
     sa.Column("snapshot", sa.JSON(), nullable=False),
     sa.Column("knockout", sa.JSON(), nullable=True),  # a knockout's format settings
     sa.Column("placing", sa.JSON(), nullable=True),  # a knockout's final placing
+    sa.Column("reset_at", sa.DateTime(timezone=True), nullable=True),  # a knockout back in its draft
 )
 
 players = sa.Table(
@@ -41,6 +42,12 @@ players = sa.Table(
     sa.Column("player_id", sa.Uuid(), nullable=False),
     sa.Column("name", sa.String(100), nullable=False),
     sa.Column("rating", sa.Integer(), nullable=True),
+    # withdrawn or excluded (player.withdrawn): the status, why, when and who decided
+    sa.Column("status", sa.String(10), nullable=True),
+    sa.Column("status_reason", sa.String(500), nullable=True),
+    sa.Column("status_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("status_role", sa.String(20), nullable=True),
+    sa.Column("status_by", sa.Uuid(), nullable=True),
     sa.UniqueConstraint("tournament_id", "player_id", name="uq_players_tournament_player"),
 )
 
@@ -72,10 +79,27 @@ games = sa.Table(
     sa.Column("number", sa.Integer(), nullable=True),
     sa.Column("label", sa.String(80), nullable=True),
     sa.Column("cancelled_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.true()),
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),
     sa.Index("ix_games_round", "tournament_id", "round"),
+)
+
+# Every correction of a game's result (game.result_corrected), in the order they were made.
+corrections = sa.Table(
+    "corrections",
+    metadata,
+    sa.Column("game_id", sa.Uuid(), sa.ForeignKey("games.game_id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("number", sa.Integer(), primary_key=True),
+    sa.Column("tournament_id", sa.Uuid(), nullable=False),
+    sa.Column("old_outcome", sa.String(10), nullable=False),
+    sa.Column("outcome", sa.String(10), nullable=False),
+    sa.Column("reason", sa.String(500), nullable=True),
+    sa.Column("role", sa.String(20), nullable=True),
+    sa.Column("decided_by", sa.Uuid(), nullable=True),
+    sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_corrections_tournament", "tournament_id"),
 )
 
 byes = sa.Table(

@@ -2,9 +2,10 @@
 the HTTP views share with it.
 
 A tournament is rows (``orm.py``: the tournament with its JSON columns, players, rounds, games,
-byes, matches) and is saved as the changes it recorded (``Tournament.take_changes``): a paired round
-is inserted, a result or a publication updates its one row, and the tournament's row gets the new
-revision and snapshot. Results arrive far more often than a tournament is loaded whole, so each
+byes, matches, corrections) and is saved as the changes it recorded (``Tournament.take_changes``): a
+paired round is inserted, a result, a publication, a withdrawal or a colour swap updates its one row,
+a correction is inserted beside its game, a reset deletes the rounds, and the tournament's row gets
+the new revision and snapshot. Results arrive far more often than a tournament is loaded whole, so each
 change has its statement built once, at import; a message only binds values.
 
 Locked reads go through the consumer's live tables (``table_cache.py``): the row lock gives the
@@ -23,22 +24,30 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from services.standings.adapters import columns
-from services.standings.adapters.orm import byes, games, matches, players, rounds, tournaments
+from services.standings.adapters.orm import byes, corrections, games, matches, players, rounds, tournaments
 from services.standings.adapters.table_cache import TableCache
 from services.standings.domain.bracket import BracketMatch
 from services.standings.domain.errors import TournamentExists
 from services.standings.domain.events import (
+    ColoursSwapped,
     GameCancelled,
     GamesAdded,
     MatchDecided,
+    MatchPlayersChanged,
+    PlayerWithdrawn,
+    ResultCorrected,
     ResultRecorded,
     RoundAdded,
     RoundPublished,
     TournamentCompleted,
+    TournamentReset,
+    TournamentRestarted,
 )
-from services.standings.domain.rounds import Bye, Competitor, Game, PairedRound
+from services.standings.domain.rounds import Bye, Competitor, Correction, Game, PairedRound
 from services.standings.domain.tournament import Tournament, TournamentInfo
+from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
 from shared.aggregate import Seen
+from shared.authority import Role
 from shared.database import aware_or_none
 from shared.scoring import Outcome
 from shared.vocabulary import ByeKind, Decision, Ruleset, Section, System
@@ -59,6 +68,11 @@ _BYES = sa.select(byes).where(byes.c.tournament_id == _TID).order_by(byes.c.roun
 _MATCHES = (
     sa.select(matches).where(matches.c.tournament_id == _TID).order_by(matches.c.round, matches.c.board)
 )
+_CORRECTIONS = (
+    sa.select(corrections)
+    .where(corrections.c.tournament_id == _TID)
+    .order_by(corrections.c.game_id, corrections.c.number)
+)
 
 
 def info_of(row: Any) -> TournamentInfo:
@@ -76,7 +90,24 @@ def info_of(row: Any) -> TournamentInfo:
         total_rounds=row.total_rounds,
         completed_at=aware_or_none(row.completed_at),
         knockout=None if row.knockout is None else columns.knockout_of(row.knockout),
+        reset_at=aware_or_none(row.reset_at),
     )
+
+
+def _withdrawal(p: Any) -> Withdrawal | None:
+    if p.status is None:
+        return None
+    at = aware_or_none(p.status_at)
+    assert at is not None
+    role = None if p.status_role is None else Role(p.status_role)
+    return Withdrawal(p.seed, PlayerStatus(p.status), p.status_reason, at, role, p.status_by)
+
+
+def _correction(c: Any) -> Correction:
+    at = aware_or_none(c.decided_at)
+    assert at is not None
+    role = None if c.role is None else Role(c.role)
+    return Correction(Outcome(c.old_outcome), Outcome(c.outcome), c.reason, role, c.decided_by, at)
 
 
 def load_tournament(
@@ -89,7 +120,9 @@ def load_tournament(
     row = session.execute(_TOURNAMENT_SHARED if shared_lock else _TOURNAMENT, key).first()
     if row is None:
         return None
-    roster = [Competitor(p.seed, p.player_id, p.name, p.rating) for p in session.execute(_PLAYERS, key)]
+    player_rows = session.execute(_PLAYERS, key).all()
+    roster = [Competitor(p.seed, p.player_id, p.name, p.rating) for p in player_rows]
+    withdrawals = [w for w in map(_withdrawal, player_rows) if w is not None]
     by_round = {
         r.number: PairedRound(r.number, [], [], r.published, paired_at=aware_or_none(r.paired_at))
         for r in session.execute(_ROUNDS, key)
@@ -110,8 +143,13 @@ def load_tournament(
                 g.number,
                 g.label,
                 aware_or_none(g.cancelled_at),
+                g.rated,
             )
         )
+    if by_round:
+        by_game = {g.game_id: g for r in by_round.values() for g in r.games}
+        for c in session.execute(_CORRECTIONS, key):
+            by_game[c.game_id].corrections.append(_correction(c))
     for b in session.execute(_BYES, key):
         by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
     for m in session.execute(_MATCHES, key):
@@ -135,6 +173,7 @@ def load_tournament(
         roster,
         by_round,
         None if row.placing is None else columns.placing_of(row.placing),
+        withdrawals=withdrawals,
         revision=row.revision,
         snapshot=columns.snapshot_of(row.snapshot),
     )
@@ -157,8 +196,48 @@ _PUBLISH_ROUND = (
 _RECORD_RESULT = (
     sa.update(games)
     .where(games.c.game_id == sa.bindparam("gid"))
-    .values(outcome=sa.bindparam("outcome"), reason=sa.bindparam("reason"), finished_at=sa.bindparam("at"))
+    .values(
+        outcome=sa.bindparam("outcome"),
+        reason=sa.bindparam("reason"),
+        finished_at=sa.bindparam("at"),
+        rated=sa.bindparam("rated"),
+    )
 )
+_CORRECT_RESULT = (
+    sa.update(games).where(games.c.game_id == sa.bindparam("gid")).values(outcome=sa.bindparam("outcome"))
+)
+_INSERT_CORRECTION = sa.insert(corrections)
+_SWAP_COLOURS = (
+    sa.update(games)
+    .where(games.c.game_id == sa.bindparam("gid"))
+    .values(white_seed=sa.bindparam("white"), black_seed=sa.bindparam("black"))
+)
+_MATCH_PLAYERS = (
+    sa.update(matches)
+    .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
+    .values(seed_a=sa.bindparam("a"), seed_b=sa.bindparam("b"), first_white=sa.bindparam("first"))
+)
+_WITHDRAW = (
+    sa.update(players)
+    .where(players.c.tournament_id == _TID, players.c.seed == sa.bindparam("pseed"))
+    .values(
+        status=sa.bindparam("status"),
+        status_reason=sa.bindparam("reason"),
+        status_at=sa.bindparam("at"),
+        status_role=sa.bindparam("role"),
+        status_by=sa.bindparam("by"),
+    )
+)
+_FORGET = [  # a reset: the rounds and what hangs on them, children first
+    sa.delete(table).where(table.c.tournament_id == _TID)
+    for table in (corrections, games, byes, matches, rounds)
+]
+_CLEAR_WITHDRAWALS = (
+    sa.update(players)
+    .where(players.c.tournament_id == _TID)
+    .values(status=None, status_reason=None, status_at=None, status_role=None, status_by=None)
+)
+_FORGET_PLAYERS = sa.delete(players).where(players.c.tournament_id == _TID)
 _CANCEL_GAME = (
     sa.update(games).where(games.c.game_id == sa.bindparam("gid")).values(cancelled_at=sa.bindparam("at"))
 )
@@ -179,6 +258,19 @@ def _update_tournament(names: tuple[str, ...]) -> sa.Update:
     )
 
 
+def _what_it_is(info: TournamentInfo) -> dict[str, Any]:
+    """The tournament row's columns a start sets (again, after a reset)."""
+    return {
+        "name": info.name,
+        "ruleset": info.ruleset.value,
+        "variant": info.variant,
+        "double_rounds": info.double_rounds,
+        "time_control": columns.time_control_json(info.time_control),
+        "started_at": info.started_at,
+        "knockout": None if info.knockout is None else columns.knockout_json(info.knockout),
+    }
+
+
 def _game_row(tournament_id: uuid.UUID, g: Game) -> dict[str, Any]:
     return {
         "game_id": g.game_id,
@@ -191,6 +283,7 @@ def _game_row(tournament_id: uuid.UUID, g: Game) -> dict[str, Any]:
         "match_id": g.match_id,
         "number": g.number,
         "label": g.label,
+        "rated": g.rated,
     }
 
 
@@ -241,34 +334,16 @@ class SqlTournamentRepository:
                 _INSERT_TOURNAMENT,
                 {
                     "id": info.id,
-                    "name": info.name,
-                    "ruleset": info.ruleset.value,
-                    "variant": info.variant,
-                    "double_rounds": info.double_rounds,
-                    "time_control": columns.time_control_json(info.time_control),
-                    "started_at": info.started_at,
+                    **_what_it_is(info),
                     "system": None if info.system is None else info.system.value,
                     "total_rounds": info.total_rounds,
                     "revision": t.revision,
                     "snapshot": columns.snapshot_json(t.snapshot),
-                    "knockout": None if info.knockout is None else columns.knockout_json(info.knockout),
                 },
             )
         except sa.exc.IntegrityError as exc:
             raise TournamentExists(f"tournament {info.id} is recorded already") from exc
-        self.session.execute(
-            _INSERT_PLAYERS,
-            [
-                {
-                    "tournament_id": info.id,
-                    "seed": p.seed,
-                    "player_id": p.player_id,
-                    "name": p.name,
-                    "rating": p.rating,
-                }
-                for p in t.players
-            ],
-        )
+        self._add_players(t)
         t.take_changes()
         self._held[info.id] = t
         self.seen.add(t)
@@ -297,6 +372,7 @@ class SqlTournamentRepository:
                             "outcome": g.outcome.value,
                             "reason": (g.reason or "")[:40],
                             "at": g.finished_at,
+                            "rated": g.rated,
                         },
                     )
                 case RoundPublished(round=number):
@@ -312,16 +388,92 @@ class SqlTournamentRepository:
                             "at": m.decided_at,
                         },
                     )
+                case ResultCorrected(game=g, correction=c):
+                    self._correct(t.id, g, c)
+                case ColoursSwapped(game=g, match=m):
+                    self.session.execute(
+                        _SWAP_COLOURS, {"gid": g.game_id, "white": g.white, "black": g.black}
+                    )
+                    if m is not None:
+                        self._match_players(t.id, m)
+                case MatchPlayersChanged(match=m):
+                    self._match_players(t.id, m)
+                case PlayerWithdrawn(withdrawal=w):
+                    self.session.execute(
+                        _WITHDRAW,
+                        {
+                            "tid": t.id,
+                            "pseed": w.seed,
+                            "status": w.status.value,
+                            "reason": None if w.reason is None else w.reason[:500],
+                            "at": w.at,
+                            "role": None if w.role is None else w.role.value,
+                            "by": w.by,
+                        },
+                    )
                 case GameCancelled(game=g):
                     self.session.execute(_CANCEL_GAME, {"gid": g.game_id, "at": g.cancelled_at})
                 case TournamentCompleted(completed_at=at, placing=placing):
                     row["completed_at"] = at
                     if placing is not None:
                         row["placing"] = columns.placing_json(placing)
+                case TournamentReset(at=at):
+                    for statement in _FORGET:
+                        self.session.execute(statement, {"tid": t.id})
+                    self.session.execute(_CLEAR_WITHDRAWALS, {"tid": t.id})
+                    row.update(system=None, total_rounds=None, completed_at=None, placing=None, reset_at=at)
+                case TournamentRestarted():
+                    self.session.execute(_FORGET_PLAYERS, {"tid": t.id})
+                    self._add_players(t)
+                    row.update(_what_it_is(t.info), reset_at=None)
                 case _:
                     raise TypeError(f"no statement for {type(change).__name__}")
         values = {f"new_{name}": value for name, value in row.items()}
         self.session.execute(_update_tournament(tuple(row)), {"tid": t.id, **values})
+
+    def _add_players(self, t: Tournament) -> None:
+        self.session.execute(
+            _INSERT_PLAYERS,
+            [
+                {
+                    "tournament_id": t.id,
+                    "seed": p.seed,
+                    "player_id": p.player_id,
+                    "name": p.name,
+                    "rating": p.rating,
+                }
+                for p in t.players
+            ],
+        )
+
+    def _correct(self, tournament_id: uuid.UUID, g: Game, c: Correction) -> None:
+        self.session.execute(_CORRECT_RESULT, {"gid": g.game_id, "outcome": c.outcome.value})
+        self.session.execute(
+            _INSERT_CORRECTION,
+            {
+                "game_id": g.game_id,
+                "number": len(g.corrections),
+                "tournament_id": tournament_id,
+                "old_outcome": c.old_outcome.value,
+                "outcome": c.outcome.value,
+                "reason": None if c.reason is None else c.reason[:500],
+                "role": None if c.role is None else c.role.value,
+                "decided_by": c.by,
+                "decided_at": c.at,
+            },
+        )
+
+    def _match_players(self, tournament_id: uuid.UUID, m: BracketMatch) -> None:
+        self.session.execute(
+            _MATCH_PLAYERS,
+            {
+                "tid": tournament_id,
+                "mid": m.match_id,
+                "a": m.players[0],
+                "b": m.players[1],
+                "first": m.first_white,
+            },
+        )
 
     def _add_round(self, tournament_id: uuid.UUID, rnd: PairedRound) -> None:
         self.session.execute(

@@ -1,7 +1,8 @@
 """The reads behind the HTTP API and the public pages, on their own short sessions: the standings
 page reads the tournament's row (what it is, and the snapshot the consumer wrote); the crosstable, a
 round, the bracket and the TRF read the whole tournament under a shared lock of its row, so the rows
-and the snapshot are of one revision. Nothing here writes."""
+and the snapshot are of one revision. A knockout reset to its draft is not public: it reads as no
+tournament until it is started again. Nothing here writes."""
 
 from __future__ import annotations
 
@@ -27,9 +28,12 @@ class SqlTournamentViews:
         """What a tournament is and its snapshot: all the standings page reads."""
         with self._sessions() as session:
             row = session.execute(_ROW, {"tid": tournament_id}).first()
-        return None if row is None else (info_of(row), columns.snapshot_of(row.snapshot))
+        if row is None or row.reset_at is not None:
+            return None
+        return info_of(row), columns.snapshot_of(row.snapshot)
 
     def tournament(self, tournament_id: uuid.UUID) -> Tournament | None:
         """The whole tournament as last saved, rows and snapshot of the same revision."""
         with self._sessions() as session:
-            return load_tournament(session, tournament_id, shared_lock=True)
+            found = load_tournament(session, tournament_id, shared_lock=True)
+        return None if found is None or found.info.draft else found

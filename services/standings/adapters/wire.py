@@ -3,7 +3,8 @@
 - **Outbound**: the domain events a tournament records that go on the bus (``StandingsUpdated``,
   ``StandingsFinal``) as the versioned ``shared.events`` models; the unit of work uses :data:`wire`.
 - **Inbound**: each consumed event as the command its handler takes (:func:`translate`): the roster,
-  the time control, a knockout's format settings, a round's games, byes and matches, the placing.
+  the time control, a knockout's format settings, a round's games, byes and matches, the placing, a
+  correction, a withdrawal, a colour swap, a reset (each with the decision it carries).
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def _paired(e: events.RoundPaired) -> commands.RecordPairing:
         system=e.system,
         total_rounds=e.total_rounds,
         games=tuple(
-            AnnouncedGame(g.game_id, g.board, g.white, g.black, g.leg, g.match_id, g.number, g.label)
+            AnnouncedGame(g.game_id, g.board, g.white, g.black, g.leg, g.match_id, g.number, g.label, g.rated)
             for g in e.games
         ),
         byes=tuple(AnnouncedBye(b.player_id, b.kind) for b in e.byes),
@@ -123,8 +124,46 @@ def _paired(e: events.RoundPaired) -> commands.RecordPairing:
 
 def _finished(e: events.GameFinished) -> commands.RecordResult:
     return commands.RecordResult(
-        e.tournament_id, e.game_id, e.round, e.white, e.black, e.outcome, e.reason, e.finished_at
+        e.tournament_id, e.game_id, e.round, e.white, e.black, e.outcome, e.reason, e.finished_at, e.rated
     )
+
+
+def _corrected(e: events.GameResultCorrected) -> commands.CorrectResult:
+    d = e.decision
+    return commands.CorrectResult(
+        e.tournament_id,
+        e.game_id,
+        e.round,
+        e.white,
+        e.black,
+        e.old_outcome,
+        e.outcome,
+        d.reason,
+        d.role,
+        d.by,
+        d.at,
+    )
+
+
+def _swapped(e: events.GameColoursSwapped) -> commands.SwapColours:
+    return commands.SwapColours(e.tournament_id, e.game_id, e.round, e.white, e.black)
+
+
+def _withdrawn(e: events.PlayerWithdrawn) -> commands.RecordWithdrawal:
+    d = e.decision
+    return commands.RecordWithdrawal(
+        e.tournament_id,
+        e.player_id,
+        e.excluded,
+        e.reason or (d.reason if d else None),
+        d.role if d else None,
+        d.by if d else None,
+        d.at if d else None,
+    )
+
+
+def _reset(e: events.TournamentReset) -> commands.ResetTournament:
+    return commands.ResetTournament(e.tournament_id, e.decision.at)
 
 
 def _published(e: events.RoundPublished) -> commands.PublishRound:
@@ -153,6 +192,10 @@ _INBOUND: dict[type[events.Event], Callable[[Any], object]] = {
     events.TournamentStarted: _started,
     events.RoundPaired: _paired,
     events.GameFinished: _finished,
+    events.GameResultCorrected: _corrected,
+    events.GameColoursSwapped: _swapped,
+    events.PlayerWithdrawn: _withdrawn,
+    events.TournamentReset: _reset,
     events.RoundPublished: _published,
     events.MatchDecided: _decided,
     events.GameCancelled: _cancelled,

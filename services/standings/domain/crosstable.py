@@ -4,7 +4,8 @@ results of each pair of players, as chess-results shows them.
 Results are written per game from the player's side: ``1`` ``½`` ``0`` over the board, ``+`` ``-``
 for a forfeit won or lost (``-`` for both sides of a double forfeit), ``*`` for a game annulled,
 ``bye`` for a round without an opponent, and nothing while a game is open. Only published rounds
-appear; with double rounds each leg is a column of its own.
+appear; with double rounds each leg is a column of its own. A corrected result is marked
+(``corrected``); a round without a pairing (a withdrawn player's) is an empty cell.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ class Cell:
     result: str = ""  # see the module text; "" while the game is open
     points: Fraction | None = None  # None while the game is open
     bye: ByeKind | None = None
+    corrected: bool = False  # the result was corrected by an arbiter or the organiser
 
 
 def player_rounds(t: Tournament, ruleset: Ruleset) -> dict[int, list[Cell]]:
@@ -64,8 +66,13 @@ def player_rounds(t: Tournament, ruleset: Ruleset) -> dict[int, list[Cell]]:
                     side_results(game.outcome),
                     ps.game_points(game.outcome),
                 )
-                cells[game.white] = Cell(rnd.number, leg, game.black, "w", symbol(white), w_points)
-                cells[game.black] = Cell(rnd.number, leg, game.white, "b", symbol(black), b_points)
+                fixed = game.corrected
+                cells[game.white] = Cell(
+                    rnd.number, leg, game.black, "w", symbol(white), w_points, None, fixed
+                )
+                cells[game.black] = Cell(
+                    rnd.number, leg, game.white, "b", symbol(black), b_points, None, fixed
+                )
             for bye in rnd.byes:
                 points = ps.points(BYE_RESULTS[bye.kind])
                 cells[bye.seed] = Cell(rnd.number, leg, result="bye", points=points, bye=bye.kind)

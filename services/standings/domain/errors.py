@@ -65,8 +65,20 @@ class TournamentExists(Conflict):
     slug = "tournament-exists"
 
 
-class ResultsOutstanding(StandingsError):
-    """A completion arrived before the last results (or a knockout's last cancellations): they are
-    on their way."""
+class Outstanding(StandingsError):
+    """What the event follows is not recorded yet: it is on its way (the consumer tries again later)."""
+
+    slug = "outstanding"
+
+
+class ResultsOutstanding(Outstanding):
+    """A completion arrived before the last results (or a knockout's last cancellations), or a
+    correction before the result it corrects: they are on their way."""
 
     slug = "results-outstanding"
+
+
+class ChangeOutstanding(Outstanding):
+    """The event follows a change not recorded yet: an earlier correction, a colour swap, a reset."""
+
+    slug = "change-outstanding"

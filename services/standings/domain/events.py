@@ -8,7 +8,9 @@ Two kinds:
   of a tournament with a table, :class:`StandingsFinal` when it is completed.
 - **Changes** (``Tournament.take_changes``; the repository's ``save`` writes each one with its
   prebuilt statement, and they are never published): a round paired, games added to it, a round
-  published, a result, a match decided, a game cancelled, the completion.
+  published, a result, a result corrected, a game's colours swapped, a match decided (or decided
+  again after a correction), a match's players changed, a game cancelled, a player withdrawn, the
+  completion, a knockout reset to its draft and started again.
 """
 
 from __future__ import annotations
@@ -18,21 +20,28 @@ import uuid
 from dataclasses import dataclass
 
 from services.standings.domain.bracket import BracketMatch, Placing
-from services.standings.domain.rounds import Game, PairedRound
+from services.standings.domain.rounds import Correction, Game, PairedRound
 from services.standings.domain.snapshot import SnapshotRow
+from services.standings.domain.withdrawals import Withdrawal
 from shared.aggregate import DomainEvent
 
 __all__ = [
     "Change",
+    "ColoursSwapped",
     "GameCancelled",
     "GamesAdded",
     "MatchDecided",
+    "MatchPlayersChanged",
+    "PlayerWithdrawn",
+    "ResultCorrected",
     "ResultRecorded",
     "RoundAdded",
     "RoundPublished",
     "StandingsFinal",
     "StandingsUpdated",
     "TournamentCompleted",
+    "TournamentReset",
+    "TournamentRestarted",
 ]
 
 # -- published ----------------------------------------------------------------------------------------
@@ -50,7 +59,7 @@ class StandingsUpdated(DomainEvent):
 
 @dataclass(frozen=True)
 class StandingsFinal(DomainEvent):
-    """The table once the tournament is completed."""
+    """The table once the tournament is completed (again after a correction made after the end)."""
 
     tournament_id: uuid.UUID
     rows: tuple[SnapshotRow, ...]
@@ -91,8 +100,38 @@ class ResultRecorded(Change):
 
 
 @dataclass(frozen=True)
+class ResultCorrected(Change):
+    """A finished game's outcome corrected: the game's outcome is the new one."""
+
+    game: Game
+    correction: Correction
+
+
+@dataclass(frozen=True)
+class ColoursSwapped(Change):
+    """An open game's colours swapped; ``match`` when its first game's White changed with it."""
+
+    game: Game
+    match: BracketMatch | None
+
+
+@dataclass(frozen=True)
 class MatchDecided(Change):
+    """A match's winner (again, when a correction changed it)."""
+
     match: BracketMatch
+
+
+@dataclass(frozen=True)
+class MatchPlayersChanged(Change):
+    """A paired match announced again with other players (a correction changed who advanced)."""
+
+    match: BracketMatch
+
+
+@dataclass(frozen=True)
+class PlayerWithdrawn(Change):
+    withdrawal: Withdrawal
 
 
 @dataclass(frozen=True)
@@ -104,3 +143,16 @@ class GameCancelled(Change):
 class TournamentCompleted(Change):
     completed_at: dt.datetime
     placing: tuple[Placing, ...] | None
+
+
+@dataclass(frozen=True)
+class TournamentReset(Change):
+    """A knockout back to its draft: its rounds forgotten until it is started again."""
+
+    at: dt.datetime
+
+
+@dataclass(frozen=True)
+class TournamentRestarted(Change):
+    """A tournament reset to its draft started again: what it is and its roster are the new start's
+    (the tournament's ``info`` and ``players``)."""

@@ -24,6 +24,7 @@ class AnnouncedGame:
     match_id: str | None = None  # knockouts: the match, the game's number and name in it
     number: int | None = None
     label: str | None = None
+    rated: bool = True  # False: a knockout's tie-break or sudden-death game
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from services.standings.domain.context import Rules
 from services.standings.domain.history import Edition, edition_for
 from shared.scoring import FIDE, PLATFORM, PointSystem
 
-__all__ = ["GROUP_PLAYOFF_CRITERIA", "PRESETS", "Ruleset", "preset"]
+__all__ = ["GROUP_BOARDS", "GROUP_PLAYOFF_CRITERIA", "PRESETS", "Ruleset", "preset"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +94,11 @@ GROUP_PLAYOFF_CRITERIA = (
     "lots",
 )
 """``group-playoff`` (4T1 §(a)-(f)); computed by :mod:`services.standings.domain.group_playoff`."""
+
+GROUP_BOARDS = Ruleset("group-playoff", FIDE, (), pre_determined=True)
+"""The games of a ``group-playoff`` group as games: board points 1/½/0 (crosstable, rounds, TRF). The
+group's table itself is :func:`~services.standings.domain.group_playoff.group_table`'s, not C.07's,
+so this is no preset (``preset("group-playoff")`` is an error)."""
 
 
 def preset(name: str) -> Ruleset:

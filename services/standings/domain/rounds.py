@@ -9,6 +9,13 @@ bye is then worth two wins: 4 points on the platform).
 **Open games.** A paired game without a result is recorded as ``NOT_PLAYED`` (no points for
 either side, not a voluntarily unplayed round: see docs/standings.md, Decision 5), so a table in
 the middle of a round counts every result so far and nothing else.
+
+**Corrections.** An arbiter or the organiser may correct a finished game's result
+(``game.result_corrected``): the game keeps every correction (old and new outcome, reason, who and
+when), its ``outcome`` is the latest, and the pages mark it as corrected.
+
+**Rated.** A knockout's tie-break and sudden-death games are not rated (RULES.md §4): the game says
+so, the pages mark it, nothing is scored differently.
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from services.standings.domain.bracket import BracketMatch
+from shared.authority import Role
 from shared.scoring import Outcome, Result
 from shared.vocabulary import ByeKind
 
@@ -27,6 +35,7 @@ __all__ = [
     "BYE_RESULTS",
     "Bye",
     "Competitor",
+    "Correction",
     "Game",
     "PairedRound",
     "Recorder",
@@ -52,6 +61,18 @@ class Competitor:
     rating: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A finished game's result corrected by an arbiter or the organiser."""
+
+    old_outcome: Outcome
+    outcome: Outcome
+    reason: str | None
+    role: Role | None  # in what capacity it was decided
+    by: uuid.UUID | None  # the account that decided
+    at: dt.datetime
+
+
 @dataclass(slots=True)
 class Game:
     game_id: uuid.UUID
@@ -67,10 +88,21 @@ class Game:
     number: int | None = None
     label: str | None = None
     cancelled_at: dt.datetime | None = None  # its match was decided without it
+    rated: bool = True  # False: a knockout's tie-break or sudden-death game
+    corrections: list[Correction] = field(default_factory=list)  # in the order they were made
 
     @property
     def cancelled(self) -> bool:
         return self.cancelled_at is not None
+
+    @property
+    def corrected(self) -> bool:
+        return bool(self.corrections)
+
+    @property
+    def correction(self) -> Correction | None:
+        """The latest correction, if any (``outcome`` is its new outcome)."""
+        return self.corrections[-1] if self.corrections else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from services.standings.domain.context import Value
 from services.standings.domain.history import Edition
 from services.standings.domain.rounds import RoundProgress
+from services.standings.domain.withdrawals import PlayerStatus
 
 __all__ = ["Number", "RoundProgress", "Snapshot", "SnapshotRow", "SnapshotTable", "number"]
 
@@ -39,11 +40,13 @@ class SnapshotRow:
     points: Number
     tiebreaks: dict[str, Number | None]  # the ranking tie-breaks by code (BH-C1), in order
     shown: dict[str, Number | None]  # shown for information only
+    status: PlayerStatus | None = None  # withdrawn or excluded; None: playing
+    status_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class SnapshotTable:
-    edition: Edition  # the C.07 edition the tie-breaks follow
+    edition: Edition | None  # the C.07 edition the tie-breaks follow (None: a group-playoff table)
     tiebreaks: tuple[str, ...]  # codes, in ranking order
     shown: tuple[str, ...]
     rows: tuple[SnapshotRow, ...]  # in place order

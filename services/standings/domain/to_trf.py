@@ -3,24 +3,39 @@
 
 - Headers: 012 name, 042 start date, 052 end date (once completed), 092 type (round robin or
   Swiss; it tells a reader the pairings were pre-determined), 142 rounds, 162 scoring (the ruleset's
-  points: W D L, A absence, P pairing-allocated bye, X half-point bye), 202 the ranking tie-breaks
-  (TRF spelling, ``BH/C1``), 222 time control in seconds (``180+2``; none for correspondence).
+  points: W D L, Z zero-point bye and forfeit loss, P pairing-allocated bye — the letters bbpPairings
+  reads; the half-point bye is a draw's value and has no letter), 202 the ranking tie-breaks (TRF
+  spelling, ``BH/C1``), 222 time control in seconds (``180+2``; none for correspondence).
 - One 001 line per player by seed: name, rating, points and rank from the table, then a round
   block per published round — with double rounds one per leg (round r's legs are TRF rounds 2r−1
-  and 2r). An open or annulled game's block is left blank; a bye is ``0000 - U`` (or H, F, Z by its kind).
+  and 2r). An open or annulled game's block is left blank; a bye is ``0000 - U`` (or H, F, Z by its
+  kind: a zero-point bye on request is ``Z``); a game marked unrated (a knockout's tie-break) is
+  written ``W D L``; a player without a pairing in a published round (withdrawn, excluded) is
+  ``0000 - Z``, a known absence (TRF-16: the same as a blank block).
+- **Withdrawals** (TRF-16 has no mark of its own): a withdrawn player keeps the games played; the
+  rounds without a pairing are ``0000 - Z``; while a next round is still to be paired, a player who
+  will not be paired in it (withdrawn, or excluded outside the platform) also gets ``0000 - Z`` for
+  it, the way bbpPairings and JaVaFo read a player to leave out of the round they pair (a block
+  beyond the last round played). A ``###`` comment names each withdrawal and each correction.
+- ``group-playoff``: the games with board points (1/½/0) and the group table's rank; the 001 points
+  are the board points (the match points are no TRF score).
 
 Reading the export back (:func:`services.standings.domain.from_trf.history_from_trf`) gives the
-same table.
+same table (C.07 tables).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from services.standings.domain.live_table import GROUP_COLUMNS
+from services.standings.domain.rounds import Game
 from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
+from services.standings.domain.withdrawals import stays_in_draw
 from shared.scoring import PointSystem, Result, side_results
 from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
-from shared.vocabulary import ByeKind
+from shared.trf.model import Line
+from shared.vocabulary import ByeKind, System
 
 __all__ = ["trf_document"]
 
@@ -31,12 +46,18 @@ _CODES = {
     Result.FORFEIT_WIN: ResultCode.FORFEIT_WIN,
     Result.FORFEIT_LOSS: ResultCode.FORFEIT_LOSS,
 }
+_UNRATED = {
+    ResultCode.WIN: ResultCode.WIN_UNRATED,
+    ResultCode.DRAW: ResultCode.DRAW_UNRATED,
+    ResultCode.LOSS: ResultCode.LOSS_UNRATED,
+}
 _BYES = {
     ByeKind.PAIRING_ALLOCATED: ResultCode.PAIRING_ALLOCATED_BYE,
     ByeKind.FULL_POINT: ResultCode.FULL_POINT_BYE,
     ByeKind.HALF_POINT: ResultCode.HALF_POINT_BYE,
     ByeKind.ZERO_POINT: ResultCode.ZERO_POINT_BYE,
 }
+ABSENT = RoundEntry(None, Colour.NONE, ResultCode.ZERO_POINT_BYE)  # 0000 - Z
 
 
 def _text(value: str) -> str:
@@ -45,9 +66,15 @@ def _text(value: str) -> str:
 
 
 def _scoring(ps: PointSystem) -> dict[str, Fraction]:
-    """Record 162: win, draw, loss, absence, pairing-allocated bye, half-point bye."""
-    values = (ps.win, ps.draw, ps.loss, ps.zero_point_bye, ps.pairing_bye, ps.half_point_bye)
-    return {f"162{code}": value for code, value in zip("WDLAPX", values, strict=True)}
+    """Record 162: win, draw, loss, zero-point bye (and forfeit loss), pairing-allocated bye, in the
+    letters bbpPairings accepts (it refuses ``A`` and ``X``; shared.trf reads ``Z`` as ``A``)."""
+    values = (ps.win, ps.draw, ps.loss, ps.zero_point_bye, ps.pairing_bye)
+    return {f"162{code}": value for code, value in zip("WDLZP", values, strict=True)}
+
+
+def _code(result: Result, game: Game) -> ResultCode:
+    code = _CODES[result]
+    return _UNRATED.get(code, code) if not game.rated else code
 
 
 def trf_document(t: Tournament) -> TrfDocument:
@@ -55,8 +82,8 @@ def trf_document(t: Tournament) -> TrfDocument:
     info = t.info
     info.check_table()
     ruleset = info.preset_or_none()  # None before the first pairing: the players, nothing else
-    standings = t.standings()
-    rows = {row.start: row for row in standings.table().rows} if standings is not None else {}
+    ranked = t.ranked()
+    rows = {row.start: row for row in ranked.rows} if ranked is not None else {}
     kind = SYSTEM_NAMES[info.system] if info.system is not None and info.system in TABLE_SYSTEMS else ""
     if kind and info.double_rounds:
         kind += ", double rounds (each leg a round)"
@@ -72,29 +99,61 @@ def trf_document(t: Tournament) -> TrfDocument:
         trf2026=True,
     )
     blocks: dict[int, list[RoundEntry | None]] = {p.seed: [] for p in t.players}
+    last = 0
     for rnd in t.published_rounds():
+        last = rnd.number
         for leg in range(1, info.legs + 1):
-            entries: dict[int, RoundEntry] = {}
+            entries: dict[int, RoundEntry | None] = {}
             for game in rnd.games:
-                if game.leg != leg or game.outcome is None:
+                if game.leg != leg:
+                    continue
+                entries[game.white] = entries[game.black] = None  # paired: blank while open
+                if game.outcome is None:
                     continue
                 white, black = side_results(game.outcome)
                 if white not in _CODES:  # annulled: no result to report, like an open game
                     continue
-                entries[game.white] = RoundEntry(game.black, Colour.WHITE, _CODES[white])
-                entries[game.black] = RoundEntry(game.white, Colour.BLACK, _CODES[black])
+                entries[game.white] = RoundEntry(game.black, Colour.WHITE, _code(white, game))
+                entries[game.black] = RoundEntry(game.white, Colour.BLACK, _code(black, game))
             for bye in rnd.byes:
                 entries[bye.seed] = RoundEntry(None, Colour.NONE, _BYES[bye.kind])
             for seed, player_blocks in blocks.items():
-                player_blocks.append(entries.get(seed))
+                player_blocks.append(entries.get(seed, ABSENT))
+    if info.system is System.SWISS and info.completed_at is None and last < (info.total_rounds or 0):
+        for seed, withdrawal in t.withdrawals.items():  # left out of the next round's pairing
+            if not stays_in_draw(info.ruleset, withdrawal.status):
+                blocks[seed].extend([ABSENT] * info.legs)
     for p in t.players:
         row = rows.get(p.seed)
+        points = row.points if row is not None else None
+        if row is not None and info.is_group:
+            board = row.tiebreaks[GROUP_COLUMNS[0]]
+            points = Fraction(board) if board is not None else None
         doc.players[p.seed] = PlayerRecord(
             start=p.seed,
             name=_text(p.name),
             rating=p.rating,
-            points=row.points if row is not None else None,
+            points=points,
             rank=row.rank if row is not None else None,
             rounds=blocks[p.seed],
         )
+    doc.lines = _comments(t)
     return doc
+
+
+def _comments(t: Tournament) -> list[Line]:
+    """``###`` lines naming the withdrawals and the corrected results (the canonical writer puts
+    them before the player lines)."""
+    out = []
+    for seed, w in sorted(t.withdrawals.items()):
+        why = f": {_text(w.reason)}" if w.reason else ""
+        out.append(f"### {seed:04d} {w.status.value}{why}")
+    for rnd in t.published_rounds():
+        for game in rnd.games:
+            for c in game.corrections:
+                why = f": {_text(c.reason)}" if c.reason else ""
+                out.append(
+                    f"### round {game.round} {game.white:04d}-{game.black:04d} result corrected "
+                    f"from {c.old_outcome.value} to {c.outcome.value}{why}"
+                )
+    return [Line(code="###", text=text) for text in out]

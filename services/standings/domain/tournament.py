@@ -14,17 +14,26 @@ shown; points, then BH-C1, SB, WIN with BH shown). The knockout rulesets are sho
 (``bracket.py``: matches, their games, who advances, the final placing) and have no table,
 crosstable or TRF.
 
+``group-playoff`` round robins have the group table (``live_table.GroupTable``: match points,
+board points, the same among the tied; a withdrawn player's matches score 0:2).
+
+**Under the arbiter's authority.** A corrected result replaces the old one (the game keeps the
+correction, its table, crosstable and pages follow); a withdrawn or excluded player is marked (the
+table changes only where the ruleset says so: ``group-playoff``); an open game's colours may be
+swapped; a knockout reset to its draft forgets its rounds until it is started again.
+
 **Repeated news.** A round paired again adds only the games and matches it did not have (a
-knockout's tie-break games); a second result for a game, a second publication, decision,
-cancellation or completion changes nothing (the first one stands). Each changing method says
-whether anything changed.
+knockout's tie-break games, or a match's new players after a correction); a second result for a
+game, a second publication, decision, cancellation, withdrawal or completion changes nothing (the
+first one stands; a match decided again after one of its games was corrected takes the new winner).
+Each changing method says whether anything changed.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
@@ -32,6 +41,7 @@ from typing import Final
 from services.standings.domain.bracket import SECTIONS, BracketMatch, KnockoutFormat, Placing
 from services.standings.domain.context import Rules
 from services.standings.domain.errors import (
+    ChangeOutstanding,
     EventMismatch,
     GameNotFound,
     MatchNotFound,
@@ -43,33 +53,42 @@ from services.standings.domain.errors import (
 )
 from services.standings.domain.events import (
     Change,
+    ColoursSwapped,
     GameCancelled,
     GamesAdded,
     MatchDecided,
+    MatchPlayersChanged,
+    PlayerWithdrawn,
+    ResultCorrected,
     ResultRecorded,
     RoundAdded,
     RoundPublished,
     StandingsFinal,
     StandingsUpdated,
     TournamentCompleted,
+    TournamentReset,
+    TournamentRestarted,
 )
 from services.standings.domain.history import EventHistory, Player
-from services.standings.domain.live_table import LiveTable
+from services.standings.domain.live_table import GroupTable, LiveTable, Ranked, TableKeeper
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
+from services.standings.domain.presets import GROUP_BOARDS, preset
 from services.standings.domain.presets import Ruleset as Preset
-from services.standings.domain.presets import preset
-from services.standings.domain.ranking import Standings, Table
+from services.standings.domain.ranking import Standings
 from services.standings.domain.rounds import (
     BYE_RESULTS,
     Bye,
     Competitor,
+    Correction,
     Game,
     PairedRound,
     RoundStatus,
     record_round,
 )
 from services.standings.domain.snapshot import Snapshot, SnapshotRow, SnapshotTable, number
+from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
 from shared.aggregate import Aggregate
+from shared.authority import Role
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.vocabulary import ByeKind, Decision, Ruleset, System
@@ -91,9 +110,10 @@ SYSTEM_NAMES: Final[Mapping[System, str]] = {
     System.DOUBLE_KNOCKOUT: "Double knockout",
 }
 BRACKET_RULESETS: Final = frozenset({Ruleset.KNOCKOUT, Ruleset.DOUBLE_KNOCKOUT})  # RULES.md §4
-_PRESETS: Final = {
-    (Ruleset.PLATFORM, System.ROUND_ROBIN): "platform-round-robin",
-    (Ruleset.PLATFORM, System.SWISS): "platform-swiss",
+_PRESETS: Final[Mapping[tuple[Ruleset, System], Preset]] = {
+    (Ruleset.PLATFORM, System.ROUND_ROBIN): preset("platform-round-robin"),
+    (Ruleset.PLATFORM, System.SWISS): preset("platform-swiss"),
+    (Ruleset.GROUP_PLAYOFF, System.ROUND_ROBIN): GROUP_BOARDS,  # ranked by the group table
 }
 
 
@@ -133,10 +153,21 @@ class TournamentInfo:
     total_rounds: int | None = None
     completed_at: dt.datetime | None = None
     knockout: KnockoutFormat | None = None  # the knockout rulesets' format settings
+    reset_at: dt.datetime | None = None  # reset to its draft then, not started again since
 
     @property
     def legs(self) -> int:
         return 2 if self.double_rounds else 1
+
+    @property
+    def draft(self) -> bool:
+        """Reset to its draft (a knockout, RULES.md §4): nothing of it is shown until it starts again."""
+        return self.reset_at is not None
+
+    @property
+    def is_group(self) -> bool:
+        """Ranked by the ``group-playoff`` group table rather than by C.07 tie-breaks."""
+        return self.ruleset is Ruleset.GROUP_PLAYOFF
 
     @property
     def is_bracket(self) -> bool:
@@ -152,12 +183,12 @@ class TournamentInfo:
             raise NotABracket(f"a {self.system or self.ruleset} tournament has a table, not a bracket")
 
     def preset_or_none(self) -> Preset | None:
-        """The preset that ranks this tournament's table; None for a bracket, a ruleset without
-        table rules here, or before the first pairing names the system."""
+        """The preset that scores this tournament's games and ranks its table (``group-playoff``: the
+        board points; the group table ranks); None for a bracket, a ruleset without table rules
+        here, or before the first pairing names the system."""
         if self.system is None:
             return None
-        name = _PRESETS.get((self.ruleset, self.system))
-        return preset(name) if name else None
+        return _PRESETS.get((self.ruleset, self.system))
 
     def check_table(self) -> None:
         """Raise NotATable for a bracket, UnsupportedRuleset for a table this service cannot rank."""
@@ -190,8 +221,22 @@ class Tournament(Aggregate):
         rounds: Mapping[int, PairedRound] | None = None,
         placing: Sequence[Placing] | None = None,
         *,
+        withdrawals: Iterable[Withdrawal] = (),
         revision: int = 0,
         snapshot: Snapshot | None = None,
+    ) -> None:
+        self.revision = revision  # the number of changes applied since the start
+        self._changes: list[Change] = []
+        self._start(info, players, rounds, placing, withdrawals)
+        self.snapshot = snapshot if snapshot is not None else self._snapshot(self._table_from_scratch())
+
+    def _start(
+        self,
+        info: TournamentInfo,
+        players: Sequence[Competitor],
+        rounds: Mapping[int, PairedRound] | None,
+        placing: Sequence[Placing] | None,
+        withdrawals: Iterable[Withdrawal],
     ) -> None:
         self.info = info
         self.players = sorted(players, key=lambda p: p.seed)
@@ -200,14 +245,12 @@ class Tournament(Aggregate):
             rnd.games.sort(key=_board_order)
             rnd.matches.sort(key=_bracket_order)
         self.placing: list[Placing] | None = None if placing is None else list(placing)
-        self.revision = revision  # the number of changes applied since the start
+        self.withdrawals: dict[int, Withdrawal] = {w.seed: w for w in withdrawals}
         self._seeds = {p.player_id: p.seed for p in self.players}
         self._by_seed = {p.seed: p for p in self.players}
         self._games = {g.game_id: g for r in self.rounds.values() for g in r.games}
-        self._live: LiveTable | None = None
+        self._live: TableKeeper | None = None
         self._live_built = False
-        self._changes: list[Change] = []
-        self.snapshot = snapshot if snapshot is not None else self._snapshot(self._table_from_scratch())
 
     @property
     def id(self) -> uuid.UUID:
@@ -261,14 +304,23 @@ class Tournament(Aggregate):
         return history
 
     def standings(self) -> Standings | None:
-        """A table computed from scratch, or None while there is none to compute (bracket, an
-        unsupported ruleset, or nothing paired yet)."""
+        """A C.07 table computed from scratch, or None while there is none to compute (bracket, an
+        unsupported ruleset, nothing paired yet) or the table is not C.07's (``group-playoff``)."""
         ruleset = self.info.preset_or_none()
-        if ruleset is None:
+        if ruleset is None or self.info.is_group:
             return None
         return Standings(
             self.history(ruleset), ruleset.tiebreaks, self.info.rules(ruleset), shown=ruleset.shown
         )
+
+    def ranked(self) -> Ranked | None:
+        """The table computed from scratch (exact values), or None where there is none."""
+        return self._table_from_scratch()
+
+    def status(self, seed: int) -> PlayerStatus | None:
+        """Withdrawn, excluded, or None while the player plays on."""
+        found = self.withdrawals.get(seed)
+        return None if found is None else found.status
 
     # -- changing ------------------------------------------------------------------------------
 
@@ -316,21 +368,34 @@ class Tournament(Aggregate):
         return True
 
     def _extend(self, rnd: PairedRound, games: list[Game], matches: list[BracketMatch]) -> bool:
-        known = {m.match_id for m in rnd.matches}
+        known = {m.match_id: m for m in rnd.matches}
         new_games = [g for g in games if g.game_id not in self._games]
         new_matches = [m for m in matches if m.match_id not in known]
-        if not new_games and not new_matches:
+        # a correction changed who advanced: the match is announced again with its new players
+        # (pairing cancels its unplayed games and adds new ones); a decided match keeps its own
+        moved = [
+            (known[m.match_id], m)
+            for m in matches
+            if m.match_id in known
+            and not known[m.match_id].decided
+            and known[m.match_id].players != m.players
+        ]
+        if not new_games and not new_matches and not moved:
             return False
         live = self._live_table()
-        rnd.games.extend(new_games)
-        rnd.games.sort(key=_board_order)
-        rnd.matches.extend(new_matches)
-        rnd.matches.sort(key=_bracket_order)
-        for game in new_games:
-            self._games[game.game_id] = game
-        self._changes.append(GamesAdded(rnd.number, tuple(new_games), tuple(new_matches)))
-        if live is not None and rnd.published:
-            live.add_games(rnd.number, new_games)
+        for match, announced in moved:
+            match.players, match.first_white = announced.players, announced.first_white
+            self._changes.append(MatchPlayersChanged(match))
+        if new_games or new_matches:
+            rnd.games.extend(new_games)
+            rnd.games.sort(key=_board_order)
+            rnd.matches.extend(new_matches)
+            rnd.matches.sort(key=_bracket_order)
+            for game in new_games:
+                self._games[game.game_id] = game
+            self._changes.append(GamesAdded(rnd.number, tuple(new_games), tuple(new_matches)))
+            if live is not None and rnd.published:
+                live.add_games(rnd.number, new_games)
         self._changed()
         return True
 
@@ -344,21 +409,113 @@ class Tournament(Aggregate):
         outcome: Outcome,
         reason: str,
         finished_at: dt.datetime,
+        rated: bool = True,
     ) -> bool:
-        """A game's result, naming the round and players the pairing gave it; False when it had one
-        already (the first result stands)."""
+        """A game's result, naming the round and players the pairing gave it (``rated`` False: a
+        tie-break or sudden-death game); False when it had one already (the first result stands;
+        corrections come as :meth:`correct_result`)."""
         game = self.game(game_id)
-        if (game.round, game.white, game.black) != (round, self.seed_of(white), self.seed_of(black)):
-            raise EventMismatch(
-                f"game.finished for {game_id} names round {round} and other players than its pairing"
-            )
+        self._check_pairing(game, round, white, black, "game.finished")
         if game.outcome is not None:
             return False
         live = self._live_table()
         game.outcome, game.reason, game.finished_at = outcome, reason, finished_at
+        game.rated = game.rated and rated
         self._changes.append(ResultRecorded(game))
         if live is not None and self.rounds[game.round].published:
             live.record(game)
+        self._changed()
+        return True
+
+    def correct_result(
+        self,
+        game_id: uuid.UUID,
+        *,
+        round: int,
+        white: uuid.UUID,
+        black: uuid.UUID,
+        old_outcome: Outcome,
+        outcome: Outcome,
+        reason: str | None,
+        at: dt.datetime,
+        role: Role | None = None,
+        by: uuid.UUID | None = None,
+    ) -> bool:
+        """A finished game's result corrected: the new outcome replaces the old one in the table,
+        the crosstable, the rounds, the bracket's score and the TRF, and the game is marked
+        corrected. After the end the final table is published again. False when this correction
+        was recorded already. A correction that overtook the result it corrects (or an earlier
+        correction) is not ready yet."""
+        game = self.game(game_id)
+        self._check_pairing(game, round, white, black, "game.result_corrected")
+        if any((c.old_outcome, c.outcome, c.at) == (old_outcome, outcome, at) for c in game.corrections):
+            return False
+        if game.outcome is None:
+            raise ResultsOutstanding(f"game {game_id} has no result yet: its game.finished is on its way")
+        if game.outcome != old_outcome:
+            raise ChangeOutstanding(
+                f"game {game_id} stands at {game.outcome.value}, the correction is of {old_outcome.value}: "
+                "an earlier correction is on its way"
+            )
+        live = self._live_table()
+        correction = Correction(old_outcome, outcome, reason or None, role, by, at)
+        game.outcome = outcome
+        game.corrections.append(correction)
+        self._changes.append(ResultCorrected(game, correction))
+        if live is not None and self.rounds[game.round].published and not game.cancelled:
+            live.record(game)
+        self._changed()
+        table = self.snapshot.table
+        if self.info.completed_at is not None and table is not None:
+            self.record(StandingsFinal(self.id, table.rows))
+        return True
+
+    def swap_colours(self, game_id: uuid.UUID, *, round: int, white: uuid.UUID, black: uuid.UUID) -> bool:
+        """An open game's colours swapped: ``white`` and ``black`` are the new colours (a match's
+        first game gives the match's first White). False when the game has them already."""
+        game = self.game(game_id)
+        seeds = (self.seed_of(white), self.seed_of(black))
+        if game.round != round or set(seeds) != {game.white, game.black}:
+            raise EventMismatch(f"game.colours_swapped for {game_id} names other players than its pairing")
+        if seeds == (game.white, game.black):
+            return False
+        if game.outcome is not None:
+            raise EventMismatch(f"game {game_id} has its result: its colours stand")
+        live = self._live_table()
+        game.white, game.black = seeds
+        match = None
+        if game.match_id is not None and game.number == 1:
+            match = self.match(game.match_id)
+            match.first_white = game.white
+        self._changes.append(ColoursSwapped(game, match))
+        if live is not None and self.rounds[game.round].published and not game.cancelled:
+            live.record(game)
+        self._changed()
+        return True
+
+    def withdraw(
+        self,
+        player_id: uuid.UUID,
+        *,
+        excluded: bool,
+        reason: str | None,
+        at: dt.datetime,
+        role: Role | None = None,
+        by: uuid.UUID | None = None,
+    ) -> bool:
+        """A player withdrawn (or excluded by the organiser) for good: marked from now on; the
+        ``group-playoff`` table scores their matches 0:2. False if they were already (the first
+        withdrawal stands)."""
+        seed = self.seed_of(player_id)
+        if seed in self.withdrawals:
+            return False
+        live = self._live_table()
+        status = PlayerStatus.EXCLUDED if excluded else PlayerStatus.WITHDRAWN
+        withdrawal = Withdrawal(seed, status, reason or None, at, role, by)
+        self.withdrawals[seed] = withdrawal
+        self._changes.append(PlayerWithdrawn(withdrawal))
+        if live is not None:
+            live.withdraw(seed)
         self._changed()
         return True
 
@@ -376,13 +533,17 @@ class Tournament(Aggregate):
         return True
 
     def decide(self, match_id: str, winner: uuid.UUID, how: Decision, at: dt.datetime) -> bool:
-        """A knockout match's winner and how it was decided; False if it had one already."""
+        """A knockout match's winner and how it was decided; False if it had one already (the first
+        decision stands, unless one of the match's games was corrected since: then pairing's new
+        decision replaces it)."""
         match = self.match(match_id)
         seed = self.seed_of(winner)
         if seed not in match.players:
             raise EventMismatch(f"{winner} does not play in match {match_id}")
         if match.winner is not None:
-            return False
+            corrected = any(g.corrected for g in self._games.values() if g.match_id == match_id)
+            if (match.winner, match.how) == (seed, how) or not corrected:
+                return False
         self._live_table()
         match.winner, match.how, match.decided_at = seed, how, at
         self._changes.append(MatchDecided(match))
@@ -419,12 +580,50 @@ class Tournament(Aggregate):
             self.record(StandingsFinal(self.id, self.snapshot.table.rows))
         return True
 
+    def reset(self, at: dt.datetime) -> bool:
+        """A knockout reset to its draft (RULES.md §4: round 1 undone): its rounds, withdrawals and
+        placing are forgotten and nothing of it is shown until it is started again
+        (:meth:`restart`). False if it is in its draft already."""
+        if self.info.draft:
+            return False
+        self.info.system = self.info.total_rounds = self.info.completed_at = None
+        self.info.reset_at = at
+        self._start(self.info, self.players, None, None, ())
+        self._live_built = True  # nothing paired: no table
+        self._changes.append(TournamentReset(at))
+        self._changed(updated=False)
+        return True
+
+    def restart(self, info: TournamentInfo, players: Sequence[Competitor]) -> bool:
+        """The tournament, reset to its draft, started again: what it is and its roster are the new
+        start's. False unless it is in its draft (a start recorded already stands)."""
+        if not self.info.draft:
+            return False
+        self._start(info, players, None, None, ())
+        self._changes.append(TournamentRestarted())
+        self._changed(updated=False)
+        return True
+
     def take_changes(self) -> list[Change]:
         """What changed since the last call, in order (the repository's ``save`` writes it)."""
         changes, self._changes = self._changes, []
         return changes
 
     # -- inside ----------------------------------------------------------------------------------
+
+    def _check_pairing(self, game: Game, round: int, white: uuid.UUID, black: uuid.UUID, what: str) -> None:
+        """An event about a game names the round and colours the pairing gave it; the colours
+        reversed mean the game's colour swap has not been recorded yet."""
+        named = (round, self.seed_of(white), self.seed_of(black))
+        if named == (game.round, game.white, game.black):
+            return
+        if named == (game.round, game.black, game.white):
+            raise ChangeOutstanding(
+                f"{what} for {game.game_id} names swapped colours: the swap is on its way"
+            )
+        raise EventMismatch(
+            f"{what} for {game.game_id} names round {round} and other players than its pairing"
+        )
 
     def _game(self, number: int, g: AnnouncedGame) -> Game:
         return Game(
@@ -437,6 +636,7 @@ class Tournament(Aggregate):
             match_id=g.match_id,
             number=g.number,
             label=g.label,
+            rated=g.rated,
         )
 
     def _match(self, number: int, m: AnnouncedMatch) -> BracketMatch:
@@ -460,7 +660,7 @@ class Tournament(Aggregate):
             raise EventMismatch(f"the placing gives {p.player_id} seed {p.seed}")
         return Placing(p.seed, p.rank, p.places, p.matches_won)
 
-    def _live_table(self) -> LiveTable | None:
+    def _live_table(self) -> TableKeeper | None:
         """The table kept current, built from the rounds the first time a change needs it (so
         taken before the change is applied)."""
         if not self._live_built:
@@ -468,26 +668,28 @@ class Tournament(Aggregate):
             self._live_built = True
         return self._live
 
-    def _build_live(self) -> LiveTable | None:
+    def _build_live(self) -> TableKeeper | None:
+        if self.info.is_group and self.info.preset_or_none() is not None:
+            return GroupTable((p.seed for p in self.players), self.published_rounds, self.withdrawals.keys)
         standings = self.standings()
         return None if standings is None else LiveTable(standings, self.info.legs)
 
-    def _table_from_scratch(self) -> Table | None:
-        standings = self.standings()
-        return None if standings is None else standings.table()
+    def _table_from_scratch(self) -> Ranked | None:
+        keeper = self._build_live()
+        return None if keeper is None else keeper.ranked()
 
     def _changed(self, *, updated: bool = True) -> None:
         """After a change: one more revision, the snapshot again, and (with a table, unless the
         caller publishes something else) ``StandingsUpdated``."""
         self.revision += 1
-        self.snapshot = self._snapshot(self._live.table() if self._live is not None else None)
+        self.snapshot = self._snapshot(self._live.ranked() if self._live is not None else None)
         table = self.snapshot.table
         if updated and table is not None:
             self.record(
                 StandingsUpdated(self.id, self.snapshot.after_round, self.snapshot.games_counted, table.rows)
             )
 
-    def _snapshot(self, table: Table | None) -> Snapshot:
+    def _snapshot(self, ranked: Ranked | None) -> Snapshot:
         rounds = tuple(r.progress() for r in self.rounds_in_order())
         after_round = games_counted = 0  # the last round with every result in; results counted
         done = True
@@ -499,12 +701,13 @@ class Tournament(Aggregate):
             if done:
                 after_round = progress.number
         snapshot_table = None
-        if table is not None:
+        if ranked is not None:
             rows = []
-            for row in table.rows:
+            for row in ranked.rows:
                 p = self.player(row.start)
                 points = number(row.points)
                 assert points is not None
+                withdrawal = self.withdrawals.get(p.seed)
                 rows.append(
                     SnapshotRow(
                         rank=row.rank,
@@ -516,12 +719,14 @@ class Tournament(Aggregate):
                         points=points,
                         tiebreaks={code: number(v) for code, v in row.tiebreaks.items()},
                         shown={code: number(v) for code, v in row.shown.items()},
+                        status=None if withdrawal is None else withdrawal.status,
+                        status_reason=None if withdrawal is None else withdrawal.reason,
                     )
                 )
             snapshot_table = SnapshotTable(
-                edition=table.edition,
-                tiebreaks=tuple(tb.code for tb in table.tiebreaks),
-                shown=tuple(tb.code for tb in table.shown),
+                edition=ranked.edition,
+                tiebreaks=ranked.tiebreaks,
+                shown=ranked.shown,
                 rows=tuple(rows),
             )
         return Snapshot(after_round, games_counted, rounds, snapshot_table)

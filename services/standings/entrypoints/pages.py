@@ -17,6 +17,7 @@ from services.standings.domain import errors
 from services.standings.domain.codes import TieBreakCodeError, parse_code
 from services.standings.domain.tournament import SYSTEM_NAMES
 from services.standings.entrypoints import queries
+from services.standings.entrypoints.schemas import ResultFields
 from shared.http.problems import Problem, problem_response
 
 PREFIX = "/t/"
@@ -27,11 +28,36 @@ def format_number(value: int | float | None) -> str:
     return "" if value is None else f"{value:g}"
 
 
+GROUP_TITLES = {  # the group-playoff table's columns (live_table.GROUP_COLUMNS)
+    "BP": "board points",
+    "MP-T": "match points among the tied",
+    "BP-T": "board points among the tied",
+}
+BYES = {
+    "pairing_allocated": "Bye",
+    "zero_point": "Zero-point bye (requested)",
+    "half_point": "Half-point bye",
+    "full_point": "Full-point bye",
+}
+
+
 def tiebreak_title(code: str) -> str:
+    if code in GROUP_TITLES:
+        return GROUP_TITLES[code]
     try:
         return parse_code(code).title
     except TieBreakCodeError:
         return code
+
+
+def correction_title(game: ResultFields) -> str:
+    """``corrected from 0-1 by the arbiter: wrong result entered`` (every correction, latest last)."""
+    parts = []
+    for c in game.corrections:
+        by = f" by the {c.role.value}" if c.role is not None else ""
+        why = f": {c.reason}" if c.reason else ""
+        parts.append(f"corrected from {c.old_result} to {c.result}{by}{why}")
+    return "; ".join(parts)
 
 
 def register(app: Flask, svc: StandingsService) -> None:
@@ -77,5 +103,7 @@ def register(app: Flask, svc: StandingsService) -> None:
 
     app.add_template_filter(format_number, "number")
     app.add_template_filter(tiebreak_title, "tiebreak_title")
+    app.add_template_filter(correction_title, "correction_title")
     app.jinja_env.globals["SYSTEMS"] = SYSTEM_NAMES
+    app.jinja_env.globals["BYES"] = BYES
     app.register_blueprint(pages)

@@ -41,7 +41,7 @@ def round_(svc: StandingsService, tournament_id: uuid.UUID, number: int) -> Roun
 
 
 def trf(svc: StandingsService, tournament_id: uuid.UUID) -> str:
-    return write(trf_document(_tournament(svc, tournament_id)))
+    return write(trf_document(_tournament(svc, tournament_id)), canonical=True)
 
 
 def bracket(svc: StandingsService, tournament_id: uuid.UUID) -> BracketOut:

@@ -19,9 +19,11 @@ from services.standings.domain.bracket import (
 )
 from services.standings.domain.crosstable import Cell, player_rounds, results_against
 from services.standings.domain.history import Edition
-from services.standings.domain.rounds import Game, PairedRound, RoundStatus
+from services.standings.domain.rounds import Correction, Game, PairedRound, RoundStatus
 from services.standings.domain.snapshot import Snapshot, SnapshotRow, number
 from services.standings.domain.tournament import SYSTEM_NAMES, Tournament, TournamentInfo, is_bracket
+from services.standings.domain.withdrawals import PlayerStatus
+from shared.authority import Role
 from shared.http.schemas import INT32_MAX
 from shared.scoring import FIDE, Outcome
 from shared.vocabulary import BracketFormat, ByeKind, Decision, Ruleset, Section, Seeding, System
@@ -107,6 +109,8 @@ class StandingRowOut(BaseModel):
     points: Number
     tiebreaks: dict[str, Number | None]  # the ranking tie-breaks, by code (BH-C1, ...)
     shown: dict[str, Number | None]  # shown for information only (SB in a round robin, BH in a Swiss)
+    status: PlayerStatus | None = None  # withdrawn or excluded; None: playing
+    status_reason: str | None = None
 
     @classmethod
     def of(cls, row: SnapshotRow) -> StandingRowOut:
@@ -120,11 +124,13 @@ class StandingRowOut(BaseModel):
             points=row.points,
             tiebreaks=row.tiebreaks,
             shown=row.shown,
+            status=row.status,
+            status_reason=row.status_reason,
         )
 
 
 class StandingsOut(TournamentFields):
-    edition: Edition | None  # FIDE C.07 edition the tie-breaks follow
+    edition: Edition | None  # FIDE C.07 edition the tie-breaks follow (None: group-playoff, or no table yet)
     tiebreaks: list[str]
     shown: list[str]
     rows: list[StandingRowOut]
@@ -153,6 +159,7 @@ class CellOut(BaseModel):
     result: str  # 1 ½ 0 + - * bye, or "" while the game is open
     points: Number | None
     bye: ByeKind | None
+    corrected: bool = False  # the result was corrected by an arbiter or the organiser
 
 
 class CrossRowOut(BaseModel):
@@ -165,6 +172,8 @@ class CrossRowOut(BaseModel):
     points: Number
     rounds: list[CellOut]  # one per round (per leg with double rounds)
     against: list[list[str]] | None  # round robin: results against the player in each place
+    status: PlayerStatus | None = None  # withdrawn or excluded
+    status_reason: str | None = None
 
 
 class CrosstableOut(TournamentFields):
@@ -197,6 +206,8 @@ class CrosstableOut(TournamentFields):
                     points=row.points,
                     rounds=[_cell(c, place_of) for c in mine],
                     against=against,
+                    status=row.status,
+                    status_reason=row.status_reason,
                 )
             )
         labels = [
@@ -217,6 +228,7 @@ def _cell(cell: Cell, place_of: dict[int, int]) -> CellOut:
         result=cell.result,
         points=number(cell.points),
         bye=cell.bye,
+        corrected=cell.corrected,
     )
 
 
@@ -225,9 +237,53 @@ class PlayerOut(BaseModel):
     player_id: uuid.UUID
     name: str
     rating: int | None
+    status: PlayerStatus | None = None  # withdrawn or excluded
 
 
-class GameOut(BaseModel):
+class CorrectionOut(BaseModel):
+    """A result corrected by an arbiter or the organiser."""
+
+    old_outcome: Outcome
+    old_result: str  # for reading: 1-0, ½-½, ...
+    outcome: Outcome
+    result: str
+    reason: str | None
+    role: Role | None  # in what capacity it was decided: organiser, arbiter
+    at: dt.datetime
+
+    @classmethod
+    def of(cls, c: Correction) -> CorrectionOut:
+        return cls(
+            old_outcome=c.old_outcome,
+            old_result=_spelled(c.old_outcome),
+            outcome=c.outcome,
+            result=_spelled(c.outcome),
+            reason=c.reason,
+            role=c.role,
+            at=c.at,
+        )
+
+
+class ResultFields(BaseModel):
+    """What a game's result says besides the outcome: rated or not, corrected or not."""
+
+    rated: bool = True  # False: a knockout's tie-break or sudden-death game
+    corrected: bool = False  # the result was corrected by an arbiter or the organiser
+    old_outcome: Outcome | None = None  # the outcome the latest correction replaced
+    corrections: list[CorrectionOut] = []  # in the order they were made
+
+    @classmethod
+    def fields(cls, g: Game) -> dict[str, Any]:
+        latest = g.correction
+        return {
+            "rated": g.rated,
+            "corrected": g.corrected,
+            "old_outcome": latest.old_outcome if latest else None,
+            "corrections": [CorrectionOut.of(c) for c in g.corrections],
+        }
+
+
+class GameOut(ResultFields):
     game_id: uuid.UUID
     board: int
     leg: int
@@ -275,6 +331,7 @@ class RoundOut(TournamentFields):
                     match_id=g.match_id,
                     label=g.label,
                     cancelled=g.cancelled,
+                    **GameOut.fields(g),
                 )
                 for g in sorted(rnd.games, key=lambda g: (g.leg, g.board, g.number or 0))
             ]
@@ -300,11 +357,15 @@ class RoundOut(TournamentFields):
 
 def _player(t: Tournament, seed: int) -> PlayerOut:
     p = t.player(seed)
-    return PlayerOut(seed=p.seed, player_id=p.player_id, name=p.name, rating=p.rating)
+    return PlayerOut(seed=p.seed, player_id=p.player_id, name=p.name, rating=p.rating, status=t.status(seed))
+
+
+def _spelled(outcome: Outcome) -> str:
+    return outcome.value.replace("1/2", "½")
 
 
 def _result(g: Game) -> str:
-    return g.outcome.value.replace("1/2", "½") if g.outcome else ""
+    return _spelled(g.outcome) if g.outcome else ""
 
 
 class StageOut(BaseModel):
@@ -342,7 +403,7 @@ class FormatOut(BaseModel):
         )
 
 
-class MatchGameOut(BaseModel):
+class MatchGameOut(ResultFields):
     game_id: uuid.UUID
     number: int | None
     label: str | None
@@ -405,6 +466,7 @@ class MatchOut(BaseModel):
                     outcome=g.outcome,
                     result=_result(g),
                     cancelled=g.cancelled,
+                    **MatchGameOut.fields(g),
                 )
                 for g in games
             ],
@@ -432,6 +494,7 @@ class PlacingOut(BaseModel):
     name: str
     rating: int | None
     matches_won: int
+    status: PlayerStatus | None = None  # withdrawn or excluded
 
 
 class BracketOut(TournamentFields):
@@ -483,6 +546,7 @@ class BracketOut(TournamentFields):
                     name=t.player(p.seed).name,
                     rating=t.player(p.seed).rating,
                     matches_won=p.matches_won,
+                    status=t.status(p.seed),
                 )
                 for p in t.placing
             ]

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor
 from services.standings.domain.tournament import TournamentInfo
+from shared.authority import Role
 from shared.scoring import Outcome
 from shared.vocabulary import Decision, System
 
@@ -48,6 +49,56 @@ class RecordResult:
     outcome: Outcome
     reason: str
     finished_at: dt.datetime
+    rated: bool = True  # False: a tie-break or sudden-death game
+
+
+@dataclass(frozen=True)
+class CorrectResult:
+    """``game.result_corrected``: an arbiter or the organiser corrected a finished game's result."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    white: uuid.UUID
+    black: uuid.UUID
+    old_outcome: Outcome
+    outcome: Outcome
+    reason: str | None
+    role: Role
+    by: uuid.UUID
+    at: dt.datetime
+
+
+@dataclass(frozen=True)
+class SwapColours:
+    """``game.colours_swapped``: an open game's new colours."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    white: uuid.UUID
+    black: uuid.UUID
+
+
+@dataclass(frozen=True)
+class RecordWithdrawal:
+    """``player.withdrawn``: a player withdrawn, or excluded by the organiser, for good."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    excluded: bool
+    reason: str | None
+    role: Role | None  # None (and ``at`` None) when the event names no decision
+    by: uuid.UUID | None
+    at: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class ResetTournament:
+    """``tournament.reset``: a knockout back to its draft."""
+
+    tournament_id: uuid.UUID
+    at: dt.datetime
 
 
 @dataclass(frozen=True)

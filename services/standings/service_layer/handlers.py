@@ -4,10 +4,13 @@ never interleave, while different tournaments proceed in parallel). Each handler
 tournament, calls the domain and saves it; the tournament records ``standings.updated`` after each
 change of its table and ``standings.final`` at the end, and the unit of work publishes them.
 
-An event about a tournament, round, match or game this service has not recorded yet, or a completion
-that overtook the last results, is not ready: the broker delivers it again later, behind the others
-(the queues of different events give no order between them). A second result for a game changes
-nothing (the first one stands), and a redelivered event is stopped by the inbox before it gets here.
+An event about a tournament, round, match or game this service has not recorded yet, a completion
+that overtook the last results, a correction that overtook the result it corrects, a result naming
+colours whose swap is on its way, or anything about a knockout reset to its draft before its new
+start, is not ready: the broker delivers it again later, behind the others (the queues of different
+events give no order between them). A second result for a game changes nothing (the first one
+stands; corrections are their own event), and a redelivered event is stopped by the inbox before it
+gets here.
 """
 
 from __future__ import annotations
@@ -19,11 +22,15 @@ from services.standings.domain.tournament import Tournament
 from services.standings.service_layer.commands import (
     CancelGame,
     CompleteTournament,
+    CorrectResult,
     PublishRound,
     RecordDecision,
     RecordPairing,
     RecordResult,
     RecordTournament,
+    RecordWithdrawal,
+    ResetTournament,
+    SwapColours,
 )
 from services.standings.service_layer.ports import StandingsUnitOfWork
 from shared.messaging.port import NotReady
@@ -37,17 +44,23 @@ class _NotReady:
         return None
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
-        if isinstance(exc, errors.NotFound | errors.ResultsOutstanding):
+        if isinstance(exc, errors.NotFound | errors.Outstanding):
             raise NotReady(str(exc)) from None
 
 
 _not_ready = _NotReady()
 
 
-def _locked(uow: StandingsUnitOfWork, tournament_id: uuid.UUID) -> Tournament:
+def _locked(uow: StandingsUnitOfWork, tournament_id: uuid.UUID, *, draft: bool = False) -> Tournament:
+    """The tournament under its row lock; not ready while it is unknown or (unless ``draft``) reset
+    to its draft: what the event is about belongs to the next start."""
     t = uow.tournaments.get(tournament_id, lock=True)
     if t is None:
         raise NotReady(f"no tournament {tournament_id} (tournament.started not seen yet)")
+    if t.info.draft and not draft:
+        raise NotReady(
+            f"tournament {tournament_id} is back in its draft (its new tournament.started not seen yet)"
+        )
     return t
 
 
@@ -58,9 +71,35 @@ class Handlers:
         self.clock = clock
 
     def record_tournament(self, cmd: RecordTournament, uow: StandingsUnitOfWork) -> None:
-        if uow.tournaments.get(cmd.info.id, lock=True) is not None:
-            return  # recorded already (the same start published twice)
-        uow.tournaments.add(Tournament(cmd.info, cmd.roster))
+        """A start: a new tournament, or one reset to its draft started again. The same start twice
+        changes nothing; another start of a tournament not (yet) reset waits for its reset."""
+        t = uow.tournaments.get(cmd.info.id, lock=True)
+        if t is None:
+            uow.tournaments.add(Tournament(cmd.info, cmd.roster))
+        elif t.info.draft:
+            t.restart(cmd.info, cmd.roster)
+            uow.tournaments.save(t)
+        elif t.info.started_at != cmd.info.started_at:
+            raise NotReady(f"tournament {cmd.info.id} started again: its tournament.reset is on its way")
+
+    def reset_tournament(self, cmd: ResetTournament, uow: StandingsUnitOfWork) -> None:
+        """A knockout back to its draft: its bracket is forgotten until its new start."""
+        t = _locked(uow, cmd.tournament_id, draft=True)
+        t.reset(cmd.at)
+        uow.tournaments.save(t)
+
+    def record_withdrawal(self, cmd: RecordWithdrawal, uow: StandingsUnitOfWork) -> None:
+        """A player withdrawn or excluded: marked everywhere (group-playoff: matches scored 0:2)."""
+        t = _locked(uow, cmd.tournament_id)
+        t.withdraw(
+            cmd.player_id,
+            excluded=cmd.excluded,
+            reason=cmd.reason,
+            at=cmd.at or self.clock.now(),
+            role=cmd.role,
+            by=cmd.by,
+        )
+        uow.tournaments.save(t)
 
     def record_pairing(self, cmd: RecordPairing, uow: StandingsUnitOfWork) -> None:
         t = _locked(uow, cmd.tournament_id)
@@ -87,7 +126,33 @@ class Handlers:
                 outcome=cmd.outcome,
                 reason=cmd.reason,
                 finished_at=cmd.finished_at,
+                rated=cmd.rated,
             )
+        uow.tournaments.save(t)
+
+    def correct_result(self, cmd: CorrectResult, uow: StandingsUnitOfWork) -> None:
+        """A corrected result replaces the old one; the table and the pages follow."""
+        t = _locked(uow, cmd.tournament_id)
+        with _not_ready:  # the result it corrects (or an earlier correction) is on its way
+            t.correct_result(
+                cmd.game_id,
+                round=cmd.round,
+                white=cmd.white,
+                black=cmd.black,
+                old_outcome=cmd.old_outcome,
+                outcome=cmd.outcome,
+                reason=cmd.reason,
+                at=cmd.at,
+                role=cmd.role,
+                by=cmd.by,
+            )
+        uow.tournaments.save(t)
+
+    def swap_colours(self, cmd: SwapColours, uow: StandingsUnitOfWork) -> None:
+        """An open game's colours swapped (a knockout, before its result)."""
+        t = _locked(uow, cmd.tournament_id)
+        with _not_ready:
+            t.swap_colours(cmd.game_id, round=cmd.round, white=cmd.white, black=cmd.black)
         uow.tournaments.save(t)
 
     def publish_round(self, cmd: PublishRound, uow: StandingsUnitOfWork) -> None:

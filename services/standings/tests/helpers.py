@@ -10,9 +10,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.orm import Session
 
 from services.standings.adapters import columns, orm
 from services.standings.adapters.memory import MemoryStandingsUnitOfWork, tournaments_table
+from services.standings.adapters.repository import load_tournament
 from services.standings.bootstrap import StandingsService, bootstrap, subscriptions_of
 from services.standings.config import StandingsSettings
 from services.standings.domain.tournament import Tournament
@@ -25,6 +27,12 @@ from shared.timesource import FakeClock
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 W, D, B = GameOutcome.WHITE_WIN, GameOutcome.DRAW, GameOutcome.BLACK_WIN
+ARBITER = uuid.UUID("00000000-0000-4000-8000-0000000000a1")
+
+
+def decision(reason: str | None = None, role: str = "arbiter", minutes: int = 0) -> events.DecisionBy:
+    """An arbiter's (or the organiser's) decision, ``minutes`` after NOW."""
+    return events.DecisionBy(by=ARBITER, role=role, at=NOW + dt.timedelta(minutes=minutes), reason=reason)
 
 
 def embedded(url: str, broker: InProcessBroker | None = None, *, migrate: bool = True) -> StandingsService:
@@ -106,10 +114,13 @@ def revision(svc: StandingsService, tournament_id: uuid.UUID) -> int:
 
 
 def recomputed(svc: StandingsService, tournament_id: uuid.UUID) -> dict[str, Any]:
-    """The snapshot computed from scratch from the stored rows, as it would be stored."""
-    t = svc.views.tournament(tournament_id)
+    """The snapshot computed from scratch from the stored rows, as it would be stored (a knockout
+    reset to its draft too, which the web does not show)."""
+    with Session(svc.engine) as session:
+        t = load_tournament(session, tournament_id)
     assert t is not None
-    return columns.snapshot_json(Tournament(t.info, t.players, t.rounds, t.placing).snapshot)
+    again = Tournament(t.info, t.players, t.rounds, t.placing, withdrawals=t.withdrawals.values())
+    return columns.snapshot_json(again.snapshot)
 
 
 def table(svc: StandingsService, tournament_id: uuid.UUID) -> list[tuple[Any, ...]]:
@@ -165,6 +176,7 @@ class Story:
         )
         self.paired: dict[int, events.RoundPaired] = {}
         self.envelopes: list[events.Envelope] = []
+        self.outcomes: dict[uuid.UUID, GameOutcome] = {}  # the result each game stands at
 
     def _send(self, event: Any) -> events.Envelope:
         envelope = self.send(self.svc, event)
@@ -176,8 +188,14 @@ class Story:
         return self
 
     def pair(
-        self, number: int, pairs: Sequence[tuple[int, int]], bye: int | None = None
+        self,
+        number: int,
+        pairs: Sequence[tuple[int, int]],
+        bye: int | None = None,
+        *,
+        zero_point: Sequence[int] = (),
     ) -> events.RoundPaired:
+        """``bye``: the pairing-allocated bye; ``zero_point``: zero-point byes the players asked for."""
         games = []
         for board, (white, black) in enumerate(pairs, start=1):
             legs = [(white, black, 1)] + ([(black, white, 2)] if self.double_rounds else [])
@@ -198,7 +216,8 @@ class Story:
             total_rounds=self.total_rounds,
             system=self.system,
             games=games,
-            byes=[events.Bye(player_id=self.player_ids[bye])] if bye else [],
+            byes=([events.Bye(player_id=self.player_ids[bye])] if bye else [])
+            + [events.Bye(player_id=self.player_ids[s], kind=events.ByeKind.ZERO_POINT) for s in zero_point],
             time_control=events.TimeControl(base_seconds=180, increment_seconds=2),
         )
         self.paired[number] = event
@@ -222,12 +241,58 @@ class Story:
         )
 
     def result(self, number: int, white: int, black: int, outcome: GameOutcome) -> events.Envelope:
-        return self._send(self.finished(number, white, black, outcome))
+        finished = self.finished(number, white, black, outcome)
+        self.outcomes.setdefault(finished.game_id, outcome)  # the first result stands
+        return self._send(finished)
 
-    def play(self, number: int, boards: Sequence[tuple[Any, ...]], bye: int | None = None) -> None:
+    def corrected(
+        self, number: int, white: int, black: int, outcome: GameOutcome, reason: str = "wrong result entered",
+        *, role: str = "arbiter", minutes: int = 1,
+    ) -> events.GameResultCorrected:  # fmt: skip
+        """The correction of the game in round ``number`` with these colours, from what it stands at."""
+        game = self.finished(number, white, black, outcome)
+        return events.GameResultCorrected(
+            tournament_id=self.id,
+            game_id=game.game_id,
+            round=number,
+            white=game.white,
+            black=game.black,
+            old_outcome=self.outcomes[game.game_id],
+            outcome=outcome,
+            decision=decision(reason, role, minutes),
+        )
+
+    def correct(
+        self, number: int, white: int, black: int, outcome: GameOutcome, **kwargs: Any
+    ) -> events.Envelope:
+        event = self.corrected(number, white, black, outcome, **kwargs)
+        self.outcomes[event.game_id] = outcome
+        return self._send(event)
+
+    def withdraw(
+        self, seed: int, reason: str = "left for home", *, excluded: bool = False
+    ) -> events.Envelope:
+        return self._send(
+            events.PlayerWithdrawn(
+                tournament_id=self.id,
+                player_id=self.player_ids[seed],
+                reason=reason,
+                excluded=excluded,
+                decision=decision(reason, "organiser" if excluded else "arbiter"),
+            )
+        )
+
+    def play(
+        self,
+        number: int,
+        boards: Sequence[tuple[Any, ...]],
+        bye: int | None = None,
+        *,
+        zero_point: Sequence[int] = (),
+    ) -> None:
         """Pair a round and report its games: each board is ``(white, black, outcome)``, with double
         rounds ``(white, black, leg 1 outcome, leg 2 outcome)`` (leg 2: ``black`` has White)."""
-        self.pair(number, [(board[0], board[1]) for board in boards], bye)
+        self.pair(number, [(board[0], board[1]) for board in boards], bye, zero_point=zero_point)
         for white, black, *outcomes in boards:
             self.result(number, white, black, outcomes[0])
             if self.double_rounds:
@@ -298,16 +363,119 @@ class KnockoutStory:
         )
         self.rounds: dict[int, events.RoundPaired] = {}
         self.games: dict[tuple[str, int], events.PairedGame] = {}
+        self.outcomes: dict[uuid.UUID, GameOutcome] = {}
+        self.generation = 0  # games paired again (a match's new players) get new ids
 
     def start(self) -> KnockoutStory:
         self.send(self.svc, self.started)
         return self
 
+    def reset(self, minutes: int = 5) -> events.Envelope:
+        return self.send(
+            self.svc,
+            events.TournamentReset(tournament_id=self.id, decision=decision(None, "organiser", minutes)),
+        )
+
+    def start_again(self, order: Sequence[int], minutes: int = 10) -> events.Envelope:
+        """Started again after a reset, seeded in ``order`` (old seeds: the new seed 1 first)."""
+        roster = {e.seed: e for e in self.started.roster}
+        self.player_ids = {new: roster[old].player_id for new, old in enumerate(order, start=1)}
+        self.started = self.started.model_copy(
+            update={
+                "started_at": NOW + dt.timedelta(minutes=minutes),
+                "roster": [
+                    roster[old].model_copy(update={"seed": new}) for new, old in enumerate(order, start=1)
+                ],
+            }
+        )
+        self.rounds.clear()
+        self.games.clear()
+        return self.send(self.svc, self.started)
+
+    def withdraw(self, seed: int, reason: str = "ill", *, excluded: bool = False) -> events.Envelope:
+        return self.send(
+            self.svc,
+            events.PlayerWithdrawn(
+                tournament_id=self.id,
+                player_id=self.player_ids[seed],
+                reason=reason,
+                excluded=excluded,
+                decision=decision(reason, "organiser"),
+            ),
+        )
+
+    def swap(self, number: int, match_id: str, game: int) -> events.Envelope:
+        g = self.games[(match_id, game)]
+        swapped = g.model_copy(update={"white": g.black, "black": g.white})
+        self.games[(match_id, game)] = swapped
+        return self.send(
+            self.svc,
+            events.GameColoursSwapped(
+                tournament_id=self.id,
+                game_id=g.game_id,
+                round=number,
+                white=swapped.white,
+                black=swapped.black,
+                decision=decision(None, "arbiter"),
+            ),
+        )
+
+    def correct(
+        self, number: int, match_id: str, game: int, outcome: GameOutcome, reason: str = "misreported"
+    ) -> events.Envelope:
+        g = self.games[(match_id, game)]
+        event = events.GameResultCorrected(
+            tournament_id=self.id,
+            game_id=g.game_id,
+            round=number,
+            white=g.white,
+            black=g.black,
+            old_outcome=self.outcomes[g.game_id],
+            outcome=outcome,
+            decision=decision(reason, "arbiter", minutes=len(self.outcomes)),
+        )
+        self.outcomes[g.game_id] = outcome
+        return self.send(self.svc, event)
+
+    def repair(self, number: int, match_id: str, a: int, b: int) -> events.RoundPaired:
+        """The round announced again with ``match_id``'s new players (a correction changed who
+        advanced): its games anew, under new ids."""
+        self.generation += 1
+        event = self.rounds[number]
+        board = next(m.board for m in event.matches if m.match_id == match_id)
+        games = [g for g in event.games if g.match_id != match_id] + [
+            self._game(match_id, board, 1, a, b, "Game 1", TC),
+            self._game(match_id, board, 2, b, a, "Game 2", TC),
+        ]
+        matches = [
+            m.model_copy(
+                update={
+                    "players": [self.player_ids[a], self.player_ids[b]],
+                    "first_white": self.player_ids[a],
+                }
+            )
+            if m.match_id == match_id
+            else m
+            for m in event.matches
+        ]
+        event = event.model_copy(update={"games": games, "matches": matches})
+        self.rounds[number] = event
+        self.send(self.svc, event)
+        return event
+
     def _game(
-        self, match_id: str, board: int, number: int, white: int, black: int, label: str, tc
+        self,
+        match_id: str,
+        board: int,
+        number: int,
+        white: int,
+        black: int,
+        label: str,
+        tc,
+        rated: bool = True,
     ) -> events.PairedGame:
         game = events.PairedGame(
-            game_id=uuid.uuid5(self.id, f"{match_id}/{number}"),
+            game_id=uuid.uuid5(self.id, f"{match_id}/{number}/{self.generation}"),
             board=board,
             white=self.player_ids[white],
             black=self.player_ids[black],
@@ -315,6 +483,7 @@ class KnockoutStory:
             number=number,
             label=label,
             time_control=tc,
+            rated=rated,
         )
         self.games[(match_id, number)] = game
         return game
@@ -370,8 +539,8 @@ class KnockoutStory:
         board = next(g.board for g in self.rounds[number].games if g.match_id == match_id)
         stage = PLAN.stages[0].time_control
         added = [
-            self._game(match_id, board, 3, a, b, "Tie-break 1 (15+10), game 1", stage),
-            self._game(match_id, board, 4, b, a, "Tie-break 1 (15+10), game 2", stage),
+            self._game(match_id, board, 3, a, b, "Tie-break 1 (15+10), game 1", stage, rated=False),
+            self._game(match_id, board, 4, b, a, "Tie-break 1 (15+10), game 2", stage, rated=False),
         ]
         event = self.rounds[number].model_copy(
             update={"games": [*self.rounds[number].games, *added], "published": True}
@@ -387,6 +556,7 @@ class KnockoutStory:
 
     def result(self, number: int, match_id: str, game: int, outcome: GameOutcome) -> events.Envelope:
         g = self.games[(match_id, game)]
+        self.outcomes[g.game_id] = outcome
         return self.send(
             self.svc,
             events.GameFinished(
@@ -398,6 +568,7 @@ class KnockoutStory:
                 outcome=outcome,
                 reason="resignation",
                 finished_at=NOW,
+                rated=g.rated,
             ),
         )
 

@@ -14,6 +14,8 @@ from werkzeug.serving import make_server
 
 from services.standings.entrypoints.app import create_app
 from services.standings.tests.helpers import (
+    B,
+    D,
     Story,
     W,
     double_rounds_swiss,
@@ -61,6 +63,14 @@ class Site:
         names = ["Anand", "Botvinnik", "Capablanca", EVIL, "Euwe", "Fischer"]
         self.bracket = six_player_knockout(self.svc, names=names)
         self.semis = six_player_knockout(self.svc, names=names, upto=2)
+        self.decided = Story(self.svc, 6, system="swiss", rounds=4, names=names).start()
+        self.decided.play(1, [(1, 4, W), (2, 5, D), (3, 6, W)])
+        self.decided.withdraw(6, reason="had to leave early")
+        self.decided.play(2, [(3, 1, D), (5, 4, W)], zero_point=[2])
+        self.decided.correct(1, 2, 5, B, reason="the scoresheets say 0-1")
+        self.corrected = six_player_knockout(self.svc, names=names, upto=2)
+        self.corrected.correct(1, "winners:1:4", 2, B, reason="3 won on time")
+        self.corrected.withdraw(4, reason="ill", excluded=True)
         self.server = make_server("127.0.0.1", 0, create_app(self.svc), threaded=True)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
@@ -202,8 +212,8 @@ def test_a_knockout_shows_a_bracket_instead_of_a_table(site, page):
     assert level.locator(".games li").all_inner_texts() == [
         "Game 1: 4–5 1-0",
         "Game 2: 5–4 1-0",
-        "Tie-break 1 (15+10), game 1: 4–5 ½-½",
-        "Tie-break 1 (15+10), game 2: 5–4 1-0",
+        "Tie-break 1 (15+10), game 1: 4–5 ½-½ unrated",
+        "Tie-break 1 (15+10), game 2: 5–4 1-0 unrated",
     ]
     assert level.locator(".how").inner_text() == "won on tie-breaks"
     bye = page.locator("#match-winners-1-1")
@@ -243,8 +253,8 @@ def test_a_knockout_round_page_names_every_game(site, page):
     assert [(row[0], row[1], row[5]) for row in rows] == [
         ("1", "Game 1", "1-0"),
         ("1", "Game 2", "1-0"),
-        ("1", "Tie-break 1 (15+10), game 1", "½-½"),
-        ("1", "Tie-break 1 (15+10), game 2", "1-0"),
+        ("1", "Tie-break 1 (15+10), game 1 unrated", "½-½"),
+        ("1", "Tie-break 1 (15+10), game 2 unrated", "1-0"),
         ("2", "Game 1", "1-0"),
         ("2", "Game 2", "½-½"),
     ]
@@ -256,3 +266,57 @@ def test_a_name_with_a_script_shows_as_text(site, page):
         page.goto(f"{site.url}/t/{site.live.id}{path}")
         assert page.get_by_text(EVIL, exact=True).first.is_visible()
         assert page.evaluate("window.pwned") is None
+
+
+def test_a_withdrawn_player_is_marked_in_the_standings_and_the_crosstable(site, page):
+    page.goto(f"{site.url}/t/{site.decided.id}")
+    rows = cells(page, "#standings tbody tr")
+    fischer = next(row for row in rows if row[2].startswith("Fischer"))
+    assert fischer[1:3] == ["6", "Fischer withdrawn"]
+    mark = page.locator("#standings .mark.withdrawn")
+    assert mark.count() == 1 and mark.get_attribute("title") == "withdrawn: had to leave early"
+    assert page.locator("#standings tr.withdrawn").count() == 1
+    assert "Withdrawn players are not paired in later rounds" in page.locator(".legend").inner_text()
+    page.goto(f"{site.url}/t/{site.decided.id}/crosstable")
+    rows = {row[1]: row for row in cells(page, "#crosstable tbody tr")}
+    capablanca = rows["Capablanca"][0]
+    assert rows["Fischer withdrawn"][3:5] == [
+        f"{capablanca}b0",
+        "",
+    ]  # lost to Capablanca, not paired in round 2
+    corrected = page.locator("#crosstable td.corrected")
+    assert corrected.count() == 2 and corrected.first.get_attribute("title") == "result corrected"
+    # Botvinnik (White) lost to Euwe: each row names the opponent's place, the colour and the result
+    botvinnik_lost, euwe_won = f"{rows['Euwe'][0]}w0†", f"{rows['Botvinnik'][0]}b1†"
+    assert sorted(corrected.all_inner_texts()) == sorted([botvinnik_lost, euwe_won])
+
+
+def test_a_corrected_result_and_a_requested_bye_on_the_round_pages(site, page):
+    page.goto(f"{site.url}/t/{site.decided.id}/rounds/1")
+    rows = cells(page, "#pairings tbody tr")
+    assert rows[1] == ["2", "2", "Botvinnik", "2000", "0-1 corrected", "5", "Euwe", "1850"]
+    result = page.locator("#pairings tbody tr").nth(1).locator("td.result")
+    assert (
+        result.get_attribute("title") == "corrected from ½-½ to 0-1 by the arbiter: the scoresheets say 0-1"
+    )
+    assert rows[2][6] == "Fischer withdrawn"
+    page.goto(f"{site.url}/t/{site.decided.id}/rounds/2")
+    assert page.locator("#byes li").all_inner_texts() == [
+        "Zero-point bye (requested): Botvinnik (2), 0 points"
+    ]
+
+
+def test_a_corrected_game_and_an_excluded_player_in_the_bracket(site, page):
+    page.goto(f"{site.url}/t/{site.corrected.id}/bracket")
+    match = page.locator("#match-winners-1-4")
+    assert match.locator(".games li").all_inner_texts() == [
+        "Game 1: 3–6 1-0",
+        "Game 2: 6–3 0-1 corrected",
+    ]
+    assert match.locator(".mark.corrected").get_attribute("title") == (
+        "corrected from ½-½ to 0-1 by the arbiter: 3 won on time"
+    )
+    assert match.locator(".slot").all_inner_texts() == ["3\nCapablanca\n2", "6\nFischer\n0"]
+    excluded = page.locator("#match-winners-1-2 .mark.excluded")
+    assert excluded.count() == 1 and excluded.get_attribute("title") == "excluded"
+    assert [row[1] for row in cells(page, "#seeding tbody tr")][3] == f"{EVIL} excluded"

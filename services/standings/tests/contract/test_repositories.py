@@ -26,6 +26,7 @@ from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, Anno
 from services.standings.domain.rounds import Competitor
 from services.standings.domain.tournament import Tournament, TournamentInfo
 from shared import events
+from shared.authority import Role
 from shared.database import make_engine, upgrade
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
@@ -137,7 +138,7 @@ def gid(t: Tournament, name: str) -> uuid.UUID:
 
 def state(t: Tournament) -> tuple[Any, ...]:
     """Everything a tournament is, to compare one read with another."""
-    return (t.info, t.players, t.rounds, t.placing, t.revision, t.snapshot)
+    return (t.info, t.players, t.rounds, t.placing, t.withdrawals, t.revision, t.snapshot)
 
 
 def pair_platform_round(t: Tournament) -> None:
@@ -404,3 +405,158 @@ def test_saving_what_did_not_change_writes_and_publishes_nothing(backend: Backen
     with backend.uow() as uow:
         assert state(uow.tournaments.get(t.id)) == state(t)
     assert backend.published() == before
+
+
+def steps_through(backend: Backend, t: Tournament, steps: list[Any]) -> Tournament:
+    """Each step in its own unit of work; after each, the tournament reads back as it was left."""
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+        uow.commit()
+    for step in steps:
+        with backend.uow() as uow:
+            t = uow.tournaments.get(t.id, lock=True)
+            assert step(t)
+            uow.tournaments.save(t)
+            uow.commit()
+        with backend.uow() as uow:
+            again = uow.tournaments.get(t.id)
+        assert state(again) == state(t)
+    return again
+
+
+def correct(t: Tournament, name: str, outcome: Outcome, minutes: int) -> bool:
+    g = t.game(gid(t, name))
+    assert g.outcome is not None
+    return t.correct_result(
+        g.game_id,
+        round=g.round,
+        white=t.player(g.white).player_id,
+        black=t.player(g.black).player_id,
+        old_outcome=g.outcome,
+        outcome=outcome,
+        reason=f"correction {minutes}",
+        at=LATER + dt.timedelta(minutes=minutes),
+        role=Role.ARBITER,
+        by=pid(9),
+    )
+
+
+def test_corrections_and_withdrawals_read_back(backend: Backend) -> None:
+    again = steps_through(
+        backend,
+        platform(),
+        [
+            lambda t: pair_platform_round(t) is None,
+            lambda t: result(t, "1/1", Outcome.WHITE_WIN),
+            lambda t: correct(t, "1/1", Outcome.DRAW, 1),
+            lambda t: correct(t, "1/1", Outcome.BLACK_WIN, 2),
+            lambda t: t.withdraw(
+                pid(4), excluded=False, reason="ill", at=LATER, role=Role.ORGANISER, by=pid(9)
+            ),
+            lambda t: t.withdraw(pid(5), excluded=True, reason=None, at=LATER),
+        ],
+    )
+    game = again.game(gid(again, "1/1"))
+    assert game.outcome == Outcome.BLACK_WIN
+    assert [(c.old_outcome, c.outcome, c.reason, c.role, c.by) for c in game.corrections] == [
+        (Outcome.WHITE_WIN, Outcome.DRAW, "correction 1", Role.ARBITER, pid(9)),
+        (Outcome.DRAW, Outcome.BLACK_WIN, "correction 2", Role.ARBITER, pid(9)),
+    ]
+    assert [(w.seed, w.status, w.reason, w.role) for w in again.withdrawals.values()] == [
+        (4, "withdrawn", "ill", Role.ORGANISER),
+        (5, "excluded", None, None),
+    ]
+    assert [r["status"] for r in backend.published()[-1][1]["rows"] if "status" in r] == []  # not on the wire
+    assert [kind for kind, _ in backend.published()] == ["standings.updated"] * 6
+
+
+def test_a_knockouts_decisions_read_back(backend: Backend) -> None:
+    def pair(t: Tournament, b_slot: int, g: str) -> bool:
+        return t.pair_round(
+            1,
+            system=System.KNOCKOUT,
+            total_rounds=2,
+            games=[
+                AnnouncedGame(gid(t, g + "1"), 1, pid(2), pid(b_slot), match_id="winners:1:2", number=1),
+                AnnouncedGame(
+                    gid(t, g + "2"), 1, pid(b_slot), pid(2), match_id="winners:1:2", number=2, rated=False
+                ),
+            ],
+            matches=[AnnouncedMatch("winners:1:2", Section.WINNERS, 1, 2, 1, (pid(2), pid(b_slot)), pid(2))],
+            at=NOW,
+        )
+
+    def rated_result(t: Tournament) -> bool:
+        g = t.game(gid(t, "g2"))
+        return t.record_result(
+            g.game_id,
+            round=1,
+            white=t.player(g.white).player_id,
+            black=t.player(g.black).player_id,
+            outcome=Outcome.WHITE_WIN,
+            reason="time",
+            finished_at=LATER,
+            rated=False,
+        )
+
+    def swap(t: Tournament) -> bool:
+        return t.swap_colours(gid(t, "g1"), round=1, white=pid(3), black=pid(2))
+
+    def restart(t: Tournament) -> bool:
+        info = TournamentInfo(
+            id=t.id,
+            name="Club knockout again",
+            ruleset=Ruleset.KNOCKOUT,
+            started_at=LATER,
+            time_control=TimeControl(300, 3),
+        )
+        reseeded = [
+            Competitor(new, p.player_id, p.name, p.rating) for new, p in enumerate(reversed(roster(3)), 1)
+        ]
+        return t.restart(info, reseeded)
+
+    again = steps_through(
+        backend,
+        knockout(),
+        [
+            lambda t: pair(t, 3, "g"),
+            swap,
+            lambda t: result(t, "g1", Outcome.WHITE_WIN),  # 3 (White since the swap) wins
+            rated_result,
+            lambda t: t.decide("winners:1:2", pid(3), Decision.TIEBREAK, LATER),
+            lambda t: correct(t, "g1", Outcome.BLACK_WIN, 1),
+            lambda t: t.decide("winners:1:2", pid(2), Decision.REGULAR, LATER),  # again, after the correction
+            lambda t: t.reset(LATER),
+        ],
+    )
+    assert again.info.draft and again.rounds == {} and again.info.system is None
+    with backend.uow() as uow:
+        t = uow.tournaments.get(again.id, lock=True)
+        assert restart(t)
+        uow.tournaments.save(t)
+        uow.commit()
+    with backend.uow() as uow:
+        started = uow.tournaments.get(again.id)
+    assert state(started) == state(t) and not started.info.draft
+    assert (started.info.name, [p.seed for p in started.players]) == ("Club knockout again", [1, 2, 3])
+    assert started.players[0].player_id == pid(3) and started.revision == 8 + 1
+
+
+def test_a_knockout_match_gets_its_new_players(backend: Backend) -> None:
+    def pair(t: Tournament, b: int, name: str) -> bool:
+        return t.pair_round(
+            1,
+            system=System.KNOCKOUT,
+            total_rounds=2,
+            games=[AnnouncedGame(gid(t, name), 1, pid(2), pid(b), match_id="winners:1:2", number=1)],
+            matches=[AnnouncedMatch("winners:1:2", Section.WINNERS, 1, 2, 1, (pid(2), pid(b)), pid(2))],
+            at=NOW,
+        )
+
+    again = steps_through(
+        backend,
+        knockout(),
+        [lambda t: pair(t, 3, "a"), lambda t: pair(t, 1, "b"), lambda t: t.cancel(gid(t, "a"), LATER)],
+    )
+    assert again.match("winners:1:2").players == (2, 1)
+    assert [(g.black, g.cancelled) for g in again.round(1).games] == [(3, True), (1, False)]

@@ -121,3 +121,44 @@ def test_two_consumers_racing_on_one_tournament(make_service):
     assert len(updates) == 1 + 5  # the pairing and each result once, the doubled event included
     with one.engine.connect() as conn:
         assert conn.execute(sa.select(orm.tournaments.c.revision)).scalar() == 1 + 5
+
+
+def test_corrections_and_withdrawals_on_postgresql(pg_svc):
+    from services.standings.tests.unit.test_decisions import CORRECTED_SWISS, corrected_swiss
+
+    story = corrected_swiss(pg_svc)  # each delivery checked against a recomputation
+    assert table(pg_svc, story.id) == CORRECTED_SWISS
+    story.withdraw(4, reason="a train to catch")
+    with pg_svc.engine.connect() as conn:
+        stored = conn.execute(sa.select(orm.corrections)).one()
+        status = conn.execute(
+            sa.select(orm.players.c.status, orm.players.c.status_reason, orm.players.c.status_role).where(
+                orm.players.c.seed == 4
+            )
+        ).one()
+    assert (stored.old_outcome, stored.outcome, stored.number, stored.role) == ("0-1", "1-0", 1, "arbiter")
+    assert stored.decided_at.tzinfo is not None
+    assert tuple(status) == ("withdrawn", "a train to catch", "arbiter")
+    client = create_app(pg_svc).test_client()
+    game = client.get(f"/tournaments/{story.id}/rounds/2").json["games"][2]
+    assert (game["corrected"], game["old_outcome"], game["result"]) == (True, "0-1", "1-0")
+
+
+def test_a_reset_and_a_new_start_on_postgresql(make_service):
+    from services.standings.tests.helpers import KnockoutStory
+
+    one, two = make_service(), make_service()
+    story = KnockoutStory(one, 4, third_place=False, send=checked).start()
+    story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
+    story.publish(1)
+    story.svc = two  # the other consumer process resets it and sees the new start
+    story.reset()
+    story.start_again([4, 3, 2, 1])
+    story.svc = one  # one's live table predates the reset: the row's revision tells it
+    story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
+    t = one.views.tournament(story.id)
+    assert [p.player_id for p in t.players] == [story.player_ids[s] for s in (1, 2, 3, 4)]
+    assert t.round(1).published is False and t.revision == 2 + 1 + 1 + 1  # revisions go on counting
+    with one.engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(orm.games)).scalar() == 4
+        assert conn.execute(sa.select(sa.func.count()).select_from(orm.rounds)).scalar() == 1

@@ -10,6 +10,7 @@ from services.standings.domain.from_trf import history_from_trf
 from services.standings.domain.presets import preset
 from services.standings.domain.ranking import compute_table
 from services.standings.tests.helpers import (
+    B,
     D,
     Story,
     W,
@@ -46,6 +47,8 @@ def test_standings(client, svc):
         "points": 6,
         "tiebreaks": {"WIN": 3, "DE": 0, "SNO": 4},
         "shown": {"SB": 28},
+        "status": None,
+        "status_reason": None,
     }
     assert [r["seed"] for r in body["rows"]] == [4, 1, 6, 2, 3, 5]
     assert [r["status"] for r in body["rounds"]] == ["finished"] * 5
@@ -76,6 +79,7 @@ def test_crosstable_of_a_round_robin(client, svc):
         "result": "-",
         "points": 0,
         "bye": None,
+        "corrected": False,
     }
     last = body["rows"][5]  # seed 5 won that forfeit
     assert last["against"][0] == ["+"] and last["rounds"][2]["points"] == 2
@@ -110,7 +114,13 @@ def test_round(client, svc):
     assert games == [(1, 5, 3, None, ""), (2, 1, 2, "+/-", "+/-")]
     assert body["byes"] == [
         {
-            "player": {"seed": 4, "player_id": str(story.player_ids[4]), "name": "Player 4", "rating": 1900},
+            "player": {
+                "seed": 4,
+                "player_id": str(story.player_ids[4]),
+                "name": "Player 4",
+                "rating": 1900,
+                "status": None,
+            },
             "kind": "pairing_allocated",
             "points": 2,
         }
@@ -248,3 +258,105 @@ def test_openapi_documents_the_json_api_only(client):
         "/tournaments/{tournament_id}/trf",
     ]
     assert client.get("/healthz").json == {"status": "ok"}
+
+
+# -- the arbiter's decisions in the answers -------------------------------------------------------------
+
+
+def test_a_corrected_result_is_marked_in_the_round_and_the_crosstable(client, svc):
+    story = Story(svc, 4, system="swiss", rounds=2).start()
+    story.play(1, [(1, 3, W), (2, 4, D)])
+    story.correct(1, 1, 3, GameOutcome.BLACK_WIN, reason="scoresheets swapped", role="organiser")
+    games = client.get(f"/tournaments/{story.id}/rounds/1").json["games"]
+    first, second = games
+    assert (first["outcome"], first["result"], first["corrected"], first["old_outcome"]) == (
+        "0-1",
+        "0-1",
+        True,
+        "1-0",
+    )
+    [correction] = first["corrections"]
+    assert {
+        k: correction[k] for k in ("old_outcome", "old_result", "outcome", "result", "reason", "role")
+    } == {
+        "old_outcome": "1-0",
+        "old_result": "1-0",
+        "outcome": "0-1",
+        "result": "0-1",
+        "reason": "scoresheets swapped",
+        "role": "organiser",
+    }
+    assert (second["corrected"], second["old_outcome"], second["corrections"], second["rated"]) == (
+        False,
+        None,
+        [],
+        True,
+    )
+    rows = {r["seed"]: r for r in client.get(f"/tournaments/{story.id}/crosstable").json["rows"]}
+    assert (rows[3]["rounds"][0]["result"], rows[3]["rounds"][0]["corrected"]) == ("1", True)
+    assert (rows[2]["rounds"][0]["result"], rows[2]["rounds"][0]["corrected"]) == ("½", False)
+    html = client.get(f"/t/{story.id}/rounds/1").get_data(as_text=True)
+    assert 'title="corrected from 1-0 to 0-1 by the organiser: scoresheets swapped"' in html
+    assert '<span class="mark corrected"' in html
+
+
+def test_withdrawn_and_excluded_players_are_marked_everywhere(client, svc):
+    story = Story(svc, 5, system="swiss", rounds=3).start()
+    story.play(1, [(1, 4, W), (2, 5, D)], bye=3)
+    story.withdraw(4, reason="<b>ill</b>")
+    story.withdraw(5, excluded=True, reason="cheating")
+    rows = {r["seed"]: r for r in client.get(f"/tournaments/{story.id}/standings").json["rows"]}
+    assert [(rows[s]["status"], rows[s]["status_reason"]) for s in (1, 4, 5)] == [
+        (None, None),
+        ("withdrawn", "<b>ill</b>"),
+        ("excluded", "cheating"),
+    ]
+    cross = {r["seed"]: r for r in client.get(f"/tournaments/{story.id}/crosstable").json["rows"]}
+    assert (cross[4]["status"], cross[5]["status"], cross[1]["status"]) == ("withdrawn", "excluded", None)
+    games = client.get(f"/tournaments/{story.id}/rounds/1").json["games"]
+    assert [(g["white"]["status"], g["black"]["status"]) for g in games] == [
+        (None, "withdrawn"),
+        (None, "excluded"),
+    ]
+    html = client.get(f"/t/{story.id}").get_data(as_text=True)
+    assert '<span class="mark withdrawn" title="withdrawn: &lt;b&gt;ill&lt;/b&gt;">withdrawn</span>' in html
+    assert '<tr class="excluded">' in html and "<b>ill</b>" not in html
+
+
+def test_a_zero_point_bye_on_request_in_the_round(client, svc):
+    story = Story(svc, 4, system="swiss", rounds=3).start()
+    story.play(1, [(1, 3, D), (2, 4, W)])
+    story.play(2, [(4, 1, B)], bye=3, zero_point=[2])
+    byes = client.get(f"/tournaments/{story.id}/rounds/2").json["byes"]
+    assert [(b["player"]["seed"], b["kind"], b["points"]) for b in byes] == [
+        (2, "zero_point", 0),  # by seed
+        (3, "pairing_allocated", 2),
+    ]
+    html = client.get(f"/t/{story.id}/rounds/2").get_data(as_text=True)
+    assert "Zero-point bye (requested): Player 2 (2), 0 points" in html
+    cell = next(r for r in client.get(f"/tournaments/{story.id}/crosstable").json["rows"] if r["seed"] == 2)[
+        "rounds"
+    ][1]
+    assert (cell["result"], cell["bye"], cell["points"]) == ("bye", "zero_point", 0)
+
+
+def test_a_group_playoff_table(client, svc):
+    story = Story(svc, 4, system="round_robin", rounds=3, double_rounds=True, ruleset="group-playoff").start()
+    story.play(1, [(1, 4, W, D), (2, 3, D, D)])
+    body = client.get(f"/tournaments/{story.id}/standings").json
+    assert (body["edition"], body["tiebreaks"], body["shown"]) == (None, ["BP", "MP-T", "BP-T"], [])
+    assert [(r["seed"], r["points"], r["tiebreaks"]["BP"]) for r in body["rows"]] == [
+        (1, 2, 1.5),
+        (2, 1, 1),
+        (3, 1, 1),
+        (4, 0, 0.5),
+    ]
+    html = client.get(f"/t/{story.id}").get_data(as_text=True)
+    assert "Ranking: match points (Pts.), then BP (board points), MP-T (match points among the tied)" in html
+    assert client.get(f"/tournaments/{story.id}/crosstable").json["rows"][0]["against"][3] == ["1", "½"]
+    doc = parse(client.get(f"/tournaments/{story.id}/trf").get_data(as_text=True))
+    assert (doc.players[1].points, doc.players[1].rank, doc.players[4].points) == (
+        1.5,
+        1,
+        0.5,
+    )  # board points

@@ -12,6 +12,7 @@ from services.standings.domain.bracket import KnockoutFormat, Placing
 from services.standings.domain.history import Edition
 from services.standings.domain.rounds import RoundProgress, RoundStatus
 from services.standings.domain.snapshot import Snapshot, SnapshotRow, SnapshotTable
+from services.standings.domain.withdrawals import PlayerStatus
 from services.standings.tests.helpers import double_rounds_swiss, six_player_knockout, snapshot
 from shared.time_control import TimeControl
 from shared.vocabulary import BracketFormat, Seeding
@@ -100,7 +101,31 @@ def test_a_stored_snapshot_reads_back_to_the_same_json(svc, client):
     assert {k: body[k] for k in ("after_round", "games_counted", "rounds")} == {
         k: stored[k] for k in ("after_round", "games_counted", "rounds")
     }
-    assert {k: body[k] for k in ("edition", "tiebreaks", "shown", "rows")} == stored["table"]
+    playing = {"status": None, "status_reason": None}  # stored only for a player who left
+    assert {k: body[k] for k in ("edition", "tiebreaks", "shown", "rows")} == {
+        **stored["table"],
+        "rows": [{**row, **playing} for row in stored["table"]["rows"]],
+    }
+
+
+def test_a_withdrawn_player_and_a_group_table_read_back():
+    row = SnapshotRow(3, 3, 4, ANN, "Ann", 2100, 0, {"BP": 0, "MP-T": None, "BP-T": None}, {})
+    withdrawn = SnapshotRow(
+        3, 3, 4, ANN, "Ann", 2100, 0, {"BP": 0, "MP-T": None, "BP-T": None}, {},
+        PlayerStatus.WITHDRAWN, "left for home",
+    )  # fmt: skip
+    group = Snapshot(1, 2, (), SnapshotTable(None, ("BP", "MP-T", "BP-T"), (), (withdrawn,)))
+    stored = columns.snapshot_json(group)
+    assert stored["table"]["edition"] is None
+    assert stored["table"]["rows"][0]["status"] == "withdrawn"
+    assert stored["table"]["rows"][0]["status_reason"] == "left for home"
+    assert columns.snapshot_of(json.loads(json.dumps(stored))) == group
+    assert (
+        "status"
+        not in columns.snapshot_json(Snapshot(1, 2, (), SnapshotTable(None, (), (), (row,))))["table"][
+            "rows"
+        ][0]
+    )
 
 
 def test_a_knockouts_format_and_placing_read_back():

@@ -19,6 +19,7 @@ from services.standings.tests.helpers import (
     MemoryStandings,
     Story,
     W,
+    deliver,
     double_rounds_swiss,
     on_the_fakes,
     six_player_knockout,
@@ -146,3 +147,94 @@ def test_a_knockout_on_the_fakes(memory):
         ("winners:1:4", 3, events.Decision.REGULAR),
     ]
     assert [r.status.value for r in t.snapshot.rounds] == ["finished"] * 3
+
+
+# -- the arbiter's decisions ------------------------------------------------------------------------
+
+
+def test_corrections_and_withdrawals_on_the_fakes_publish_what_the_sql_adapters_publish(memory, svc):
+    def story_on(target, send):
+        story = Story(target, 5, system="swiss", rounds=3, send=send).start()
+        story.play(1, [(1, 4, W), (2, 5, D)], bye=3)
+        story.withdraw(4)
+        story.play(2, [(2, 1, B), (3, 5, W)])
+        story.correct(1, 2, 5, W)
+        return story
+
+    fake, real = story_on(memory, on_the_fakes), story_on(svc, deliver)
+    ids = {str(fake.player_ids[s]): str(real.player_ids[s]) for s in fake.player_ids}
+
+    def same_ids(payload: dict) -> dict:
+        rows = [{**r, "player_id": ids[r["player_id"]]} for r in payload["rows"]]
+        return {**payload, "tournament_id": str(real.id), "rows": rows}
+
+    assert [(kind, same_ids(p)) for kind, p in payloads(memory.published)] == payloads(svc.broker.published)
+    t = memory.tournament(fake.id)
+    assert t.status(4) == "withdrawn" and t.round(1).games[1].corrected
+
+
+def test_what_a_decision_follows_is_waited_for(memory):
+    story = Story(memory, 4, system="swiss", rounds=2, send=on_the_fakes)
+    with pytest.raises(NotReady, match=r"tournament\.started not seen yet"):
+        story.withdraw(1)
+    story.start()
+    story.pair(1, [(1, 4), (2, 3)])
+    early = story.finished(1, 1, 4, W)
+    story.outcomes[early.game_id] = W
+    with pytest.raises(NotReady, match="has no result yet"):
+        on_the_fakes(memory, story.corrected(1, 1, 4, D))
+    story.result(1, 1, 4, W)
+    later = story.corrected(1, 1, 4, B, minutes=2)
+    later = later.model_copy(update={"old_outcome": D})  # corrects a correction not seen yet
+    with pytest.raises(NotReady, match="an earlier correction is on its way"):
+        on_the_fakes(memory, later)
+    unknown = story.corrected(1, 1, 4, D).model_copy(update={"game_id": uuid.uuid4()})
+    with pytest.raises(NotReady, match="is not in tournament"):
+        on_the_fakes(memory, unknown)
+    assert memory.tournament(story.id).revision == 2  # the pairing and the result only
+
+
+def test_decisions_that_contradict_what_was_recorded_are_refused(memory):
+    story = KnockoutStory(memory, 4, third_place=False, send=on_the_fakes).start()
+    story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
+    story.publish(1)
+    outsider = events.PlayerWithdrawn(tournament_id=story.id, player_id=uuid.uuid4(), reason="who?")
+    with pytest.raises(EventMismatch, match="is not in tournament"):
+        on_the_fakes(memory, outsider)
+    g = story.games[("winners:1:1", 1)]
+    wrong = events.GameColoursSwapped(
+        tournament_id=story.id,
+        game_id=g.game_id,
+        round=1,
+        white=story.player_ids[2],
+        black=g.white,
+        decision=events.DecisionBy(by=uuid.uuid4(), role="arbiter", at=story.started.started_at),
+    )
+    with pytest.raises(EventMismatch, match="other players than its pairing"):
+        on_the_fakes(memory, wrong)
+    story.result(1, "winners:1:1", 1, W)
+    with pytest.raises(EventMismatch, match="has its result: its colours stand"):
+        story.swap(1, "winners:1:1", 1)
+    assert memory.tournament(story.id).game(g.game_id).white == 1
+
+
+def test_a_reset_tournament_waits_for_its_new_start(memory):
+    story = KnockoutStory(memory, 4, third_place=False, send=on_the_fakes)
+    with pytest.raises(NotReady, match=r"tournament\.started not seen yet"):
+        story.reset()
+    story.start()
+    story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
+    story.reset()
+    story.reset(minutes=6)  # a second reset: nothing more to forget
+    assert memory.tournament(story.id).info.draft and memory.tournament(story.id).revision == 2
+    with pytest.raises(NotReady, match="back in its draft"):
+        story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
+    with pytest.raises(NotReady, match="back in its draft"):
+        story.withdraw(1)
+    story.start_again([1, 2, 3, 4])
+    story.send(memory, story.started)  # the new start again: it stands
+    t = memory.tournament(story.id)
+    assert (t.info.draft, t.revision, t.info.started_at) == (False, 3, story.started.started_at)
+    other = story.started.model_copy(update={"started_at": story.started.started_at.replace(hour=23)})
+    with pytest.raises(NotReady, match=r"its tournament\.reset is on its way"):
+        on_the_fakes(memory, other)

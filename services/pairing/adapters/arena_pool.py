@@ -263,23 +263,24 @@ class RedisArenaPool:
 
         answers = self._pipeline(second)
         points, ratings, skips, colours, markers = answers[:5]
-        met_values = answers[5] if pairs else []
-        meetings = _meetings(pairs, met_values)
+        present = {p: uuid.UUID(p) for i, p in enumerate(ids) if markers[i] is None}
+        meetings = _meetings(pairs, answers[5] if pairs else [], present)
         pool = []
-        for i, (p, since) in enumerate(zip(ids, (s for _, s in members), strict=True)):
-            if markers[i] is not None:
+        for i, (_, since) in enumerate(members):
+            player = present.get(ids[i])
+            if player is None:
                 continue  # in a game somewhere: not in the pool until it ends
             last = colours[2 * i + 1]
             pool.append(
                 Waiting(
-                    uuid.UUID(p),
+                    player,
                     int(points[i] or 0),
                     int(ratings[i] or 0),
                     from_ms(since),
                     int(skips[i] or 0),
                     int(colours[2 * i] or 0),
                     None if last is None else _COLOUR[_text(last)],
-                    meetings.get(p, {}),
+                    meetings.get(player, {}),
                 )
             )
         return pool
@@ -395,16 +396,20 @@ class RedisArenaPool:
 _COLOUR: Final = {"w": Colour.WHITE, "b": Colour.BLACK}
 
 
-def _meetings(pairs: list[str], values: list[Any]) -> dict[str, dict[uuid.UUID, Meeting]]:
-    out: dict[str, dict[uuid.UUID, Meeting]] = {}
+def _meetings(
+    pairs: list[str], values: list[Any], present: dict[str, uuid.UUID]
+) -> dict[uuid.UUID, dict[uuid.UUID, Meeting]]:
+    """The meetings in cooldown between players in the pool (the pass ignores everyone else)."""
+    out: dict[uuid.UUID, dict[uuid.UUID, Meeting]] = {}
     for pair, value in zip(pairs, values, strict=True):
-        if value is None:
+        a, b = pair.split("|")
+        x, y = present.get(a), present.get(b)
+        if value is None or x is None or y is None:
             continue
         games, last = _text(value).split("|")
         meeting = Meeting(int(games), from_ms(int(last)))
-        a, b = pair.split("|")
-        out.setdefault(a, {})[uuid.UUID(b)] = meeting
-        out.setdefault(b, {})[uuid.UUID(a)] = meeting
+        out.setdefault(x, {})[y] = meeting
+        out.setdefault(y, {})[x] = meeting
     return out
 
 

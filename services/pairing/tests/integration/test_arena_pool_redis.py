@@ -14,7 +14,6 @@ import redis
 
 from services.pairing.adapters.arena_pool import RedisArenaPool
 from services.pairing.domain.arena.pairing import pair
-from services.pairing.service_layer.arena_pass import run_pass
 from services.pairing.service_layer.arena_ports import FinishedGame, LeaseLost, NewGame
 from services.pairing.tests.arena_pool_contract import ArenaPoolContract, at, players
 
@@ -50,11 +49,13 @@ def test_the_keys_live_under_the_prefix_and_the_arena_hash_tag(redis_pool):
 
 
 class Registry:
-    """Who is in a game right now, as the test sees it: a player added twice is a double pairing."""
+    """Who is in a game right now, as the test sees it: a player added twice is a double pairing.
+    Games are ended only once announced here, as the clocks end only the games they were given."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.busy: set[uuid.UUID] = set()
+        self.live: dict[uuid.UUID, NewGame] = {}
         self.games: list[NewGame] = []
         self.problems: list[str] = []
 
@@ -65,22 +66,29 @@ class Registry:
                     if p in self.busy:
                         self.problems.append(f"{p} paired while in a game")
                     self.busy.add(p)
+                self.live[g.id] = g
                 self.games.append(g)
 
-    def ending(self, game: NewGame) -> None:
+    def ending(self, rng: random.Random) -> NewGame | None:
         with self.lock:
+            if not self.live:
+                return None
+            game = self.live.pop(rng.choice(list(self.live)))
             self.busy -= {game.white, game.black}
+            return game
 
 
 def test_workers_racing_on_one_arena_never_pair_a_player_twice(redis_pool):
-    """Three workers take the lease in turn (each sometimes dies mid-pass: computes, never commits,
-    never releases, so the lease has to expire), while games end and players come back."""
+    """Three workers take the lease in turn; each sometimes dies mid-pass (computes, never commits,
+    never releases: the lease has to expire) or stalls past its lease between computing and
+    committing (the commit is then refused if another worker took over), while games end and
+    players come back."""
     arena, ids = uuid.uuid4(), players(40)
     now = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
     for p in ids:
         redis_pool.join(arena, p, rating=1500, at=now)
     registry, stop = Registry(), threading.Event()
-    target, lease_lost = 150, []
+    target = 150
 
     def worker(name: str, seed: int) -> None:
         rng = random.Random(seed)
@@ -89,27 +97,28 @@ def test_workers_racing_on_one_arena_never_pair_a_player_twice(redis_pool):
                 time.sleep(0.002)
                 continue
             clock = now + dt.timedelta(hours=rng.randint(0, 5))  # cooldowns rarely matter here
-            if rng.random() < 0.1:  # dies mid-pass: computes and vanishes, lease left to expire
-                pair(redis_pool.waiting(arena, clock), clock)
+            fate = rng.random()
+            result = pair(redis_pool.waiting(arena, clock), clock)
+            if fate < 0.1:  # dies: the lease is left to expire
                 time.sleep(0.15)
                 continue
+            if fate < 0.2:  # stalls past its lease, then commits what it computed
+                time.sleep(0.15)
+            games = [NewGame(uuid.uuid4(), p.white, p.black) for p in result.pairs]
             try:
-                outcome = run_pass(redis_pool, arena, name, clock)
-            except LeaseLost:
-                lease_lost.append(name)
+                committed = redis_pool.commit(arena, name, games, result.waiting, clock)
+            except LeaseLost:  # another worker took over meanwhile: nothing was written
                 continue
-            registry.started(outcome.committed.games)
-            redis_pool.announced(arena, [g.id for g in outcome.committed.games])
+            registry.started(committed.games)
+            redis_pool.announced(arena, [g.id for g in committed.games])
 
     def ender(seed: int) -> None:
         rng = random.Random(seed)
         while not stop.is_set():
-            running = redis_pool.running(arena)
-            if not running:
+            game = registry.ending(rng)
+            if game is None:
                 time.sleep(0.001)
                 continue
-            game = rng.choice(running)
-            registry.ending(game)
             ended = now + dt.timedelta(seconds=rng.randint(0, 10_000))
             redis_pool.finish(arena, FinishedGame(game.id, game.white, game.black, ended))
 

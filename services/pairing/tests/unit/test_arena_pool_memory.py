@@ -8,8 +8,9 @@ import uuid
 import pytest
 
 from services.pairing.adapters.arena_pool import InMemoryArenaPool, RedisArenaPool
-from services.pairing.service_layer.arena_ports import ArenaPoolUnavailable
-from services.pairing.tests.arena_pool_contract import ArenaPoolContract, at
+from services.pairing.service_layer.arena_pass import run_pass
+from services.pairing.service_layer.arena_ports import ArenaPoolUnavailable, LeaseLost
+from services.pairing.tests.arena_pool_contract import ArenaPoolContract, at, players
 
 
 class TestInMemoryArenaPool(ArenaPoolContract):
@@ -25,3 +26,19 @@ def test_an_unreachable_redis_is_reported_as_unavailable():
     with pytest.raises(ArenaPoolUnavailable):
         pool.take_lease(uuid.uuid4(), "w1", 1000)
     pool.client.close()
+
+
+def test_a_pass_reads_pairs_and_commits_under_the_lease():
+    pool, arena = InMemoryArenaPool(), uuid.uuid4()
+    for i, p in enumerate(players(5)):
+        pool.join(arena, p, rating=1500 + i, at=at(0))
+    with pytest.raises(LeaseLost):
+        run_pass(pool, arena, "w1", at(1))
+    assert pool.take_lease(arena, "w1", 30_000)
+    outcome = run_pass(pool, arena, "w1", at(1))
+    assert len(outcome.committed.games) == 2 and outcome.committed.dropped == ()
+    assert [(p.white, p.black) for p in outcome.result.pairs] == [
+        (g.white, g.black) for g in outcome.committed.games
+    ]
+    (left,) = pool.waiting(arena, at(1))
+    assert (left.player, left.skipped) == (outcome.result.waiting[0], 1)

@@ -5,7 +5,7 @@ reasonably finish").
 together, for a game of about forty moves in which each side uses about half of what it has — the same
 estimate lichess uses to sort time controls into speeds). No new game is paired once less than that is
 left before the arena's end: pairing closes at ``end − (base + 40 × increment)`` and stays closed. For
-3+2 that is 3 min 20 s before the end, for 1+0 one minute, for 0+5 (no base) 3 min 20 s.
+3+2 that is 4 min 20 s before the end, for 1+0 one minute, for 0+5 (no base) 3 min 20 s.
 
 Games already running when pairing closes are played out; what a game still running at the very end
 counts for is the service's rule (docs/arena.md).

@@ -56,7 +56,7 @@ from services.pairing.domain.arena.cooldown import Meeting, cooldown
 
 EXACT_LIMIT: Final = 200
 """Pools up to this size fall back to the exact maximum matching when the fast steps leave two or more
-players who could still be paired (a handful of milliseconds at this size)."""
+players who could still be paired (tens of milliseconds at this size)."""
 
 _EMPTY: Final[frozenset[int]] = frozenset()
 

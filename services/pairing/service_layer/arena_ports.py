@@ -1,0 +1,133 @@
+"""What the arena's pairing needs from the waiting pool (docs/arena.md, "The pool").
+
+The pool holds, per arena, who waits and since when, who paused or left, the points and ratings the
+ranking needs, the colours and the meetings the pass needs, the games it paired that are still running,
+and the games committed but not yet handed on; per player, across every arena and tournament, whether
+they are in a game (the in-game marker); and per arena a **lease**: one worker at a time runs its passes.
+
+Two adapters hold to one contract (``tests/arena_pool_contract.py``): Redis
+(``adapters/arena_pool.py``) and an in-memory twin for the embedded mode and the unit tests.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from services.pairing.domain.arena.pairing import Waiting
+
+
+class ArenaPoolUnavailable(Exception):
+    """The pool's store cannot be reached (an outage: retried, never dead-lettered)."""
+
+
+class LeaseLost(Exception):
+    """The worker no longer holds the arena's lease (it expired, or another worker took it over): its
+    pass is not committed, and nothing of it was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game a pass paired."""
+
+    id: uuid.UUID
+    white: uuid.UUID
+    black: uuid.UUID
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """What a commit did: the games made, and the pairs dropped because a player had left the pool
+    (paused, left, or paired elsewhere) between the read and the commit."""
+
+    games: tuple[NewGame, ...]
+    dropped: tuple[NewGame, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A game of the arena ended at ``ended_at``; the players' arena points after it (None: unchanged)."""
+
+    id: uuid.UUID
+    white: uuid.UUID
+    black: uuid.UUID
+    ended_at: dt.datetime
+    white_points: int | None = None
+    black_points: int | None = None
+
+
+def arena_game_ref(arena: uuid.UUID, game: uuid.UUID) -> str:
+    """The in-game marker of a player in an arena game."""
+    return f"arena:{arena}:{game}"
+
+
+class ArenaPool(Protocol):
+    # -- players ----------------------------------------------------------------------------------
+    def join(self, arena: uuid.UUID, player: uuid.UUID, *, rating: int, at: dt.datetime) -> None:
+        """The player waits from ``at`` (kept if already waiting); a paused player keeps their points."""
+
+    def pause(self, arena: uuid.UUID, player: uuid.UUID) -> None:
+        """Out of the pool until they join again; a game running goes on, and they are not put back
+        when it ends."""
+
+    def leave(self, arena: uuid.UUID, player: uuid.UUID) -> None:
+        """As pause, recorded as having left."""
+
+    def rescore(self, arena: uuid.UUID, points: dict[uuid.UUID, int]) -> None:
+        """Players' arena points changed otherwise (a corrected result)."""
+
+    # -- the lease --------------------------------------------------------------------------------
+    def take_lease(self, arena: uuid.UUID, token: str, ttl_ms: int) -> bool:
+        """Take the arena's lease for ``ttl_ms``, or renew it if ``token`` holds it; False if another
+        token holds it."""
+
+    def release_lease(self, arena: uuid.UUID, token: str) -> None:
+        """Give the lease up if ``token`` holds it."""
+
+    # -- a pass -----------------------------------------------------------------------------------
+    def waiting(self, arena: uuid.UUID, now: dt.datetime) -> list[Waiting]:
+        """The players a pass at ``now`` may pair: waiting and in no game anywhere, with the meetings
+        still in cooldown at ``now``."""
+
+    def commit(
+        self,
+        arena: uuid.UUID,
+        token: str,
+        games: Sequence[NewGame],
+        left_waiting: Iterable[uuid.UUID],
+        at: dt.datetime,
+    ) -> Committed:
+        """Atomically, and only while ``token`` holds the lease (else :class:`LeaseLost`, nothing
+        written): each game whose two players are still waiting and in no game is made — both leave
+        the pool, get their in-game marker and their colour — and is kept as not yet announced; the
+        other pairs are dropped. The players left waiting count one more pass spent waiting.
+        Committing the same game again reports it made (a retry after a lost reply)."""
+
+    def unannounced(self, arena: uuid.UUID) -> tuple[NewGame, ...]:
+        """Games committed and not yet handed on (a worker that died after committing left them)."""
+
+    def announced(self, arena: uuid.UUID, games: Iterable[uuid.UUID]) -> None:
+        """The games were handed on (written to the outbox)."""
+
+    # -- after a game ------------------------------------------------------------------------------
+    def finish(self, arena: uuid.UUID, game: FinishedGame) -> bool:
+        """The game ended: the markers go, the meeting is recorded (its cooldown runs from
+        ``ended_at``), the points are set, and each player not paused or gone waits again from
+        ``ended_at``. True the first time; a repeated or unknown game changes nothing but the
+        markers."""
+
+    # -- in a game anywhere --------------------------------------------------------------------------
+    def playing(self, player: uuid.UUID) -> str | None:
+        """The in-game marker: which game the player is in, or None."""
+
+    def start_playing(self, player: uuid.UUID, ref: str) -> bool:
+        """Mark the player as in a game elsewhere (a tournament game); False if already in one."""
+
+    def stop_playing(self, player: uuid.UUID, ref: str) -> None:
+        """That game ended: the marker goes if it is still this game's."""
+
+    def discard(self, arena: uuid.UUID) -> None:
+        """The arena is over: its pool goes (the in-game markers of running games stay until they end)."""

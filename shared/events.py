@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -174,12 +174,26 @@ class DecisionBy(BaseModel):
     reason: str | None = Field(None, max_length=500)
 
 
+class PlayerProfile(BaseModel):
+    """What an over-the-board event knows of a player (FIDE's player data, TRF-16 ``001``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    fide_id: int | None = Field(None, ge=1, le=2_000_000_000)
+    federation: str | None = Field(None, min_length=3, max_length=3, description="FIDE code, e.g. SUI")
+    title: str | None = Field(None, max_length=3, description="GM, IM, WGM, FM, WIM, CM, WFM, WCM")
+    sex: Literal["m", "w"] | None = None
+    birth_year: int | None = Field(None, ge=1900, le=2100)
+    rating_standard: int | None = Field(None, ge=0, le=4000)
+    rating_rapid: int | None = Field(None, ge=0, le=4000)
+
+
 class RosterEntry(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     seed: int = Field(ge=1)
     player_id: uuid.UUID
     name: str
     rating: int | None = None
+    profile: PlayerProfile | None = None
 
 
 class PairedGame(BaseModel):
@@ -246,6 +260,22 @@ class KnockoutSettings(BaseModel):
     tiebreak_plan: TieBreakPlan
 
 
+class FideSettings(BaseModel):
+    """The settings of a `fide-rapid` event (RULES.md §6): an over-the-board Swiss (or round robin) run by its
+    arbiters, who start it and pair each round."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    place: str = Field("", max_length=100)
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    rounds: int = Field(ge=1, le=30)
+    system: Literal["swiss", "round_robin"] = "swiss"
+    acceleration: bool = Field(False, description="Baku acceleration (FIDE C.04.7)")
+    clocks: Literal["board", "server"] = Field("board", description="who keeps the time")
+    default_time_minutes: int = Field(10, ge=0, le=120)
+    late_entry_bye: Literal["zero", "half"] = Field("zero", description="for the rounds a late entry missed")
+
+
 class TournamentSettings(BaseModel):
     """What the other services need to know of a tournament's configuration."""
 
@@ -261,6 +291,7 @@ class TournamentSettings(BaseModel):
     )
     time_control: TimeControl
     knockout: KnockoutSettings | None = Field(None, description="knockout rulesets only")
+    fide: FideSettings | None = Field(None, description="fide-rapid only")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -286,6 +317,9 @@ class PlayerJoined(Event):
     player_id: uuid.UUID
     name: str
     rating: int | None = None
+    profile: PlayerProfile | None = None
+    late: bool = Field(False, description="entered after the start (fide-rapid): plays from `from_round`")
+    from_round: int | None = Field(None, ge=1)
 
 
 @register
@@ -419,6 +453,28 @@ class TournamentReset(Event):
 
 
 @register
+class AbsenceUnexcused(Event):
+    """A player lost by default (not at the board in time) and no arbiter excused it before the next round was
+    paired: by FIDE C.04.2 the player counts as withdrawn (registration withdraws them)."""
+
+    TYPE: ClassVar[str] = "absence.unexcused"
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int = Field(ge=1, description="the round the player was absent from")
+
+
+@register
+class AbsenceExcused(Event):
+    """An arbiter accepted the reasons for an absence before the next pairing: the player is paired again."""
+
+    TYPE: ClassVar[str] = "absence.excused"
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int = Field(ge=1)
+    decision: DecisionBy
+
+
+@register
 class RoundCompleted(Event):
     TYPE: ClassVar[str] = "round.completed"
     tournament_id: uuid.UUID
@@ -498,6 +554,24 @@ class GameResultCorrected(Event):
     black: uuid.UUID
     old_outcome: GameOutcome
     outcome: GameOutcome
+    decision: DecisionBy
+
+
+@register
+class GamePenalised(Event):
+    """An arbiter penalised a player in a game (RULES.md §6): an illegal move or displaced pieces, with what
+    followed (a warning, one extra minute for the opponent, or the loss of the game)."""
+
+    TYPE: ClassVar[str] = "game.penalised"
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    player_id: uuid.UUID
+    kind: Literal["illegal_move", "displaced_pieces"]
+    occurrence: int = Field(
+        ge=1, description="the how-many-th of its kind (displaced pieces: in the tournament)"
+    )
+    consequence: Literal["warning", "extra_minute", "loss"]
     decision: DecisionBy
 
 

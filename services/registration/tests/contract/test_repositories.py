@@ -252,6 +252,9 @@ def test_commit_publishes_what_the_tournaments_recorded_in_order(backend: Backen
         "player_id": str(ann.id),
         "name": "Ann",
         "rating": None,
+        "profile": None,
+        "late": False,
+        "from_round": None,
     }
     assert published[3][1]["reason"] == "organiser" and published[3][1]["present"] == 0
 

@@ -14,7 +14,7 @@ from sqlalchemy.orm import sessionmaker
 
 from services.clocks.adapters import orm
 from services.clocks.adapters.deadlines import InMemoryDeadlineStore
-from services.clocks.adapters.memory import MemoryClocksUnitOfWork, game_table
+from services.clocks.adapters.memory import MemoryClocksUnitOfWork, game_table, tournament_table
 from services.clocks.adapters.unit_of_work import SqlClocksUnitOfWork
 from services.clocks.bootstrap import MIGRATIONS
 from services.clocks.domain.clock import TimeControl
@@ -94,11 +94,14 @@ class SqlBackend(Backend):
 class MemoryBackend(Backend):
     def __init__(self) -> None:
         self.games = game_table()
+        self.tournaments = tournament_table()
         self.deadlines = InMemoryDeadlineStore()
         self.envelopes: list[events.Envelope] = []
 
     def uow(self) -> MemoryClocksUnitOfWork:
-        return MemoryClocksUnitOfWork(self.games, self.deadlines, on_commit=self.envelopes.extend)
+        return MemoryClocksUnitOfWork(
+            self.games, self.tournaments, self.deadlines, on_commit=self.envelopes.extend
+        )
 
     def published(self) -> list[tuple[str, dict[str, Any]]]:
         return [(e.type, e.payload) for e in self.envelopes]

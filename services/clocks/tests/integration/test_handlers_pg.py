@@ -29,6 +29,7 @@ def test_a_round_is_played_out_on_postgresql(pg_svc, clock):
     clock.advance(5)
     pg_svc.bus.handle(MakeMove(first.game_id, first.white))
     pg_svc.bus.handle(ReportResult(second.game_id, Outcome.DRAW, "agreement", Actor(second.black)))
+    pg_svc.bus.handle(ReportResult(second.game_id, Outcome.DRAW, "agreement", Actor(second.white)))
     clock.advance(60)
     assert pg_svc.bus.handle(CheckFlags()) == 2  # board 1: Black; board 3: White
     outcomes = {

@@ -35,7 +35,11 @@ def test_every_domain_event_has_its_wire_event():
     kinds = {
         cls for _, cls in inspect.getmembers(domain, inspect.isclass) if cls.__module__ == domain.__name__
     }
-    assert wire.wire.kinds() == kinds == {domain.GameStarted, domain.GameFinished, domain.GameCancelled}
+    assert (
+        wire.wire.kinds()
+        == kinds
+        == {domain.GameStarted, domain.GameFinished, domain.GameCancelled, domain.GameColoursSwapped}
+    )
 
 
 def test_game_started():

@@ -299,10 +299,10 @@ class Game(Aggregate):
             if flag is not None:
                 return self._lose_on_time(flag)
         theirs = self.claims.get(side.other)
-        if outcome is own_loss:
-            return self._end(outcome, reason, at, None)
         if theirs is not None and theirs.outcome is outcome:
             return self._end(outcome, theirs.reason, at, Decision(player_id, Role.PLAYER, at))
+        if outcome is own_loss:
+            return self._end(outcome, reason, at, None)
         self.claims = {**self.claims, side: Claim(outcome, reason, at)}
         if theirs is not None and self.status is GameStatus.RUNNING:
             self.clock.stop(at, DISPUTED)  # the flag was checked at this instant: it stops

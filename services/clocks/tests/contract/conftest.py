@@ -39,6 +39,10 @@ def new_game(
     match_id: str | None = None,
     number: int | None = None,
     start: bool = True,
+    white: uuid.UUID | None = None,
+    black: uuid.UUID | None = None,
+    released: bool = True,
+    rated: bool = True,
 ) -> Game:
     game = Game.pair(
         game_id=uuid.uuid4(),
@@ -47,13 +51,15 @@ def new_game(
         round=round,
         board=board,
         leg=2,
-        white=uuid.uuid4(),
-        black=uuid.uuid4(),
+        white=white or uuid.uuid4(),
+        black=black or uuid.uuid4(),
         control=TimeControl(base, inc),
         at=NOW,
         match_id=match_id,
         number=number,
         label=None if number is None else f"Game {number}",
+        released=released,
+        rated=rated,
     )
     if start:
         game.start(NOW)

@@ -53,11 +53,11 @@ games = sa.Table(
     # false: a knockout's tie-break or sudden-death game
     sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.true()),
     # players' results awaiting the opponent (or, disputed, the arbiter): {side: {outcome, reason, at}}
-    sa.Column("claims", sa.JSON(), nullable=True),
+    sa.Column("claims", sa.JSON(none_as_null=True), nullable=True),
     # who entered the result, if someone decided it: {by, role, at, reason}
-    sa.Column("decision", sa.JSON(), nullable=True),
+    sa.Column("decision", sa.JSON(none_as_null=True), nullable=True),
     # the result's corrections, oldest first: [{old_outcome, outcome, decision}]
-    sa.Column("corrections", sa.JSON(), nullable=True),
+    sa.Column("corrections", sa.JSON(none_as_null=True), nullable=True),
     sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
     sa.Index(
         "ix_games_deadline",
@@ -102,7 +102,7 @@ arbiters = sa.Table(
         "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
     ),
     sa.Column("arbiter_id", sa.Uuid(), primary_key=True),
-    sa.Column("games", sa.JSON(), nullable=True),  # null: the whole tournament; else a list of game ids
+    sa.Column("games", sa.JSON(none_as_null=True), nullable=True),  # null: the whole tournament; else a list of game ids
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("revoked", sa.Boolean(), nullable=False),
 )
@@ -116,5 +116,5 @@ withdrawals = sa.Table(
     sa.Column("player_id", sa.Uuid(), primary_key=True),
     sa.Column("excluded", sa.Boolean(), nullable=False),
     sa.Column("reason", sa.String(500), nullable=False),
-    sa.Column("decision", sa.JSON(), nullable=True),  # {by, role, at, reason}
+    sa.Column("decision", sa.JSON(none_as_null=True), nullable=True),  # {by, role, at, reason}
 )

@@ -102,7 +102,9 @@ arbiters = sa.Table(
         "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
     ),
     sa.Column("arbiter_id", sa.Uuid(), primary_key=True),
-    sa.Column("games", sa.JSON(none_as_null=True), nullable=True),  # null: the whole tournament; else a list of game ids
+    sa.Column(
+        "games", sa.JSON(none_as_null=True), nullable=True
+    ),  # null: the whole tournament; else a list of game ids
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("revoked", sa.Boolean(), nullable=False),
 )

@@ -357,3 +357,17 @@ def test_only_a_finished_game_is_corrected():
     g.claim(WHITE, Outcome.BLACK_WIN, "resignation", at(5))
     with pytest.raises(errors.InvalidResult):
         g.correct(Outcome.NOT_PLAYED, decision)
+
+
+def test_a_withdrawal_forfeits_a_disputed_game():
+    g = played()
+    g.claim(WHITE, Outcome.WHITE_WIN, "checkmate", at(10), players_run_games=group_playoff)
+    g.claim(BLACK, Outcome.BLACK_WIN, "checkmate", at(12), players_run_games=group_playoff)
+    assert g.forfeit(Forfeit(Outcome.BLACK_FORFEIT_WIN, "exclusion", None), at(20)) is None
+    assert (g.status, g.outcome, g.reason, g.claims, g.finished_at) == (
+        GameStatus.FINISHED,
+        Outcome.BLACK_FORFEIT_WIN,
+        "exclusion",
+        {},
+        at(20),
+    )

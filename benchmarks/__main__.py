@@ -9,6 +9,7 @@ BENCHMARKS: tuple[str, ...] = (
     "benchmarks.dutch",
     "benchmarks.standings",
     "benchmarks.arena",
+    "benchmarks.clocks",
     "benchmarks.e2e",
 )
 

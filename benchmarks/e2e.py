@@ -154,10 +154,10 @@ def _run_pass(stack, bus: _Listener, *, rate: float | None) -> float:  # type: i
                 bus.news.wait_for(paired, 120)
                 games = list(bus.started_games[key])
             for game in games:
-                white = by_id[uuid.UUID(game["white"])]
+                black = by_id[uuid.UUID(game["black"])]
                 pacer.wait()
                 t0 = time.monotonic()
-                local.report_result(game, "1-0", white)
+                local.report_result(game, "1-0", black)  # Black resigns: final at once
                 count += 1
                 with lock:
                     posted.append((str(tid), count, t0))

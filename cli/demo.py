@@ -166,9 +166,9 @@ class Demo:
                 continue
             plan.played += 1
             if plan.played >= plan.plies:
-                reporter = uuid.UUID(plan.game["black" if plan.outcome == "0-1" else "white"]["player_id"])
                 body = {"outcome": plan.outcome, "reason": plan.reason}
-                self._send(clocks, f"/games/{plan.game['id']}/result", body, stack.token(reporter))
+                for reporter in self._reporters(plan):
+                    self._send(clocks, f"/games/{plan.game['id']}/result", body, stack.token(reporter))
                 plan.done = True
                 stack.settle()
             else:
@@ -200,6 +200,12 @@ class Demo:
             loser_moves_on = 0 if outcome == "0-1" else 1
             plan.stall_at = self.rng.randrange(10, plies) // 2 * 2 + loser_moves_on
         return plan
+
+    @staticmethod
+    def _reporters(plan: Plan) -> list[uuid.UUID]:
+        """Who reports the result: the loser concedes it; a draw is offered by White and accepted by Black."""
+        side = {"1-0": ["black"], "0-1": ["white"]}.get(plan.outcome, ["white", "black"])
+        return [uuid.UUID(plan.game[s]["player_id"]) for s in side]
 
     def _think(self, plan: Plan, now: dt.datetime) -> float:
         budget = (self.minutes * 60) / 60 + self.increment * 0.7

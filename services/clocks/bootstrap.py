@@ -49,12 +49,12 @@ def subscriptions(handlers: Handlers, uow_factory: Callable[[], ClocksUnitOfWork
     """The events the clocks consume, each on its own queue, as the commands ``adapters/wire.py``
     makes of them."""
     return [
-        event_subscription(
+        event_subscription(  # a reset shares round.paired's queue: it comes before the new round 1
             "clocks.round_paired",
-            ("round.paired",),
-            handlers.create_games,
+            ("round.paired", "tournament.reset"),
+            handlers.from_pairing,
             uow_factory,
-            translate=wire.create_games,
+            translate=wire.from_pairing,
         ),
         event_subscription(
             "clocks.round_published",
@@ -76,6 +76,34 @@ def subscriptions(handlers: Handlers, uow_factory: Callable[[], ClocksUnitOfWork
             handlers.close_tournament,
             uow_factory,
             translate=wire.close_tournament,
+        ),
+        event_subscription(
+            "clocks.tournament_started",
+            ("tournament.started",),
+            handlers.record_tournament,
+            uow_factory,
+            translate=wire.record_tournament,
+        ),
+        event_subscription(  # one queue: appointments and revocations in the order they were decided
+            "clocks.arbiters",
+            ("arbiter.appointed", "arbiter.revoked"),
+            handlers.from_arbiters,
+            uow_factory,
+            translate=wire.from_arbiters,
+        ),
+        event_subscription(
+            "clocks.player_withdrawn",
+            ("player.withdrawn",),
+            handlers.forfeit_withdrawn,
+            uow_factory,
+            translate=wire.forfeit_withdrawn,
+        ),
+        event_subscription(
+            "clocks.result_corrected",
+            ("game.result_corrected",),
+            handlers.correct_result,
+            uow_factory,
+            translate=wire.correct_result,
         ),
     ]
 

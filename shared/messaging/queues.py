@@ -24,6 +24,10 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "clocks.round_published",
         "clocks.match_decided",
         "clocks.tournament_completed",
+        "clocks.tournament_started",
+        "clocks.arbiters",
+        "clocks.player_withdrawn",
+        "clocks.result_corrected",
     ),
     "standings": (
         "standings.tournament_started",

@@ -123,13 +123,27 @@ class Story:
     def report_result(
         self, game: dict[str, Any], outcome: str, by: Account, reason: str = "resignation"
     ) -> None:
+        """``by`` reports the result: final (200), or a player's claim awaiting the opponent (202)."""
         self.call(
             "clocks",
             "POST",
             f"/games/{game['id']}/result",
             {"outcome": outcome, "reason": reason},
             by.token,
+            expect=(200, 202),
         )
+
+    def concede(self, game: dict[str, Any], outcome: str, players: Mapping[uuid.UUID, Account]) -> None:
+        """The players report the result as they may: the loser resigns; a draw is offered by White
+        and accepted by Black."""
+        white, black = (players[uuid.UUID(game[side]["player_id"])] for side in ("white", "black"))
+        if outcome == "1-0":
+            self.report_result(game, outcome, black)
+        elif outcome == "0-1":
+            self.report_result(game, outcome, white)
+        else:
+            self.report_result(game, outcome, white, "agreement")
+            self.report_result(game, outcome, black, "agreement")
 
     def standings(self, tournament: uuid.UUID) -> dict[str, Any]:
         return self.call("standings", "GET", f"/tournaments/{tournament}/standings")

@@ -65,7 +65,7 @@ def test_a_consumer_killed_mid_stream_loses_nothing_and_doubles_nothing(story: S
         for i, game in enumerate(games):
             white = uuid.UUID(game["white"]["player_id"])
             black = uuid.UUID(game["black"]["player_id"])
-            story.report_result(game, lower_seed_wins(seed[white], seed[black]), by_id[white])
+            story.concede(game, lower_seed_wins(seed[white], seed[black]), by_id)
             if rnd in (2, 4) and i == 0:
                 victim = "standings-consumer-0" if rnd == 2 else "pairing-consumer-0"
                 stack.process(victim).kill()  # SIGKILL, whatever it was doing

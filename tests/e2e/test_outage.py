@@ -154,7 +154,7 @@ def test_a_database_outage_mid_tournament_loses_nothing(outage_stack):
                         uuid.UUID(game["white"]["player_id"]),
                         uuid.UUID(game["black"]["player_id"]),
                     )
-                    story.report_result(game, "1-0" if seed[white] < seed[black] else "0-1", by_id[white])
+                    story.concede(game, "1-0" if seed[white] < seed[black] else "0-1", by_id)
                     sent.append(uuid.UUID(game["id"]))
         except BaseException as exc:
             failures.append(exc)

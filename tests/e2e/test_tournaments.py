@@ -43,7 +43,7 @@ def play_rounds(
         for game in story.wait_games(tid, rnd, games_per_round):
             white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
             result = outcome(seed[white], seed[black])
-            story.report_result(game, result, by_id[white])
+            story.concede(game, result, by_id)
 
 
 def table(final: dict) -> list[tuple]:

@@ -1,5 +1,5 @@
-"""In-memory fakes of the game repository and the clocks unit of work, held to the same contract suite
-as the SQL ones (``tests/contract/``), so handler tests run with no database."""
+"""In-memory fakes of the game and tournament repositories and the clocks unit of work, held to the same
+contract suite as the SQL ones (``tests/contract/``), so handler tests run with no database."""
 
 from __future__ import annotations
 
@@ -13,16 +13,23 @@ from services.clocks.adapters.unit_of_work import DeadlineTracking
 from services.clocks.adapters.wire import wire
 from services.clocks.domain import errors
 from services.clocks.domain.game import Game, GameStatus
+from services.clocks.domain.tournament import Tournament
 from services.clocks.service_layer.ports import DeadlineStore
 from shared.aggregate import Tracking
 from shared.events import Envelope
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
 
 GameTable = MemoryTable[uuid.UUID, Game]
+TournamentTable = MemoryTable[uuid.UUID, Tournament]
+_OPEN = (GameStatus.PENDING, GameStatus.RUNNING, GameStatus.DISPUTED)
 
 
 def game_table() -> GameTable:
     return MemoryTable(lambda game: game.id)
+
+
+def tournament_table() -> TournamentTable:
+    return MemoryTable(lambda t: t.id)
 
 
 def _order(game: Game) -> tuple[int, int, int, int]:
@@ -32,6 +39,10 @@ def _order(game: Game) -> tuple[int, int, int, int]:
 class MemoryGameRepository(MemoryRepository[uuid.UUID, Game]):
     """Games in a :class:`MemoryTable`. A game's clock changes are taken on ``add``/``save`` as the
     SQL repository takes them into its history (here they are dropped: no history is kept)."""
+
+    def __init__(self, table: GameTable) -> None:
+        super().__init__(table)
+        self.removed: set[uuid.UUID] = set()
 
     def add(self, game: Game) -> None:
         if self.table.read(game.id) is not None:
@@ -60,6 +71,24 @@ class MemoryGameRepository(MemoryRepository[uuid.UUID, Game]):
             lambda g: g.id,
         )
 
+    def open_games_of(self, tournament_id: uuid.UUID, player_id: uuid.UUID) -> list[Game]:
+        return self._games(
+            lambda g: (
+                g.tournament_id == tournament_id
+                and player_id in (g.white, g.black)
+                and g.status in _OPEN
+                and g.released
+            ),
+            _order,
+        )
+
+    def of_tournament(self, tournament_id: uuid.UUID) -> list[Game]:
+        return self._games(lambda g: g.tournament_id == tournament_id, _order)
+
+    def remove(self, game: Game) -> None:
+        self.table.delete(game.id)
+        self.removed.add(game.id)
+
     def overdue(self, now: dt.datetime, *, limit: int = 100) -> list[uuid.UUID]:
         due = [
             (g.deadline, g.id)
@@ -73,31 +102,52 @@ class MemoryGameRepository(MemoryRepository[uuid.UUID, Game]):
         return [self.seen.add(g) for g in found]
 
 
+class MemoryTournamentRepository(MemoryRepository[uuid.UUID, Tournament]):
+    def get(self, key: uuid.UUID, *, lock: bool = False) -> Tournament | None:
+        return super().get(key)
+
+    def lock(self, tournament_id: uuid.UUID) -> Tournament:
+        found = self.table.read(tournament_id)
+        if found is None:
+            self.table.write(Tournament(tournament_id))
+            found = self.table.read(tournament_id)
+            assert found is not None
+        return self.seen.add(found)
+
+    def save(self, t: Tournament) -> None:
+        t.collect_changes()  # the whole aggregate is stored
+        super().save(t)
+
+
 class MemoryClocksUnitOfWork(DeadlineTracking, MemoryUnitOfWork):
-    """The clocks unit of work over an in-memory game table. ``on_commit`` receives what each commit
-    published (e.g. an in-process broker's ``publish``), as the outbox relay would."""
+    """The clocks unit of work over in-memory tables of games and tournaments. ``on_commit`` receives
+    what each commit published (e.g. an in-process broker's ``publish``), as the outbox relay would."""
 
     games: MemoryGameRepository
+    tournaments: MemoryTournamentRepository
 
     def __init__(
         self,
         table: GameTable,
+        tournaments: TournamentTable,
         deadlines: DeadlineStore,
         *,
         on_commit: Callable[[list[Envelope]], object] | None = None,
     ) -> None:
-        super().__init__(wire, [table])
+        super().__init__(wire, [table, tournaments])
         self.table = table
+        self.tournament_table = tournaments
         self.deadlines = deadlines
         self.on_commit = on_commit
         self._deadlines = {}
 
     def start(self) -> None:
         self.games = MemoryGameRepository(self.table)
+        self.tournaments = MemoryTournamentRepository(self.tournament_table)
         self._deadlines = {}
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.games,)  # type: ignore[return-value]
+        return (self.games, self.tournaments)  # type: ignore[return-value]
 
     @contextlib.contextmanager
     def savepoint(self) -> Iterator[None]:

@@ -50,6 +50,14 @@ games = sa.Table(
     sa.Column("match_game", sa.Integer(), nullable=True),
     sa.Column("label", sa.String(80), nullable=True),
     sa.Column("released", sa.Boolean(), nullable=False, server_default=sa.true()),
+    # false: a knockout's tie-break or sudden-death game
+    sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.true()),
+    # players' results awaiting the opponent (or, disputed, the arbiter): {side: {outcome, reason, at}}
+    sa.Column("claims", sa.JSON(none_as_null=True), nullable=True),
+    # who entered the result, if someone decided it: {by, role, at, reason}
+    sa.Column("decision", sa.JSON(none_as_null=True), nullable=True),
+    # the result's corrections, oldest first: [{old_outcome, outcome, decision}]
+    sa.Column("corrections", sa.JSON(none_as_null=True), nullable=True),
     sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
     sa.Index(
         "ix_games_deadline",
@@ -73,4 +81,42 @@ clock_changes = sa.Table(
     sa.Column("side", sa.String(5), nullable=True),
     sa.Column("delta_ms", sa.BigInteger(), nullable=False),
     sa.Index("ix_clock_changes_game", "game_id", "id"),
+)
+
+# What is known of each tournament beyond its games: from tournament.started (organiser, ruleset; null
+# until it arrives), arbiter.appointed/revoked and player.withdrawn, whichever comes first.
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.Uuid(), primary_key=True),
+    sa.Column("organiser_id", sa.Uuid(), nullable=True),
+    sa.Column("ruleset", sa.String(40), nullable=True),
+)
+
+# Each arbiter's standing as last decided by the organiser (revoked ones kept, so an older appointment
+# arriving late cannot bring them back).
+arbiters = sa.Table(
+    "arbiters",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("arbiter_id", sa.Uuid(), primary_key=True),
+    sa.Column(
+        "games", sa.JSON(none_as_null=True), nullable=True
+    ),  # null: the whole tournament; else a list of game ids
+    sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("revoked", sa.Boolean(), nullable=False),
+)
+
+withdrawals = sa.Table(
+    "withdrawals",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("player_id", sa.Uuid(), primary_key=True),
+    sa.Column("excluded", sa.Boolean(), nullable=False),
+    sa.Column("reason", sa.String(500), nullable=False),
+    sa.Column("decision", sa.JSON(none_as_null=True), nullable=True),  # {by, role, at, reason}
 )

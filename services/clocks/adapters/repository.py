@@ -1,8 +1,10 @@
-"""The game repository on SQL: games as aggregates in, games as aggregates out.
+"""The game and tournament repositories on SQL: aggregates in, aggregates out.
 
 A game's row carries its state and its clock's; ``save`` writes the row and appends the clock's new
-changes to ``clock_changes``. Every statement is built once, at import, so a request only binds its
-values (building them per call cost about a third of a result's CPU).
+changes to ``clock_changes``. Its claims, its result's decision and its corrections are JSON columns. A
+tournament is a head row (organiser, ruleset) with its arbiters and withdrawals. Every statement is built
+once, at import, so a request only binds its values (building them per call cost about a third of a
+result's CPU).
 """
 
 from __future__ import annotations
@@ -14,14 +16,19 @@ from collections.abc import Iterable
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from services.clocks.adapters.orm import clock_changes, games
+from services.clocks.adapters.orm import arbiters, clock_changes, games, tournaments, withdrawals
 from services.clocks.domain import errors
 from services.clocks.domain.clock import Clock, ClockState, Side, TimeControl
-from services.clocks.domain.game import Game, GameStatus, Outcome
+from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.game import Claim, Correction, Game, GameStatus, Outcome
+from services.clocks.domain.tournament import ArbiterPost, Tournament, Withdrawal
 from shared.aggregate import Seen
 from shared.database import aware, aware_or_none
+from shared.vocabulary import Ruleset
 
 
 def _side(value: str | None) -> Side | None:
@@ -50,6 +57,26 @@ _IN_MATCH = (
     .order_by(games.c.match_game)
     .with_for_update()
 )
+_OPEN = (GameStatus.PENDING.value, GameStatus.RUNNING.value, GameStatus.DISPUTED.value)
+_OPEN_OF_PLAYER = (
+    sa.select(games)
+    .where(
+        games.c.tournament_id == sa.bindparam("tournament_id"),
+        sa.or_(games.c.white == sa.bindparam("player_id"), games.c.black == sa.bindparam("player_id")),
+        games.c.status.in_(_OPEN),
+        games.c.released.is_(True),
+    )
+    .order_by(*_ORDER)
+    .with_for_update()
+)
+_OF_TOURNAMENT = (
+    sa.select(games)
+    .where(games.c.tournament_id == sa.bindparam("tournament_id"))
+    .order_by(*_ORDER)
+    .with_for_update()
+)
+_REMOVE_CHANGES = sa.delete(clock_changes).where(clock_changes.c.game_id == sa.bindparam("game_id"))
+_REMOVE = sa.delete(games).where(games.c.id == sa.bindparam("game_id"))
 _UNFINISHED = (
     sa.select(games)
     .where(
@@ -72,6 +99,8 @@ _OVERDUE = (
 _ADD = sa.insert(games).values({c.name: sa.bindparam(c.name) for c in games.c})
 # What a game's life changes; who plays, when and where, and at what time control is set at pairing.
 _CHANGING = (
+    "white",  # a colour swap
+    "black",
     "status",
     "clock_state",
     "to_move",
@@ -88,6 +117,9 @@ _CHANGING = (
     "started_at",
     "finished_at",
     "released",
+    "claims",
+    "decision",
+    "corrections",
 )
 _SAVE = (
     sa.update(games)
@@ -103,6 +135,7 @@ class SqlGameRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.seen: Seen[Game] = Seen()
+        self.removed: set[uuid.UUID] = set()
 
     def get(self, game_id: uuid.UUID, *, lock: bool = False) -> Game | None:
         row = self.session.execute(_GET_LOCKED if lock else _GET, {"game_id": game_id}).first()
@@ -135,6 +168,17 @@ class SqlGameRepository:
 
     def unfinished_in(self, tournament_id: uuid.UUID) -> list[Game]:
         return self._games(_UNFINISHED, {"tournament_id": tournament_id})
+
+    def open_games_of(self, tournament_id: uuid.UUID, player_id: uuid.UUID) -> list[Game]:
+        return self._games(_OPEN_OF_PLAYER, {"tournament_id": tournament_id, "player_id": player_id})
+
+    def of_tournament(self, tournament_id: uuid.UUID) -> list[Game]:
+        return self._games(_OF_TOURNAMENT, {"tournament_id": tournament_id})
+
+    def remove(self, game: Game) -> None:
+        self.session.execute(_REMOVE_CHANGES, {"game_id": game.id})
+        self.session.execute(_REMOVE, {"game_id": game.id})
+        self.removed.add(game.id)
 
     def overdue(self, now: dt.datetime, *, limit: int = 100) -> list[uuid.UUID]:
         return list(self.session.execute(_OVERDUE, {"now": now, "limit": limit}).scalars())
@@ -193,6 +237,10 @@ def game_from_row(row: Any) -> Game:
         number=row.match_game,
         label=row.label,
         released=row.released,
+        rated=row.rated,
+        claims=claims_in(row.claims),
+        decision=decision_in(row.decision),
+        corrections=[correction_in(c) for c in row.corrections or ()],
     )
 
 
@@ -217,6 +265,11 @@ def _changing(g: Game) -> dict[str, Any]:
         "started_at": g.started_at,
         "finished_at": g.finished_at,
         "released": g.released,
+        "white": g.white,
+        "black": g.black,
+        "claims": claims_out(g),
+        "decision": decision_out(g.decision),
+        "corrections": [correction_out(c) for c in g.corrections] or None,
     }
 
 
@@ -254,4 +307,150 @@ def row_of(g: Game) -> dict[str, Any]:
         "match_game": g.number,
         "label": g.label,
         "released": g.released,
+        "rated": g.rated,
+        "claims": claims_out(g),
+        "decision": decision_out(g.decision),
+        "corrections": [correction_out(c) for c in g.corrections] or None,
     }
+
+
+# -- JSON columns -------------------------------------------------------------------------------------
+def claims_out(g: Game) -> dict[str, Any] | None:
+    if not g.claims:
+        return None
+    return {
+        side.value: {"outcome": c.outcome.value, "reason": c.reason, "at": c.at.isoformat()}
+        for side, c in g.claims.items()
+    }
+
+
+def claims_in(value: dict[str, Any] | None) -> dict[Side, Claim]:
+    return {
+        Side(side): Claim(Outcome(c["outcome"]), c["reason"], dt.datetime.fromisoformat(c["at"]))
+        for side, c in (value or {}).items()
+    }
+
+
+def decision_out(d: Decision | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {"by": str(d.by), "role": d.role.value, "at": d.at.isoformat(), "reason": d.reason}
+
+
+def decision_in(value: dict[str, Any] | None) -> Decision | None:
+    if value is None:
+        return None
+    return Decision(
+        uuid.UUID(value["by"]), Role(value["role"]), dt.datetime.fromisoformat(value["at"]), value["reason"]
+    )
+
+
+def correction_out(c: Correction) -> dict[str, Any]:
+    return {
+        "old_outcome": c.old_outcome.value,
+        "outcome": c.outcome.value,
+        "decision": decision_out(c.decision),
+    }
+
+
+def correction_in(value: dict[str, Any]) -> Correction:
+    decision = decision_in(value["decision"])
+    assert decision is not None
+    return Correction(Outcome(value["old_outcome"]), Outcome(value["outcome"]), decision)
+
+
+# -- tournaments --------------------------------------------------------------------------------------
+_TOURNAMENT = sa.select(tournaments).where(tournaments.c.id == sa.bindparam("tournament_id"))
+_TOURNAMENT_LOCKED = _TOURNAMENT.with_for_update()
+_ARBITERS = sa.select(arbiters).where(arbiters.c.tournament_id == sa.bindparam("tournament_id"))
+_WITHDRAWALS = sa.select(withdrawals).where(withdrawals.c.tournament_id == sa.bindparam("tournament_id"))
+_SAVE_TOURNAMENT = (
+    sa.update(tournaments)
+    .where(tournaments.c.id == sa.bindparam("tournament_id"))
+    .values(organiser_id=sa.bindparam("organiser_id"), ruleset=sa.bindparam("ruleset"))
+)
+_DROP_ARBITER = sa.delete(arbiters).where(
+    arbiters.c.tournament_id == sa.bindparam("tournament_id"),
+    arbiters.c.arbiter_id == sa.bindparam("arbiter_id"),
+)
+_CREATE_TOURNAMENT: dict[str, Any] = {
+    name: insert(tournaments).values(id=sa.bindparam("tournament_id")).on_conflict_do_nothing()
+    for name, insert in (("postgresql", pg_insert), ("sqlite", sqlite_insert))
+}
+_ADD_ARBITER = sa.insert(arbiters)
+_ADD_WITHDRAWAL = sa.insert(withdrawals)
+
+
+class SqlTournamentRepository:
+    """A tournament's head row is created by the first news of it, with ``INSERT … ON CONFLICT DO
+    NOTHING`` so that two consumers hearing of it at once both go on (the second waits for the
+    first's row, then locks it)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.seen: Seen[Tournament] = Seen()
+
+    def get(self, tournament_id: uuid.UUID) -> Tournament | None:
+        return self._load(tournament_id, _TOURNAMENT)
+
+    def lock(self, tournament_id: uuid.UUID) -> Tournament:
+        create = _CREATE_TOURNAMENT[self.session.get_bind().dialect.name]
+        self.session.execute(create, {"tournament_id": tournament_id})
+        found = self._load(tournament_id, _TOURNAMENT_LOCKED)
+        assert found is not None
+        return found
+
+    def save(self, t: Tournament) -> None:
+        self.session.execute(
+            _SAVE_TOURNAMENT,
+            {"tournament_id": t.id, "organiser_id": t.organiser_id, "ruleset": t.ruleset and t.ruleset.value},
+        )
+        for change in t.collect_changes():
+            if isinstance(change, ArbiterPost):
+                key = {"tournament_id": t.id, "arbiter_id": change.arbiter_id}
+                self.session.execute(_DROP_ARBITER, key)
+                games_json = None if change.games is None else sorted(str(g) for g in change.games)
+                self.session.execute(
+                    _ADD_ARBITER,
+                    {**key, "games": games_json, "decided_at": change.at, "revoked": change.revoked},
+                )
+            else:
+                self.session.execute(
+                    _ADD_WITHDRAWAL,
+                    {
+                        "tournament_id": t.id,
+                        "player_id": change.player_id,
+                        "excluded": change.excluded,
+                        "reason": change.reason,
+                        "decision": decision_out(change.decision),
+                    },
+                )
+        self.seen.add(t)
+
+    def _load(self, tournament_id: uuid.UUID, head: sa.Select[Any]) -> Tournament | None:
+        row = self.session.execute(head, {"tournament_id": tournament_id}).first()
+        if row is None:
+            return None
+        key = {"tournament_id": tournament_id}
+        posts = [
+            ArbiterPost(
+                a.arbiter_id,
+                None if a.games is None else frozenset(uuid.UUID(g) for g in a.games),
+                aware(a.decided_at),
+                a.revoked,
+            )
+            for a in self.session.execute(_ARBITERS, key)
+        ]
+        gone = [
+            Withdrawal(w.player_id, w.excluded, w.reason, decision_in(w.decision))
+            for w in self.session.execute(_WITHDRAWALS, key)
+        ]
+        return self.seen.add(
+            Tournament(
+                row.id,
+                row.organiser_id,
+                Ruleset(row.ruleset) if row.ruleset else None,
+                {a.arbiter_id: a for a in posts},
+                {w.player_id: w for w in gone},
+            )
+        )

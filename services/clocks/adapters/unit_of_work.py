@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
-from services.clocks.adapters.repository import SqlGameRepository
+from services.clocks.adapters.repository import SqlGameRepository, SqlTournamentRepository
 from services.clocks.adapters.wire import wire
 from services.clocks.service_layer.ports import DeadlineStore, DeadlineStoreUnavailable, GameRepository
 from shared.aggregate import Tracking
@@ -37,7 +37,7 @@ class DeadlineTracking(EventCollector):
     def collect(self) -> None:
         super().collect()
         for game in self.games.seen:
-            self._deadlines[game.id] = game.deadline
+            self._deadlines[game.id] = None if game.id in self.games.removed else game.deadline
 
     def forget(self, game_id: uuid.UUID) -> None:
         self._deadlines[game_id] = None
@@ -69,6 +69,7 @@ class DeadlineTracking(EventCollector):
 
 class SqlClocksUnitOfWork(DeadlineTracking, SqlUnitOfWork):
     games: SqlGameRepository
+    tournaments: SqlTournamentRepository
 
     def __init__(
         self,
@@ -88,10 +89,11 @@ class SqlClocksUnitOfWork(DeadlineTracking, SqlUnitOfWork):
 
     def start(self) -> None:
         self.games = SqlGameRepository(self.session)
+        self.tournaments = SqlTournamentRepository(self.session)
         self._deadlines = {}
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.games,)  # type: ignore[return-value]
+        return (self.games, self.tournaments)  # type: ignore[return-value]
 
     def commit(self) -> None:
         super().commit()

@@ -4,10 +4,12 @@ publishes, and the events it consumes as its commands. The one place that conver
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from services.clocks.domain import events as domain
 from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.decision import Decision
 from services.clocks.service_layer import commands
 from shared import events
 from shared.wire import WireMap
@@ -25,6 +27,14 @@ def time_control_out(tc: TimeControl) -> events.TimeControl:
 def time_control_in(tc: events.TimeControl) -> TimeControl:
     """The clocks' time control; raises ``InvalidTimeControl`` beyond the limits the clocks run."""
     return TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
+
+
+def decision_out(d: Decision) -> events.DecisionBy:
+    return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
+
+
+def decision_in(d: events.DecisionBy) -> Decision:
+    return Decision(d.by, d.role, d.at, d.reason)
 
 
 # -- published -------------------------------------------------------------------------------------
@@ -54,6 +64,20 @@ def _finished(e: domain.GameFinished) -> events.Event:
         moves=e.moves,
         finished_at=e.finished_at,
         both_moved=e.both_moved,
+        rated=e.rated,
+        decision=None if e.decision is None else decision_out(e.decision),
+    )
+
+
+@wire.maps(domain.GameColoursSwapped)
+def _swapped(e: domain.GameColoursSwapped) -> events.Event:
+    return events.GameColoursSwapped(
+        tournament_id=e.tournament_id,
+        game_id=e.game_id,
+        round=e.round,
+        white=e.white,
+        black=e.black,
+        decision=decision_out(e.decision),
     )
 
 
@@ -94,6 +118,7 @@ def create_games(event: events.Event) -> commands.CreateGames:
                 match_id=g.match_id,
                 number=g.number,
                 label=g.label,
+                rated=g.rated,
             )
             for g in e.games
         ),
@@ -115,3 +140,57 @@ def cancel_games(event: events.Event) -> commands.CancelGames:
 def close_tournament(event: events.Event) -> commands.CloseTournament:
     """``tournament.completed``."""
     return commands.CloseTournament(_as(events.TournamentCompleted, event).tournament_id)
+
+
+def record_tournament(event: events.Event) -> commands.RecordTournament:
+    """``tournament.started``: who organises it, and under which ruleset."""
+    e = _as(events.TournamentStarted, event)
+    return commands.RecordTournament(e.tournament_id, e.organiser_id, e.settings.ruleset)
+
+
+def appoint_arbiter(event: events.Event) -> commands.AppointArbiter:
+    """``arbiter.appointed``."""
+    e = _as(events.ArbiterAppointed, event)
+    games = None if e.games is None else frozenset(e.games)
+    return commands.AppointArbiter(e.tournament_id, e.arbiter_id, games, e.decision.at)
+
+
+def revoke_arbiter(event: events.Event) -> commands.RevokeArbiter:
+    """``arbiter.revoked``."""
+    e = _as(events.ArbiterRevoked, event)
+    return commands.RevokeArbiter(e.tournament_id, e.arbiter_id, e.decision.at)
+
+
+def forfeit_withdrawn(event: events.Event) -> commands.ForfeitWithdrawn:
+    """``player.withdrawn``: withdrawn or excluded, with the decision (an older producer sends none)."""
+    e = _as(events.PlayerWithdrawn, event)
+    decision = None if e.decision is None else decision_in(e.decision)
+    return commands.ForfeitWithdrawn(e.tournament_id, e.player_id, e.excluded, e.reason, decision)
+
+
+def correct_result(event: events.Event) -> commands.CorrectResult:
+    """``game.result_corrected``."""
+    e = _as(events.GameResultCorrected, event)
+    return commands.CorrectResult(e.game_id, e.old_outcome, e.outcome, decision_in(e.decision))
+
+
+def reset_tournament(event: events.Event) -> commands.ResetTournament:
+    """``tournament.reset``."""
+    return commands.ResetTournament(_as(events.TournamentReset, event).tournament_id)
+
+
+def by_type(**translations: Callable[[events.Event], Any]) -> Callable[[events.Event], Any]:
+    """One queue carrying several events: each is translated by the function named after its type
+    (``round_paired=create_games`` for ``round.paired``)."""
+
+    def translate(event: events.Event) -> Any:
+        found = translations.get(event.TYPE.replace(".", "_"))
+        if found is None:
+            raise TypeError(f"this queue does not take {event.TYPE}")
+        return found(event)
+
+    return translate
+
+
+from_pairing = by_type(round_paired=create_games, tournament_reset=reset_tournament)
+from_arbiters = by_type(arbiter_appointed=appoint_arbiter, arbiter_revoked=revoke_arbiter)

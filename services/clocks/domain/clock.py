@@ -200,6 +200,16 @@ class Clock:
             return flag
         return self._record(ClockChange(ChangeKind.ADJUSTED, at, reason, side, delta_ms))
 
+    def restart_turn(self, at: dt.datetime, reason: str) -> ClockChange:
+        """The side to move's turn starts again at ``at`` with the time it had when it began (e.g. the
+        colours were swapped before the first move): an adjustment giving back the time used since."""
+        self._require_running()
+        flag = self.check_flag(at)
+        if flag is not None:
+            return flag
+        side, since = self._turn()
+        return self._record(ClockChange(ChangeKind.ADJUSTED, at, reason, side, _elapsed_ms(since, at)))
+
     def stop(self, at: dt.datetime, reason: str) -> ClockChange:
         """The game ended otherwise (a result was reported): the running side's time stops at ``at``."""
         self._require_running()

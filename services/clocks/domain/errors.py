@@ -24,9 +24,41 @@ class NotAllowed(ClocksError):
 
 
 class NotAPlayer(NotAllowed):
-    """Neither White nor Black of this game (nor, for results, its organiser or staff)."""
+    """A move by someone who is neither White nor Black of this game."""
 
     slug = "not-a-player"
+
+
+class NotYourGame(NotAllowed):
+    """A result from someone who neither plays this game nor decides it (its organiser, an arbiter
+    appointed for it, the game server)."""
+
+    slug = "not-your-game"
+
+
+class ResultNotAllowed(NotAllowed):
+    """A player reporting what only the opponent, an arbiter or the organiser may: a win for themselves
+    (except where the players run their own games), or a forfeit."""
+
+    slug = "result-not-allowed"
+
+
+class NotAnArbiterHere(NotAllowed):
+    """An arbiter acting where the organiser did not appoint them (another tournament, another game)."""
+
+    slug = "not-an-arbiter-here"
+
+
+class NotOrganiser(NotAllowed):
+    """A decision about the game that only its organiser or an arbiter appointed for it may take."""
+
+    slug = "not-organiser"
+
+
+class OwnGame(NotAllowed):
+    """The organiser or an arbiter deciding about a game they play themselves."""
+
+    slug = "own-game"
 
 
 class Conflict(ClocksError):
@@ -38,7 +70,8 @@ class NotYourTurn(Conflict):
 
 
 class GameOver(Conflict):
-    """The game is finished: no more moves, and a second result is refused (corrections come later)."""
+    """The game is finished: no more moves, and a second result is refused (a correction is pairing's
+    ``POST /games/{id}/correction``)."""
 
     slug = "game-finished"
 
@@ -53,6 +86,24 @@ class FlagFallen(GameOver):
 
 class GameNotStarted(Conflict):
     slug = "game-not-started"
+
+
+class GameNotFinished(Conflict):
+    """Only a finished game's result can be corrected."""
+
+    slug = "game-not-finished"
+
+
+class ResultDisputed(Conflict):
+    """The players reported different results: the game waits for the arbiter."""
+
+    slug = "result-disputed"
+
+
+class GameUnderWay(Conflict):
+    """Its colours cannot be swapped once a move was made."""
+
+    slug = "game-under-way"
 
 
 class GameCancelled(Conflict):

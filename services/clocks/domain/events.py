@@ -1,4 +1,5 @@
-"""What happens to a game that other services hear of: it started, it finished, it was cancelled.
+"""What happens to a game that other services hear of: it started, it finished, it was cancelled, its
+colours were swapped.
 
 The :class:`~services.clocks.domain.game.Game` records them as it changes; the unit of work writes them
 to the outbox at commit, mapped to the versioned wire events by ``adapters/wire.py``. A clock press is
@@ -12,6 +13,7 @@ import uuid
 from dataclasses import dataclass
 
 from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.decision import Decision
 from shared.aggregate import DomainEvent
 from shared.scoring import Outcome
 
@@ -31,8 +33,12 @@ class GameStarted(DomainEvent):
 
 @dataclass(frozen=True, slots=True)
 class GameFinished(DomainEvent):
-    """The game ended: by a reported result, a flag fall (``reason`` ``time``) or the tournament's close.
-    ``both_moved`` is False when one side never moved: such a game changes no rating."""
+    """The game ended: by a reported result, a flag fall (``reason`` ``time``), a withdrawal's forfeit or
+    the tournament's close. ``both_moved`` is False when one side never moved: such a game changes no
+    rating; ``rated`` is False for a knockout's tie-break and sudden-death games. ``decision``: who
+    entered the result (the organiser, an arbiter, the game server, the player who confirmed the
+    opponent's claim, a withdrawal's decision); None when the game ended by itself on the board or the
+    clock (a player's own loss, a flag fall, the tournament's close)."""
 
     tournament_id: uuid.UUID
     game_id: uuid.UUID
@@ -44,6 +50,8 @@ class GameFinished(DomainEvent):
     moves: int
     finished_at: dt.datetime
     both_moved: bool
+    rated: bool = True
+    decision: Decision | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,3 +63,16 @@ class GameCancelled(DomainEvent):
     round: int
     reason: str
     cancelled_at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameColoursSwapped(DomainEvent):
+    """Before its first move the organiser or an arbiter swapped the game's colours: ``white`` and
+    ``black`` are the players' new colours."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    white: uuid.UUID
+    black: uuid.UUID
+    decision: Decision

@@ -21,6 +21,7 @@ from services.clocks.entrypoints.schemas import (
     TournamentPath,
 )
 from services.clocks.service_layer import commands
+from shared.authority import Authority
 from shared.health import readiness
 from shared.http.app import OPTIONAL_SECURITY, SECURITY, create_openapi_app, json_response
 from shared.http.auth import Principal, authenticate_writes, optional_principal, principal
@@ -70,12 +71,26 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
         refuse_if_late(done)
         return json_response(ClockOut.of(done.game, svc.clock.now()))
 
-    @api.post("/games/<uuid:game_id>/result", responses={200: GameOut, **problems(401, 403, 404, 409)})
+    @api.post(
+        "/games/<uuid:game_id>/result",
+        responses={200: GameOut, 202: GameOut, **problems(401, 403, 404, 409, 422)},
+    )
     def report_result(path: GamePath, body: ResultBody) -> Response:
-        """Report how the game ended: a player of the game, its organiser, an arbiter or a service."""
+        """Report how the game ended. A player of the game: their own loss (final), or a draw — any
+        played result where the players run their own games — which the opponent confirms by posting the
+        same (202 until then; a different one disputes it, 202). Its organiser, an arbiter appointed for
+        it or the tournament, the game server: any result, final. 200 once the game is finished."""
         who = principal()
         command = commands.ReportResult(path.game_id, body.outcome, body.reason, who.actor())
         done: commands.Reported = svc.bus.handle(command)
+        refuse_if_late(done)
+        return json_response(GameOut.of(done.game, svc.clock.now()), 200 if done.game.over else 202)
+
+    @api.post("/games/<uuid:game_id>/colours", responses={200: GameOut, **problems(401, 403, 404, 409)})
+    def swap_colours(path: GamePath) -> Response:
+        """Swap White and Black before the first move: the organiser or an arbiter appointed for the game
+        or the tournament (``game.colours_swapped``). A running clock starts White's turn again."""
+        done: commands.Reported = svc.bus.handle(commands.SwapColours(path.game_id, principal().actor()))
         refuse_if_late(done)
         return json_response(GameOut.of(done.game, svc.clock.now()))
 
@@ -85,7 +100,7 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
     def get_game(path: GamePath) -> Response:
         """A game; one of an unpublished knockout round only for its organiser (send their token)."""
         game = svc.views.game(path.game_id)
-        if game is None or not visible(game, optional_principal(secret)):
+        if game is None or not visible(svc, game, optional_principal(secret)):
             raise not_found("game", path.game_id)
         return json_response(GameOut.of(game, svc.clock.now()))
 
@@ -99,9 +114,17 @@ def refuse_if_late(done: commands.Reported) -> None:
         raise errors.FlagFallen(done.flag_fall.detail)
 
 
-def visible(game: Game, who: Principal | None) -> bool:
-    """The games of an unpublished knockout round are shown to its organiser and staff only."""
-    return game.released or (who is not None and (who.subject == game.organiser_id or who.is_staff))
+def visible(svc: Clocks, game: Game, who: Principal | None, authority: Authority | None = None) -> bool:
+    """The games of an unpublished knockout round are shown only to its organiser, the arbiters
+    appointed for them (or the tournament) and the game server."""
+    if game.released:
+        return True
+    if who is None:
+        return False
+    if who.subject == game.organiser_id or "service" in who.roles:
+        return True
+    authority = authority or svc.views.authority(game.tournament_id, game.organiser_id)
+    return authority.is_arbiter(who.subject, game.id)
 
 
 def _tournaments(svc: Clocks, secret: str) -> APIBlueprint:
@@ -118,6 +141,10 @@ def _tournaments(svc: Clocks, secret: str) -> APIBlueprint:
         who = optional_principal(secret)
         found = svc.views.games(path.tournament_id, query.round)
         now = svc.clock.now()
-        return json_response(GameList(games=[GameOut.of(g, now) for g in found if visible(g, who)]))
+        authority = None
+        if who is not None and any(not g.released for g in found):
+            authority = svc.views.authority(path.tournament_id, found[0].organiser_id)
+        shown = [GameOut.of(g, now) for g in found if visible(svc, g, who, authority)]
+        return json_response(GameList(games=shown))
 
     return api

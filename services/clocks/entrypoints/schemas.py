@@ -9,6 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field, model_validator
 
 from services.clocks.domain.clock import Side
+from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import Game, Outcome
 from shared.http.schemas import INT32_MAX, Strict, Text
 
@@ -90,10 +91,47 @@ class PlayerOut(BaseModel):
     moved: bool = Field(description="whether this side ever moved")
 
 
-class ResultOut(BaseModel):
+class DecisionOut(BaseModel):
+    """Who decided, in what capacity, when and why."""
+
+    by: uuid.UUID
+    role: Role
+    at: dt.datetime
+    reason: str | None
+
+    @classmethod
+    def of(cls, d: Decision) -> DecisionOut:
+        return cls(by=d.by, role=d.role, at=d.at, reason=d.reason)
+
+
+class CorrectionOut(BaseModel):
+    old_outcome: Outcome
     outcome: Outcome
+    decision: DecisionOut
+
+
+class ResultOut(BaseModel):
+    outcome: Outcome = Field(description="the result as it stands (corrected, if it was)")
     reason: str
     finished_at: dt.datetime
+    decision: DecisionOut | None = Field(
+        None,
+        description="who entered it (organiser, arbiter, service, or the player who confirmed the "
+        "opponent's claim; a withdrawal's decision); null when the game ended by itself (a player's own "
+        "loss, a flag fall, the tournament's close)",
+    )
+    corrected: bool = Field(False, description="true: the result was corrected after the game ended")
+    corrections: list[CorrectionOut] = Field(default_factory=list, description="oldest first")
+
+
+class ClaimOut(BaseModel):
+    """A player's report awaiting the opponent's confirmation (or, disputed, the arbiter)."""
+
+    player_id: uuid.UUID
+    side: Side
+    outcome: Outcome
+    reason: str
+    at: dt.datetime
 
 
 class GameOut(BaseModel):
@@ -102,13 +140,22 @@ class GameOut(BaseModel):
     round: int
     board: int
     leg: int
-    status: str = Field(description="pending | running | finished | cancelled")
+    status: str = Field(
+        description="pending | running | disputed (the players reported different results: both clocks "
+        "are stopped until the arbiter enters it) | finished | cancelled"
+    )
     white: PlayerOut
     black: PlayerOut
     clock: ClockOut
     moves: int
     both_moved: bool = Field(description="false: one side never moved, so the game changes no rating")
     result: ResultOut | None
+    claims: list[ClaimOut] = Field(
+        default_factory=list,
+        description="players' reports awaiting the opponent's confirmation: one pending, or two that "
+        "differ (disputed)",
+    )
+    rated: bool = Field(True, description="false: a knockout tie-break or sudden-death game")
     started_at: dt.datetime | None
     match_id: str | None = Field(None, description="knockouts: the match this game belongs to")
     number: int | None = Field(None, description="knockouts: the game's number in its match")
@@ -119,7 +166,29 @@ class GameOut(BaseModel):
     def of(cls, game: Game, now: dt.datetime) -> GameOut:
         result = None
         if game.outcome is not None and game.reason is not None and game.finished_at is not None:
-            result = ResultOut(outcome=game.outcome, reason=game.reason, finished_at=game.finished_at)
+            result = ResultOut(
+                outcome=game.outcome,
+                reason=game.reason,
+                finished_at=game.finished_at,
+                decision=None if game.decision is None else DecisionOut.of(game.decision),
+                corrected=game.corrected,
+                corrections=[
+                    CorrectionOut(
+                        old_outcome=c.old_outcome, outcome=c.outcome, decision=DecisionOut.of(c.decision)
+                    )
+                    for c in game.corrections
+                ],
+            )
+        claims = [
+            ClaimOut(
+                player_id=game.white if side is Side.WHITE else game.black,
+                side=side,
+                outcome=c.outcome,
+                reason=c.reason,
+                at=c.at,
+            )
+            for side, c in sorted(game.claims.items(), key=lambda item: item[1].at)
+        ]
         return cls(
             id=game.id,
             tournament_id=game.tournament_id,
@@ -133,6 +202,8 @@ class GameOut(BaseModel):
             moves=game.moves,
             both_moved=game.both_moved,
             result=result,
+            claims=claims,
+            rated=game.rated,
             started_at=game.started_at,
             match_id=game.match_id,
             number=game.number,

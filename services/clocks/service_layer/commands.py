@@ -1,18 +1,22 @@
 """Commands: what callers ask the clocks service to do (imperative), and what a report comes to.
 
-The HTTP API and the ticker send the first three; the others are what ``adapters/wire.py`` makes of the
+The HTTP API and the ticker send the first four; the others are what ``adapters/wire.py`` makes of the
 events the service consumes (``round.paired``, ``round.published``, ``match.decided``,
-``tournament.completed``).
+``tournament.completed``, ``tournament.started``, ``arbiter.appointed``/``revoked``,
+``player.withdrawn``, ``game.result_corrected``, ``tournament.reset``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from dataclasses import dataclass
 
 from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.decision import Decision
 from services.clocks.domain.game import FlagFall, Game, Outcome
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
+from shared.vocabulary import Ruleset
 
 
 @dataclass(frozen=True)
@@ -25,9 +29,20 @@ class MakeMove:
 
 @dataclass(frozen=True)
 class ReportResult:
+    """A player of the game reports (or claims) its result; its organiser, an arbiter in scope or the
+    game server enters it."""
+
     game_id: uuid.UUID
     outcome: Outcome
     reason: str
+    actor: Actor
+
+
+@dataclass(frozen=True)
+class SwapColours:
+    """The organiser or an arbiter in scope swaps White and Black before the first move."""
+
+    game_id: uuid.UUID
     actor: Actor
 
 
@@ -42,8 +57,9 @@ class CheckFlags:
 
 @dataclass(frozen=True)
 class Reported:
-    """What a move or a result came to: the game as saved, and the flag fall that refused the report
-    (the game then ended on time), if its time had run out."""
+    """What a move, a result or a colour swap came to: the game as saved, and the flag fall that
+    refused the report (the game then ended on time), if its time had run out. A player's claim leaves
+    the game open (awaiting the opponent, or disputed)."""
 
     game: Game
     flag_fall: FlagFall | None = None
@@ -61,6 +77,7 @@ class PairedGame:
     match_id: str | None = None  # knockouts: the match, the game's number and name in it
     number: int | None = None
     label: str | None = None
+    rated: bool = True
 
 
 @dataclass(frozen=True)
@@ -93,5 +110,59 @@ class CancelGames:
 @dataclass(frozen=True)
 class CloseTournament:
     """The tournament completed: end the games still open."""
+
+    tournament_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class RecordTournament:
+    """The tournament started: its organiser and ruleset."""
+
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    ruleset: Ruleset
+
+
+@dataclass(frozen=True)
+class AppointArbiter:
+    """The organiser appointed an arbiter: for the whole tournament (``games`` None) or named games."""
+
+    tournament_id: uuid.UUID
+    arbiter_id: uuid.UUID
+    games: frozenset[uuid.UUID] | None
+    at: dt.datetime
+
+
+@dataclass(frozen=True)
+class RevokeArbiter:
+    tournament_id: uuid.UUID
+    arbiter_id: uuid.UUID
+    at: dt.datetime
+
+
+@dataclass(frozen=True)
+class ForfeitWithdrawn:
+    """A player withdrew or was excluded: their open games end by forfeit, and so will their later ones."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    excluded: bool
+    reason: str
+    decision: Decision | None
+
+
+@dataclass(frozen=True)
+class CorrectResult:
+    """Pairing corrected a finished game's result."""
+
+    game_id: uuid.UUID
+    old_outcome: Outcome
+    outcome: Outcome
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class ResetTournament:
+    """A knockout went back to its draft: its games are removed (round 1 is undone)."""
 
     tournament_id: uuid.UUID

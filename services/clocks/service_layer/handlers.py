@@ -1,6 +1,12 @@
 """Command handlers: load the games, ask the domain, save them, in one unit of work. The games record
-what other services hear of (``game.started``, ``game.finished``, ``game.cancelled``); the unit of work
-writes it to the outbox and keeps the deadline store in step after the commit."""
+what other services hear of (``game.started``, ``game.finished``, ``game.cancelled``,
+``game.colours_swapped``); the unit of work writes it to the outbox and keeps the deadline store in step
+after the commit.
+
+What is known of a tournament (organiser, ruleset, arbiters, withdrawn players) is loaded only when a
+handler needs it: a player's own loss or a draw claim, the organiser's or the game server's entry, and a
+`platform` round's games need nothing more than the game itself.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +17,18 @@ from collections.abc import Callable
 from typing import Any
 
 from services.clocks.domain import errors
+from services.clocks.domain.decision import Decision
 from services.clocks.domain.game import Game, GameStatus
+from services.clocks.domain.tournament import Tournament, Withdrawal, deciding_role
 from services.clocks.service_layer import commands
 from services.clocks.service_layer.ports import ClocksUnitOfWork, DeadlineStoreUnavailable
+from shared.authority import Authority
 from shared.messaging.port import NotReady
 from shared.timesource import Clock
 
 log = logging.getLogger(__name__)
+
+ARBITER_ROLE = "arbiter"  # the token's role: only says which refusal an arbiter out of scope gets
 
 
 def _get(uow: ClocksUnitOfWork, game_id: uuid.UUID) -> Game:
@@ -27,24 +38,61 @@ def _get(uow: ClocksUnitOfWork, game_id: uuid.UUID) -> Game:
     return game
 
 
-def _play_on(uow: ClocksUnitOfWork, tournament_id: uuid.UUID, match_id: str, now: dt.datetime) -> None:
-    """A knockout match plays one game at a time: unless one is running, start its first released game
-    that is still waiting."""
-    games = uow.games.in_match(tournament_id, match_id)
-    if any(g.status is GameStatus.RUNNING for g in games):
+class Known:
+    """A tournament as this unit of work knows it, read the first time a handler asks."""
+
+    def __init__(self, uow: ClocksUnitOfWork, tournament_id: uuid.UUID, loaded: Tournament | None = None):
+        self.uow = uow
+        self.tournament_id = tournament_id
+        self._tournament = loaded
+        self._read = loaded is not None
+
+    def tournament(self) -> Tournament | None:
+        if not self._read:
+            self._tournament = self.uow.tournaments.get(self.tournament_id)
+            self._read = True
+        return self._tournament
+
+    def players_run_games(self) -> bool:
+        t = self.tournament()
+        return t is not None and t.players_run_games
+
+    def authority(self, game: Game) -> Authority:
+        t = self.tournament()
+        return Authority(game.organiser_id) if t is None else t.authority(game.organiser_id)
+
+    def begin(self, game: Game, now: dt.datetime) -> None:
+        """A released game's turn has come: it starts, or ends by forfeit at once if a player of it
+        has withdrawn (no ``game.started`` then)."""
+        t = self.tournament()
+        forfeit = None if t is None else t.forfeit_of(game)
+        if forfeit is None:
+            game.start(now)
+        else:
+            game.forfeit(forfeit, now)
+
+
+def _play_on(uow: ClocksUnitOfWork, known: Known, match_id: str, now: dt.datetime) -> None:
+    """A knockout match plays one game at a time: unless one is under way (running, or disputed and
+    waiting for the arbiter), begin its first released game that is still waiting. One a withdrawn
+    player would play is forfeited at once, and the next one's turn comes."""
+    games = uow.games.in_match(known.tournament_id, match_id)
+    if any(g.status in (GameStatus.RUNNING, GameStatus.DISPUTED) for g in games):
         return
-    waiting = next((g for g in games if g.status is GameStatus.PENDING and g.released), None)
-    if waiting is not None:
-        waiting.start(now)
-        uow.games.save(waiting)
+    for waiting in games:
+        if waiting.status is GameStatus.PENDING and waiting.released:
+            known.begin(waiting, now)
+            uow.games.save(waiting)
+            if not waiting.finished:
+                return
 
 
-def _save(uow: ClocksUnitOfWork, game: Game, now: dt.datetime) -> None:
+def _save(uow: ClocksUnitOfWork, game: Game, now: dt.datetime, known: Known | None = None) -> None:
     """Save a game a report or the ticker changed; once it is finished, a knockout match goes on with
     its next game."""
     uow.games.save(game)
     if game.finished and game.match_id is not None:
-        _play_on(uow, game.tournament_id, game.match_id, now)
+        _play_on(uow, known or Known(uow, game.tournament_id), game.match_id, now)
 
 
 class Handlers:
@@ -57,6 +105,7 @@ class Handlers:
         return {
             commands.MakeMove: self.make_move,
             commands.ReportResult: self.report_result,
+            commands.SwapColours: self.swap_colours,
             commands.CheckFlags: self.check_flags,
         }
 
@@ -72,18 +121,51 @@ class Handlers:
             return commands.Reported(game, flag_fall)
 
     def report_result(self, cmd: commands.ReportResult, uow: ClocksUnitOfWork) -> commands.Reported:
-        """End the game with the reported result, or on time if its flag had fallen first (saved, and
-        the answer says so: the caller refuses the result)."""
+        """A player of the game reports it as a player (their own loss; a claim the opponent confirms);
+        its organiser, an arbiter in scope or the game server enters it. If its flag had fallen first,
+        the game ends on time instead (saved, and the answer says so: the caller refuses the result).
+        The tournament is read only for an arbiter, or a player claiming a win."""
         with uow:
             game = _get(uow, cmd.game_id)
             actor = cmd.actor
-            if game.side_of(actor.id) is None and actor.id != game.organiser_id and not actor.staff:
-                raise errors.NotAPlayer(
-                    "only the players of this game, its organiser, an arbiter or a service may report its result"
-                )
             now = self.clock.now()
-            flag_fall = game.report_result(cmd.outcome, cmd.reason, now)
-            _save(uow, game, now)
+            known = Known(uow, game.tournament_id)
+            if game.side_of(actor.id) is not None:
+                flag_fall = game.claim(
+                    actor.id, cmd.outcome, cmd.reason, now, players_run_games=known.players_run_games
+                )
+            else:
+                role = deciding_role(
+                    game,
+                    actor.id,
+                    service=actor.is_service,
+                    arbiter_token=ARBITER_ROLE in actor.roles,
+                    authority=lambda: known.authority(game),
+                )
+                flag_fall = game.report_result(
+                    cmd.outcome, cmd.reason, now, decision=Decision(actor.id, role, now)
+                )
+            _save(uow, game, now, known)
+            uow.commit()
+            return commands.Reported(game, flag_fall)
+
+    def swap_colours(self, cmd: commands.SwapColours, uow: ClocksUnitOfWork) -> commands.Reported:
+        """The organiser or an arbiter in scope swaps the colours of a game no move was made in
+        (``game.colours_swapped``). White's flag having fallen already, the game ends on time instead."""
+        with uow:
+            game = _get(uow, cmd.game_id)
+            known = Known(uow, game.tournament_id)
+            role = deciding_role(
+                game,
+                cmd.actor.id,
+                service=cmd.actor.is_service,
+                arbiter_token=ARBITER_ROLE in cmd.actor.roles,
+                authority=lambda: known.authority(game),
+                result=False,
+            )
+            now = self.clock.now()
+            flag_fall = game.swap_colours(now, Decision(cmd.actor.id, role, now))
+            _save(uow, game, now, known)
             uow.commit()
             return commands.Reported(game, flag_fall)
 
@@ -119,9 +201,11 @@ class Handlers:
         """Create the round's games and start their clocks now: White's time runs from the round start.
         A game that exists already (the same pairing published again, or a knockout round announced again
         with its tie-break games) is left alone. A knockout round's games wait until it is published, and a
-        match's games are played one after the other."""
+        match's games are played one after the other. A game with a withdrawn player ends by forfeit
+        where it would start."""
         now = self.clock.now()
         existing = uow.games.existing(g.game_id for g in cmd.games)
+        known = Known(uow, cmd.tournament_id)
         matches: list[str] = []
         for paired in cmd.games:
             if paired.game_id in existing:
@@ -141,15 +225,16 @@ class Handlers:
                 number=paired.number,
                 label=paired.label,
                 released=cmd.released,
+                rated=paired.rated,
             )
             if paired.match_id is not None:  # a match's games start one after the other
                 matches.append(paired.match_id)
             elif cmd.released:
-                game.start(now)  # stored already started: one insert, not an insert and an update
+                known.begin(game, now)  # stored already started: one insert, not an insert and an update
             uow.games.add(game)
         if cmd.released:
             for match_id in dict.fromkeys(matches):
-                _play_on(uow, cmd.tournament_id, match_id, now)
+                _play_on(uow, known, match_id, now)
 
     def release_round(self, cmd: commands.ReleaseRound, uow: ClocksUnitOfWork) -> None:
         """A knockout round is public: its games are released, and each match starts its first game."""
@@ -160,8 +245,9 @@ class Handlers:
         for game in games:
             if game.release():
                 uow.games.save(game)
+        known = Known(uow, cmd.tournament_id)
         for match_id in dict.fromkeys(g.match_id for g in games if g.match_id is not None):
-            _play_on(uow, cmd.tournament_id, match_id, now)
+            _play_on(uow, known, match_id, now)
 
     def cancel_games(self, cmd: commands.CancelGames, uow: ClocksUnitOfWork) -> None:
         """Cancel the games the decided match no longer needs (``game.cancelled``). A game that ended
@@ -182,3 +268,84 @@ class Handlers:
             ended = game.cancel(now) if game.match_id is not None else game.close(now)
             if ended:
                 uow.games.save(game)
+
+    def record_tournament(self, cmd: commands.RecordTournament, uow: ClocksUnitOfWork) -> None:
+        """``tournament.started``: its organiser and ruleset (who may decide, and what players may claim)."""
+        tournament = uow.tournaments.lock(cmd.tournament_id)
+        if tournament.start(cmd.organiser_id, cmd.ruleset):
+            uow.tournaments.save(tournament)
+
+    def appoint_arbiter(self, cmd: commands.AppointArbiter, uow: ClocksUnitOfWork) -> None:
+        """Kept whenever it arrives: before ``tournament.started`` or any game, too."""
+        tournament = uow.tournaments.lock(cmd.tournament_id)
+        if tournament.appoint(cmd.arbiter_id, cmd.games, cmd.at):
+            uow.tournaments.save(tournament)
+
+    def revoke_arbiter(self, cmd: commands.RevokeArbiter, uow: ClocksUnitOfWork) -> None:
+        tournament = uow.tournaments.lock(cmd.tournament_id)
+        if tournament.revoke(cmd.arbiter_id, cmd.at):
+            uow.tournaments.save(tournament)
+
+    def forfeit_withdrawn(self, cmd: commands.ForfeitWithdrawn, uow: ClocksUnitOfWork) -> None:
+        """The player's open games end by forfeit now (the opponent wins; both withdrawn: a double
+        forfeit), for the reason ``withdrawal`` or ``exclusion`` and with the withdrawal's decision; a
+        knockout match then goes on with its next game, which is forfeited too — the forfeit chain of
+        RULES.md §4, as far as the games already paired go. Games paired later are forfeited when they
+        would start; an unpublished round's games when it is published."""
+        now = self.clock.now()
+        tournament = uow.tournaments.lock(cmd.tournament_id)
+        withdrawal = Withdrawal(cmd.player_id, cmd.excluded, cmd.reason, cmd.decision)
+        if not tournament.withdraw(withdrawal):
+            return  # known already: their games were forfeited then
+        uow.tournaments.save(tournament)
+        known = Known(uow, cmd.tournament_id, tournament)
+        matches: list[str] = []
+        for game in uow.games.open_games_of(cmd.tournament_id, cmd.player_id):
+            forfeit = tournament.forfeit_of(game, cause=cmd.player_id)
+            if forfeit is None:
+                continue
+            game.forfeit(forfeit, now)
+            uow.games.save(game)
+            if game.match_id is not None:
+                matches.append(game.match_id)
+        for match_id in dict.fromkeys(matches):
+            _play_on(uow, known, match_id, now)
+
+    def correct_result(self, cmd: commands.CorrectResult, uow: ClocksUnitOfWork) -> None:
+        """Pairing corrected a finished game: its outcome changes, the old one is kept with the decision.
+        A game unknown here, or not finished, is a mistake upstream: refused (retried, then dead-lettered)."""
+        game = _get(uow, cmd.game_id)
+        if game.outcome is not cmd.old_outcome:
+            log.warning(
+                "game %s: corrected from %s, but it stands at %s here", game.id, cmd.old_outcome, game.outcome
+            )
+        if game.correct(cmd.outcome, cmd.decision):
+            uow.games.save(game)
+
+    def reset_tournament(self, cmd: commands.ResetTournament, uow: ClocksUnitOfWork) -> None:
+        """A knockout is back to its draft: round 1 never happened. Its games (none has a result, pairing
+        made sure) are deleted with their clocks' history and leave the deadline store, so that round 1
+        paired again — with new game ids or the same — is created afresh. What is known of the
+        tournament (organiser, arbiters, withdrawals) stays."""
+        for game in uow.games.of_tournament(cmd.tournament_id):
+            uow.games.remove(game)
+            uow.forget(game.id)
+
+    def from_pairing(
+        self, cmd: commands.CreateGames | commands.ResetTournament, uow: ClocksUnitOfWork
+    ) -> None:
+        """``round.paired`` and ``tournament.reset`` share a queue, so that a reset is handled before the
+        new round 1 it makes room for (pairing publishes both, in that order)."""
+        if isinstance(cmd, commands.ResetTournament):
+            self.reset_tournament(cmd, uow)
+        else:
+            self.create_games(cmd, uow)
+
+    def from_arbiters(
+        self, cmd: commands.AppointArbiter | commands.RevokeArbiter, uow: ClocksUnitOfWork
+    ) -> None:
+        """``arbiter.appointed`` and ``arbiter.revoked`` share a queue: in the order the organiser decided."""
+        if isinstance(cmd, commands.RevokeArbiter):
+            self.revoke_arbiter(cmd, uow)
+        else:
+            self.appoint_arbiter(cmd, uow)

@@ -1,5 +1,5 @@
-"""What the clocks service layer needs from the outside world, as ports: the game repository, the
-deadline store and the unit of work. ``adapters/`` implements them (SQL and Redis, and in-memory fakes
+"""What the clocks service layer needs from the outside world, as ports: the game and tournament
+repositories, the deadline store and the unit of work. ``adapters/`` implements them (SQL and Redis, and in-memory fakes
 held to the same contract suites); the composition root wires them."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from services.clocks.domain.game import Game
+from services.clocks.domain.tournament import Tournament
 from shared.aggregate import Seen
 from shared.events import Envelope
 
@@ -20,6 +21,7 @@ class GameRepository(Protocol):
     its events and keeps its deadline in the store."""
 
     seen: Seen[Game]
+    removed: set[uuid.UUID]  # ids of the games removed in this unit of work
 
     def get(self, game_id: uuid.UUID, *, lock: bool = False) -> Game | None: ...
 
@@ -39,10 +41,36 @@ class GameRepository(Protocol):
         """A knockout match's games in their order, locked."""
 
     def unfinished_in(self, tournament_id: uuid.UUID) -> list[Game]:
-        """A tournament's games not finished (pending, running or cancelled), locked."""
+        """A tournament's games not finished (pending, running, disputed or cancelled), locked."""
+
+    def open_games_of(self, tournament_id: uuid.UUID, player_id: uuid.UUID) -> list[Game]:
+        """A player's released games still open (pending, running or disputed) in a tournament, locked,
+        by round, board and number."""
+
+    def of_tournament(self, tournament_id: uuid.UUID) -> list[Game]:
+        """Every game of a tournament, locked."""
+
+    def remove(self, game: Game) -> None:
+        """Delete a game and its clock's history (a tournament reset to its draft)."""
 
     def overdue(self, now: dt.datetime, *, limit: int = 100) -> list[uuid.UUID]:
         """Running games whose deadline has passed, earliest first (the sweep behind the store)."""
+
+
+class TournamentRepository(Protocol):
+    """What is known of each tournament (its organiser, ruleset, arbiters, withdrawn players)."""
+
+    seen: Seen[Tournament]
+
+    def get(self, tournament_id: uuid.UUID) -> Tournament | None:
+        """What is known, unlocked; None when nothing is."""
+
+    def lock(self, tournament_id: uuid.UUID) -> Tournament:
+        """The tournament, locked for a change; one known from now on if nothing was (its first news
+        may be an appointment or a withdrawal, before ``tournament.started``)."""
+
+    def save(self, tournament: Tournament) -> None:
+        """Write its organiser and ruleset and what changed among its arbiters and withdrawals."""
 
 
 class DeadlineStoreUnavailable(RuntimeError):
@@ -71,12 +99,16 @@ class DeadlineStore(Protocol):
 
 
 class ClocksUnitOfWork(Protocol):
-    """One transaction: the games, the outbox (the events the games recorded) and the inbox. After it
+    """One transaction: the games, the tournaments, the outbox (the events the games recorded) and the
+    inbox. After it
     commits, the deadline store holds the deadline of every game it saw, or forgets the game once it is
     over (best effort: the games' deadlines in the database stay authoritative)."""
 
     @property
     def games(self) -> GameRepository: ...
+
+    @property
+    def tournaments(self) -> TournamentRepository: ...
 
     @property
     def deadlines(self) -> DeadlineStore: ...

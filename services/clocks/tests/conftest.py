@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from services.clocks.adapters.deadlines import InMemoryDeadlineStore
-from services.clocks.adapters.memory import MemoryClocksUnitOfWork, game_table
+from services.clocks.adapters.memory import MemoryClocksUnitOfWork, game_table, tournament_table
 from services.clocks.bootstrap import Clocks, bootstrap, subscriptions
 from services.clocks.config import ClocksSettings
 from services.clocks.entrypoints.app import create_app
@@ -65,6 +65,7 @@ class MemoryClocks:
         self.clock = clock
         self.deadlines = deadlines
         self.games = game_table()
+        self.tournaments = tournament_table()
         self.broker = InProcessBroker()
         self.handlers = Handlers(clock)
         self.bus = MessageBus(self.uow, self.handlers.table())
@@ -72,7 +73,9 @@ class MemoryClocks:
         self.broker.subscribe(self.subscriptions)
 
     def uow(self) -> MemoryClocksUnitOfWork:
-        return MemoryClocksUnitOfWork(self.games, self.deadlines, on_commit=self.broker.publish)
+        return MemoryClocksUnitOfWork(
+            self.games, self.tournaments, self.deadlines, on_commit=self.broker.publish
+        )
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from sqlalchemy.orm import sessionmaker
 
 from services.clocks.adapters import orm
 from services.clocks.adapters.deadlines import InMemoryDeadlineStore
-from services.clocks.adapters.memory import MemoryClocksUnitOfWork, game_table
+from services.clocks.adapters.memory import MemoryClocksUnitOfWork, game_table, tournament_table
 from services.clocks.adapters.unit_of_work import SqlClocksUnitOfWork
 from services.clocks.bootstrap import MIGRATIONS
 from services.clocks.domain.clock import TimeControl
@@ -39,6 +39,10 @@ def new_game(
     match_id: str | None = None,
     number: int | None = None,
     start: bool = True,
+    white: uuid.UUID | None = None,
+    black: uuid.UUID | None = None,
+    released: bool = True,
+    rated: bool = True,
 ) -> Game:
     game = Game.pair(
         game_id=uuid.uuid4(),
@@ -47,13 +51,15 @@ def new_game(
         round=round,
         board=board,
         leg=2,
-        white=uuid.uuid4(),
-        black=uuid.uuid4(),
+        white=white or uuid.uuid4(),
+        black=black or uuid.uuid4(),
         control=TimeControl(base, inc),
         at=NOW,
         match_id=match_id,
         number=number,
         label=None if number is None else f"Game {number}",
+        released=released,
+        rated=rated,
     )
     if start:
         game.start(NOW)
@@ -94,11 +100,14 @@ class SqlBackend(Backend):
 class MemoryBackend(Backend):
     def __init__(self) -> None:
         self.games = game_table()
+        self.tournaments = tournament_table()
         self.deadlines = InMemoryDeadlineStore()
         self.envelopes: list[events.Envelope] = []
 
     def uow(self) -> MemoryClocksUnitOfWork:
-        return MemoryClocksUnitOfWork(self.games, self.deadlines, on_commit=self.envelopes.extend)
+        return MemoryClocksUnitOfWork(
+            self.games, self.tournaments, self.deadlines, on_commit=self.envelopes.extend
+        )
 
     def published(self) -> list[tuple[str, dict[str, Any]]]:
         return [(e.type, e.payload) for e in self.envelopes]

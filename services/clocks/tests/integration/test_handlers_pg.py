@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 
 import pytest
 import sqlalchemy as sa
@@ -10,8 +11,10 @@ import sqlalchemy as sa
 from services.clocks.adapters import orm
 from services.clocks.domain import errors
 from services.clocks.domain.game import GameStatus, Outcome
+from services.clocks.service_layer import commands
 from services.clocks.service_layer.commands import Actor, CheckFlags, MakeMove, ReportResult
 from services.clocks.tests.conftest import NOW, a_round, announce, published
+from shared import events
 
 pytestmark = pytest.mark.integration
 
@@ -29,6 +32,7 @@ def test_a_round_is_played_out_on_postgresql(pg_svc, clock):
     clock.advance(5)
     pg_svc.bus.handle(MakeMove(first.game_id, first.white))
     pg_svc.bus.handle(ReportResult(second.game_id, Outcome.DRAW, "agreement", Actor(second.black)))
+    pg_svc.bus.handle(ReportResult(second.game_id, Outcome.DRAW, "agreement", Actor(second.white)))
     clock.advance(60)
     assert pg_svc.bus.handle(CheckFlags()) == 2  # board 1: Black; board 3: White
     outcomes = {
@@ -72,3 +76,50 @@ def test_a_double_reported_move_presses_once(make_service, clock):
     with one.uow() as uow:
         game = uow.games.get(g.game_id)
     assert game.moves == 1 and game.status is GameStatus.RUNNING
+
+
+def test_two_consumers_hearing_first_of_a_tournament_at_once_both_succeed(make_service, clock):
+    """An appointment and a withdrawal of a tournament nobody knew yet, in two processes: the first
+    creates its row, the second waits for it (INSERT … ON CONFLICT DO NOTHING) and locks it."""
+    one, two = make_service(), make_service()
+    tid, arbiter, player = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    barrier = threading.Barrier(2)
+    failures: list[BaseException] = []
+
+    def run(svc, handle):
+        barrier.wait()
+        try:
+            with svc.uow() as uow:
+                handle(uow)
+                uow.commit()
+        except BaseException as exc:  # pragma: no cover - reported below
+            failures.append(exc)
+
+    appoint = commands.AppointArbiter(tid, arbiter, None, NOW)
+    withdraw = commands.ForfeitWithdrawn(tid, player, False, "ill", None)
+    threads = [
+        threading.Thread(target=run, args=(one, lambda uow: one.handlers.appoint_arbiter(appoint, uow))),
+        threading.Thread(target=run, args=(two, lambda uow: two.handlers.forfeit_withdrawn(withdraw, uow))),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    with one.uow() as uow:
+        known = uow.tournaments.get(tid)
+    assert set(known.arbiters) == {arbiter} and set(known.withdrawn) == {player}
+
+
+def test_a_withdrawal_forfeits_on_postgresql(pg_svc):
+    pairing = a_round(2)
+    announce(pg_svc, pairing)
+    quitter = pairing.game(2).black
+    event = events.PlayerWithdrawn(tournament_id=pairing.tournament_id, player_id=quitter, reason="ill")
+    announce(pg_svc, events.wrap(event, pairing.tournament_id))
+    [finished] = published(pg_svc, "game.finished")
+    assert (finished.payload["game_id"], finished.payload["outcome"], finished.payload["reason"]) == (
+        str(pairing.game(2).game_id),
+        "+/-",
+        "withdrawal",
+    )

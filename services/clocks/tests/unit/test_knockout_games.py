@@ -133,7 +133,7 @@ def test_publishing_starts_each_matchs_first_game_and_the_next_follows(svc, clie
     assert started(svc) == [first.game_id, third.game_id]
     assert (status(svc, second), status(svc, fourth)) == (GameStatus.PENDING, GameStatus.PENDING)
     assert len(client.get(f"/tournaments/{ko.tid}/games").json["games"]) == 4  # public now
-    assert report(client, first, "1-0", ko.players["A"]).status_code == 200
+    assert report(client, first, "1-0", ko.players["D"]).status_code == 200  # D resigns
     assert started(svc) == [first.game_id, third.game_id, second.game_id]
     game = client.get(f"/games/{second.game_id}").json
     assert game["status"] == "running" and game["clock"]["time_control"]["base_seconds"] == 600
@@ -142,8 +142,8 @@ def test_publishing_starts_each_matchs_first_game_and_the_next_follows(svc, clie
 def test_tie_break_games_come_later_with_their_own_time_control(svc, client, ko):
     announce(svc, ko.published())
     first, second = ko.games[:2]
-    report(client, first, "1-0", ko.players["A"])
-    report(client, second, "1-0", ko.players["D"])  # 1-1: pairing adds tie-break stage 1
+    report(client, first, "1-0", ko.players["D"])
+    report(client, second, "1-0", ko.players["A"])  # 1-1: pairing adds tie-break stage 1
     one = ko.add(1, 3, "A", "D", "Tie-break 1 (15+10), game 1", TIE_BREAK)
     two = ko.add(1, 4, "D", "A", "Tie-break 1 (15+10), game 2", TIE_BREAK)
     announce(svc, ko.paired(published=True))
@@ -176,7 +176,7 @@ def test_a_decided_match_cancels_what_it_no_longer_needs(svc, client, ko, deadli
     assert len(published(svc, "game.cancelled")) == 2
     # a finished game is never cancelled
     first = ko.games[0]
-    report(client, first, "1-0", ko.players["A"])
+    report(client, first, "1-0", ko.players["D"])
     announce(svc, ko.decided(1, "A", [first]))
     assert status(svc, first) is GameStatus.FINISHED and len(published(svc, "game.cancelled")) == 2
 

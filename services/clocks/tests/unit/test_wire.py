@@ -13,9 +13,11 @@ from services.clocks.adapters import wire
 from services.clocks.domain import errors
 from services.clocks.domain import events as domain
 from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import Outcome
 from services.clocks.service_layer import commands
 from shared import events
+from shared.vocabulary import Ruleset
 
 T = uuid.UUID("11111111-1111-1111-1111-111111111111")
 G = uuid.UUID("22222222-2222-2222-2222-222222222222")
@@ -35,7 +37,11 @@ def test_every_domain_event_has_its_wire_event():
     kinds = {
         cls for _, cls in inspect.getmembers(domain, inspect.isclass) if cls.__module__ == domain.__name__
     }
-    assert wire.wire.kinds() == kinds == {domain.GameStarted, domain.GameFinished, domain.GameCancelled}
+    assert (
+        wire.wire.kinds()
+        == kinds
+        == {domain.GameStarted, domain.GameFinished, domain.GameCancelled, domain.GameColoursSwapped}
+    )
 
 
 def test_game_started():
@@ -153,3 +159,87 @@ def test_the_other_consumed_events():
     assert wire.close_tournament(completed) == commands.CloseTournament(T)
     with pytest.raises(TypeError, match=r"expected tournament\.completed, got round\.published"):
         wire.close_tournament(events.RoundPublished(tournament_id=T, round=2, published_at=AT))
+
+
+DECIDED = Decision(ORG, Role.ARBITER, AT, None)
+
+
+def test_game_finished_with_its_decision_unrated():
+    event = domain.GameFinished(T, G, 3, W, B, Outcome.DRAW, "agreement", 40, AT, True, False, DECIDED)
+    assert payload_json(event) == (
+        '{"tournament_id":"11111111-1111-1111-1111-111111111111",'
+        '"game_id":"22222222-2222-2222-2222-222222222222","round":3,'
+        '"white":"33333333-3333-3333-3333-333333333333","black":"44444444-4444-4444-4444-444444444444",'
+        '"outcome":"1/2-1/2","reason":"agreement","moves":40,"finished_at":"2026-06-01T12:03:10.123456Z",'
+        '"both_moved":true,"rated":false,"decision":{"by":"55555555-5555-5555-5555-555555555555",'
+        '"role":"arbiter","at":"2026-06-01T12:03:10.123456Z","reason":null}}'
+    )
+
+
+def test_game_colours_swapped():
+    event = domain.GameColoursSwapped(T, G, 1, B, W, Decision(ORG, Role.ORGANISER, AT, None))
+    envelope = wire.wire.envelope(event)
+    assert (envelope.type, envelope.version) == ("game.colours_swapped", 1)
+    assert payload_json(event) == (
+        '{"tournament_id":"11111111-1111-1111-1111-111111111111",'
+        '"game_id":"22222222-2222-2222-2222-222222222222","round":1,'
+        '"white":"44444444-4444-4444-4444-444444444444","black":"33333333-3333-3333-3333-333333333333",'
+        '"decision":{"by":"55555555-5555-5555-5555-555555555555","role":"organiser",'
+        '"at":"2026-06-01T12:03:10.123456Z","reason":null}}'
+    )
+
+
+def test_an_unrated_paired_game_stays_unrated():
+    command = wire.create_games(
+        round_paired(paired(rated=False), events.PairedGame(game_id=W, board=1, white=G, black=B))
+    )
+    assert [g.rated for g in command.games] == [False, True]
+
+
+def wire_decision(reason: str | None = None) -> events.DecisionBy:
+    return events.DecisionBy(by=ORG, role=Role.ORGANISER, at=AT, reason=reason)
+
+
+def test_what_the_clocks_learn_of_a_tournament():
+    settings = events.TournamentSettings(
+        ruleset="group-playoff", time_control=events.TimeControl(base_seconds=0, days_per_move=2)
+    )
+    started = events.TournamentStarted(
+        tournament_id=T, organiser_id=ORG, name="4T1", started_at=AT, settings=settings, roster=[]
+    )
+    assert wire.record_tournament(started) == commands.RecordTournament(T, ORG, Ruleset.GROUP_PLAYOFF)
+    appointed = events.ArbiterAppointed(tournament_id=T, arbiter_id=W, games=[G, B], decision=wire_decision())
+    assert wire.from_arbiters(appointed) == commands.AppointArbiter(T, W, frozenset({G, B}), AT)
+    whole = events.ArbiterAppointed(tournament_id=T, arbiter_id=W, decision=wire_decision())
+    assert wire.from_arbiters(whole) == commands.AppointArbiter(T, W, None, AT)
+    revoked = events.ArbiterRevoked(tournament_id=T, arbiter_id=W, decision=wire_decision())
+    assert wire.from_arbiters(revoked) == commands.RevokeArbiter(T, W, AT)
+    withdrawn = events.PlayerWithdrawn(
+        tournament_id=T, player_id=W, reason="ill", excluded=True, decision=wire_decision("ill")
+    )
+    assert wire.forfeit_withdrawn(withdrawn) == commands.ForfeitWithdrawn(
+        T, W, True, "ill", Decision(ORG, Role.ORGANISER, AT, "ill")
+    )
+    old = events.PlayerWithdrawn(tournament_id=T, player_id=W)  # an older producer: no decision
+    assert wire.forfeit_withdrawn(old) == commands.ForfeitWithdrawn(T, W, False, "", None)
+
+
+def test_what_pairing_decides_for_the_clocks():
+    corrected = events.GameResultCorrected(
+        tournament_id=T,
+        game_id=G,
+        round=2,
+        white=W,
+        black=B,
+        old_outcome="1-0",
+        outcome="1/2-1/2",
+        decision=wire_decision("scoresheet"),
+    )
+    assert wire.correct_result(corrected) == commands.CorrectResult(
+        G, Outcome.WHITE_WIN, Outcome.DRAW, Decision(ORG, Role.ORGANISER, AT, "scoresheet")
+    )
+    reset = events.TournamentReset(tournament_id=T, decision=wire_decision())
+    assert wire.from_pairing(reset) == commands.ResetTournament(T)
+    assert isinstance(wire.from_pairing(round_paired(paired())), commands.CreateGames)
+    with pytest.raises(TypeError, match=r"this queue does not take round\.published"):
+        wire.from_pairing(events.RoundPublished(tournament_id=T, round=2, published_at=AT))

@@ -1,0 +1,168 @@
+"""What the clocks service knows of a tournament, beyond its games: its organiser and ruleset
+(``tournament.started``), the arbiters its organiser appointed (``arbiter.appointed``/``revoked``) and
+the players who withdrew or were excluded (``player.withdrawn``). Any of these may arrive first: a
+tournament is known from the first of them on, its organiser and ruleset perhaps not yet.
+
+Who may decide about a game (RULES.md §5): its organiser, an arbiter appointed for the whole tournament
+or for that game, and — for results of online games — the game server. A player of the game decides
+nothing about it, whatever else they are: they report it as a player (:meth:`Game.claim`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from services.clocks.domain import errors
+from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.game import Forfeit, Game, Outcome
+from shared.aggregate import Aggregate
+from shared.authority import Appointment, Authority
+from shared.vocabulary import Ruleset
+
+WITHDRAWAL = "withdrawal"
+EXCLUSION = "exclusion"
+# Rulesets whose players run their own games (4T1: the player named first creates them): a player
+# may claim any played result there, final when the opponent confirms it.
+PLAYERS_RUN_GAMES = frozenset({Ruleset.GROUP_PLAYOFF})
+
+
+@dataclass(frozen=True)
+class ArbiterPost:
+    """An arbiter's standing as last decided: appointed for the whole tournament (``games`` None) or
+    for named games, or revoked. ``at`` is when the organiser decided it: an older decision arriving
+    late changes nothing."""
+
+    arbiter_id: uuid.UUID
+    games: frozenset[uuid.UUID] | None
+    at: dt.datetime
+    revoked: bool = False
+
+
+@dataclass(frozen=True)
+class Withdrawal:
+    """A player who left the tournament for good after its start: withdrawn, or excluded by the
+    organiser. Their unfinished and future games are lost by forfeit."""
+
+    player_id: uuid.UUID
+    excluded: bool
+    reason: str
+    decision: Decision | None
+
+    @property
+    def forfeit_reason(self) -> str:
+        return EXCLUSION if self.excluded else WITHDRAWAL
+
+
+@dataclass
+class Tournament(Aggregate):
+    id: uuid.UUID
+    organiser_id: uuid.UUID | None = None
+    ruleset: Ruleset | None = None
+    arbiters: dict[uuid.UUID, ArbiterPost] = field(default_factory=dict)
+    withdrawn: dict[uuid.UUID, Withdrawal] = field(default_factory=dict)
+    # what changed and is not saved yet: the repository collects it
+    changes: list[ArbiterPost | Withdrawal] = field(default_factory=list, compare=False, repr=False)
+
+    # -- what arrives ---------------------------------------------------------------------------
+    def start(self, organiser_id: uuid.UUID, ruleset: Ruleset) -> bool:
+        """``tournament.started``: its organiser and ruleset. True when this changed them."""
+        if (self.organiser_id, self.ruleset) == (organiser_id, ruleset):
+            return False
+        self.organiser_id, self.ruleset = organiser_id, ruleset
+        return True
+
+    def appoint(self, arbiter_id: uuid.UUID, games: frozenset[uuid.UUID] | None, at: dt.datetime) -> bool:
+        """The organiser appointed an arbiter (again: the new scope replaces the old). True when this
+        changed what is known; a decision older than the one known is ignored."""
+        return self._post(ArbiterPost(arbiter_id, games, at))
+
+    def revoke(self, arbiter_id: uuid.UUID, at: dt.datetime) -> bool:
+        """The organiser revoked an appointment (known or not yet: a revocation overtaking its
+        appointment still wins over it, being the later decision)."""
+        return self._post(ArbiterPost(arbiter_id, None, at, revoked=True))
+
+    def withdraw(self, withdrawal: Withdrawal) -> bool:
+        """A player withdrew or was excluded, irreversibly. True the first time."""
+        if withdrawal.player_id in self.withdrawn:
+            return False
+        self.withdrawn[withdrawal.player_id] = withdrawal
+        self.changes.append(withdrawal)
+        return True
+
+    def collect_changes(self) -> list[ArbiterPost | Withdrawal]:
+        collected, self.changes = self.changes, []
+        return collected
+
+    def _post(self, post: ArbiterPost) -> bool:
+        known = self.arbiters.get(post.arbiter_id)
+        if known is not None and (known.at > post.at or known == post):
+            return False
+        self.arbiters[post.arbiter_id] = post
+        self.changes.append(post)
+        return True
+
+    # -- asking ---------------------------------------------------------------------------------
+    @property
+    def players_run_games(self) -> bool:
+        return self.ruleset in PLAYERS_RUN_GAMES
+
+    def authority(self, organiser_id: uuid.UUID) -> Authority:
+        """The organiser (the game's, when ``tournament.started`` has not arrived yet) and the
+        arbiters appointed and not revoked."""
+        return Authority.of(
+            self.organiser_id or organiser_id,
+            (Appointment(a.arbiter_id, a.games) for a in self.arbiters.values() if not a.revoked),
+        )
+
+    def forfeit_of(self, game: Game, cause: uuid.UUID | None = None) -> Forfeit | None:
+        """How ``game`` ends if a player of it has withdrawn: the opponent wins by forfeit, both out
+        is a double forfeit; None if both are still in. The reason and decision are ``cause``'s
+        withdrawal when given (the one just announced), else White's, else Black's."""
+        white, black = self.withdrawn.get(game.white), self.withdrawn.get(game.black)
+        if white is None and black is None:
+            return None
+        if white is not None and black is not None:
+            outcome = Outcome.DOUBLE_FORFEIT
+        elif white is not None:
+            outcome = Outcome.BLACK_FORFEIT_WIN
+        else:
+            outcome = Outcome.WHITE_FORFEIT_WIN
+        deciding = self.withdrawn.get(cause) if cause in (game.white, game.black) else None
+        deciding = deciding or white or black
+        assert deciding is not None
+        return Forfeit(outcome, deciding.forfeit_reason, deciding.decision)
+
+
+def deciding_role(
+    game: Game,
+    actor_id: uuid.UUID,
+    *,
+    service: bool,
+    arbiter_token: bool,
+    authority: Callable[[], Authority],
+    result: bool = True,
+) -> Role:
+    """In what capacity ``actor_id`` decides about ``game`` — enters its result (``result``) or swaps its
+    colours: its organiser, an arbiter appointed for the tournament or this game, or (results only) the
+    game server. ``authority`` is asked only when the organiser's id and the token do not settle it.
+    A player of the game decides nothing about it (403 ``own-game``); an arbiter out of scope is 403
+    ``not-an-arbiter-here``; anyone else 403 ``not-your-game`` (a result) or ``not-organiser``."""
+    if game.side_of(actor_id) is not None:
+        raise errors.OwnGame("you play this game: its organiser or an arbiter decides about it")
+    if actor_id == game.organiser_id:
+        return Role.ORGANISER
+    if result and service:
+        return Role.SERVICE
+    if authority().is_arbiter(actor_id, game.id):
+        return Role.ARBITER
+    if arbiter_token:
+        raise errors.NotAnArbiterHere("you are not an arbiter appointed for this game or its tournament")
+    if result:
+        raise errors.NotYourGame(
+            "only the players of this game, its organiser, an arbiter appointed for it or the game "
+            "server report its result"
+        )
+    raise errors.NotOrganiser("only the game's organiser or an arbiter appointed for it may do this")

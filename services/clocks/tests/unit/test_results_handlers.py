@@ -1,0 +1,539 @@
+"""Results under the arbiter's authority through the bus and the consumers, on the in-memory fakes and
+on SQLite: what the clocks learn of a tournament (its start, appointments, withdrawals) whenever it
+arrives, who may report what, forfeits of withdrawn players (the knockout forfeit chain), corrections,
+colour swaps and a reset to the draft."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+import pytest
+
+from services.clocks.domain import errors
+from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.game import GameStatus, Outcome
+from services.clocks.service_layer.commands import Actor, CheckFlags, MakeMove, ReportResult, SwapColours
+from services.clocks.tests.conftest import NOW, a_round, announce, published
+from shared import events
+from shared.events import Envelope, wrap
+from shared.vocabulary import Ruleset
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def svc(request):
+    return request.getfixturevalue(f"{'memory' if request.param == 'memory' else 'sql'}_svc")
+
+
+def at(seconds: float) -> dt.datetime:
+    return NOW + dt.timedelta(seconds=seconds)
+
+
+def decision(by: uuid.UUID, role: Role = Role.ORGANISER, seconds: float = 0, reason: str | None = None):
+    return events.DecisionBy(by=by, role=role, at=at(seconds), reason=reason)
+
+
+def started(tid: uuid.UUID, organiser: uuid.UUID, ruleset: Ruleset = Ruleset.PLATFORM) -> Envelope:
+    settings = events.TournamentSettings(
+        ruleset=ruleset, time_control=events.TimeControl(base_seconds=180, increment_seconds=2)
+    )
+    event = events.TournamentStarted(
+        tournament_id=tid, organiser_id=organiser, name="t", started_at=NOW, settings=settings, roster=[]
+    )
+    return wrap(event, tid)
+
+
+def appointed(
+    tid: uuid.UUID, organiser: uuid.UUID, arbiter: uuid.UUID, games=None, seconds: float = 0
+) -> Envelope:
+    event = events.ArbiterAppointed(
+        tournament_id=tid, arbiter_id=arbiter, games=games, decision=decision(organiser, seconds=seconds)
+    )
+    return wrap(event, tid)
+
+
+def revoked(tid: uuid.UUID, organiser: uuid.UUID, arbiter: uuid.UUID, seconds: float = 0) -> Envelope:
+    event = events.ArbiterRevoked(
+        tournament_id=tid, arbiter_id=arbiter, decision=decision(organiser, seconds=seconds)
+    )
+    return wrap(event, tid)
+
+
+def withdrawn(
+    tid: uuid.UUID, organiser: uuid.UUID, player: uuid.UUID, *, excluded: bool = False, reason: str = "ill"
+) -> Envelope:
+    event = events.PlayerWithdrawn(
+        tournament_id=tid,
+        player_id=player,
+        reason=reason,
+        excluded=excluded,
+        decision=decision(organiser, Role.ORGANISER, 1, reason),
+    )
+    return wrap(event, tid)
+
+
+def game_of(svc, game_id: uuid.UUID):
+    with svc.uow() as uow:
+        return uow.games.get(game_id)
+
+
+def finished(svc) -> dict[str, events.GameFinished]:
+    return {
+        e.payload["game_id"]: events.GameFinished.model_validate(e.payload)
+        for e in published(svc, "game.finished")
+    }
+
+
+def report(
+    svc, game: events.PairedGame | uuid.UUID, outcome: Outcome, actor: Actor, reason: str = "resignation"
+):
+    game_id = game if isinstance(game, uuid.UUID) else game.game_id
+    return svc.bus.handle(ReportResult(game_id, outcome, reason, actor))
+
+
+# -- who may report ------------------------------------------------------------------------------------
+def test_appointments_arriving_before_anything_else_are_kept(svc):
+    pairing = a_round(2)
+    tid, organiser, arbiter = pairing.tournament_id, pairing.organiser_id, uuid.uuid4()
+    announce(svc, appointed(tid, organiser, arbiter, seconds=1))  # no tournament.started, no game yet
+    announce(svc, pairing)
+    announce(svc, started(tid, organiser))
+    assert svc.broker.dead_letters("clocks.arbiters") == []
+    report(
+        svc,
+        pairing.game(1),
+        Outcome.WHITE_FORFEIT_WIN,
+        Actor(arbiter, roles=frozenset({"arbiter"})),
+        "absent",
+    )
+    event = finished(svc)[str(pairing.game(1).game_id)]
+    assert event.outcome is Outcome.WHITE_FORFEIT_WIN
+    assert (event.decision.by, event.decision.role, event.decision.at, event.decision.reason) == (
+        arbiter,
+        Role.ARBITER,
+        NOW,
+        None,
+    )
+
+
+def test_an_arbiter_named_for_one_game_decides_that_game_only(svc):
+    pairing = a_round(2)
+    tid, organiser, arbiter = pairing.tournament_id, pairing.organiser_id, uuid.uuid4()
+    announce(svc, pairing)
+    announce(svc, appointed(tid, organiser, arbiter, games=[pairing.game(2).game_id]))
+    who = Actor(arbiter, roles=frozenset({"arbiter"}))
+    with pytest.raises(errors.NotAnArbiterHere):
+        report(svc, pairing.game(1), Outcome.DRAW, who, "arbiter")
+    report(svc, pairing.game(2), Outcome.DRAW, who, "arbiter")
+    assert list(finished(svc)) == [str(pairing.game(2).game_id)]
+
+
+def test_a_revoked_arbiter_decides_nothing_and_a_late_appointment_does_not_bring_them_back(svc):
+    pairing = a_round(1)
+    tid, organiser, arbiter = pairing.tournament_id, pairing.organiser_id, uuid.uuid4()
+    announce(svc, pairing)
+    announce(svc, revoked(tid, organiser, arbiter, seconds=5))
+    announce(svc, appointed(tid, organiser, arbiter, seconds=4))  # decided before the revocation
+    with pytest.raises(errors.NotAnArbiterHere):
+        report(svc, pairing.game(1), Outcome.DRAW, Actor(arbiter, roles=frozenset({"arbiter"})), "arbiter")
+    announce(svc, appointed(tid, organiser, arbiter, seconds=6))
+    report(svc, pairing.game(1), Outcome.DRAW, Actor(arbiter, roles=frozenset({"arbiter"})), "arbiter")
+    assert finished(svc)[str(pairing.game(1).game_id)].decision.role is Role.ARBITER
+
+
+def test_another_tournaments_arbiter_or_organiser_decides_nothing_here(svc):
+    ours, theirs = a_round(1), a_round(1)
+    arbiter = uuid.uuid4()
+    announce(svc, ours)
+    announce(svc, appointed(theirs.tournament_id, theirs.organiser_id, arbiter))
+    with pytest.raises(errors.NotAnArbiterHere):
+        report(svc, ours.game(1), Outcome.DRAW, Actor(arbiter, roles=frozenset({"arbiter"})), "arbiter")
+    with pytest.raises(errors.NotYourGame):
+        report(svc, ours.game(1), Outcome.DRAW, Actor(theirs.organiser_id), "arbiter")
+    assert published(svc, "game.finished") == []
+
+
+def test_the_organiser_and_the_game_server_enter_results(svc):
+    pairing = a_round(2)
+    announce(svc, pairing)
+    report(svc, pairing.game(1), Outcome.DOUBLE_FORFEIT, Actor(pairing.organiser_id), "absent")
+    report(
+        svc,
+        pairing.game(2),
+        Outcome.BLACK_WIN,
+        Actor(uuid.uuid4(), roles=frozenset({"service"})),
+        "checkmate",
+    )
+    done = finished(svc)
+    assert [done[str(g.game_id)].decision.role for g in pairing.games] == [Role.ORGANISER, Role.SERVICE]
+
+
+def test_a_draw_agreed_by_both_players(svc, clock):
+    pairing = a_round(1)
+    announce(svc, pairing)
+    g = pairing.game(1)
+    clock.advance(5)
+    pending = report(svc, g, Outcome.DRAW, Actor(g.white), "agreement")
+    assert pending.game.status is GameStatus.RUNNING and pending.flag_fall is None
+    assert published(svc, "game.finished") == []
+    assert game_of(svc, g.game_id).claims  # stored
+    clock.advance(5)
+    done = report(svc, g, Outcome.DRAW, Actor(g.black), "agreement")
+    assert done.game.finished
+    event = finished(svc)[str(g.game_id)]
+    assert (event.outcome, event.reason, event.finished_at) == (Outcome.DRAW, "agreement", at(10))
+    assert (event.decision.by, event.decision.role) == (g.black, Role.PLAYER)
+
+
+def test_a_move_declines_a_draw_claim(svc):
+    pairing = a_round(1)
+    announce(svc, pairing)
+    g = pairing.game(1)
+    svc.bus.handle(MakeMove(g.game_id, g.white))
+    report(svc, g, Outcome.DRAW, Actor(g.white), "agreement")
+    svc.bus.handle(MakeMove(g.game_id, g.black))
+    assert game_of(svc, g.game_id).claims == {}
+
+
+def test_a_players_win_is_refused_unless_the_players_run_their_games(svc):
+    platform, playoff = a_round(1), a_round(1)
+    announce(svc, platform)
+    announce(svc, started(platform.tournament_id, platform.organiser_id, Ruleset.PLATFORM))
+    announce(svc, playoff)
+    announce(svc, started(playoff.tournament_id, playoff.organiser_id, Ruleset.GROUP_PLAYOFF))
+    g = platform.game(1)
+    with pytest.raises(errors.ResultNotAllowed):
+        report(svc, g, Outcome.WHITE_WIN, Actor(g.white), "checkmate")
+    p = playoff.game(1)
+    report(svc, p, Outcome.WHITE_WIN, Actor(p.white), "checkmate")
+    assert published(svc, "game.finished") == []
+    report(svc, p, Outcome.WHITE_WIN, Actor(p.black), "checkmate")
+    event = finished(svc)[str(p.game_id)]
+    assert (event.outcome, event.decision.by) == (Outcome.WHITE_WIN, p.black)
+
+
+def test_a_dispute_stops_the_clocks_and_waits_for_the_arbiter(svc, clock, deadlines):
+    pairing = a_round(1, base=60, increment=0)
+    tid, organiser, arbiter = pairing.tournament_id, pairing.organiser_id, uuid.uuid4()
+    announce(svc, pairing)
+    announce(svc, started(tid, organiser, Ruleset.GROUP_PLAYOFF))
+    announce(svc, appointed(tid, organiser, arbiter))
+    p = pairing.game(1)
+    report(svc, p, Outcome.WHITE_WIN, Actor(p.white), "checkmate")
+    report(svc, p, Outcome.BLACK_WIN, Actor(p.black), "checkmate")
+    assert game_of(svc, p.game_id).status is GameStatus.DISPUTED
+    assert deadlines.deadline_of(p.game_id) is None
+    clock.advance(3600)  # long past White's deadline: no flag falls while disputed
+    assert svc.bus.handle(CheckFlags()) == 0
+    with pytest.raises(errors.ResultDisputed):
+        svc.bus.handle(MakeMove(p.game_id, p.white))
+    report(svc, p, Outcome.BLACK_WIN, Actor(arbiter, roles=frozenset({"arbiter"})), "checkmate")
+    event = finished(svc)[str(p.game_id)]
+    assert (event.outcome, event.decision.role, event.finished_at) == (
+        Outcome.BLACK_WIN,
+        Role.ARBITER,
+        at(3600),
+    )
+
+
+# -- withdrawals ---------------------------------------------------------------------------------------
+def test_a_withdrawal_forfeits_the_players_open_games(svc, clock):
+    pairing = a_round(3)
+    tid, organiser = pairing.tournament_id, pairing.organiser_id
+    announce(svc, pairing)
+    one, two, three = pairing.games
+    quitter = one.white
+    # the same player on board 3 as Black, in a second game of this round (as a double round would)
+    second = events.PairedGame(game_id=uuid.uuid4(), board=3, leg=2, white=two.black, black=quitter)
+    announce(
+        svc,
+        wrap(
+            events.RoundPaired(
+                tournament_id=tid,
+                organiser_id=organiser,
+                round=2,
+                total_rounds=5,
+                system="swiss",
+                games=[second],
+                time_control=pairing.time_control,
+            ),
+            tid,
+        ),
+    )
+    report(svc, three, Outcome.WHITE_WIN, Actor(three.black))
+    clock.advance(5)
+    envelope = withdrawn(tid, organiser, quitter)
+    announce(svc, envelope)
+    announce(svc, envelope)  # redelivered: nothing twice
+    done = finished(svc)
+    assert (done[str(one.game_id)].outcome, done[str(second.game_id)].outcome) == (
+        Outcome.BLACK_FORFEIT_WIN,
+        Outcome.WHITE_FORFEIT_WIN,
+    )
+    forfeit = done[str(one.game_id)]
+    assert (forfeit.reason, forfeit.finished_at, forfeit.both_moved) == ("withdrawal", at(5), False)
+    assert (forfeit.decision.by, forfeit.decision.role, forfeit.decision.reason) == (
+        organiser,
+        Role.ORGANISER,
+        "ill",
+    )
+    assert str(two.game_id) not in done and len(published(svc, "game.finished")) == 3
+
+
+def test_an_excluded_players_later_games_are_forfeited_as_they_are_paired(svc):
+    pairing = a_round(2)
+    tid, organiser = pairing.tournament_id, pairing.organiser_id
+    excluded = pairing.game(1).black
+    announce(svc, withdrawn(tid, organiser, excluded, excluded=True, reason="misconduct"))  # before any game
+    announce(svc, pairing)
+    event = finished(svc)[str(pairing.game(1).game_id)]
+    assert (event.outcome, event.reason, event.decision.reason) == (
+        Outcome.WHITE_FORFEIT_WIN,
+        "exclusion",
+        "misconduct",
+    )
+    started_games = [e.payload["game_id"] for e in published(svc, "game.started")]
+    assert started_games == [str(pairing.game(2).game_id)]  # the forfeited game never started
+
+
+def test_both_players_withdrawn_is_a_double_forfeit(svc):
+    pairing = a_round(1)
+    tid, organiser = pairing.tournament_id, pairing.organiser_id
+    g = pairing.game(1)
+    announce(svc, withdrawn(tid, organiser, g.white))
+    announce(svc, withdrawn(tid, organiser, g.black))
+    announce(svc, pairing)
+    assert finished(svc)[str(g.game_id)].outcome is Outcome.DOUBLE_FORFEIT
+
+
+def test_a_withdrawal_in_another_tournament_changes_nothing_here(svc):
+    pairing, other = a_round(1), a_round(1)
+    announce(svc, pairing)
+    announce(svc, withdrawn(other.tournament_id, other.organiser_id, pairing.game(1).white))
+    assert published(svc, "game.finished") == []
+
+
+# -- knockouts: the forfeit chain -------------------------------------------------------------------
+TC = events.TimeControl(base_seconds=600, increment_seconds=5)
+
+
+class Match:
+    """One knockout match of two games between A and B, as pairing announces it."""
+
+    def __init__(self) -> None:
+        self.tid, self.organiser = uuid.uuid4(), uuid.uuid4()
+        self.a, self.b = uuid.uuid4(), uuid.uuid4()
+        self.games = [self.game(1, self.a, self.b), self.game(2, self.b, self.a)]
+
+    def game(self, number: int, white: uuid.UUID, black: uuid.UUID, rated: bool = True) -> events.PairedGame:
+        return events.PairedGame(
+            game_id=uuid.uuid4(),
+            board=1,
+            white=white,
+            black=black,
+            match_id="winners:1:1",
+            number=number,
+            label=f"Game {number}",
+            rated=rated,
+        )
+
+    def paired(self, published: bool | None = True) -> Envelope:
+        event = events.RoundPaired(
+            tournament_id=self.tid,
+            organiser_id=self.organiser,
+            round=1,
+            total_rounds=1,
+            system="knockout",
+            games=self.games,
+            time_control=TC,
+            published=published,
+        )
+        return wrap(event, self.tid)
+
+    def published(self) -> Envelope:
+        return wrap(events.RoundPublished(tournament_id=self.tid, round=1, published_at=NOW), self.tid)
+
+
+def test_a_withdrawal_after_a_drawn_first_game_forfeits_the_second(svc):
+    m = Match()
+    announce(svc, m.paired())
+    first, second = m.games
+    report(svc, first, Outcome.DRAW, Actor(m.a), "agreement")
+    report(svc, first, Outcome.DRAW, Actor(m.b), "agreement")
+    assert game_of(svc, second.game_id).status is GameStatus.RUNNING
+    announce(svc, withdrawn(m.tid, m.organiser, m.a))
+    done = finished(svc)
+    assert [(done[str(g.game_id)].outcome, done[str(g.game_id)].reason) for g in m.games] == [
+        (Outcome.DRAW, "agreement"),
+        (Outcome.WHITE_FORFEIT_WIN, "withdrawal"),  # B (White in game 2) wins: 1½–½, pairing decides
+    ]
+    assert [e.payload["game_id"] for e in published(svc, "game.started")] == [str(g.game_id) for g in m.games]
+
+
+def test_the_forfeit_chain_runs_through_the_games_still_waiting(svc):
+    m = Match()
+    announce(svc, m.paired())
+    announce(svc, withdrawn(m.tid, m.organiser, m.b))  # during game 1: both games go
+    done = finished(svc)
+    assert [done[str(g.game_id)].outcome for g in m.games] == [
+        Outcome.WHITE_FORFEIT_WIN,
+        Outcome.BLACK_FORFEIT_WIN,
+    ]
+    assert [e.payload["game_id"] for e in published(svc, "game.started")] == [str(m.games[0].game_id)]
+    # a game of the match paired later (as a tie-break game is when a match is level) is forfeited too
+    tie_break = m.game(3, m.a, m.b, rated=False)
+    m.games.append(tie_break)
+    announce(svc, m.paired())
+    event = finished(svc)[str(tie_break.game_id)]
+    assert (event.outcome, event.rated, event.reason) == (Outcome.WHITE_FORFEIT_WIN, False, "withdrawal")
+    assert len(published(svc, "game.started")) == 1  # forfeited when its turn came, never started
+
+
+def test_a_tie_break_game_waits_its_turn_before_it_is_forfeited(svc):
+    m = Match()
+    announce(svc, m.paired())
+    first, second = m.games
+    report(svc, first, Outcome.WHITE_WIN, Actor(m.b))  # A wins game 1
+    report(svc, second, Outcome.WHITE_WIN, Actor(m.a))  # B wins game 2: 1-1
+    one, two = m.game(3, m.a, m.b, rated=False), m.game(4, m.b, m.a, rated=False)
+    m.games += [one, two]
+    announce(svc, m.paired())  # tie-break stage 1
+    assert game_of(svc, one.game_id).status is GameStatus.RUNNING
+    report(svc, one, Outcome.DRAW, Actor(m.a), "agreement")
+    announce(svc, withdrawn(m.tid, m.organiser, m.a))  # the first tie-break game's draw offer still open
+    done = finished(svc)
+    assert (done[str(one.game_id)].outcome, done[str(two.game_id)].outcome) == (
+        Outcome.BLACK_FORFEIT_WIN,
+        Outcome.WHITE_FORFEIT_WIN,
+    )
+    assert done[str(two.game_id)].rated is False
+
+
+def test_an_unpublished_rounds_games_are_forfeited_when_it_is_published(svc):
+    m = Match()
+    announce(svc, m.paired(published=False))
+    announce(svc, withdrawn(m.tid, m.organiser, m.a))
+    assert published(svc, "game.finished") == []  # nothing of an unpublished round comes out
+    assert game_of(svc, m.games[0].game_id).status is GameStatus.PENDING
+    announce(svc, m.published())
+    done = finished(svc)
+    assert [done[str(g.game_id)].outcome for g in m.games] == [
+        Outcome.BLACK_FORFEIT_WIN,
+        Outcome.WHITE_FORFEIT_WIN,
+    ]
+    assert published(svc, "game.started") == []
+
+
+# -- corrections, swaps, reset, rated -------------------------------------------------------------------
+def corrected(pairing, game: events.PairedGame, old: Outcome, new: Outcome, by: uuid.UUID) -> Envelope:
+    event = events.GameResultCorrected(
+        tournament_id=pairing.tournament_id,
+        game_id=game.game_id,
+        round=1,
+        white=game.white,
+        black=game.black,
+        old_outcome=old,
+        outcome=new,
+        decision=decision(by, Role.ARBITER, 60, "scoresheet"),
+    )
+    return wrap(event, pairing.tournament_id)
+
+
+def test_a_correction_from_pairing_changes_the_stored_result(svc):
+    pairing = a_round(1)
+    announce(svc, pairing)
+    g = pairing.game(1)
+    report(svc, g, Outcome.BLACK_WIN, Actor(g.white))
+    arbiter = uuid.uuid4()
+    envelope = corrected(pairing, g, Outcome.BLACK_WIN, Outcome.DRAW, arbiter)
+    announce(svc, envelope)
+    announce(svc, envelope)
+    game = game_of(svc, g.game_id)
+    assert (game.outcome, game.reason, game.corrected) == (Outcome.DRAW, "resignation", True)
+    assert game.corrections[0].old_outcome is Outcome.BLACK_WIN
+    assert game.corrections[0].decision == Decision(arbiter, Role.ARBITER, at(60), "scoresheet")
+    assert len(game.corrections) == 1 and len(published(svc, "game.finished")) == 1  # pairing published it
+
+
+def test_a_correction_of_a_game_unknown_or_open_here_is_dead_lettered(svc):
+    pairing = a_round(1)
+    announce(svc, pairing)
+    g = pairing.game(1)
+    ghost = events.PairedGame(game_id=uuid.uuid4(), board=1, white=g.white, black=g.black)
+    announce(svc, corrected(pairing, ghost, Outcome.WHITE_WIN, Outcome.DRAW, uuid.uuid4()))
+    announce(svc, corrected(pairing, g, Outcome.WHITE_WIN, Outcome.DRAW, uuid.uuid4()))
+    reasons = [d.reason for d in svc.broker.dead_letters("clocks.result_corrected")]
+    assert len(reasons) == 2 and "no game" in reasons[0] and "only a finished game" in reasons[1]
+    assert game_of(svc, g.game_id).status is GameStatus.RUNNING
+
+
+def test_a_colour_swap_is_published_with_its_decision(svc, clock):
+    m = Match()
+    arbiter = uuid.uuid4()
+    announce(svc, m.paired(published=False))
+    announce(svc, appointed(m.tid, m.organiser, arbiter, games=[m.games[1].game_id]))
+    svc.bus.handle(SwapColours(m.games[0].game_id, Actor(m.organiser)))
+    svc.bus.handle(SwapColours(m.games[1].game_id, Actor(arbiter, roles=frozenset({"arbiter"}))))
+    swaps = [
+        events.GameColoursSwapped.model_validate(e.payload) for e in published(svc, "game.colours_swapped")
+    ]
+    assert [(s.white, s.black, s.decision.role) for s in swaps] == [
+        (m.b, m.a, Role.ORGANISER),
+        (m.a, m.b, Role.ARBITER),
+    ]
+    with pytest.raises(errors.NotAnArbiterHere):
+        svc.bus.handle(SwapColours(m.games[0].game_id, Actor(arbiter, roles=frozenset({"arbiter"}))))
+    announce(svc, m.published())
+    started = events.GameStarted.model_validate(published(svc, "game.started")[0].payload)
+    assert (started.white, started.black) == (m.b, m.a)
+    clock.advance(5)
+    svc.bus.handle(MakeMove(m.games[0].game_id, m.b))  # the new White moves first
+    with pytest.raises(errors.GameUnderWay):
+        svc.bus.handle(SwapColours(m.games[0].game_id, Actor(m.organiser)))
+
+
+def reset(tid: uuid.UUID, organiser: uuid.UUID) -> Envelope:
+    return wrap(events.TournamentReset(tournament_id=tid, decision=decision(organiser)), tid)
+
+
+def test_a_reset_removes_round_one_so_it_can_be_paired_again(svc, deadlines):
+    m = Match()
+    announce(svc, m.paired())
+    running = m.games[0].game_id
+    assert deadlines.deadline_of(running) is not None
+    announce(svc, reset(m.tid, m.organiser))
+    with svc.uow() as uow:
+        assert uow.games.of_tournament(m.tid) == []
+    assert deadlines.deadline_of(running) is None
+    assert published(svc, "game.cancelled") == []  # the round never happened: standings forgets it itself
+    announce(svc, m.paired())  # the same game ids again
+    again = Match()
+    again.tid, again.organiser = m.tid, m.organiser
+    announce(svc, again.paired())  # or new ones
+    with svc.uow() as uow:
+        assert {g.id for g in uow.games.of_tournament(m.tid)} == {g.game_id for g in m.games + again.games}
+    assert game_of(svc, running).status is GameStatus.RUNNING
+
+
+def test_a_reset_is_handled_before_the_round_paired_after_it(svc):
+    """Both come from pairing, in that order, on one queue: the reset goes first."""
+    [queue] = [s for s in svc.subscriptions if "tournament.reset" in s.routing_keys]
+    assert (queue.queue, set(queue.routing_keys)) == (
+        "clocks.round_paired",
+        {"round.paired", "tournament.reset"},
+    )
+    m = Match()
+    announce(svc, m.paired())
+    svc.broker.publish([reset(m.tid, m.organiser), m.paired()])
+    svc.broker.run_until_idle()
+    with svc.uow() as uow:
+        assert [g.status for g in uow.games.of_tournament(m.tid)] == [GameStatus.RUNNING, GameStatus.PENDING]
+    assert len(published(svc, "game.started")) == 2  # game 1 started twice: before and after the reset
+
+
+def test_what_is_known_of_a_tournament_survives_its_reset(svc):
+    m = Match()
+    announce(svc, withdrawn(m.tid, m.organiser, m.a))
+    announce(svc, reset(m.tid, m.organiser))
+    announce(svc, m.paired())
+    assert finished(svc)[str(m.games[0].game_id)].reason == "withdrawal"

@@ -360,6 +360,7 @@ class SqlTournamentRepository:
                 case RoundAdded(round=rnd):
                     row["system"] = None if t.info.system is None else t.info.system.value
                     row["total_rounds"] = t.info.total_rounds
+                    row["double_rounds"] = t.info.double_rounds  # four players: pairing's double rounds
                     self._add_round(t.id, rnd)
                 case GamesAdded(games=new_games, matches=new_matches):
                     self._add_games(t.id, new_games, new_matches)

@@ -355,6 +355,9 @@ class Tournament(Aggregate):
         first = self.info.system is None
         if first:
             self.info.system = system
+            if any(g.leg > 1 for g in paired):
+                # pairing decides the legs: four players play double rounds whatever was chosen
+                self.info.double_rounds = True
         self.info.total_rounds = total_rounds
         self.rounds[number] = rnd
         for game in paired:

@@ -10,7 +10,8 @@ from shared.vocabulary import System
 
 
 class RoundRobinPairer:
-    """FIDE Berger tables; seeds are the start numbers. Four players play the table twice."""
+    """FIDE Berger tables; seeds are the start numbers. (Four players play the table once, with double
+    rounds: :func:`~services.pairing.domain.rounds.platform.double_rounds`.)"""
 
     def pair(self, tournament: PairingTournament, round_no: int) -> Draw:
         table = berger.round_robin(len(tournament.players), double=tournament.plan.double_cycle)

@@ -50,6 +50,7 @@ from services.pairing.domain.errors import (
 )
 from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from services.pairing.domain.rounds.platform import Plan, plan
+from services.pairing.domain.rounds.platform import double_rounds as plays_double_rounds
 from shared.aggregate import Aggregate
 from shared.authority import Authority, Role
 from shared.scoring import Outcome
@@ -151,12 +152,14 @@ class PairingTournament(Aggregate, Changing):
         double_rounds: bool = False,
         byes_on_request: bool = False,
     ) -> PairingTournament:
-        """The system and the number of rounds are chosen from the players present; round 1 is due."""
+        """The system and the number of rounds are chosen from the players present (four players
+        always play double rounds); round 1 is due."""
         chosen = plan(len(players), threshold=threshold, extra_round=extra_round)
+        double = plays_double_rounds(chosen, len(players), organiser_chose=double_rounds)
         t = cls(
             heading,
             chosen,
-            double_rounds,
+            double,
             tuple(sorted(players, key=lambda p: p.seed)),
             byes_on_request=byes_on_request,
         )

@@ -54,7 +54,7 @@ def waiting_for_a_lock(svc: Pairing) -> bool:
 
 
 def test_the_last_two_results_of_a_round_together_close_it_once(pg: Pairing) -> None:
-    ev = started(4)  # a double round robin: two games a round
+    ev = started(5)  # a round robin of five: two games and a bye a round
     handle(pg, pg.handlers.on_tournament_started, wire.start(ev))
     handle(pg, pg.handlers.on_round_due, commands.PairRound(ev.tournament_id, 1))
     with pg.uow() as uow:

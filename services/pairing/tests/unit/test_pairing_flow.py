@@ -65,18 +65,33 @@ def test_odd_field_gives_a_pairing_allocated_bye_each_round(svc):
     assert met == {frozenset(p) for p in itertools.combinations(range(1, 6), 2)}
 
 
-def test_four_players_play_a_double_round_robin(svc):
-    ev = started(4)
+@pytest.mark.parametrize("double_rounds", [False, True])
+def test_four_players_play_three_rounds_of_two_games_a_pairing(svc, double_rounds):
+    """RULES.md §2: each round has both games of every pairing, colours swapped; six games each, never
+    twelve, whatever the organiser chose."""
+    ev = started(4, double_rounds=double_rounds)
     deliver(svc, ev, ev.tournament_id)
     play_all(svc, ev.tournament_id)
+    seed = seeds_of(svc, ev)
     paired = [events.RoundPaired.model_validate(e.payload) for e in published(svc, "round.paired")]
-    assert len(paired) == 6
-    games_each = {}
-    for rp in paired:
+    assert [(rp.round, rp.total_rounds, rp.system) for rp in paired] == [
+        (r, 3, "round_robin") for r in (1, 2, 3)
+    ]
+    games_each: dict = {}
+    for rp, table_round in zip(paired, round_robin(4), strict=True):
+        legs = {(g.board, g.leg): (seed[g.white], seed[g.black]) for g in rp.games}
+        assert len(rp.games) == 4 and rp.byes == []
+        for board, pairing in enumerate(table_round, start=1):
+            assert legs[(board, 1)] == tuple(pairing)  # the Berger table once
+            assert legs[(board, 2)] == (pairing.black, pairing.white)  # colours swapped
         for g in rp.games:
             games_each[g.white] = games_each.get(g.white, 0) + 1
             games_each[g.black] = games_each.get(g.black, 0) + 1
-    assert set(games_each.values()) == {6}
+    assert sorted(games_each.values()) == [6, 6, 6, 6]
+    met = [frozenset((seed[g.white], seed[g.black])) for rp in paired for g in rp.games]
+    assert all(met.count(pair) == 2 for pair in met) and len(set(met)) == 6
+    done = published(svc, "tournament.completed")
+    assert len(done) == 1 and done[0].payload["rounds"] == 3
 
 
 def test_double_rounds_play_each_pairing_twice_with_colours_swapped(svc):

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from services.pairing.domain.errors import UnsupportedField
-from services.pairing.domain.rounds.platform import plan, swiss_rounds
+from services.pairing.domain.rounds.platform import double_rounds, plan, swiss_rounds
 from shared.vocabulary import System
 
 
@@ -30,13 +30,26 @@ def test_threshold_decides_the_system():
     assert plan(20, threshold=20).system is System.SWISS
 
 
-def test_round_robin_rounds_and_the_double_cycle_for_four():
+def test_round_robin_rounds_one_cycle_whatever_the_field():
     four = plan(4, threshold=7)
-    assert (four.rounds, four.double_cycle) == (6, True)
+    assert (four.rounds, four.double_cycle) == (3, False)
     five = plan(5, threshold=7)
     assert (five.rounds, five.double_cycle) == (5, False)
     six = plan(6, threshold=7)
     assert (six.rounds, six.double_cycle) == (5, False)
+
+
+@pytest.mark.parametrize("chose", [False, True])
+def test_four_players_always_play_double_rounds(chose):
+    # RULES.md §2: three rounds of two games a pairing, six games each, whatever the organiser chose
+    assert double_rounds(plan(4, threshold=7), 4, organiser_chose=chose) is True
+
+
+@pytest.mark.parametrize("n", [3, 5, 6, 7, 8])
+def test_other_fields_play_double_rounds_only_when_chosen(n):
+    chosen = plan(n, threshold=7)
+    assert double_rounds(chosen, n, organiser_chose=False) is False
+    assert double_rounds(chosen, n, organiser_chose=True) is True
 
 
 def test_a_field_of_one_is_refused():

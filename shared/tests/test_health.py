@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 import sqlalchemy as sa
+from prometheus_client import CollectorRegistry, Counter
 
 from shared.health import HealthServer, Readiness, database_check
 from shared.tests.test_outages import closed_port
@@ -56,4 +57,18 @@ def test_unready_while_the_process_reports_a_problem(served):
     readiness.report("broker", None)
     readiness.report("handlers", None)
     assert httpx.get(f"{url}/readyz").json() == {"status": "ok", "checks": {}}
-    assert httpx.get(f"{url}/metrics").status_code == 404
+    assert httpx.get(f"{url}/nothing").status_code == 404
+
+
+def test_the_health_port_serves_the_metrics():
+    registry = CollectorRegistry()
+    handled = Counter("arbiter_test_handled", "handled in this test", ["queue"], registry=registry)
+    handled.labels("standings.game_finished").inc(3)
+    server = HealthServer(Readiness(), 0, host="127.0.0.1", registry=registry).start()
+    try:
+        scraped = httpx.get(f"http://127.0.0.1:{server.port}/metrics")
+    finally:
+        server.close()
+    assert scraped.status_code == 200
+    assert scraped.headers["content-type"].startswith("text/plain")
+    assert 'arbiter_test_handled_total{queue="standings.game_finished"} 3.0' in scraped.text.splitlines()

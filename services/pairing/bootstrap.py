@@ -13,6 +13,7 @@ from services.pairing.domain.tournament import pairers
 from services.pairing.service_layer.brackets import BracketHandlers
 from services.pairing.service_layer.handlers import Handlers
 from services.pairing.service_layer.unit_of_work import PairingUnitOfWork
+from shared import metrics
 from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
 from shared.messaging.outbox import OutboxRelay
@@ -63,6 +64,8 @@ def bootstrap(
         clock=clock,
         migrate=migrate,
         relay_on_commit=relay_on_commit,
+        pool_size=settings.database_pool_size,
+        max_overflow=settings.database_max_overflow,
         broker_options={"prefetch": settings.worker_prefetch, "heartbeat": 300},
     )
 
@@ -80,7 +83,12 @@ def bootstrap(
         ),
     ]
     worker_subscriptions = [
-        event_subscription("pairing.round_due", ("pairing.round_due",), handlers.on_round_due, uow_factory),
+        event_subscription(
+            "pairing.round_due",
+            ("pairing.round_due",),
+            metrics.timed(handlers.on_round_due, metrics.PAIRING, kind="round"),  # an arena's: "arena_pass"
+            uow_factory,
+        ),
     ]
     return Pairing(
         settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions, worker_subscriptions

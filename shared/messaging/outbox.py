@@ -99,11 +99,8 @@ class OutboxRelay:
         self.broker = broker
         self.channel = channel
         self.batch = batch
-        self._published = metrics.RELAYED.labels(service)
-        self._publish_seconds = metrics.PUBLISH.labels(service)
-        self._delay = metrics.OUTBOX_DELAY.labels(service)
-        self._backlog_gauge = metrics.OUTBOX_BACKLOG.labels(service)
-        self._age_gauge = metrics.OUTBOX_AGE.labels(service)
+        self.service = service  # the label of its metrics, recorded only once it relays (not in every
+        # process that builds a relay, as each composition root does)
         table = outbox  # its statements, built once
         query = (
             sa.select(table.c.id, table.c.body, table.c.created_at)
@@ -132,12 +129,13 @@ class OutboxRelay:
             envelopes = [Envelope.model_validate_json(row.body) for row in rows]
             start = time.perf_counter()
             self.broker.publish(envelopes)  # raises PublishError: the transaction rolls back, rows stay
-            self._publish_seconds.observe(time.perf_counter() - start)
+            metrics.PUBLISH.labels(self.service).observe(time.perf_counter() - start)
             now = utcnow()
             conn.execute(self._mark, {"ids": [r.id for r in rows], "at": now})
-        self._published.inc(len(rows))
+        metrics.RELAYED.labels(self.service).inc(len(rows))
+        delay = metrics.OUTBOX_DELAY.labels(self.service)
         for row in rows:
-            self._delay.observe(max(0.0, (now - aware(row.created_at)).total_seconds()))
+            delay.observe(max(0.0, (now - aware(row.created_at)).total_seconds()))
         return len(rows)
 
     def sample(self) -> tuple[int, float]:
@@ -145,8 +143,8 @@ class OutboxRelay:
         with self.engine.connect() as conn:
             count, oldest = conn.execute(self._backlog).one()
         age = 0.0 if oldest is None else max(0.0, (utcnow() - aware(oldest)).total_seconds())
-        self._backlog_gauge.set(count)
-        self._age_gauge.set(age)
+        metrics.OUTBOX_BACKLOG.labels(self.service).set(count)
+        metrics.OUTBOX_AGE.labels(self.service).set(age)
         return int(count), age
 
     def drain(self) -> int:

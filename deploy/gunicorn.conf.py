@@ -9,11 +9,10 @@ answering everyone else, /healthz included. The apps bound how long a body may t
 cooperate with gevent's monkeypatching; the web processes do not talk to RabbitMQ.
 
 Workers and database connections are sized from the CPU and memory the process may use (a pod's
-limits, through the downward API: docs/operations.md has the arithmetic). Logs are JSON lines
+limits, through the downward API: shared/http/sizing.py, and docs/operations.md for the arithmetic). Logs are JSON lines
 (shared/logs.py), gunicorn's own included. Metrics: every worker writes its counters to files in
 PROMETHEUS_MULTIPROC_DIR (one directory per gunicorn: cleared at start), and /metrics adds them up."""
 
-import math
 import os
 import re
 import shutil
@@ -21,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 from shared import logs
+from shared.http import sizing
 
 ENVIRONMENT = (
     "ARBITER_BIND",
@@ -33,64 +33,16 @@ ENVIRONMENT = (
 )
 """What this file reads besides the services' settings (tests/test_deploy.py holds the manifests to it)."""
 
-# Measured on the e2e stack (docs/operations.md, "Sizing"): a gunicorn worker of any service after a
-# tournament, its resident set, rounded up, and the master's.
-WORKER_MIB = 150
-MASTER_MIB = 60
-HEADROOM_MIB = 64  # spikes (a large standings page, a TRF), allocator slack
-# Database connections per worker: a worker runs on at most one core, and a request holds its
-# connection for about a third of its CPU time, so 2-3 connections keep a worker busy; the overflow
-# covers slow statements. A pod opens at most workers × (pool + overflow).
-POOL_SIZE = 4
-MAX_OVERFLOW = 4
-
-
-def _cpu_limit() -> float:
-    """The cores this process may use: the pod's CPU limit (downward API), the cgroup's quota, or the
-    machine's cores."""
-    millicores = os.environ.get("ARBITER_CPU_LIMIT_MILLICORES")
-    if millicores:
-        return int(millicores) / 1000
-    try:
-        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()
-        if quota != "max":
-            return int(quota) / int(period)
-    except (OSError, ValueError):
-        pass
-    return float(os.cpu_count() or 1)
-
-
-def _memory_limit_mib() -> float | None:
-    """The memory this process may use: the pod's limit (downward API), the cgroup's, or no bound."""
-    mib = os.environ.get("ARBITER_MEMORY_LIMIT_MIB")
-    if mib:
-        return float(mib)
-    try:
-        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
-        if limit != "max":
-            return int(limit) / 2**20
-    except (OSError, ValueError):
-        pass
-    return None
-
-
-def sized_workers(cores: float, memory_mib: float | None) -> int:
-    """One gevent worker per core (rounded up), no more than the memory holds, at least one."""
-    by_cpu = math.ceil(cores)
-    if memory_mib is None:
-        return max(1, by_cpu)
-    by_memory = math.floor((memory_mib - MASTER_MIB - HEADROOM_MIB) / WORKER_MIB)
-    return max(1, min(by_cpu, by_memory))
-
-
 bind = os.environ.get("ARBITER_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("ARBITER_WEB_WORKERS") or sized_workers(_cpu_limit(), _memory_limit_mib()))
+workers = int(
+    os.environ.get("ARBITER_WEB_WORKERS") or sizing.workers_for(sizing.cpu_limit(), sizing.memory_limit_mib())
+)
 worker_class = "gevent"
 # connections one worker holds at once (idle keep-alive ones included); requests beyond the database
 # pool wait for a pooled connection
 worker_connections = int(os.environ.get("ARBITER_WEB_CONNECTIONS", 1000))
-os.environ.setdefault("ARBITER_DATABASE_POOL_SIZE", str(POOL_SIZE))
-os.environ.setdefault("ARBITER_DATABASE_MAX_OVERFLOW", str(MAX_OVERFLOW))
+os.environ.setdefault("ARBITER_DATABASE_POOL_SIZE", str(sizing.POOL_SIZE))
+os.environ.setdefault("ARBITER_DATABASE_MAX_OVERFLOW", str(sizing.MAX_OVERFLOW))
 timeout = 30
 # workers' heartbeat files in memory: a read-only root filesystem has no /tmp of its own, and a busy
 # disk must not make a worker look dead

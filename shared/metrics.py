@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 
 from prometheus_client import Counter, Gauge, Histogram, disable_created_metrics
 
-disable_created_metrics()  # no `_created` series beside each counter and histogram: noise to scrape
+# no `_created` series beside each counter and histogram: noise to scrape
+disable_created_metrics()  # type: ignore[no-untyped-call]
 
 FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 SLOW = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0, 600.0)

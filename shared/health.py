@@ -51,18 +51,23 @@ class Readiness:
     def __init__(self, checks: Mapping[str, Callable[[], None]] | None = None) -> None:
         self.checks = dict(checks or {})
         self._problems: dict[str, str] = {}
+        self._was_ok: set[str] = set()  # conditions that have been fine at least once
         self._lock = threading.Lock()
 
     def report(self, name: str, problem: str | None) -> None:
+        """A problem is a WARNING once ``name`` has been fine: before that (a consumer connecting for
+        the first time) the process is only starting, which is no news for an operator."""
         with self._lock:
             before = self._problems.get(name)
+            starting = name not in self._was_ok
             if problem is None:
                 self._problems.pop(name, None)
+                self._was_ok.add(name)
             else:
                 self._problems[name] = problem
         if (before is None) != (problem is None):
             log.log(
-                logging.INFO if problem is None else logging.WARNING,
+                logging.INFO if problem is None or starting else logging.WARNING,
                 "readiness: %s %s",
                 name,
                 "ok" if problem is None else f"unavailable ({problem})",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import httpx
 import pytest
 import sqlalchemy as sa
@@ -72,3 +74,18 @@ def test_the_health_port_serves_the_metrics():
     assert scraped.status_code == 200
     assert scraped.headers["content-type"].startswith("text/plain")
     assert 'arbiter_test_handled_total{queue="standings.game_finished"} 3.0' in scraped.text.splitlines()
+
+
+def test_a_problem_is_a_warning_only_once_the_process_was_ready(caplog):
+    """Connecting at start is no news; losing the connection later is."""
+    readiness = Readiness()
+    with caplog.at_level(logging.INFO, logger="shared.health"):
+        readiness.report("broker", "connecting")
+        readiness.report("broker", None)
+        readiness.report("broker", "reconnecting: StreamLostError")
+    levels = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "shared.health"]
+    assert levels == [
+        ("INFO", "readiness: broker unavailable (connecting)"),
+        ("INFO", "readiness: broker ok"),
+        ("WARNING", "readiness: broker unavailable (reconnecting: StreamLostError)"),
+    ]

@@ -51,6 +51,9 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 # sends a request on a connection the server is closing at that moment (reset, request lost)
 keepalive = int(os.environ.get("ARBITER_KEEPALIVE_SECONDS", 75))
 graceful_timeout = 20
+# no control socket (gunicornc): nobody uses it, several gunicorns on one machine would share its
+# default path (~/.gunicorn/gunicorn.ctl), and a read-only root filesystem has no place for it
+control_socket_disable = True
 accesslog = "-" if os.environ.get("ARBITER_ACCESS_LOG") else None
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms request_id=%({x-request-id}o)s'
 logconfig_dict = logs.dict_config(

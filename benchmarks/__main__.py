@@ -11,6 +11,7 @@ BENCHMARKS: tuple[str, ...] = (
     "benchmarks.arena",
     "benchmarks.clocks",
     "benchmarks.e2e",
+    "benchmarks.metrics",
 )
 
 

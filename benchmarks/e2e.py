@@ -39,8 +39,45 @@ def main() -> None:
             paced = max(1.0, PACE * rate)
             print(f"-- paced: results posted at {paced:.0f}/s ({PACE:.0%} of the saturated rate)")
             _run_pass(stack, bus, rate=paced)
+            _print_memory(stack)
     finally:
         servers.cleanup()
+
+
+def _print_memory(stack) -> None:  # type: ignore[no-untyped-def]
+    """Resident memory of every process after both passes, its peak (VmHWM) and now (VmRSS), in MiB;
+    a gunicorn's master and each worker apart. docs/operations.md sizes the pods from these."""
+    print("resident memory, MiB (peak / now):")
+    for p in stack.processes:
+        if p.popen is None:
+            continue
+        parts = []
+        for pid in [p.popen.pid, *_children(p.popen.pid)]:
+            status = _status(pid)
+            if status:
+                parts.append(f"{status.get('VmHWM', 0) // 1024}/{status.get('VmRSS', 0) // 1024}")
+        print(f"  {p.name}: {' + '.join(parts)}")
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _status(pid: int) -> dict[str, int]:
+    """The kB figures of /proc/<pid>/status."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return {}
+    out = {}
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if value.strip().endswith("kB"):
+            out[key] = int(value.split()[0])
+    return out
 
 
 PACE = float(os.environ.get("ARBITER_BENCH_PACE", "0.5"))

@@ -59,8 +59,12 @@ def plumbing(
     migrate: bool = False,
     relay_on_commit: bool = False,
     broker_options: dict[str, Any] | None = None,
+    pool_size: int = 10,
+    max_overflow: int = 20,
 ) -> Plumbing:
-    engine = engine or make_engine(database_url)
+    """``pool_size``, ``max_overflow``: the engine's connection pool (``ARBITER_DATABASE_POOL_SIZE``,
+    ``ARBITER_DATABASE_MAX_OVERFLOW``; gunicorn sizes them per worker, docs/operations.md)."""
+    engine = engine or make_engine(database_url, pool_size=pool_size, max_overflow=max_overflow)
     if migrate:
         upgrade(migrations, engine)
     broker = broker or RabbitMQBroker(amqp_url, **(broker_options or {}))
@@ -69,7 +73,7 @@ def plumbing(
         engine=engine,
         broker=broker,
         clock=clock or SystemClock(),
-        relay=OutboxRelay(engine, outbox, broker, channel=channel),
+        relay=OutboxRelay(engine, outbox, broker, channel=channel, service=service),
         sessions=sessionmaker(engine, expire_on_commit=False),
         outbox=outbox,
         inbox=inbox,

@@ -44,10 +44,19 @@ def alembic_config(migrations: Path, url: str) -> Config:
     return cfg
 
 
+MIGRATION_LOCK = 0x4172_6269_7465_72  # "Arbiter": the advisory lock that serialises migrations
+
+
 def upgrade(migrations: Path, engine: sa.Engine, revision: str = "head") -> None:
-    """Run a service's migrations on ``engine`` (its env.py uses the connection passed in)."""
+    """Run a service's migrations on ``engine`` (its env.py uses the connection passed in).
+
+    On PostgreSQL the transaction first takes an advisory lock, so processes that start together
+    (every pod's init container in Kubernetes) migrate one after the other: the first upgrades, the
+    others find the schema at head and do nothing."""
     cfg = alembic_config(migrations, engine.url.render_as_string(hide_password=False))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
 

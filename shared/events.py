@@ -12,9 +12,16 @@ import datetime as dt
 import uuid
 from typing import Any, ClassVar, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
-from shared import time_control
+from shared import correlation, time_control
 from shared.authority import Role
 from shared.scoring import Outcome
 from shared.variants import Variant
@@ -72,6 +79,24 @@ class Envelope(BaseModel):
     occurred_at: dt.datetime = Field(default_factory=utcnow)
     tournament_id: uuid.UUID | None = None
     payload: dict[str, Any]
+    correlation_id: str | None = Field(
+        None,
+        max_length=correlation.MAX_LENGTH,
+        pattern=correlation.VALID_ID.pattern,
+        description="the id of the request (or root event) this event follows from (shared.correlation)",
+    )
+    causation_id: uuid.UUID | None = Field(
+        None, description="the id of the event whose handler wrote this one"
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_trace(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """An envelope without correlation fields serialises exactly as before they existed."""
+        data: dict[str, Any] = handler(self)
+        for key in ("correlation_id", "causation_id"):
+            if data.get(key, "") is None:
+                del data[key]
+        return data
 
 
 class MalformedMessage(ValueError):
@@ -99,12 +124,18 @@ def registered() -> dict[tuple[str, int], type[Event]]:
 
 
 def wrap(event: Event, tournament_id: uuid.UUID | None, **kwargs: Any) -> Envelope:
+    """The envelope of a new event. It follows the current correlation context (the HTTP request, or
+    the event being handled: :mod:`shared.correlation`); outside any, it starts a chain of its own."""
+    trace = {**correlation.stamp(), **kwargs}
+    envelope_id = trace.pop("id", None) or uuid.uuid4()
+    trace.setdefault("correlation_id", str(envelope_id))
     return Envelope(
+        id=envelope_id,
         type=event.TYPE,
         version=event.VERSION,
         tournament_id=tournament_id,
         payload=event.model_dump(mode="json"),
-        **kwargs,
+        **trace,
     )
 
 

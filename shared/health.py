@@ -8,7 +8,9 @@ that port with the same two paths:
 - ``GET /healthz``: 200 while the process runs;
 - ``GET /readyz``: 200 when every check passes (its database answers) and nothing the process reported
   is wrong (its broker connection, an outage its handlers are waiting out); else 503. The body is
-  ``{"status": "ok" | "unavailable", "checks": {name: "ok" | "unavailable: …"}}`` either way.
+  ``{"status": "ok" | "unavailable", "checks": {name: "ok" | "unavailable: …"}}`` either way;
+- ``GET /metrics``: the process's Prometheus metrics (:mod:`shared.metrics`, and the client's own:
+  CPU, memory, file descriptors, garbage collection).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import sqlalchemy as sa
+from prometheus_client import REGISTRY, CollectorRegistry, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from shared.database import ping
 
@@ -47,18 +51,23 @@ class Readiness:
     def __init__(self, checks: Mapping[str, Callable[[], None]] | None = None) -> None:
         self.checks = dict(checks or {})
         self._problems: dict[str, str] = {}
+        self._was_ok: set[str] = set()  # conditions that have been fine at least once
         self._lock = threading.Lock()
 
     def report(self, name: str, problem: str | None) -> None:
+        """A problem is a WARNING once ``name`` has been fine: before that (a consumer connecting for
+        the first time) the process is only starting, which is no news for an operator."""
         with self._lock:
             before = self._problems.get(name)
+            starting = name not in self._was_ok
             if problem is None:
                 self._problems.pop(name, None)
+                self._was_ok.add(name)
             else:
                 self._problems[name] = problem
         if (before is None) != (problem is None):
             log.log(
-                logging.INFO if problem is None else logging.WARNING,
+                logging.INFO if problem is None or starting else logging.WARNING,
                 "readiness: %s %s",
                 name,
                 "ok" if problem is None else f"unavailable ({problem})",
@@ -79,11 +88,14 @@ class Readiness:
 
 
 class HealthServer:
-    """``/healthz`` and ``/readyz`` on ``port`` (0: any free one), served by a daemon thread."""
+    """``/healthz``, ``/readyz`` and ``/metrics`` on ``port`` (0: any free one), served by a daemon
+    thread."""
 
-    def __init__(self, readiness: Readiness, port: int, host: str = "0.0.0.0") -> None:
+    def __init__(
+        self, readiness: Readiness, port: int, host: str = "0.0.0.0", registry: CollectorRegistry = REGISTRY
+    ) -> None:
         self.readiness = readiness
-        self._server = ThreadingHTTPServer((host, port), _handler(readiness))
+        self._server = ThreadingHTTPServer((host, port), _handler(readiness, registry))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.1}, name="health", daemon=True
@@ -95,7 +107,7 @@ class HealthServer:
 
     def start(self) -> HealthServer:
         self._thread.start()
-        log.info("health: /healthz and /readyz on port %d", self.port)
+        log.info("health: /healthz, /readyz and /metrics on port %d", self.port)
         return self
 
     def close(self) -> None:
@@ -108,12 +120,15 @@ def serve_health(readiness: Readiness, port: int | None) -> HealthServer | None:
     return None if port is None else HealthServer(readiness, port).start()
 
 
-def _handler(readiness: Readiness) -> type[BaseHTTPRequestHandler]:
+def _handler(readiness: Readiness, registry: CollectorRegistry) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
-            if self.path == "/healthz":
+            path = self.path.partition("?")[0]
+            if path == "/healthz":
                 self._send(200, {"status": "ok"})
-            elif self.path == "/readyz":
+            elif path == "/metrics":
+                self._send_bytes(200, CONTENT_TYPE_LATEST, generate_latest(registry))
+            elif path == "/readyz":
                 ready, checks = readiness.status()
                 self._send(
                     200 if ready else 503, {"status": "ok" if ready else "unavailable", "checks": checks}
@@ -122,9 +137,11 @@ def _handler(readiness: Readiness) -> type[BaseHTTPRequestHandler]:
                 self._send(404, {"status": "not found"})
 
         def _send(self, status: int, body: dict[str, Any]) -> None:
-            data = json.dumps(body).encode()
+            self._send_bytes(status, "application/json", json.dumps(body).encode())
+
+        def _send_bytes(self, status: int, content_type: str, data: bytes) -> None:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)

@@ -8,8 +8,9 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Generic, Protocol, TypeVar
 
+from shared import correlation
 from shared.events import Envelope, Event
-from shared.messaging.port import Subscription
+from shared.messaging.port import DUPLICATE, Handled, Subscription
 
 
 class UnitOfWork(Protocol):
@@ -48,30 +49,33 @@ def event_subscription(
 ) -> Subscription:
     """A broker handler running ``effect(message, uow)`` at most once per event id; messages that
     arrive together share one transaction, each in its own savepoint. ``message`` is the wire event,
-    or what ``translate`` (the service's wire mapping) makes of it."""
+    or what ``translate`` (the service's wire mapping) makes of it. Each effect runs in its message's
+    correlation context, so the events it writes follow from that message."""
 
     def message(event: Event) -> Any:
         return event if translate is None else translate(event)
 
-    def on_message(envelope: Envelope, event: Event) -> None:
-        with uow_factory() as uow:
+    def on_message(envelope: Envelope, event: Event) -> Handled:
+        with correlation.bound(correlation.for_message(envelope, event, queue)), uow_factory() as uow:
             if not uow.first_delivery(envelope, queue):
-                return
+                return DUPLICATE
             effect(message(event), uow)
             uow.commit()
+        return None
 
-    def on_batch(items: Sequence[tuple[Envelope, Event]]) -> list[BaseException | None]:
-        outcomes: list[BaseException | None] = []
+    def on_batch(items: Sequence[tuple[Envelope, Event]]) -> list[BaseException | Handled]:
+        outcomes: list[BaseException | Handled] = []
         with uow_factory() as uow:
             for envelope, event in items:
                 try:
-                    with uow.savepoint():
-                        if uow.first_delivery(envelope, queue):
+                    with correlation.bound(correlation.for_message(envelope, event, queue)), uow.savepoint():
+                        first = uow.first_delivery(envelope, queue)
+                        if first:
                             effect(message(event), uow)
                 except Exception as exc:
                     outcomes.append(exc)
                 else:
-                    outcomes.append(None)
+                    outcomes.append(None if first else DUPLICATE)
             uow.commit()
         return outcomes
 

@@ -1,6 +1,7 @@
 """Process plumbing shared by every service's long-running entrypoints (consumer, relay, workers):
-logging, a stop event set by SIGTERM/SIGINT so a process finishes its current message first, and the
-process's readiness (served on ``ARBITER_HEALTH_PORT`` when set, see :mod:`shared.health`)."""
+logging (JSON lines, :mod:`shared.logs`), a stop event set by SIGTERM/SIGINT so a process finishes its
+current message first, and the process's readiness and metrics (served on ``ARBITER_HEALTH_PORT``
+when set, see :mod:`shared.health`)."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ import logging
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping
 from types import FrameType
 from typing import Any
 
+from shared import correlation, logs, metrics
 from shared.messaging.errors import describe, is_infrastructure_error
 from shared.messaging.port import Report, no_report
 
@@ -20,16 +23,8 @@ Process = Callable[[Any, threading.Event, Report], None]
 ``report`` what keeps it from working (see :class:`shared.health.Readiness`)."""
 
 
-def configure_logging(level: str = "INFO") -> None:
-    logging.basicConfig(
-        level=getattr(logging, level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s",
-    )
-    logging.getLogger("pika").setLevel(logging.WARNING)
-
-
-def run_until_signalled(name: str, loop: Callable[[threading.Event], None], *, level: str = "INFO") -> int:
-    configure_logging(level)
+def run_until_signalled(name: str, loop: Callable[[threading.Event], None]) -> int:
+    """Run ``loop(stop)`` until SIGTERM or SIGINT sets ``stop`` (logging is configured already)."""
     stop = threading.Event()
 
     def _stop(signum: int, _frame: FrameType | None) -> None:
@@ -58,19 +53,29 @@ def every(
     that fails because a server is unreachable is reported (the process is unready) and tried again
     with a growing pause, up to ``outage_max``, until the server is back; the work it would have done
     is still there for the next tick. While the outage lasts, ``probe`` (a database ping, say) must
-    answer before the next tick: a tick that happens not to need the server proves nothing."""
+    answer before the next tick: a tick that happens not to need the server proves nothing.
+
+    Each tick works in a correlation context of its own (its log lines and the events it writes share
+    one new id), and is counted in ``arbiter_loop_ticks_total{loop=name}`` and timed in
+    ``arbiter_loop_tick_seconds``."""
     log = logging.getLogger(name)
     outages = 0
+    ok, failed, outage = (metrics.TICKS.labels(name, outcome) for outcome in ("ok", "failed", "outage"))
+    duration = metrics.TICK_SECONDS.labels(name)
     while not stop.is_set():
         pause = seconds
+        token = correlation.enter(correlation.Context(correlation.new_id()))
+        start = time.perf_counter()
         try:
             if outages and probe is not None:
                 probe()
             tick()
         except Exception as exc:
             if not is_infrastructure_error(exc):
+                failed.inc()
                 log.exception("%s tick failed", name)
             else:
+                outage.inc()
                 outages += 1
                 pause = max(seconds, min(outage_max, 0.1 * 2 ** (outages - 1)))
                 report("infrastructure", describe(exc))
@@ -84,10 +89,14 @@ def every(
                     pause,
                 )
         else:
+            ok.inc()
+            duration.observe(time.perf_counter() - start)
             if outages:
                 log.warning("%s: infrastructure back after %d failed ticks", name, outages)
                 report("infrastructure", None)
                 outages = 0
+        finally:
+            correlation.leave(token)
         stop.wait(pause)
 
 
@@ -99,8 +108,8 @@ def service_main(
 ) -> int:
     """``python -m services.<service> migrate|<process>``: migrate the database, or run one of the
     service's long-running processes until SIGTERM. With ``ARBITER_HEALTH_PORT`` set, the process
-    answers ``/healthz`` and ``/readyz`` on that port: ready while its database answers and its loop
-    reports nothing wrong."""
+    answers ``/healthz``, ``/readyz`` and ``/metrics`` on that port: ready while its database answers
+    and its loop reports nothing wrong."""
     from shared.database import upgrade
     from shared.health import Readiness, database_check, serve_health
 
@@ -109,19 +118,15 @@ def service_main(
         print(f"usage: python -m services.{service} {'|'.join(commands)}", file=sys.stderr)
         return 2
     svc = bootstrap()
-    level = svc.settings.log_level
+    logs.configure(service, argv[0], svc.settings.log_level, svc.settings.log_format)
     if argv[0] == "migrate":
-        configure_logging(level)
         upgrade(svc.migrations, svc.engine)
         return 0
     run = processes[argv[0]]
-    configure_logging(level)
     readiness = Readiness({"database": database_check(svc.engine)})
     server = serve_health(readiness, svc.settings.health_port)
     try:
-        return run_until_signalled(
-            f"{service}-{argv[0]}", lambda stop: run(svc, stop, readiness.report), level=level
-        )
+        return run_until_signalled(f"{service}-{argv[0]}", lambda stop: run(svc, stop, readiness.report))
     finally:
         if server is not None:
             server.close()

@@ -6,6 +6,8 @@ service's database URL is ``ARBITER_<SERVICE>_DATABASE_URL``.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -23,6 +25,15 @@ class CommonSettings(BaseSettings):
     redis_prefix: str = Field("arbiter:", description="prefix of every Redis key")
     jwt_secret: SecretStr = Field(SecretStr(DEV_JWT_SECRET), description="HS256 secret for bearer tokens")
     log_level: str = "INFO"
+    log_format: Literal["json", "text"] = Field(
+        "json", description="json: one JSON object per line (shared/logs.py); text: for a terminal"
+    )
+    database_pool_size: int = Field(
+        10, ge=1, description="connections each process keeps open to its database (per gunicorn worker)"
+    )
+    database_max_overflow: int = Field(
+        20, ge=0, description="connections a process may open beyond the pool at busy times"
+    )
     max_body_bytes: int = Field(1024 * 1024, ge=1, description="the largest request body (else 413)")
     body_timeout_seconds: float = Field(
         10.0,

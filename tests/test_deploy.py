@@ -1,6 +1,9 @@
-"""docker-compose.yml, the Procfile and the Kubernetes manifests cannot run here (no Docker engine,
-no cluster), so they are checked by parsing: every module and command they name exists, ports and
-environment agree, and the scalable worker can scale."""
+"""docker-compose.yml, the Procfile, the Dockerfile and the Kubernetes manifests cannot run here (no
+Docker engine, no cluster), so they are checked by parsing: every module and command they name exists,
+ports and environment agree, every process has its probes, and the scalable worker can scale. The
+Kubernetes overlays are rendered as ``kubectl apply -k`` would (tests/kustomize.py) and each resource
+is validated against Kubernetes' own schema (kubernetes-validate, strict); KEDA's resources, which
+are custom, are checked here field by field."""
 
 from __future__ import annotations
 
@@ -109,6 +112,17 @@ def test_compose_environment_matches_the_settings(compose):
                 assert value.startswith("redis://redis:6379/")
 
 
+def test_every_compose_process_has_a_healthcheck(compose):
+    port = compose["x-env"]["ARBITER_HEALTH_PORT"]
+    for name, spec in compose["services"].items():
+        if name == "migrate":  # runs once and exits
+            continue
+        assert "healthcheck" in spec, f"{name} has no healthcheck"
+        probe = " ".join(spec["healthcheck"]["test"])
+        if spec.get("command", [""])[0] == "python":
+            assert f"127.0.0.1:{port}/readyz" in probe, name
+
+
 def test_compose_dependencies_and_health(compose):
     services = compose["services"]
     for name, spec in services.items():
@@ -126,8 +140,21 @@ def test_compose_dependencies_and_health(compose):
 
 def test_dockerfile_copies_what_exists():
     text = (ROOT / "deploy/Dockerfile").read_text()
-    for source in re.findall(r"^COPY (\S+)", text, flags=re.M):
+    for source in re.findall(r"^COPY (?!--from)(\S+)", text, flags=re.M):
         assert (ROOT / source).exists(), source
+
+
+def test_the_image_is_built_in_two_stages_runs_as_nobody_and_holds_no_tests():
+    text = (ROOT / "deploy/Dockerfile").read_text()
+    stages = re.split(r"^FROM ", text, flags=re.M)[1:]
+    assert len(stages) == 2
+    final = stages[-1]
+    assert re.search(r"^COPY --from=build /opt/arbiter /opt/arbiter$", final, flags=re.M)
+    assert "pip install" not in final and "[dev]" not in text
+    user = re.findall(r"^USER (\S+)$", final, flags=re.M)
+    assert user and user[-1].split(":")[0] not in ("root", "0")
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert {"**/tests", "tests", ".venv", ".git"} <= set(ignored)
 
 
 # -- Procfile (make dev) ----------------------------------------------------------------------------
@@ -151,47 +178,268 @@ def test_procfile_runs_every_process_on_distinct_ports():
 
 # -- Kubernetes -------------------------------------------------------------------------------------
 
-
-@pytest.fixture(scope="module")
-def manifests() -> list[dict[str, Any]]:
-    kustomization = yaml.safe_load((ROOT / "deploy/k8s/kustomization.yaml").read_text())
-    docs = []
-    for resource in kustomization["resources"]:
-        docs.extend(d for d in yaml.safe_load_all((ROOT / "deploy/k8s" / resource).read_text()) if d)
-    return docs
+K8S = ROOT / "deploy/k8s"
+OVERLAYS = ("dev", "prod")
+KUBERNETES_VERSION = "1.37"  # the newest schema kubernetes-validate bundles (requirements/constraints.txt)
+CUSTOM = {"keda.sh/v1alpha1"}  # KEDA's CRDs: no schema in kubernetes-validate, checked below
+HEALTH_PORT = 9000
+SECRETS = ("arbiter-shared", *(f"arbiter-{s}-database" for s in SERVICES))
 
 
-def test_k8s_deployments_run_existing_commands(manifests):
-    deployments = {d["metadata"]["name"]: d for d in manifests if d["kind"] == "Deployment"}
-    for service in SERVICES:
-        for process in ("web", *process_commands(service)[1:]):
-            assert f"{service}-{process}" in deployments
-    config = next(d for d in manifests if d["kind"] == "ConfigMap")
-    secret = next(d for d in manifests if d["kind"] == "Secret")
-    known = set().union(*(settings_fields(s) for s in SERVICES))
-    assert set(config["data"]) | set(secret["stringData"]) <= known
-    for dep in deployments.values():
-        pod = dep["spec"]["template"]["spec"]
+def render(overlay: str) -> list[dict[str, Any]]:
+    from tests.kustomize import build
+
+    return build(K8S / "overlays" / overlay)
+
+
+@pytest.fixture(scope="module", params=OVERLAYS)
+def manifests(request: pytest.FixtureRequest) -> list[dict[str, Any]]:
+    return render(request.param)
+
+
+def of_kind(docs: list[dict[str, Any]], kind: str) -> dict[str, dict[str, Any]]:
+    return {d["metadata"]["name"]: d for d in docs if d["kind"] == kind}
+
+
+def pods(docs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {name: d["spec"]["template"]["spec"] for name, d in of_kind(docs, "Deployment").items()}
+
+
+def known_variables() -> set[str]:
+    import ast
+
+    tree = ast.parse((ROOT / "deploy/gunicorn.conf.py").read_text())
+    gunicorn = next(
+        n.value
+        for n in tree.body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "ENVIRONMENT"
+    )
+    return set().union(*(settings_fields(s) for s in SERVICES)) | set(ast.literal_eval(gunicorn))
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_every_resource_validates_against_the_kubernetes_schema(overlay):
+    import kubernetes_validate
+
+    docs = render(overlay)
+    checked = 0
+    for doc in docs:
+        if doc["apiVersion"] in CUSTOM:
+            assert doc["kind"] in ("ScaledObject", "TriggerAuthentication")  # checked by hand below
+            continue
+        try:
+            kubernetes_validate.validate(doc, KUBERNETES_VERSION, strict=True)
+        except kubernetes_validate.ValidationError as exc:
+            where = ".".join(str(p) for p in exc.path)
+            pytest.fail(f"{overlay}: {doc['kind']}/{doc['metadata']['name']} at {where}: {exc.message}")
+        checked += 1
+    assert checked == 26 and len(docs) == checked + 2 * (overlay == "prod")
+
+
+def test_the_schema_check_catches_a_misspelt_field():
+    import kubernetes_validate
+
+    deployment = of_kind(render("dev"), "Deployment")["clocks-web"]
+    deployment["spec"]["template"]["spec"]["containers"][0]["securityContext"]["readOnlyRootFileSystem"] = (
+        True
+    )
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(deployment, KUBERNETES_VERSION, strict=True)
+
+
+def test_the_renderer_refuses_what_it_cannot_render(tmp_path):
+    from tests.kustomize import Unsupported, build
+
+    (tmp_path / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nconfigMapGenerator: []\n"
+    )
+    with pytest.raises(Unsupported):
+        build(tmp_path)
+
+
+def test_every_process_of_every_service_runs_with_its_migrations_first(manifests):
+    deployments = of_kind(manifests, "Deployment")
+    expected = {f"{s}-{p}" for s in SERVICES for p in ("web", *process_commands(s)[1:])}
+    assert set(deployments) == expected
+    for name, dep in deployments.items():
         assert (
             dep["spec"]["selector"]["matchLabels"].items()
             <= dep["spec"]["template"]["metadata"]["labels"].items()
         )
-        for container in pod["containers"]:
-            service, port = check_command(container["command"])
-            refs = {next(iter(e.values()))["name"] for e in container["envFrom"]}
-            assert refs == {config["metadata"]["name"], secret["metadata"]["name"]}
-            if port is not None:
-                assert [p["containerPort"] for p in container["ports"]] == [port]
-                assert container["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": port}
+        pod = dep["spec"]["template"]["spec"]
+        [container] = pod["containers"]
+        service, port = check_command(container["command"])
+        assert name.startswith(f"{service}-")
+        [init] = pod["initContainers"]
+        assert init["command"] == ["python", "-m", f"services.{service}", "migrate"]
+        assert init["image"] == container["image"]
+        assert init["envFrom"] == container["envFrom"]
+        if port is not None:
+            assert name == f"{service}-web"
+            assert [p["containerPort"] for p in container["ports"]] == [port]
+        else:
+            assert [p["containerPort"] for p in container["ports"]] == [HEALTH_PORT]
 
 
-def test_k8s_services_target_their_web_pods(manifests):
-    deployments = {d["metadata"]["name"]: d for d in manifests if d["kind"] == "Deployment"}
-    for svc in (d for d in manifests if d["kind"] == "Service"):
-        target = svc["spec"]["selector"]["app.kubernetes.io/name"]
-        container = deployments[target]["spec"]["template"]["spec"]["containers"][0]
-        assert svc["spec"]["ports"][0]["targetPort"] == container["ports"][0]["containerPort"]
-    hpa = next(d for d in manifests if d["kind"] == "HorizontalPodAutoscaler")
-    assert hpa["spec"]["scaleTargetRef"]["name"] == "pairing-worker"
-    job = next(d for d in manifests if d["kind"] == "Job")
-    check_command(job["spec"]["template"]["spec"]["containers"][0]["command"])
+def test_credentials_come_from_secrets_none_of_which_is_committed(manifests):
+    assert not of_kind(manifests, "Secret"), "a Secret is committed: the operator creates them"
+    [config] = of_kind(manifests, "ConfigMap").values()
+    known = known_variables()
+    assert set(config["data"]) <= known
+    assert str(HEALTH_PORT) == config["data"]["ARBITER_HEALTH_PORT"]
+    for key, value in config["data"].items():
+        assert not re.search(r"://[^/@]*@", value) and "PASSWORD" not in key and "SECRET" not in key, key
+    operations = (ROOT / "docs/operations.md").read_text()
+    for name, pod in pods(manifests).items():
+        service = name.split("-")[0]
+        for container in [*pod["initContainers"], *pod["containers"]]:
+            refs = [(kind, ref["name"]) for e in container["envFrom"] for kind, ref in e.items()]
+            assert refs == [
+                ("configMapRef", "arbiter-config"),
+                ("secretRef", "arbiter-shared"),
+                ("secretRef", f"arbiter-{service}-database"),
+            ]
+            for variable in container.get("env", []):
+                assert variable["name"] in known | {"PROMETHEUS_MULTIPROC_DIR"}, variable["name"]
+    for secret in SECRETS:  # the runbook says how to create each one, with the keys the services read
+        assert f"`{secret}`" in operations, secret
+    databases = [f"ARBITER_{s.upper()}_DATABASE_URL" for s in SERVICES]
+    for key in ("ARBITER_AMQP_URL", "ARBITER_REDIS_URL", "ARBITER_JWT_SECRET", *databases):
+        assert key in known and f"{key}=" in operations, key
+
+
+def test_every_container_is_locked_down_and_sized(manifests):
+    for name, pod in pods(manifests).items():
+        assert pod["securityContext"]["runAsNonRoot"] is True
+        assert pod["securityContext"]["runAsUser"] != 0
+        assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
+        assert pod["automountServiceAccountToken"] is False
+        volumes = {v["name"]: v for v in pod["volumes"]}
+        assert "emptyDir" in volumes["tmp"]
+        for container in [*pod["initContainers"], *pod["containers"]]:
+            security = container["securityContext"]
+            assert security["readOnlyRootFilesystem"] is True, name
+            assert security["allowPrivilegeEscalation"] is False, name
+            assert security["capabilities"]["drop"] == ["ALL"], name
+            mounts = {m["mountPath"]: m["name"] for m in container["volumeMounts"]}
+            assert mounts["/tmp"] == "tmp"
+            assert set(mounts.values()) <= set(volumes)
+            resources = container["resources"]
+            assert {"cpu", "memory"} <= set(resources["requests"]) and "memory" in resources["limits"], name
+            assert quantity(resources["requests"]["memory"]) <= quantity(resources["limits"]["memory"]), name
+
+
+def quantity(text: str) -> float:
+    units = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "m": 1e-3, "": 1}
+    number, unit = re.fullmatch(r"([0-9.]+)([A-Za-z]*)", str(text)).groups()
+    return float(number) * units[unit]
+
+
+def test_every_process_has_liveness_and_readiness_on_its_own_port(manifests):
+    for name, pod in pods(manifests).items():
+        [container] = pod["containers"]
+        ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+        for probe, path in (
+            ("startupProbe", "/healthz"),
+            ("livenessProbe", "/healthz"),
+            ("readinessProbe", "/readyz"),
+        ):
+            action = container[probe]["httpGet"]
+            assert action["path"] == path, (name, probe)
+            assert action["port"] in ports, (name, probe)
+        annotations = of_kind(manifests, "Deployment")[name]["spec"]["template"]["metadata"]["annotations"]
+        assert annotations["prometheus.io/port"] == str(next(iter(ports.values())))
+        assert annotations["prometheus.io/path"] == "/metrics"
+
+
+def test_web_pods_size_gunicorn_from_their_limits(manifests):
+    from shared.http import sizing
+
+    for name, pod in pods(manifests).items():
+        if not name.endswith("-web"):
+            continue
+        [container] = pod["containers"]
+        env = {e["name"]: e for e in container["env"]}
+        for variable, resource in (
+            ("ARBITER_CPU_LIMIT_MILLICORES", "limits.cpu"),
+            ("ARBITER_MEMORY_LIMIT_MIB", "limits.memory"),
+        ):
+            field = env[variable]["valueFrom"]["resourceFieldRef"]
+            assert field["containerName"] == container["name"] and field["resource"] == resource
+        limits = container["resources"]["limits"]
+        workers = sizing.workers_for(quantity(limits["cpu"]), quantity(limits["memory"]) / 2**20)
+        assert workers == max(1, round(quantity(limits["cpu"]))), (
+            name
+        )  # the CPU decides, the memory holds them
+        assert sizing.memory_needed_mib(workers) <= quantity(limits["memory"]) / 2**20, name
+        metrics_dir = env["PROMETHEUS_MULTIPROC_DIR"]["value"]
+        mount = next(m for m in container["volumeMounts"] if m["mountPath"] == metrics_dir)
+        assert "emptyDir" in next(v for v in pod["volumes"] if v["name"] == mount["name"])
+
+
+def test_services_ingress_and_disruption_budgets_reach_the_web_pods(manifests):
+    deployments = of_kind(manifests, "Deployment")
+    services = of_kind(manifests, "Service")
+    assert set(services) == set(SERVICES)
+    for svc in services.values():
+        target = deployments[svc["spec"]["selector"]["app.kubernetes.io/name"]]
+        [container] = target["spec"]["template"]["spec"]["containers"]
+        names = {p["name"] for p in container["ports"]}
+        assert svc["spec"]["ports"][0]["targetPort"] in names
+    budgets = of_kind(manifests, "PodDisruptionBudget")
+    assert set(budgets) == {f"{s}-web" for s in SERVICES}
+    for budget in budgets.values():
+        selected = [
+            d
+            for d in deployments.values()
+            if budget["spec"]["selector"]["matchLabels"].items()
+            <= d["spec"]["template"]["metadata"]["labels"].items()
+        ]
+        assert [d["metadata"]["name"] for d in selected] == [budget["metadata"]["name"]]
+        assert budget["spec"]["maxUnavailable"] == 1  # drains go on with a single replica too
+    [ingress] = of_kind(manifests, "Ingress").values()
+    routed: dict[str, set[str]] = {}
+    for rule in ingress["spec"]["rules"]:
+        for path in rule["http"]["paths"]:
+            backend = path["backend"]["service"]
+            assert backend["name"] in services and backend["port"]["name"] == "http"
+            assert path["path"] not in ("/", "/metrics", "/healthz", "/readyz"), "only the API's own paths"
+            routed.setdefault(backend["name"], set()).add(path["path"])
+    assert set(routed) == set(SERVICES)
+    assert "/t" in routed["standings"]  # the public pages
+
+
+def test_the_pairing_worker_scales_on_its_queue_in_production():
+    from shared.messaging.queues import QUEUES
+
+    docs = render("prod")
+    assert not of_kind(docs, "HorizontalPodAutoscaler")
+    [scaled] = of_kind(docs, "ScaledObject").values()
+    worker = of_kind(docs, "Deployment")[scaled["spec"]["scaleTargetRef"]["name"]]
+    assert worker["metadata"]["name"] == "pairing-worker"
+    assert "replicas" not in worker["spec"], "an apply would fight the scaler"
+    assert 1 <= scaled["spec"]["minReplicaCount"] <= scaled["spec"]["maxReplicaCount"]
+    [trigger] = scaled["spec"]["triggers"]
+    assert trigger["type"] == "rabbitmq"
+    assert trigger["metadata"]["protocol"] == "amqp" and trigger["metadata"]["mode"] == "QueueLength"
+    assert trigger["metadata"]["queueName"] in QUEUES["pairing"]
+    assert trigger["metadata"]["queueName"] in " ".join(
+        worker["spec"]["template"]["spec"]["containers"][0]["command"]
+    ) or (trigger["metadata"]["queueName"] == "pairing.round_due")
+    assert int(trigger["metadata"]["value"]) >= 1
+    auth = of_kind(docs, "TriggerAuthentication")[trigger["authenticationRef"]["name"]]
+    [secret] = auth["spec"]["secretTargetRef"]
+    assert secret == {"parameter": "host", "name": "arbiter-shared", "key": "ARBITER_AMQP_URL"}
+    for doc in (scaled, auth):
+        assert doc["apiVersion"] == "keda.sh/v1alpha1" and doc["metadata"]["namespace"] == "arbiter"
+    dev = render("dev")
+    assert not of_kind(dev, "ScaledObject")  # no KEDA needed in a development cluster
+
+
+def test_overlays_pin_the_image_and_size_production(manifests):
+    images = {
+        c["image"] for pod in pods(manifests).values() for c in [*pod["initContainers"], *pod["containers"]]
+    }
+    assert len(images) == 1
+    [image] = images
+    assert ":" in image and not image.endswith(":latest")

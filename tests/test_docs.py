@@ -46,3 +46,27 @@ def test_every_endpoint_is_in_docs_api(tmp_path):
                     ), f"{name}: {method.upper()} {path} is not in docs/api.md"
     finally:
         stack.close()
+
+
+def test_every_metric_is_in_docs_operations(tmp_path):
+    """docs/operations.md lists every metric: Arbiter's own (shared/metrics.py) and the HTTP ones the
+    exporter adds to each web app, as a scrape of a web app shows them."""
+    from cli.embedded import EmbeddedStack
+    from shared.metrics import ALL
+
+    text = (ROOT / "docs/operations.md").read_text()
+    documented = set(re.findall(r"^\| `(arbiter_[a-z_]+)` \|", text, flags=re.M))
+    own = {m._name + ("_total" if m._type == "counter" else "") for m in ALL}
+    stack = EmbeddedStack.create(tmp_path)
+    try:
+        client = stack.api["clocks"].client
+        client.get("/openapi.json")
+        scraped = client.get("/metrics").get_data(as_text=True)
+    finally:
+        stack.close()
+    http = set(re.findall(r"^# TYPE (arbiter_\w+) (\w+)$", scraped, flags=re.M))
+    http_names = {
+        name + ("_total" if kind == "counter" and not name.endswith("_total") else "") for name, kind in http
+    }
+    assert "arbiter_http_request_duration_seconds" in http_names
+    assert documented == own | http_names

@@ -38,7 +38,7 @@ def test_four_players_play_three_rounds_of_two_games_a_pairing_embedded(tmp_path
                 # seed 1 wins every game; otherwise the lower seed wins the first game and the second is drawn
                 stronger_wins = "1-0" if w < b else "0-1"
                 outcome = stronger_wins if 1 in (w, b) or game["leg"] == 1 else "1/2-1/2"
-                story.report_result(game, outcome, by_id[white])
+                story.concede(game, outcome, by_id)
         final = story.wait_final(tid)
 
         assert story.pairing(tid)["total_rounds"] == 3

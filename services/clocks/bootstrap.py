@@ -131,6 +131,8 @@ def bootstrap(
         clock=clock,
         migrate=migrate,
         relay_on_commit=relay_on_commit,
+        pool_size=settings.database_pool_size,
+        max_overflow=settings.database_max_overflow,
     )
     store: DeadlineStore = deadlines or RedisDeadlineStore.from_url(settings.redis_url, settings.redis_prefix)
 

@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import sys
+import threading
 
-from services.pairing.bootstrap import bootstrap
+from services.pairing.bootstrap import Pairing, bootstrap
+from shared import metrics
+from shared.messaging.port import Report
 from shared.runtime import Process, service_main
+
+
+def worker(svc: Pairing, stop: threading.Event, report: Report) -> None:
+    for kind in metrics.PAIRING_KINDS:  # on /metrics from the start, at zero
+        metrics.PAIRING.labels(kind)
+    svc.broker.consume(svc.worker_subscriptions, stop, report)
+
 
 PROCESSES: dict[str, Process] = {
     "consumer": lambda svc, stop, report: svc.broker.consume(svc.subscriptions, stop, report),
-    "worker": lambda svc, stop, report: svc.broker.consume(svc.worker_subscriptions, stop, report),
+    "worker": worker,
     "relay": lambda svc, stop, report: svc.relay.run(stop, report=report),
 }
 

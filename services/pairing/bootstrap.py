@@ -18,6 +18,7 @@ from services.pairing.service_layer.flows.elimination import EliminationFlow
 from services.pairing.service_layer.flows.rounds import RoundsFlow
 from services.pairing.service_layer.handlers import Handlers
 from services.pairing.service_layer.ports import PairingUnitOfWork
+from shared import metrics
 from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
 from shared.messaging.outbox import OutboxRelay
@@ -98,7 +99,7 @@ def subscriptions(
         event_subscription(
             "pairing.round_due",
             (wire.RoundDue.TYPE,),
-            handlers.on_round_due,
+            metrics.timed(handlers.on_round_due, metrics.PAIRING, kind="round"),  # an arena's: "arena_pass"
             uow_factory,
             translate=wire.round_due,
         ),
@@ -128,6 +129,8 @@ def bootstrap(
         clock=clock,
         migrate=migrate,
         relay_on_commit=relay_on_commit,
+        pool_size=settings.database_pool_size,
+        max_overflow=settings.database_max_overflow,
         broker_options={"prefetch": settings.worker_prefetch, "heartbeat": 300},
     )
 

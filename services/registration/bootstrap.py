@@ -19,7 +19,7 @@ from shared.composition import plumbing
 from shared.events import Envelope, Event
 from shared.messagebus import MessageBus, event_subscription
 from shared.messaging.outbox import OutboxRelay
-from shared.messaging.port import Broker, Subscription
+from shared.messaging.port import Broker, Handled, Subscription
 from shared.seed_draw import new_draw_seed
 from shared.timesource import Clock
 
@@ -65,6 +65,8 @@ def bootstrap(
         clock=clock,
         migrate=migrate,
         relay_on_commit=relay_on_commit,
+        pool_size=settings.database_pool_size,
+        max_overflow=settings.database_max_overflow,
     )
 
     def uow_factory() -> UnitOfWork:
@@ -111,12 +113,13 @@ def decisions_only(subscription: Subscription) -> Subscription:
     without a transaction (there is nothing to record, so nothing to record twice), and only the
     decisions reach the audit log's handler and its inbox."""
 
-    def on_message(envelope: Envelope, event: Event) -> None:
+    def on_message(envelope: Envelope, event: Event) -> Handled:
         if wire.is_decision(event):
-            subscription.handler(envelope, event)
+            return subscription.handler(envelope, event)
+        return None
 
-    def on_batch(items: Sequence[tuple[Envelope, Event]]) -> list[BaseException | None]:
-        outcomes: list[BaseException | None] = [None] * len(items)
+    def on_batch(items: Sequence[tuple[Envelope, Event]]) -> list[BaseException | Handled]:
+        outcomes: list[BaseException | Handled] = [None] * len(items)
         kept = [i for i, (_, event) in enumerate(items) if wire.is_decision(event)]
         if kept:
             assert subscription.batch_handler is not None  # event_subscription builds one

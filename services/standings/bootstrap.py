@@ -63,6 +63,8 @@ def bootstrap(
         clock=clock,
         migrate=migrate,
         relay_on_commit=relay_on_commit,
+        pool_size=settings.database_pool_size,
+        max_overflow=settings.database_max_overflow,
     )
     tables = TableCache(settings.table_cache_size)
 

@@ -1,18 +1,23 @@
-"""The parts of a Flask app every service has: OpenAPI, problem+json, health probes."""
+"""The parts of a Flask app every service has: OpenAPI, problem+json, health probes, request ids
+and metrics."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+import os
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from flask import Response, json
+from flask import Request, Response, json, request
 from flask.json.provider import DefaultJSONProvider
 from flask_openapi3.models.info import Info
 from flask_openapi3.openapi import OpenAPI
+from prometheus_client import CollectorRegistry
+from prometheus_flask_exporter import PrometheusMetrics
 from pydantic import BaseModel
 
-from shared.http.limits import BodyLimits, HttpLimits
+from shared import correlation
+from shared.http.limits import BodyLimits, HttpLimits, WSGIApp
 from shared.http.openapi import document_problems
 from shared.http.problems import Problem, install_error_handlers, validation_problem
 
@@ -58,7 +63,15 @@ def create_openapi_app(
     app.json = JSONProvider(app)
     app.config["MAX_CONTENT_LENGTH"] = limits.max_body_bytes
     app.wsgi_app = BodyLimits(app.wsgi_app, limits)  # type: ignore[method-assign]
+    app.wsgi_app = RequestIds(app.wsgi_app)  # type: ignore[method-assign]  # outermost: every response
     install_error_handlers(app)
+    install_metrics(app, service_of(import_name))
+
+    @app.before_request
+    def what_the_request_is_about() -> None:
+        args = request.view_args or {}
+        if "tournament_id" in args or "game_id" in args:
+            correlation.refine(tournament_id=args.get("tournament_id"), game_id=args.get("game_id"))
 
     @app.get("/healthz", doc_ui=False)
     def healthz() -> Response:
@@ -87,6 +100,59 @@ def create_openapi_app(
         return json_response(document)
 
     return app
+
+
+class RequestIds:
+    """WSGI middleware: each request works in a correlation context (:mod:`shared.correlation`) whose
+    id is the request's valid ``X-Request-ID`` or a new one, and the response says which in its own
+    ``X-Request-ID``. The events the request writes carry the id, and so do its log lines."""
+
+    def __init__(self, app: WSGIApp) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        request_id = correlation.accepted(environ.get("HTTP_X_REQUEST_ID")) or correlation.new_id()
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            kept = [(k, v) for k, v in headers if k.lower() != "x-request-id"]
+            return start_response(status, [*kept, (correlation.HEADER, request_id)], exc_info)
+
+        token = correlation.enter(correlation.Context(request_id))
+        try:
+            return self.app(environ, start)
+        finally:
+            correlation.leave(token)
+
+
+def service_of(import_name: str) -> str:
+    """``services.clocks.entrypoints.app`` → ``clocks``."""
+    parts = import_name.split(".")
+    return parts[1] if len(parts) > 2 and parts[0] == "services" else import_name
+
+
+def route(req: Request) -> str:
+    """The label of a request in the HTTP metrics: its route's rule (``/games/<uuid:game_id>``), so
+    ids do not make a series each."""
+    return req.url_rule.rule if req.url_rule is not None else "unmatched"
+
+
+def install_metrics(app: OpenAPI, service: str) -> PrometheusMetrics:
+    """HTTP metrics by route, method and status (``arbiter_http_request_duration_seconds`` and
+    ``arbiter_http_request_total``, from ``prometheus-flask-exporter``) and ``GET /metrics``, which
+    is left out of the OpenAPI document and of the counts, like the health probes. Under gunicorn
+    (``PROMETHEUS_MULTIPROC_DIR`` set by ``deploy/gunicorn.conf.py``) ``/metrics`` adds up every
+    worker's files; elsewhere (tests, embedded) each app counts for itself."""
+    options: dict[str, Any] = {
+        "defaults_prefix": "arbiter",
+        "group_by": route,
+        "default_labels": {"service": service},
+        "excluded_paths": ["^/healthz$", "^/readyz$"],
+    }
+    if "PROMETHEUS_MULTIPROC_DIR" in os.environ:
+        from prometheus_flask_exporter.multiprocess import GunicornInternalPrometheusMetrics
+
+        return GunicornInternalPrometheusMetrics(app, **options)
+    return PrometheusMetrics(app, registry=CollectorRegistry(auto_describe=True), **options)
 
 
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:

@@ -30,9 +30,10 @@ from tenacity import (
     wait_exponential,
 )
 
-from shared.events import Envelope, Event, MalformedMessage, UnknownEvent, decode
+from shared import correlation, metrics
+from shared.events import Envelope, Event, MalformedMessage, UnknownEvent, decode, utcnow
 from shared.messaging.errors import describe, is_infrastructure_error
-from shared.messaging.port import MAX_LATER, Handler, NotReady, Subscription
+from shared.messaging.port import DUPLICATE, MAX_LATER, Handled, Handler, NotReady, Subscription
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,18 @@ class Verdict:
     dead_reason: str | None
     later: bool = False
     requeue: bool = False
+    duplicate: bool = False  # handled before (the inbox knew it): acked, nothing done
+
+    @property
+    def outcome(self) -> str:
+        """How the consumer finished with the message (the ``outcome`` label of ``arbiter_messages``)."""
+        if self.requeue:
+            return "requeued"
+        if self.later:
+            return "not_ready"
+        if self.dead_reason is not None:
+            return "dead_lettered"
+        return "duplicate" if self.duplicate else "done"
 
 
 class Interrupted(Exception):
@@ -80,12 +93,16 @@ def deliver(
     patience: Patience = Patience(),
     deferred: int = 0,
     max_later: int = MAX_LATER,
+    queue: str = "",
 ) -> Verdict:
     """``deferred``: how many times this message was already put back for later."""
-    decoded = _decode(body)
-    if isinstance(decoded, Verdict):
-        return decoded
-    return _handle(*decoded, handler, attempts, patience, deferred, max_later)
+    return deliver_batch(
+        [(body, deferred)],
+        Subscription(queue, (), handler),
+        attempts=attempts,
+        patience=patience,
+        max_later=max_later,
+    )[0]
 
 
 def deliver_batch(
@@ -101,45 +118,78 @@ def deliver_batch(
     in the batch is then handled alone, with the usual retries. One message, or no batch handler:
     each alone. The verdicts come back in the order of ``messages``. Once one is interrupted, the
     ones after it are given up too."""
+    queue = subscription.queue
     batch = subscription.batch_handler
-    decoded = [_decode(body) for body, _deferred in messages]
+    decoded = [_decode(body, queue) for body, _deferred in messages]
     good = [(i, d) for i, d in enumerate(decoded) if not isinstance(d, Verdict)]
     verdicts = [d if isinstance(d, Verdict) else Verdict(None) for d in decoded]
-    outcomes: list[BaseException | None] | None = None  # None: each is handled alone
+    seconds = [0.0] * len(messages)
+    outcomes: list[BaseException | Handled] | None = None  # None: each is handled alone
     if batch is not None and len(good) > 1:
+        start = time.perf_counter()
         try:
             outcomes = batch([d for _, d in good])
         except Exception as exc:  # the batch's commit failed (a deadlock, an outage): one by one
             log.warning(
                 "batch of %d on %s failed (%s); delivering one by one",
                 len(good),
-                subscription.queue,
+                queue,
                 describe(exc),
             )
+        else:
+            share = (time.perf_counter() - start) / len(good)
+            for index, _ in good:
+                seconds[index] = share
     interrupted = False
     for k, (index, (envelope, event)) in enumerate(good):
         deferred = messages[index][1]
         outcome = None if outcomes is None else outcomes[k]
-        if outcomes is not None and outcome is None:
-            continue  # done in the batch
-        if interrupted:
+        if outcomes is not None and not isinstance(outcome, BaseException):
+            verdicts[index] = Verdict(None, duplicate=outcome == DUPLICATE)  # done in the batch
+        elif interrupted:
             verdicts[index] = Verdict(None, requeue=True)
         elif isinstance(outcome, NotReady):
             verdicts[index] = _not_ready(outcome, deferred, max_later)
         else:
-            verdicts[index] = _handle(
-                envelope, event, subscription.handler, attempts, patience, deferred, max_later
-            )
+            start = time.perf_counter()
+            with correlation.bound(correlation.for_message(envelope, event, queue)):
+                verdicts[index] = _handle(
+                    envelope, event, subscription.handler, attempts, patience, deferred, max_later
+                )
+            seconds[index] = time.perf_counter() - start
             interrupted = verdicts[index].requeue
+    for index, (envelope, event) in good:
+        _account(queue, envelope, event, verdicts[index], seconds[index])
     return verdicts
 
 
-def _decode(body: bytes) -> tuple[Envelope, Event] | Verdict:
+def _account(queue: str, envelope: Envelope, event: Event, verdict: Verdict, seconds: float) -> None:
+    """The metrics and the log line of a message the consumer finished with: the one line per message
+    and handler that lets ``grep <correlation id>`` follow an action across processes."""
+    outcome = verdict.outcome
+    metrics.MESSAGES.labels(queue, outcome).inc()
+    if outcome in ("done", "duplicate"):
+        metrics.HANDLING.labels(queue).observe(seconds)
+        metrics.LAG.labels(queue).observe(max(0.0, (utcnow() - envelope.occurred_at).total_seconds()))
+    with correlation.bound(correlation.for_message(envelope, event, queue)):
+        log.log(
+            logging.WARNING if outcome == "dead_lettered" else logging.INFO,
+            "%s %s on %s: %s in %.1f ms",
+            envelope.type,
+            envelope.id,
+            queue,
+            outcome,
+            seconds * 1000,
+        )
+
+
+def _decode(body: bytes, queue: str) -> tuple[Envelope, Event] | Verdict:
     """The message, or the verdict that dead-letters it."""
     try:
         return decode(body)
     except (MalformedMessage, UnknownEvent) as exc:
-        log.warning("dead-lettering a message: %s", exc)
+        log.warning("dead-lettering a message from %s: %s", queue, exc)
+        metrics.MESSAGES.labels(queue, "dead_lettered").inc()
         return Verdict(f"{type(exc).__name__}: {exc}")
 
 
@@ -153,6 +203,7 @@ def _handle(
     max_later: int,
 ) -> Verdict:
     """Up to ``attempts`` failures of the handler itself, each attempt waiting out any outage first."""
+    handled: Handled = None
     try:
         for attempt in Retrying(
             retry=retry_if_not_exception_type((NotReady, Interrupted)),
@@ -162,7 +213,7 @@ def _handle(
             reraise=False,
         ):
             with attempt:
-                _through_outages(envelope, handler, event, patience)
+                handled = _through_outages(envelope, handler, event, patience)
     except NotReady as exc:
         return _not_ready(exc, deferred, max_later)
     except Interrupted as exc:
@@ -172,10 +223,10 @@ def _handle(
         cause = exc.last_attempt.exception()
         log.error("handler failed %d times on %s %s: %r", attempts, envelope.type, envelope.id, cause)
         return Verdict(f"handler failed {attempts} times: {cause!r}")
-    return Verdict(None)
+    return Verdict(None, duplicate=handled == DUPLICATE)
 
 
-def _through_outages(envelope: Envelope, handler: Handler, event: Event, patience: Patience) -> None:
+def _through_outages(envelope: Envelope, handler: Handler, event: Event, patience: Patience) -> Handled:
     """One attempt of the handler, repeated for as long as it fails for an infrastructure error."""
     down = False
 
@@ -210,7 +261,7 @@ def _through_outages(envelope: Envelope, handler: Handler, event: Event, patienc
             reraise=True,
         ):
             with attempt:
-                handler(envelope, event)
+                handled = handler(envelope, event)
     except Interrupted:
         raise
     except Exception:  # not an outage (those are retried): whatever failed, the servers answered
@@ -219,6 +270,7 @@ def _through_outages(envelope: Envelope, handler: Handler, event: Event, patienc
         raise
     if down:
         back()
+    return handled
 
 
 def _not_ready(exc: NotReady, deferred: int, max_later: int) -> Verdict:

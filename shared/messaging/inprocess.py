@@ -152,5 +152,8 @@ class InProcessBroker:
             self._dead[queue] = []
             return out
 
+    def keepalive(self) -> None:
+        return None  # no connection
+
     def close(self) -> None:
         return None

@@ -6,7 +6,11 @@ at commit instead of waiting for its next poll. When the relay's LISTEN connecti
 database restarted) it polls meanwhile and listens again as soon as the database lets it.
 
 The relay survives outages: while the database or the broker is unreachable it keeps its rows, says
-so to its readiness and tries again with a growing pause (at most 5 s).
+so to its readiness and tries again with a growing pause (at most 5 s). While it has nothing to
+publish it keeps its broker connection alive (:meth:`Broker.keepalive`: heartbeats answered).
+
+Each outbox row carries the correlation id and the causing event's id of its envelope
+(:mod:`shared.correlation`), so an operator can follow an action through the table too.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from shared import metrics
+from shared.database import aware
 from shared.events import Envelope, utcnow
 from shared.messaging.errors import describe, is_infrastructure_error
 from shared.messaging.port import Broker, PublishError, Report, no_report
@@ -40,6 +46,8 @@ def add_to_outbox(session: Session, outbox: sa.Table, envelopes: Iterable[Envelo
             "tournament_id": e.tournament_id,
             "body": e.model_dump_json(),
             "created_at": utcnow(),
+            "correlation_id": e.correlation_id,
+            "causation_id": e.causation_id,
         }
         for e in envelopes
     ]
@@ -55,7 +63,7 @@ def add_to_outbox(session: Session, outbox: sa.Table, envelopes: Iterable[Envelo
     return len(rows)
 
 
-_COLUMNS = ("event_id", "type", "tournament_id", "body", "created_at")
+_COLUMNS = ("event_id", "type", "tournament_id", "body", "created_at", "correlation_id", "causation_id")
 _NOTIFY = sa.text("SELECT pg_notify(:channel, '')")
 
 
@@ -74,20 +82,34 @@ def _insert_and_notify(outbox: sa.Table) -> sa.Executable:
 class OutboxRelay:
     """Publishes unpublished outbox rows in id order. Safe to run twice (``SKIP LOCKED``)."""
 
+    SAMPLE_SECONDS = 5.0  # how often :meth:`run` measures the backlog for the metrics
+
     def __init__(
-        self, engine: sa.Engine, outbox: sa.Table, broker: Broker, *, channel: str, batch: int = 200
+        self,
+        engine: sa.Engine,
+        outbox: sa.Table,
+        broker: Broker,
+        *,
+        channel: str,
+        batch: int = 200,
+        service: str = "",
     ) -> None:
         self.engine = engine
         self.outbox = outbox
         self.broker = broker
         self.channel = channel
         self.batch = batch
-        table = outbox  # its two statements, built once
+        self.service = service  # the label of its metrics, recorded only once it relays (not in every
+        # process that builds a relay, as each composition root does)
+        table = outbox  # its statements, built once
         query = (
-            sa.select(table.c.id, table.c.body)
+            sa.select(table.c.id, table.c.body, table.c.created_at)
             .where(table.c.published_at.is_(None))
             .order_by(table.c.id)
             .limit(batch)
+        )
+        self._backlog = sa.select(sa.func.count(), sa.func.min(table.c.created_at)).where(
+            table.c.published_at.is_(None)
         )
         if engine.dialect.name == "postgresql":
             query = query.with_for_update(skip_locked=True)
@@ -105,9 +127,25 @@ class OutboxRelay:
             if not rows:
                 return 0
             envelopes = [Envelope.model_validate_json(row.body) for row in rows]
+            start = time.perf_counter()
             self.broker.publish(envelopes)  # raises PublishError: the transaction rolls back, rows stay
-            conn.execute(self._mark, {"ids": [r.id for r in rows], "at": utcnow()})
+            metrics.PUBLISH.labels(self.service).observe(time.perf_counter() - start)
+            now = utcnow()
+            conn.execute(self._mark, {"ids": [r.id for r in rows], "at": now})
+        metrics.RELAYED.labels(self.service).inc(len(rows))
+        delay = metrics.OUTBOX_DELAY.labels(self.service)
+        for row in rows:
+            delay.observe(max(0.0, (now - aware(row.created_at)).total_seconds()))
         return len(rows)
+
+    def sample(self) -> tuple[int, float]:
+        """Measure the backlog for the metrics: (unpublished rows, age of the oldest in seconds)."""
+        with self.engine.connect() as conn:
+            count, oldest = conn.execute(self._backlog).one()
+        age = 0.0 if oldest is None else max(0.0, (utcnow() - aware(oldest)).total_seconds())
+        metrics.OUTBOX_BACKLOG.labels(self.service).set(count)
+        metrics.OUTBOX_AGE.labels(self.service).set(age)
+        return int(count), age
 
     def drain(self) -> int:
         """Publish until a batch comes back short: what was committed after that read woke the
@@ -131,8 +169,15 @@ class OutboxRelay:
         of the database or the broker is waited out (told to ``report``), the rows kept."""
         waiter = _NotifyWaiter(self.engine, self.channel, max_backoff=outage_max)
         failures: dict[str, int] = {}  # consecutive failures, by what failed
+        sampled_at = -self.SAMPLE_SECONDS
         try:
             while not stop.is_set():
+                if time.monotonic() - sampled_at >= self.SAMPLE_SECONDS:
+                    sampled_at = time.monotonic()
+                    try:
+                        self.sample()
+                    except Exception as exc:  # an outage: the drain below reports it
+                        log.debug("outbox relay: no backlog sample (%s)", describe(exc))
                 try:
                     published = self.drain()
                 except PublishError as exc:
@@ -147,6 +192,7 @@ class OutboxRelay:
                     log.warning("outbox relay: %s back after %d failed attempts", name, failures.pop(name))
                     report(name, None)
                 if not published or waiter.listening:
+                    self.broker.keepalive()  # idle: answer the broker's heartbeats
                     waiter.wait(poll_seconds)  # a commit during the drain has already woken it
         finally:
             waiter.close()

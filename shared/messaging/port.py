@@ -10,14 +10,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Literal, Protocol
 
 from shared.events import Envelope, Event
 
-Handler = Callable[[Envelope, Event], None]
-BatchHandler = Callable[[Sequence[tuple[Envelope, Event]]], list[BaseException | None]]
-"""Handles several messages in one transaction (group commit); returns, per message, None when it
-was handled or the exception it raised (its effect was rolled back alone, in a savepoint)."""
+DUPLICATE: Final = "duplicate"
+Handled = Literal["duplicate"] | None
+"""What a handler returns: None when it handled the message, :data:`DUPLICATE` when its inbox had
+recorded the event already (a redelivery: nothing was done). Only the metrics tell them apart."""
+
+Handler = Callable[[Envelope, Event], Handled]
+BatchHandler = Callable[[Sequence[tuple[Envelope, Event]]], list[BaseException | Handled]]
+"""Handles several messages in one transaction (group commit); returns, per message, what
+:data:`Handler` returns when it was handled, or the exception it raised (its effect was rolled back
+alone, in a savepoint)."""
 
 
 @dataclass(frozen=True)
@@ -78,5 +84,10 @@ class Broker(Protocol):
 
     def dead_letters(self, queue: str) -> list[DeadLetter]:
         """Read (and remove) what was dead-lettered from a queue: for operators and tests."""
+
+    def keepalive(self) -> None:
+        """Service the publishing connection while its owner is idle (answer the broker's heartbeats),
+        so the next publish finds it alive. Call it at least every few seconds from the thread that
+        publishes; it never blocks."""
 
     def close(self) -> None: ...

@@ -22,6 +22,7 @@ meanwhile leaves it to be redelivered.
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -32,6 +33,7 @@ from pika.adapters.blocking_connection import BlockingChannel
 from pika.spec import Basic, BasicProperties
 from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_exponential
 
+from shared import metrics
 from shared.events import DEAD_LETTER_EXCHANGE, EXCHANGE, Envelope, encode
 from shared.messaging.delivery import Interrupted, Patience, deliver_batch
 from shared.messaging.errors import describe
@@ -51,6 +53,8 @@ _CONNECTION_ERRORS = (pika.exceptions.AMQPConnectionError, pika.exceptions.AMQPC
 
 
 class RabbitMQBroker:
+    SAMPLE_SECONDS = 15.0  # how often a consumer measures its queues for the metrics
+
     def __init__(
         self,
         url: str,
@@ -60,8 +64,10 @@ class RabbitMQBroker:
         heartbeat: int = 30,
         max_later: int = MAX_LATER,
         outage_max: float = 5.0,
+        reconnect_max: float = 10.0,
     ) -> None:
-        """``outage_max``: the longest pause between two attempts of a message while an outage lasts."""
+        """``outage_max``: the longest pause between two attempts of a message while an outage lasts;
+        ``reconnect_max``: the longest pause between two attempts of a consumer to connect."""
         params = pika.URLParameters(url)
         params.heartbeat = heartbeat
         params.blocked_connection_timeout = 60
@@ -71,8 +77,10 @@ class RabbitMQBroker:
         self.attempts = attempts
         self.max_later = max_later
         self.outage_max = outage_max
+        self.reconnect_max = reconnect_max
         self._conn: pika.BlockingConnection | None = None
         self._publish_channel: BlockingChannel | None = None
+        self._connected_before = False
         self._lock = threading.Lock()
 
     # -- connection -------------------------------------------------------------------------------
@@ -86,6 +94,9 @@ class RabbitMQBroker:
         if self._conn is None or self._conn.is_closed:
             self._conn = pika.BlockingConnection(self._params)
             self._publish_channel = None
+            if self._connected_before:
+                metrics.RECONNECTS.labels("publisher").inc()
+            self._connected_before = True
         return self._conn
 
     def _channel(self) -> BlockingChannel:
@@ -96,6 +107,20 @@ class RabbitMQBroker:
             _declare_exchanges(channel)
             self._publish_channel = channel
         return self._publish_channel
+
+    def keepalive(self) -> None:
+        """Answer the broker's heartbeats on the publishing connection, if there is one: a relay with
+        nothing to publish calls this while it waits, or RabbitMQ closes the silent connection after
+        two to three heartbeat intervals and the next publish fails on it. A connection that is gone
+        is dropped quietly; the next publish opens a new one."""
+        with self._lock:
+            if self._conn is None or not self._conn.is_open:
+                return
+            try:
+                self._conn.process_data_events(time_limit=0)
+            except _CONNECTION_ERRORS as exc:
+                log.info("publishing connection lost while idle (%s); reconnecting on demand", describe(exc))
+                self._drop_connection()
 
     def close(self) -> None:
         with self._lock:
@@ -153,26 +178,50 @@ class RabbitMQBroker:
     def consume(
         self, subscriptions: Sequence[Subscription], stop: threading.Event, report: Report = no_report
     ) -> None:
-        """Consume until ``stop`` is set, reconnecting when the connection drops. ``report`` hears
-        about the broker connection ("broker") and outages met by the handlers ("handlers")."""
+        """Consume until ``stop`` is set, reconnecting when the connection drops (after 0.5 s, 1 s, …
+        at most ``reconnect_max``, each pause shortened by a random part of up to a half so that many
+        consumers do not all knock at once on a broker that restarts). ``report`` hears about the
+        broker connection ("broker") and outages met by the handlers ("handlers")."""
+        failures = 0
+
+        def connected() -> None:
+            nonlocal failures
+            if failures:
+                metrics.RECONNECTS.labels("consumer").inc()
+                log.warning("consumer connected again after %d failed attempts", failures)
+            failures = 0
+
         while not stop.is_set():
             try:
                 report("broker", "connecting")
-                self._consume_once(subscriptions, stop, report)
+                self._consume_once(subscriptions, stop, report, connected)
             except _CONNECTION_ERRORS as exc:
                 if stop.is_set():
                     break
+                failures += 1
+                pause = min(self.reconnect_max, 0.5 * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)
                 report("broker", f"reconnecting: {describe(exc)}")
-                log.warning("consumer lost its connection (%r); reconnecting", exc)
+                log.log(
+                    logging.WARNING if failures == 1 or failures % 10 == 0 else logging.INFO,
+                    "consumer lost its connection or could not connect (%s); attempt %d in %.1f s",
+                    describe(exc),
+                    failures,
+                    pause,
+                )
                 self.close()
-                stop.wait(1.0)
+                stop.wait(pause)
 
     def _consume_once(
-        self, subscriptions: Sequence[Subscription], stop: threading.Event, report: Report
+        self,
+        subscriptions: Sequence[Subscription],
+        stop: threading.Event,
+        report: Report,
+        connected: Callable[[], None],
     ) -> None:
         """Messages that arrive together are handled together: whatever one read of the socket
         dispatched for a queue becomes one batch (one transaction, when the subscription handles
-        batches); an idle consumer still handles each message the moment it arrives."""
+        batches); an idle consumer still handles each message the moment it arrives. Every
+        ``SAMPLE_SECONDS`` it measures its queues and their dead-letter queues for the metrics."""
         conn = pika.BlockingConnection(self._params)
         try:
             channel = conn.channel()
@@ -186,13 +235,18 @@ class RabbitMQBroker:
                 channel.basic_consume(
                     sub.queue, lambda _ch, m, p, b, buffer=buffer: buffer.append((m, p, b)), auto_ack=False
                 )
+            connected()
             report("broker", None)
             patience = Patience(
                 sleep=_servicing(conn, stop),
                 outage_max=self.outage_max,
                 report=lambda exc: report("handlers", None if exc is None else f"waiting: {describe(exc)}"),
             )
+            sampled_at = -self.SAMPLE_SECONDS
             while not stop.is_set():
+                if time.monotonic() - sampled_at >= self.SAMPLE_SECONDS:
+                    sampled_at = time.monotonic()
+                    _sample_depths(channel, subscriptions)
                 conn.process_data_events(time_limit=0.2)
                 for sub in subscriptions:
                     taken = buffers[sub.queue][:]
@@ -280,6 +334,15 @@ def _servicing(conn: pika.BlockingConnection, stop: threading.Event) -> Callable
                 raise Interrupted(f"lost the broker connection: {describe(exc)}") from exc
 
     return sleep
+
+
+def _sample_depths(channel: BlockingChannel, subscriptions: Sequence[Subscription]) -> None:
+    """The messages ready in each queue and in its dead-letter queue, for the metrics."""
+    for sub in subscriptions:
+        ready = channel.queue_declare(sub.queue, passive=True).method.message_count
+        dead = channel.queue_declare(f"{sub.queue}.dead", passive=True).method.message_count
+        metrics.QUEUE_DEPTH.labels(sub.queue).set(ready)
+        metrics.DEAD_LETTERS.labels(sub.queue).set(dead)
 
 
 def _declare_exchanges(channel: BlockingChannel) -> None:

@@ -22,6 +22,9 @@ def messaging_tables(metadata: sa.MetaData) -> tuple[sa.Table, sa.Table]:
         sa.Column("body", sa.Text(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("published_at", sa.DateTime(timezone=True), nullable=True),
+        # the envelope's correlation id and the id of the event whose handler wrote it (shared.correlation)
+        sa.Column("correlation_id", sa.String(128), nullable=True),
+        sa.Column("causation_id", sa.Uuid(), nullable=True),
         sa.Index(
             "ix_outbox_unpublished",
             "id",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import logging
+
 import httpx
 import pytest
 import sqlalchemy as sa
+from prometheus_client import CollectorRegistry, Counter
 
 from shared.health import HealthServer, Readiness, database_check
 from shared.tests.test_outages import closed_port
@@ -56,4 +59,33 @@ def test_unready_while_the_process_reports_a_problem(served):
     readiness.report("broker", None)
     readiness.report("handlers", None)
     assert httpx.get(f"{url}/readyz").json() == {"status": "ok", "checks": {}}
-    assert httpx.get(f"{url}/metrics").status_code == 404
+    assert httpx.get(f"{url}/nothing").status_code == 404
+
+
+def test_the_health_port_serves_the_metrics():
+    registry = CollectorRegistry()
+    handled = Counter("arbiter_test_handled", "handled in this test", ["queue"], registry=registry)
+    handled.labels("standings.game_finished").inc(3)
+    server = HealthServer(Readiness(), 0, host="127.0.0.1", registry=registry).start()
+    try:
+        scraped = httpx.get(f"http://127.0.0.1:{server.port}/metrics")
+    finally:
+        server.close()
+    assert scraped.status_code == 200
+    assert scraped.headers["content-type"].startswith("text/plain")
+    assert 'arbiter_test_handled_total{queue="standings.game_finished"} 3.0' in scraped.text.splitlines()
+
+
+def test_a_problem_is_a_warning_only_once_the_process_was_ready(caplog):
+    """Connecting at start is no news; losing the connection later is."""
+    readiness = Readiness()
+    with caplog.at_level(logging.INFO, logger="shared.health"):
+        readiness.report("broker", "connecting")
+        readiness.report("broker", None)
+        readiness.report("broker", "reconnecting: StreamLostError")
+    levels = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "shared.health"]
+    assert levels == [
+        ("INFO", "readiness: broker unavailable (connecting)"),
+        ("INFO", "readiness: broker ok"),
+        ("WARNING", "readiness: broker unavailable (reconnecting: StreamLostError)"),
+    ]

@@ -613,7 +613,8 @@ def test_results_played_out_on_the_server_cost_the_audit_nothing(reg: InMemoryRe
     envelopes = [events.wrap(e, cup.tid) for e in batch]
     assert audit.batch_handler is not None
     assert audit.batch_handler(list(zip(envelopes, batch, strict=True))) == [None] * 4
-    assert audit.batch_handler(list(zip(envelopes, batch, strict=True))) == [None] * 4  # redelivered
+    redelivered = audit.batch_handler(list(zip(envelopes, batch, strict=True)))
+    assert redelivered == [None, "duplicate", None, "duplicate"]  # the decisions' inbox stops them
     assert reg.db.inbox == {(envelopes[1].id, "registration.audit"), (envelopes[3].id, "registration.audit")}
     logged = reg.audit(cup.tid)[before:]
     assert [e.subject.id for e in logged] == [batch[1].game_id, batch[3].game_id]

@@ -10,9 +10,9 @@ import threading
 from collections import deque
 from collections.abc import Sequence
 
-from shared.events import Envelope, encode
+from shared.events import Envelope
 from shared.messaging.delivery import Patience, deliver_batch
-from shared.messaging.port import MAX_LATER, DeadLetter, Report, Subscription, no_report
+from shared.messaging.port import MAX_LATER, DeadLetter, Report, StoredEvent, Subscription, no_report
 
 
 def _matches(pattern: str, key: str) -> bool:
@@ -49,6 +49,7 @@ class InProcessBroker:
         self._dead: dict[str, list[DeadLetter]] = {}
         self.published: list[Envelope] = []  # everything ever published, for assertions
         self._lock = threading.RLock()
+        self._arrived = threading.Event()  # wakes a consumer thread waiting for messages
 
     def declare(self, subscriptions: Sequence[Subscription]) -> None:
         with self._lock:
@@ -61,14 +62,19 @@ class InProcessBroker:
                 self._dead.setdefault(sub.queue, [])
 
     def publish(self, envelopes: Sequence[Envelope]) -> None:
+        self.publish_stored([StoredEvent.of(e) for e in envelopes])
+
+    def publish_stored(self, events: Sequence[StoredEvent]) -> None:
         with self._lock:
-            for envelope in envelopes:
-                self.published.append(envelope)
-                self._route(envelope.type, encode(envelope))
+            for event in events:
+                self.published.append(Envelope.model_validate_json(event.body))
+                self._route(event.type, event.body)
+        self._arrived.set()
 
     def publish_raw(self, routing_key: str, body: bytes) -> None:
         with self._lock:
             self._route(routing_key, body)
+        self._arrived.set()
 
     def _route(self, key: str, body: bytes) -> None:
         for queue, patterns in self._bindings.items():
@@ -78,11 +84,16 @@ class InProcessBroker:
     def consume(
         self, subscriptions: Sequence[Subscription], stop: threading.Event, report: Report = no_report
     ) -> None:
-        """Register the handlers; deliver what is queued until idle or stopped. (Nothing to report:
-        there is no connection, and an outage is waited out within :meth:`step`.)"""
+        """Register the handlers and deliver until ``stop`` is set, waiting for messages when idle, as a
+        RabbitMQ consumer does. (Nothing to report: there is no connection, and an outage is waited out
+        within :meth:`step`.) Single-threaded callers pump with :meth:`run_until_idle` instead."""
         self.subscribe(subscriptions)
-        while not stop.is_set() and self.step():
-            pass
+        while not stop.is_set():
+            if not self.step():
+                self._arrived.wait(0.05)
+                self._arrived.clear()
+                with self._lock:  # time passed: what was parked comes back, as a .later queue's TTL ends
+                    self._unpark()
 
     def subscribe(self, subscriptions: Sequence[Subscription]) -> None:
         self.declare(subscriptions)

@@ -29,7 +29,7 @@ from shared import metrics
 from shared.database import aware
 from shared.events import Envelope, utcnow
 from shared.messaging.errors import describe, is_infrastructure_error
-from shared.messaging.port import Broker, PublishError, Report, no_report
+from shared.messaging.port import Broker, PublishError, Report, StoredEvent, no_report
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ class OutboxRelay:
         # process that builds a relay, as each composition root does)
         table = outbox  # its statements, built once
         query = (
-            sa.select(table.c.id, table.c.body, table.c.created_at)
+            sa.select(table.c.id, table.c.event_id, table.c.type, table.c.body, table.c.created_at)
             .where(table.c.published_at.is_(None))
             .order_by(table.c.id)
             .limit(batch)
@@ -126,9 +126,9 @@ class OutboxRelay:
             rows = conn.execute(self._unpublished).all()
             if not rows:
                 return 0
-            envelopes = [Envelope.model_validate_json(row.body) for row in rows]
+            stored = [StoredEvent(row.event_id, row.type, row.body.encode()) for row in rows]
             start = time.perf_counter()
-            self.broker.publish(envelopes)  # raises PublishError: the transaction rolls back, rows stay
+            self.broker.publish_stored(stored)  # raises PublishError: the transaction rolls back, rows stay
             metrics.PUBLISH.labels(self.service).observe(time.perf_counter() - start)
             now = utcnow()
             conn.execute(self._mark, {"ids": [r.id for r in rows], "at": now})

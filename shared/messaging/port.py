@@ -8,11 +8,12 @@ event, or keeps failing is dead-lettered with its reason and never blocks the qu
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal, Protocol
 
-from shared.events import Envelope, Event
+from shared.events import Envelope, Event, encode
 
 DUPLICATE: Final = "duplicate"
 Handled = Literal["duplicate"] | None
@@ -34,6 +35,19 @@ class Subscription:
     routing_keys: tuple[str, ...]
     handler: Handler
     batch_handler: BatchHandler | None = None
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An envelope as the outbox stored it: published as these bytes, never decoded and encoded again."""
+
+    event_id: uuid.UUID
+    type: str
+    body: bytes
+
+    @classmethod
+    def of(cls, envelope: Envelope) -> StoredEvent:
+        return cls(envelope.id, envelope.type, encode(envelope))
 
 
 @dataclass(frozen=True)
@@ -72,6 +86,9 @@ class Broker(Protocol):
 
     def publish(self, envelopes: Sequence[Envelope]) -> None:
         """Publish and wait for the broker's confirmation of every message, or raise PublishError."""
+
+    def publish_stored(self, events: Sequence[StoredEvent]) -> None:
+        """The same for events as the outbox stored them (the relay): their bytes go out as they are."""
 
     def publish_raw(self, routing_key: str, body: bytes) -> None:
         """Publish bytes as they are (tests use it to send poison messages)."""

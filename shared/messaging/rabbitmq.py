@@ -34,7 +34,7 @@ from pika.spec import Basic, BasicProperties
 from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_exponential
 
 from shared import metrics
-from shared.events import DEAD_LETTER_EXCHANGE, EXCHANGE, Envelope, encode
+from shared.events import DEAD_LETTER_EXCHANGE, EXCHANGE, Envelope
 from shared.messaging.delivery import Interrupted, Patience, deliver_batch
 from shared.messaging.errors import describe
 from shared.messaging.port import (
@@ -43,6 +43,7 @@ from shared.messaging.port import (
     DeadLetter,
     PublishError,
     Report,
+    StoredEvent,
     Subscription,
     no_report,
 )
@@ -142,17 +143,19 @@ class RabbitMQBroker:
 
     # -- publishing -------------------------------------------------------------------------------
     def publish(self, envelopes: Sequence[Envelope]) -> None:
-        for envelope in envelopes:
+        self.publish_stored([StoredEvent.of(e) for e in envelopes])
+
+    def publish_stored(self, events: Sequence[StoredEvent]) -> None:
+        for event in events:
             self._publish(
                 EXCHANGE,
-                envelope.type,
-                encode(envelope),
+                event.type,
+                event.body,
                 BasicProperties(
                     content_type="application/json",
                     delivery_mode=pika.DeliveryMode.Persistent,
-                    message_id=str(envelope.id),
-                    type=envelope.type,
-                    headers={"version": envelope.version},
+                    message_id=str(event.event_id),
+                    type=event.type,
                 ),
             )
 

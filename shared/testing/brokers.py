@@ -1,5 +1,5 @@
 """Run a broker's consumer the same way for the fake and the real adapter, so one contract
-suite checks both."""
+suite checks both: each consumes in its own thread until stopped, and the tests poll for effects."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from shared.messaging.inprocess import InProcessBroker
 from shared.messaging.port import Broker, Report, Subscription, no_report
 
 
@@ -18,19 +17,11 @@ class ConsumerHarness:
         self._thread: threading.Thread | None = None
 
     def start(self, subscriptions: Sequence[Subscription], report: Report = no_report) -> None:
-        if isinstance(self.broker, InProcessBroker):
-            self.broker.subscribe(subscriptions)
-            return
         self.broker.declare(subscriptions)
         self._thread = threading.Thread(
             target=self.broker.consume, args=(subscriptions, self._stop, report), daemon=True
         )
         self._thread.start()
-
-    def pump(self) -> None:
-        """Let queued messages be delivered (the in-process broker delivers on demand)."""
-        if isinstance(self.broker, InProcessBroker):
-            self.broker.run_until_idle()
 
     def stop(self) -> None:
         self._stop.set()

@@ -31,11 +31,7 @@ def finished(n: int = 1) -> GameFinished:
 
 
 def poll(harness: ConsumerHarness, predicate, what: str):
-    def check():
-        harness.pump()
-        return predicate()
-
-    return wait_for(check, timeout=15, what=what)
+    return wait_for(predicate, timeout=15, what=what)
 
 
 def test_published_event_reaches_the_handler_intact(broker):

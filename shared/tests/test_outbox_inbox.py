@@ -68,7 +68,7 @@ def test_rolled_back_work_publishes_nothing(db):
 
 
 class RefusingBroker(InProcessBroker):
-    def publish(self, envelopes):
+    def publish_stored(self, events):
         raise PublishError("no confirm")
 
 
@@ -150,11 +150,11 @@ class FlakyBroker(InProcessBroker):
         super().__init__()
         self.refusals = refusals
 
-    def publish(self, envelopes):
+    def publish_stored(self, events):
         if self.refusals:
             self.refusals -= 1
             raise PublishError("no confirm")
-        super().publish(envelopes)
+        super().publish_stored(events)
 
 
 def test_the_relay_keeps_its_rows_until_the_broker_is_back(db):

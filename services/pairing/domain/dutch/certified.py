@@ -35,13 +35,13 @@ the one the matchings would give.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from services.pairing.domain.dutch import assignment
 from services.pairing.domain.dutch.assignment import Matrix
-from services.pairing.domain.dutch.criteria import Contribution, _sort_key, colour_misses, current_pair
+from services.pairing.domain.dutch.criteria import Contribution, current_pair, field_order
 from services.pairing.domain.dutch.matching import (
     Index,
     Mask,
@@ -50,11 +50,8 @@ from services.pairing.domain.dutch.matching import (
     max_weight_matching,
     outer_vertices,
 )
-from services.pairing.domain.dutch.model import Colour
 from services.pairing.domain.dutch.players import Float, Player
-
-if TYPE_CHECKING:
-    from services.pairing.domain.dutch.brackets import _Solver
+from services.pairing.domain.dutch.state import RoundState
 
 _LOWER = ("col", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21")
 
@@ -81,52 +78,6 @@ def floats_term(p: Player, rounds: int) -> Contribution:
     return out
 
 
-class Tables:
-    """Per-round facts as arrays: compatibility (C1, C3) and colour-preference types."""
-
-    def __init__(self, solver: _Solver) -> None:
-        players = solver.players
-        n = len(players)
-        index = {p.number: i for i, p in enumerate(players)}
-        compat = np.ones((n, n), dtype=bool)
-        np.fill_diagonal(compat, False)
-        for i, p in enumerate(players):
-            for q in p.opponents:
-                if q in index:
-                    compat[i, index[q]] = compat[index[q], i] = False
-        for a, b in solver.forbidden:
-            if a in index and b in index:
-                compat[index[a], index[b]] = compat[index[b], index[a]] = False
-        absolute = np.array(
-            [(1 if p.pref.colour is Colour.WHITE else 2) if p.pref.absolute else 0 for p in players],
-            dtype=np.int8,
-        )
-        clash = (absolute[:, None] == absolute[None, :]) & (absolute[:, None] > 0)
-        if solver.last_round:
-            top = np.array([p.topscorer for p in players], dtype=bool)
-            clash &= ~(top[:, None] | top[None, :])
-        compat &= ~clash
-        self.compat = compat
-        types: dict[Hashable, int] = {}
-        self.reps: list[Player] = []
-        ctype = []
-        for p in players:
-            t = types.get(p.pref)
-            if t is None:
-                t = types[p.pref] = len(self.reps)
-                self.reps.append(p)
-            ctype.append(t)
-        self.ctype = np.array(ctype, dtype=np.intp)
-        ntypes = len(self.reps)
-        # misses[k][lower type, higher type]
-        self.misses = np.zeros((4, ntypes, ntypes), dtype=np.int64)
-        for a, low in enumerate(self.reps):
-            for b, high in enumerate(self.reps):
-                for k, miss in enumerate(colour_misses(low, high)):
-                    self.misses[k, a, b] = -int(miss)
-        self.symmetric = all(np.array_equal(mk, mk.T) for mk in self.misses)
-
-
 _EXACT_REST = 400  # the largest rest solved exactly when the per-field bound is not reached
 
 
@@ -149,7 +100,7 @@ def _best_rest(sub: Mask, in_ng: Mask, noncand: Index | None, rank: Index) -> In
 
 
 def solve_bracket(
-    s: _Solver, mdps: list[int], sg: list[int], ng: list[int], flag: bool, full: bool
+    s: RoundState, mdps: list[int], sg: list[int], ng: list[int], flag: bool, full: bool
 ) -> dict[int, int] | None:
     """Pair the bracket (writing ``s.mate_final``) and return its pairs, or None if the fast
     path cannot prove its answer."""
@@ -178,7 +129,7 @@ def solve_bracket(
         return _no("c9")
     # C9 (when on): every player of the bye's score paired in the window scores the rank of
     # their played-game count; all pairs of the rest are inside the window here.
-    rank = [s._c9(v, flag) for v in range(n)]
+    rank = [s.c9_weight(v, flag) for v in range(n)]
     odd = (m + k) % 2
     c6 = (m + k - odd) // 2
     npairs = c6 - m
@@ -318,7 +269,7 @@ def solve_bracket(
     # optimised among the optima of the chunks before it (the tight cells of their duals).
     chunks: list[dict[Hashable, int]] = []
     scale = assignment.EXACT
-    for key in sorted(bounds, key=_sort_key):
+    for key in sorted(bounds, key=field_order):
         width = 2 * bounds[key] + 1
         if scale * width > assignment.EXACT:
             chunks.append({})

@@ -23,9 +23,11 @@ def test_player_line_columns() -> None:
     doc = parse(
         LINE
         + "\n"
-        + LINE.replace("001    3", "001    9").replace("     9 w 1", "     3 b 0")
+        + LINE.replace("001    3", "001    9").replace("     9 w 1", "     3 b 0").replace("     2 b =", "")
         + "\n"
-        + "001    2      X"
+        + "001    2      X".ljust(91)
+        + " " * 20
+        + "   3 w ="
         + "\nXXR 5\nXXC black1\n"
     )
     p = doc.players[3]

@@ -46,11 +46,15 @@ def read(path: str | Path, *, need_players: bool = False) -> TrfDocument:
         raw = p.read_bytes()
     except OSError as exc:
         raise TrfError(f"cannot read file: {exc.strerror or exc}", source=str(p)) from None
+    return parse(decode(raw), source=str(p), need_players=need_players)
+
+
+def decode(raw: bytes) -> str:
+    """The text of a TRF file's bytes: UTF-8 (a byte-order mark is skipped), else Latin-1."""
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    return parse(text, source=str(p), need_players=need_players)
+        return raw.decode("latin-1")
 
 
 def parse(text: str, *, source: str = "<trf>", need_players: bool = False) -> TrfDocument:
@@ -433,7 +437,5 @@ def _disagreement(start: int, entry: RoundEntry, opponent: int, theirs: RoundEnt
             f"has {_COLOUR_NAME[theirs.colour]}"
         )
     if theirs.result not in _MIRRORED[entry.result]:
-        return (
-            f"{said}, result {entry.result.value!r}, but player {opponent}'s result is {theirs.result.value!r}"
-        )
+        return f"{said}, result {entry.result.value!r}, but player {opponent}'s result is {theirs.result.value!r}"
     return None

@@ -42,10 +42,32 @@ class GeneralBracket:
         self.s = state
         self.mdps, self.sg, self.ng = mdps, sg, ng
         self.sg_set, self.ng_set, self.mdp_set = set(sg), set(ng), set(mdps)
+        self.window_set = self.sg_set | self.ng_set | self.mdp_set
         self.flag = flag
         self.full = full
         self.dropped: set[tuple[int, int]] = set()
         self._build()
+
+    def pair_fields(self, u: int, v: int) -> Contribution:
+        """The fields of the pair of vertices ``u < v`` as this bracket's weights count them (the
+        weight of an edge is these fields packed), also for a pair the weights leave out."""
+        s = self.s
+        c: Contribution
+        if u in self.window_set and (v in self.sg_set or v in self.ng_set):
+            players = s.players
+            if v in self.sg_set:
+                c = current_pair(players[u], players[v], s.field.rounds_played)
+            else:
+                c = next_pair(players[u])
+            c9 = s.c9_weight(u, self.flag) + s.c9_weight(v, self.flag)
+        else:
+            c = {}
+            c9 = s.c9_weight(u, True) + s.c9_weight(v, True) if self.full and s.c9_initial else 0
+        if c9:
+            c["c9"] = c9
+        if self.full:
+            c["top"] = s.completion_weight(u, v)
+        return c
 
     def _build(self) -> None:
         s = self.s
@@ -93,6 +115,7 @@ class GeneralBracket:
             return special.get(key, half)
 
         offsets, self.bits = build_layout(keys, bound)
+        self.offsets = offsets
         crit: dict[tuple[int, int], int] = {}
         top_off = offsets.get("top")
         c9_off = offsets.get("c9")

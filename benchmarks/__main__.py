@@ -5,7 +5,12 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS: tuple[str, ...] = ("benchmarks.dutch", "benchmarks.standings", "benchmarks.e2e")
+BENCHMARKS: tuple[str, ...] = (
+    "benchmarks.dutch",
+    "benchmarks.selfcheck",
+    "benchmarks.standings",
+    "benchmarks.e2e",
+)
 
 
 def main(argv: list[str]) -> int:

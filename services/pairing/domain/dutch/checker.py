@@ -27,7 +27,7 @@ published pairing does worse than the engine's:
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
@@ -358,18 +358,18 @@ class _Evaluation:
     matching: dict[int, int]
 
 
-@dataclass
 class _BracketWalk:
     """Step 2: the brackets from the top down, the published decision compared with the
     engine's in each."""
 
-    published: _Published
-    equal: list[Fraction] = field(default_factory=list)  # brackets decided otherwise, as well
+    def __init__(self, published: _Published) -> None:
+        self.published = published
+        self.state = RoundState(published.field)
+        self.index = {p.number: v for v, p in enumerate(self.state.players)}
+        self.equal: list[Fraction] = []  # brackets decided otherwise, as well
 
     def run(self) -> Reason | None:
-        state = RoundState(self.published.field)
-        self.state = state
-        self.index = {p.number: v for v, p in enumerate(state.players)}
+        state = self.state
         mate: dict[int, int] = {}
         for board in self.published.published.boards:
             u, v = self.index[board.white], self.index[board.black]

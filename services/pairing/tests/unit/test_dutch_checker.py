@@ -22,6 +22,7 @@ from services.pairing.domain.dutch import (
     from_trf,
     pair_round,
 )
+from services.pairing.domain.dutch.brackets import GeneralBracket
 from services.pairing.domain.dutch.checker import (
     Board,
     Kind,
@@ -30,6 +31,10 @@ from services.pairing.domain.dutch.checker import (
     Verdict,
     check_round,
 )
+from services.pairing.domain.dutch.criteria import pack
+from services.pairing.domain.dutch.players import build_field
+from services.pairing.domain.dutch.procedure import score_brackets
+from services.pairing.domain.dutch.state import RoundState
 from services.pairing.domain.dutch.trf_adapter import published_round, round_input, rounds_played
 from shared.trf import Colour as TrfColour
 from shared.trf import ResultCode, RoundEntry, TrfDocument, read
@@ -397,3 +402,20 @@ def test_a_round_read_back_is_the_round_the_engine_paired(case: str) -> None:
     doc, number = with_next_round(case)
     assert round_input(doc, number) == expected
     assert check_round(expected, published_round(doc, number)).ok
+
+
+@pytest.mark.parametrize("case", ["017", "035", "044"])
+@pytest.mark.parametrize("full", [False, True])
+def test_pair_fields_are_the_fields_the_weights_pack(case: str, full: bool) -> None:
+    # the checker reads a decision's value from pair_fields; the engine maximises crit
+    state = RoundState(build_field(from_trf(read(FIXTURES / "dutch" / f"{case}.trf"))))
+    edges = 0
+    for step in score_brackets(state):
+        decided = state.mate_final
+        state.mate_final = dict(step.decided_before)
+        bracket = GeneralBracket(state, step.mdps, step.residents, step.next_group, step.c9, full=full)
+        state.mate_final = decided
+        for (u, v), weight in bracket.crit.items():
+            assert pack(bracket.pair_fields(u, v), bracket.offsets) == weight
+            edges += 1
+    assert edges > 10

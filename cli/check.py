@@ -114,9 +114,9 @@ def _print(checked: list[tuple[int, RoundCheck | None]]) -> None:
         if result.reason is not None:
             click.echo(f"  reason: {result.reason.text}")
     total = sum(counts.values())
-    summary = (
-        f"{total} round{'s' if total != 1 else ''} checked: {counts['ok']} ok, {counts['deviates']} deviate"
-    )
+    deviating = counts["deviates"]
+    summary = f"{total} round{'s' if total != 1 else ''} checked: {counts['ok']} ok, {deviating} deviate"
+    summary += "s" if deviating == 1 else ""
     if counts["unpairable"]:
         summary += f", {counts['unpairable']} cannot be paired again"
     click.echo(summary)

@@ -173,7 +173,7 @@ def test_check_reports_the_deviations_and_the_reason(tmp_path: Path) -> None:
     assert lines[6] == (
         "  reason: the published pairing has 2 downfloaters in bracket 2.5 where 0 are possible (C6)"
     )
-    assert lines[-1] == "4 rounds checked: 3 ok, 1 deviate"
+    assert lines[-1] == "4 rounds checked: 3 ok, 1 deviates"
 
 
 def test_check_one_round_as_json(tmp_path: Path) -> None:

@@ -36,7 +36,14 @@ from services.pairing.domain.dutch.colours import ColourRule, allocation
 from services.pairing.domain.dutch.criteria import field_order
 from services.pairing.domain.dutch.engine import pair_round
 from services.pairing.domain.dutch.matching import max_weight_matching
-from services.pairing.domain.dutch.model import Colour, NoValidPairingError, Pairing, RoundInput, RoundKind
+from services.pairing.domain.dutch.model import (
+    Colour,
+    InvalidInputError,
+    NoValidPairingError,
+    Pairing,
+    RoundInput,
+    RoundKind,
+)
 from services.pairing.domain.dutch.players import Field, Float, Player, build_field
 from services.pairing.domain.dutch.procedure import BracketStep, score_brackets
 from services.pairing.domain.dutch.state import RoundState
@@ -121,8 +128,10 @@ class RoundCheck:
 def check_round(data: RoundInput, published: PublishedRound) -> RoundCheck:
     """Pair the round described by ``data`` and compare with ``published``.
 
-    Raises :class:`~.model.InvalidInputError` when the input contradicts itself."""
+    Raises :class:`~.model.InvalidInputError` when the input contradicts itself, or when the
+    published pairing names a player twice or one who is not to be paired."""
     players = build_field(data)
+    _check_players(players, published)
     try:
         engine = pair_round(data)
     except NoValidPairingError as exc:
@@ -141,6 +150,18 @@ def check_round(data: RoundInput, published: PublishedRound) -> RoundCheck:
         other_colours,
         _Published(data, players, published).reason(),
     )
+
+
+def _check_players(players: Field, published: PublishedRound) -> None:
+    present = {p.number for p in players.players}
+    named = [n for board in published.boards for n in (board.white, board.black)] + list(published.byes)
+    seen: set[int] = set()
+    for number in named:
+        if number not in present:
+            raise InvalidInputError(f"the published pairing names player {number}, who is not to be paired")
+        if number in seen:
+            raise InvalidInputError(f"the published pairing names player {number} twice")
+        seen.add(number)
 
 
 def _difference(

@@ -15,6 +15,7 @@ import pytest
 
 from services.pairing.domain.dutch import (
     Colour,
+    InvalidInputError,
     PlayerHistory,
     RoundInput,
     RoundKind,
@@ -419,3 +420,12 @@ def test_pair_fields_are_the_fields_the_weights_pack(case: str, full: bool) -> N
             assert pack(bracket.pair_fields(u, v), bracket.offsets) == weight
             edges += 1
     assert edges > 10
+
+
+@pytest.mark.parametrize(
+    ("pairing", "message"),
+    [("1-2, 3-4, 1-5", "names player 1 twice"), ("1-2, 3-4, 5-6", "names player 6, who is not to be paired")],
+)
+def test_a_published_pairing_that_names_players_wrongly_is_refused(pairing: str, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        check(3, ("1-3 1-0, 2-4 1-0, 5 zero",), pairing)

@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test test-unit test-integration test-e2e lint fmt bench dev dlq lock clean
+.PHONY: help install demo test test-unit test-slow test-integration test-e2e lint fmt bench dev dlq lock clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -24,11 +24,14 @@ install: $(STAMP) ## create .venv from the pinned dependencies and install Arbit
 demo: install ## run a whole tournament embedded: one process, no servers
 	$(BIN)/arbiter demo
 
-test: install ## run every test (unit, integration, e2e); needs PostgreSQL, RabbitMQ, Redis
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+test: install ## run every test but the slow ones (unit, integration, e2e); needs PostgreSQL, RabbitMQ, Redis
+	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 
 test-unit: install ## only the fast tests, no servers
-	$(BIN)/python -m pytest -m "not integration and not e2e" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not integration and not e2e and not slow" $(PYTEST_ARGS)
+
+test-slow: install ## only the slow tests (thousands of generated tournaments checked), no servers
+	$(BIN)/python -m pytest -m slow $(PYTEST_ARGS)
 
 test-integration: install
 	$(BIN)/python -m pytest -m integration $(PYTEST_ARGS)

@@ -7,6 +7,7 @@ import sys
 
 BENCHMARKS: tuple[str, ...] = (
     "benchmarks.dutch",
+    "benchmarks.selfcheck",
     "benchmarks.standings",
     "benchmarks.arena",
     "benchmarks.clocks",

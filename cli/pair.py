@@ -4,34 +4,25 @@
 
 The output is bbpPairings' format: the number of lines that follow, then ``white black`` per
 game in board order and ``X 0`` for the pairing-allocated bye; standard output when OUTPUT is
-omitted. Exit codes: 0 paired; 1 no valid pairing exists (as bbpPairings); 2 the input is
-wrong (unreadable file, a line that breaks the TRF layout, unknown players, inconsistent
-history) or the output cannot be written.
+omitted. ``-`` as INPUT reads standard input. Exit codes: 0 paired; 1 no valid pairing exists
+(as bbpPairings); 2 the input is wrong (unreadable file, a line that breaks the TRF layout,
+unknown players, games whose two lines disagree) or the output cannot be written.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from services.pairing.domain.dutch import InvalidInputError, NoValidPairingError, from_trf, pair_round
-from shared.trf import TrfError, read
-
-NO_VALID_PAIRING = 1
-USER_ERROR = 2
-
-
-def _fail(message: str, code: int) -> None:
-    click.echo(message, err=True)
-    sys.exit(code)
+from cli.errors import CliError, CommandFailed
+from cli.trf_files import read_trf
 
 
 def register(group: click.Group) -> None:
     @group.command("pair")
     @click.option("--dutch", "dutch", is_flag=True, help="Pair with the FIDE Dutch system (C.04.3).")
-    @click.argument("input_file", metavar="INPUT.trf", type=click.Path(dir_okay=False, path_type=Path))
+    @click.argument("input_file", metavar="INPUT.trf")
     @click.option(
         "-p",
         "output",
@@ -41,24 +32,23 @@ def register(group: click.Group) -> None:
         metavar="[OUTPUT]",
         help="Write the pairing of the next round to OUTPUT (standard output when omitted).",
     )
-    def pair(dutch: bool, input_file: Path, output: str | None) -> None:
-        """Pair the next round of the tournament in INPUT.trf."""
+    def pair(dutch: bool, input_file: str, output: str | None) -> None:
+        """Pair the next round of the tournament in INPUT.trf (- for standard input)."""
+        # the engine (numpy, scipy, rustworkx) is imported when a round is paired, not at start-up
+        from services.pairing.domain.dutch import InvalidInputError, NoValidPairingError, from_trf, pair_round
+
         if not dutch:
             raise click.UsageError("choose the pairing system: --dutch")
         if output is None:
             raise click.UsageError("-p is required: arbiter pair --dutch INPUT.trf -p [OUTPUT]")
+        doc = read_trf(input_file, need_players=False)
+        name = "<stdin>" if input_file == "-" else input_file
         try:
-            data = from_trf(read(input_file))
-            pairing = pair_round(data)
-        except TrfError as exc:
-            _fail(f"error: {exc}", USER_ERROR)
-            return
+            pairing = pair_round(from_trf(doc))
         except InvalidInputError as exc:
-            _fail(f"error: {input_file}: {exc}", USER_ERROR)
-            return
+            raise CliError(f"{name}: {exc}") from None
         except NoValidPairingError as exc:
-            _fail(f"Error while pairing {input_file}: No valid pairing exists: {exc}", NO_VALID_PAIRING)
-            return
+            raise CommandFailed(f"{name}: No valid pairing exists: {exc}") from None
         text = "\n".join(pairing.lines()) + "\n"
         if output == "-":
             click.echo(text, nl=False)
@@ -66,4 +56,4 @@ def register(group: click.Group) -> None:
         try:
             Path(output).write_text(text, encoding="ascii")
         except OSError as exc:
-            _fail(f"error: cannot write {output}: {exc.strerror or exc}", USER_ERROR)
+            raise CliError(f"cannot write {output}: {exc.strerror or exc}") from None

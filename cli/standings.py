@@ -1,20 +1,25 @@
 """``arbiter standings``, ``arbiter crosstable`` and ``arbiter trf``: tables from a TRF file.
 
-- ``arbiter standings FILE.trf [--tiebreaks BH,BH-C1,SB,ARO] [--edition 2024|2026] [--json]``:
-  rank, start number, name, points, then each tie-break. Without ``--tiebreaks`` the list comes from
-  the file's TRF-2026 record 202/212, else the ``fide-rapid`` preset (BH, BH-C1, SB, ARO). Without
-  ``--edition`` the file's start date (042) decides: the 2024 rules before 2026-03-01, the 2026 rules
-  from then on (today's date when the file has none). ``--byes no-opponent`` applies the platform's
-  "a bye is no opponent" (RULES.md §2: a round without an opponent adds nothing to BH, SB and FB, and
-  WIN does not count the pairing-allocated bye), which a TRF file cannot say; the default is C.07's
-  dummy opponent. A platform tournament's export reads back to its own table with it.
+- ``arbiter standings FILE.trf [--preset NAME] [--tiebreaks BH,BH-C1,SB,ARO] [--edition 2024|2026]
+  [--byes opponent|no-opponent] [--json]``: rank, start number, name, points, then each tie-break.
+  ``--preset`` takes a ruleset of the services (``services.standings.domain.presets``: its tie-breaks
+  and the ones it shows, how it counts byes, Swiss or round robin, its C.07 edition); the scores come
+  from the file. Without ``--tiebreaks`` the list comes from the preset, else the file's TRF-2026
+  record 202/212, else the ``fide-rapid`` preset (BH, BH-C1, SB, ARO); ``--tiebreaks`` overrides them
+  all. Without ``--edition`` the preset's edition, else the file's start date (042) decides: the 2024
+  rules before 2026-03-01, the 2026 rules from then on (today's date when the file has none).
+  ``--byes no-opponent`` applies the platform's "a bye is no opponent" (RULES.md §2: a round without an
+  opponent adds nothing to BH, SB and FB, and WIN does not count the pairing-allocated bye), which a
+  TRF file cannot say; the default is the preset's rule, else C.07's dummy opponent. A platform
+  tournament's export reads back to its own table with it.
 - ``arbiter crosstable FILE.trf``: every round of every player, in rank order.
 - ``arbiter trf FILE.trf``: the file as Arbiter reads it, written again (the round-trip check; lines
   end with LF whatever the file used).
 
-Mistakes (unreadable file, bad line, a file that is no tournament report: empty, prose, binary;
-unknown tie-break code, bad edition) print one line naming the file and line or the bad value, and
-exit with status 2.
+``-`` as FILE reads standard input. Mistakes (unreadable file, bad line, a file that is no
+tournament report: empty, prose, binary; games whose two lines disagree; unknown tie-break code,
+bad edition or preset) print one line naming the file and line or the bad value, and exit with
+status 2.
 """
 
 from __future__ import annotations
@@ -30,43 +35,35 @@ import click
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from cli.errors import CliError
+from cli.trf_files import read_trf
 from services.standings.domain.codes import TieBreak, TieBreakCodeError, parse_codes
 from services.standings.domain.context import Rules, Value
 from services.standings.domain.from_trf import history_from_trf, trf_edition
 from services.standings.domain.history import Edition
-from services.standings.domain.presets import preset
+from services.standings.domain.presets import PRESETS, Ruleset, preset
 from services.standings.domain.ranking import Table, compute_table
-from shared.trf import TrfDocument, TrfError, read, write
+from shared.trf import TrfDocument, write
 
 __all__ = ["register"]
 
 DEFAULT_PRESET = "fide-rapid"
 
 
-class CliError(click.ClickException):
-    """A user mistake: one line on stderr, exit status 2."""
-
-    exit_code = 2
-
-    def show(self, file: Any = None) -> None:
-        click.echo(f"Error: {self.format_message()}", err=True)
-
-
 def _read(path: str) -> TrfDocument:
     """The file as a tournament: a bad line, binary content or no player (001) line at all (an
     empty file, prose) is a CliError naming the file and, where there is one, the line."""
-    try:
-        return read(path, need_players=True)
-    except TrfError as exc:
-        raise CliError(str(exc)) from None
+    return read_trf(path, need_players=True)
 
 
-def _tiebreaks(doc: TrfDocument, path: str, given: str | None) -> list[TieBreak]:
+def _tiebreaks(doc: TrfDocument, path: str, given: str | None, ruleset: Ruleset | None) -> list[TieBreak]:
     if given is not None:
         try:
             return parse_codes(given)
         except TieBreakCodeError as exc:
             raise CliError(f"--tiebreaks: {exc}") from None
+    if ruleset is not None:
+        return list(ruleset.tiebreaks)
     if doc.tiebreaks:
         number = next((i for i, line in enumerate(doc.lines, start=1) if line.code in ("202", "212")), None)
         try:
@@ -83,15 +80,31 @@ def _table(
     unrated: int | None,
     pairing: str | None,
     lots: str | None,
-    byes: str = "opponent",
+    byes: str | None = None,
+    preset_name: str | None = None,
 ) -> tuple[TrfDocument, Table]:
     doc = _read(path)
-    codes = _tiebreaks(doc, path, tiebreaks)
-    chosen = Edition(edition) if edition else trf_edition(doc, dt.date.today())
+    ruleset = preset(preset_name) if preset_name else None
+    codes = _tiebreaks(doc, path, tiebreaks, ruleset)
+    if edition:
+        chosen = Edition(edition)
+    elif ruleset is not None and ruleset.edition is not None:
+        chosen = ruleset.edition
+    else:
+        chosen = trf_edition(doc, dt.date.today())
     pre_determined = None if pairing is None else pairing == "round-robin"
+    if pre_determined is None and ruleset is not None:
+        pre_determined = ruleset.pre_determined
     history = history_from_trf(doc, pre_determined=pre_determined)
-    rules = Rules(edition=chosen, unrated_rating=unrated, byes_as_opponents=byes == "opponent")
-    return doc, compute_table(history, codes, rules, lots_seed=lots)
+    if ruleset is None:
+        rules = Rules(edition=chosen, unrated_rating=unrated, byes_as_opponents=byes != "no-opponent")
+        return doc, compute_table(history, codes, rules, lots_seed=lots)
+    rules = Rules(
+        edition=chosen,
+        unrated_rating=ruleset.unrated_rating if unrated is None else unrated,
+        byes_as_opponents=ruleset.byes_as_opponents if byes is None else byes == "opponent",
+    )
+    return doc, compute_table(history, codes, rules, lots_seed=lots, shown=ruleset.shown)
 
 
 def _json_value(value: Value) -> int | float | None:
@@ -126,9 +139,9 @@ _OPTIONS = [
     click.option(
         "--byes",
         type=click.Choice(["opponent", "no-opponent"]),
-        default="opponent",
-        show_default=True,
-        help="A round without an opponent: C.07's dummy opponent, or none (the platform's rule).",
+        default=None,
+        help="A round without an opponent: C.07's dummy opponent, or none (the platform's rule); "
+        "default: the preset's rule, else a dummy opponent.",
     ),
 ]
 
@@ -142,33 +155,44 @@ def _with_options(func: Any) -> Any:
 @click.command("standings")
 @click.argument("trf_file", metavar="INPUT.trf")
 @click.option(
-    "--tiebreaks", "-t", help="Ordered tie-break codes, e.g. BH,BH-C1,SB,ARO (BH/C1 also accepted)."
+    "--preset",
+    "preset_name",
+    type=click.Choice(sorted(PRESETS)),
+    help="A ruleset of the services: its tie-breaks, shown columns and bye handling.",
+)
+@click.option(
+    "--tiebreaks",
+    "-t",
+    help="Ordered tie-break codes, e.g. BH,BH-C1,SB,ARO (BH/C1 also accepted); overrides --preset.",
 )
 @_with_options
 @click.option("--lots", "lots_seed", metavar="SEED", help="Order remaining ties by a recorded draw of lots.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def standings_command(
     trf_file: str,
+    preset_name: str | None,
     tiebreaks: str | None,
     edition: str | None,
     unrated: int | None,
     pairing: str | None,
-    byes: str,
+    byes: str | None,
     lots_seed: str | None,
     as_json: bool,
 ) -> None:
-    """Print the standings of a TRF file with its tie-breaks."""
-    doc, table = _table(trf_file, tiebreaks, edition, unrated, pairing, lots_seed, byes)
+    """Print the standings of a TRF file (- for standard input) with its tie-breaks."""
+    doc, table = _table(trf_file, tiebreaks, edition, unrated, pairing, lots_seed, byes, preset_name)
     if as_json:
-        rows = [
-            {
+        rows: list[dict[str, Any]] = []
+        for row in table.rows:
+            item: dict[str, Any] = {
                 "start": row.start,
                 "rank": row.rank,
                 "points": float(row.points),
                 "tiebreaks": {code: _json_value(v) for code, v in row.tiebreaks.items()},
             }
-            for row in table.rows
-        ]
+            if row.shown:
+                item["shown"] = {code: _json_value(v) for code, v in row.shown.items()}
+            rows.append(item)
         click.echo(json.dumps(rows, indent=1))
         return
     out = RichTable(title=f"{doc.name or Path(trf_file).name} — after round {table.rounds}")
@@ -178,6 +202,9 @@ def standings_command(
     out.add_column("Pts", justify="right")
     for tb in table.tiebreaks:
         out.add_column(tb.code, justify="right")
+    shown = [code for row in table.rows[:1] for code in row.shown]
+    for code in shown:
+        out.add_column(f"({code})", justify="right")
     for row in table.rows:
         name = doc.players[row.start].name
         out.add_row(
@@ -186,12 +213,14 @@ def standings_command(
             name,
             _text(row.points),
             *(_text(v) for v in row.tiebreaks.values()),
+            *(_text(row.shown[code]) for code in shown),
         )
     console = _console()
     console.print(out)
-    console.print(
-        f"C.07 edition {table.edition.value}; tie-breaks: {', '.join(t.code for t in table.tiebreaks)}"
-    )
+    note = f"C.07 edition {table.edition.value}; tie-breaks: {', '.join(t.code for t in table.tiebreaks)}"
+    if shown:
+        note += f"; shown for information: {', '.join(shown)}"
+    console.print(note)
     if table.lots is not None and table.lots.groups:
         console.print(f"lots drawn with seed {table.lots.seed!r}: {table.lots.to_dict()['groups']}")
 
@@ -203,7 +232,7 @@ _RESULT_TEXT = {"1": "1", "=": "½", "0": "0", "W": "1", "D": "½", "L": "0"}
 @click.argument("trf_file", metavar="INPUT.trf")
 @_with_options
 def crosstable_command(
-    trf_file: str, edition: str | None, unrated: int | None, pairing: str | None, byes: str
+    trf_file: str, edition: str | None, unrated: int | None, pairing: str | None, byes: str | None
 ) -> None:
     """Print the crosstable of a TRF file, in rank order."""
     doc, table = _table(trf_file, None, edition, unrated, pairing, None, byes)

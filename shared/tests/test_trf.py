@@ -23,9 +23,11 @@ def test_player_line_columns() -> None:
     doc = parse(
         LINE
         + "\n"
-        + LINE.replace("001    3", "001    9").replace("     9 w 1", "     3 b 0")
+        + LINE.replace("001    3", "001    9").replace("     9 w 1", "     3 b 0").replace("     2 b =", "")
         + "\n"
-        + "001    2      X"
+        + "001    2      X".ljust(91)
+        + " " * 20
+        + "   3 w ="
         + "\nXXR 5\nXXC black1\n"
     )
     p = doc.players[3]
@@ -58,3 +60,65 @@ def test_bad_lines_name_the_line(text: str, message: str) -> None:
 def test_unreadable_file_is_a_trf_error(tmp_path: Path) -> None:
     with pytest.raises(TrfError, match="cannot read file"):
         read(tmp_path / "missing.trf")
+
+
+def _two(first: str, second: str) -> str:
+    """Players 1 and 2 with one round block each (line 2 and line 3)."""
+    return (
+        "012 x\n" + "001    1      A".ljust(91) + first + "\n" + "001    2      B".ljust(91) + second + "\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "message"),
+    [
+        (
+            "   2 w 1",
+            "",
+            "<trf>:2: round 1: player 1 plays 2, but player 2 has no game in that round (line 3)",
+        ),
+        (
+            "   2 w 1",
+            "0000 - H",
+            "<trf>:2: round 1: player 1 plays 2, but player 2 has no game in that round",
+        ),
+        ("   2 w 1", "   2 w 1", "<trf>:3: round 1: player 2 paired with themselves"),
+        (
+            "   2 w 1",
+            "   1 w 0",
+            "<trf>:2: round 1: player 1 plays 2 with white, but player 2 has white (line 3)",
+        ),
+        ("   2 w +", "   1 - -", "<trf>:2: round 1: player 1 plays 2 with white, but player 2 has no colour"),
+        (
+            "   2 w 1",
+            "   1 b 1",
+            "<trf>:2: round 1: player 1 plays 2, result '1', but player 2's result is '1'",
+        ),
+        ("   2 w =", "   1 b 0", "player 2's result is '0' (line 3)"),
+        ("   2 w +", "   1 b 0", "player 2's result is '0' (line 3)"),
+        ("   2 w +", "   1 b +", "player 2's result is '+' (line 3)"),
+    ],
+)
+def test_games_whose_lines_disagree_are_refused_naming_both_lines(
+    first: str, second: str, message: str
+) -> None:
+    with pytest.raises(TrfError) as info:
+        parse(_two(first, second))
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("   2 w 1", "   1 b 0"),
+        ("   2 b =", "   1 w ="),
+        ("   2 w W", "   1 b L"),
+        ("   2 w 1", "   1 b L"),  # a win and a loss, whichever letters
+        ("   2 w +", "   1 b -"),
+        ("   2 - -", "   1 - +"),
+        ("   2 - -", "   1 - -"),  # a double forfeit
+    ],
+)
+def test_games_whose_lines_agree_are_read(first: str, second: str) -> None:
+    doc = parse(_two(first, second))
+    assert doc.players[1].rounds[0] is not None and doc.players[1].rounds[0].opponent == 2

@@ -145,17 +145,47 @@ _NO_OPPONENT = [
 ]
 
 
+_MIRROR = {
+    ResultCode.WIN: ResultCode.LOSS,
+    ResultCode.LOSS: ResultCode.WIN,
+    ResultCode.DRAW: ResultCode.DRAW,
+    ResultCode.WIN_UNRATED: ResultCode.LOSS_UNRATED,
+    ResultCode.LOSS_UNRATED: ResultCode.WIN_UNRATED,
+    ResultCode.DRAW_UNRATED: ResultCode.DRAW_UNRATED,
+}
+_OPPOSITE = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE, Colour.NONE: Colour.NONE}
+
+
 @st.composite
-def entries(draw: st.DrawFn, start: int, players: int) -> RoundEntry | None:
-    kind = draw(st.sampled_from(["none", "played", "forfeit", "bye"]))
-    others = [p for p in range(1, players + 1) if p != start]
-    if kind == "none" or (kind in ("played", "forfeit") and not others):
-        return None
-    if kind == "played":
-        return RoundEntry(draw(st.sampled_from(others)), draw(st.sampled_from([Colour.WHITE, Colour.BLACK])), draw(st.sampled_from(_PLAYED)))  # fmt: skip
-    if kind == "forfeit":
-        return RoundEntry(draw(st.sampled_from(others)), draw(st.sampled_from(list(Colour))), draw(st.sampled_from([ResultCode.FORFEIT_WIN, ResultCode.FORFEIT_LOSS])))  # fmt: skip
-    return RoundEntry(None, Colour.NONE, draw(st.sampled_from(_NO_OPPONENT)))
+def round_entries(draw: st.DrawFn, players: int) -> dict[int, RoundEntry | None]:
+    """One round: some games (both lines agree: opponents, colours, mirrored results, forfeits
+    as a win against a loss or two losses), the other players a bye or nothing."""
+    order = draw(st.permutations(list(range(1, players + 1))))
+    games = draw(st.integers(0, players // 2))
+    out: dict[int, RoundEntry | None] = {}
+    for i in range(games):
+        a, b = order[2 * i], order[2 * i + 1]
+        if draw(st.booleans()):
+            colour = draw(st.sampled_from([Colour.WHITE, Colour.BLACK]))
+            result = draw(st.sampled_from(_PLAYED))
+            out[a], out[b] = RoundEntry(b, colour, result), RoundEntry(a, _OPPOSITE[colour], _MIRROR[result])
+        else:
+            colour = draw(st.sampled_from(list(Colour)))
+            first, second = draw(
+                st.sampled_from(
+                    [
+                        (ResultCode.FORFEIT_WIN, ResultCode.FORFEIT_LOSS),
+                        (ResultCode.FORFEIT_LOSS, ResultCode.FORFEIT_WIN),
+                        (ResultCode.FORFEIT_LOSS, ResultCode.FORFEIT_LOSS),
+                    ]
+                )
+            )
+            out[a], out[b] = RoundEntry(b, colour, first), RoundEntry(a, _OPPOSITE[colour], second)
+    for p in order[2 * games :]:
+        out[p] = draw(
+            st.none() | st.sampled_from(_NO_OPPONENT).map(lambda r: RoundEntry(None, Colour.NONE, r))
+        )
+    return out
 
 
 @st.composite
@@ -163,8 +193,9 @@ def documents(draw: st.DrawFn) -> TrfDocument:
     count = draw(st.integers(1, 8))
     rounds = draw(st.integers(0, 6))
     doc = TrfDocument()
+    played = [draw(round_entries(count)) for _ in range(rounds)]
     for start in range(1, count + 1):
-        blocks = [draw(entries(start, count)) for _ in range(rounds)]
+        blocks = [entries[start] for entries in played]
         while blocks and blocks[-1] is None:
             blocks.pop()
         doc.players[start] = PlayerRecord(

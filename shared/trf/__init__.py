@@ -8,7 +8,7 @@ with their line number (:mod:`shared.trf.reader`), the point system a file decla
 
 from shared.trf.model import ByeRecord, Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
 from shared.trf.points import declared_points
-from shared.trf.reader import TrfError, parse, read
+from shared.trf.reader import TrfError, decode, parse, read
 from shared.trf.writer import write
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "TrfDocument",
     "TrfError",
     "declared_points",
+    "decode",
     "parse",
     "read",
     "write",

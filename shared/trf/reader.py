@@ -46,11 +46,15 @@ def read(path: str | Path, *, need_players: bool = False) -> TrfDocument:
         raw = p.read_bytes()
     except OSError as exc:
         raise TrfError(f"cannot read file: {exc.strerror or exc}", source=str(p)) from None
+    return parse(decode(raw), source=str(p), need_players=need_players)
+
+
+def decode(raw: bytes) -> str:
+    """The text of a TRF file's bytes: UTF-8 (a byte-order mark is skipped), else Latin-1."""
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    return parse(text, source=str(p), need_players=need_players)
+        return raw.decode("latin-1")
 
 
 def parse(text: str, *, source: str = "<trf>", need_players: bool = False) -> TrfDocument:
@@ -95,6 +99,7 @@ def parse(text: str, *, source: str = "<trf>", need_players: bool = False) -> Tr
     if need_players and not doc.players:
         _no_players(doc, source)
     _check_references(doc, player_lines, source)
+    _check_games(doc, player_lines, source)
     for number, code, named in references:
         for start in named:
             if start not in doc.players:
@@ -382,3 +387,55 @@ def _check_references(doc: TrfDocument, player_lines: dict[int, int], source: st
                     source=source,
                     line=player_lines[start],
                 )
+
+
+_WINS = frozenset({ResultCode.WIN, ResultCode.WIN_UNRATED})
+_LOSSES = frozenset({ResultCode.LOSS, ResultCode.LOSS_UNRATED})
+_DRAWS = frozenset({ResultCode.DRAW, ResultCode.DRAW_UNRATED})
+# what the opponent's block may say for each result
+_MIRRORED: dict[ResultCode, frozenset[ResultCode]] = {
+    **{r: _LOSSES for r in _WINS},
+    **{r: _WINS for r in _LOSSES},
+    **{r: _DRAWS for r in _DRAWS},
+    ResultCode.FORFEIT_WIN: frozenset({ResultCode.FORFEIT_LOSS}),
+    ResultCode.FORFEIT_LOSS: frozenset({ResultCode.FORFEIT_WIN, ResultCode.FORFEIT_LOSS}),  # or both lost
+}
+_COLOUR_MIRROR = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE, Colour.NONE: Colour.NONE}
+_COLOUR_NAME = {Colour.WHITE: "white", Colour.BLACK: "black", Colour.NONE: "no colour"}
+
+
+def _check_games(doc: TrfDocument, player_lines: dict[int, int], source: str) -> None:
+    """Both lines of every game agree: each names the other, the colours are opposite (or both
+    ``-``) and the results mirror (a win against a loss, a draw against a draw, a forfeit win
+    against a forfeit loss; two forfeit losses are a double forfeit). The error is given at the
+    line read first and names the other."""
+    for start in sorted(doc.players, key=lambda s: player_lines[s]):
+        for round_no, entry in enumerate(doc.players[start].rounds, start=1):
+            if entry is None or entry.opponent is None:
+                continue
+            other = doc.players[entry.opponent]
+            if player_lines[other.start] < player_lines[start]:
+                continue  # checked from the other line
+            problem = _disagreement(start, entry, other.start, other.entry(round_no))
+            if problem is not None:
+                raise TrfError(
+                    f"round {round_no}: {problem} (line {player_lines[other.start]})",
+                    source=source,
+                    line=player_lines[start],
+                )
+
+
+def _disagreement(start: int, entry: RoundEntry, opponent: int, theirs: RoundEntry | None) -> str | None:
+    said = f"player {start} plays {opponent}"
+    if theirs is None or theirs.opponent is None:
+        return f"{said}, but player {opponent} has no game in that round"
+    if theirs.opponent != start:
+        return f"{said}, but player {opponent} plays {theirs.opponent}"
+    if theirs.colour is not _COLOUR_MIRROR[entry.colour]:
+        return (
+            f"{said} with {_COLOUR_NAME[entry.colour]}, but player {opponent} "
+            f"has {_COLOUR_NAME[theirs.colour]}"
+        )
+    if theirs.result not in _MIRRORED[entry.result]:
+        return f"{said}, result {entry.result.value!r}, but player {opponent}'s result is {theirs.result.value!r}"
+    return None

@@ -153,7 +153,7 @@ def records(doc: TrfDocument) -> list[Line]:
         add("XXS", " ".join(f"{k}={_decimal(v)}" for k, v in xxs))
     for key, value in doc.point_system.items():
         if key.startswith("BB"):
-            add(key, _decimal(value))
+            add(key, f"{_decimal(value):>4}")  # bbpPairings reads the value from columns 5-8
     out.extend(tail)
     return out
 

@@ -1,10 +1,9 @@
-"""Pairing bracket by bracket, as bbpPairings v6 does it (C.04.3, 2025 rules).
+"""The general procedure for one bracket, as bbpPairings v6 decides it (C.04.3, 2025 rules).
 
-Brackets are paired from the top score group down. For each bracket the criteria weights
-(:mod:`.criteria`) are set on the pairs of its *window*: the moved-down players (MDPs), the
-residents of the score group and the players of the next score group. A bracket is decided in
-stages, each a maximum-weight matching whose low bits break the remaining ties exactly as the
-Dutch rules order the candidates:
+The criteria weights (:mod:`.criteria`) are set on the pairs of the bracket's *window*: the
+moved-down players (MDPs), the residents of the score group and the players of the next score
+group. The bracket is decided in stages, each a maximum-weight matching whose low bits break
+the remaining ties exactly as the Dutch rules order the candidates:
 
 A. which MDPs are paired in the bracket: the highest-ranked ones;
 B. their opponents: each MDP in turn gets the highest resident still possible;
@@ -17,283 +16,58 @@ What a stage decides is fixed before the next one (pairs leave the graph, imposs
 dropped); stage weights only choose among matchings that are optimal for every criterion above.
 Long stages are split into chunks so that weights stay within 120 bits (rustworkx).
 
-Completion (C4): the choice must leave the players below the window pairable. The window is
-solved on its own and the rest is then checked; if it cannot be completed, the bracket is
-solved again with every unpaired player in one graph, completion weighted above everything,
-which is how bbpPairings always does it.
+In a *full* bracket every unpaired player of the field is in the graph, completion (C4) and the
+PAB candidates (C5) weighted above everything (:mod:`.procedure` decides when).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
-import numpy as np
-
-from services.pairing.domain.dutch.certified import Tables, solve_bracket
 from services.pairing.domain.dutch.criteria import Contribution, build_layout, current_pair, next_pair, pack
-from services.pairing.domain.dutch.matching import grow_matching, max_weight_matching, outer_vertices
-from services.pairing.domain.dutch.model import NoValidPairingError
-from services.pairing.domain.dutch.players import Field, Player
+from services.pairing.domain.dutch.matching import max_weight_matching
+from services.pairing.domain.dutch.state import RoundState
 
 Bonus = Callable[[int, int], int]
 _BITS = 120  # what one matching may use (rustworkx: 128-bit arithmetic)
 _SHORTLIST = 7  # stage D: candidates with their own digit on a first try
 
 
-class _Solver:
-    def __init__(self, field: Field) -> None:
-        self.field = field
-        self.players: list[Player] = sorted(field.players, key=lambda p: (-p.score, p.rank))
-        n = len(self.players)
-        self.n = n
-        self.last_round = field.last_round
-        self.forbidden: set[tuple[int, int]] = set()
-        for pair in field.forbidden:
-            members = sorted(pair)
-            for i, a in enumerate(members):
-                for b in members[i + 1 :]:
-                    self.forbidden.add((a, b))
-        self.mate_final: dict[int, int] = {}
-        self.bye_score = 0
-        self.bye_candidate: list[bool] = [p.bye_eligible for p in self.players]
-        self.c9_rank: dict[int, int] = {}
-        self.c9_initial = False
-        self._tables: Tables | None = None
-        self.groups: list[tuple[int, int]] = []
-        start = 0
-        for v in range(1, n + 1):
-            if v == n or self.players[v].score != self.players[start].score:
-                self.groups.append((start, v))
-                start = v
-
-    def tables(self) -> Tables:
-        if self._tables is None:
-            self._tables = Tables(self)
-        return self._tables
-
-    # -- the absolute criteria ---------------------------------------------------------------
-
-    def compatible(self, u: int, v: int) -> bool:
-        """C1 (no rematch, no forbidden pair) and C3 (no clash of absolute preferences)."""
-        p, q = self.players[u], self.players[v]
-        if q.number in p.opponents:
-            return False
-        if self.forbidden and (min(p.number, q.number), max(p.number, q.number)) in self.forbidden:
-            return False
-        return not (
-            p.pref.absolute
-            and q.pref.absolute
-            and p.pref.colour is q.pref.colour
-            and not (self.last_round and (p.topscorer or q.topscorer))
-        )
-
-    def _top(self, u: int, v: int) -> int:
-        return 1 + (not self.bye_candidate[u]) + (not self.bye_candidate[v])
-
-    def _c9(self, v: int, flag: bool) -> int:
-        if not flag:
-            return 0
-        p = self.players[v]
-        return self.c9_rank[p.played_games] if p.score == self.bye_score else 0
-
-    # -- completion ------------------------------------------------------------------------
-
-    def _completes(self, fixed: list[int], rest: list[int]) -> bool:
-        """Can ``fixed`` (never paired among themselves) and ``rest`` all be paired, but for one
-        PAB candidate when their number is odd?"""
-        verts = fixed + rest
-        if not verts:
-            return True
-        fixed_set = set(fixed)
-        # A fast search first: a matching grown by augmenting paths, then (if one player is
-        # left who may not get the PAB) an alternating path handing that place to one who may.
-        idx = np.array(verts, dtype=np.intp)
-        sub = self.tables().compat[np.ix_(idx, idx)]
-        sub[: len(fixed), : len(fixed)] = False
-        grown = grow_matching(sub, len(verts))
-        left_at = np.flatnonzero(grown < 0)
-        if left_at.size == 0:
-            return True
-        if left_at.size == 1:
-            outer, _, _ = outer_vertices(sub, grown, int(left_at[0]), np.zeros(len(verts), dtype=bool))
-            if any(self.bye_candidate[verts[i]] for i in np.flatnonzero(outer).tolist()):
-                return True
-        local = {v: i for i, v in enumerate(verts)}
-        edges = []
-        for i, v in enumerate(verts):
-            for u in verts[:i]:
-                if (u in fixed_set and v in fixed_set) or not self.compatible(min(u, v), max(u, v)):
-                    continue
-                edges.append((local[u], i, self._top(u, v)))
-        m = max_weight_matching(len(verts), edges)
-        left = [v for i, v in enumerate(verts) if m[i] < 0]
-        return not left or (len(left) == 1 and self.bye_candidate[left[0]])
-
-    # -- the PAB score (C5) --------------------------------------------------------------------
-
-    def _initial(self) -> None:
-        n = self.n
-        players = self.players
-        elig = [p.bye_eligible for p in players]
-        top_score = players[0].score
-        if n % 2 == 0:
-            self.bye_candidate = [elig[v] and players[v].score <= 0 for v in range(n)]
-            if not self._completes([], list(range(n))):
-                raise NoValidPairingError()
-            return
-        eligible = [v for v in range(n) if elig[v]]
-        if not eligible:
-            raise NoValidPairingError()
-        lowest = min(players[v].score for v in eligible)
-        found = False
-        single = len(self.groups) == 1
-        if lowest < top_score or single:
-            # Quick path: a greedy completion around one lowest eligible player proves the score.
-            # (With one score group everyone is paired within it, so C9 applies from the start,
-            # as the exact search below would find.)
-            self.bye_candidate = [elig[v] and players[v].score <= lowest for v in range(n)]
-            for bye in reversed([v for v in eligible if players[v].score == lowest][-3:]):
-                rest = [v for v in range(n) if v != bye]
-                if self._greedy(rest):
-                    found = True
-                    break
-            if not found:
-                # A matching grown by augmenting paths, the one place left handed along an
-                # alternating path to a PAB-eligible player of the lowest score.
-                compat = self.tables().compat
-                grown = grow_matching(compat, n)
-                left_at = np.flatnonzero(grown < 0)
-                if left_at.size == 1:
-                    outer, _, _ = outer_vertices(compat, grown, int(left_at[0]), np.zeros(n, dtype=bool))
-                    found = any(
-                        elig[v] and players[v].score == lowest for v in np.flatnonzero(outer).tolist()
-                    )
-            if found:
-                self.bye_score = lowest
-                self.c9_initial = single
-        if not found:
-            self._initial_exact(top_score, elig)
-        counts = sorted((p.played_games for p in players if p.score == self.bye_score), reverse=True)
-        self.c9_rank = {pg: r for r, pg in enumerate(counts)}
-
-    def _greedy(self, verts: list[int]) -> bool:
-        mate: set[int] = set()
-        for i, v in enumerate(verts):
-            if v in mate:
-                continue
-            for u in verts[i + 1 :]:
-                if u not in mate and self.compatible(min(u, v), max(u, v)):
-                    mate.add(u)
-                    mate.add(v)
-                    break
-            else:
-                return False
-        return True
-
-    def _initial_exact(self, top_score: int, elig: list[bool]) -> None:
-        n = self.n
-        players = self.players
-        group_of = [0] * n
-        for g, (a, b) in enumerate(reversed(self.groups)):
-            for v in range(a, b):
-                group_of[v] = g
-        b2 = (n * len(self.groups)).bit_length()
-        b3 = n.bit_length()
-        edges = []
-        for v in range(n):
-            for u in range(v):
-                if self.compatible(u, v):
-                    top = 1 + (not elig[u]) + (not elig[v])
-                    w = (top << b2) | (group_of[u] + group_of[v])
-                    edges.append((u, v, (w << b3) | (players[v].score >= top_score)))
-        m = max_weight_matching(n, edges)
-        unmatched = [v for v in range(n) if m[v] < 0]
-        if len(unmatched) != 1 or not elig[unmatched[0]]:
-            raise NoValidPairingError()
-        bye = unmatched[0]
-        self.bye_score = players[bye].score
-        self.bye_candidate = [elig[v] and players[v].score <= self.bye_score for v in range(n)]
-        if self.bye_score >= top_score:
-            self.c9_initial = all(
-                players[m[v] if m[v] >= 0 else v].score >= top_score
-                for v in range(n)
-                if players[v].score >= top_score
-            )
-
-    # -- the brackets ------------------------------------------------------------------------
-
-    def solve(self) -> tuple[list[tuple[int, int]], int | None]:
-        n = self.n
-        if n == 0:
-            return [], None
-        self._initial()
-        flag = self.c9_initial
-        carried: list[int] = []
-        last_mate: dict[int, int] = {}
-        for gi in range(len(self.groups)):
-            sg = list(range(*self.groups[gi]))
-            ng = list(range(*self.groups[gi + 1])) if gi + 1 < len(self.groups) else []
-            window = carried + sg + ng
-            lower_exists = gi + 2 < len(self.groups)
-            full = (
-                not lower_exists
-                or self.c9_initial
-                or (n % 2 == 1 and self.bye_score >= self.players[window[-1]].score)
-            )
-            last_mate = {}
-            if not full:
-                saved = dict(self.mate_final)
-                fast = solve_bracket(self, carried, sg, ng, flag, full=False)
-                last_mate = (
-                    fast if fast is not None else _Bracket(self, carried, sg, ng, flag, full=False).run()
-                )
-                unpaired = [v for v in window if v not in last_mate and v not in self.mate_final]
-                below = [v for v in range(window[-1] + 1, n) if v not in self.mate_final]
-                if not self._completes(unpaired, below):
-                    self.mate_final = saved
-                    full = True
-            if full:
-                fast = solve_bracket(self, carried, sg, ng, flag, full=True)
-                last_mate = (
-                    fast if fast is not None else _Bracket(self, carried, sg, ng, flag, full=True).run()
-                )
-            carried = [v for v in carried + sg if v not in self.mate_final]
-            # C9 applies in the next bracket when its only downfloater is the PAB assignee.
-            if n % 2 == 1 and ng and self.bye_score >= self.players[ng[0]].score:
-                floor = self.players[ng[0]].score
-                flag = all(self.players[last_mate.get(v, v)].score >= floor for v in carried + ng)
-            else:
-                flag = False
-        pairs = sorted({(min(a, b), max(a, b)) for a, b in self.mate_final.items()})
-        leftover = [v for v in range(n) if v not in self.mate_final]
-        if len(leftover) > 1:
-            # MDPs left unpaired at the very bottom (bbpPairings never gets here): pair them as
-            # the last matching says.
-            for v in leftover:
-                m = last_mate.get(v)
-                if m is not None and m not in self.mate_final and v not in self.mate_final:
-                    self.mate_final[v] = m
-                    self.mate_final[m] = v
-                    pairs.append((min(v, m), max(v, m)))
-            leftover = [v for v in range(n) if v not in self.mate_final]
-            if len(leftover) > 1:
-                raise NoValidPairingError()
-        return pairs, (leftover[0] if leftover else None)
-
-
-class _Bracket:
+class GeneralBracket:
     """One bracket: MDPs ``mdps``, residents ``sg``, next score group ``ng`` (vertex indices)."""
 
     def __init__(
-        self, solver: _Solver, mdps: list[int], sg: list[int], ng: list[int], flag: bool, *, full: bool
+        self, state: RoundState, mdps: list[int], sg: list[int], ng: list[int], flag: bool, *, full: bool
     ) -> None:
-        self.s = solver
+        self.s = state
         self.mdps, self.sg, self.ng = mdps, sg, ng
         self.sg_set, self.ng_set, self.mdp_set = set(sg), set(ng), set(mdps)
+        self.window_set = self.sg_set | self.ng_set | self.mdp_set
         self.flag = flag
         self.full = full
         self.dropped: set[tuple[int, int]] = set()
         self._build()
+
+    def pair_fields(self, u: int, v: int) -> Contribution:
+        """The fields of the pair of vertices ``u < v`` as this bracket's weights count them (the
+        weight of an edge is these fields packed), also for a pair the weights leave out."""
+        s = self.s
+        c: Contribution
+        if u in self.window_set and (v in self.sg_set or v in self.ng_set):
+            players = s.players
+            if v in self.sg_set:
+                c = current_pair(players[u], players[v], s.field.rounds_played)
+            else:
+                c = next_pair(players[u])
+            c9 = s.c9_weight(u, self.flag) + s.c9_weight(v, self.flag)
+        else:
+            c = {}
+            c9 = s.c9_weight(u, True) + s.c9_weight(v, True) if self.full and s.c9_initial else 0
+        if c9:
+            c["c9"] = c9
+        if self.full:
+            c["top"] = s.completion_weight(u, v)
+        return c
 
     def _build(self) -> None:
         s = self.s
@@ -311,7 +85,7 @@ class _Bracket:
                 if not s.compatible(u, v):
                     continue
                 c = current_pair(players[u], pv, rounds) if in_current else next_pair(players[u])
-                c9 = s._c9(u, self.flag) + s._c9(v, self.flag)
+                c9 = s.c9_weight(u, self.flag) + s.c9_weight(v, self.flag)
                 if c9:
                     c["c9"] = c9
                 contributions[(u, v)] = c
@@ -341,13 +115,14 @@ class _Bracket:
             return special.get(key, half)
 
         offsets, self.bits = build_layout(keys, bound)
+        self.offsets = offsets
         crit: dict[tuple[int, int], int] = {}
         top_off = offsets.get("top")
         c9_off = offsets.get("c9")
         for key, c in contributions.items():
             w = pack(c, offsets)
             if top_off is not None:
-                w += s._top(*key) << top_off
+                w += s.completion_weight(*key) << top_off
             crit[key] = w
         if self.full:
             window_set = set(window)
@@ -360,9 +135,9 @@ class _Bracket:
                     if not s.compatible(u, v):
                         continue
                     assert top_off is not None
-                    w = s._top(u, v) << top_off
+                    w = s.completion_weight(u, v) << top_off
                     if s.c9_initial and c9_off is not None:
-                        w += (s._c9(u, True) + s._c9(v, True)) << c9_off
+                        w += (s.c9_weight(u, True) + s.c9_weight(v, True)) << c9_off
                     crit[(u, v)] = w
         self.crit = crit
 
@@ -596,11 +371,3 @@ class _Bracket:
                         self.dropped.add((u, v))
             undecided = undecided[k:]
         return self.match(fields, e_bound)
-
-
-def pair_field(field: Field) -> tuple[list[tuple[Player, Player]], Player | None]:
-    """The pairs (in no particular order) and the PAB player."""
-    solver = _Solver(field)
-    pairs, bye = solver.solve()
-    ps = solver.players
-    return [(ps[a], ps[b]) for a, b in pairs], (ps[bye] if bye is not None else None)

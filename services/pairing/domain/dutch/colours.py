@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from services.pairing.domain.dutch.model import Colour
 
@@ -92,26 +93,49 @@ def _first_difference(a: Sequence[Colour], b: Sequence[Colour]) -> tuple[Colour 
     return (a[i] if i >= 0 else None), (b[j] if j >= 0 else None)
 
 
-def _neutral(player: ColourSide, opponent: ColourSide) -> Colour | None:
+class ColourRule(Enum):
+    """The colour allocation rules of C.04.3 E, in the order they are tried."""
+
+    BOTH = "E.1"  # grant both colour preferences (or the only one)
+    STRONGER = "E.2"  # grant the stronger preference (absolute, then the wider difference; strong)
+    ALTERNATE = "E.3"  # alternate from the most recent round in which the two had different colours
+    HIGHER_RANKED = "E.4"  # grant the higher-ranked player's preference
+    INITIAL = "E.5"  # no preferences: the initial colour and the ranks decide
+
+    @property
+    def text(self) -> str:
+        return _RULE_TEXT[self]
+
+
+_RULE_TEXT = {
+    ColourRule.BOTH: "both colour preferences can be granted",
+    ColourRule.STRONGER: "the stronger colour preference is granted",
+    ColourRule.ALTERNATE: "colours alternate from the last round in which the two had different colours",
+    ColourRule.HIGHER_RANKED: "the higher-ranked player gets their preference",
+    ColourRule.INITIAL: "with no preferences, the initial colour and the ranks decide",
+}
+
+
+def _neutral(player: ColourSide, opponent: ColourSide) -> tuple[Colour, ColourRule] | None:
     p, o = player.pref, opponent.pref
     if compatible(p.colour, o.colour):
         if p.colour is not None:
-            return p.colour
+            return p.colour, ColourRule.BOTH
         if o.colour is not None:
-            return o.colour.opposite
+            return o.colour.opposite, ColourRule.BOTH
         return None
     assert p.colour is not None and o.colour is not None
     if p.absolute and (p.imbalance > o.imbalance or not o.absolute):
-        return p.colour
+        return p.colour, ColourRule.STRONGER
     if o.absolute and (o.imbalance > p.imbalance or not p.absolute):
-        return o.colour.opposite
+        return o.colour.opposite, ColourRule.STRONGER
     if p.strong and not o.strong:
-        return p.colour
+        return p.colour, ColourRule.STRONGER
     if o.strong and not p.strong:
-        return o.colour.opposite
+        return o.colour.opposite, ColourRule.STRONGER
     mine, theirs = _first_difference(player.history, opponent.history)
     if mine is not None and theirs is not None:
-        return theirs
+        return theirs, ColourRule.ALTERNATE
     return None
 
 
@@ -123,16 +147,21 @@ def _ranks_below(player: ColourSide, opponent: ColourSide) -> bool:
 
 def allocate(player: ColourSide, opponent: ColourSide, initial: Colour) -> Colour:
     """The colour the player gets against the opponent (C.04.3 E.1-E.5)."""
-    colour = _neutral(player, opponent)
-    if colour is not None:
-        return colour
+    return allocation(player, opponent, initial)[0]
+
+
+def allocation(player: ColourSide, opponent: ColourSide, initial: Colour) -> tuple[Colour, ColourRule]:
+    """The colour the player gets against the opponent, and the rule that decides it."""
+    decided = _neutral(player, opponent)
+    if decided is not None:
+        return decided
     if player.pref.colour is None:
         # E.5: no preference on either side; the rank decides, as in round 1.
         if _ranks_below(player, opponent):
-            return initial if opponent.rank & 1 else initial.opposite
-        return initial.opposite if player.rank & 1 else initial
-    # E.5: the higher-ranked player gets their preference.
+            return (initial if opponent.rank & 1 else initial.opposite), ColourRule.INITIAL
+        return (initial.opposite if player.rank & 1 else initial), ColourRule.INITIAL
+    # E.4: the higher-ranked player gets their preference.
     if _ranks_below(player, opponent):
         assert opponent.pref.colour is not None
-        return opponent.pref.colour.opposite
-    return player.pref.colour
+        return opponent.pref.colour.opposite, ColourRule.HIGHER_RANKED
+    return player.pref.colour, ColourRule.HIGHER_RANKED

@@ -112,7 +112,7 @@ _ORDER = ("top", "c6", "c7", "n6", "n7", "c9", "col", "f14", "f15", "f16", "f17"
 _RANK = {name: i for i, name in enumerate(_ORDER)}
 
 
-def _sort_key(key: Hashable) -> tuple[int, int]:
+def field_order(key: Hashable) -> tuple[int, int]:
     """Most significant first: by field, then by score (higher scores first) or index."""
     if isinstance(key, tuple):
         name, sub = key
@@ -124,7 +124,7 @@ def _sort_key(key: Hashable) -> tuple[int, int]:
 def build_layout(keys: set[Hashable], bound: Callable[[Hashable], int]) -> tuple[dict[Hashable, int], int]:
     """Offsets for the given fields; ``bound(key)`` caps the field's sum over a matching."""
     layout = Layout()
-    for key in sorted(keys, key=_sort_key):
+    for key in sorted(keys, key=field_order):
         layout.add(key, bound(key))
     return layout.offsets()
 

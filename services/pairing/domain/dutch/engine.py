@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from services.pairing.domain.dutch.brackets import pair_field
 from services.pairing.domain.dutch.colours import allocate
 from services.pairing.domain.dutch.model import Colour, Pairing, RoundInput
 from services.pairing.domain.dutch.players import Player, build_field
+from services.pairing.domain.dutch.procedure import pair_field
 
 
 def _board_key(white: Player, black: Player) -> tuple[int, int, int]:

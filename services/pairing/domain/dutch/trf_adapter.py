@@ -19,6 +19,9 @@ JaVaFo/bbpPairings extensions), reading it the way bbpPairings does.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+from services.pairing.domain.dutch.checker import Board, PublishedRound
 from services.pairing.domain.dutch.model import (
     Colour,
     InvalidInputError,
@@ -100,6 +103,11 @@ def _record(entry: RoundEntry | None, ps: Scoring) -> RoundRecord:
     return RoundRecord(kind, points, opponent)
 
 
+def round_points(entry: RoundEntry | None, ps: Scoring) -> Fraction:
+    """What a round block scores, as bbpPairings scores it (no block: a zero-point bye)."""
+    return _record(entry, ps).points
+
+
 def _participated(entry: RoundEntry | None) -> bool:
     if entry is None:
         return False
@@ -154,19 +162,41 @@ def _initial_colour(doc: TrfDocument, played: int) -> Colour:
 
 def from_trf(doc: TrfDocument) -> RoundInput:
     """The round after the last one paired in the document."""
-    if doc.total_rounds is None:
-        raise InvalidInputError("the total number of rounds must be given (XXR)")
     played = rounds_played(doc)
+    absent = set(doc.absent_next)
+    for number, record in doc.players.items():
+        if len(record.rounds) > played:
+            absent.add(number)
+    return _round_input(doc, played, absent, colours_from=played)
+
+
+def round_input(doc: TrfDocument, round_no: int) -> RoundInput:
+    """The input that pairs round ``round_no`` of the document again from the rounds before it.
+
+    The absent players are those the document does not pair in that round (a requested bye, an
+    absence, no block at all); ``XXZ`` (the round after the document) does not apply. Without
+    ``XXC white1/black1`` the initial colour is inferred from the whole document; without ``XXR``
+    the document is taken to hold every round (as bbpPairings' checker does)."""
+    if not 1 <= round_no <= doc.rounds_played:
+        raise InvalidInputError(f"round {round_no} is not in the file (it has {doc.rounds_played} rounds)")
+    absent = {n for n, record in doc.players.items() if not _participated(record.entry(round_no))}
+    total = doc.rounds_played if doc.total_rounds is None else doc.total_rounds
+    return _round_input(doc, round_no - 1, absent, colours_from=doc.rounds_played, total=total)
+
+
+def _round_input(
+    doc: TrfDocument, played: int, absent: set[int], *, colours_from: int, total: int | None = None
+) -> RoundInput:
+    total = doc.total_rounds if total is None else total
+    if total is None:
+        raise InvalidInputError("the total number of rounds must be given (XXR)")
     ps = scoring(doc)
     players: list[PlayerHistory] = []
-    absent = set(doc.absent_next)
     for number in doc.accelerations:
         if number not in doc.players:
             raise InvalidInputError(f"XXA names unknown player {number}")
     for number in sorted(doc.players):
         record = doc.players[number]
-        if len(record.rounds) > played:
-            absent.add(number)
         history = tuple(_record(record.entry(r), ps) for r in range(1, played + 1))
         acc = tuple(doc.accelerations.get(number, ()))
         players.append(PlayerHistory(number, history, acc))
@@ -175,10 +205,32 @@ def from_trf(doc: TrfDocument) -> RoundInput:
     )
     return RoundInput(
         players=tuple(players),
-        total_rounds=doc.total_rounds,
-        initial_colour=_initial_colour(doc, played),
+        total_rounds=total,
+        initial_colour=_initial_colour(doc, colours_from),
         absent=frozenset(absent),
         forbidden_pairs=forbidden,
         points=point_system(doc),
         ranking=tuple(ranking_order(doc)) if doc.ranking_by_rating else None,
     )
+
+
+def published_round(doc: TrfDocument, round_no: int) -> PublishedRound:
+    """The pairing the document holds for round ``round_no``: its boards (colours as given; a
+    forfeit may carry none) and its pairing-allocated byes (``U``, or ``0000 - +``)."""
+    boards: list[Board] = []
+    byes: list[int] = []
+    for number in sorted(doc.players):
+        entry = doc.players[number].entry(round_no)
+        if entry is None:
+            continue
+        if entry.opponent is None:
+            if _participated(entry):
+                byes.append(number)
+            continue
+        if entry.opponent < number:
+            continue  # the opponent's line gives the board
+        if entry.colour is TrfColour.BLACK:
+            boards.append(Board(entry.opponent, number))
+        else:
+            boards.append(Board(number, entry.opponent, coloured=entry.colour is TrfColour.WHITE))
+    return PublishedRound(tuple(boards), tuple(byes))

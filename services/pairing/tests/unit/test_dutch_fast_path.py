@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import services.pairing.domain.dutch.assignment as assignment
-import services.pairing.domain.dutch.brackets as brackets
+import services.pairing.domain.dutch.procedure as procedure
 from services.pairing.domain.dutch import (
     Colour,
     NoValidPairingError,
@@ -33,9 +33,9 @@ from services.pairing.domain.dutch import (
     pair_round,
 )
 from services.pairing.domain.dutch.assignment import lex_first, solve, tight
-from services.pairing.domain.dutch.brackets import _Solver
 from services.pairing.domain.dutch.matching import flip, grow_matching, outer_vertices
 from services.pairing.domain.dutch.players import build_field
+from services.pairing.domain.dutch.state import RoundState
 from services.pairing.tests.unit.test_dutch_reference import CASES, _expected
 from shared.trf import read
 
@@ -43,7 +43,7 @@ from shared.trf import read
 def _pair(data: RoundInput, *, fast: bool, monkeypatch: pytest.MonkeyPatch) -> Pairing | None:
     with monkeypatch.context() as m:
         if not fast:
-            m.setattr(brackets, "solve_bracket", lambda *args, **kwargs: None)
+            m.setattr(procedure, "solve_bracket", lambda *args, **kwargs: None)
         try:
             return pair_round(data)
         except NoValidPairingError:
@@ -106,7 +106,7 @@ def test_grown_matchings_and_flipped_paths_stay_matchings() -> None:
 
 @pytest.mark.parametrize("case", CASES[::6], ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_compatibility_matrix_is_the_absolute_criteria(case: Path) -> None:
-    solver = _Solver(build_field(from_trf(read(case))))
+    solver = RoundState(build_field(from_trf(read(case))))
     compat = solver.tables().compat
     for u in range(solver.n):
         for v in range(u + 1, solver.n):
@@ -118,7 +118,7 @@ def test_compatibility_matrix_is_the_absolute_criteria(case: Path) -> None:
 
 def test_reference_cases_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
     taken = 0
-    real = brackets.solve_bracket
+    real = procedure.solve_bracket
 
     def counting(*args: object, **kwargs: object) -> dict[int, int] | None:
         nonlocal taken
@@ -126,7 +126,7 @@ def test_reference_cases_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> 
         taken += out is not None
         return out
 
-    monkeypatch.setattr(brackets, "solve_bracket", counting)
+    monkeypatch.setattr(procedure, "solve_bracket", counting)
     for case in CASES:
         pair_round(from_trf(read(case)))
     assert taken > 100

@@ -10,7 +10,6 @@ writes them to the outbox in the same transaction.
 from __future__ import annotations
 
 import contextlib
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Self
@@ -19,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from shared.aggregate import DomainEvent, Tracking
-from shared.events import Envelope, Event, wrap
+from shared.events import Envelope
 from shared.messaging.inbox import first_delivery
 from shared.messaging.outbox import add_to_outbox
 from shared.wire import WireMap
@@ -36,14 +35,6 @@ class EventCollector:
     def repositories(self) -> Iterable[Tracking]:
         """Hook: the repositories whose aggregates' events are collected."""
         return ()
-
-    def publish(self, event: Event, tournament_id: uuid.UUID | None) -> Envelope:
-        """Transitional: queue a wire event directly. Handlers are moving to domain events recorded
-        by their aggregates; this goes once none calls it."""
-        self.collect()
-        envelope = wrap(event, tournament_id)
-        self._pending.append(envelope)
-        return envelope
 
     def record(self, event: DomainEvent) -> None:
         """An event that belongs to no aggregate (rare: most are recorded by the aggregate itself),

@@ -15,13 +15,13 @@ from prometheus_client import REGISTRY
 from sqlalchemy.orm import sessionmaker
 
 from shared.database import make_engine
-from shared.events import RoundCompleted
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Subscription
 from shared.messaging.rabbitmq import RabbitMQBroker
 from shared.messaging.tables import messaging_tables
 from shared.testing.brokers import ConsumerHarness
 from shared.testing.polling import wait_for
+from shared.testing.wire import TEST_WIRE, RoundClosed
 from shared.unit_of_work import SqlUnitOfWork
 
 pytestmark = pytest.mark.integration
@@ -44,8 +44,8 @@ def test_an_idle_relay_keeps_its_connection_and_publishes(servers, caplog):
     received: list[int] = []
 
     def write(number: int) -> None:
-        with SqlUnitOfWork(sessionmaker(engine), outbox, inbox, channel="idle_test") as uow:
-            uow.publish(RoundCompleted(tournament_id=T, round=number), T)
+        with SqlUnitOfWork(sessionmaker(engine), outbox, inbox, channel="idle_test", wire=TEST_WIRE) as uow:
+            uow.record(RoundClosed(T, number))
             uow.commit()
 
     stop = threading.Event()

@@ -28,6 +28,7 @@ from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import NotReady, Subscription
 from shared.messaging.tables import messaging_tables
 from shared.runtime import every
+from shared.testing.wire import TEST_WIRE, RoundClosed
 from shared.tests.test_broker_contract import T, finished
 from shared.unit_of_work import SqlUnitOfWork
 
@@ -160,10 +161,10 @@ def test_a_handler_writes_its_events_in_the_context_of_the_message(db, together)
     broker = InProcessBroker()
 
     def effect(event, uow) -> None:
-        uow.publish(RoundCompleted(tournament_id=T, round=event.round + 100), T)
+        uow.record(RoundClosed(T, event.round + 100))
 
     def uow_factory() -> SqlUnitOfWork:
-        return SqlUnitOfWork(sessionmaker(engine), outbox, inbox, channel="test")
+        return SqlUnitOfWork(sessionmaker(engine), outbox, inbox, channel="test", wire=TEST_WIRE)
 
     broker.subscribe([event_subscription(queue, ("game.finished",), effect, uow_factory)])
     sent = []

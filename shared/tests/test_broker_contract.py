@@ -2,32 +2,13 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import socket
 import uuid
 
-import sqlalchemy as sa
-
-from shared.events import GameFinished, GameOutcome, RoundCompleted, wrap
+from shared.events import GameFinished, RoundCompleted, wrap
 from shared.messaging.port import NotReady, Subscription
 from shared.testing.brokers import ConsumerHarness
 from shared.testing.polling import wait_for
-
-T = uuid.uuid4()
-
-
-def finished(n: int = 1) -> GameFinished:
-    return GameFinished(
-        tournament_id=T,
-        game_id=uuid.uuid4(),
-        round=n,
-        white=uuid.uuid4(),
-        black=uuid.uuid4(),
-        outcome=GameOutcome.DRAW,
-        reason="agreement",
-        moves=40,
-        finished_at=dt.datetime.now(dt.UTC),
-    )
+from shared.tests.helpers import T, finished, outage
 
 
 def poll(harness: ConsumerHarness, predicate, what: str):
@@ -188,19 +169,6 @@ def test_messages_that_arrive_together_are_handled_together_and_a_failure_stays_
     assert sorted(handled) == list(range(1, 21))
     assert max(batches) > 1  # they were queued before the consumer started: they came together
     assert "bad result" in dead[0].reason
-
-
-def outage() -> Exception:
-    """What SQLAlchemy raises while PostgreSQL is down: the real exception, from a port nobody listens on."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    engine = sa.create_engine(f"postgresql+psycopg://postgres@127.0.0.1:{port}/none", poolclass=sa.NullPool)
-    try:
-        engine.connect()
-    except sa.exc.OperationalError as exc:
-        return exc
-    raise AssertionError(f"something answers on port {port}")
 
 
 def test_an_outage_is_waited_out_and_never_dead_lettered(broker):

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from prometheus_client import CollectorRegistry, Counter
 
 from shared.health import HealthServer, Readiness, database_check
-from shared.tests.test_outages import closed_port
+from shared.tests.helpers import closed_port
 
 
 @pytest.fixture

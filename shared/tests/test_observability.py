@@ -29,7 +29,7 @@ from shared.messaging.port import NotReady, Subscription
 from shared.messaging.tables import messaging_tables
 from shared.runtime import every
 from shared.testing.wire import TEST_WIRE, RoundClosed
-from shared.tests.test_broker_contract import T, finished
+from shared.tests.helpers import T, finished
 from shared.unit_of_work import SqlUnitOfWork
 
 # -- the envelope ------------------------------------------------------------------------------------

@@ -25,13 +25,7 @@ from shared.messaging.rabbitmq import RabbitMQBroker
 from shared.runtime import every
 from shared.testing.brokers import ConsumerHarness
 from shared.testing.polling import wait_for
-from shared.tests.test_broker_contract import T, finished, outage
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from shared.tests.helpers import T, closed_port, finished, outage
 
 
 def raised(action) -> BaseException:

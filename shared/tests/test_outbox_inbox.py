@@ -18,7 +18,7 @@ from shared.messaging.port import PublishError
 from shared.messaging.tables import messaging_tables
 from shared.testing.polling import wait_for
 from shared.testing.wire import TEST_WIRE, RoundClosed
-from shared.tests.test_outages import closed_port
+from shared.tests.helpers import closed_port
 from shared.unit_of_work import SqlUnitOfWork
 
 T = uuid.uuid4()

@@ -14,6 +14,7 @@ import click
 COMMAND_MODULES: tuple[str, ...] = (
     "cli.client",
     "cli.officials",
+    "cli.roster",
     "cli.rulings",
     "cli.roundrobin",
     "cli.bracket",

@@ -1,6 +1,7 @@
 """In-memory repositories and unit of work: the fakes handler tests run on, in milliseconds. They keep
 the promises of the SQL ones (``tests/contract/test_repositories.py`` runs the same suite on both):
-an account id is taken once, an organiser runs one `platform` competition at a time, a tournament's
+an account id is taken once, an organiser runs one `platform` competition at a time, an event has one
+player per FIDE id, a tournament's
 decisions reach its audit log when it is saved, and what a unit of work has not committed is seen by
 nobody else."""
 
@@ -66,11 +67,13 @@ class MemoryTournaments(MemoryRepository[uuid.UUID, Tournament]):
     def add(self, t: Tournament) -> None:
         if _runs_platform(t) and self.organiser_busy(t.organiser_id):
             raise errors.OrganiserBusy("you already run a competition")
+        _one_player_per_fide_id(t)
         t.collect_roster_changes()  # the whole aggregate is stored
         self.audit.add(t.collect_decisions())
         super().add(t)
 
     def save(self, t: Tournament) -> None:
+        _one_player_per_fide_id(t)
         t.collect_roster_changes()
         self.audit.add(t.collect_decisions())
         super().save(t)
@@ -85,6 +88,13 @@ class MemoryTournaments(MemoryRepository[uuid.UUID, Tournament]):
 
     def organiser_busy(self, organiser_id: uuid.UUID) -> bool:
         return any(t.organiser_id == organiser_id and _runs_platform(t) for t in self.table.rows())
+
+
+def _one_player_per_fide_id(t: Tournament) -> None:
+    """What the SQL side's unique index guarantees, whatever the domain checked."""
+    ids = [e.fide_id for e in t.entries if e.fide_id is not None]
+    if len(ids) != len(set(ids)):
+        raise errors.DuplicateFideId("another player of this event has the same FIDE id")
 
 
 def _runs_platform(t: Tournament) -> bool:

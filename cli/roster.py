@@ -110,7 +110,7 @@ def register(group: click.Group) -> None:
         )
         if response.status_code == 422 and response.json().get("line") is not None:
             problem = response.json()
-            detail = problem.get("detail", "")
+            detail = problem.get("detail", "").removeprefix(f"line {problem['line']}: ")
             click.echo(f"{file}:{problem['line']}: {detail} (nothing was imported)", err=True)
             raise SystemExit(2)
         imported = api.answer("registration", response)

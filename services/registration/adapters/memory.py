@@ -16,7 +16,7 @@ from services.registration.adapters.repository import RUNNING
 from services.registration.adapters.wire import wire
 from services.registration.domain import errors
 from services.registration.domain.audit import AuditEntry, in_time_order
-from services.registration.domain.model import Account, Status, Tournament
+from services.registration.domain.model import Account, RosterChanges, Status, Tournament
 from shared.aggregate import Aggregate, Tracking
 from shared.events import Envelope
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
@@ -67,14 +67,12 @@ class MemoryTournaments(MemoryRepository[uuid.UUID, Tournament]):
     def add(self, t: Tournament) -> None:
         if _runs_platform(t) and self.organiser_busy(t.organiser_id):
             raise errors.OrganiserBusy("you already run a competition")
-        _one_player_per_fide_id(t)
-        t.collect_roster_changes()  # the whole aggregate is stored
+        _one_player_per_fide_id(None, t.collect_roster_changes())  # the whole aggregate is stored
         self.audit.add(t.collect_decisions())
         super().add(t)
 
     def save(self, t: Tournament) -> None:
-        _one_player_per_fide_id(t)
-        t.collect_roster_changes()
+        _one_player_per_fide_id(self.table.read(t.id), t.collect_roster_changes())
         self.audit.add(t.collect_decisions())
         super().save(t)
 
@@ -90,9 +88,16 @@ class MemoryTournaments(MemoryRepository[uuid.UUID, Tournament]):
         return any(t.organiser_id == organiser_id and _runs_platform(t) for t in self.table.rows())
 
 
-def _one_player_per_fide_id(t: Tournament) -> None:
-    """What the SQL side's unique index guarantees, whatever the domain checked."""
-    ids = [e.fide_id for e in t.entries if e.fide_id is not None]
+def _one_player_per_fide_id(stored: Tournament | None, changes: RosterChanges) -> None:
+    """What the SQL side's unique index guarantees whatever the domain checked (a copy loaded before
+    another unit of work entered a player, say): the roster changes applied to the stored entries hold
+    each FIDE id once."""
+    entries = {} if stored is None else {e.player_id: e for e in stored.entries}
+    for player_id in changes.removed:
+        entries.pop(player_id, None)
+    entries.update(changes.changed)
+    entries.update(changes.added)
+    ids = [e.fide_id for e in entries.values() if e.fide_id is not None]
     if len(ids) != len(set(ids)):
         raise errors.DuplicateFideId("another player of this event has the same FIDE id")
 

@@ -57,7 +57,7 @@ _TOURNAMENT_LOCKED = _TOURNAMENT.with_for_update()
 _ENTRIES = (
     sa.select(entries)
     .where(entries.c.tournament_id.in_(sa.bindparam("ids", expanding=True)))
-    .order_by(entries.c.joined_at)
+    .order_by(entries.c.joined_at, entries.c.name, entries.c.player_id)  # the same instant: by name
 )
 _ADD_TOURNAMENT = sa.insert(tournaments).values({c.name: sa.bindparam(c.name) for c in tournaments.c})
 _SAVE_TOURNAMENT = (

@@ -43,13 +43,13 @@ def register(client, name="Ann", kind="registered", rating=None) -> uuid.UUID:
     return uuid.UUID(r.json["id"])
 
 
-def create_fide(client, organiser, fide=None, **kw):
-    """POST a fide-rapid event (15+10, a 5-round Swiss unless said otherwise); the response."""
+def create_fide(client, organiser, **kw):
+    """POST a fide-rapid event (15+10, a 5-round Swiss unless ``kw`` says otherwise); the response."""
     body = {
         "name": "Rapid open",
         "ruleset": "fide-rapid",
         "time_control": {"base_seconds": 900, "increment_seconds": 10},
-        "fide": {"rounds": 5} if fide is None else fide,
+        "fide": {"rounds": 5},
     }
     body.update(kw)
     return client.post("/tournaments", json=body, headers=token(organiser))

@@ -48,6 +48,7 @@ COLUMNS: Final = (
 )
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 T = TypeVar("T")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # as the TRF reader splits lines
 _YEAR = re.compile(r"^(\d{4})(?:[/.-]\d{1,2}[/.-]\d{1,2})?$")
 
 
@@ -79,7 +80,9 @@ def read(text: str, fmt: ListFormat) -> list[Person]:
 
 # -- CSV ---------------------------------------------------------------------------------------------
 def read_csv(text: str) -> list[Person]:
-    lines = text.splitlines()
+    lines = _LINE_BREAK.split(text)
+    if lines and lines[-1] == "":  # the last line's end
+        lines.pop()
     for number, line in enumerate(lines, start=1):
         control = _CONTROL.search(line)
         if control:
@@ -174,6 +177,7 @@ def _csv_person(values: Mapping[str, str], number: int) -> Person:
 
 # -- TRF ---------------------------------------------------------------------------------------------
 def read_trf(text: str) -> list[Person]:
+    _no_foreign_digits(text)
     try:
         doc = trf.parse(text, source="the TRF file", need_players=True)
     except trf.TrfError as exc:
@@ -184,6 +188,18 @@ def read_trf(text: str) -> list[Person]:
         for number, line in enumerate(doc.lines, start=1)
         if line.player is not None
     ]
+
+
+def _no_foreign_digits(text: str) -> None:
+    """TRF numbers are ASCII digits; a digit of another script (``²``, ``٣``) is named with its line
+    before the reader, which takes any Unicode digit for one, meets it."""
+    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
+        for column, char in enumerate(line, start=1):
+            if char.isdigit() and not char.isascii():
+                raise errors.InvalidPlayerLine(
+                    f"line {number}: {char!r} in column {column} is not a digit a TRF file uses (0-9)",
+                    line=number,
+                )
 
 
 def _trf_person(record: trf.PlayerRecord, number: int) -> Person:
@@ -223,7 +239,7 @@ def _value(number: int, what: str, text: str, parse: Callable[[str], T]) -> T | 
 
 
 def _number(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):
         raise ValueError(f"a whole number, got {text!r}")
     return int(text)
 

@@ -88,6 +88,7 @@ def test_a_quoted_cell_spanning_lines_is_named_by_its_first_line() -> None:
             " codes g m wg f wm c wf wc), got 'XX'",
         ),
         ("name,fide_id\nAnn,12a\n", 2, "line 2: fide_id: a whole number, got '12a'"),
+        ("name,fide_id\nAnn,1²\n", 2, "line 2: fide_id: a whole number, got '1²'"),
         ("name,fide_id\nAnn,2000000001\n", 2, "line 2: a FIDE id is 1–2000000000, got 2000000001"),
         ("name,rating_standard\nAnn,-1\n", 2, "line 2: rating_standard: a whole number, got '-1'"),
         ("name,rating_rapid\nAnn,4001\n", 2, "line 2: a rapid rating is 0–4000, got 4001"),
@@ -169,6 +170,7 @@ def test_a_trf_player_line_gives_every_field() -> None:
         ),
         (trf_line(name=""), "line 2: a player needs a name"),
         ("001    x Bad line", "line 2: the start number in columns 5-8 must be a number, got 'x'"),
+        ("001    ²", "line 2: '²' in column 8 is not a digit a TRF file uses (0-9)"),
     ],
 )
 def test_a_bad_trf_line_is_named(line: str, detail: str) -> None:

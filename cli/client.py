@@ -37,6 +37,20 @@ class Api:
         self.token = token
 
     def call(self, service: str, method: str, path: str, body: Any = None, *, auth: bool = True) -> Any:
+        return self.answer(service, self.request(service, method, path, json=body, auth=auth))
+
+    def request(
+        self,
+        service: str,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        content: bytes | None = None,
+        content_type: str | None = None,
+        auth: bool = True,
+    ) -> httpx.Response:
+        """The service's answer as it came (a problem too); a click error when it cannot be reached."""
         headers = {}
         if auth:
             if not self.token:
@@ -44,13 +58,18 @@ class Api:
                     "this needs a token: pass --token or set ARBITER_TOKEN (see `arbiter token`)"
                 )
             headers["Authorization"] = f"Bearer {self.token}"
+        if content_type:
+            headers["Content-Type"] = content_type
         url = self.urls[service] + path
         try:
-            response = httpx.request(method, url, json=body, headers=headers, timeout=30)
+            return httpx.request(method, url, json=json, content=content, headers=headers, timeout=30)
         except httpx.HTTPError as exc:
             raise click.ClickException(
                 f"cannot reach the {service} service at {self.urls[service]}: {exc}"
             ) from None
+
+    def answer(self, service: str, response: httpx.Response) -> Any:
+        """The JSON of a successful answer; a problem as a click error with its title and detail."""
         if response.status_code >= 400:
             try:
                 problem = response.json()
@@ -89,6 +108,32 @@ def parse_time_control(value: str) -> dict[str, int]:
     return {"base_seconds": round(float(match.group(1)) * 60), "increment_seconds": int(match.group(2))}
 
 
+def _fide_rapid(options: dict[str, Any]) -> dict[str, Any]:
+    """The body creating a fide-rapid event from ``arbiter create``'s options."""
+
+    def day(value: dt.datetime | None) -> str | None:
+        return None if value is None else value.date().isoformat()
+
+    fide: dict[str, Any] = {
+        "system": "round_robin" if options["round_robin"] else "swiss",
+        "place": options["place"],
+        "start_date": day(options["start_date"]),
+        "end_date": day(options["end_date"]),
+        "acceleration": options["acceleration"],
+        "clocks": "server" if options["server_clocks"] else "board",
+        "late_entry_bye": options["late_entry_bye"],
+    }
+    if options["rounds"] is not None:
+        fide["rounds"] = options["rounds"]
+    return {
+        "name": options["name"],
+        "ruleset": "fide-rapid",
+        "time_control": parse_time_control(options["time_control"]),
+        "rated": not options["unrated"],
+        "fide": fide,
+    }
+
+
 def _print(data: Any, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(data, indent=2))
@@ -120,6 +165,13 @@ def register(group: click.Group) -> None:
 
     @group.command()
     @click.option("--name", required=True)
+    @click.option(
+        "--ruleset",
+        type=click.Choice(["platform", "fide-rapid"]),
+        default="platform",
+        show_default=True,
+        help="fide-rapid: an over-the-board event its arbiters start (`arbiter start`)",
+    )
     @click.option("--starts-in", "starts_in", default="10m", show_default=True, help="e.g. 10m, 2h, 3d")
     @click.option("--tc", "time_control", default="3+2", show_default=True, help="minutes+increment")
     @click.option("--seats", type=int, default=200, show_default=True)
@@ -129,11 +181,27 @@ def register(group: click.Group) -> None:
     @click.option("--extra-round", is_flag=True)
     @click.option("--unrated", is_flag=True)
     @click.option("--password")
+    @click.option("--rounds", type=int, help="fide-rapid Swiss: 1–30 rounds")
+    @click.option("--round-robin", is_flag=True, help="fide-rapid: a round robin (rounds from the field)")
+    @click.option("--place", default="", help="fide-rapid: where it is played")
+    @click.option("--start-date", type=click.DateTime(["%Y-%m-%d"]), help="fide-rapid: YYYY-MM-DD")
+    @click.option("--end-date", type=click.DateTime(["%Y-%m-%d"]), help="fide-rapid: YYYY-MM-DD")
+    @click.option("--acceleration", is_flag=True, help="fide-rapid Swiss: Baku acceleration")
+    @click.option("--server-clocks", is_flag=True, help="fide-rapid: the server keeps the clocks")
+    @click.option("--late-entry-bye", type=click.Choice(["zero", "half"]), default="zero", show_default=True)
     @options
     def create(**kwargs: Any) -> None:
-        """Create a `platform` tournament (you become its organiser)."""
+        """Create a `platform` tournament, or (--ruleset fide-rapid) an over-the-board rapid event open for
+        entries until its arbiters start it (you become its organiser)."""
         as_json = kwargs.pop("as_json")
         api = make_api(kwargs)
+        if kwargs["ruleset"] == "fide-rapid":
+            t = api.call("registration", "POST", "/tournaments", _fide_rapid(kwargs))
+            if as_json:
+                _print(t, True)
+            else:
+                click.echo(f"created {t['id']}: {t['name']}, open for entries until an arbiter starts it")
+            return
         starts_at = dt.datetime.now(dt.UTC) + parse_duration(kwargs["starts_in"])
         body = {
             "name": kwargs["name"],

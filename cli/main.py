@@ -21,6 +21,7 @@ from cli.errors import report
 COMMAND_MODULES: tuple[str, ...] = (
     "cli.client",
     "cli.officials",
+    "cli.roster",
     "cli.rulings",
     "cli.roundrobin",
     "cli.bracket",

@@ -4,70 +4,12 @@ embedded adapters: SQLite, an in-process broker), as an organiser and an arbiter
 from __future__ import annotations
 
 import json
-import threading
 import uuid
-from collections.abc import Iterator
-from typing import Any
 
-import httpx
-import pytest
-from click.testing import CliRunner, Result
-from werkzeug.serving import make_server
+from click.testing import CliRunner
 
 from cli.main import build_cli
-from services.registration.bootstrap import Registration, bootstrap
-from services.registration.config import RegistrationSettings
-from services.registration.entrypoints.app import create_app
-from services.registration.tests.helpers import NOW
-from shared.http.auth import issue_token
-from shared.messaging.inprocess import InProcessBroker
-from shared.settings import DEV_JWT_SECRET
-from shared.timesource import FakeClock
-
-
-class Served:
-    def __init__(self, svc: Registration, url: str) -> None:
-        self.svc = svc
-        self.url = url
-
-    def token(self, account: uuid.UUID, *roles: str) -> str:
-        return issue_token(DEV_JWT_SECRET, account, set(roles) or {"player"})
-
-    def call(
-        self, method: str, path: str, body: Any = None, who: uuid.UUID | None = None, *roles: str
-    ) -> Any:
-        headers = {"Authorization": f"Bearer {self.token(who or uuid.uuid4(), *roles)}"}
-        r = httpx.request(method, self.url + path, json=body, headers=headers, timeout=30)
-        assert r.status_code < 300, r.text
-        return r.json()
-
-    def account(self, name: str) -> uuid.UUID:
-        return uuid.UUID(self.call("POST", "/accounts", {"name": name}, None, "service")["id"])
-
-    def arbiter(self, who: uuid.UUID, *args: str) -> Result:
-        """Run ``arbiter ARGS`` as ``who`` against this server."""
-        return CliRunner().invoke(
-            build_cli(),
-            [*args, "--registration-url", self.url, "--token", self.token(who)],
-            env={"COLUMNS": "400"},
-        )
-
-
-@pytest.fixture
-def served(tmp_path) -> Iterator[Served]:
-    settings = RegistrationSettings(ARBITER_REGISTRATION_DATABASE_URL=f"sqlite:///{tmp_path / 'reg.sqlite'}")
-    svc = bootstrap(
-        settings, broker=InProcessBroker(), clock=FakeClock(NOW), migrate=True, relay_on_commit=True
-    )
-    server = make_server("127.0.0.1", 0, create_app(svc), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield Served(svc, f"http://127.0.0.1:{server.server_port}")
-    finally:
-        server.shutdown()
-        thread.join(timeout=30)
-        svc.engine.dispose()
+from cli.tests.served import Served
 
 
 def test_an_organiser_appoints_an_arbiter_who_withdraws_a_player(served: Served) -> None:

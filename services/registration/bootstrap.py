@@ -96,6 +96,20 @@ def subscriptions(handlers: Handlers, uow_factory: Callable[[], UnitOfWork]) -> 
             uow_factory,
             translate=wire.reset,
         ),
+        event_subscription(
+            "registration.round_paired",
+            ("round.paired",),
+            handlers.on_round_paired,
+            uow_factory,
+            translate=wire.round_paired,
+        ),
+        event_subscription(
+            "registration.absence_unexcused",
+            ("absence.unexcused",),
+            handlers.on_absence_unexcused,
+            uow_factory,
+            translate=wire.absence_unexcused,
+        ),
         decisions_only(
             event_subscription(
                 "registration.audit",

@@ -9,6 +9,8 @@ QUEUES: dict[str, tuple[str, ...]] = {
     "registration": (
         "registration.tournament_completed",
         "registration.tournament_reset",
+        "registration.round_paired",
+        "registration.absence_unexcused",
         "registration.audit",
     ),
     "pairing": (

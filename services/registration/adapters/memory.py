@@ -1,6 +1,7 @@
 """In-memory repositories and unit of work: the fakes handler tests run on, in milliseconds. They keep
 the promises of the SQL ones (``tests/contract/test_repositories.py`` runs the same suite on both):
-an account id is taken once, an organiser runs one `platform` competition at a time, a tournament's
+an account id is taken once, an organiser runs one `platform` competition at a time, an event has one
+player per FIDE id, a tournament's
 decisions reach its audit log when it is saved, and what a unit of work has not committed is seen by
 nobody else."""
 
@@ -15,7 +16,7 @@ from services.registration.adapters.repository import RUNNING
 from services.registration.adapters.wire import wire
 from services.registration.domain import errors
 from services.registration.domain.audit import AuditEntry, in_time_order
-from services.registration.domain.model import Account, Status, Tournament
+from services.registration.domain.model import Account, RosterChanges, Status, Tournament
 from shared.aggregate import Aggregate, Tracking
 from shared.events import Envelope
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
@@ -66,12 +67,12 @@ class MemoryTournaments(MemoryRepository[uuid.UUID, Tournament]):
     def add(self, t: Tournament) -> None:
         if _runs_platform(t) and self.organiser_busy(t.organiser_id):
             raise errors.OrganiserBusy("you already run a competition")
-        t.collect_roster_changes()  # the whole aggregate is stored
+        _one_player_per_fide_id(None, t.collect_roster_changes())  # the whole aggregate is stored
         self.audit.add(t.collect_decisions())
         super().add(t)
 
     def save(self, t: Tournament) -> None:
-        t.collect_roster_changes()
+        _one_player_per_fide_id(self.table.read(t.id), t.collect_roster_changes())
         self.audit.add(t.collect_decisions())
         super().save(t)
 
@@ -85,6 +86,20 @@ class MemoryTournaments(MemoryRepository[uuid.UUID, Tournament]):
 
     def organiser_busy(self, organiser_id: uuid.UUID) -> bool:
         return any(t.organiser_id == organiser_id and _runs_platform(t) for t in self.table.rows())
+
+
+def _one_player_per_fide_id(stored: Tournament | None, changes: RosterChanges) -> None:
+    """What the SQL side's unique index guarantees whatever the domain checked (a copy loaded before
+    another unit of work entered a player, say): the roster changes applied to the stored entries hold
+    each FIDE id once."""
+    entries = {} if stored is None else {e.player_id: e for e in stored.entries}
+    for player_id in changes.removed:
+        entries.pop(player_id, None)
+    entries.update(changes.changed)
+    entries.update(changes.added)
+    ids = [e.fide_id for e in entries.values() if e.fide_id is not None]
+    if len(ids) != len(set(ids)):
+        raise errors.DuplicateFideId("another player of this event has the same FIDE id")
 
 
 def _runs_platform(t: Tournament) -> bool:

@@ -46,6 +46,9 @@ tournaments = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("knockout", sa.JSON(), nullable=True),  # the format of a knockout or double knockout
     sa.Column("byes_on_request", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("fide", sa.JSON(), nullable=True),  # the settings of a fide-rapid event
+    # fide-rapid: the last round pairing announced (round.paired); late entries play from the next
+    sa.Column("rounds_paired", sa.Integer(), nullable=False, server_default="0"),
     sa.Index("ix_tournaments_due", "status", "starts_at"),
     # one running `platform` competition per organiser, whatever the races
     sa.Index(
@@ -67,10 +70,30 @@ entries = sa.Table(
     sa.Column("name", sa.String(100), nullable=False),
     sa.Column("rating", sa.Integer(), nullable=True),
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
-    # after the start: 'withdrawn' or 'excluded' (RULES.md §4, §5), for good
+    # after the start: 'withdrawn' or 'excluded' (RULES.md §4, §5), for good; before a fide-rapid event's
+    # start, 'unconfirmed' until an official confirms an account's entry
     sa.Column("standing", sa.String(20), nullable=False, server_default="active"),
     sa.Column("withdrawn_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("withdrawal_reason", sa.String(500), nullable=True),
+    # fide-rapid: a person entered by hand (no account), their FIDE data, a late entry's first round
+    sa.Column("by_hand", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("fide_id", sa.Integer(), nullable=True),
+    sa.Column("federation", sa.String(3), nullable=True),
+    sa.Column("title", sa.String(3), nullable=True),
+    sa.Column("sex", sa.String(1), nullable=True),
+    sa.Column("birth_year", sa.Integer(), nullable=True),
+    sa.Column("rating_standard", sa.Integer(), nullable=True),
+    sa.Column("rating_rapid", sa.Integer(), nullable=True),
+    sa.Column("from_round", sa.Integer(), nullable=True),
+    # one player per FIDE id in an event, whatever the races
+    sa.Index(
+        "uq_entries_fide_id",
+        "tournament_id",
+        "fide_id",
+        unique=True,
+        postgresql_where=sa.text("fide_id IS NOT NULL"),
+        sqlite_where=sa.text("fide_id IS NOT NULL"),
+    ),
 )
 
 # the arbiters each tournament's organiser appointed: for the whole tournament (games NULL) or named games

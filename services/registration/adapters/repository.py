@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from services.registration.adapters.orm import accounts, arbiters, audit_log, entries, tournaments
 from services.registration.domain import errors
 from services.registration.domain.audit import AuditEntry, AuditKind, Subject, SubjectKind
+from services.registration.domain.fide import ClockKeeping, FideFormat, LateEntryBye, PairingSystem
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import (
     Account,
@@ -26,6 +27,7 @@ from services.registration.domain.model import (
     Tournament,
     Withdrawal,
 )
+from services.registration.domain.players import Profile, Sex, Title
 from shared.aggregate import Seen
 from shared.authority import Role
 from shared.database import aware, aware_or_none
@@ -33,6 +35,16 @@ from shared.time_control import TieBreakPlan
 from shared.vocabulary import Ruleset, Seeding
 
 RUNNING_ORGANISER_INDEX = "uq_tournaments_running_organiser"
+FIDE_ID_INDEX = "uq_entries_fide_id"
+PROFILE_COLUMNS = (
+    "fide_id",
+    "federation",
+    "title",
+    "sex",
+    "birth_year",
+    "rating_standard",
+    "rating_rapid",
+)
 RUNNING = (Status.SCHEDULED.value, Status.STARTED.value)
 
 _ACCOUNT = sa.select(accounts).where(accounts.c.id == sa.bindparam("account_id"))
@@ -45,7 +57,7 @@ _TOURNAMENT_LOCKED = _TOURNAMENT.with_for_update()
 _ENTRIES = (
     sa.select(entries)
     .where(entries.c.tournament_id.in_(sa.bindparam("ids", expanding=True)))
-    .order_by(entries.c.joined_at)
+    .order_by(entries.c.joined_at, entries.c.name, entries.c.player_id)  # the same instant: by name
 )
 _ADD_TOURNAMENT = sa.insert(tournaments).values({c.name: sa.bindparam(c.name) for c in tournaments.c})
 _SAVE_TOURNAMENT = (
@@ -70,6 +82,20 @@ _WITHDRAW = (
         standing=sa.bindparam("standing"),
         withdrawn_at=sa.bindparam("withdrawn_at"),
         withdrawal_reason=sa.bindparam("withdrawal_reason"),
+    )
+)
+_CHANGE_ENTRY = (
+    sa.update(entries)
+    .where(
+        entries.c.tournament_id == sa.bindparam("entry_tournament"),
+        entries.c.player_id == sa.bindparam("entry_player"),
+    )
+    .values(
+        {
+            c.name: sa.bindparam(c.name)
+            for c in entries.c
+            if c.name not in ("tournament_id", "player_id", "joined_at", "by_hand")
+        }
     )
 )
 _ARBITERS = (
@@ -205,8 +231,14 @@ class TournamentRepository:
         changes = t.collect_roster_changes()
         if changes.removed:
             self.session.execute(_REMOVE, {"tournament_id": t.id, "players": list(changes.removed)})
+        if changes.changed:
+            rows = [entry_row(t.id, e) for e in changes.changed.values()]
+            for row in rows:
+                row["entry_tournament"], row["entry_player"] = row.pop("tournament_id"), row.pop("player_id")
+                del row["joined_at"], row["by_hand"]
+            self._entries(_CHANGE_ENTRY, rows)
         if changes.added:
-            self.session.execute(_ENTER, [entry_row(t.id, e) for e in changes.added.values()])
+            self._entries(_ENTER, [entry_row(t.id, e) for e in changes.added.values()])
         if changes.withdrawn:
             self.session.execute(
                 _WITHDRAW,
@@ -233,6 +265,16 @@ class TournamentRepository:
                 ],
             )
         write_audit(self.session, t.collect_decisions())
+
+    def _entries(self, statement: Any, rows: list[dict[str, Any]]) -> None:
+        """Insert or update entries; a FIDE id another entry of the event holds is DuplicateFideId."""
+        try:
+            self.session.execute(statement, rows)
+        except sa.exc.IntegrityError as exc:
+            violated = unique_violation(exc) or ""
+            if violated != FIDE_ID_INDEX and "entries.fide_id" not in violated:
+                raise
+            raise errors.DuplicateFideId("another player of this event has the same FIDE id") from None
 
     def due(self, now: dt.datetime, *, limit: int) -> list[uuid.UUID]:
         return list(self.session.execute(_DUE, {"now": now, "limit": limit}).scalars())
@@ -312,6 +354,7 @@ def arbiters_of(
 
 
 def entry_row(tournament_id: uuid.UUID, e: Entry) -> dict[str, Any]:
+    p = e.profile or Profile()
     return {
         "tournament_id": tournament_id,
         "player_id": e.player_id,
@@ -319,6 +362,15 @@ def entry_row(tournament_id: uuid.UUID, e: Entry) -> dict[str, Any]:
         "rating": e.rating,
         "joined_at": e.joined_at,
         **withdrawal_columns(e),
+        "by_hand": e.by_hand,
+        "fide_id": p.fide_id,
+        "federation": p.federation,
+        "title": None if p.title is None else p.title.value,
+        "sex": None if p.sex is None else p.sex.value,
+        "birth_year": p.birth_year,
+        "rating_standard": p.rating_standard,
+        "rating_rapid": p.rating_rapid,
+        "from_round": e.from_round,
     }
 
 
@@ -333,11 +385,30 @@ def withdrawal_columns(e: Entry) -> dict[str, Any]:
 
 def entry_of(row: Any) -> Entry:
     withdrawal = None
-    if row.standing != Standing.ACTIVE.value:
+    if row.standing in (Standing.WITHDRAWN.value, Standing.EXCLUDED.value):
         withdrawal = Withdrawal(
             row.standing == Standing.EXCLUDED.value, row.withdrawal_reason or "", aware(row.withdrawn_at)
         )
-    return Entry(row.player_id, row.name, row.rating, aware(row.joined_at), withdrawal)
+    profile = Profile(
+        fide_id=row.fide_id,
+        federation=row.federation,
+        title=None if row.title is None else Title(row.title),
+        sex=None if row.sex is None else Sex(row.sex),
+        birth_year=row.birth_year,
+        rating_standard=row.rating_standard,
+        rating_rapid=row.rating_rapid,
+    )
+    return Entry(
+        row.player_id,
+        row.name,
+        row.rating,
+        aware(row.joined_at),
+        withdrawal,
+        profile=None if profile.empty else profile,
+        by_hand=row.by_hand,
+        confirmed=row.standing != Standing.UNCONFIRMED.value,
+        from_round=row.from_round,
+    )
 
 
 def arbiter_row(tournament_id: uuid.UUID, a: Arbiter) -> dict[str, Any]:
@@ -379,6 +450,8 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         knockout=format_of(row.knockout) if row.knockout is not None else None,
         byes_on_request=row.byes_on_request,
         arbiters={a.account_id: a for a in map(arbiter_of, arbiter_rows)},
+        fide=fide_of(row.fide) if row.fide is not None else None,
+        rounds_paired=row.rounds_paired,
     )
 
 
@@ -406,6 +479,8 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "created_at": t.created_at,
         "knockout": format_json(t.knockout) if t.knockout is not None else None,
         "byes_on_request": t.byes_on_request,
+        "fide": fide_json(t.fide) if t.fide is not None else None,
+        "rounds_paired": t.rounds_paired,
     }
 
 
@@ -431,4 +506,37 @@ def format_of(data: Mapping[str, Any]) -> KnockoutFormat:
         second_final=data["second_final"],
         tiebreak_plan=TieBreakPlan.from_dict(data["tiebreak_plan"]),
         draw_seed=data.get("draw_seed"),
+    )
+
+
+def fide_json(fmt: FideFormat) -> dict[str, Any]:
+    """A fide-rapid event's settings as the ``tournaments.fide`` JSON column holds them."""
+    return {
+        "rounds": fmt.rounds,
+        "system": fmt.system.value,
+        "place": fmt.place,
+        "start_date": None if fmt.start_date is None else fmt.start_date.isoformat(),
+        "end_date": None if fmt.end_date is None else fmt.end_date.isoformat(),
+        "acceleration": fmt.acceleration,
+        "clocks": fmt.clocks.value,
+        "default_time_minutes": fmt.default_time_minutes,
+        "late_entry_bye": fmt.late_entry_bye.value,
+    }
+
+
+def fide_of(data: Mapping[str, Any]) -> FideFormat:
+    def date(key: str) -> dt.date | None:
+        value = data.get(key)
+        return None if value is None else dt.date.fromisoformat(value)
+
+    return FideFormat(
+        rounds=data["rounds"],
+        system=PairingSystem(data["system"]),
+        place=data["place"],
+        start_date=date("start_date"),
+        end_date=date("end_date"),
+        acceleration=data["acceleration"],
+        clocks=ClockKeeping(data["clocks"]),
+        default_time_minutes=data["default_time_minutes"],
+        late_entry_bye=LateEntryBye(data["late_entry_bye"]),
     )

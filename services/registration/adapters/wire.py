@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from services.registration.domain import audit
 from services.registration.domain import events as domain
+from services.registration.domain.fide import FideFormat
 from services.registration.domain.knockout import KnockoutFormat
+from services.registration.domain.players import Profile
 from services.registration.service_layer import commands
 from shared import events
 from shared.time_control import TimeControl
@@ -42,6 +44,36 @@ def knockout_settings(fmt: KnockoutFormat, bracket: BracketFormat) -> events.Kno
     )
 
 
+def fide_settings(fmt: FideFormat) -> events.FideSettings:
+    if fmt.rounds is None:
+        raise ValueError("a fide-rapid event's rounds are fixed at its start")
+    return events.FideSettings(
+        place=fmt.place,
+        start_date=fmt.start_date,
+        end_date=fmt.end_date,
+        rounds=fmt.rounds,
+        system=fmt.system.value,
+        acceleration=fmt.acceleration,
+        clocks=fmt.clocks.value,
+        default_time_minutes=fmt.default_time_minutes,
+        late_entry_bye=fmt.late_entry_bye.value,
+    )
+
+
+def profile(p: Profile | None) -> events.PlayerProfile | None:
+    if p is None:
+        return None
+    return events.PlayerProfile(
+        fide_id=p.fide_id,
+        federation=p.federation,
+        title=None if p.title is None else p.title.value,
+        sex=None if p.sex is None else p.sex.value,
+        birth_year=p.birth_year,
+        rating_standard=p.rating_standard,
+        rating_rapid=p.rating_rapid,
+    )
+
+
 def settings(s: domain.PlaySettings) -> events.TournamentSettings:
     return events.TournamentSettings(
         ruleset=s.ruleset,
@@ -53,6 +85,7 @@ def settings(s: domain.PlaySettings) -> events.TournamentSettings:
         byes_on_request=s.byes_on_request,
         time_control=time_control(s.time_control),
         knockout=None if s.knockout is None else knockout_settings(s.knockout, _bracket(s)),
+        fide=None if s.fide is None else fide_settings(s.fide),
     )
 
 
@@ -63,7 +96,9 @@ def _bracket(s: domain.PlaySettings) -> BracketFormat:
 
 
 def roster_entry(s: domain.Seeded) -> events.RosterEntry:
-    return events.RosterEntry(seed=s.seed, player_id=s.player_id, name=s.name, rating=s.rating)
+    return events.RosterEntry(
+        seed=s.seed, player_id=s.player_id, name=s.name, rating=s.rating, profile=profile(s.profile)
+    )
 
 
 def decision(d: audit.Decided) -> events.DecisionBy:
@@ -91,7 +126,13 @@ def _scheduled(e: domain.TournamentScheduled) -> events.Event:
 @wire.maps(domain.PlayerJoined)
 def _joined(e: domain.PlayerJoined) -> events.Event:
     return events.PlayerJoined(
-        tournament_id=e.tournament_id, player_id=e.player_id, name=e.name, rating=e.rating
+        tournament_id=e.tournament_id,
+        player_id=e.player_id,
+        name=e.name,
+        rating=e.rating,
+        profile=profile(e.profile),
+        late=e.late,
+        from_round=e.from_round,
     )
 
 
@@ -164,7 +205,28 @@ def reset(event: events.Event) -> commands.ResetTournament:
     )
 
 
-AUDITED = ("game.finished", "game.result_corrected", "game.colours_swapped", "bye.requested")
+def round_paired(event: events.Event) -> commands.RecordRoundPaired:
+    """``round.paired`` (pairing): the last round paired, for the round late entries play from."""
+    if not isinstance(event, events.RoundPaired):
+        raise TypeError(f"registration does not consume {event.TYPE} as a pairing")
+    return commands.RecordRoundPaired(event.tournament_id, event.round)
+
+
+def absence_unexcused(event: events.Event) -> commands.WithdrawAbsentPlayer:
+    """``absence.unexcused`` (pairing): the player is withdrawn (FIDE C.04.2)."""
+    if not isinstance(event, events.AbsenceUnexcused):
+        raise TypeError(f"registration does not consume {event.TYPE} as an absence")
+    return commands.WithdrawAbsentPlayer(event.tournament_id, event.player_id, event.round)
+
+
+AUDITED = (
+    "game.finished",
+    "game.result_corrected",
+    "game.colours_swapped",
+    "bye.requested",
+    "absence.excused",
+    "game.penalised",
+)
 
 
 def is_decision(event: events.Event) -> bool:
@@ -204,6 +266,21 @@ def decision_heard(event: events.Event) -> commands.RecordDecision | None:
     elif isinstance(event, events.ByeRequested):
         entry = audit.bye_requested(
             event.tournament_id, event.player_id, event.round, event.kind.value, decided(event.decision)
+        )
+    elif isinstance(event, events.AbsenceExcused):
+        entry = audit.absence_excused(
+            event.tournament_id, event.player_id, event.round, decided(event.decision)
+        )
+    elif isinstance(event, events.GamePenalised):
+        entry = audit.game_penalised(
+            event.tournament_id,
+            event.game_id,
+            event.round,
+            event.player_id,
+            event.kind,
+            event.occurrence,
+            event.consequence,
+            decided(event.decision),
         )
     else:
         raise TypeError(f"registration does not audit {event.TYPE}")

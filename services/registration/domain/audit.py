@@ -29,6 +29,15 @@ class AuditKind(StrEnum):
     COLOURS_SWAPPED = "colours_swapped"
     BYE_REQUESTED = "bye_requested"
     TOURNAMENT_RESET = "tournament_reset"
+    # fide-rapid: the roster its officials keep, the start, absences and penalties
+    PLAYER_ADDED = "player_added"
+    PLAYERS_IMPORTED = "players_imported"
+    PLAYER_CHANGED = "player_changed"
+    PLAYER_REMOVED = "player_removed"
+    ENTRY_CONFIRMED = "entry_confirmed"
+    TOURNAMENT_STARTED = "tournament_started"
+    ABSENCE_EXCUSED = "absence_excused"
+    GAME_PENALISED = "game_penalised"
 
 
 class SubjectKind(StrEnum):
@@ -154,3 +163,49 @@ def tournament_reset(tournament_id: uuid.UUID, decided: Decided) -> AuditEntry:
         Subject(SubjectKind.TOURNAMENT, tournament_id),
         "reset to its draft: round 1 undone",
     )
+
+
+def absence_excused(
+    tournament_id: uuid.UUID, player_id: uuid.UUID, round_no: int, decided: Decided
+) -> AuditEntry:
+    return AuditEntry.of(
+        tournament_id,
+        decided,
+        AuditKind.ABSENCE_EXCUSED,
+        Subject(SubjectKind.PLAYER, player_id, round_no),
+        f"absence from round {round_no} excused: paired again",
+    )
+
+
+PENALTY_KINDS = {"illegal_move": "illegal move", "displaced_pieces": "displaced pieces"}
+CONSEQUENCES = {
+    "warning": "a warning",
+    "extra_minute": "one extra minute for the opponent",
+    "loss": "the game lost",
+}
+
+
+def game_penalised(
+    tournament_id: uuid.UUID,
+    game_id: uuid.UUID,
+    round_no: int,
+    player_id: uuid.UUID,
+    kind: str,
+    occurrence: int,
+    consequence: str,
+    decided: Decided,
+) -> AuditEntry:
+    """A penalty in a game (RULES.md §6): the how-many-th of its kind, and what followed."""
+    return AuditEntry.of(
+        tournament_id,
+        decided,
+        AuditKind.GAME_PENALISED,
+        Subject(SubjectKind.GAME, game_id, round_no),
+        f"{PENALTY_KINDS.get(kind, kind)} by {player_id} ({_ordinal(occurrence)}):"
+        f" {CONSEQUENCES.get(consequence, consequence)}",
+    )
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

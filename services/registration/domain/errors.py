@@ -171,3 +171,62 @@ class InvalidAppointment(Unprocessable):
 
 class ReasonTooLong(Unprocessable):
     slug = "reason-too-long"
+
+
+# -- fide-rapid events: settings, players, the start, late entries -----------------------------------
+class TimeNotRapid(InvalidSettings):
+    """Outside FIDE rapid: more than 10 and less than 60 minutes for 60 moves (base + 60 × increment)."""
+
+    slug = "time-control-not-rapid"
+
+
+class InvalidPlayer(Unprocessable):
+    """A player's name or FIDE data the rules cannot take (a federation that is no code, ...)."""
+
+    slug = "invalid-player"
+
+
+class InvalidPlayerLine(Unprocessable):
+    """A line of an imported player list that cannot be read: nothing of the list is imported."""
+
+    slug = "invalid-player-line"
+
+    def __init__(self, detail: str, *, line: int | None) -> None:
+        super().__init__(detail)
+        self.line = line
+
+
+class DuplicateFideId(Conflict):
+    """Two players of one event with the same FIDE id: entered already, or twice in one list."""
+
+    slug = "duplicate-fide-id"
+
+
+class AccountsOnly(Conflict):
+    """Players without accounts are entered by hand in `fide-rapid` events only."""
+
+    slug = "accounts-only"
+
+
+class AlreadyConfirmed(Conflict):
+    slug = "already-confirmed"
+
+
+class AlreadyStarted(Conflict):
+    slug = "already-started"
+
+
+class TooManyPlayers(Conflict):
+    slug = "too-many-players"
+
+
+class NoLateEntries(Conflict):
+    """A round robin's table is fixed at the start: nobody enters it late."""
+
+    slug = "no-late-entries"
+
+
+class NoRoundLeft(Conflict):
+    """Every round is paired already: a late entry would play none."""
+
+    slug = "no-round-left"

@@ -12,7 +12,9 @@ import uuid
 from dataclasses import dataclass
 
 from services.registration.domain.audit import Decided
+from services.registration.domain.fide import FideFormat
 from services.registration.domain.knockout import KnockoutFormat, bracket_format
+from services.registration.domain.players import Profile
 from shared.aggregate import DomainEvent
 from shared.time_control import TimeControl
 from shared.vocabulary import BracketFormat, CancelReason, Ruleset
@@ -31,6 +33,7 @@ class PlaySettings:
     time_control: TimeControl
     knockout: KnockoutFormat | None = None
     byes_on_request: bool = False
+    fide: FideFormat | None = None  # fide-rapid: fixed at the start (a round robin's rounds too)
 
     @property
     def bracket(self) -> BracketFormat | None:
@@ -46,6 +49,7 @@ class Seeded:
     player_id: uuid.UUID
     name: str
     rating: int | None
+    profile: Profile | None = None  # fide-rapid: the player's FIDE data
 
 
 @dataclass(frozen=True)
@@ -63,12 +67,16 @@ class TournamentScheduled(DomainEvent):
 
 @dataclass(frozen=True)
 class PlayerJoined(DomainEvent):
-    """A player entered the roster: by joining, or added by a knockout's organiser."""
+    """A player entered the roster: by joining, added by a knockout's organiser, or a fide-rapid event's
+    player entered by hand, imported, or confirmed. ``late``: after the start, playing from ``from_round``."""
 
     tournament_id: uuid.UUID
     player_id: uuid.UUID
     name: str
     rating: int | None
+    profile: Profile | None = None
+    late: bool = False
+    from_round: int | None = None
 
 
 @dataclass(frozen=True)

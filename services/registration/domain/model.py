@@ -1,7 +1,9 @@
 """Accounts, tournaments and entries: the rules of registering for a `platform` tournament
 (RULES.md §2, "Creating", "Seats", "Joining and leaving"), of a knockout draft whose roster the
-organiser keeps until they start it (RULES.md §4, ``knockout.py``), and of who decides in a tournament:
-its organiser and the arbiters they appoint, who withdraw and exclude players (RULES.md §4, §5).
+organiser keeps until they start it (RULES.md §4, ``knockout.py``), of a `fide-rapid` event whose
+officials enter its players (people, not accounts), confirm the accounts that join, start it and take
+late entries (RULES.md §6, ``fide.py``, ``players.py``), and of who decides in a tournament: its
+organiser and the arbiters they appoint, who withdraw and exclude players (RULES.md §4, §5).
 Every such decision is recorded for the tournament's audit log (``audit.py``)."""
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from services.registration.domain import errors, knockout
+from services.registration.domain import errors, fide, knockout
 from services.registration.domain.audit import AuditEntry, AuditKind, Decided, Subject, SubjectKind
 from services.registration.domain.events import (
     ArbiterAppointed,
@@ -29,7 +31,9 @@ from services.registration.domain.events import (
     TournamentScheduled,
     TournamentStarted,
 )
+from services.registration.domain.fide import FideFormat
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
+from services.registration.domain.players import Person, PlayerChange, Profile, in_starting_rank
 from services.registration.domain.speed import rating_key, speed_of
 from shared.aggregate import Aggregate
 from shared.authority import Appointment, Authority, Role
@@ -46,6 +50,10 @@ RATING_FLOOR = (1000, 2000, 100)  # from, to, step
 MAX_REASON = 500  # characters of a decision's reason
 # whether players may ask for a zero-point bye, by ruleset (RULES.md §1, §6: fide-rapid; §4: knockouts never)
 BYES_ON_REQUEST: Mapping[Ruleset, bool] = {Ruleset.FIDE_RAPID: True}
+# who decides when nobody did: the rules themselves (an unexcused absence withdraws, FIDE C.04.2), with
+# the role ``service``
+RULES = uuid.UUID(int=0)
+ABSENCE_REASON = "unannounced absence (FIDE C.04.2)"
 
 
 class AccountKind(StrEnum):
@@ -109,22 +117,26 @@ class Settings:
     password: str | None = None  # private tournament; stored hashed
     knockout: KnockoutFormat | None = None
     byes_on_request: bool | None = None  # None: as the ruleset says (BYES_ON_REQUEST)
+    fide: FideFormat | None = None  # the fide-rapid ruleset's settings
 
 
 @dataclass(frozen=True)
 class Changes:
-    """What the organiser changes in a knockout draft; None leaves a setting as it is."""
+    """What the organiser changes in a knockout draft or a fide-rapid event before its start; None
+    leaves a setting as it is (``fide``: the whole block is replaced)."""
 
     name: str | None = None
     time_control: TimeControl | None = None
     variant: str | None = None
     rated: bool | None = None
     format: FormatChange = field(default_factory=FormatChange)
+    fide: FideFormat | None = None
 
 
 class Standing(StrEnum):
     """Where an entered player stands: playing, or gone for good after the start."""
 
+    UNCONFIRMED = "unconfirmed"  # fide-rapid: an account that joined, not yet confirmed by an official
     ACTIVE = "active"
     WITHDRAWN = "withdrawn"
     EXCLUDED = "excluded"
@@ -141,17 +153,35 @@ class Withdrawal:
 
 @dataclass
 class Entry:
+    """A player entered in a tournament. In a `fide-rapid` event: an account that joined (``confirmed``
+    once an official confirms it) or a person its officials entered (``by_hand``: no account), with
+    their FIDE data (``profile``); ``rating`` is then the FIDE standard rating. ``from_round``: a late
+    entry's first round."""
+
     player_id: uuid.UUID
     name: str
     rating: int | None
     joined_at: dt.datetime
     withdrawal: Withdrawal | None = None
+    profile: Profile | None = None
+    by_hand: bool = False
+    confirmed: bool = True
+    from_round: int | None = None
 
     @property
     def standing(self) -> Standing:
+        if not self.confirmed:
+            return Standing.UNCONFIRMED
         if self.withdrawal is None:
             return Standing.ACTIVE
         return Standing.EXCLUDED if self.withdrawal.excluded else Standing.WITHDRAWN
+
+    @property
+    def fide_id(self) -> int | None:
+        return None if self.profile is None else self.profile.fide_id
+
+    def seeded(self, seed: int) -> Seeded:
+        return Seeded(seed, self.player_id, self.name, self.rating, self.profile)
 
 
 @dataclass(frozen=True)
@@ -176,6 +206,7 @@ class RosterChanges:
     removed: set[uuid.UUID] = field(default_factory=set)
     rerated: dict[uuid.UUID, Entry] = field(default_factory=dict)
     withdrawn: dict[uuid.UUID, Entry] = field(default_factory=dict)
+    changed: dict[uuid.UUID, Entry] = field(default_factory=dict)  # name, profile, rating, standing
     appointed: dict[uuid.UUID, Arbiter] = field(default_factory=dict)
     revoked: set[uuid.UUID] = field(default_factory=set)
 
@@ -184,6 +215,7 @@ class RosterChanges:
 
     def remove(self, player_id: uuid.UUID) -> None:
         self.rerated.pop(player_id, None)
+        self.changed.pop(player_id, None)
         if self.added.pop(player_id, None) is None:  # an entry never saved leaves nothing to delete
             self.removed.add(player_id)
 
@@ -194,6 +226,10 @@ class RosterChanges:
     def withdraw(self, entry: Entry) -> None:
         if entry.player_id not in self.added:  # a new entry is written as it stands anyway
             self.withdrawn[entry.player_id] = entry
+
+    def change(self, entry: Entry) -> None:
+        if entry.player_id not in self.added:  # a new entry is written as it stands anyway
+            self.changed[entry.player_id] = entry
 
     def appoint(self, arbiter: Arbiter) -> None:
         self.appointed[arbiter.account_id] = arbiter  # replaces the stored appointment, if any
@@ -230,6 +266,8 @@ class Tournament(Aggregate):
     knockout: KnockoutFormat | None = None
     byes_on_request: bool = False
     arbiters: dict[uuid.UUID, Arbiter] = field(default_factory=dict)
+    fide: FideFormat | None = None  # a fide-rapid event's settings
+    rounds_paired: int = 0  # fide-rapid: the last round pairing announced (``round.paired``)
     _roster: RosterChanges = field(default_factory=RosterChanges, init=False, repr=False, compare=False)
     _decisions: list[AuditEntry] = field(default_factory=list, init=False, repr=False, compare=False)
 
@@ -248,6 +286,8 @@ class Tournament(Aggregate):
         organiser.require_registered("create tournaments")
         if knockout.is_knockout(settings.ruleset):
             return cls._draft(organiser, settings, now=now, tournament_id=tournament_id)
+        if settings.ruleset is Ruleset.FIDE_RAPID:
+            return cls._fide_event(organiser, settings, now=now, tournament_id=tournament_id)
         if organiser_busy:
             raise errors.OrganiserBusy(
                 "you already run a competition; a new one can be opened once it is finished or cancelled"
@@ -313,9 +353,42 @@ class Tournament(Aggregate):
             knockout=fmt,
         )
 
+    @classmethod
+    def _fide_event(
+        cls, organiser: Account, settings: Settings, *, now: dt.datetime, tournament_id: uuid.UUID | None
+    ) -> Tournament:
+        """A `fide-rapid` event, open for entries until its organiser or an arbiter starts it: no start
+        time (the scheduler never starts it), no threshold, zero-point byes on request. Nothing is
+        published until its players are entered or it starts."""
+        fmt = _validate_fide(settings)
+        return cls(
+            id=tournament_id or uuid.uuid4(),
+            organiser_id=organiser.id,
+            name=settings.name.strip(),
+            starts_at=None,
+            time_control=settings.time_control,
+            seats=fide.MAX_PLAYERS,
+            minimum=fide.MIN_PLAYERS,
+            threshold=settings.threshold,
+            ruleset=Ruleset.FIDE_RAPID,
+            variant=settings.variant,
+            double_rounds=False,
+            extra_round=False,
+            rated=settings.rated,
+            min_rating=None,
+            password_hash=None,
+            created_at=now,
+            byes_on_request=True,
+            fide=fmt,
+        )
+
     @property
     def private(self) -> bool:
         return self.password_hash is not None
+
+    @property
+    def is_fide(self) -> bool:
+        return self.fide is not None
 
     @property
     def is_knockout(self) -> bool:
@@ -337,6 +410,7 @@ class Tournament(Aggregate):
             time_control=self.time_control,
             knockout=self.knockout,
             byes_on_request=self.byes_on_request,
+            fide=self.fide,
         )
 
     def collect_roster_changes(self) -> RosterChanges:
@@ -443,30 +517,60 @@ class Tournament(Aggregate):
                 "after the start nobody leaves a platform tournament (RULES.md §2): a player stays in the"
                 " draw for every remaining round; only the organiser can exclude them"
             )
-        entry.withdrawal = Withdrawal(exclude, reason, now)
-        self._roster.withdraw(entry)
         decided = Decided(actor_id, role, now, reason)
-        self.record(PlayerWithdrawn(self.id, player_id, reason, exclude, decided))
+        self._withdrawn(entry, exclude=exclude, decided=decided, detail=None)
+        return entry
+
+    def _withdrawn(self, entry: Entry, *, exclude: bool, decided: Decided, detail: str | None) -> None:
+        """Every withdrawal's one path: the entry marked for good, ``player.withdrawn``, the audit log."""
+        reason = decided.reason or ""
+        entry.withdrawal = Withdrawal(exclude, reason, decided.at)
+        self._roster.withdraw(entry)
+        self.record(PlayerWithdrawn(self.id, entry.player_id, reason, exclude, decided))
         self._decided(
             AuditKind.PLAYER_EXCLUDED if exclude else AuditKind.PLAYER_WITHDRAWN,
-            Subject(SubjectKind.PLAYER, player_id),
-            f"{entry.name} {entry.standing.value}",
+            Subject(SubjectKind.PLAYER, entry.player_id),
+            detail or f"{entry.name} {entry.standing.value}",
             decided,
         )
-        return entry
 
     def _require_undecided(self, action: str) -> None:
         if self.status in (Status.CANCELLED, Status.COMPLETED):
             raise errors.TournamentClosed(f"the tournament is {self.status.value}: nobody can {action} now")
 
     # -- joining and leaving ----------------------------------------------------------------------
-    def join(self, account: Account, *, now: dt.datetime, password: str | None = None) -> Entry:
+    def join(
+        self,
+        account: Account,
+        *,
+        now: dt.datetime,
+        password: str | None = None,
+        profile: Profile | None = None,
+        confirmed: bool = False,
+    ) -> Entry:
+        """An account enters. In a fide-rapid event its entry waits for an official's confirmation
+        (``confirmed``: an official entered it, confirmed at once), with the FIDE data it gives."""
         if self.is_knockout:
             raise errors.RosterKeptByOrganiser("the organiser keeps a knockout's roster: ask them to add you")
         account.require_registered("play in tournaments")
         self._require_open(now, "join")
         if any(e.player_id == account.id for e in self.entries):
             raise errors.AlreadyJoined(f"{account.name} has already joined")
+        if self.is_fide:
+            self._require_room(1)
+            self._require_new_fide_ids([(profile, account.name)])
+            return self._enter(
+                Entry(
+                    account.id,
+                    account.name,
+                    None if profile is None else profile.rating_standard,
+                    now,
+                    profile=profile,
+                    confirmed=confirmed,
+                )
+            )
+        if profile is not None:
+            raise errors.InvalidPlayer("FIDE player data is given in fide-rapid events only")
         if self.password_hash is not None and not check_password(password or "", self.password_hash):
             raise errors.WrongPassword("this tournament is private: the organiser's password is needed")
         rating = account.ratings.get(self.rating_key)
@@ -484,30 +588,315 @@ class Tournament(Aggregate):
             self._require_draft("remove players")
         else:
             self._require_open(now, "leave")
-        if not any(e.player_id == player_id for e in self.entries):
+        entry = next((e for e in self.entries if e.player_id == player_id), None)
+        if entry is None:
             raise errors.NotJoined("this player has not joined this tournament")
         if self.knockout is not None:
             self.knockout = _without(self.knockout, player_id)
         self.entries = [e for e in self.entries if e.player_id != player_id]
         self._roster.remove(player_id)
-        self.record(PlayerLeft(tournament_id=self.id, player_id=player_id))
+        if entry.confirmed:  # an entry never confirmed was never announced
+            self.record(PlayerLeft(tournament_id=self.id, player_id=player_id))
 
     def _enter(self, entry: Entry) -> Entry:
         self.entries.append(entry)
         self._roster.enter(entry)
-        self.record(
-            PlayerJoined(
-                tournament_id=self.id, player_id=entry.player_id, name=entry.name, rating=entry.rating
-            )
-        )
+        if entry.confirmed:
+            self._joined(entry)
         return entry
 
+    def _joined(self, entry: Entry) -> None:
+        self.record(
+            PlayerJoined(
+                tournament_id=self.id,
+                player_id=entry.player_id,
+                name=entry.name,
+                rating=entry.rating,
+                profile=entry.profile,
+                late=entry.from_round is not None,
+                from_round=entry.from_round,
+            )
+        )
+
     def _require_open(self, now: dt.datetime, action: str) -> None:
+        if self.is_fide:
+            if self.status is not Status.SCHEDULED:
+                raise errors.RegistrationClosed(
+                    f"players can {action} only before the start; the event is {self.status.value}"
+                )
+            return
         if self.status is not Status.SCHEDULED or self.starts_at is None or now >= self.starts_at:
             raise errors.RegistrationClosed(
                 f"players can {action} only before the start ({_iso(self.starts_at)}); "
                 f"the tournament is {self.status.value}"
             )
+
+    # -- a fide-rapid event's players (RULES.md §6) -------------------------------------------------
+    def add_person(
+        self, actor_id: uuid.UUID, person: Person, player_id: uuid.UUID, *, now: dt.datetime
+    ) -> Entry:
+        """An official enters a player by hand (a person, no account): before the start, or after it as
+        a **late entry** before the next round is paired, playing from that round (the rounds missed
+        are byes as the settings say, scored by pairing and standings)."""
+        role = self.require_official(actor_id, "enter players")
+        self._require_fide("enter players by hand")
+        late = self._require_entries_taken()
+        self._require_room(1)
+        self._require_new_fide_ids([(person.profile, person.name)])
+        if any(e.player_id == player_id for e in self.entries):
+            raise errors.AlreadyJoined(f"player {player_id} is entered already")
+        entry = self._enter(
+            Entry(
+                player_id,
+                person.name,
+                None if person.profile is None else person.profile.rating_standard,
+                now,
+                profile=person.profile,
+                by_hand=True,
+                from_round=late,
+            )
+        )
+        detail = f"{person.name} entered" + ("" if late is None else f" late: plays from round {late}")
+        self._decided(
+            AuditKind.PLAYER_ADDED,
+            Subject(SubjectKind.PLAYER, player_id, late),
+            detail,
+            Decided(actor_id, role, now),
+        )
+        return entry
+
+    def import_people(
+        self,
+        actor_id: uuid.UUID,
+        people: list[Person],
+        player_ids: list[uuid.UUID],
+        *,
+        source: str,
+        now: dt.datetime,
+    ) -> list[Entry]:
+        """An official imports a player list before the start: all of it, or (any problem) none of it.
+        The list's order is the entry order (each entered a microsecond after the one before)."""
+        role = self.check_import(actor_id)
+        self._require_room(len(people))
+        self._require_new_fide_ids([(p.profile, _where(p)) for p in people])
+        entered = [
+            self._enter(
+                Entry(
+                    pid,
+                    p.name,
+                    None if p.profile is None else p.profile.rating_standard,
+                    now + dt.timedelta(microseconds=i),
+                    profile=p.profile,
+                    by_hand=True,
+                )
+            )
+            for i, (p, pid) in enumerate(zip(people, player_ids, strict=True))
+        ]
+        self._decided(
+            AuditKind.PLAYERS_IMPORTED,
+            Subject(SubjectKind.TOURNAMENT, self.id),
+            f"{len(entered)} player{'s' if len(entered) != 1 else ''} imported from {source}",
+            Decided(actor_id, role, now),
+        )
+        return entered
+
+    def check_import(self, actor_id: uuid.UUID) -> Role:
+        """Whether ``actor_id`` may import a list now (before it is read): their role."""
+        role = self.require_official(actor_id, "import players")
+        self._require_fide("import players")
+        if self.status is not Status.SCHEDULED:
+            raise errors.RegistrationClosed(
+                f"a list is imported before the start (the event is {self.status.value});"
+                " a late entry is entered one by one"
+            )
+        return role
+
+    def change_player(
+        self, actor_id: uuid.UUID, player_id: uuid.UUID, change: PlayerChange, *, now: dt.datetime
+    ) -> Entry:
+        """An official corrects an entered player's name or FIDE data before the start (the roster is
+        fixed once it is announced)."""
+        role = self.require_official(actor_id, "change players")
+        self._require_fide("change players")
+        self._require_open(now, "be changed")
+        entry = self._entry(player_id)
+        name, profile = change.apply(entry.name, entry.profile)
+        self._require_new_fide_ids([(profile, name)], besides=player_id)
+        entry.name, entry.profile = name, profile
+        entry.rating = None if profile is None else profile.rating_standard
+        self._roster.change(entry)
+        decided = Decided(actor_id, role, now)
+        self._decided(
+            AuditKind.PLAYER_CHANGED, Subject(SubjectKind.PLAYER, player_id), f"{name} changed", decided
+        )
+        return entry
+
+    def remove_player(self, actor_id: uuid.UUID, player_id: uuid.UUID, *, now: dt.datetime) -> Entry:
+        """An official removes an entry before the start (after it, a player is withdrawn)."""
+        role = self.require_official(actor_id, "remove players")
+        self._require_fide("remove players")
+        entry = self._entry(player_id)
+        self.leave(player_id, now=now)
+        self._decided(
+            AuditKind.PLAYER_REMOVED,
+            Subject(SubjectKind.PLAYER, player_id),
+            f"{entry.name} removed before the start",
+            Decided(actor_id, role, now),
+        )
+        return entry
+
+    def confirm(self, actor_id: uuid.UUID, player_id: uuid.UUID, *, now: dt.datetime) -> Entry:
+        """An official confirms an account's entry: the player is on the roster (``player.joined``)."""
+        role = self.require_official(actor_id, "confirm entries")
+        self._require_fide("confirm entries")
+        self._require_open(now, "be confirmed")
+        entry = self._entry(player_id)
+        if entry.confirmed:
+            raise errors.AlreadyConfirmed(f"{entry.name} is confirmed already")
+        entry.confirmed = True
+        self._roster.change(entry)
+        self._joined(entry)
+        self._decided(
+            AuditKind.ENTRY_CONFIRMED,
+            Subject(SubjectKind.PLAYER, player_id),
+            f"{entry.name}'s entry confirmed",
+            Decided(actor_id, role, now),
+        )
+        return entry
+
+    def starting_rank(self) -> list[Entry]:
+        """The confirmed players in starting-rank order (``players.py``)."""
+        confirmed = [e for e in self.entries if e.confirmed]
+        return in_starting_rank(
+            confirmed, lambda e: (e.rating, None if e.profile is None else e.profile.title, e.name)
+        )
+
+    def start_fide(self, actor_id: uuid.UUID, now: dt.datetime) -> list[Seeded]:
+        """The organiser or an arbiter of the whole event starts it: the confirmed players, in starting-rank
+        order, are the roster (entries never confirmed are left out, and removed); a round robin's
+        rounds and the dates are fixed."""
+        role = self.require_official(actor_id, "start it")
+        self._require_fide("be started by its arbiters")
+        if self.status is Status.STARTED:
+            raise errors.AlreadyStarted("the event has started already")
+        self._require_undecided("start it")
+        fmt = self._fide_format()
+        ranked = self.starting_rank()
+        rounds = fide.check_field(fmt, len(ranked))
+        unconfirmed = [e for e in self.entries if not e.confirmed]
+        for entry in unconfirmed:
+            self.entries.remove(entry)
+            self._roster.remove(entry.player_id)
+        self.fide = fide.at_start(fmt, rounds, now.date())
+        self.status = Status.STARTED
+        self.starts_at = now
+        roster = [e.seeded(i) for i, e in enumerate(ranked, start=1)]
+        self._started(now, roster)
+        left_out = (
+            "; left out, never confirmed: " + ", ".join(e.name for e in unconfirmed) if unconfirmed else ""
+        )
+        self._decided(
+            AuditKind.TOURNAMENT_STARTED,
+            Subject(SubjectKind.TOURNAMENT, self.id),
+            f"started with {len(roster)} players, {rounds} rounds{left_out}",
+            Decided(actor_id, role, now),
+        )
+        return roster
+
+    def round_paired(self, round_no: int) -> bool:
+        """Pairing announced ``round_no`` (``round.paired``): late entries play from the round after the
+        last one paired. False when that changes nothing (an earlier round, a repeat)."""
+        if not self.is_fide or round_no <= self.rounds_paired:
+            return False
+        self.rounds_paired = round_no
+        return True
+
+    def withdraw_absent(self, player_id: uuid.UUID, round_no: int, *, now: dt.datetime) -> Entry | None:
+        """Pairing found an absence from ``round_no`` not excused before the next pairing: the player is
+        withdrawn (FIDE C.04.2) by the rules themselves (``RULES``, role ``service``), through the same
+        path as any withdrawal. None when there is nothing to do: not a fide-rapid event, closed, a
+        player not entered or gone already (a repeat)."""
+        if not self.is_fide or self.status is not Status.STARTED:
+            return None
+        entry = next((e for e in self.entries if e.player_id == player_id), None)
+        if entry is None or entry.withdrawal is not None:
+            return None
+        decided = Decided(RULES, Role.SERVICE, now, ABSENCE_REASON)
+        self._withdrawn(
+            entry,
+            exclude=False,
+            decided=decided,
+            detail=f"{entry.name} withdrawn: absent from round {round_no} without an excuse before the next"
+            " pairing",
+        )
+        return entry
+
+    def require_official(self, actor_id: uuid.UUID, action: str) -> Role:
+        role = self.official(actor_id)
+        if role is None:
+            raise errors.NotAnArbiterHere(
+                f"only the organiser or an arbiter appointed for the whole tournament may {action}"
+            )
+        return role
+
+    def _require_fide(self, action: str) -> None:
+        if not self.is_fide:
+            raise errors.AccountsOnly(
+                f"only a fide-rapid event's players can {action}; a {self.ruleset}'s players are accounts"
+            )
+
+    def _require_entries_taken(self) -> int | None:
+        """None before the start; after it, the round a late entry plays from (or NoLateEntries /
+        NoRoundLeft); RegistrationClosed once the event is over."""
+        if self.status is Status.SCHEDULED:
+            return None
+        if self.status is not Status.STARTED:
+            raise errors.RegistrationClosed(f"the event is {self.status.value}: nobody enters it now")
+        fmt = self._fide_format()
+        if not fmt.swiss:
+            raise errors.NoLateEntries(
+                "a round robin's table is fixed at the start: it takes no late entries"
+            )
+        rounds = fmt.rounds or 0
+        if self.rounds_paired >= rounds:
+            raise errors.NoRoundLeft(f"all {rounds} rounds are paired: a late entry would play none")
+        return self.rounds_paired + 1
+
+    def _require_room(self, more: int) -> None:
+        if len(self.entries) + more > self.seats:
+            raise errors.TournamentFull(
+                f"an event takes at most {self.seats} players; {len(self.entries)} are entered"
+            )
+
+    def _require_new_fide_ids(
+        self, people: list[tuple[Profile | None, str]], *, besides: uuid.UUID | None = None
+    ) -> None:
+        """DuplicateFideId when one of ``people`` (a profile and who it is, for the message) has the FIDE
+        id of an entered player (but ``besides``) or of another of them."""
+        taken = {
+            e.fide_id: f"{e.name} (entered already)"
+            for e in self.entries
+            if e.fide_id is not None and e.player_id != besides
+        }
+        for profile, who in people:
+            if profile is None or profile.fide_id is None:
+                continue
+            if profile.fide_id in taken:
+                raise errors.DuplicateFideId(
+                    f"{who}: FIDE id {profile.fide_id} is also that of {taken[profile.fide_id]}"
+                )
+            taken[profile.fide_id] = who
+
+    def _entry(self, player_id: uuid.UUID) -> Entry:
+        entry = next((e for e in self.entries if e.player_id == player_id), None)
+        if entry is None:
+            raise errors.PlayerNotEntered(f"{player_id} is not entered in this tournament")
+        return entry
+
+    def _fide_format(self) -> FideFormat:
+        if self.fide is None:
+            raise errors.AccountsOnly(f"a {self.ruleset} tournament has no fide-rapid settings")
+        return self.fide
 
     # -- a knockout draft -------------------------------------------------------------------------
     def add_player(self, account: Account, *, now: dt.datetime) -> Entry:
@@ -521,7 +910,13 @@ class Tournament(Aggregate):
         return self._enter(Entry(account.id, account.name, account.ratings.get(self.rating_key), now))
 
     def change(self, changes: Changes) -> None:
-        """Change a knockout draft's settings (only while it is a draft)."""
+        """Change a knockout draft's settings (only while it is a draft), or a fide-rapid event's before
+        its start."""
+        if self.is_fide:
+            self._change_fide(changes)
+            return
+        if changes.fide is not None:
+            raise errors.InvalidSettings("fide settings are for the fide-rapid ruleset")
         self._require_draft("change its settings")
         name = self.name if changes.name is None else changes.name.strip()
         if not name:
@@ -539,6 +934,28 @@ class Tournament(Aggregate):
         self.name, self.time_control, self.knockout = name, tc, fmt
         self.variant = changes.variant or self.variant
         self.rated = self.rated if changes.rated is None else changes.rated
+
+    def _change_fide(self, changes: Changes) -> None:
+        if self.status is not Status.SCHEDULED:
+            raise errors.AlreadyStarted(
+                f"a fide-rapid event's settings change before its start; it is {self.status.value}"
+            )
+        if changes.format != FormatChange():
+            raise errors.InvalidSettings(
+                "knockout settings are for the knockout and double-knockout rulesets"
+            )
+        settings = Settings(
+            name=self.name if changes.name is None else changes.name,
+            starts_at=None,
+            time_control=changes.time_control or self.time_control,
+            ruleset=self.ruleset,
+            variant=changes.variant or self.variant,
+            rated=self.rated if changes.rated is None else changes.rated,
+            fide=changes.fide or self.fide,
+        )
+        self.fide = _validate_fide(settings)
+        self.name, self.time_control = settings.name.strip(), settings.time_control
+        self.variant, self.rated = settings.variant, settings.rated
 
     def draw_seeding(self, actor_id: uuid.UUID, draw_seed: int, *, now: dt.datetime) -> list[uuid.UUID]:
         """The organiser draws a knockout draft's random seeding now, from ``draw_seed``, which is recorded
@@ -661,8 +1078,11 @@ class Tournament(Aggregate):
 
     def cancel(self, *, now: dt.datetime) -> None:
         """The organiser cancels it: a knockout while it is a draft, any other before its start."""
-        if self.status is not Status.DRAFT and (
-            self.status is not Status.SCHEDULED or self.starts_at is None or now >= self.starts_at
+        open_until_started = self.is_fide and self.status is Status.SCHEDULED
+        if (
+            self.status is not Status.DRAFT
+            and not open_until_started
+            and (self.status is not Status.SCHEDULED or self.starts_at is None or now >= self.starts_at)
         ):
             raise errors.CannotCancel("a tournament can be cancelled only before its start")
         self._cancelled(CancelReason.ORGANISER, "cancelled by the organiser")
@@ -722,6 +1142,8 @@ def _validate_draft(s: Settings, fmt: KnockoutFormat) -> None:
     ]
     if platform_only:
         raise errors.InvalidSettings(f"not a knockout setting: {', '.join(platform_only)}")
+    if s.fide is not None:
+        raise errors.InvalidSettings("fide settings are for the fide-rapid ruleset")
     _check_time_control(s.time_control)
     if fmt.custom_order:
         raise errors.InvalidSettings("a custom order is set once the players are on the roster")
@@ -740,6 +1162,11 @@ def _reason(reason: str) -> str:
     if len(text) > MAX_REASON:
         raise errors.ReasonTooLong(f"a reason has at most {MAX_REASON} characters")
     return text
+
+
+def _where(person: Person) -> str:
+    """An imported player, as an error names them: their line and name."""
+    return person.name if person.line is None else f"line {person.line} ({person.name})"
 
 
 def _games(games: frozenset[uuid.UUID]) -> str:
@@ -767,11 +1194,46 @@ def not_offered(ruleset: str) -> errors.InvalidSettings:
     return errors.InvalidSettings(f"ruleset {str(ruleset)!r} is not offered for self-registration yet")
 
 
+def _validate_fide(s: Settings) -> FideFormat:
+    """A fide-rapid event's settings (``fide.py``): its format checked, the rest refused."""
+    if not s.name.strip():
+        raise errors.InvalidSettings("a tournament needs a name")
+    if s.starts_at is not None:
+        raise errors.InvalidSettings("a fide-rapid event has no scheduled start: its arbiters start it")
+    if s.fide is None:
+        raise errors.InvalidSettings("a fide-rapid event needs its fide settings (a Swiss: its rounds)")
+    if s.knockout is not None:
+        raise errors.InvalidSettings("knockout settings are for the knockout and double-knockout rulesets")
+    if s.byes_on_request is False:
+        raise errors.InvalidSettings(
+            "a fide-rapid event takes zero-point byes on request (RULES.md §6): byes_on_request is on"
+        )
+    if s.variant != "chess":
+        raise errors.InvalidSettings(f"FIDE rapid is chess, not {s.variant}")
+    not_fide = [
+        name
+        for name, given in (
+            ("password", s.password is not None),
+            ("min_rating", s.min_rating is not None),
+            ("double_rounds", s.double_rounds),
+            ("extra_round", s.extra_round),
+        )
+        if given
+    ]
+    if not_fide:
+        raise errors.InvalidSettings(f"not a fide-rapid setting: {', '.join(not_fide)}")
+    _check_time_control(s.time_control)
+    fide.check_rapid(s.time_control)
+    return fide.validate(s.fide)
+
+
 def _validate(s: Settings, *, now: dt.datetime, min_lead: dt.timedelta) -> None:
     if s.ruleset is not Ruleset.PLATFORM:
         raise not_offered(s.ruleset)
     if s.knockout is not None:
         raise errors.InvalidSettings("knockout settings are for the knockout and double-knockout rulesets")
+    if s.fide is not None:
+        raise errors.InvalidSettings("fide settings are for the fide-rapid ruleset")
     if s.starts_at is None:
         raise errors.InvalidSettings("a platform tournament needs its start time (starts_at)")
     if not s.name.strip():

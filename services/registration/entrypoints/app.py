@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import uuid
 
-from flask import Response
+from flask import Request, Response, request
 from flask_openapi3.blueprint import APIBlueprint
+from flask_openapi3.models import RawModel
 from flask_openapi3.models.tag import Tag
 from flask_openapi3.openapi import OpenAPI
 
@@ -14,6 +15,7 @@ from services.registration.adapters.orm import idempotency_keys
 from services.registration.bootstrap import Registration, bootstrap
 from services.registration.domain import errors, knockout
 from services.registration.domain.model import Changes, Settings, TimeControl, Tournament
+from services.registration.domain.player_lists import ListFormat, decode
 from services.registration.entrypoints.schemas import (
     AccountBody,
     AccountOut,
@@ -26,9 +28,15 @@ from services.registration.entrypoints.schemas import (
     AuditLogOut,
     ChangeTournamentBody,
     CreateTournamentBody,
+    EntryOut,
     EntryPath,
+    ImportOut,
     JoinBody,
     ListQuery,
+    PlayerBody,
+    PlayerChangeBody,
+    PlayerList,
+    PlayerPath,
     TournamentList,
     TournamentOut,
     TournamentPath,
@@ -41,7 +49,15 @@ from shared.http.auth import authenticate_writes, current_principal, principal
 from shared.http.idempotency import Idempotency
 from shared.http.limits import http_limits
 from shared.http.openapi import problems
-from shared.http.problems import forbidden, install_domain_errors, not_found, unprocessable
+from shared.http.problems import (
+    Problem,
+    forbidden,
+    install_domain_errors,
+    not_found,
+    problem_response,
+    unprocessable,
+)
+from shared.vocabulary import Ruleset
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.NotFound: 404,
@@ -62,11 +78,19 @@ def create_app(service: Registration | None = None) -> OpenAPI:
         limits=http_limits(svc.settings),
     )
     install_domain_errors(app, DOMAIN_STATUSES)
+
+    @app.errorhandler(errors.InvalidPlayerLine)
+    def _bad_line(exc: errors.InvalidPlayerLine) -> Response:
+        """A bad line of an imported list: 422 naming it, in the detail and as ``line``."""
+        problem = Problem(422, exc.slug, "Unprocessable Content", exc.detail, line=exc.line)
+        return problem_response(problem, request.path)
+
     secret = svc.settings.jwt_secret.get_secret_value()
     idempotent = Idempotency(svc.engine, idempotency_keys)
     app.register_api(_accounts(svc, secret, idempotent))
     app.register_api(_tournaments(svc, secret, idempotent))
     app.register_api(_officials(svc, secret, idempotent))
+    app.register_api(_players(svc, secret, idempotent))
     app.extensions["arbiter"] = svc
     return app
 
@@ -105,14 +129,15 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
     @api.post("/tournaments", responses={201: TournamentOut, **problems(401, 403, 404, 409)})
     @idempotent
     def create_tournament(body: CreateTournamentBody) -> Response:
-        """Create a `platform` tournament, or a `knockout` / `double-knockout` draft; the caller becomes
-        its organiser."""
+        """Create a `platform` tournament, a `knockout` / `double-knockout` draft, or a `fide-rapid`
+        event (open for entries until its arbiters start it); the caller becomes its organiser."""
         who = principal()
         tc = body.time_control
-        if knockout.is_knockout(body.ruleset):
+        if knockout.is_knockout(body.ruleset) or body.ruleset is Ruleset.FIDE_RAPID:
             platform_only = sorted({"seats", "minimum", "threshold"} & body.model_fields_set)
             if platform_only:
-                raise unprocessable("invalid-settings", f"not a knockout setting: {', '.join(platform_only)}")
+                what = "a fide-rapid" if body.ruleset is Ruleset.FIDE_RAPID else "a knockout"
+                raise unprocessable("invalid-settings", f"not {what} setting: {', '.join(platform_only)}")
         settings = Settings(
             name=body.name,
             starts_at=body.starts_at,
@@ -129,6 +154,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             password=body.password,
             knockout=body.knockout.domain() if body.knockout else None,
             byes_on_request=body.byes_on_request,
+            fide=body.fide.domain() if body.fide else None,
         )
         t = svc.bus.handle(commands.CreateTournament(who.actor(), settings))
         return json_response(TournamentOut.of(t), 201, {"Location": f"/tournaments/{t.id}"})
@@ -151,7 +177,8 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         "/tournaments/<uuid:tournament_id>", responses={200: TournamentOut, **problems(401, 403, 404, 409)}
     )
     def change_tournament(path: TournamentPath, body: ChangeTournamentBody) -> Response:
-        """Change a knockout draft's settings (its organiser, while it is a draft)."""
+        """Change a knockout draft's settings (its organiser, while it is a draft), or a fide-rapid
+        event's before its start."""
         who = principal()
         tc = body.time_control
         changes = Changes(
@@ -160,6 +187,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             variant=body.variant,
             rated=body.rated,
             format=body.knockout.domain() if body.knockout else knockout.FormatChange(),
+            fide=body.fide.domain() if body.fide else None,
         )
         t = svc.bus.handle(commands.ChangeTournament(who.actor(), path.tournament_id, changes))
         return json_response(TournamentOut.of(t))
@@ -169,7 +197,8 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         responses={200: TournamentOut, **problems(401, 403, 404, 409)},
     )
     def start(path: TournamentPath) -> Response:
-        """Start a knockout draft (its organiser): roster and seeds are fixed and round 1 is paired."""
+        """Start a knockout draft (its organiser) or a fide-rapid event (its organiser or an arbiter of
+        the whole event): the roster and its seeds are fixed and round 1 is paired."""
         who = principal()
         t = svc.bus.handle(commands.StartTournament(who.actor(), path.tournament_id))
         return json_response(TournamentOut.of(t))
@@ -182,11 +211,13 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
     def join(path: TournamentPath, body: JoinBody) -> Response:
         """Join before the start; the service principal may enter another account with ``player_id``. A
         knockout's roster is kept by its organiser (or an arbiter of the whole tournament), who adds
-        players with ``player_id``."""
+        players with ``player_id``. A fide-rapid entry waits for an official's confirmation (one an
+        official makes is confirmed at once)."""
         who = principal()
         player_id = body.player_id or who.subject
-        t = svc.bus.handle(commands.JoinTournament(who.actor(), path.tournament_id, player_id, body.password))
-        return json_response(TournamentOut.of(t), 201)
+        profile = body.profile.domain() if body.profile else None
+        cmd = commands.JoinTournament(who.actor(), path.tournament_id, player_id, body.password, profile)
+        return json_response(TournamentOut.of(svc.bus.handle(cmd)), 201)
 
     @api.delete(
         "/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>",
@@ -291,6 +322,105 @@ def _officials(svc: Registration, secret: str, idempotent: Idempotency) -> APIBl
         """The organiser draws a knockout draft's random seeding now; the draw is kept at the start."""
         who = principal()
         t = svc.bus.handle(commands.DrawSeeding(who.actor(), path.tournament_id))
+        return json_response(TournamentOut.of(t))
+
+    return api
+
+
+class PlayerListUpload(RawModel):
+    """A player list: ``text/csv`` (a header row naming the columns) or ``text/plain`` (a TRF file)."""
+
+    mimetypes = ["text/csv", "text/plain"]  # noqa: RUF012 (flask-openapi3 reads it from the class)
+
+
+LIST_FORMATS = {"text/csv": ListFormat.CSV, "text/plain": ListFormat.TRF}
+
+
+def _list_format(req: Request) -> ListFormat:
+    found = LIST_FORMATS.get(req.mimetype)
+    if found is None:
+        raise Problem(
+            415,
+            "unsupported-media-type",
+            "Unsupported Media Type",
+            f"send the list as text/csv (CSV) or text/plain (a TRF file), not {req.mimetype or 'nothing'}",
+        )
+    return found
+
+
+def _players(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlueprint:
+    """A fide-rapid event's players: people its officials enter by hand or import, correct and remove
+    before the start, late entries after it, and the accounts' entries they confirm."""
+    api = APIBlueprint("players", __name__, abp_tags=[Tag(name="players")], abp_security=SECURITY)
+    authenticate_writes(api, secret)
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/players", responses={200: PlayerList, **problems(404)}, security=[]
+    )
+    def players(path: TournamentPath) -> Response:
+        """The confirmed players in starting-rank order (FIDE standard rating, title, name)."""
+        t = views.tournament(svc.engine, path.tournament_id)
+        if t is None:
+            raise not_found("tournament", path.tournament_id)
+        return json_response(PlayerList.of(t))
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/players",
+        responses={201: EntryOut, **problems(401, 403, 404, 409)},
+    )
+    @idempotent
+    def add_player(path: TournamentPath, body: PlayerBody) -> Response:
+        """The organiser or an arbiter of the whole event enters a player by hand (a person, no account:
+        a new player id); after the start, a late entry playing from the next round not yet paired."""
+        who = principal()
+        entry = svc.bus.handle(commands.AddPlayer(who.actor(), path.tournament_id, body.person()))
+        location = f"/tournaments/{path.tournament_id}/players/{entry.player_id}"
+        return json_response(EntryOut.of(entry), 201, {"Location": location})
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/players/import",
+        responses={201: ImportOut, **problems(401, 403, 404, 409, 415)},
+    )
+    @idempotent
+    def import_players(path: TournamentPath, raw: PlayerListUpload) -> Response:
+        """Import a player list before the start: ``text/csv`` or a TRF file as ``text/plain``. A bad
+        line is a 422 naming it (``line``); a FIDE id entered already or twice in the list a 409; either
+        way nothing is imported."""
+        who = principal()
+        fmt = _list_format(request)
+        text = decode(request.get_data())
+        entered = svc.bus.handle(commands.ImportPlayers(who.actor(), path.tournament_id, text, fmt))
+        out = ImportOut(tournament_id=path.tournament_id, players=[EntryOut.of(e) for e in entered])
+        return json_response(out, 201)
+
+    @api.patch(
+        "/tournaments/<uuid:tournament_id>/players/<uuid:player_id>",
+        responses={200: EntryOut, **problems(401, 403, 404, 409)},
+    )
+    def change_player(path: PlayerPath, body: PlayerChangeBody) -> Response:
+        """Correct a player's name or FIDE data before the start (a field given replaces, null clears)."""
+        who = principal()
+        cmd = commands.ChangePlayer(who.actor(), path.tournament_id, path.player_id, body.change())
+        return json_response(EntryOut.of(svc.bus.handle(cmd)))
+
+    @api.delete(
+        "/tournaments/<uuid:tournament_id>/players/<uuid:player_id>",
+        responses={200: TournamentOut, **problems(401, 403, 404, 409)},
+    )
+    def remove_player(path: PlayerPath) -> Response:
+        """Remove an entry before the start (after it, a player is withdrawn)."""
+        who = principal()
+        t = svc.bus.handle(commands.RemovePlayer(who.actor(), path.tournament_id, path.player_id))
+        return json_response(TournamentOut.of(t))
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>/confirm",
+        responses={200: TournamentOut, **problems(401, 403, 404, 409)},
+    )
+    def confirm(path: EntryPath) -> Response:
+        """Confirm an account's entry before the start: the player is on the roster (``player.joined``)."""
+        who = principal()
+        t = svc.bus.handle(commands.ConfirmEntry(who.actor(), path.tournament_id, path.player_id))
         return json_response(TournamentOut.of(t))
 
     return api

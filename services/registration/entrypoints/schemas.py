@@ -8,19 +8,22 @@ from typing import Annotated, Final
 
 from pydantic import AfterValidator, BaseModel, Field, field_validator
 
-from services.registration.domain import knockout
+from services.registration.domain import fide, knockout, players
 from services.registration.domain.audit import AuditEntry, AuditKind, SubjectKind
+from services.registration.domain.fide import ClockKeeping, FideFormat, LateEntryBye, PairingSystem
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import (
     MAX_REASON,
     AccountKind,
     Arbiter,
+    Entry,
     Standing,
     Status,
     TimeControl,
     Tournament,
     not_offered,
 )
+from services.registration.domain.players import KEEP, Person, PlayerChange, Profile, Sex, Title
 from services.registration.domain.speed import Speed, rating_key
 from shared.authority import Role
 from shared.http.problems import unprocessable
@@ -175,12 +178,76 @@ class KnockoutChangeBody(Strict):
         )
 
 
+class FideBody(Strict):
+    """The settings of a `fide-rapid` event (RULES.md §6)."""
+
+    rounds: int | None = Field(
+        None, ge=1, le=fide.MAX_ROUNDS, description="a Swiss: 1–30 (required); a round robin: left out"
+    )
+    system: PairingSystem = Field(PairingSystem.SWISS, description="swiss (the Dutch system) | round_robin")
+    place: Text = Field("", max_length=fide.MAX_PLACE)
+    start_date: dt.date | None = Field(None, description="default: the day it starts")
+    end_date: dt.date | None = Field(None, description="on or after the start date; default: the start date")
+    acceleration: bool = Field(False, description="Baku acceleration (FIDE C.04.7), a Swiss only")
+    clocks: ClockKeeping = Field(ClockKeeping.BOARD, description="board (over the board) | server")
+    default_time_minutes: int = Field(
+        10, ge=fide.DEFAULT_TIME_MINUTES[0], le=fide.DEFAULT_TIME_MINUTES[1], description="0–60"
+    )
+    late_entry_bye: LateEntryBye = Field(
+        LateEntryBye.ZERO, description="what a late entry scores for each round missed: zero | half"
+    )
+
+    def domain(self) -> FideFormat:
+        return FideFormat(
+            rounds=self.rounds,
+            system=self.system,
+            place=self.place,
+            start_date=self.start_date,
+            end_date=self.end_date,
+            acceleration=self.acceleration,
+            clocks=self.clocks,
+            default_time_minutes=self.default_time_minutes,
+            late_entry_bye=self.late_entry_bye,
+        )
+
+
+class FideOut(BaseModel):
+    rounds: int | None = Field(description="a round robin's: null until the start fixes it from the field")
+    system: PairingSystem
+    place: str
+    start_date: dt.date | None
+    end_date: dt.date | None
+    acceleration: bool
+    clocks: ClockKeeping
+    default_time_minutes: int
+    late_entry_bye: LateEntryBye
+    rounds_paired: int = Field(
+        description="the last round pairing announced: a late entry plays from the next"
+    )
+
+    @classmethod
+    def of(cls, fmt: FideFormat, rounds_paired: int) -> FideOut:
+        return cls(
+            rounds=fmt.rounds,
+            system=fmt.system,
+            place=fmt.place,
+            start_date=fmt.start_date,
+            end_date=fmt.end_date,
+            acceleration=fmt.acceleration,
+            clocks=fmt.clocks,
+            default_time_minutes=fmt.default_time_minutes,
+            late_entry_bye=fmt.late_entry_bye,
+            rounds_paired=rounds_paired,
+        )
+
+
 class ChangeTournamentBody(Strict):
     name: Text | None = Field(None, min_length=1, max_length=200)
     time_control: TimeControlBody | None = None
     variant: Variant | None = None
     rated: bool | None = None
     knockout: KnockoutChangeBody | None = None
+    fide: FideBody | None = Field(None, description="fide-rapid, before the start: the whole block, replaced")
 
 
 class CreateTournamentBody(Strict):
@@ -192,7 +259,9 @@ class CreateTournamentBody(Strict):
     seats: int = Field(200, ge=1, le=10_000, description="4–200")
     minimum: int = Field(4, ge=1, le=10_000, description="4 or more, at most the seats")
     threshold: int = Field(7, ge=1, le=1000, description="7–20: fewer players → round robin, else Swiss")
-    ruleset: Ruleset = Field(Ruleset.PLATFORM, description="platform | knockout | double-knockout")
+    ruleset: Ruleset = Field(
+        Ruleset.PLATFORM, description="platform | knockout | double-knockout | fide-rapid"
+    )
     variant: Variant = Variant.CHESS
     double_rounds: bool = False
     extra_round: bool = False
@@ -207,8 +276,9 @@ class CreateTournamentBody(Strict):
     byes_on_request: bool | None = Field(
         None,
         description="players may ask for a zero-point bye before a round is paired; default by ruleset"
-        " (platform: off, a hand-set option; knockouts: never)",
+        " (platform: off, a hand-set option; knockouts: never; fide-rapid: always)",
     )
+    fide: FideBody | None = Field(None, description="fide-rapid: its settings (required)")
 
     @field_validator("ruleset", mode="before")
     @classmethod
@@ -233,23 +303,143 @@ class AccountPath(BaseModel):
     account_id: uuid.UUID
 
 
+class ProfileBody(Strict):
+    """A player's FIDE data; each field may be left out (unknown). A rating of 0 is unrated."""
+
+    fide_id: int | None = Field(None, ge=1, le=players.FIDE_ID_MAX)
+    federation: Text | None = Field(
+        None, min_length=3, max_length=3, pattern=r"^[A-Za-z]{3}$", description="FIDE code, e.g. SUI"
+    )
+    title: Title | None = Field(None, description="GM, IM, WGM, FM, WIM, CM, WFM, WCM")
+    sex: Sex | None = Field(None, description="m | w")
+    birth_year: int | None = Field(None, ge=players.BIRTH_YEARS[0], le=players.BIRTH_YEARS[1])
+    rating_standard: int | None = Field(
+        None, ge=0, le=MAX_RATING, description="FIDE standard rating: the starting rank uses it"
+    )
+    rating_rapid: int | None = Field(None, ge=0, le=MAX_RATING, description="FIDE rapid rating")
+
+    def domain(self) -> Profile | None:
+        return players.profile(
+            fide_id=self.fide_id,
+            federation=self.federation,
+            title=self.title,
+            sex=self.sex,
+            birth_year=self.birth_year,
+            rating_standard=self.rating_standard,
+            rating_rapid=self.rating_rapid,
+        )
+
+
+class PlayerBody(ProfileBody):
+    """A person entered by hand in a `fide-rapid` event (no account)."""
+
+    name: Text = Field(min_length=1, max_length=players.MAX_NAME, examples=["Carlsen, Magnus"])
+
+    def person(self) -> Person:
+        return Person(players.player_name(self.name), self.domain())
+
+
+class PlayerChangeBody(ProfileBody):
+    """What to change in an entered player: a field given replaces (null clears it), one left out stays."""
+
+    name: Text | None = Field(None, min_length=1, max_length=players.MAX_NAME)
+
+    def change(self) -> PlayerChange:
+        given = self.model_fields_set
+        values = {f: getattr(self, f) if f in given else KEEP for f in PlayerChange.__dataclass_fields__}
+        if values["name"] is None:
+            values["name"] = KEEP  # a name is never cleared
+        return PlayerChange(**values)
+
+
+class PlayerPath(BaseModel):
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+
+
 class JoinBody(Strict):
     player_id: uuid.UUID | None = Field(
         None,
         description="the service principal: enter a player; a knockout's organiser (or an arbiter of the"
-        " whole tournament): add a player to the roster",
+        " whole tournament): add a player to the roster; a fide-rapid event's: enter an account, confirmed",
     )
     password: Text | None = Field(None, max_length=100)
+    profile: ProfileBody | None = Field(None, description="fide-rapid: the player's FIDE data")
+
+
+class ProfileOut(BaseModel):
+    fide_id: int | None
+    federation: str | None
+    title: Title | None
+    sex: Sex | None
+    birth_year: int | None
+    rating_standard: int | None
+    rating_rapid: int | None
+
+    @classmethod
+    def of(cls, p: Profile | None) -> ProfileOut | None:
+        if p is None:
+            return None
+        return cls(
+            fide_id=p.fide_id,
+            federation=p.federation,
+            title=p.title,
+            sex=p.sex,
+            birth_year=p.birth_year,
+            rating_standard=p.rating_standard,
+            rating_rapid=p.rating_rapid,
+        )
 
 
 class EntryOut(BaseModel):
     player_id: uuid.UUID
     name: str
-    rating: int | None
+    rating: int | None = Field(description="the rating pairing uses (fide-rapid: the FIDE standard rating)")
     status: Standing = Field(
-        Standing.ACTIVE, description="active | withdrawn | excluded (after the start, for good)"
+        Standing.ACTIVE,
+        description="active | withdrawn | excluded (after the start, for good) | unconfirmed (fide-rapid:"
+        " an account's entry before an official confirms it)",
     )
     withdrawn_at: dt.datetime | None = None
+    profile: ProfileOut | None = Field(None, description="fide-rapid: the player's FIDE data")
+    by_hand: bool = Field(False, description="fide-rapid: a person entered by an official, with no account")
+    from_round: int | None = Field(None, description="a late entry: the first round they play")
+
+    @classmethod
+    def of(cls, e: Entry) -> EntryOut:
+        return cls(
+            player_id=e.player_id,
+            name=e.name,
+            rating=e.rating,
+            status=e.standing,
+            withdrawn_at=e.withdrawal.at if e.withdrawal else None,
+            profile=ProfileOut.of(e.profile),
+            by_hand=e.by_hand,
+            from_round=e.from_round,
+        )
+
+
+class RankedOut(EntryOut):
+    rank: int = Field(ge=1, description="the starting rank")
+
+
+class PlayerList(BaseModel):
+    tournament_id: uuid.UUID
+    players: list[RankedOut] = Field(
+        description="the confirmed players in starting-rank order: FIDE standard rating, title, name"
+    )
+
+    @classmethod
+    def of(cls, t: Tournament) -> PlayerList:
+        ranked = [
+            RankedOut(rank=i, **EntryOut.of(e).model_dump()) for i, e in enumerate(t.starting_rank(), start=1)
+        ]
+        return cls(tournament_id=t.id, players=ranked)
+
+
+class ImportOut(BaseModel):
+    tournament_id: uuid.UUID
+    players: list[EntryOut] = Field(description="the players imported, in the list's order")
 
 
 class KnockoutOut(BaseModel):
@@ -284,9 +474,14 @@ class TournamentOut(BaseModel):
     id: uuid.UUID
     organiser_id: uuid.UUID
     name: str
-    status: Status = Field(description="draft (knockouts) | scheduled | started | cancelled | completed")
+    status: Status = Field(
+        description="draft (knockouts) | scheduled (fide-rapid: open until its arbiters start it) | started"
+        " | cancelled | completed"
+    )
     status_reason: str | None
-    starts_at: dt.datetime | None = Field(description="a knockout's: when its organiser started it")
+    starts_at: dt.datetime | None = Field(
+        description="a knockout's or a fide-rapid event's: when it was started (none before)"
+    )
     time_control: TimeControlBody
     seats: int
     minimum: int
@@ -301,6 +496,7 @@ class TournamentOut(BaseModel):
     byes_on_request: bool = Field(False, description="players may ask for a zero-point bye (RULES.md §6)")
     entries: list[EntryOut]
     knockout: KnockoutOut | None = None
+    fide: FideOut | None = None
 
     @classmethod
     def of(cls, t: Tournament) -> TournamentOut:
@@ -328,17 +524,9 @@ class TournamentOut(BaseModel):
             min_rating=t.min_rating,
             private=t.private,
             byes_on_request=t.byes_on_request,
-            entries=[
-                EntryOut(
-                    player_id=e.player_id,
-                    name=e.name,
-                    rating=e.rating,
-                    status=e.standing,
-                    withdrawn_at=e.withdrawal.at if e.withdrawal else None,
-                )
-                for e in t.entries
-            ],
+            entries=[EntryOut.of(e) for e in t.entries],
             knockout=KnockoutOut.of(t.knockout, t.drawn_order()) if t.knockout is not None else None,
+            fide=FideOut.of(t.fide, t.rounds_paired) if t.fide is not None else None,
         )
 
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 from services.registration.domain.audit import AuditEntry
 from services.registration.domain.model import AccountKind, Changes, Settings
+from services.registration.domain.player_lists import ListFormat
+from services.registration.domain.players import Person, PlayerChange, Profile
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
 
 
@@ -34,6 +36,7 @@ class JoinTournament:
     tournament_id: uuid.UUID
     player_id: uuid.UUID
     password: str | None = None
+    profile: Profile | None = None  # fide-rapid: the FIDE data the player gives
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,8 @@ class ChangeTournament:
 
 @dataclass(frozen=True)
 class StartTournament:
-    """The organiser starts a knockout draft: roster and seeds are fixed, round 1 is paired."""
+    """The organiser starts a knockout draft, or the organiser or an arbiter of the whole event a
+    fide-rapid event: roster and seeds are fixed, round 1 is paired."""
 
     actor: Actor
     tournament_id: uuid.UUID
@@ -130,3 +134,65 @@ class RecordDecision:
     """A decision another service took (a result entered, a correction, ...): into the audit log."""
 
     entry: AuditEntry
+
+
+# -- a fide-rapid event's players ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class AddPlayer:
+    """An official enters a player by hand (a person, no account); after the start: a late entry."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    person: Person
+    player_id: uuid.UUID = field(default_factory=uuid.uuid4)
+
+
+@dataclass(frozen=True)
+class ImportPlayers:
+    """An official imports a CSV or TRF player list before the start: all of it or nothing."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    text: str
+    format: ListFormat
+
+
+@dataclass(frozen=True)
+class ChangePlayer:
+    actor: Actor
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    change: PlayerChange
+
+
+@dataclass(frozen=True)
+class RemovePlayer:
+    actor: Actor
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class ConfirmEntry:
+    """An official confirms an account's entry into a fide-rapid event."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class RecordRoundPaired:
+    """Pairing paired a round (``round.paired``): late entries play from the next one."""
+
+    tournament_id: uuid.UUID
+    round: int
+
+
+@dataclass(frozen=True)
+class WithdrawAbsentPlayer:
+    """Pairing found an absence not excused before the next pairing (``absence.unexcused``)."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int

@@ -13,8 +13,8 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from services.registration.domain import errors, knockout
-from services.registration.domain.model import Account, Tournament
+from services.registration.domain import errors, knockout, player_lists
+from services.registration.domain.model import Account, Entry, Tournament
 from services.registration.service_layer import commands
 from services.registration.service_layer.ports import UnitOfWork
 from shared.seed_draw import new_draw_seed
@@ -60,6 +60,11 @@ class Handlers:
             commands.RevokeArbiter: self.revoke,
             commands.WithdrawPlayer: self.withdraw,
             commands.DrawSeeding: self.draw_seeding,
+            commands.AddPlayer: self.add_player,
+            commands.ImportPlayers: self.import_players,
+            commands.ChangePlayer: self.change_player,
+            commands.RemovePlayer: self.remove_player,
+            commands.ConfirmEntry: self.confirm,
         }
 
     def register_account(self, cmd: commands.RegisterAccount, uow: UnitOfWork) -> Account:
@@ -93,13 +98,20 @@ class Handlers:
                 raise errors.RosterKeptByOrganiser(
                     "the organiser (or an arbiter of the whole tournament) keeps a knockout's roster"
                 )
-            if not t.is_knockout and actor.id != cmd.player_id and not actor.is_service:
+            official = t.is_fide and t.official(actor.id) is not None
+            if not t.is_knockout and actor.id != cmd.player_id and not actor.is_service and not official:
                 raise errors.Forbidden("players join themselves (the game server may enter them)")
             account = _account(uow, cmd.player_id)
             if t.is_knockout:
                 t.add_player(account, now=self.clock.now())
-            else:
-                t.join(account, now=self.clock.now(), password=cmd.password)
+            else:  # a fide-rapid entry an official makes is confirmed at once
+                t.join(
+                    account,
+                    now=self.clock.now(),
+                    password=cmd.password,
+                    profile=cmd.profile,
+                    confirmed=official,
+                )
             uow.tournaments.save(t)
             uow.commit()
             return t
@@ -139,10 +151,15 @@ class Handlers:
             return t
 
     def start(self, cmd: commands.StartTournament, uow: UnitOfWork) -> Tournament:
-        """Start a knockout draft: fix the roster and its seeds; pairing pairs round 1 on
-        ``tournament.started``."""
+        """Start a knockout draft (its organiser) or a fide-rapid event (its organiser or an arbiter of
+        the whole event): fix the roster and its seeds; pairing pairs round 1 on ``tournament.started``."""
         with uow:
             t = _get(uow, cmd.tournament_id)
+            if t.is_fide:
+                t.start_fide(cmd.actor.id, self.clock.now())
+                uow.tournaments.save(t)
+                uow.commit()
+                return t
             t.require_organiser(cmd.actor.id, "start it")
             players = uow.accounts.get_many(e.player_id for e in t.entries)
             t.start_knockout(self.clock.now(), {a.id: a for a in players}, self.draw_seed())
@@ -181,6 +198,52 @@ class Handlers:
         with uow:
             t = _get(uow, cmd.tournament_id)
             t.draw_seeding(cmd.actor.id, self.draw_seed(), now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.commit()
+            return t
+
+    # -- a fide-rapid event's players ---------------------------------------------------------------
+    def add_player(self, cmd: commands.AddPlayer, uow: UnitOfWork) -> Entry:
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            entry = t.add_person(cmd.actor.id, cmd.person, cmd.player_id, now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.commit()
+            return entry
+
+    def import_players(self, cmd: commands.ImportPlayers, uow: UnitOfWork) -> list[Entry]:
+        """The whole list is read (a bad line: InvalidPlayerLine) and checked before anything is entered."""
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            t.check_import(cmd.actor.id)  # who and when, before reading what they sent
+            people = player_lists.read(cmd.text, cmd.format)
+            ids = [uuid.uuid4() for _ in people]
+            source = f"a {cmd.format.value.upper()} list"
+            entered = t.import_people(cmd.actor.id, people, ids, source=source, now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.commit()
+            return entered
+
+    def change_player(self, cmd: commands.ChangePlayer, uow: UnitOfWork) -> Entry:
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            entry = t.change_player(cmd.actor.id, cmd.player_id, cmd.change, now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.commit()
+            return entry
+
+    def remove_player(self, cmd: commands.RemovePlayer, uow: UnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            t.remove_player(cmd.actor.id, cmd.player_id, now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.commit()
+            return t
+
+    def confirm(self, cmd: commands.ConfirmEntry, uow: UnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            t.confirm(cmd.actor.id, cmd.player_id, now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return t
@@ -224,3 +287,17 @@ class Handlers:
         (it may arrive before or after anything else; nothing waits for it)."""
         if cmd is not None:
             uow.audit.add([cmd.entry])
+
+    def on_round_paired(self, cmd: commands.RecordRoundPaired, uow: UnitOfWork) -> None:
+        """Remember the last round pairing announced, for the round late entries play from. Any other
+        tournament's rounds, and a tournament registration does not know, change nothing."""
+        t = uow.tournaments.get(cmd.tournament_id, lock=True)
+        if t is not None and t.round_paired(cmd.round):
+            uow.tournaments.save(t)
+
+    def on_absence_unexcused(self, cmd: commands.WithdrawAbsentPlayer, uow: UnitOfWork) -> None:
+        """Withdraw the player (FIDE C.04.2) through the normal path: ``player.withdrawn`` and the audit
+        log, decided by the rules (role ``service``). A repeat, or a player gone already, changes nothing."""
+        t = uow.tournaments.get(cmd.tournament_id, lock=True)
+        if t is not None and t.withdraw_absent(cmd.player_id, cmd.round, now=self.clock.now()) is not None:
+            uow.tournaments.save(t)

@@ -13,8 +13,10 @@ import sqlalchemy as sa
 from services.registration.adapters import orm
 from services.registration.adapters.memory import MemoryDatabase
 from services.registration.bootstrap import subscriptions
+from services.registration.domain.fide import FideFormat
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import AccountKind, Settings, TimeControl
+from services.registration.domain.players import Person, profile
 from services.registration.service_layer import commands
 from services.registration.service_layer.handlers import Handlers
 from shared import events
@@ -39,6 +41,18 @@ def register(client, name="Ann", kind="registered", rating=None) -> uuid.UUID:
     r = client.post("/accounts", json=body, headers=token(STAFF, "service"))
     assert r.status_code == 201, r.json
     return uuid.UUID(r.json["id"])
+
+
+def create_fide(client, organiser, **kw):
+    """POST a fide-rapid event (15+10, a 5-round Swiss unless ``kw`` says otherwise); the response."""
+    body = {
+        "name": "Rapid open",
+        "ruleset": "fide-rapid",
+        "time_control": {"base_seconds": 900, "increment_seconds": 10},
+        "fide": {"rounds": 5},
+    }
+    body.update(kw)
+    return client.post("/tournaments", json=body, headers=token(organiser))
 
 
 def create(client, organiser, **kw):
@@ -92,6 +106,22 @@ class InMemoryRegistration:
         for p in players:
             self.join(tid, p, by=organiser)
         return tid
+
+    def fide(self, organiser: uuid.UUID, **fmt: Any) -> uuid.UUID:
+        """A fide-rapid event, 15+10, a 5-round Swiss unless ``fmt`` says otherwise (not started)."""
+        settings = Settings(
+            "Rapid open",
+            None,
+            TimeControl(900, 10),
+            ruleset=Ruleset.FIDE_RAPID,
+            fide=FideFormat(**{"rounds": 5, **fmt}),
+        )
+        return self.bus.handle(commands.CreateTournament(Actor(organiser), settings)).id
+
+    def add(self, tournament_id: uuid.UUID, by: uuid.UUID, name: str, **data: Any) -> uuid.UUID:
+        """Enter a person by hand (``data``: their FIDE data); their player id."""
+        person = Person(name, profile(**data))
+        return self.bus.handle(commands.AddPlayer(Actor(by), tournament_id, person)).player_id
 
     def join(self, tournament_id: uuid.UUID, player: uuid.UUID, by: uuid.UUID | None = None) -> None:
         self.bus.handle(commands.JoinTournament(Actor(by or player), tournament_id, player))

@@ -1,7 +1,8 @@
 """One contract for registration's repositories and unit of work, run against the SQL ones on SQLite,
 the in-memory fakes the handler tests use, and the SQL ones on PostgreSQL (integration): aggregates
-round-trip whole, roster changes are written, ids and running competitions are unique (driver errors
-arrive as domain errors), nothing is seen before commit, and commit publishes what was recorded."""
+round-trip whole (a fide-rapid event with its players' FIDE data too), roster changes are written, ids,
+running competitions and an event's FIDE ids are unique (driver errors arrive as domain errors), nothing is
+seen before commit, and commit publishes what was recorded."""
 
 from __future__ import annotations
 
@@ -19,16 +20,19 @@ from services.registration.adapters.memory import MemoryDatabase
 from services.registration.bootstrap import bootstrap
 from services.registration.config import RegistrationSettings
 from services.registration.domain import audit, errors
+from services.registration.domain.fide import ClockKeeping, FideFormat, LateEntryBye, PairingSystem
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
 from services.registration.domain.model import (
     Account,
     AccountKind,
     Changes,
     Settings,
+    Standing,
     Status,
     TimeControl,
     Tournament,
 )
+from services.registration.domain.players import Person, PlayerChange, Profile, Sex, Title
 from services.registration.service_layer.ports import UnitOfWork
 from services.registration.tests.helpers import NOW
 from shared.authority import Role
@@ -446,3 +450,133 @@ def test_the_audit_log_keeps_nothing_uncommitted_or_rolled_back(backend: Backend
         uow.commit()
     with backend.uow() as uow:
         assert uow.audit.of(tid) == entries[1:2]
+
+
+# -- fide-rapid events -------------------------------------------------------------------------------
+def fide_event(organiser: Account, **fmt: Any) -> Tournament:
+    settings = Settings(
+        "Rapid open",
+        None,
+        TimeControl(900, 10),
+        ruleset=Ruleset.FIDE_RAPID,
+        fide=FideFormat(**{"rounds": 5, **fmt}),
+    )
+    return Tournament.create(organiser, settings, now=NOW)
+
+
+def test_a_fide_rapid_event_round_trips_with_its_players(backend: Backend) -> None:
+    org, ann = account("Org"), account("Ann")
+    t = fide_event(
+        org,
+        place="Bern",
+        start_date=dt.date(2026, 6, 6),
+        end_date=dt.date(2026, 6, 7),
+        acceleration=True,
+        clocks=ClockKeeping.SERVER,
+        default_time_minutes=15,
+        late_entry_bye=LateEntryBye.HALF,
+    )
+    carlsen = Person("Carlsen, Magnus", Profile(1503014, "NOR", Title.GM, Sex.M, 1990, 2830, 2820))
+    t.add_person(org.id, carlsen, uuid.uuid4(), now=NOW)
+    t.add_person(org.id, Person("Newcomer"), uuid.uuid4(), now=NOW + dt.timedelta(seconds=1))
+    t.join(ann, now=NOW + dt.timedelta(seconds=2), profile=Profile(fide_id=7, rating_standard=1900))
+    stored(backend, org, ann, tournaments=(t,))
+    loaded = reload(backend, t.id)
+    assert loaded == t
+    assert [(e.name, e.standing, e.by_hand, e.rating) for e in loaded.entries] == [
+        ("Carlsen, Magnus", Standing.ACTIVE, True, 2830),
+        ("Newcomer", Standing.ACTIVE, True, None),
+        ("Ann", Standing.UNCONFIRMED, False, 1900),
+    ]
+    assert loaded.entries[0].profile == carlsen.profile and loaded.entries[1].profile is None
+    assert (loaded.fide, loaded.rounds_paired, loaded.starts_at) == (t.fide, 0, None)
+    with backend.uow() as uow:
+        assert uow.tournaments.due(NOW + dt.timedelta(days=30), limit=10) == []  # never started by time
+    assert [kind for kind, _ in backend.published()] == ["player.joined", "player.joined"]  # Ann: unconfirmed
+
+
+def test_save_writes_confirmations_corrections_the_start_and_late_entries(backend: Backend) -> None:
+    org, ann, bob = account("Org"), account("Ann"), account("Bob")
+    t = fide_event(org, rounds=None, system=PairingSystem.ROUND_ROBIN)
+    people = [Person(f"P{i}", Profile(fide_id=100 + i, rating_standard=2000 + i)) for i in range(3)]
+    t.import_people(org.id, people, [uuid.uuid4() for _ in people], source="a CSV list", now=NOW)
+    t.join(ann, now=NOW + dt.timedelta(seconds=1))
+    t.join(bob, now=NOW + dt.timedelta(seconds=2))
+    stored(backend, org, ann, bob, tournaments=(t,))
+    p0 = t.entries[0].player_id
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.confirm(org.id, ann.id, now=NOW)
+        t.change_player(org.id, p0, PlayerChange(name="P zero", title=Title.FM, fide_id=None), now=NOW)
+        uow.tournaments.save(t)
+        uow.commit()
+    loaded = reload(backend, t.id)
+    assert loaded == t
+    assert (loaded.entries[0].name, loaded.entries[0].profile) == (
+        "P zero",
+        Profile(title=Title.FM, rating_standard=2000),
+    )
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.start_fide(org.id, NOW + dt.timedelta(hours=1))  # Bob, never confirmed, is left out
+        t.round_paired(2)
+        uow.tournaments.save(t)
+        uow.commit()
+    loaded = reload(backend, t.id)
+    assert loaded == t
+    assert [e.name for e in loaded.entries] == ["P zero", "P1", "P2", "Ann"]
+    assert loaded.fide is not None and loaded.fide.rounds == 3 and loaded.rounds_paired == 2
+    assert loaded.fide.start_date == loaded.fide.end_date == dt.date(2026, 6, 1)
+    assert loaded.status is Status.STARTED
+
+
+def test_late_entries_and_absences_round_trip(backend: Backend) -> None:
+    org = account("Org")
+    t = fide_event(org, rounds=3)
+    ids = [uuid.uuid4() for _ in range(4)]
+    t.import_people(org.id, [Person(f"P{i}") for i in range(4)], ids, source="a TRF file", now=NOW)
+    t.start_fide(org.id, NOW)
+    stored(backend, org, tournaments=(t,))
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.round_paired(1)
+        late = t.add_person(
+            org.id, Person("Late", Profile(fide_id=9)), uuid.uuid4(), now=NOW + dt.timedelta(hours=1)
+        )
+        t.withdraw_absent(ids[1], 1, now=NOW + dt.timedelta(minutes=90))
+        uow.tournaments.save(t)
+        uow.commit()
+    loaded = reload(backend, t.id)
+    assert loaded == t
+    by_id = {e.player_id: e for e in loaded.entries}
+    assert (by_id[late.player_id].from_round, by_id[late.player_id].standing) == (2, Standing.ACTIVE)
+    w = by_id[ids[1]].withdrawal
+    assert w is not None and (w.excluded, w.reason) == (False, "unannounced absence (FIDE C.04.2)")
+    with backend.uow() as uow:
+        log = uow.audit.of(t.id)
+    assert [(e.kind.value, e.role) for e in log] == [
+        ("players_imported", Role.ORGANISER),
+        ("tournament_started", Role.ORGANISER),
+        ("player_added", Role.ORGANISER),
+        ("player_withdrawn", Role.SERVICE),
+    ]
+
+
+def test_a_fide_id_is_held_by_one_player_of_an_event(backend: Backend) -> None:
+    org = account("Org")
+    t = fide_event(org)
+    t.add_person(org.id, Person("Ann", Profile(fide_id=7)), uuid.uuid4(), now=NOW)
+    stored(backend, org, tournaments=(t,))
+    with backend.uow() as uow:
+        stale = uow.tournaments.get(t.id)  # loaded before another unit of work enters Bob
+    assert stale is not None
+    with backend.uow() as uow:
+        t = uow.tournaments.get(t.id, lock=True)
+        t.add_person(org.id, Person("Bob", Profile(fide_id=8)), uuid.uuid4(), now=NOW)
+        uow.tournaments.save(t)
+        uow.commit()
+    # what a save without the row lock would meet: the domain's check passed on the stale copy
+    with backend.uow() as uow, pytest.raises(errors.DuplicateFideId):
+        stale.add_person(org.id, Person("Impostor", Profile(fide_id=8)), uuid.uuid4(), now=NOW)
+        uow.tournaments.save(stale)
+    assert [(e.name, e.fide_id) for e in reload(backend, t.id).entries] == [("Ann", 7), ("Bob", 8)]

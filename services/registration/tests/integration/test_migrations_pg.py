@@ -100,12 +100,12 @@ def test_0004_upgrades_a_database_with_tournaments(servers) -> None:
         svc.engine.dispose()
 
 
-def test_0005_upgrades_a_database_with_tournaments_and_holds_fide_ids_unique(servers) -> None:
+def test_0006_upgrades_a_database_with_tournaments_and_holds_fide_ids_unique(servers) -> None:
     url = servers.create_database(f"registration_{uuid.uuid4().hex[:8]}")
     engine = make_engine(url)
     tid, org, ann = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
     try:
-        upgrade(MIGRATIONS, engine, "0004")
+        upgrade(MIGRATIONS, engine, "0005")
         with engine.begin() as conn:
             conn.execute(
                 sa.text(

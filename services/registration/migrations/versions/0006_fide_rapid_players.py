@@ -1,7 +1,7 @@
 """fide-rapid events and their players
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 Create Date: 2026-12-02 10:00:00
 
 A `fide-rapid` event keeps its settings in ``tournaments.fide`` and the last round pairing announced in
@@ -15,8 +15,8 @@ was made by an account and has no FIDE data.
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

@@ -122,3 +122,15 @@ def test_games_whose_lines_disagree_are_refused_naming_both_lines(
 def test_games_whose_lines_agree_are_read(first: str, second: str) -> None:
     doc = parse(_two(first, second))
     assert doc.players[1].rounds[0] is not None and doc.players[1].rounds[0].opponent == 2
+
+
+def test_a_number_in_other_digits_is_bad_input_not_a_crash(tmp_path):
+    """str.isdigit() takes '²' (and other scripts' digits), which int() refuses: the reader must say so."""
+    from shared.trf import TrfError, read
+
+    path = tmp_path / "odd.trf"
+    path.write_text(
+        "XXR 1\n001    ²      Test                              1500                             0.0    1\n"
+    )
+    with pytest.raises(TrfError, match="must be a number"):
+        read(path)

@@ -19,6 +19,12 @@ from pathlib import Path
 from shared.trf.model import ByeRecord, Colour, Line, PlayerRecord, ResultCode, RoundEntry, TrfDocument
 from shared.trf.points import SCORING_LETTERS
 
+
+def _digits(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also takes '²' or '٣', which int() then refuses."""
+    return text.isascii() and text.isdigit()
+
+
 ROUND_START = 91  # 0-based column of the first round block (column 92)
 BLOCK_WIDTH = 10  # 8 characters and two spaces
 _RESULT_CODES = {code.value: code for code in ResultCode}
@@ -142,7 +148,7 @@ def _int_field(line: str, first: int, last: int, what: str, ctx: _Context) -> in
     value = _field(line, first, last)
     if not value:
         return None
-    if not value.isdigit():
+    if not _digits(value):
         raise ctx.error(f"{what} in columns {first}-{last} must be a number, got {value!r}")
     return int(value)
 
@@ -200,7 +206,7 @@ def _parse_block(block: str, round_no: int, column: int, ctx: _Context) -> Round
     if sep1 != " " or sep2 != " ":
         raise ctx.error(f"{where}: expected 'NNNN c r', got {block!r}")
     opp_text = opp_text.strip()
-    if opp_text and not opp_text.isdigit():
+    if opp_text and not _digits(opp_text):
         raise ctx.error(f"{where}: opponent must be a start number, got {opp_text!r}")
     opponent = int(opp_text) if opp_text else 0
     colour_char = colour_text.lower()
@@ -230,7 +236,7 @@ def _parse_block(block: str, round_no: int, column: int, ctx: _Context) -> Round
 def _ids(tokens: list[str], what: str, ctx: _Context) -> list[int]:
     out = []
     for token in tokens:
-        if not token.isdigit():
+        if not _digits(token):
             raise ctx.error(f"{what}: expected start numbers, got {token!r}")
         out.append(int(token))
     return out
@@ -267,7 +273,7 @@ def _parse_record(doc: TrfDocument, code: str, line: str, ctx: _Context) -> None
     elif code == "092":
         doc.tournament_type = rest
     elif code in ("XXR", "142"):
-        if len(tokens) != 1 or not tokens[0].isdigit() or int(tokens[0]) < 1:
+        if len(tokens) != 1 or not _digits(tokens[0]) or int(tokens[0]) < 1:
             raise ctx.error(f"{code} needs the number of rounds, got {rest!r}")
         doc.total_rounds = int(tokens[0])
     elif code == "XXC":
@@ -291,7 +297,7 @@ def _parse_record(doc: TrfDocument, code: str, line: str, ctx: _Context) -> None
     elif code == "XXZ":
         doc.absent_next.update(_ids(tokens, code, ctx))
     elif code == "XXA":
-        if not tokens or not tokens[0].isdigit():
+        if not tokens or not _digits(tokens[0]):
             raise ctx.error("XXA needs a start number followed by acceleration points")
         # Several lines for one player continue its list (as bbpPairings reads them).
         points = [_points(t, "XXA points", ctx) for t in tokens[1:]]
@@ -331,7 +337,7 @@ def _parse_bye(doc: TrfDocument, line: str, ctx: _Context) -> None:
     kind = tokens[0].upper()
     if kind not in ("H", "F", "Z", "U"):
         raise ctx.error(f"240: unknown bye type {tokens[0]!r} (expected H, F, Z or U)")
-    if not tokens[1].isdigit() or int(tokens[1]) < 1:
+    if not _digits(tokens[1]) or int(tokens[1]) < 1:
         raise ctx.error(f"240: the round must be a number, got {tokens[1]!r}")
     doc.byes.append(ByeRecord(kind, int(tokens[1]), tuple(_ids(tokens[2:], "240", ctx))))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from shared.trf.model import Line, PlayerRecord, RoundEntry, TrfDocument
-from shared.trf.reader import BLOCK_WIDTH, ROUND_START, TrfError, _Context, _parse_player
+from shared.trf.reader import BLOCK_WIDTH, ROUND_START, TrfError, _Context, _digits, _parse_player
 
 __all__ = ["format_player", "format_points", "records", "write"]
 
@@ -86,7 +86,7 @@ def records(doc: TrfDocument) -> list[Line]:
     header records and comments before the player lines, anything else after them."""
     out: list[Line] = []
     kept = [line for line in doc.lines if line.code not in _MODELLED]
-    head = [line for line in kept if line.code.isdigit() or line.code.startswith("#")]
+    head = [line for line in kept if _digits(line.code) or line.code.startswith("#")]
     tail = [line for line in kept if line not in head]
 
     def add(code: str, text: str) -> None:

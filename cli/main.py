@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.client",
     "cli.officials",
     "cli.rulings",
+    "cli.boards",
     "cli.roundrobin",
     "cli.bracket",
     "cli.standings",

@@ -303,3 +303,22 @@ def test_a_refused_penalty_changes_nothing(svc, board):
     svc.bus.handle(ReportResult(game.game_id, Outcome.DRAW, "reported", Actor(arbiter)))
     with pytest.raises(errors.GameOver):
         svc.bus.handle(Penalise(game.game_id, game.white, ILLEGAL, Actor(arbiter)))
+
+
+def test_a_withdrawal_and_the_close_end_board_games_too(svc, board):
+    p, arbiter = board
+    one, two = p.game(1), p.game(2)
+    decision = events.DecisionBy(by=arbiter, role="arbiter", at=NOW, reason="left")
+    withdrawn = events.PlayerWithdrawn(
+        tournament_id=p.tournament_id, player_id=one.black, reason="left", decision=decision
+    )
+    announce(svc, wrap(withdrawn, p.tournament_id))
+    completed = events.TournamentCompleted(
+        tournament_id=p.tournament_id, organiser_id=p.organiser_id, rounds=1, completed_at=NOW
+    )
+    announce(svc, wrap(completed, p.tournament_id))
+    done = {e["game_id"]: (e["outcome"], e["reason"]) for e in payloads(svc, "game.finished")}
+    assert done == {
+        str(one.game_id): ("+/-", "withdrawal"),
+        str(two.game_id): ("1/2-1/2", "tournament_closed"),
+    }

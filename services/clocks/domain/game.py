@@ -411,8 +411,12 @@ class Game(Aggregate):
     def keep_time(self, server_clock: bool, default_time: dt.timedelta | None, at: dt.datetime) -> bool:
         """What the tournament says of its clocks (``tournament.started``) arrived after the game was
         created: over the board the server's clock stops (nobody reports moves there: it would only
-        flag White); with server clocks the default time applies. True when this changed the game."""
-        default_time = default_time if server_clock else None
+        flag White); with server clocks the default time applies — unless it has passed already: it is not
+        applied after the fact (the players may have moved meanwhile). True when this changed the game."""
+        if not server_clock or (
+            default_time is not None and self.started_at is not None and self.started_at + default_time <= at
+        ):
+            default_time = None
         if self.over or (self.server_clock, self.default_time) == (server_clock, default_time):
             return False
         if self.server_clock and not server_clock and self.clock.running:

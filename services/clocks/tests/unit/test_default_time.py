@@ -309,6 +309,13 @@ def test_a_server_game_takes_its_default_time_late():
     assert pending.clock.state is ClockState.PENDING
 
 
+def test_a_default_time_already_past_is_not_applied_after_the_fact():
+    g = game()
+    g.move(WHITE, at(650))
+    assert not g.keep_time(True, TEN, at(700))
+    assert g.default_time is None and g.status is GameStatus.RUNNING
+
+
 def test_a_finished_game_keeps_what_it_was():
     g = game()
     g.report_result(Outcome.DRAW, "agreement", at(5))

@@ -196,7 +196,7 @@ class Handlers:
         loss ends the game). Displaced pieces count across the tournament: its row lock serialises a
         player's penalties in different games (taken before the game's, as a withdrawal takes them)."""
         with uow:
-            seen = uow.games.get(cmd.game_id)
+            seen = uow.games.get(cmd.game_id)  # unlocked: only to know its tournament, locked first
             if seen is None:
                 raise errors.GameNotFound(f"no game {cmd.game_id}")
             uow.tournaments.lock(seen.tournament_id)

@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.officials",
     "cli.roster",
     "cli.rulings",
+    "cli.boards",
     "cli.roundrobin",
     "cli.bracket",
     "cli.standings",

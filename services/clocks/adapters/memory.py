@@ -13,6 +13,7 @@ from services.clocks.adapters.unit_of_work import DeadlineTracking
 from services.clocks.adapters.wire import wire
 from services.clocks.domain import errors
 from services.clocks.domain.game import Game, GameStatus
+from services.clocks.domain.penalties import Incident
 from services.clocks.domain.tournament import Tournament
 from services.clocks.service_layer.ports import DeadlineStore
 from shared.aggregate import Tracking
@@ -96,6 +97,18 @@ class MemoryGameRepository(MemoryRepository[uuid.UUID, Game]):
             if g.status is GameStatus.RUNNING and g.deadline is not None and g.deadline <= now
         ]
         return [gid for _, gid in sorted(due)[:limit]]
+
+    def incidents_of(
+        self, tournament_id: uuid.UUID, player_id: uuid.UUID, *, other_than: uuid.UUID | None = None
+    ) -> list[Incident]:
+        found = [
+            incident
+            for g in self.table.rows()
+            if g.tournament_id == tournament_id and g.id != other_than
+            for incident in g.incidents
+            if incident.player_id == player_id
+        ]
+        return sorted(found, key=lambda i: i.at)
 
     def _games(self, where: Callable[[Game], bool], key: Callable[[Game], Any]) -> list[Game]:
         found = sorted((g for g in self.table.rows() if where(g)), key=key)

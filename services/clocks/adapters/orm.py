@@ -58,6 +58,12 @@ games = sa.Table(
     sa.Column("decision", sa.JSON(none_as_null=True), nullable=True),
     # the result's corrections, oldest first: [{old_outcome, outcome, decision}]
     sa.Column("corrections", sa.JSON(none_as_null=True), nullable=True),
+    # false over the board: the boards keep the time, the server runs no clock for the game
+    sa.Column("server_clock", sa.Boolean(), nullable=False, server_default=sa.true()),
+    # server clocks: a player with no first move this long after the start loses by forfeit
+    sa.Column("default_time_seconds", sa.Integer(), nullable=True),
+    # penalties, oldest first: [{at, kind, player_id, occurrence, consequence, decision, white_ms, black_ms}]
+    sa.Column("incidents", sa.JSON(none_as_null=True), nullable=True),
     sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
     sa.Index(
         "ix_games_deadline",
@@ -83,14 +89,17 @@ clock_changes = sa.Table(
     sa.Index("ix_clock_changes_game", "game_id", "id"),
 )
 
-# What is known of each tournament beyond its games: from tournament.started (organiser, ruleset; null
-# until it arrives), arbiter.appointed/revoked and player.withdrawn, whichever comes first.
+# What is known of each tournament beyond its games: from tournament.started (organiser, ruleset, timing;
+# null until it arrives), arbiter.appointed/revoked and player.withdrawn, whichever comes first.
 tournaments = sa.Table(
     "tournaments",
     metadata,
     sa.Column("id", sa.Uuid(), primary_key=True),
     sa.Column("organiser_id", sa.Uuid(), nullable=True),
     sa.Column("ruleset", sa.String(40), nullable=True),
+    # who keeps the time (fide.clocks: server | board; null: the server) and the default time in minutes
+    sa.Column("clocks", sa.String(10), nullable=True),
+    sa.Column("default_time_minutes", sa.Integer(), nullable=True),
 )
 
 # Each arbiter's standing as last decided by the organiser (revoked ones kept, so an older appointment

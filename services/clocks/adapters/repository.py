@@ -1,8 +1,9 @@
 """The game and tournament repositories on SQL: aggregates in, aggregates out.
 
 A game's row carries its state and its clock's; ``save`` writes the row and appends the clock's new
-changes to ``clock_changes``. Its claims, its result's decision and its corrections are JSON columns. A
-tournament is a head row (organiser, ruleset) with its arbiters and withdrawals. Every statement is built
+changes to ``clock_changes``. Its claims, its result's decision, its corrections and its incidents
+(penalties) are JSON columns. A tournament is a head row (organiser, ruleset, timing) with its arbiters
+and withdrawals. Every statement is built
 once, at import, so a request only binds its values (building them per call cost about a third of a
 result's CPU).
 """
@@ -25,7 +26,8 @@ from services.clocks.domain import errors
 from services.clocks.domain.clock import Clock, ClockState, Side, TimeControl
 from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import Claim, Correction, Game, GameStatus, Outcome
-from services.clocks.domain.tournament import ArbiterPost, Tournament, Withdrawal
+from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
+from services.clocks.domain.tournament import ONLINE, ArbiterPost, Timekeeping, Timing, Tournament, Withdrawal
 from shared.aggregate import Seen
 from shared.database import aware, aware_or_none
 from shared.vocabulary import Ruleset
@@ -96,6 +98,11 @@ _OVERDUE = (
     .order_by(games.c.deadline)
     .limit(sa.bindparam("limit"))
 )
+_INCIDENTS_OF_PLAYER = sa.select(games.c.id, games.c.incidents).where(
+    games.c.tournament_id == sa.bindparam("tournament_id"),
+    sa.or_(games.c.white == sa.bindparam("player_id"), games.c.black == sa.bindparam("player_id")),
+    games.c.incidents.is_not(None),
+)
 _ADD = sa.insert(games).values({c.name: sa.bindparam(c.name) for c in games.c})
 # What a game's life changes; who plays, when and where, and at what time control is set at pairing.
 _CHANGING = (
@@ -120,6 +127,9 @@ _CHANGING = (
     "claims",
     "decision",
     "corrections",
+    "server_clock",  # the tournament's timing arriving after the game was created
+    "default_time_seconds",
+    "incidents",
 )
 _SAVE = (
     sa.update(games)
@@ -183,6 +193,21 @@ class SqlGameRepository:
     def overdue(self, now: dt.datetime, *, limit: int = 100) -> list[uuid.UUID]:
         return list(self.session.execute(_OVERDUE, {"now": now, "limit": limit}).scalars())
 
+    def incidents_of(
+        self, tournament_id: uuid.UUID, player_id: uuid.UUID, *, other_than: uuid.UUID | None = None
+    ) -> list[Incident]:
+        rows = self.session.execute(
+            _INCIDENTS_OF_PLAYER, {"tournament_id": tournament_id, "player_id": player_id}
+        )
+        found = [
+            incident
+            for row in rows
+            if row.id != other_than
+            for incident in map(incident_in, row.incidents)
+            if incident.player_id == player_id
+        ]
+        return sorted(found, key=lambda i: i.at)
+
     def _games(self, statement: sa.Select[Any], params: dict[str, Any]) -> list[Game]:
         return [self.seen.add(game_from_row(row)) for row in self.session.execute(statement, params)]
 
@@ -241,7 +266,18 @@ def game_from_row(row: Any) -> Game:
         claims=claims_in(row.claims),
         decision=decision_in(row.decision),
         corrections=[correction_in(c) for c in row.corrections or ()],
+        server_clock=row.server_clock,
+        default_time=_seconds(row.default_time_seconds),
+        incidents=[incident_in(i) for i in row.incidents or ()],
     )
+
+
+def _seconds(value: int | None) -> dt.timedelta | None:
+    return None if value is None else dt.timedelta(seconds=value)
+
+
+def _in_seconds(value: dt.timedelta | None) -> int | None:
+    return None if value is None else int(value.total_seconds())
 
 
 def _changing(g: Game) -> dict[str, Any]:
@@ -270,6 +306,9 @@ def _changing(g: Game) -> dict[str, Any]:
         "claims": claims_out(g),
         "decision": decision_out(g.decision),
         "corrections": [correction_out(c) for c in g.corrections] or None,
+        "server_clock": g.server_clock,
+        "default_time_seconds": _in_seconds(g.default_time),
+        "incidents": [incident_out(i) for i in g.incidents] or None,
     }
 
 
@@ -311,6 +350,9 @@ def row_of(g: Game) -> dict[str, Any]:
         "claims": claims_out(g),
         "decision": decision_out(g.decision),
         "corrections": [correction_out(c) for c in g.corrections] or None,
+        "server_clock": g.server_clock,
+        "default_time_seconds": _in_seconds(g.default_time),
+        "incidents": [incident_out(i) for i in g.incidents] or None,
     }
 
 
@@ -359,6 +401,34 @@ def correction_in(value: dict[str, Any]) -> Correction:
     return Correction(Outcome(value["old_outcome"]), Outcome(value["outcome"]), decision)
 
 
+def incident_out(i: Incident) -> dict[str, Any]:
+    return {
+        "at": i.at.isoformat(),
+        "kind": i.kind.value,
+        "player_id": str(i.player_id),
+        "occurrence": i.occurrence,
+        "consequence": i.consequence.value,
+        "decision": decision_out(i.decision),
+        "white_ms": i.white_ms,
+        "black_ms": i.black_ms,
+    }
+
+
+def incident_in(value: dict[str, Any]) -> Incident:
+    decision = decision_in(value["decision"])
+    assert decision is not None
+    return Incident(
+        dt.datetime.fromisoformat(value["at"]),
+        PenaltyKind(value["kind"]),
+        uuid.UUID(value["player_id"]),
+        value["occurrence"],
+        Consequence(value["consequence"]),
+        decision,
+        value["white_ms"],
+        value["black_ms"],
+    )
+
+
 # -- tournaments --------------------------------------------------------------------------------------
 _TOURNAMENT = sa.select(tournaments).where(tournaments.c.id == sa.bindparam("tournament_id"))
 _TOURNAMENT_LOCKED = _TOURNAMENT.with_for_update()
@@ -367,7 +437,12 @@ _WITHDRAWALS = sa.select(withdrawals).where(withdrawals.c.tournament_id == sa.bi
 _SAVE_TOURNAMENT = (
     sa.update(tournaments)
     .where(tournaments.c.id == sa.bindparam("tournament_id"))
-    .values(organiser_id=sa.bindparam("organiser_id"), ruleset=sa.bindparam("ruleset"))
+    .values(
+        organiser_id=sa.bindparam("organiser_id"),
+        ruleset=sa.bindparam("ruleset"),
+        clocks=sa.bindparam("clocks"),
+        default_time_minutes=sa.bindparam("default_time_minutes"),
+    )
 )
 _DROP_ARBITER = sa.delete(arbiters).where(
     arbiters.c.tournament_id == sa.bindparam("tournament_id"),
@@ -403,7 +478,13 @@ class SqlTournamentRepository:
     def save(self, t: Tournament) -> None:
         self.session.execute(
             _SAVE_TOURNAMENT,
-            {"tournament_id": t.id, "organiser_id": t.organiser_id, "ruleset": t.ruleset and t.ruleset.value},
+            {
+                "tournament_id": t.id,
+                "organiser_id": t.organiser_id,
+                "ruleset": t.ruleset and t.ruleset.value,
+                "clocks": None if t.timing == ONLINE else t.timing.clocks.value,
+                "default_time_minutes": t.timing.default_time_minutes,
+            },
         )
         for change in t.collect_changes():
             if isinstance(change, ArbiterPost):
@@ -450,7 +531,14 @@ class SqlTournamentRepository:
                 row.id,
                 row.organiser_id,
                 Ruleset(row.ruleset) if row.ruleset else None,
+                _timing(row.clocks, row.default_time_minutes),
                 {a.arbiter_id: a for a in posts},
                 {w.player_id: w for w in gone},
             )
         )
+
+
+def _timing(clocks: str | None, default_time_minutes: int | None) -> Timing:
+    if clocks is None and default_time_minutes is None:
+        return ONLINE
+    return Timing(Timekeeping(clocks or Timekeeping.SERVER.value), default_time_minutes)

@@ -10,8 +10,10 @@ from typing import Any, TypeVar
 from services.clocks.domain import events as domain
 from services.clocks.domain.clock import TimeControl
 from services.clocks.domain.decision import Decision
+from services.clocks.domain.tournament import ONLINE, Timekeeping, Timing
 from services.clocks.service_layer import commands
 from shared import events
+from shared.vocabulary import Ruleset
 from shared.wire import WireMap
 
 wire = WireMap()
@@ -81,6 +83,20 @@ def _swapped(e: domain.GameColoursSwapped) -> events.Event:
     )
 
 
+@wire.maps(domain.GamePenalised)
+def _penalised(e: domain.GamePenalised) -> events.Event:
+    return events.GamePenalised(
+        tournament_id=e.tournament_id,
+        game_id=e.game_id,
+        round=e.round,
+        player_id=e.player_id,
+        kind=e.kind.value,
+        occurrence=e.occurrence,
+        consequence=e.consequence.value,
+        decision=decision_out(e.decision),
+    )
+
+
 @wire.maps(domain.GameCancelled)
 def _cancelled(e: domain.GameCancelled) -> events.Event:
     return events.GameCancelled(
@@ -142,10 +158,24 @@ def close_tournament(event: events.Event) -> commands.CloseTournament:
     return commands.CloseTournament(_as(events.TournamentCompleted, event).tournament_id)
 
 
+def timing_in(settings: events.TournamentSettings) -> Timing:
+    """Who keeps the time: ``fide.clocks`` (the boards by default for `fide-rapid`), with its default
+    time; every other tournament runs on the server's clocks with no default time."""
+    fide = settings.fide
+    if fide is not None:
+        return Timing(Timekeeping(fide.clocks), fide.default_time_minutes)
+    if settings.ruleset is Ruleset.FIDE_RAPID:  # no fide block: its defaults
+        defaults = events.FideSettings.model_fields
+        return Timing(Timekeeping(defaults["clocks"].default), defaults["default_time_minutes"].default)
+    return ONLINE
+
+
 def record_tournament(event: events.Event) -> commands.RecordTournament:
-    """``tournament.started``: who organises it, and under which ruleset."""
+    """``tournament.started``: who organises it, under which ruleset, and who keeps the time."""
     e = _as(events.TournamentStarted, event)
-    return commands.RecordTournament(e.tournament_id, e.organiser_id, e.settings.ruleset)
+    return commands.RecordTournament(
+        e.tournament_id, e.organiser_id, e.settings.ruleset, timing_in(e.settings)
+    )
 
 
 def appoint_arbiter(event: events.Event) -> commands.AppointArbiter:

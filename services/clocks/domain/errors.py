@@ -65,6 +65,19 @@ class Conflict(ClocksError):
     slug = "conflict"
 
 
+class BoardClock(Conflict):
+    """A move reported for a game whose time the boards keep (over the board): the server runs no
+    clock for it."""
+
+    slug = "board-clock"
+
+
+class PlayerMoved(Conflict):
+    """An absence recorded for a player who has made a move on the server's clock: they were there."""
+
+    slug = "player-moved"
+
+
 class NotYourTurn(Conflict):
     slug = "not-your-turn"
 
@@ -82,6 +95,13 @@ class FlagFallen(GameOver):
     report refused with this."""
 
     slug = "flag-fallen"
+
+
+class DefaultTimePassed(GameOver):
+    """The refusal of a report made after the default time passed with a player's first move not made
+    (server clocks): the game was saved lost by that player, by forfeit, at the default time."""
+
+    slug = "default-time-passed"
 
 
 class GameNotStarted(Conflict):
@@ -146,3 +166,22 @@ class InvalidPairing(Invalid):
 
 class InvalidResult(Invalid):
     slug = "invalid-result"
+
+
+class PlayerNotInGame(Invalid):
+    """A penalty or an absence naming someone who does not play the game."""
+
+    slug = "player-not-in-game"
+
+
+class TimesRequired(Invalid):
+    """Displaced pieces over the board without the remaining times the arbiter reads from the clock:
+    whether the warning is skipped depends on them."""
+
+    slug = "times-required"
+
+
+class TimesFromTheClock(Invalid):
+    """Remaining times stated for a game whose clock the server keeps: its clock says them."""
+
+    slug = "times-from-the-clock"

@@ -1,5 +1,5 @@
 """What happens to a game that other services hear of: it started, it finished, it was cancelled, its
-colours were swapped.
+colours were swapped, a player of it was penalised.
 
 The :class:`~services.clocks.domain.game.Game` records them as it changes; the unit of work writes them
 to the outbox at commit, mapped to the versioned wire events by ``adapters/wire.py``. A clock press is
@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from services.clocks.domain.clock import TimeControl
 from services.clocks.domain.decision import Decision
+from services.clocks.domain.penalties import Consequence, PenaltyKind
 from shared.aggregate import DomainEvent
 from shared.scoring import Outcome
 
@@ -35,7 +36,7 @@ class GameStarted(DomainEvent):
 class GameFinished(DomainEvent):
     """The game ended: by a reported result, a flag fall (``reason`` ``time``), a withdrawal's forfeit or
     the tournament's close. ``both_moved`` is False when one side never moved: such a game changes no
-    rating; ``rated`` is False for a knockout's tie-break and sudden-death games. ``decision``: who
+    rating (None over the board: the server does not see the moves); ``rated`` is False for a knockout's tie-break and sudden-death games. ``decision``: who
     entered the result (the organiser, an arbiter, the game server, the player who confirmed the
     opponent's claim, a withdrawal's decision); None when the game ended by itself on the board or the
     clock (a player's own loss, a flag fall, the tournament's close)."""
@@ -49,7 +50,7 @@ class GameFinished(DomainEvent):
     reason: str
     moves: int
     finished_at: dt.datetime
-    both_moved: bool
+    both_moved: bool | None
     rated: bool = True
     decision: Decision | None = None
 
@@ -75,4 +76,20 @@ class GameColoursSwapped(DomainEvent):
     round: int
     white: uuid.UUID
     black: uuid.UUID
+    decision: Decision
+
+
+@dataclass(frozen=True, slots=True)
+class GamePenalised(DomainEvent):
+    """An arbiter (or the organiser) penalised a player of the game: an illegal move or displaced
+    pieces, the how-many-th of its kind, and what followed (a warning, one extra minute for the opponent,
+    the loss of the game)."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    player_id: uuid.UUID
+    kind: PenaltyKind
+    occurrence: int
+    consequence: Consequence
     decision: Decision

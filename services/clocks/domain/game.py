@@ -16,6 +16,14 @@ Knockouts (RULES.md §4): a game of a round its organiser has not published yet 
 waits, and takes no result. A match's games are played one after the other (``match_id``, ``number``),
 and a game its match no longer needs is ``cancelled`` (``pending|running → cancelled``).
 
+FIDE rapid (RULES.md §6): over the board (``server_clock`` False) the boards keep the time: the game
+runs with no clock on the server — no move is reported, no flag falls — and takes results, absences
+and penalties. With server clocks a ``default_time`` forfeits a player who has not made a first move
+by then (counted from the game's start for both players; Black cannot move before White, so while
+White has not moved only White can be defaulted). An arbiter records an absence at the default time
+(:meth:`Game.absence`) and imposes penalties (:meth:`Game.penalise`, :mod:`.penalties`): a loss by
+penalty ends the game with nobody entering the result.
+
 The game records what other services hear of (:mod:`services.clocks.domain.events`) as it changes, and
 its clock keeps the changes not yet saved. A move or result reported after the flag fell is not an
 error raised after the fact: the call returns a :class:`FlagFall` (the report was not applied, the game
@@ -32,9 +40,27 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, Side, TimeControl
+from services.clocks.domain.clock import TIME, ChangeKind, Clock, ClockChange, Side, TimeControl
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.events import GameCancelled, GameColoursSwapped, GameFinished, GameStarted
+from services.clocks.domain.events import (
+    GameCancelled,
+    GameColoursSwapped,
+    GameFinished,
+    GamePenalised,
+    GameStarted,
+)
+from services.clocks.domain.penalties import (
+    EXTRA_MINUTE_MS,
+    ILLEGAL_MOVE,
+    ILLEGAL_MOVE_PENALTY,
+    Consequence,
+    Incident,
+    PenaltyKind,
+    displaced,
+    illegal_moves,
+    sanction,
+    under_a_minute,
+)
 from shared.aggregate import Aggregate
 from shared.scoring import Outcome as Outcome  # the outcomes every service shares; points come from scoring
 
@@ -43,6 +69,8 @@ TOURNAMENT_CLOSED = "tournament_closed"
 MATCH_DECIDED = "match_decided"
 DISPUTED = "disputed"
 COLOURS_SWAPPED = "colours_swapped"
+DEFAULT_TIME = "default_time"  # not at the board (or no first move) by the default time: a forfeit
+BOARD_CLOCK = "board_clock"  # the server's clock stopped: the boards keep the time
 FORFEITS = frozenset({Outcome.WHITE_FORFEIT_WIN, Outcome.BLACK_FORFEIT_WIN, Outcome.DOUBLE_FORFEIT})
 
 
@@ -56,6 +84,11 @@ class GameStatus(StrEnum):
 
 def loss_for(side: Side) -> Outcome:
     return Outcome.BLACK_WIN if side is Side.WHITE else Outcome.WHITE_WIN
+
+
+def forfeit_by(side: Side) -> Outcome:
+    """``side`` did not play: the opponent wins by forfeit."""
+    return Outcome.BLACK_FORFEIT_WIN if side is Side.WHITE else Outcome.WHITE_FORFEIT_WIN
 
 
 @dataclass(frozen=True)
@@ -91,14 +124,22 @@ class Forfeit:
 @dataclass(frozen=True)
 class FlagFall:
     """What a move or result reported too late comes to: ``side``'s time had run out at ``at`` (the
-    deadline), so the report was not applied and the game ended on time with ``outcome``."""
+    deadline), so the report was not applied and the game ended on time with ``outcome``. With
+    ``reason`` ``default_time``: ``side`` had not made a first move by the default time, and lost by
+    forfeit then."""
 
     side: Side
     at: dt.datetime
     outcome: Outcome
+    reason: str = TIME
 
     @property
     def detail(self) -> str:
+        if self.reason == DEFAULT_TIME:
+            return (
+                f"{self.side} had not moved by the default time, {self.at.isoformat()}: the game is over, "
+                f"{self.outcome} by forfeit"
+            )
         return (
             f"{self.side}'s time ran out at {self.at.isoformat()}: the game is over, {self.outcome} on time"
         )
@@ -132,6 +173,9 @@ class Game(Aggregate):
     claims: dict[Side, Claim] = field(default_factory=dict)  # reported by a player, awaiting the other
     decision: Decision | None = None  # who entered the result, if someone decided it
     corrections: list[Correction] = field(default_factory=list)
+    server_clock: bool = True  # False over the board: the boards keep the time, the server runs no clock
+    default_time: dt.timedelta | None = None  # server clocks: no first move by then loses by forfeit
+    incidents: list[Incident] = field(default_factory=list)  # penalties, oldest first
 
     @classmethod
     def pair(
@@ -152,6 +196,8 @@ class Game(Aggregate):
         label: str | None = None,
         released: bool = True,
         rated: bool = True,
+        server_clock: bool = True,
+        default_time: dt.timedelta | None = None,
     ) -> Game:
         if white == black:
             raise errors.InvalidPairing(f"game {game_id}: a player cannot play themselves")
@@ -171,6 +217,8 @@ class Game(Aggregate):
             label=label,
             released=released,
             rated=rated,
+            server_clock=server_clock,
+            default_time=default_time if server_clock else None,
         )
 
     # -- reading --------------------------------------------------------------------------------
@@ -197,12 +245,24 @@ class Game(Aggregate):
 
     @property
     def deadline(self) -> dt.datetime | None:
-        """When the game ends on time unless the side to move moves first; None unless running."""
-        return self.clock.deadline if self.status is GameStatus.RUNNING else None
+        """When the game ends on the server unless the side to move moves first: its flag falls, or (the
+        default time) a player's first move is missing. None unless running on the server's clock."""
+        if self.status is not GameStatus.RUNNING:
+            return None
+        flag = self.clock.deadline
+        if self.default_time is None:
+            return flag
+        due = self._default_due()
+        if due is None:
+            return flag
+        return due[1] if flag is None else min(flag, due[1])
 
     @property
-    def both_moved(self) -> bool:
-        """False: one side never moved, so the game changes no rating (RULES.md §2)."""
+    def both_moved(self) -> bool | None:
+        """False: one side never moved, so the game changes no rating (RULES.md §2). None over the board:
+        the server does not see the moves."""
+        if not self.server_clock:
+            return None
         return self.white_moved and self.black_moved
 
     def side_of(self, player_id: uuid.UUID) -> Side | None:
@@ -213,10 +273,12 @@ class Game(Aggregate):
         return None
 
     # -- playing --------------------------------------------------------------------------------
-    def start(self, at: dt.datetime) -> ClockChange:
+    def start(self, at: dt.datetime) -> ClockChange | None:
+        """The game begins; White's time runs on the server's clock (over the board: on the board's, and
+        the server's stays as it is)."""
         if self.status is not GameStatus.PENDING:
             raise errors.AlreadyStarted(f"the game is already {self.status}")
-        change = self.clock.start(at)
+        change = self.clock.start(at) if self.server_clock else None
         self.status = GameStatus.RUNNING
         self.started_at = at
         self.record(
@@ -239,6 +301,12 @@ class Game(Aggregate):
         if side is None:
             raise errors.NotAPlayer("only White and Black of this game can move")
         self._require_running()
+        if not self.server_clock:
+            raise errors.BoardClock("the boards keep this game's time: its moves are not reported")
+        if self.default_time is not None:
+            defaulted = self._defaulted(at)
+            if defaulted is not None:
+                return defaulted
         change = self.clock.press(side, at)
         if change.kind is ChangeKind.FLAGGED:
             return self._lose_on_time(change)
@@ -250,6 +318,114 @@ class Game(Aggregate):
         if self.claims:
             self.claims = {}  # the game went on: a claim not confirmed lapses (a draw offer declined)
         return None
+
+    def absence(
+        self, player_id: uuid.UUID, at: dt.datetime, decision: Decision, *, opponent_absent: bool = False
+    ) -> FlagFall | None:
+        """An arbiter records that ``player_id`` was not at the board by the default time (RULES.md §6):
+        they lose by forfeit (``opponent_absent``: both do, ``-/-``), reason ``default_time``. Within the
+        round: not once the game has a result. On the server's clock a player who moved was there (409);
+        if the server's clock had decided the game first (a flag, the default time), that stands."""
+        side = self.side_of(player_id)
+        if side is None:
+            raise errors.PlayerNotInGame(f"{player_id} does not play this game")
+        self._require_open_for_results()
+        if self.disputed:
+            raise errors.ResultDisputed("the game's result is disputed: it was played")
+        if self.server_clock:
+            late = self._time_out(at) if self.status is GameStatus.RUNNING else None
+            if late is not None:
+                return late
+            for absent in (side, side.other) if opponent_absent else (side,):
+                if self._moved(absent):
+                    raise errors.PlayerMoved(f"{absent} has moved in this game: they were at the board")
+        outcome = Outcome.DOUBLE_FORFEIT if opponent_absent else forfeit_by(side)
+        return self._end(outcome, DEFAULT_TIME, at, decision)
+
+    def penalise(
+        self,
+        player_id: uuid.UUID,
+        kind: PenaltyKind,
+        at: dt.datetime,
+        decision: Decision,
+        *,
+        displaced_elsewhere: int = 0,
+        white_ms: int | None = None,
+        black_ms: int | None = None,
+    ) -> FlagFall | None:
+        """An arbiter penalises ``player_id`` (:mod:`.penalties`): the incident is kept with its
+        occurrence and consequence (``game.penalised``). The extra minute changes the opponent's time on
+        the server's clock (over the board the arbiter sets the board's clock: the incident is the
+        record); a loss ends the game, reason ``illegal_move``, with the arbiter's decision.
+        ``displaced_elsewhere``: the player's displaced-pieces occurrences in the tournament's other
+        games. The remaining times decide whether a warning is skipped: the server's clock says them
+        (stating them is refused), over the board the arbiter states them, required for displaced
+        pieces. If the server's clock had decided the game first, that stands (returned, as for a move)."""
+        side = self.side_of(player_id)
+        if side is None:
+            raise errors.PlayerNotInGame(f"{player_id} does not play this game")
+        self._require_running()
+        if self.server_clock:
+            if white_ms is not None or black_ms is not None:
+                raise errors.TimesFromTheClock(
+                    "the server keeps this game's clock: the remaining times are its own"
+                )
+            late = self._time_out(at)
+            if late is not None:
+                return late
+            white_ms = self.clock.remaining_ms(Side.WHITE, at)
+            black_ms = self.clock.remaining_ms(Side.BLACK, at)
+        elif kind is PenaltyKind.DISPLACED_PIECES and (white_ms is None or black_ms is None):
+            raise errors.TimesRequired(
+                "state both remaining times (white_ms, black_ms): under one minute the warning is skipped"
+            )
+        mine = [i for i in self.incidents if i.player_id == player_id]
+        penalty = sanction(
+            kind,
+            illegal_moves_before=illegal_moves(mine, player_id),
+            displaced_before=displaced_elsewhere + displaced(mine, player_id),
+            under_a_minute=under_a_minute(white_ms, black_ms),
+        )
+        incident = Incident(
+            at, kind, player_id, penalty.occurrence, penalty.consequence, decision, white_ms, black_ms
+        )
+        self.incidents = [*self.incidents, incident]
+        self.record(
+            GamePenalised(
+                self.tournament_id,
+                self.id,
+                self.round,
+                player_id,
+                kind,
+                penalty.occurrence,
+                penalty.consequence,
+                decision,
+            )
+        )
+        if penalty.consequence is Consequence.EXTRA_MINUTE and self.clock.running:
+            self.clock.adjust(side.other, EXTRA_MINUTE_MS, ILLEGAL_MOVE_PENALTY, at)
+        elif penalty.consequence is Consequence.LOSS:
+            return self._end(loss_for(side), ILLEGAL_MOVE, at, decision)
+        return None
+
+    def keep_time(self, server_clock: bool, default_time: dt.timedelta | None, at: dt.datetime) -> bool:
+        """What the tournament says of its clocks (``tournament.started``) arrived after the game was
+        created: over the board the server's clock stops (nobody reports moves there: it would only
+        flag White); with server clocks the default time applies — unless it has passed already: it is not
+        applied after the fact (the players may have moved meanwhile). True when this changed the game."""
+        if not server_clock or (
+            default_time is not None and self.started_at is not None and self.started_at + default_time <= at
+        ):
+            default_time = None
+        if self.over or (self.server_clock, self.default_time) == (server_clock, default_time):
+            return False
+        if self.server_clock and not server_clock and self.clock.running:
+            change = self.clock.stop(at, BOARD_CLOCK)
+            if change.kind is ChangeKind.FLAGGED:
+                self._lose_on_time(change)
+                return True
+        self.server_clock, self.default_time = server_clock, default_time
+        return True
 
     def report_result(
         self, outcome: Outcome, reason: str, at: dt.datetime, *, decision: Decision | None = None
@@ -295,9 +471,9 @@ class Game(Aggregate):
                 "a win is the opponent's to concede (or the arbiter's to enter)"
             )
         if self.status is GameStatus.RUNNING:
-            flag = self.clock.check_flag(at)
-            if flag is not None:
-                return self._lose_on_time(flag)
+            late = self._time_out(at)
+            if late is not None:
+                return late
         theirs = self.claims.get(side.other)
         if theirs is not None and theirs.outcome is outcome:
             return self._end(outcome, theirs.reason, at, Decision(player_id, Role.PLAYER, at))
@@ -305,7 +481,8 @@ class Game(Aggregate):
             return self._end(outcome, reason, at, None)
         self.claims = {**self.claims, side: Claim(outcome, reason, at)}
         if theirs is not None and self.status is GameStatus.RUNNING:
-            self.clock.stop(at, DISPUTED)  # the flag was checked at this instant: it stops
+            if self.clock.running:
+                self.clock.stop(at, DISPUTED)  # the flag was checked at this instant: it stops
             self.status = GameStatus.DISPUTED
         return None
 
@@ -325,7 +502,11 @@ class Game(Aggregate):
             raise errors.ResultDisputed("the game's result is disputed: the arbiter decides it")
         if self.moves:
             raise errors.GameUnderWay(f"{self.moves} moves were made: the colours stay as they are")
-        if self.status is GameStatus.RUNNING:
+        if self.status is GameStatus.RUNNING and self.default_time is not None:
+            defaulted = self._defaulted(at)
+            if defaulted is not None:
+                return defaulted
+        if self.status is GameStatus.RUNNING and self.clock.running:
             change = self.clock.restart_turn(at, COLOURS_SWAPPED)
             if change.kind is ChangeKind.FLAGGED:
                 return self._lose_on_time(change)
@@ -351,9 +532,12 @@ class Game(Aggregate):
 
     def check_flag(self, at: dt.datetime) -> bool:
         """The ticker's question: has the flag fallen by ``at``? If so the side to move loses on time,
-        nobody having to report it. True when this call finished the game."""
+        nobody having to report it — or, first, has the default time passed with a player's first move
+        missing? Then that player loses by forfeit. True when this call finished the game."""
         if self.status is not GameStatus.RUNNING:
             return False
+        if self.default_time is not None and self._defaulted(at) is not None:
+            return True
         change = self.clock.check_flag(at)
         if change is None:
             return False
@@ -368,7 +552,7 @@ class Game(Aggregate):
             return False
         if self.check_flag(at):
             return True
-        if self.status is GameStatus.RUNNING:
+        if self.status is GameStatus.RUNNING and self.clock.running:
             self.clock.stop(at, reason)
         self.status = GameStatus.CANCELLED
         self.reason = reason
@@ -410,14 +594,56 @@ class Game(Aggregate):
     def _end(
         self, outcome: Outcome, reason: str, at: dt.datetime, decision: Decision | None
     ) -> FlagFall | None:
-        """The result stands: the clock stops (a disputed game's already has), unless the flag had
-        fallen first."""
-        if self.status is GameStatus.RUNNING:
+        """The result stands: the clock stops (a disputed game's already has; over the board there is
+        none), unless the flag had fallen — or the default time passed — first."""
+        if self.status is GameStatus.RUNNING and self.default_time is not None:
+            defaulted = self._defaulted(at)
+            if defaulted is not None:
+                return defaulted
+        if self.status is GameStatus.RUNNING and self.clock.running:
             change = self.clock.stop(at, reason)
             if change.kind is ChangeKind.FLAGGED:
                 return self._lose_on_time(change)
         self._finish(outcome, reason, at, decision)
         return None
+
+    def _moved(self, side: Side) -> bool:
+        return self.white_moved if side is Side.WHITE else self.black_moved
+
+    def _default_due(self) -> tuple[Side, dt.datetime] | None:
+        """Who the default time forfeits, and when: White until White's first move, then Black until
+        Black's; both count from the game's start. None once both moved, or with no default time."""
+        if self.default_time is None or self.started_at is None or not self.clock.running:
+            return None
+        if not self.white_moved:
+            return Side.WHITE, self.started_at + self.default_time
+        if not self.black_moved:
+            return Side.BLACK, self.started_at + self.default_time
+        return None
+
+    def _defaulted(self, at: dt.datetime) -> FlagFall | None:
+        """If by ``at`` the default time has passed with a first move missing — before the flag of the
+        side to move fell — that player lost by forfeit then: the game is finished at the default time."""
+        due = self._default_due()
+        if due is None or at < due[1]:
+            return None
+        side, when = due
+        flag = self.clock.deadline
+        if flag is not None and flag <= when:
+            return None  # the flag fell first: that is for the flag check
+        self.clock.stop(when, DEFAULT_TIME)
+        outcome = forfeit_by(side)
+        self._finish(outcome, DEFAULT_TIME, when)
+        return FlagFall(side, when, outcome, DEFAULT_TIME)
+
+    def _time_out(self, at: dt.datetime) -> FlagFall | None:
+        """The server's clock decided the running game by ``at``: the default time, or a flag fall."""
+        if self.default_time is not None:
+            defaulted = self._defaulted(at)
+            if defaulted is not None:
+                return defaulted
+        change = self.clock.check_flag(at)
+        return None if change is None else self._lose_on_time(change)
 
     def _lose_on_time(self, change: ClockChange) -> FlagFall:
         side = self._flagged(change)

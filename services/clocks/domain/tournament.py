@@ -1,5 +1,5 @@
-"""What the clocks service knows of a tournament, beyond its games: its organiser and ruleset
-(``tournament.started``), the arbiters its organiser appointed (``arbiter.appointed``/``revoked``) and
+"""What the clocks service knows of a tournament, beyond its games: its organiser and ruleset, and who
+keeps the time — the boards or the server — with the default time (``tournament.started``), the arbiters its organiser appointed (``arbiter.appointed``/``revoked``) and
 the players who withdrew or were excluded (``player.withdrawn``). Any of these may arrive first: a
 tournament is known from the first of them on, its organiser and ruleset perhaps not yet.
 
@@ -14,6 +14,7 @@ import datetime as dt
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from services.clocks.domain import errors
 from services.clocks.domain.decision import Decision, Role
@@ -27,6 +28,38 @@ EXCLUSION = "exclusion"
 # Rulesets whose players run their own games (4T1: the player named first creates them): a player
 # may claim any played result there, final when the opponent confirms it.
 PLAYERS_RUN_GAMES = frozenset({Ruleset.GROUP_PLAYOFF})
+
+
+class Timekeeping(StrEnum):
+    """Who keeps a tournament's time (``fide.clocks``): the server's clocks, as for online games, or the
+    clocks on the boards (an over-the-board event, the `fide-rapid` default)."""
+
+    SERVER = "server"
+    BOARD = "board"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How a tournament's games are timed: who keeps the time, and the default time (minutes; FIDE
+    rapid's ten) — applied by the server with server clocks, recorded by the arbiter over the board.
+    None or 0: no default time."""
+
+    clocks: Timekeeping = Timekeeping.SERVER
+    default_time_minutes: int | None = None
+
+    @property
+    def server_clock(self) -> bool:
+        return self.clocks is Timekeeping.SERVER
+
+    @property
+    def default_time(self) -> dt.timedelta | None:
+        """What the server forfeits a missing first move after: only with its own clocks."""
+        if not self.server_clock or not self.default_time_minutes:
+            return None
+        return dt.timedelta(minutes=self.default_time_minutes)
+
+
+ONLINE = Timing()
 
 
 @dataclass(frozen=True)
@@ -61,17 +94,18 @@ class Tournament(Aggregate):
     id: uuid.UUID
     organiser_id: uuid.UUID | None = None
     ruleset: Ruleset | None = None
+    timing: Timing = ONLINE
     arbiters: dict[uuid.UUID, ArbiterPost] = field(default_factory=dict)
     withdrawn: dict[uuid.UUID, Withdrawal] = field(default_factory=dict)
     # what changed and is not saved yet: the repository collects it
     changes: list[ArbiterPost | Withdrawal] = field(default_factory=list, compare=False, repr=False)
 
     # -- what arrives ---------------------------------------------------------------------------
-    def start(self, organiser_id: uuid.UUID, ruleset: Ruleset) -> bool:
-        """``tournament.started``: its organiser and ruleset. True when this changed them."""
-        if (self.organiser_id, self.ruleset) == (organiser_id, ruleset):
+    def start(self, organiser_id: uuid.UUID, ruleset: Ruleset, timing: Timing = ONLINE) -> bool:
+        """``tournament.started``: its organiser, ruleset and timing. True when this changed them."""
+        if (self.organiser_id, self.ruleset, self.timing) == (organiser_id, ruleset, timing):
             return False
-        self.organiser_id, self.ruleset = organiser_id, ruleset
+        self.organiser_id, self.ruleset, self.timing = organiser_id, ruleset, timing
         return True
 
     def appoint(self, arbiter_id: uuid.UUID, games: frozenset[uuid.UUID] | None, at: dt.datetime) -> bool:

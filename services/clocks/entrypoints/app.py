@@ -9,14 +9,16 @@ from flask_openapi3.openapi import OpenAPI
 
 from services.clocks.bootstrap import Clocks, bootstrap
 from services.clocks.domain import errors
-from services.clocks.domain.game import Game
+from services.clocks.domain.game import DEFAULT_TIME, Game
 from services.clocks.entrypoints.schemas import (
+    AbsenceBody,
     ClockOut,
     GameList,
     GameOut,
     GamePath,
     GamesQuery,
     MoveBody,
+    PenaltyBody,
     ResultBody,
     TournamentPath,
 )
@@ -94,6 +96,40 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
         refuse_if_late(done)
         return json_response(GameOut.of(done.game, svc.clock.now()))
 
+    @api.post("/games/<uuid:game_id>/absence", responses={200: GameOut, **problems(401, 403, 404, 409, 422)})
+    def record_absence(path: GamePath, body: AbsenceBody) -> Response:
+        """A player is not at the board by the default time (RULES.md §6): the game ends by forfeit,
+        reason ``default_time`` (``opponent_absent``: both lose, ``-/-``). The organiser or an arbiter
+        appointed for the game or the tournament, within the round (409 once it has a result)."""
+        command = commands.RecordAbsence(
+            path.game_id, body.player_id, principal().actor(), opponent_absent=body.opponent_absent
+        )
+        done: commands.Reported = svc.bus.handle(command)
+        refuse_if_late(done)
+        return json_response(GameOut.of(done.game, svc.clock.now()))
+
+    @api.post(
+        "/games/<uuid:game_id>/penalties", responses={201: GameOut, **problems(401, 403, 404, 409, 422)}
+    )
+    def penalise(path: GamePath, body: PenaltyBody) -> Response:
+        """Penalise a player of an unfinished game for an illegal move or displaced pieces (RULES.md §6):
+        the incident is kept in the game's ``incidents`` and published (``game.penalised``); an extra
+        minute for the opponent changes the server's clock; a loss ends the game. Over the board, state
+        both remaining times for displaced pieces. The organiser or an arbiter appointed for the game or
+        the tournament. 201 with the game."""
+        command = commands.Penalise(
+            path.game_id,
+            body.player_id,
+            body.kind,
+            principal().actor(),
+            white_ms=body.white_ms,
+            black_ms=body.black_ms,
+            reason=body.reason,
+        )
+        done: commands.Reported = svc.bus.handle(command)
+        refuse_if_late(done)
+        return json_response(GameOut.of(done.game, svc.clock.now()), 201)
+
     @api.get(
         "/games/<uuid:game_id>", responses={200: GameOut, **problems(401, 404)}, security=OPTIONAL_SECURITY
     )
@@ -108,10 +144,12 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
 
 
 def refuse_if_late(done: commands.Reported) -> None:
-    """A move or result reported after the flag fell: the game was saved finished on time, and the
-    report itself is refused (409 ``flag-fallen``)."""
-    if done.flag_fall is not None:
-        raise errors.FlagFallen(done.flag_fall.detail)
+    """A report made after the flag fell: the game was saved finished on time, and the report itself is
+    refused (409 ``flag-fallen``); after the default time passed with a first move missing (server
+    clocks), 409 ``default-time-passed``."""
+    fall = done.flag_fall
+    if fall is not None:
+        raise (errors.DefaultTimePassed if fall.reason == DEFAULT_TIME else errors.FlagFallen)(fall.detail)
 
 
 def visible(svc: Clocks, game: Game, who: Principal | None, authority: Authority | None = None) -> bool:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
 from services.clocks.domain.clock import Side
 from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import Game, Outcome
+from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from shared.http.schemas import INT32_MAX, Strict, Text
 
 
@@ -49,6 +50,29 @@ class ResultBody(Strict):
     )
 
 
+class AbsenceBody(Strict):
+    player_id: uuid.UUID = Field(description="the player not at the board by the default time")
+    opponent_absent: bool = Field(
+        False, description="the opponent is not at the board either: both lose (-/-)"
+    )
+
+
+class PenaltyBody(Strict):
+    player_id: uuid.UUID = Field(description="the offending player")
+    kind: PenaltyKind = Field(examples=["illegal_move"])
+    white_ms: int | None = Field(
+        None,
+        ge=0,
+        le=INT32_MAX,
+        description="over the board: White's remaining time on the board's clock, in milliseconds "
+        "(required, with black_ms, for displaced pieces); never with server clocks",
+    )
+    black_ms: int | None = Field(None, ge=0, le=INT32_MAX, description="as white_ms, for Black")
+    reason: Text | None = Field(
+        None, min_length=1, max_length=500, description="what happened (kept with the decision)"
+    )
+
+
 class TimeControlOut(BaseModel):
     base_seconds: int
     increment_seconds: int
@@ -59,27 +83,35 @@ class ClockOut(BaseModel):
     """The clock as of ``as_of`` (the server's time when it answered)."""
 
     time_control: TimeControlOut
-    state: str = Field(description="pending | running | stopped")
+    state: str = Field(
+        description="pending | running | stopped | board (over the board: the boards keep the time)"
+    )
     to_move: Side | None
-    white_ms: int = Field(description="White's remaining time in milliseconds")
-    black_ms: int
-    deadline: dt.datetime | None = Field(description="when the side to move loses on time, if running")
+    white_ms: int | None = Field(
+        description="White's remaining time in milliseconds (null over the board: the board's clock says)"
+    )
+    black_ms: int | None
+    deadline: dt.datetime | None = Field(
+        description="when the game ends on the server if nothing happens first: the side to move's flag "
+        "falls, or (default time) a player's first move is missing; null unless running"
+    )
     flagged: Side | None = Field(description="whose flag fell, if the game ended on time")
     as_of: dt.datetime
 
     @classmethod
     def of(cls, game: Game, now: dt.datetime) -> ClockOut:
         c = game.clock
+        server = game.server_clock
         return cls(
             time_control=TimeControlOut(
                 base_seconds=c.control.base_seconds,
                 increment_seconds=c.control.increment_seconds,
                 days_per_move=c.control.days_per_move,
             ),
-            state=c.state.value,
+            state=c.state.value if server else "board",
             to_move=c.to_move if c.running else None,
-            white_ms=c.remaining_ms(Side.WHITE, now),
-            black_ms=c.remaining_ms(Side.BLACK, now),
+            white_ms=c.remaining_ms(Side.WHITE, now) if server else None,
+            black_ms=c.remaining_ms(Side.BLACK, now) if server else None,
             deadline=game.deadline,
             flagged=c.flagged,
             as_of=now,
@@ -124,6 +156,39 @@ class ResultOut(BaseModel):
     corrections: list[CorrectionOut] = Field(default_factory=list, description="oldest first")
 
 
+class IncidentOut(BaseModel):
+    """A penalty (RULES.md §6)."""
+
+    at: dt.datetime
+    kind: PenaltyKind
+    player_id: uuid.UUID
+    side: Side | None = Field(description="the player's colour in the game")
+    occurrence: int = Field(
+        description="the how-many-th of its kind: illegal moves in this game (displaced pieces treated as "
+        "one included), displaced pieces in the tournament"
+    )
+    consequence: Consequence = Field(description="warning | extra_minute (for the opponent) | loss")
+    decision: DecisionOut
+    white_ms: int | None = Field(
+        description="White's remaining time then: the server's clock's, or as the arbiter stated it"
+    )
+    black_ms: int | None
+
+    @classmethod
+    def of(cls, game: Game, i: Incident) -> IncidentOut:
+        return cls(
+            at=i.at,
+            kind=i.kind,
+            player_id=i.player_id,
+            side=game.side_of(i.player_id),
+            occurrence=i.occurrence,
+            consequence=i.consequence,
+            decision=DecisionOut.of(i.decision),
+            white_ms=i.white_ms,
+            black_ms=i.black_ms,
+        )
+
+
 class ClaimOut(BaseModel):
     """A player's report awaiting the opponent's confirmation (or, disputed, the arbiter)."""
 
@@ -147,8 +212,18 @@ class GameOut(BaseModel):
     white: PlayerOut
     black: PlayerOut
     clock: ClockOut
+    clocks: Literal["server", "board"] = Field(
+        "server", description="who keeps the time: the server's clock, or the board's (over the board)"
+    )
+    default_time_seconds: int | None = Field(
+        None,
+        description="server clocks: a player with no first move this long after the start loses by forfeit",
+    )
     moves: int
-    both_moved: bool = Field(description="false: one side never moved, so the game changes no rating")
+    both_moved: bool | None = Field(
+        description="false: one side never moved, so the game changes no rating; null over the board (the "
+        "server does not see the moves)"
+    )
     result: ResultOut | None
     claims: list[ClaimOut] = Field(
         default_factory=list,
@@ -156,6 +231,7 @@ class GameOut(BaseModel):
         "differ (disputed)",
     )
     rated: bool = Field(True, description="false: a knockout tie-break or sudden-death game")
+    incidents: list[IncidentOut] = Field(default_factory=list, description="penalties, oldest first")
     started_at: dt.datetime | None
     match_id: str | None = Field(None, description="knockouts: the match this game belongs to")
     number: int | None = Field(None, description="knockouts: the game's number in its match")
@@ -199,11 +275,16 @@ class GameOut(BaseModel):
             white=PlayerOut(player_id=game.white, moved=game.white_moved),
             black=PlayerOut(player_id=game.black, moved=game.black_moved),
             clock=ClockOut.of(game, now),
+            clocks="server" if game.server_clock else "board",
+            default_time_seconds=(
+                None if game.default_time is None else int(game.default_time.total_seconds())
+            ),
             moves=game.moves,
             both_moved=game.both_moved,
             result=result,
             claims=claims,
             rated=game.rated,
+            incidents=[IncidentOut.of(game, i) for i in game.incidents],
             started_at=game.started_at,
             match_id=game.match_id,
             number=game.number,

@@ -1,6 +1,6 @@
 """Commands: what callers ask the clocks service to do (imperative), and what a report comes to.
 
-The HTTP API and the ticker send the first four; the others are what ``adapters/wire.py`` makes of the
+The HTTP API and the ticker send the first six; the others are what ``adapters/wire.py`` makes of the
 events the service consumes (``round.paired``, ``round.published``, ``match.decided``,
 ``tournament.completed``, ``tournament.started``, ``arbiter.appointed``/``revoked``,
 ``player.withdrawn``, ``game.result_corrected``, ``tournament.reset``).
@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from services.clocks.domain.clock import TimeControl
 from services.clocks.domain.decision import Decision
 from services.clocks.domain.game import FlagFall, Game, Outcome
+from services.clocks.domain.penalties import PenaltyKind
+from services.clocks.domain.tournament import ONLINE, Timing
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
 from shared.vocabulary import Ruleset
 
@@ -47,6 +49,31 @@ class SwapColours:
 
 
 @dataclass(frozen=True)
+class RecordAbsence:
+    """The organiser or an arbiter in scope records that ``player_id`` is not at the board by the default
+    time (``opponent_absent``: neither is the opponent): a forfeit."""
+
+    game_id: uuid.UUID
+    player_id: uuid.UUID
+    actor: Actor
+    opponent_absent: bool = False
+
+
+@dataclass(frozen=True)
+class Penalise:
+    """The organiser or an arbiter in scope penalises ``player_id`` for an illegal move or displaced
+    pieces; over the board with the remaining times read from the board's clock."""
+
+    game_id: uuid.UUID
+    player_id: uuid.UUID
+    kind: PenaltyKind
+    actor: Actor
+    white_ms: int | None = None
+    black_ms: int | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
 class CheckFlags:
     """The ticker: finish every game whose flag has fallen. ``sweep`` also asks the database for
     overdue games, in case the deadline store lost an entry."""
@@ -57,8 +84,9 @@ class CheckFlags:
 
 @dataclass(frozen=True)
 class Reported:
-    """What a move, a result or a colour swap came to: the game as saved, and the flag fall that
-    refused the report (the game then ended on time), if its time had run out. A player's claim leaves
+    """What a move, a result, a colour swap, an absence or a penalty came to: the game as saved, and the
+    flag fall that refused the report (the game then ended on time, or by the default time), if the
+    server's clock had decided the game first. A player's claim leaves
     the game open (awaiting the opponent, or disputed)."""
 
     game: Game
@@ -116,11 +144,12 @@ class CloseTournament:
 
 @dataclass(frozen=True)
 class RecordTournament:
-    """The tournament started: its organiser and ruleset."""
+    """The tournament started: its organiser, ruleset and timing (who keeps the time, the default time)."""
 
     tournament_id: uuid.UUID
     organiser_id: uuid.UUID
     ruleset: Ruleset
+    timing: Timing = ONLINE
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,11 @@
 """Command handlers: load the games, ask the domain, save them, in one unit of work. The games record
 what other services hear of (``game.started``, ``game.finished``, ``game.cancelled``,
-``game.colours_swapped``); the unit of work writes it to the outbox and keeps the deadline store in step
+``game.colours_swapped``, ``game.penalised``); the unit of work writes it to the outbox and keeps the deadline store in step
 after the commit.
 
-What is known of a tournament (organiser, ruleset, arbiters, withdrawn players) is loaded only when a
-handler needs it: a player's own loss or a draw claim, the organiser's or the game server's entry, and a
-`platform` round's games need nothing more than the game itself.
+What is known of a tournament (organiser, ruleset, timing, arbiters, withdrawn players) is loaded only
+when a handler needs it: a player's own loss or a draw claim, the organiser's or the game server's entry
+need nothing more than the game itself.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from collections.abc import Callable
 from typing import Any
 
 from services.clocks.domain import errors
-from services.clocks.domain.decision import Decision
+from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import Game, GameStatus
-from services.clocks.domain.tournament import Tournament, Withdrawal, deciding_role
+from services.clocks.domain.penalties import displaced
+from services.clocks.domain.tournament import ONLINE, Timing, Tournament, Withdrawal, deciding_role
 from services.clocks.service_layer import commands
 from services.clocks.service_layer.ports import ClocksUnitOfWork, DeadlineStoreUnavailable
 from shared.authority import Authority
@@ -56,6 +57,11 @@ class Known:
     def players_run_games(self) -> bool:
         t = self.tournament()
         return t is not None and t.players_run_games
+
+    def timing(self) -> Timing:
+        """Who keeps the time (the server's clocks until ``tournament.started`` says otherwise)."""
+        t = self.tournament()
+        return ONLINE if t is None else t.timing
 
     def authority(self, game: Game) -> Authority:
         t = self.tournament()
@@ -106,6 +112,8 @@ class Handlers:
             commands.MakeMove: self.make_move,
             commands.ReportResult: self.report_result,
             commands.SwapColours: self.swap_colours,
+            commands.RecordAbsence: self.record_absence,
+            commands.Penalise: self.penalise,
             commands.CheckFlags: self.check_flags,
         }
 
@@ -169,6 +177,59 @@ class Handlers:
             uow.commit()
             return commands.Reported(game, flag_fall)
 
+    def record_absence(self, cmd: commands.RecordAbsence, uow: ClocksUnitOfWork) -> commands.Reported:
+        """The organiser or an arbiter in scope records a player's absence at the default time: the game
+        ends by forfeit (``default_time``). Not the game server: an absence is seen at the board."""
+        with uow:
+            game = _get(uow, cmd.game_id)
+            role = self._decider(uow, game, cmd.actor)
+            now = self.clock.now()
+            done = game.absence(
+                cmd.player_id, now, Decision(cmd.actor.id, role, now), opponent_absent=cmd.opponent_absent
+            )
+            _save(uow, game, now)
+            uow.commit()
+            return commands.Reported(game, done)
+
+    def penalise(self, cmd: commands.Penalise, uow: ClocksUnitOfWork) -> commands.Reported:
+        """The organiser or an arbiter in scope penalises a player of the game (``game.penalised``; a
+        loss ends the game). Displaced pieces count across the tournament: its row lock serialises a
+        player's penalties in different games (taken before the game's, as a withdrawal takes them)."""
+        with uow:
+            seen = uow.games.get(cmd.game_id)  # unlocked: only to know its tournament, locked first
+            if seen is None:
+                raise errors.GameNotFound(f"no game {cmd.game_id}")
+            uow.tournaments.lock(seen.tournament_id)
+            game = _get(uow, cmd.game_id)
+            role = self._decider(uow, game, cmd.actor)
+            now = self.clock.now()
+            elsewhere = uow.games.incidents_of(game.tournament_id, cmd.player_id, other_than=game.id)
+            done = game.penalise(
+                cmd.player_id,
+                cmd.kind,
+                now,
+                Decision(cmd.actor.id, role, now, cmd.reason),
+                displaced_elsewhere=displaced(elsewhere, cmd.player_id),
+                white_ms=cmd.white_ms,
+                black_ms=cmd.black_ms,
+            )
+            _save(uow, game, now)
+            uow.commit()
+            return commands.Reported(game, done)
+
+    @staticmethod
+    def _decider(uow: ClocksUnitOfWork, game: Game, actor: commands.Actor) -> Role:
+        """The organiser or an arbiter in scope (not the game server, not a player of the game)."""
+        known = Known(uow, game.tournament_id)
+        return deciding_role(
+            game,
+            actor.id,
+            service=actor.is_service,
+            arbiter_token=ARBITER_ROLE in actor.roles,
+            authority=lambda: known.authority(game),
+            result=False,
+        )
+
     def check_flags(self, cmd: commands.CheckFlags, uow: ClocksUnitOfWork) -> int:
         """Each due game in its own transaction, its row locked: two tickers never finish a game twice
         (the second finds it finished). A deadline that moved meanwhile is rescheduled (every game the
@@ -206,6 +267,7 @@ class Handlers:
         now = self.clock.now()
         existing = uow.games.existing(g.game_id for g in cmd.games)
         known = Known(uow, cmd.tournament_id)
+        timing = known.timing()
         matches: list[str] = []
         for paired in cmd.games:
             if paired.game_id in existing:
@@ -226,6 +288,8 @@ class Handlers:
                 label=paired.label,
                 released=cmd.released,
                 rated=paired.rated,
+                server_clock=timing.server_clock,
+                default_time=timing.default_time,
             )
             if paired.match_id is not None:  # a match's games start one after the other
                 matches.append(paired.match_id)
@@ -270,10 +334,21 @@ class Handlers:
                 uow.games.save(game)
 
     def record_tournament(self, cmd: commands.RecordTournament, uow: ClocksUnitOfWork) -> None:
-        """``tournament.started``: its organiser and ruleset (who may decide, and what players may claim)."""
+        """``tournament.started``: its organiser and ruleset (who may decide, and what players may claim),
+        and who keeps the time. Its games are created with that timing; games created before this news
+        arrived (``round.paired`` travels on another queue) take it now: over the board their server
+        clocks stop, with server clocks the default time applies."""
         tournament = uow.tournaments.lock(cmd.tournament_id)
-        if tournament.start(cmd.organiser_id, cmd.ruleset):
-            uow.tournaments.save(tournament)
+        if not tournament.start(cmd.organiser_id, cmd.ruleset, cmd.timing):
+            return
+        uow.tournaments.save(tournament)
+        timing = tournament.timing
+        if timing == ONLINE:
+            return
+        now = self.clock.now()
+        for game in uow.games.unfinished_in(cmd.tournament_id):
+            if game.keep_time(timing.server_clock, timing.default_time, now):
+                uow.games.save(game)
 
     def appoint_arbiter(self, cmd: commands.AppointArbiter, uow: ClocksUnitOfWork) -> None:
         """Kept whenever it arrives: before ``tournament.started`` or any game, too."""

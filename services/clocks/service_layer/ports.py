@@ -11,6 +11,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from services.clocks.domain.game import Game
+from services.clocks.domain.penalties import Incident
 from services.clocks.domain.tournament import Tournament
 from shared.aggregate import Seen
 from shared.events import Envelope
@@ -56,9 +57,15 @@ class GameRepository(Protocol):
     def overdue(self, now: dt.datetime, *, limit: int = 100) -> list[uuid.UUID]:
         """Running games whose deadline has passed, earliest first (the sweep behind the store)."""
 
+    def incidents_of(
+        self, tournament_id: uuid.UUID, player_id: uuid.UUID, *, other_than: uuid.UUID | None = None
+    ) -> list[Incident]:
+        """The player's incidents (penalties) in the tournament's games, except ``other_than``'s,
+        oldest first."""
+
 
 class TournamentRepository(Protocol):
-    """What is known of each tournament (its organiser, ruleset, arbiters, withdrawn players)."""
+    """What is known of each tournament (its organiser, ruleset, timing, arbiters, withdrawn players)."""
 
     seen: Seen[Tournament]
 
@@ -70,7 +77,7 @@ class TournamentRepository(Protocol):
         may be an appointment or a withdrawal, before ``tournament.started``)."""
 
     def save(self, tournament: Tournament) -> None:
-        """Write its organiser and ruleset and what changed among its arbiters and withdrawals."""
+        """Write its organiser, ruleset and timing and what changed among its arbiters and withdrawals."""
 
 
 class DeadlineStoreUnavailable(RuntimeError):

@@ -1,5 +1,6 @@
 """The clocks' migrations on PostgreSQL: the schema they build is the one the code maps, a database of
-the previous revision keeps its games (rated, with no claims, decision or corrections) and can go back."""
+an earlier revision keeps its games (rated, with no claims, decision or corrections; on the server's
+clock, with no default time or incidents) and its tournaments, and can go back."""
 
 from __future__ import annotations
 
@@ -88,3 +89,63 @@ def test_games_of_the_previous_revision_survive_the_upgrade_and_it_goes_back(eng
     upgrade(MIGRATIONS, engine)
     with engine.connect() as conn:
         assert conn.execute(sa.select(orm.games.c.rated).where(orm.games.c.id == game_id)).scalar() is True
+
+
+def test_games_and_tournaments_of_0004_survive_the_fide_rapid_upgrade_and_it_goes_back(engine):
+    upgrade(MIGRATIONS, engine, "0004")
+    game_id, tid, now = uuid.uuid4(), uuid.uuid4(), dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
+    row = {
+        "id": game_id,
+        "tournament_id": tid,
+        "organiser_id": uuid.uuid4(),
+        "round": 1,
+        "board": 1,
+        "leg": 1,
+        "white": uuid.uuid4(),
+        "black": uuid.uuid4(),
+        "base_seconds": 180,
+        "increment_seconds": 2,
+        "status": "running",
+        "clock_state": "running",
+        "to_move": "white",
+        "white_ms": 180_000,
+        "black_ms": 180_000,
+        "turn_started_at": now,
+        "deadline": now + dt.timedelta(minutes=3),
+        "moves": 0,
+        "white_moved": False,
+        "black_moved": False,
+        "created_at": now,
+        "started_at": now,
+    }
+    columns = ", ".join(row)
+    values = ", ".join(f":{name}" for name in row)
+    with engine.begin() as conn:
+        conn.execute(sa.text(f"INSERT INTO games ({columns}) VALUES ({values})"), row)
+        conn.execute(sa.text("INSERT INTO tournaments (id, ruleset) VALUES (:id, 'platform')"), {"id": tid})
+    upgrade(MIGRATIONS, engine)
+    with engine.connect() as conn:
+        game = conn.execute(sa.select(orm.games).where(orm.games.c.id == game_id)).one()
+        tournament = conn.execute(sa.select(orm.tournaments).where(orm.tournaments.c.id == tid)).one()
+    assert (game.server_clock, game.default_time_seconds, game.incidents) == (True, None, None)
+    assert (tournament.ruleset, tournament.clocks, tournament.default_time_minutes) == (
+        "platform",
+        None,
+        None,
+    )
+    with engine.begin() as conn:
+        conn.execute(
+            sa.update(orm.games)
+            .where(orm.games.c.id == game_id)
+            .values(server_clock=False, incidents=[{"kind": "illegal_move"}])
+        )
+    downgrade(engine, "0004")
+    assert {"server_clock", "default_time_seconds", "incidents"}.isdisjoint(
+        c["name"] for c in sa.inspect(engine).get_columns("games")
+    )
+    assert {"clocks", "default_time_minutes"}.isdisjoint(
+        c["name"] for c in sa.inspect(engine).get_columns("tournaments")
+    )
+    upgrade(MIGRATIONS, engine)
+    with engine.connect() as conn:
+        assert conn.execute(sa.select(orm.games.c.server_clock).where(orm.games.c.id == game_id)).scalar()

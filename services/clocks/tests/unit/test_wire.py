@@ -15,6 +15,8 @@ from services.clocks.domain import events as domain
 from services.clocks.domain.clock import TimeControl
 from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import Outcome
+from services.clocks.domain.penalties import Consequence, PenaltyKind
+from services.clocks.domain.tournament import Timekeeping, Timing
 from services.clocks.service_layer import commands
 from shared import events
 from shared.vocabulary import Ruleset
@@ -40,7 +42,13 @@ def test_every_domain_event_has_its_wire_event():
     assert (
         wire.wire.kinds()
         == kinds
-        == {domain.GameStarted, domain.GameFinished, domain.GameCancelled, domain.GameColoursSwapped}
+        == {
+            domain.GameStarted,
+            domain.GameFinished,
+            domain.GameCancelled,
+            domain.GameColoursSwapped,
+            domain.GamePenalised,
+        }
     )
 
 
@@ -243,3 +251,59 @@ def test_what_pairing_decides_for_the_clocks():
     assert isinstance(wire.from_pairing(round_paired(paired())), commands.CreateGames)
     with pytest.raises(TypeError, match=r"this queue does not take round\.published"):
         wire.from_pairing(events.RoundPublished(tournament_id=T, round=2, published_at=AT))
+
+
+def test_game_penalised():
+    event = domain.GamePenalised(
+        T, G, 4, W, PenaltyKind.DISPLACED_PIECES, 2, Consequence.EXTRA_MINUTE, Decision(ORG, Role.ARBITER, AT)
+    )
+    envelope = wire.wire.envelope(event)
+    assert (envelope.type, envelope.version) == ("game.penalised", 1)
+    assert payload_json(event) == (
+        '{"tournament_id":"11111111-1111-1111-1111-111111111111",'
+        '"game_id":"22222222-2222-2222-2222-222222222222","round":4,'
+        '"player_id":"33333333-3333-3333-3333-333333333333","kind":"displaced_pieces","occurrence":2,'
+        '"consequence":"extra_minute","decision":{"by":"55555555-5555-5555-5555-555555555555",'
+        '"role":"arbiter","at":"2026-06-01T12:03:10.123456Z","reason":null}}'
+    )
+
+
+def test_a_game_over_the_board_does_not_say_whether_both_moved():
+    event = domain.GameFinished(T, G, 3, W, B, Outcome.WHITE_WIN, "reported", 0, AT, None, True, DECIDED)
+    assert '"both_moved":null' in payload_json(event)
+
+
+def started_with(**settings) -> events.TournamentStarted:
+    return events.TournamentStarted(
+        tournament_id=T,
+        organiser_id=ORG,
+        name="Open",
+        started_at=AT,
+        settings=events.TournamentSettings(
+            time_control=events.TimeControl(base_seconds=900, increment_seconds=10), **settings
+        ),
+        roster=[],
+    )
+
+
+@pytest.mark.parametrize(
+    ("settings", "timing"),
+    [
+        ({}, Timing(Timekeeping.SERVER, None)),
+        ({"ruleset": "knockout"}, Timing(Timekeeping.SERVER, None)),
+        ({"ruleset": "fide-rapid"}, Timing(Timekeeping.BOARD, 10)),  # no fide block: its defaults
+        ({"ruleset": "fide-rapid", "fide": {"rounds": 7}}, Timing(Timekeeping.BOARD, 10)),
+        (
+            {"ruleset": "fide-rapid", "fide": {"rounds": 7, "clocks": "server", "default_time_minutes": 15}},
+            Timing(Timekeeping.SERVER, 15),
+        ),
+        (
+            {"ruleset": "fide-rapid", "fide": {"rounds": 7, "clocks": "board", "default_time_minutes": 0}},
+            Timing(Timekeeping.BOARD, 0),
+        ),
+    ],
+)
+def test_who_keeps_the_time_comes_with_tournament_started(settings, timing):
+    command = wire.record_tournament(started_with(**settings))
+    assert command.timing == timing
+    assert command.ruleset == Ruleset(settings.get("ruleset", "platform"))

@@ -73,7 +73,7 @@ def hooks_cost() -> None:
 
 def main() -> None:
     from shared.testing.polling import wait_for
-    from tests.e2e.stack import free_port
+    from shared.testing.ports import free_port
     from tests.servers import discover
 
     servers = discover()

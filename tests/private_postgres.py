@@ -14,11 +14,12 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+from shared.testing.ports import free_port
 
 OS_USER = "postgres"
 
@@ -51,12 +52,6 @@ def unavailable() -> str | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class PrivatePostgres:
     def __init__(self, root: Path) -> None:
         bindir = _bindir()
@@ -65,7 +60,7 @@ class PrivatePostgres:
         self.root = root
         self.data = root / "data"
         self.log = root / "postgres.log"
-        self.port = _free_port()
+        self.port = free_port()
         self.admin_url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
 
     def _run(self, *argv: str, check: bool = True) -> subprocess.CompletedProcess[str]:

@@ -4,8 +4,8 @@ services in one process (in-process broker, SQLite, a simulated clock)."""
 from __future__ import annotations
 
 from cli.embedded import EmbeddedStack
+from tests.e2e.knockouts import check_the_end, six_player_knockout
 from tests.e2e.story import EmbeddedStory
-from tests.e2e.test_knockout import check_the_end, six_player_knockout
 
 
 def test_a_six_player_knockout_embedded(tmp_path):

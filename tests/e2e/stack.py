@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ from pathlib import Path
 import httpx
 
 from shared.testing.polling import wait_for
+from shared.testing.ports import free_port
 from tests.servers import Servers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,12 +27,6 @@ PROCESSES = {
     "standings": ("consumer", "relay"),
 }
 JWT_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass

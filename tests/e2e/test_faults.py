@@ -10,7 +10,7 @@ import pytest
 from shared.testing.polling import wait_for
 from tests.e2e.stack import Stack
 from tests.e2e.story import Spy, Story
-from tests.e2e.test_tournaments import play_rounds, started
+from tests.e2e.tournaments import play_rounds, started
 
 pytestmark = pytest.mark.e2e
 

@@ -7,43 +7,10 @@ import uuid
 
 import pytest
 
-from tests.e2e.story import Account, Story
+from tests.e2e.story import Story
+from tests.e2e.tournaments import field, play_rounds, started
 
 pytestmark = pytest.mark.e2e
-
-
-def field(story: Story, n: int, prefix: str) -> list[Account]:
-    """n players whose ratings make their seeds 1..n in order."""
-    return [story.register(f"{prefix}{i}", 2400 - 10 * i) for i in range(1, n + 1)]
-
-
-def started(story: Story, name: str, n: int, **settings) -> tuple[uuid.UUID, list[Account]]:
-    """A tournament created by a new organiser, joined by n players seeded 1..n, and started."""
-    organiser = story.register(f"Organiser {name}")
-    players = field(story, n, f"{name} ")
-    tid = story.create_tournament(organiser, start_in=2, **settings)
-    for p in players:
-        story.join(p, tid)
-    assert story.wait_status(tid, "started")["status"] == "started"
-    return tid, players
-
-
-def play_rounds(
-    story: Story,
-    tid: uuid.UUID,
-    players: list[Account],
-    rounds: int,
-    games_per_round: int,
-    outcome,
-    first: int = 1,
-) -> None:
-    seed = {p.id: i for i, p in enumerate(players, start=1)}
-    by_id = {p.id: p for p in players}
-    for rnd in range(first, rounds + 1):
-        for game in story.wait_games(tid, rnd, games_per_round):
-            white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
-            result = outcome(seed[white], seed[black])
-            story.concede(game, result, by_id)
 
 
 def table(final: dict) -> list[tuple]:

@@ -36,8 +36,9 @@ from services.pairing.domain.dutch.assignment import lex_first, solve, tight
 from services.pairing.domain.dutch.matching import flip, grow_matching, outer_vertices
 from services.pairing.domain.dutch.players import build_field
 from services.pairing.domain.dutch.state import RoundState
-from services.pairing.tests.unit.test_dutch_reference import CASES, _expected
 from shared.trf import read
+from tests.fixtures import DUTCH_CASES as CASES
+from tests.fixtures import expected_dutch_pairs as _expected
 
 
 def _pair(data: RoundInput, *, fast: bool, monkeypatch: pytest.MonkeyPatch) -> Pairing | None:

@@ -14,19 +14,10 @@ import pytest
 
 from services.pairing.domain.dutch import from_trf, pair_round
 from shared.trf import read
+from tests.fixtures import DUTCH_CASES, FIXTURES, expected_dutch_pairs
 
-FIXTURES = Path(__file__).resolve().parents[4] / "tests" / "fixtures"
-CASES = sorted((FIXTURES / "dutch").glob("*.trf")) + sorted((FIXTURES / "dutch-extra").glob("*.trf"))
-
-
-def _expected(case: Path) -> tuple[list[tuple[int, int]], int | None]:
-    lines = case.with_suffix(".pairs").read_text().split("\n")
-    count = int(lines[0])
-    rows = [tuple(int(x) for x in line.split()) for line in lines[1 : count + 1]]
-    games = [(w, b) for w, b in rows if b != 0]
-    byes = [w for w, b in rows if b == 0]
-    assert len(byes) <= 1
-    return games, (byes[0] if byes else None)
+CASES = DUTCH_CASES
+_expected = expected_dutch_pairs
 
 
 def test_the_reference_set_is_complete() -> None:

@@ -21,8 +21,8 @@ from services.pairing.domain.dutch import (
 )
 from services.pairing.domain.dutch.colours import ColourSide, allocate, preference
 from services.pairing.domain.dutch.players import Float, build_field
-from services.pairing.tests.unit.test_dutch_reference import FIXTURES
 from shared.trf import read
+from tests.fixtures import FIXTURES
 
 W, B = Colour.WHITE, Colour.BLACK
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)

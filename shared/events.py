@@ -227,6 +227,21 @@ class RosterEntry(BaseModel):
     profile: PlayerProfile | None = None
 
 
+class GameOpening(BaseModel):
+    """The opening a game starts from (RULES.md §2): a table code (None for random moves), the moves in
+    the variant's notation (SAN for chess) and the position after them (FEN)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    code: str | None = Field(None, max_length=20)
+    moves: list[str] = Field(max_length=20)
+    fen: str = Field(max_length=200)
+
+    @property
+    def label(self) -> str:
+        """What pages and ``arbiter demo --json`` show: the table code, or the moves played."""
+        return self.code if self.code is not None else " ".join(self.moves)
+
+
 class PairedGame(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     game_id: uuid.UUID
@@ -242,6 +257,7 @@ class PairedGame(BaseModel):
         None, description="the game's own time control (tie-break games); None: the round's"
     )
     rated: bool = Field(True, description="false: a knockout tie-break or sudden-death game (RULES.md §4)")
+    opening: GameOpening | None = Field(None, description="platform: the drawn opening; None: free")
 
 
 class PairedMatch(BaseModel):
@@ -323,6 +339,11 @@ class TournamentSettings(BaseModel):
     time_control: TimeControl
     knockout: KnockoutSettings | None = Field(None, description="knockout rulesets only")
     fide: FideSettings | None = Field(None, description="fide-rapid only")
+    opening: str = Field(
+        "free",
+        max_length=60,
+        description="platform: free, random-1|2|3, table-1|2|3, table-all or thematic:CODE (RULES.md §2)",
+    )
 
 
 # --------------------------------------------------------------------------------------------------

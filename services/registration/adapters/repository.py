@@ -452,6 +452,8 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         arbiters={a.account_id: a for a in map(arbiter_of, arbiter_rows)},
         fide=fide_of(row.fide) if row.fide is not None else None,
         rounds_paired=row.rounds_paired,
+        opening=row.opening,
+        rated_reason=row.rated_reason,
     )
 
 
@@ -481,6 +483,8 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "byes_on_request": t.byes_on_request,
         "fide": fide_json(t.fide) if t.fide is not None else None,
         "rounds_paired": t.rounds_paired,
+        "opening": t.opening,
+        "rated_reason": t.rated_reason,
     }
 
 

@@ -86,6 +86,7 @@ def settings(s: domain.PlaySettings) -> events.TournamentSettings:
         time_control=time_control(s.time_control),
         knockout=None if s.knockout is None else knockout_settings(s.knockout, _bracket(s)),
         fide=None if s.fide is None else fide_settings(s.fide),
+        opening=s.opening,
     )
 
 

@@ -34,6 +34,7 @@ class PlaySettings:
     knockout: KnockoutFormat | None = None
     byes_on_request: bool = False
     fide: FideFormat | None = None  # fide-rapid: fixed at the start (a round robin's rounds too)
+    opening: str = "free"  # the opening option (platform: RULES.md §2)
 
     @property
     def bracket(self) -> BracketFormat | None:

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import hashlib
-import hmac
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from services.registration.domain import errors, fide, knockout
+from services.registration.domain import errors, fide, knockout, passwords
 from services.registration.domain.audit import AuditEntry, AuditKind, Decided, Subject, SubjectKind
 from services.registration.domain.events import (
     ArbiterAppointed,
@@ -34,9 +32,12 @@ from services.registration.domain.events import (
 from services.registration.domain.fide import FideFormat
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
 from services.registration.domain.players import Person, PlayerChange, Profile, in_starting_rank
+from services.registration.domain.rated import RatedDecision, RatingSettings, rated_after_openings
 from services.registration.domain.speed import rating_key, speed_of
 from shared.aggregate import Aggregate
 from shared.authority import Appointment, Authority, Role
+from shared.games import boards
+from shared.openings import OpeningOption, OpeningTable, check_option
 from shared.seed_draw import draw_order
 from shared.time_control import TimeControl as TimeControl  # re-exported: part of the settings
 from shared.vocabulary import CancelReason, Ruleset, Seeding
@@ -115,6 +116,7 @@ class Settings:
     rated: bool = True
     min_rating: int | None = None
     password: str | None = None  # private tournament; stored hashed
+    opening: str = "free"  # one of the nine options (shared.openings.ALLOWED)
     knockout: KnockoutFormat | None = None
     byes_on_request: bool | None = None  # None: as the ruleset says (BYES_ON_REQUEST)
     fide: FideFormat | None = None  # the fide-rapid ruleset's settings
@@ -268,6 +270,8 @@ class Tournament(Aggregate):
     arbiters: dict[uuid.UUID, Arbiter] = field(default_factory=dict)
     fide: FideFormat | None = None  # a fide-rapid event's settings
     rounds_paired: int = 0  # fide-rapid: the last round pairing announced (``round.paired``)
+    opening: str = "free"  # a `platform` tournament's opening option (RULES.md §2)
+    rated_reason: str | None = None  # why it is friendly (or rated despite its opening), decided at creation
     _roster: RosterChanges = field(default_factory=RosterChanges, init=False, repr=False, compare=False)
     _decisions: list[AuditEntry] = field(default_factory=list, init=False, repr=False, compare=False)
 
@@ -282,8 +286,14 @@ class Tournament(Aggregate):
         min_lead: dt.timedelta = DEFAULT_MIN_LEAD,
         organiser_busy: bool = False,
         tournament_id: uuid.UUID | None = None,
+        italian: OpeningTable | None = None,
     ) -> Tournament:
+        """``italian``: the Italian federation's opening table, where one is configured."""
         organiser.require_registered("create tournaments")
+        if settings.ruleset is not Ruleset.PLATFORM and settings.opening != "free":
+            raise errors.InvalidSettings(
+                f"openings are drawn in platform tournaments only, not in a {settings.ruleset} one"
+            )
         if knockout.is_knockout(settings.ruleset):
             return cls._draft(organiser, settings, now=now, tournament_id=tournament_id)
         if settings.ruleset is Ruleset.FIDE_RAPID:
@@ -294,6 +304,7 @@ class Tournament(Aggregate):
             )
         _validate(settings, now=now, min_lead=min_lead)
         assert settings.starts_at is not None  # _validate refuses a platform tournament without one
+        decided = _rated(settings, italian)
         t = cls(
             id=tournament_id or uuid.uuid4(),
             organiser_id=organiser.id,
@@ -307,11 +318,13 @@ class Tournament(Aggregate):
             variant=settings.variant,
             double_rounds=settings.double_rounds,
             extra_round=settings.extra_round,
-            rated=settings.rated,
-            min_rating=settings.min_rating if settings.rated else None,
-            password_hash=hash_password(settings.password) if settings.password else None,
+            rated=decided.rated,
+            min_rating=decided.min_rating(settings.min_rating),
+            password_hash=passwords.hash_password(settings.password) if settings.password else None,
             created_at=now,
             byes_on_request=_byes_on_request(settings),
+            opening=str(OpeningOption.parse(settings.opening)),
+            rated_reason=decided.reason,
         )
         t.record(
             TournamentScheduled(
@@ -411,6 +424,7 @@ class Tournament(Aggregate):
             knockout=self.knockout,
             byes_on_request=self.byes_on_request,
             fide=self.fide,
+            opening=self.opening,
         )
 
     def collect_roster_changes(self) -> RosterChanges:
@@ -571,7 +585,9 @@ class Tournament(Aggregate):
             )
         if profile is not None:
             raise errors.InvalidPlayer("FIDE player data is given in fide-rapid events only")
-        if self.password_hash is not None and not check_password(password or "", self.password_hash):
+        if self.password_hash is not None and not passwords.verify_password(
+            password or "", self.password_hash
+        ):
             raise errors.WrongPassword("this tournament is private: the organiser's password is needed")
         rating = account.ratings.get(self.rating_key)
         if self.min_rating is not None and (rating is None or rating < self.min_rating):
@@ -1264,6 +1280,15 @@ def _validate(s: Settings, *, now: dt.datetime, min_lead: dt.timedelta) -> None:
             raise errors.InvalidSettings(f"the minimum rating must be {lo}–{hi} in steps of {step}")
 
 
+def _rated(s: Settings, italian: OpeningTable | None) -> RatedDecision:
+    """The variant and opening checked (422 with the opening rules' slug), and whether the tournament is
+    rated given them (``rated.py``): an opening beyond 2N/2B makes it friendly instead of refusing it."""
+    variant = boards.variant_of(s.variant)
+    option = OpeningOption.parse(s.opening)
+    check_option(option, variant, italian=italian)
+    return rated_after_openings(RatingSettings(s.rated, variant, option, s.double_rounds, italian))
+
+
 def _human(delta: dt.timedelta) -> str:
     seconds = int(delta.total_seconds())
     if abs(seconds) < 120:
@@ -1271,15 +1296,3 @@ def _human(delta: dt.timedelta) -> str:
     if abs(seconds) < 7200:
         return f"{seconds // 60} min"
     return f"{seconds / 3600:.1f} h"
-
-
-def hash_password(password: str) -> str:
-    salt = uuid.uuid4().hex
-    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), 100_000).hex()
-    return f"pbkdf2${salt}${digest}"
-
-
-def check_password(password: str, stored: str) -> bool:
-    _, salt, digest = stored.split("$", 2)
-    candidate = hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), 100_000).hex()
-    return hmac.compare_digest(candidate, digest)

@@ -43,6 +43,7 @@ from services.registration.entrypoints.schemas import (
     WithdrawBody,
 )
 from services.registration.service_layer import commands
+from shared.games.boards import GameRuleError
 from shared.health import readiness
 from shared.http.app import SECURITY, create_openapi_app, json_response
 from shared.http.auth import authenticate_writes, current_principal, principal
@@ -57,6 +58,7 @@ from shared.http.problems import (
     problem_response,
     unprocessable,
 )
+from shared.openings import OpeningError
 from shared.vocabulary import Ruleset
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
@@ -65,6 +67,8 @@ DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.Conflict: 409,
     errors.InvalidSettings: 422,
     errors.Unprocessable: 422,
+    OpeningError: 422,
+    GameRuleError: 422,
 }
 
 
@@ -152,6 +156,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             rated=body.rated,
             min_rating=body.min_rating,
             password=body.password,
+            opening=body.opening,
             knockout=body.knockout.domain() if body.knockout else None,
             byes_on_request=body.byes_on_request,
             fide=body.fide.domain() if body.fide else None,

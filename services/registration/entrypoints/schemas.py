@@ -270,6 +270,11 @@ class CreateTournamentBody(Strict):
         None, ge=0, le=MAX_RATING, description="1000–2000 in steps of 100; rated only"
     )
     password: Text | None = Field(None, min_length=1, max_length=100, description="makes it private")
+    opening: str = Field(
+        "free",
+        max_length=60,
+        description="platform: free, random-1|2|3, table-1|2|3, table-all, thematic:CODE (RULES.md §2)",
+    )
     knockout: KnockoutBody | None = Field(
         None, description="knockout rulesets: the format (defaults if left out)"
     )
@@ -493,6 +498,10 @@ class TournamentOut(BaseModel):
     rated: bool
     min_rating: int | None
     private: bool
+    opening: str = Field("free", description="the opening option (platform)")
+    rated_reason: str | None = Field(
+        None, description="why it is friendly, or rated despite an opening beyond 2N/2B; decided at creation"
+    )
     byes_on_request: bool = Field(False, description="players may ask for a zero-point bye (RULES.md §6)")
     entries: list[EntryOut]
     knockout: KnockoutOut | None = None
@@ -523,6 +532,8 @@ class TournamentOut(BaseModel):
             rated=t.rated,
             min_rating=t.min_rating,
             private=t.private,
+            opening=t.opening,
+            rated_reason=t.rated_reason,
             byes_on_request=t.byes_on_request,
             entries=[EntryOut.of(e) for e in t.entries],
             knockout=KnockoutOut.of(t.knockout, t.drawn_order()) if t.knockout is not None else None,

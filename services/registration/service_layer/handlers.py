@@ -17,6 +17,7 @@ from services.registration.domain import errors, knockout, player_lists
 from services.registration.domain.model import Account, Entry, Tournament
 from services.registration.service_layer import commands
 from services.registration.service_layer.ports import UnitOfWork
+from shared.openings import OpeningTable
 from shared.seed_draw import new_draw_seed
 from shared.timesource import Clock
 
@@ -40,9 +41,14 @@ class Handlers:
     """Built by bootstrap with the clock and the settings they need."""
 
     def __init__(
-        self, clock: Clock, min_lead: dt.timedelta, draw_seed: Callable[[], int] = new_draw_seed
+        self,
+        clock: Clock,
+        min_lead: dt.timedelta,
+        draw_seed: Callable[[], int] = new_draw_seed,
+        italian: OpeningTable | None = None,
     ) -> None:
         self.clock = clock
+        self.italian = italian  # the Italian opening table, where one is configured
         self.min_lead = min_lead
         self.draw_seed = draw_seed
 
@@ -85,6 +91,7 @@ class Handlers:
                 organiser_busy=not knockout.is_knockout(cmd.settings.ruleset)
                 and uow.tournaments.organiser_busy(organiser.id),
                 tournament_id=cmd.tournament_id,
+                italian=self.italian,
             )
             uow.tournaments.add(t)  # OrganiserBusy if a concurrent creation got there first
             uow.commit()

@@ -23,6 +23,7 @@ from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
+from shared.openings import OpeningTable
 from shared.timesource import Clock
 
 SERVICE = "pairing"
@@ -48,9 +49,10 @@ class Pairing:
         return self.bus.uow_factory()
 
 
-def flows(clock: Clock) -> Flows:
-    """The formats this service pairs: round robins and Swiss tournaments, knockouts."""
-    return Flows([RoundsFlow(clock, pairers()), EliminationFlow(clock)])
+def flows(clock: Clock, italian: OpeningTable | None = None) -> Flows:
+    """The formats this service pairs: round robins and Swiss tournaments, knockouts (``italian``: the
+    Italian opening table, where one is configured)."""
+    return Flows([RoundsFlow(clock, pairers(), italian), EliminationFlow(clock)])
 
 
 def subscriptions(
@@ -137,7 +139,7 @@ def bootstrap(
     def uow_factory() -> PairingUnitOfWork:
         return SqlPairingUnitOfWork(**p.uow_options())
 
-    handlers = Handlers(flows(p.clock))
+    handlers = Handlers(flows(p.clock, settings.italian_table()))
     bus = MessageBus(uow_factory, handlers.table())
     consumer, worker = subscriptions(handlers, uow_factory)
     return Pairing(

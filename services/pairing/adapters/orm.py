@@ -26,6 +26,9 @@ tournaments = sa.Table(
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     # players may ask for a zero-point bye before a round is paired (a Swiss whose settings offer it)
     sa.Column("byes_on_request", sa.Boolean(), nullable=False, server_default=sa.false()),
+    # platform: the variant and the opening option, each round's openings drawn when it is paired
+    sa.Column("variant", sa.String(40), nullable=False, server_default="chess"),
+    sa.Column("opening", sa.String(60), nullable=False, server_default="free"),
 )
 
 players = sa.Table(
@@ -78,6 +81,7 @@ games = sa.Table(
     sa.Column("label", sa.String(80), nullable=True),
     sa.Column("time_control", sa.JSON(), nullable=True),
     sa.Column("cancelled_at", sa.DateTime(timezone=True), nullable=True),  # the match no longer needed it
+    sa.Column("opening", sa.JSON(), nullable=True),  # {code, moves, fen}: the drawn opening; null: free
     # a cancelled game its match needed again after a correction: the game paired in its place
     sa.Column("replaced_by", sa.Uuid(), nullable=True),
     sa.ForeignKeyConstraint(

@@ -79,8 +79,10 @@ from services.pairing.domain.rounds.tournament import (
 from shared.aggregate import Seen
 from shared.authority import Role
 from shared.database import aware
+from shared.openings import GameOpening, OpeningOption
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
+from shared.variants import Variant
 from shared.vocabulary import ByeKind, Decision, Ruleset, Seeding, System
 
 # -- the statements, built once ------------------------------------------------------------------------
@@ -287,6 +289,8 @@ class SqlTournaments:
             t.double_rounds,
             t.status,
             byes_on_request=t.byes_on_request,
+            variant=t.variant,
+            opening=str(t.opening),
         )
         self.save(t)
 
@@ -342,6 +346,7 @@ class SqlTournaments:
                     "leg": g.leg,
                     "white_seed": g.white,
                     "black_seed": g.black,
+                    "opening": opening_json(g.opening),
                 }
                 for g in rnd.games
             ]
@@ -366,10 +371,20 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
         r.number: Round(r.number, [], [], r.completed_at is not None, r.published_at is not None)
         for r in session.execute(_ROUNDS, key)
     }
+    variant = Variant(row.variant)
     for g in session.execute(_GAMES, key):
         outcome = Outcome(g.outcome) if g.outcome else None
         by_round[g.round].games.append(
-            Game(g.game_id, g.round, g.board, g.white_seed, g.black_seed, g.leg, outcome)
+            Game(
+                g.game_id,
+                g.round,
+                g.board,
+                g.white_seed,
+                g.black_seed,
+                g.leg,
+                outcome,
+                opening=opening_of(variant, g.opening),
+            )
         )
     for b in session.execute(_BYES, key):
         by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
@@ -389,6 +404,8 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
         byes_on_request=row.byes_on_request,
         withdrawals=withdrawals,
         bye_requests=requests,
+        variant=variant,
+        opening=OpeningOption.parse(row.opening),
     )
 
 
@@ -683,6 +700,8 @@ def _insert_head(
     status: Status,
     *,
     byes_on_request: bool = False,
+    variant: str = "chess",
+    opening: str = "free",
 ) -> None:
     session.execute(
         _INSERT_TOURNAMENT,
@@ -699,6 +718,8 @@ def _insert_head(
             "status": status.value,
             "started_at": heading.started_at,
             "byes_on_request": byes_on_request,
+            "variant": variant,
+            "opening": opening,
         },
     )
     rows = [
@@ -762,6 +783,17 @@ def _heading(row: Any) -> Heading:
         TimeControl(**row.time_control),
         aware(row.started_at),
     )
+
+
+def opening_json(o: GameOpening | None) -> dict[str, Any] | None:
+    """A game's opening as stored (the fields of the wire's ``GameOpening``)."""
+    return None if o is None else {"code": o.code, "moves": list(o.moves), "fen": o.fen}
+
+
+def opening_of(variant: Variant, data: Mapping[str, Any] | None) -> GameOpening | None:
+    if data is None:
+        return None
+    return GameOpening(variant, data["code"], tuple(data["moves"]), data["fen"])
 
 
 def clock_json(tc: TimeControl) -> dict[str, int | None]:

@@ -18,6 +18,7 @@ from services.pairing.domain.arbiters import Decided
 from services.pairing.domain.heading import Heading, Player
 from services.pairing.service_layer import commands
 from shared import events
+from shared.openings import GameOpening, OpeningOption
 from shared.time_control import Stage, TieBreakPlan, TimeControl
 from shared.wire import WireMap
 
@@ -53,6 +54,10 @@ def decision(d: Decided) -> events.DecisionBy:
     return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 
+def game_opening(o: GameOpening) -> events.GameOpening:
+    return events.GameOpening(code=o.code, moves=list(o.moves), fen=o.fen)
+
+
 # -- out: domain events → wire events ------------------------------------------------------------------
 wire = WireMap()
 
@@ -82,6 +87,7 @@ def _round_paired(e: domain.RoundPaired) -> events.Event:
                 label=g.label,
                 time_control=None if g.time_control is None else time_control(g.time_control),
                 rated=g.rated,
+                opening=None if g.opening is None else game_opening(g.opening),
             )
             for g in e.games
         ],
@@ -206,6 +212,8 @@ def start(event: events.Event) -> commands.StartTournament:
             extra_round=settings.extra_round,
             double_rounds=settings.double_rounds,
             byes_on_request=settings.byes_on_request,
+            variant=settings.variant,
+            opening=OpeningOption.parse(settings.opening),
         )
     return commands.StartElimination(
         heading,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from services.pairing.domain.arbiters import Decided
 from shared.aggregate import DomainEvent
+from shared.openings import GameOpening
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.vocabulary import ByeKind, Decision, Section, System
@@ -33,6 +34,8 @@ class GameInRound:
     time_control: TimeControl | None = None
     rated: bool = True
     """False: a knockout tie-break or sudden-death game (RULES.md §4)."""
+    opening: GameOpening | None = None
+    """The drawn opening the game starts from (RULES.md §2); None: free."""
 
 
 @dataclass(frozen=True)

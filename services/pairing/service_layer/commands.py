@@ -10,8 +10,10 @@ from dataclasses import dataclass
 
 from services.pairing.domain.heading import Heading, Player
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
+from shared.openings import FREE, OpeningOption
 from shared.scoring import Outcome
 from shared.time_control import TieBreakPlan
+from shared.variants import Variant
 from shared.vocabulary import BracketFormat, Seeding
 
 
@@ -25,6 +27,8 @@ class StartRounds:
     extra_round: bool = False
     double_rounds: bool = False
     byes_on_request: bool = False
+    variant: Variant = Variant.CHESS
+    opening: OpeningOption = FREE
 
     @property
     def tournament_id(self) -> uuid.UUID:

@@ -76,6 +76,8 @@ def started(
     extra_round: bool = False,
     ruleset: str = "platform",
     byes_on_request: bool = False,
+    variant: str = "chess",
+    opening: str = "free",
 ):
     tid = uuid.uuid4()
     roster = [
@@ -94,6 +96,8 @@ def started(
             extra_round=extra_round,
             byes_on_request=byes_on_request,
             time_control=events.TimeControl(base_seconds=180, increment_seconds=2),
+            variant=variant,
+            opening=opening,
         ),
         roster=roster,
     )

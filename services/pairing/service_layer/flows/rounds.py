@@ -25,6 +25,7 @@ from services.pairing.domain.arbiters import Arbiters, authority
 from services.pairing.domain.rounds.tournament import ByeRequest, Pairer, PairingTournament
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.ports import PairingUnitOfWork
+from shared.openings import OpeningTable
 from shared.timesource import Clock
 from shared.vocabulary import System
 
@@ -35,9 +36,12 @@ class RoundsFlow:
     systems: tuple[System, ...] = (System.ROUND_ROBIN, System.SWISS)
     starts: type[Any] = commands.StartRounds
 
-    def __init__(self, clock: Clock, pairers: Mapping[System, Pairer]) -> None:
+    def __init__(
+        self, clock: Clock, pairers: Mapping[System, Pairer], italian: OpeningTable | None = None
+    ) -> None:
         self.clock = clock
         self.pairers = dict(pairers)
+        self.italian = italian  # the Italian opening table, where one is configured
 
     def start(self, cmd: commands.StartRounds, uow: PairingUnitOfWork) -> None:
         t = PairingTournament.start(
@@ -47,6 +51,8 @@ class RoundsFlow:
             extra_round=cmd.extra_round,
             double_rounds=cmd.double_rounds,
             byes_on_request=cmd.byes_on_request,
+            variant=cmd.variant,
+            opening=cmd.opening,
         )
         uow.tournaments.add(t)
 
@@ -58,7 +64,7 @@ class RoundsFlow:
         if t.next_round_number() != cmd.number:
             log.warning("round %d of %s is not due (next: %s)", cmd.number, t.id, t.next_round_number())
             return
-        t.pair_round(cmd.number, self.pairers[t.system], now=self.clock.now())
+        t.pair_round(cmd.number, self.pairers[t.system], now=self.clock.now(), italian=self.italian)
         uow.tournaments.save(t)
 
     def record_result(self, cmd: commands.RecordResult, uow: PairingUnitOfWork) -> None:

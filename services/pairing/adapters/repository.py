@@ -352,11 +352,11 @@ class SqlTournaments:
             ]
             self.session.execute(_INSERT_GAMES, rows)
         if rnd.byes:
-            rows = [
+            bye_rows = [
                 {"tournament_id": tid, "round": b.round, "seed": b.seed, "kind": b.kind.value}
                 for b in rnd.byes
             ]
-            self.session.execute(_INSERT_BYES, rows)
+            self.session.execute(_INSERT_BYES, bye_rows)
 
 
 def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTournament | None:

@@ -454,6 +454,7 @@ class RoundPaired(Event):
         "None: public when paired",
     )
     matches: list[PairedMatch] = Field(default_factory=list, description="knockouts: the round's matches")
+    variant: Variant = Field(Variant.CHESS, description="the tournament's variant: the board its games use")
 
 
 @register

@@ -64,6 +64,12 @@ games = sa.Table(
     sa.Column("default_time_seconds", sa.Integer(), nullable=True),
     # penalties, oldest first: [{at, kind, player_id, occurrence, consequence, decision, white_ms, black_ms}]
     sa.Column("incidents", sa.JSON(none_as_null=True), nullable=True),
+    # the board (RULES.md §2): the variant, the drawn opening it starts from ({code, moves, fen}; null:
+    # free), the position now (FEN; null: the start) and the moves reported with their text
+    sa.Column("variant", sa.String(40), nullable=False, server_default="chess"),
+    sa.Column("opening", sa.JSON(none_as_null=True), nullable=True),
+    sa.Column("position", sa.String(200), nullable=True),
+    sa.Column("line", sa.JSON(none_as_null=True), nullable=True),
     sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
     sa.Index(
         "ix_games_deadline",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import sqlalchemy as sa
@@ -30,6 +30,8 @@ from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from services.clocks.domain.tournament import ONLINE, ArbiterPost, Timekeeping, Timing, Tournament, Withdrawal
 from shared.aggregate import Seen
 from shared.database import aware, aware_or_none
+from shared.openings import GameOpening
+from shared.variants import Variant
 from shared.vocabulary import Ruleset
 
 
@@ -130,6 +132,8 @@ _CHANGING = (
     "server_clock",  # the tournament's timing arriving after the game was created
     "default_time_seconds",
     "incidents",
+    "position",
+    "line",
 )
 _SAVE = (
     sa.update(games)
@@ -269,7 +273,21 @@ def game_from_row(row: Any) -> Game:
         server_clock=row.server_clock,
         default_time=_seconds(row.default_time_seconds),
         incidents=[incident_in(i) for i in row.incidents or ()],
+        variant=Variant(row.variant),
+        opening=opening_in(Variant(row.variant), row.opening),
+        position=row.position,
+        line=list(row.line or ()),
     )
+
+
+def opening_in(variant: Variant, data: Mapping[str, Any] | None) -> GameOpening | None:
+    if data is None:
+        return None
+    return GameOpening(variant, data["code"], tuple(data["moves"]), data["fen"])
+
+
+def opening_out(o: GameOpening | None) -> dict[str, Any] | None:
+    return None if o is None else {"code": o.code, "moves": list(o.moves), "fen": o.fen}
 
 
 def _seconds(value: int | None) -> dt.timedelta | None:
@@ -309,6 +327,8 @@ def _changing(g: Game) -> dict[str, Any]:
         "server_clock": g.server_clock,
         "default_time_seconds": _in_seconds(g.default_time),
         "incidents": [incident_out(i) for i in g.incidents] or None,
+        "position": g.position,
+        "line": g.line or None,
     }
 
 
@@ -353,6 +373,10 @@ def row_of(g: Game) -> dict[str, Any]:
         "server_clock": g.server_clock,
         "default_time_seconds": _in_seconds(g.default_time),
         "incidents": [incident_out(i) for i in g.incidents] or None,
+        "variant": g.variant.value,
+        "opening": opening_out(g.opening),
+        "position": g.position,
+        "line": g.line or None,
     }
 
 

@@ -13,6 +13,8 @@ from services.clocks.domain.decision import Decision
 from services.clocks.domain.tournament import ONLINE, Timekeeping, Timing
 from services.clocks.service_layer import commands
 from shared import events
+from shared.openings import GameOpening
+from shared.variants import Variant
 from shared.vocabulary import Ruleset
 from shared.wire import WireMap
 
@@ -135,11 +137,17 @@ def create_games(event: events.Event) -> commands.CreateGames:
                 number=g.number,
                 label=g.label,
                 rated=g.rated,
+                opening=None if g.opening is None else game_opening(e.variant, g.opening),
             )
             for g in e.games
         ),
         released=e.published is not False,
+        variant=e.variant,
     )
+
+
+def game_opening(variant: Variant, o: events.GameOpening) -> GameOpening:
+    return GameOpening(variant, o.code, tuple(o.moves), o.fen)
 
 
 def release_round(event: events.Event) -> commands.ReleaseRound:

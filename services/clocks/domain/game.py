@@ -62,7 +62,10 @@ from services.clocks.domain.penalties import (
     under_a_minute,
 )
 from shared.aggregate import Aggregate
+from shared.games import boards
+from shared.openings import GameOpening
 from shared.scoring import Outcome as Outcome  # the outcomes every service shares; points come from scoring
+from shared.variants import Variant
 
 REASON = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 TOURNAMENT_CLOSED = "tournament_closed"
@@ -176,6 +179,10 @@ class Game(Aggregate):
     server_clock: bool = True  # False over the board: the boards keep the time, the server runs no clock
     default_time: dt.timedelta | None = None  # server clocks: no first move by then loses by forfeit
     incidents: list[Incident] = field(default_factory=list)  # penalties, oldest first
+    variant: Variant = Variant.CHESS
+    opening: GameOpening | None = None  # the drawn opening it starts from (RULES.md §2); None: free
+    position: str | None = None  # the FEN now, once a move was reported with its text; None: the start
+    line: list[str] = field(default_factory=list)  # the moves reported with their text, after the opening
 
     @classmethod
     def pair(
@@ -198,6 +205,8 @@ class Game(Aggregate):
         rated: bool = True,
         server_clock: bool = True,
         default_time: dt.timedelta | None = None,
+        variant: Variant = Variant.CHESS,
+        opening: GameOpening | None = None,
     ) -> Game:
         if white == black:
             raise errors.InvalidPairing(f"game {game_id}: a player cannot play themselves")
@@ -219,6 +228,8 @@ class Game(Aggregate):
             rated=rated,
             server_clock=server_clock,
             default_time=default_time if server_clock else None,
+            variant=variant,
+            opening=opening,
         )
 
     # -- reading --------------------------------------------------------------------------------
@@ -265,6 +276,33 @@ class Game(Aggregate):
             return None
         return self.white_moved and self.black_moved
 
+    @property
+    def first_to_move(self) -> Side:
+        """Who moves first: White from chess's initial position; otherwise as the start position says
+        (an opening of an odd number of moves; English draughts, where Black moves first)."""
+        if self.variant is Variant.CHESS and self.opening is None:
+            return Side.WHITE
+        return Side.WHITE if boards.white_to_move(self.start_position) else Side.BLACK
+
+    @property
+    def start_position(self) -> boards.Position:
+        """The position the game starts from: after its opening, or the variant's initial one."""
+        if self.opening is not None:
+            return boards.Position(self.variant, self.opening.fen)
+        return boards.start(self.variant)
+
+    @property
+    def board_position(self) -> boards.Position:
+        """The position now, as far as the reported moves say (moves reported without their text are
+        not on it)."""
+        return self.start_position if self.position is None else boards.Position(self.variant, self.position)
+
+    @property
+    def tracked(self) -> bool:
+        """Whether the board follows the game: every move so far was reported with its text. A game whose
+        moves are reported as clock presses only (over an older client) is timed, not checked."""
+        return self.moves == len(self.line)
+
     def side_of(self, player_id: uuid.UUID) -> Side | None:
         if player_id == self.white:
             return Side.WHITE
@@ -278,7 +316,7 @@ class Game(Aggregate):
         the server's stays as it is)."""
         if self.status is not GameStatus.PENDING:
             raise errors.AlreadyStarted(f"the game is already {self.status}")
-        change = self.clock.start(at) if self.server_clock else None
+        change = self.clock.start(at, first=self.first_to_move) if self.server_clock else None
         self.status = GameStatus.RUNNING
         self.started_at = at
         self.record(
@@ -294,9 +332,11 @@ class Game(Aggregate):
         self.released = True
         return True
 
-    def move(self, player_id: uuid.UUID, at: dt.datetime) -> FlagFall | None:
+    def move(self, player_id: uuid.UUID, at: dt.datetime, move: str | None = None) -> FlagFall | None:
         """``player_id`` reports a completed move at ``at``: None when it was applied. Too late, the
-        move is not applied: the game is finished on time, and the :class:`FlagFall` says so."""
+        move is not applied: the game is finished on time, and the :class:`FlagFall` says so. With its
+        text (``move``, in the variant's notation) the move is checked by the variant's move generator
+        (:class:`~shared.games.boards.IllegalMove` if it is not legal) and played on the board."""
         side = self.side_of(player_id)
         if side is None:
             raise errors.NotAPlayer("only White and Black of this game can move")
@@ -307,9 +347,17 @@ class Game(Aggregate):
             defaulted = self._defaulted(at)
             if defaulted is not None:
                 return defaulted
+        played: tuple[str, boards.Position] | None = None
+        if move is not None and side is self.clock.to_move and self.tracked:
+            before = self.board_position
+            written = boards.notation(before, move)  # IllegalMove (422) before the clock is pressed
+            played = (written, boards.play(before, written))
         change = self.clock.press(side, at)
         if change.kind is ChangeKind.FLAGGED:
             return self._lose_on_time(change)
+        if played is not None:
+            self.line.append(played[0])
+            self.position = played[1].fen
         self.moves += 1
         if side is Side.WHITE:
             self.white_moved = True

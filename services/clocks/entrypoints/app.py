@@ -24,6 +24,7 @@ from services.clocks.entrypoints.schemas import (
 )
 from services.clocks.service_layer import commands
 from shared.authority import Authority
+from shared.games.boards import GameRuleError
 from shared.health import readiness
 from shared.http.app import OPTIONAL_SECURITY, SECURITY, create_openapi_app, json_response
 from shared.http.auth import Principal, authenticate_writes, optional_principal, principal
@@ -36,6 +37,7 @@ DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.NotAllowed: 403,
     errors.Conflict: 409,
     errors.Invalid: 422,
+    GameRuleError: 422,
 }
 
 
@@ -69,7 +71,7 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
         if body.player_id is not None and body.player_id != who.subject:
             who.require("service")
             player_id = body.player_id
-        done: commands.Reported = svc.bus.handle(commands.MakeMove(path.game_id, player_id))
+        done: commands.Reported = svc.bus.handle(commands.MakeMove(path.game_id, player_id, body.move))
         refuse_if_late(done)
         return json_response(ClockOut.of(done.game, svc.clock.now()))
 

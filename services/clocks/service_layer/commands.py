@@ -18,6 +18,8 @@ from services.clocks.domain.game import FlagFall, Game, Outcome
 from services.clocks.domain.penalties import PenaltyKind
 from services.clocks.domain.tournament import ONLINE, Timing
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
+from shared.openings import GameOpening
+from shared.variants import Variant
 from shared.vocabulary import Ruleset
 
 
@@ -27,6 +29,7 @@ class MakeMove:
 
     game_id: uuid.UUID
     player_id: uuid.UUID
+    move: str | None = None  # the move in the variant's notation, checked by its move generator
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,7 @@ class PairedGame:
     number: int | None = None
     label: str | None = None
     rated: bool = True
+    opening: GameOpening | None = None  # the drawn opening the game starts from; None: free
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,7 @@ class CreateGames:
     round: int
     games: tuple[PairedGame, ...]
     released: bool
+    variant: Variant = Variant.CHESS
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,7 @@ class Handlers:
         with uow:
             game = _get(uow, cmd.game_id)
             now = self.clock.now()
-            flag_fall = game.move(cmd.player_id, now)
+            flag_fall = game.move(cmd.player_id, now, cmd.move)
             _save(uow, game, now)
             uow.commit()
             return commands.Reported(game, flag_fall)
@@ -290,6 +290,8 @@ class Handlers:
                 rated=paired.rated,
                 server_clock=timing.server_clock,
                 default_time=timing.default_time,
+                variant=cmd.variant,
+                opening=paired.opening,
             )
             if paired.match_id is not None:  # a match's games start one after the other
                 matches.append(paired.match_id)

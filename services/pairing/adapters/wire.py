@@ -94,6 +94,7 @@ def _round_paired(e: domain.RoundPaired) -> events.Event:
         byes=[events.Bye(player_id=b.player_id, kind=b.kind) for b in e.byes],
         time_control=time_control(e.time_control),
         published=e.published,
+        variant=e.variant,
         matches=[
             events.PairedMatch(
                 match_id=m.match_id,

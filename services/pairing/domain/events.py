@@ -15,6 +15,7 @@ from shared.aggregate import DomainEvent
 from shared.openings import GameOpening
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
+from shared.variants import Variant
 from shared.vocabulary import ByeKind, Decision, Section, System
 
 
@@ -92,6 +93,7 @@ class RoundPaired(DomainEvent):
     published: bool | None = None
     """False: a knockout round only its organiser sees until they publish it; None: public when paired."""
     matches: tuple[MatchInRound, ...] = ()
+    variant: Variant = Variant.CHESS
 
 
 @dataclass(frozen=True)

@@ -433,4 +433,5 @@ class PairingTournament(Aggregate, Changing):
             ),
             byes=tuple(events.ByeInRound(self.player(b.seed).player_id, b.kind) for b in rnd.byes),
             time_control=self.heading.time_control,
+            variant=self.variant,
         )

@@ -54,6 +54,8 @@ class TournamentFields(BaseModel):
     name: str
     ruleset: Ruleset
     variant: str
+    rated: bool = True  # False: a friendly tournament
+    opening: str = "free"  # the opening option: free, random-N, table-K, table-all, thematic:CODE
     system: System | None  # None until round 1 is paired
     double_rounds: bool
     time_control: str
@@ -72,6 +74,8 @@ class TournamentFields(BaseModel):
             "name": info.name,
             "ruleset": info.ruleset,
             "variant": info.variant,
+            "rated": info.rated,
+            "opening": info.opening,
             "system": info.system,
             "double_rounds": info.double_rounds,
             "time_control": info.time_control.label(),
@@ -296,6 +300,7 @@ class GameOut(ResultFields):
     match_id: str | None = None  # knockouts: the match, the game's name in it, not needed any more
     label: str | None = None
     cancelled: bool = False
+    opening: str | None = None  # the drawn opening: its table code, or the moves played; None: free
 
 
 class ByeOut(BaseModel):
@@ -331,6 +336,7 @@ class RoundOut(TournamentFields):
                     match_id=g.match_id,
                     label=g.label,
                     cancelled=g.cancelled,
+                    opening=g.opening,
                     **GameOut.fields(g),
                 )
                 for g in sorted(rnd.games, key=lambda g: (g.leg, g.board, g.number or 0))

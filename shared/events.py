@@ -433,6 +433,23 @@ class ArbiterRevoked(Event):
     decision: DecisionBy
 
 
+@register
+class RatingUpdated(Event):
+    """A rated game moved a player's Glicko-2 rating in one variant and speed class (RULES.md §2)."""
+
+    TYPE: ClassVar[str] = "rating.updated"
+    account_id: uuid.UUID
+    key: str = Field(max_length=60, description="<variant>:<speed>, e.g. english:blitz")
+    rating: int = Field(description="as shown: the Glicko-2 rating rounded")
+    previous: int = Field(description="the rating before the game, as shown")
+    deviation: float = Field(ge=0)
+    volatility: float = Field(ge=0)
+    games: int = Field(ge=1, description="the rated games counted under this key")
+    game_id: uuid.UUID
+    tournament_id: uuid.UUID
+    updated_at: dt.datetime
+
+
 # --------------------------------------------------------------------------------------------------
 # pairing
 

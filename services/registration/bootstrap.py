@@ -106,6 +106,13 @@ def subscriptions(handlers: Handlers, uow_factory: Callable[[], UnitOfWork]) -> 
             translate=wire.round_paired,
         ),
         event_subscription(
+            "registration.ratings",
+            ("game.finished",),
+            handlers.on_game_finished,
+            uow_factory,
+            translate=wire.game_finished,
+        ),
+        event_subscription(
             "registration.absence_unexcused",
             ("absence.unexcused",),
             handlers.on_absence_unexcused,

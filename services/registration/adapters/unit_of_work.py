@@ -9,6 +9,7 @@ from typing import Any
 from services.registration.adapters.repository import (
     AccountRepository,
     AuditRepository,
+    RatingRepository,
     TournamentRepository,
 )
 from services.registration.adapters.wire import wire
@@ -20,6 +21,7 @@ class SqlRegistrationUnitOfWork(SqlUnitOfWork):
     accounts: AccountRepository
     tournaments: TournamentRepository
     audit: AuditRepository
+    ratings: RatingRepository
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options, wire=wire)
@@ -28,6 +30,7 @@ class SqlRegistrationUnitOfWork(SqlUnitOfWork):
         self.accounts = AccountRepository(self.session)
         self.tournaments = TournamentRepository(self.session)
         self.audit = AuditRepository(self.session)
+        self.ratings = RatingRepository(self.session)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.accounts, self.tournaments)  # type: ignore[return-value]
+        return (self.accounts, self.tournaments, self.ratings)  # type: ignore[return-value]

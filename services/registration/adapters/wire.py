@@ -206,6 +206,39 @@ def reset(event: events.Event) -> commands.ResetTournament:
     )
 
 
+def game_finished(event: events.Event) -> commands.RateGame:
+    """``game.finished`` (clocks): the game may move both players' ratings."""
+    if not isinstance(event, events.GameFinished):
+        raise TypeError(f"registration does not consume {event.TYPE} as a finished game")
+    return commands.RateGame(
+        game_id=event.game_id,
+        tournament_id=event.tournament_id,
+        white=event.white,
+        black=event.black,
+        outcome=event.outcome,
+        finished_at=event.finished_at,
+        rated=event.rated,
+        both_moved=event.both_moved,
+        moves=event.moves,
+    )
+
+
+@wire.maps(domain.RatingUpdated)
+def _rating_updated(e: domain.RatingUpdated) -> events.Event:
+    return events.RatingUpdated(
+        account_id=e.account_id,
+        key=e.key,
+        rating=round(e.rating),
+        previous=round(e.previous),
+        deviation=e.deviation,
+        volatility=e.volatility,
+        games=e.games,
+        game_id=e.game_id,
+        tournament_id=e.tournament_id,
+        updated_at=e.at,
+    )
+
+
 def round_paired(event: events.Event) -> commands.RecordRoundPaired:
     """``round.paired`` (pairing): the last round paired, for the round late entries play from."""
     if not isinstance(event, events.RoundPaired):

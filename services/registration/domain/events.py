@@ -137,3 +137,19 @@ class PlayerWithdrawn(DomainEvent):
     reason: str
     excluded: bool
     decided: Decided
+
+
+@dataclass(frozen=True)
+class RatingUpdated(DomainEvent):
+    """A rated game moved a player's Glicko-2 rating in one variant and speed class (``key``)."""
+
+    account_id: uuid.UUID
+    key: str  # "<variant>:<speed>"
+    rating: float
+    deviation: float
+    volatility: float
+    previous: float
+    games: int
+    game_id: uuid.UUID
+    tournament_id: uuid.UUID
+    at: dt.datetime

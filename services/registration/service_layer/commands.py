@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from dataclasses import dataclass, field
 
@@ -10,6 +11,7 @@ from services.registration.domain.model import AccountKind, Changes, Settings
 from services.registration.domain.player_lists import ListFormat
 from services.registration.domain.players import Person, PlayerChange, Profile
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
+from shared.scoring import Outcome
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,21 @@ class RecordRoundPaired:
 
     tournament_id: uuid.UUID
     round: int
+
+
+@dataclass(frozen=True)
+class RateGame:
+    """Clocks finished a game (``game.finished``): it may move both players' ratings."""
+
+    game_id: uuid.UUID
+    tournament_id: uuid.UUID
+    white: uuid.UUID
+    black: uuid.UUID
+    outcome: Outcome
+    finished_at: dt.datetime
+    rated: bool = True
+    both_moved: bool | None = None
+    moves: int = 0
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Any
 
 from services.registration.domain import errors, knockout, player_lists
 from services.registration.domain.model import Account, Entry, Tournament
+from services.registration.domain.ratings import PlayerRating, RatedGame, rate
 from services.registration.service_layer import commands
 from services.registration.service_layer.ports import UnitOfWork
 from shared.openings import OpeningTable
@@ -302,9 +303,46 @@ class Handlers:
         if t is not None and t.round_paired(cmd.round):
             uow.tournaments.save(t)
 
+    def on_game_finished(self, cmd: commands.RateGame, uow: UnitOfWork) -> None:
+        """A finished game moves both players' Glicko-2 ratings in the tournament's variant and speed
+        class when it is rated (``ratings.py``), each published as ``rating.updated``. A game heard
+        before, or of a tournament registration does not know, changes nothing."""
+        t = uow.tournaments.get(cmd.tournament_id)
+        if t is None:
+            return
+        accounts = {a.id: a for a in uow.accounts.get_many((cmd.white, cmd.black))}
+        game = RatedGame(
+            cmd.game_id,
+            cmd.tournament_id,
+            cmd.outcome,
+            cmd.finished_at,
+            t.ruleset,
+            t.rated,
+            cmd.rated,
+            cmd.both_moved,
+            cmd.moves,
+            accounts=len(accounts) == 2,
+        )
+        key = t.rating_key
+        decision = game.decision()
+        if not uow.ratings.first_hearing(game, key, decision) or not decision.moves:
+            return
+        first, second = sorted((cmd.white, cmd.black))  # one lock order for every consumer
+        held = {p: _rating(uow, p, key, accounts[p]) for p in (first, second)}
+        white, black = held[cmd.white], held[cmd.black]
+        rate(game, white, black)
+        uow.ratings.save(white)
+        uow.ratings.save(black)
+
     def on_absence_unexcused(self, cmd: commands.WithdrawAbsentPlayer, uow: UnitOfWork) -> None:
         """Withdraw the player (FIDE C.04.2) through the normal path: ``player.withdrawn`` and the audit
         log, decided by the rules (role ``service``). A repeat, or a player gone already, changes nothing."""
         t = uow.tournaments.get(cmd.tournament_id, lock=True)
         if t is not None and t.withdraw_absent(cmd.player_id, cmd.round, now=self.clock.now()) is not None:
             uow.tournaments.save(t)
+
+
+def _rating(uow: UnitOfWork, account_id: uuid.UUID, key: str, account: Account) -> PlayerRating:
+    """The account's rating under ``key``, locked; its first one if it has none yet."""
+    found = uow.ratings.get(account_id, key, lock=True)
+    return found if found is not None else PlayerRating.first(account_id, key, account.ratings.get(key))

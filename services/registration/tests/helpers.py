@@ -142,10 +142,12 @@ class InMemoryRegistration:
         return {s.queue: s for s in subscriptions(self.handlers, self.db.uow)}
 
     def hear(self, event: events.Event) -> events.Envelope:
-        """Deliver a consumed event to the subscription that takes it; its envelope."""
+        """Deliver a consumed event to each subscription that takes it; its envelope."""
         envelope = events.wrap(event, getattr(event, "tournament_id", None))
-        (subscription,) = [s for s in self.subscriptions().values() if event.TYPE in s.routing_keys]
-        subscription.handler(envelope, event)
+        taking = [s for s in self.subscriptions().values() if event.TYPE in s.routing_keys]
+        assert taking, f"nobody in registration consumes {event.TYPE}"
+        for subscription in taking:  # game.finished: the ratings and the audit log
+            subscription.handler(envelope, event)
         return envelope
 
     def state(self) -> tuple[Any, ...]:

@@ -59,7 +59,8 @@ def shown(reg: Registration, account_id: uuid.UUID) -> dict[str, int]:
 
 
 def test_a_rated_game_moves_both_ratings_by_the_glicko_2_step(reg):
-    tid, (a, b, c, d) = started(reg)
+    tid, players = started(reg)
+    a, b = players[0], players[1]
     reg.hear(finished(tid, a, b, GameOutcome.BLACK_WIN, both_moved=True))
     want_a, want_b = rate_game(Glicko2Rating(1700.0), NEWCOMER, GameOutcome.BLACK_WIN)
     updates = {e.payload["account_id"]: e.payload for e in reg.published("rating.updated")}
@@ -75,7 +76,8 @@ def test_a_rated_game_moves_both_ratings_by_the_glicko_2_step(reg):
 
 
 def test_the_next_game_starts_from_the_ratings_after_the_last(reg):
-    tid, (a, b, c, d) = started(reg)
+    tid, players = started(reg)
+    a, b = players[0], players[1]
     reg.hear(finished(tid, a, b, GameOutcome.DRAW))
     reg.hear(finished(tid, b, a, GameOutcome.DRAW))
     first_a, first_b = rate_game(Glicko2Rating(1700.0), NEWCOMER, GameOutcome.DRAW)
@@ -96,20 +98,23 @@ def test_the_next_game_starts_from_the_ratings_after_the_last(reg):
     ],
 )
 def test_games_that_are_not_rated_move_nothing(reg, outcome, kw, why):
-    tid, (a, b, c, d) = started(reg)
+    tid, players = started(reg)
+    a, b = players[0], players[1]
     reg.hear(finished(tid, a, b, outcome, **kw))
     assert reg.published("rating.updated") == [], why
     assert shown(reg, a) == {"chess:blitz": 1700} and shown(reg, b) == {}
 
 
 def test_a_friendly_tournament_moves_no_rating(reg):
-    tid, (a, b, c, d) = started(reg, rated=False)
+    tid, players = started(reg, rated=False)
+    a, b = players[0], players[1]
     reg.hear(finished(tid, a, b))
     assert reg.published("rating.updated") == []
 
 
 def test_a_game_heard_twice_is_rated_once(reg):
-    tid, (a, b, c, d) = started(reg)
+    tid, players = started(reg)
+    c, d = players[2], players[3]
     game = finished(tid, c, d)
     reg.hear(game)
     reg.hear(game.model_copy())  # republished: a new envelope, the same game
@@ -117,13 +122,14 @@ def test_a_game_heard_twice_is_rated_once(reg):
 
 
 def test_a_game_of_a_tournament_registration_does_not_know_changes_nothing(reg):
-    tid, (a, b, c, d) = started(reg)
-    reg.hear(finished(uuid.uuid4(), a, b))
+    _, players = started(reg)
+    reg.hear(finished(uuid.uuid4(), players[0], players[1]))
     assert reg.published("rating.updated") == []
 
 
 def test_the_variant_and_speed_class_key_the_rating(reg):
-    tid, (a, b, c, d) = started(reg, variant="russian")
+    tid, players = started(reg, variant="russian")
+    c, d = players[2], players[3]
     reg.hear(finished(tid, c, d))
     keys = {e.payload["key"] for e in reg.published("rating.updated")}
     assert keys == {"russian:blitz"}

@@ -17,6 +17,7 @@ from services.registration.adapters.wire import wire
 from services.registration.domain import errors
 from services.registration.domain.audit import AuditEntry, in_time_order
 from services.registration.domain.model import Account, RosterChanges, Status, Tournament
+from services.registration.domain.passwords import InviteLink
 from services.registration.domain.rating import RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
 from shared.aggregate import Aggregate, Seen, Tracking
@@ -129,6 +130,30 @@ class MemoryRatings:
         return True
 
 
+@dataclass
+class StoredInvite(Aggregate):
+    link: InviteLink
+
+
+class MemoryInvites:
+    def __init__(self, table: MemoryTable[str, StoredInvite]) -> None:
+        self.table = table
+
+    def get(self, token: str) -> InviteLink | None:
+        found = self.table.read(token)
+        return None if found is None else found.link
+
+    def of(self, tournament_id: uuid.UUID) -> list[InviteLink]:
+        links = [s.link for s in self.table.rows() if s.link.tournament_id == tournament_id]
+        return sorted(links, key=lambda link: (link.created_at, link.token))
+
+    def add(self, link: InviteLink) -> None:
+        self.table.write(StoredInvite(link))
+
+    def save(self, link: InviteLink) -> None:
+        self.table.write(StoredInvite(link))
+
+
 def _one_player_per_fide_id(stored: Tournament | None, changes: RosterChanges) -> None:
     """What the SQL side's unique index guarantees whatever the domain checked (a copy loaded before
     another unit of work entered a player, say): the roster changes applied to the stored entries hold
@@ -163,6 +188,9 @@ class MemoryDatabase:
         default_factory=lambda: MemoryTable(lambda r: (r.account_id, r.key))
     )
     heard: MemoryTable[uuid.UUID, HeardGame] = field(default_factory=lambda: MemoryTable(lambda g: g.game_id))
+    invites: MemoryTable[str, StoredInvite] = field(
+        default_factory=lambda: MemoryTable(lambda i: i.link.token)
+    )
     outbox: list[Envelope] = field(default_factory=list)
     inbox: set[tuple[uuid.UUID, str]] = field(default_factory=set)
 
@@ -175,9 +203,10 @@ class MemoryRegistrationUnitOfWork(MemoryUnitOfWork):
     tournaments: MemoryTournaments
     audit: MemoryAudit
     ratings: MemoryRatings
+    invites: MemoryInvites
 
     def __init__(self, db: MemoryDatabase) -> None:
-        super().__init__(wire, [db.accounts, db.tournaments, db.audit, db.ratings, db.heard])
+        super().__init__(wire, [db.accounts, db.tournaments, db.audit, db.ratings, db.heard, db.invites])
         self.db = db
         self.published = db.outbox
         self.inbox = db.inbox
@@ -187,6 +216,7 @@ class MemoryRegistrationUnitOfWork(MemoryUnitOfWork):
         self.audit = MemoryAudit(self.db.audit)
         self.tournaments = MemoryTournaments(self.db.tournaments, self.audit)
         self.ratings = MemoryRatings(self.db.ratings, self.db.heard, self.db.accounts)
+        self.invites = MemoryInvites(self.db.invites)
 
     def repositories(self) -> Iterable[Tracking]:
         return (self.accounts, self.tournaments, self.ratings)  # type: ignore[return-value]

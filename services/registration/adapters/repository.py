@@ -17,6 +17,7 @@ from services.registration.adapters.orm import (
     audit_log,
     entries,
     glicko_ratings,
+    invite_links,
     rated_games,
     tournaments,
 )
@@ -35,6 +36,7 @@ from services.registration.domain.model import (
     Tournament,
     Withdrawal,
 )
+from services.registration.domain.passwords import InviteLink
 from services.registration.domain.players import Profile, Sex, Title
 from services.registration.domain.rating import Glicko2Rating, RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
@@ -278,6 +280,65 @@ class RatingRepository:
                 raise
             return False  # heard concurrently, by another consumer
         return True
+
+
+_INVITE = sa.select(invite_links).where(invite_links.c.token == sa.bindparam("token"))
+_INVITES = (
+    sa.select(invite_links)
+    .where(invite_links.c.tournament_id == sa.bindparam("tid"))
+    .order_by(invite_links.c.created_at, invite_links.c.token)
+)
+_ADD_INVITE = sa.insert(invite_links)
+_REVOKE_INVITE = (
+    sa.update(invite_links)
+    .where(invite_links.c.token == sa.bindparam("t"))
+    .values(revoked_at=sa.bindparam("revoked_at"))
+)
+
+
+def invite_of(row: Any) -> InviteLink:
+    return InviteLink(
+        row.tournament_id,
+        row.token,
+        aware(row.created_at),
+        row.created_by,
+        aware_or_none(row.revoked_at),
+        aware_or_none(row.expires_at),
+    )
+
+
+def invites_of(conn: sa.Connection | Session, tournament_id: uuid.UUID) -> list[InviteLink]:
+    return [invite_of(row) for row in conn.execute(_INVITES, {"tid": tournament_id})]
+
+
+class InviteRepository:
+    """A private tournament's invite links (``invite_links``)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def get(self, token: str) -> InviteLink | None:
+        row = self.session.execute(_INVITE, {"token": token}).first()
+        return None if row is None else invite_of(row)
+
+    def of(self, tournament_id: uuid.UUID) -> list[InviteLink]:
+        return invites_of(self.session, tournament_id)
+
+    def add(self, link: InviteLink) -> None:
+        self.session.execute(
+            _ADD_INVITE,
+            {
+                "token": link.token,
+                "tournament_id": link.tournament_id,
+                "created_by": link.created_by,
+                "created_at": link.created_at,
+                "revoked_at": link.revoked_at,
+                "expires_at": link.expires_at,
+            },
+        )
+
+    def save(self, link: InviteLink) -> None:
+        self.session.execute(_REVOKE_INVITE, {"t": link.token, "revoked_at": link.revoked_at})
 
 
 def account_of(row: Any) -> Account:

@@ -9,6 +9,7 @@ from typing import Any
 from services.registration.adapters.repository import (
     AccountRepository,
     AuditRepository,
+    InviteRepository,
     RatingRepository,
     TournamentRepository,
 )
@@ -22,6 +23,7 @@ class SqlRegistrationUnitOfWork(SqlUnitOfWork):
     tournaments: TournamentRepository
     audit: AuditRepository
     ratings: RatingRepository
+    invites: InviteRepository
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options, wire=wire)
@@ -31,6 +33,7 @@ class SqlRegistrationUnitOfWork(SqlUnitOfWork):
         self.tournaments = TournamentRepository(self.session)
         self.audit = AuditRepository(self.session)
         self.ratings = RatingRepository(self.session)
+        self.invites = InviteRepository(self.session)
 
     def repositories(self) -> Iterable[Tracking]:
         return (self.accounts, self.tournaments, self.ratings)  # type: ignore[return-value]

@@ -561,9 +561,11 @@ class Tournament(Aggregate):
         password: str | None = None,
         profile: Profile | None = None,
         confirmed: bool = False,
+        invited: bool = False,
     ) -> Entry:
         """An account enters. In a fide-rapid event its entry waits for an official's confirmation
-        (``confirmed``: an official entered it, confirmed at once), with the FIDE data it gives."""
+        (``confirmed``: an official entered it, confirmed at once), with the FIDE data it gives. A
+        private tournament takes its password, or an invite link the caller checked (``invited``)."""
         if self.is_knockout:
             raise errors.RosterKeptByOrganiser("the organiser keeps a knockout's roster: ask them to add you")
         account.require_registered("play in tournaments")
@@ -585,8 +587,10 @@ class Tournament(Aggregate):
             )
         if profile is not None:
             raise errors.InvalidPlayer("FIDE player data is given in fide-rapid events only")
-        if self.password_hash is not None and not passwords.verify_password(
-            password or "", self.password_hash
+        if (
+            not invited
+            and self.password_hash is not None
+            and not passwords.verify_password(password or "", self.password_hash)
         ):
             raise errors.WrongPassword("this tournament is private: the organiser's password is needed")
         rating = account.ratings.get(self.rating_key)

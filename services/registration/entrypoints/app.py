@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 
 from flask import Request, Response, request
@@ -31,6 +32,10 @@ from services.registration.entrypoints.schemas import (
     EntryOut,
     EntryPath,
     ImportOut,
+    InviteBody,
+    InviteList,
+    InviteOut,
+    InvitePath,
     JoinBody,
     ListQuery,
     PlayerBody,
@@ -221,8 +226,46 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         who = principal()
         player_id = body.player_id or who.subject
         profile = body.profile.domain() if body.profile else None
-        cmd = commands.JoinTournament(who.actor(), path.tournament_id, player_id, body.password, profile)
+        cmd = commands.JoinTournament(
+            who.actor(), path.tournament_id, player_id, body.password, profile, invite=body.invite
+        )
         return json_response(TournamentOut.of(svc.bus.handle(cmd)), 201)
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/invites",
+        responses={201: InviteOut, **problems(401, 403, 404, 422)},
+    )
+    def create_invite(path: TournamentPath, body: InviteBody) -> Response:
+        """The organiser of a private tournament creates an invite link: its holder joins with
+        ``{invite: token}`` instead of the password, until the organiser revokes it (or it expires)."""
+        who = principal()
+        valid_for = None if body.valid_for_minutes is None else dt.timedelta(minutes=body.valid_for_minutes)
+        link = svc.bus.handle(commands.CreateInvite(who.actor(), path.tournament_id, valid_for))
+        return json_response(InviteOut.of(link), 201)
+
+    @api.delete(
+        "/tournaments/<uuid:tournament_id>/invites/<token>",
+        responses={200: InviteOut, **problems(401, 403, 404, 422)},
+    )
+    def revoke_invite(path: InvitePath) -> Response:
+        """The organiser revokes an invite link: joining with it is refused from now on (403)."""
+        who = principal()
+        link = svc.bus.handle(commands.RevokeInvite(who.actor(), path.tournament_id, path.token))
+        return json_response(InviteOut.of(link))
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/invites",
+        responses={200: InviteList, **problems(401, 403, 404)},
+    )
+    def invites(path: TournamentPath) -> Response:
+        """A private tournament's invite links, revoked ones too (its organiser only)."""
+        who = current_principal(secret)
+        t = views.tournament(svc.engine, path.tournament_id)
+        if t is None:
+            raise not_found("tournament", path.tournament_id)
+        if who.subject != t.organiser_id:
+            raise forbidden("only the organiser of this tournament reads its invite links", "not-organiser")
+        return json_response(InviteList(invites=[InviteOut.of(i) for i in views.invites(svc.engine, t.id)]))
 
     @api.delete(
         "/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Annotated, Final
+from typing import Annotated, Any, Final
 
-from pydantic import AfterValidator, BaseModel, Field, field_validator
+from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
 
 from services.registration.domain import fide, knockout, players
 from services.registration.domain.audit import AuditEntry, AuditKind, SubjectKind
@@ -23,6 +23,7 @@ from services.registration.domain.model import (
     Tournament,
     not_offered,
 )
+from services.registration.domain.passwords import InviteLink
 from services.registration.domain.players import KEEP, Person, PlayerChange, Profile, Sex, Title
 from services.registration.domain.speed import Speed, rating_key
 from shared.authority import Role
@@ -369,7 +370,53 @@ class JoinBody(Strict):
         " whole tournament): add a player to the roster; a fide-rapid event's: enter an account, confirmed",
     )
     password: Text | None = Field(None, max_length=100)
+    invite: Text | None = Field(
+        None, min_length=1, max_length=100, description="a private tournament: an invite link's token"
+    )
     profile: ProfileBody | None = Field(None, description="fide-rapid: the player's FIDE data")
+
+
+class InviteBody(Strict):
+    valid_for_minutes: int | None = Field(
+        None,
+        ge=1,
+        le=20_160,
+        description="the link expires after this long (≤ 14 days); unset: until revoked",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_body_is_empty(cls, data: Any) -> Any:
+        return {} if data is None else data
+
+
+class InviteOut(BaseModel):
+    token: str = Field(description="the link's secret: joining sends it as `invite`")
+    tournament_id: uuid.UUID
+    created_at: dt.datetime
+    expires_at: dt.datetime | None
+    revoked_at: dt.datetime | None
+    join: str = Field(description="where the holder joins: POST this path with {invite: token}")
+
+    @classmethod
+    def of(cls, link: InviteLink) -> InviteOut:
+        return cls(
+            token=link.token,
+            tournament_id=link.tournament_id,
+            created_at=link.created_at,
+            expires_at=link.expires_at,
+            revoked_at=link.revoked_at,
+            join=f"/tournaments/{link.tournament_id}/entries",
+        )
+
+
+class InviteList(BaseModel):
+    invites: list[InviteOut]
+
+
+class InvitePath(BaseModel):
+    tournament_id: uuid.UUID
+    token: str = Field(min_length=1, max_length=100)
 
 
 class ProfileOut(BaseModel):

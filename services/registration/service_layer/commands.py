@@ -39,6 +39,23 @@ class JoinTournament:
     player_id: uuid.UUID
     password: str | None = None
     profile: Profile | None = None  # fide-rapid: the FIDE data the player gives
+    invite: str | None = None  # a private tournament's invite link (its token), instead of the password
+
+
+@dataclass(frozen=True)
+class CreateInvite:
+    """The organiser of a private tournament creates an invite link (valid until revoked, or for a time)."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    valid_for: dt.timedelta | None = None
+
+
+@dataclass(frozen=True)
+class RevokeInvite:
+    actor: Actor
+    tournament_id: uuid.UUID
+    token: str
 
 
 @dataclass(frozen=True)

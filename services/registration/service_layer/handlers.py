@@ -15,6 +15,7 @@ from typing import Any
 
 from services.registration.domain import errors, knockout, player_lists
 from services.registration.domain.model import Account, Entry, Tournament
+from services.registration.domain.passwords import InviteLink, InviteLinkInvalid
 from services.registration.domain.ratings import PlayerRating, RatedGame, rate
 from services.registration.service_layer import commands
 from services.registration.service_layer.ports import UnitOfWork
@@ -72,6 +73,8 @@ class Handlers:
             commands.ChangePlayer: self.change_player,
             commands.RemovePlayer: self.remove_player,
             commands.ConfirmEntry: self.confirm,
+            commands.CreateInvite: self.create_invite,
+            commands.RevokeInvite: self.revoke_invite,
         }
 
     def register_account(self, cmd: commands.RegisterAccount, uow: UnitOfWork) -> Account:
@@ -113,16 +116,46 @@ class Handlers:
             if t.is_knockout:
                 t.add_player(account, now=self.clock.now())
             else:  # a fide-rapid entry an official makes is confirmed at once
+                now = self.clock.now()
+                if cmd.invite is not None:
+                    link = uow.invites.get(cmd.invite)
+                    if link is None:
+                        raise InviteLinkInvalid("this invite link is not one of this tournament's")
+                    link.admit(cmd.invite, t.id, now=now)  # 403 when revoked or expired
                 t.join(
                     account,
-                    now=self.clock.now(),
+                    now=now,
                     password=cmd.password,
                     profile=cmd.profile,
                     confirmed=official,
+                    invited=cmd.invite is not None,
                 )
             uow.tournaments.save(t)
             uow.commit()
             return t
+
+    def create_invite(self, cmd: commands.CreateInvite, uow: UnitOfWork) -> InviteLink:
+        """Only the organiser of a private `platform` tournament, before its start."""
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            _invites_of(t, cmd.actor)
+            link = InviteLink.issue(t.id, by=cmd.actor.id, now=self.clock.now(), valid_for=cmd.valid_for)
+            uow.invites.add(link)
+            uow.commit()
+            return link
+
+    def revoke_invite(self, cmd: commands.RevokeInvite, uow: UnitOfWork) -> InviteLink:
+        """Revoking a link twice changes nothing; a link of another tournament is not found here."""
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            _invites_of(t, cmd.actor)
+            link = uow.invites.get(cmd.token)
+            if link is None or link.tournament_id != t.id:
+                raise errors.NotFound(f"no invite link {cmd.token!r} in this tournament")
+            revoked = link.revoke(self.clock.now())
+            uow.invites.save(revoked)
+            uow.commit()
+            return revoked
 
     def leave(self, cmd: commands.LeaveTournament, uow: UnitOfWork) -> Tournament:
         with uow:
@@ -346,3 +379,11 @@ def _rating(uow: UnitOfWork, account_id: uuid.UUID, key: str, account: Account) 
     """The account's rating under ``key``, locked; its first one if it has none yet."""
     found = uow.ratings.get(account_id, key, lock=True)
     return found if found is not None else PlayerRating.first(account_id, key, account.ratings.get(key))
+
+
+def _invites_of(t: Tournament, actor: commands.Actor) -> None:
+    """Invite links are the organiser's, for a private `platform` tournament not started yet."""
+    if actor.id != t.organiser_id:
+        raise errors.NotOrganiser("only the organiser of this tournament makes and revokes its invite links")
+    if not t.private:
+        raise errors.InvalidSettings("invite links are for private tournaments (set a password)")

@@ -13,6 +13,7 @@ from typing import Protocol, Self
 
 from services.registration.domain.audit import AuditEntry
 from services.registration.domain.model import Account, Tournament
+from services.registration.domain.passwords import InviteLink
 from services.registration.domain.rating import RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
 from shared.aggregate import Seen
@@ -88,6 +89,20 @@ class RatingRepository(Protocol):
         ...
 
 
+class InviteRepository(Protocol):
+    """A private tournament's invite links, by their token."""
+
+    def get(self, token: str) -> InviteLink | None: ...
+
+    def of(self, tournament_id: uuid.UUID) -> list[InviteLink]:
+        """The tournament's links, oldest first (revoked ones too)."""
+        ...
+
+    def add(self, link: InviteLink) -> None: ...
+
+    def save(self, link: InviteLink) -> None: ...
+
+
 class UnitOfWork(Protocol):
     """One transaction: the aggregates' changes and the events they recorded (written to the outbox at
     commit), and for a consumed event its inbox record."""
@@ -103,6 +118,9 @@ class UnitOfWork(Protocol):
 
     @property
     def ratings(self) -> RatingRepository: ...
+
+    @property
+    def invites(self) -> InviteRepository: ...
 
     def __enter__(self) -> Self: ...
 

@@ -63,7 +63,7 @@ def a_private_tournament_of(client, name):
 
 
 def test_only_the_organiser_of_a_private_tournament_makes_links(client):
-    tid, org = a_private_tournament(client)
+    tid, _ = a_private_tournament(client)
     someone = register(client, "Someone")
     problem(client.post(f"/tournaments/{tid}/invites", json={}, headers=token(someone)), 403, "not-organiser")
     problem(client.get(f"/tournaments/{tid}/invites", headers=token(someone)), 403, "not-organiser")

@@ -135,3 +135,12 @@ withdrawals = sa.Table(
     sa.Column("reason", sa.String(500), nullable=False),
     sa.Column("decision", sa.JSON(none_as_null=True), nullable=True),  # {by, role, at, reason}
 )
+
+# what the game server last reported of each player's presence (RULES.md §2 "Absence")
+presence = sa.Table(
+    "presence",
+    metadata,
+    sa.Column("player_id", sa.Uuid(), primary_key=True),
+    sa.Column("status", sa.String(20), nullable=False),  # connected | disconnected | busy
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)

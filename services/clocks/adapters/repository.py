@@ -21,12 +21,13 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from services.clocks.adapters.orm import arbiters, clock_changes, games, tournaments, withdrawals
+from services.clocks.adapters.orm import arbiters, clock_changes, games, presence, tournaments, withdrawals
 from services.clocks.domain import errors
 from services.clocks.domain.clock import Clock, ClockState, Side, TimeControl
 from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import Claim, Correction, Game, GameStatus, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
+from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, ArbiterPost, Timekeeping, Timing, Tournament, Withdrawal
 from shared.aggregate import Seen
 from shared.database import aware, aware_or_none
@@ -62,6 +63,34 @@ _IN_MATCH = (
     .with_for_update()
 )
 _OPEN = (GameStatus.PENDING.value, GameStatus.RUNNING.value, GameStatus.DISPUTED.value)
+_PLAYING_ELSEWHERE = sa.select(games.c.white, games.c.black).where(
+    games.c.tournament_id != sa.bindparam("tournament_id"),
+    games.c.status == GameStatus.RUNNING.value,
+    sa.or_(
+        games.c.white.in_(sa.bindparam("ids", expanding=True)),
+        games.c.black.in_(sa.bindparam("ids", expanding=True)),
+    ),
+)
+_PRESENCE = sa.select(presence).where(presence.c.player_id.in_(sa.bindparam("ids", expanding=True)))
+_FORGET_PRESENCE = sa.delete(presence).where(presence.c.player_id == sa.bindparam("player_id"))
+_ADD_PRESENCE = sa.insert(presence)
+
+
+class SqlPresenceRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def of(self, player_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Presence]:
+        ids = list(player_ids)
+        if not ids:
+            return {}
+        return {row.player_id: Presence(row.status) for row in self.session.execute(_PRESENCE, {"ids": ids})}
+
+    def report(self, player_id: uuid.UUID, status: Presence, at: dt.datetime) -> None:
+        self.session.execute(_FORGET_PRESENCE, {"player_id": player_id})
+        self.session.execute(_ADD_PRESENCE, {"player_id": player_id, "status": status.value, "at": at})
+
+
 _OPEN_OF_PLAYER = (
     sa.select(games)
     .where(
@@ -182,6 +211,13 @@ class SqlGameRepository:
 
     def unfinished_in(self, tournament_id: uuid.UUID) -> list[Game]:
         return self._games(_UNFINISHED, {"tournament_id": tournament_id})
+
+    def playing_elsewhere(self, tournament_id: uuid.UUID, player_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
+        ids = list(player_ids)
+        if not ids:
+            return set()
+        rows = self.session.execute(_PLAYING_ELSEWHERE, {"tournament_id": tournament_id, "ids": ids})
+        return {p for row in rows for p in (row.white, row.black)} & set(ids)
 
     def open_games_of(self, tournament_id: uuid.UUID, player_id: uuid.UUID) -> list[Game]:
         return self._games(_OPEN_OF_PLAYER, {"tournament_id": tournament_id, "player_id": player_id})

@@ -19,6 +19,7 @@ from services.clocks.entrypoints.schemas import (
     GamesQuery,
     MoveBody,
     PenaltyBody,
+    PresenceBody,
     ResultBody,
     TournamentPath,
 )
@@ -61,6 +62,14 @@ def create_app(service: Clocks | None = None) -> OpenAPI:
 def _games(svc: Clocks, secret: str) -> APIBlueprint:
     api = APIBlueprint("games", __name__, abp_tags=[Tag(name="games")], abp_security=SECURITY)
     authenticate_writes(api, secret)
+
+    @api.post("/presence", responses={204: None, **problems(401, 403)})
+    def presence(body: PresenceBody) -> Response:
+        """The game server (a ``service`` token) reports a player's presence: ``busy`` (playing elsewhere)
+        when a round is paired means no game and a loss by forfeit; anyone else gets 403."""
+        principal().require("service")
+        svc.bus.handle(commands.ReportPresence(body.player_id, body.status))
+        return Response(status=204)
 
     @api.post("/games/<uuid:game_id>/moves", responses={200: ClockOut, **problems(401, 403, 404, 409)})
     def move(path: GamePath, body: MoveBody) -> Response:

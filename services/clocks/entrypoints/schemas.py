@@ -12,6 +12,7 @@ from services.clocks.domain.clock import Side
 from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
+from services.clocks.domain.presence import Presence
 from shared.http.schemas import INT32_MAX, Strict, Text
 from shared.openings import GameOpening
 
@@ -37,6 +38,11 @@ class OpeningOut(BaseModel):
     @classmethod
     def of(cls, o: GameOpening) -> OpeningOut:
         return cls(code=o.code, moves=list(o.moves), fen=o.fen, label=o.label)
+
+
+class PresenceBody(Strict):
+    player_id: uuid.UUID
+    status: Presence = Field(description="connected | disconnected | busy (playing elsewhere)")
 
 
 class MoveBody(Strict):

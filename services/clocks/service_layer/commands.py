@@ -16,6 +16,7 @@ from services.clocks.domain.clock import TimeControl
 from services.clocks.domain.decision import Decision
 from services.clocks.domain.game import FlagFall, Game, Outcome
 from services.clocks.domain.penalties import PenaltyKind
+from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, Timing
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
 from shared.openings import GameOpening
@@ -30,6 +31,14 @@ class MakeMove:
     game_id: uuid.UUID
     player_id: uuid.UUID
     move: str | None = None  # the move in the variant's notation, checked by its move generator
+
+
+@dataclass(frozen=True)
+class ReportPresence:
+    """The game server reports a player's presence (RULES.md §2 "Absence")."""
+
+    player_id: uuid.UUID
+    status: Presence
 
 
 @dataclass(frozen=True)

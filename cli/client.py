@@ -180,7 +180,20 @@ def register(group: click.Group) -> None:
     @click.option("--double-rounds", is_flag=True)
     @click.option("--extra-round", is_flag=True)
     @click.option("--unrated", is_flag=True)
-    @click.option("--password")
+    @click.option("--password", help="a private tournament (stored hashed); invite links: `arbiter invite`")
+    @click.option(
+        "--variant",
+        type=click.Choice(["chess", "international", "english", "italian", "russian"]),
+        default="chess",
+        show_default=True,
+    )
+    @click.option(
+        "--opening",
+        default="free",
+        show_default=True,
+        help="free, random-1|2|3, table-1|2|3, table-all (english, italian) or thematic:CODE",
+    )
+    @click.option("--min-rating", type=int, help="rated only: 1000–2000 in steps of 100")
     @click.option("--rounds", type=int, help="fide-rapid Swiss: 1–30 rounds")
     @click.option("--round-robin", is_flag=True, help="fide-rapid: a round robin (rounds from the field)")
     @click.option("--place", default="", help="fide-rapid: where it is played")
@@ -214,26 +227,73 @@ def register(group: click.Group) -> None:
             "extra_round": kwargs["extra_round"],
             "rated": not kwargs["unrated"],
             "password": kwargs["password"],
+            "variant": kwargs["variant"],
+            "opening": kwargs["opening"],
+            "min_rating": kwargs["min_rating"],
         }
         t = api.call("registration", "POST", "/tournaments", body)
         if as_json:
             _print(t, True)
         else:
-            click.echo(f"created {t['id']}: {t['name']}, starts {t['starts_at']}")
+            kind = "rated" if t["rated"] else "friendly"
+            click.echo(
+                f"created {t['id']}: {t['name']}, {t['variant']}, openings {t['opening']}, {kind},"
+                f" starts {t['starts_at']}"
+            )
+            if t.get("rated_reason"):
+                click.echo(f"  {t['rated_reason']}")
 
     @group.command()
     @click.argument("tournament", type=click.UUID)
     @click.option("--password")
+    @click.option("--invite", help="a private tournament's invite link (its token), instead of the password")
     @options
-    def join(tournament: uuid.UUID, password: str | None, **kwargs: Any) -> None:
+    def join(tournament: uuid.UUID, password: str | None, invite: str | None, **kwargs: Any) -> None:
         """Join a tournament before its start."""
         as_json = kwargs.pop("as_json")
         api = make_api(kwargs)
-        t = api.call("registration", "POST", f"/tournaments/{tournament}/entries", {"password": password})
+        body = {"password": password, "invite": invite}
+        t = api.call("registration", "POST", f"/tournaments/{tournament}/entries", body)
         if as_json:
             _print(t, True)
         else:
             click.echo(f"joined {t['name']} ({len(t['entries'])} players)")
+
+    @group.group()
+    def invite() -> None:
+        """Invite links of a private tournament (its organiser)."""
+
+    @invite.command("create")
+    @click.argument("tournament", type=click.UUID)
+    @click.option("--valid-for", "valid_for", help="e.g. 30m, 2h, 3d; unset: until revoked")
+    @options
+    def invite_create(tournament: uuid.UUID, valid_for: str | None, **kwargs: Any) -> None:
+        """Create an invite link: its holder joins with `arbiter join TOURNAMENT --invite TOKEN`."""
+        as_json = kwargs.pop("as_json")
+        api = make_api(kwargs)
+        minutes = None if valid_for is None else max(1, int(parse_duration(valid_for).total_seconds() // 60))
+        link = api.call(
+            "registration", "POST", f"/tournaments/{tournament}/invites", {"valid_for_minutes": minutes}
+        )
+        if as_json:
+            _print(link, True)
+        else:
+            until = f", expires {link['expires_at']}" if link["expires_at"] else ""
+            click.echo(f"invite {link['token']}{until}")
+
+    @invite.command("revoke")
+    @click.argument("tournament", type=click.UUID)
+    @click.argument("link")
+    @options
+    def invite_revoke(tournament: uuid.UUID, link: str, **kwargs: Any) -> None:
+        """Revoke the invite link LINK (its token): joining with it is refused from now on."""
+        as_json = kwargs.pop("as_json")
+        api = make_api(kwargs)
+        revoked = api.call("registration", "DELETE", f"/tournaments/{tournament}/invites/{link}")
+        if as_json:
+            _print(revoked, True)
+        else:
+            click.echo(f"revoked {revoked['token']} at {revoked['revoked_at']}")
 
     @group.command()
     @click.argument("game", type=click.UUID)

@@ -344,6 +344,13 @@ class TournamentSettings(BaseModel):
         max_length=60,
         description="platform: free, random-1|2|3, table-1|2|3, table-all or thematic:CODE (RULES.md §2)",
     )
+    duration_minutes: int | None = Field(
+        None,
+        ge=1,
+        le=20_160,
+        description="platform: the announced duration from the start; then games still running get ten "
+        "more minutes, the tournament closes and no further round is paired (RULES.md §2)",
+    )
 
 
 # --------------------------------------------------------------------------------------------------

@@ -70,6 +70,8 @@ games = sa.Table(
     sa.Column("opening", sa.JSON(none_as_null=True), nullable=True),
     sa.Column("position", sa.String(200), nullable=True),
     sa.Column("line", sa.JSON(none_as_null=True), nullable=True),
+    # a platform tournament's close (its duration plus ten minutes): the game is drawn then if still open
+    sa.Column("closes_at", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
     sa.Index(
         "ix_games_deadline",
@@ -106,6 +108,8 @@ tournaments = sa.Table(
     # who keeps the time (fide.clocks: server | board; null: the server) and the default time in minutes
     sa.Column("clocks", sa.String(10), nullable=True),
     sa.Column("default_time_minutes", sa.Integer(), nullable=True),
+    # platform: when it closes (its announced duration plus ten minutes); null: no duration
+    sa.Column("closes_at", sa.DateTime(timezone=True), nullable=True),
 )
 
 # Each arbiter's standing as last decided by the organiser (revoked ones kept, so an older appointment

@@ -163,6 +163,7 @@ _CHANGING = (
     "incidents",
     "position",
     "line",
+    "closes_at",
 )
 _SAVE = (
     sa.update(games)
@@ -313,6 +314,7 @@ def game_from_row(row: Any) -> Game:
         opening=opening_in(Variant(row.variant), row.opening),
         position=row.position,
         line=list(row.line or ()),
+        closes_at=aware_or_none(row.closes_at),
     )
 
 
@@ -365,6 +367,7 @@ def _changing(g: Game) -> dict[str, Any]:
         "incidents": [incident_out(i) for i in g.incidents] or None,
         "position": g.position,
         "line": g.line or None,
+        "closes_at": g.closes_at,
     }
 
 
@@ -413,6 +416,7 @@ def row_of(g: Game) -> dict[str, Any]:
         "opening": opening_out(g.opening),
         "position": g.position,
         "line": g.line or None,
+        "closes_at": g.closes_at,
     }
 
 
@@ -502,6 +506,7 @@ _SAVE_TOURNAMENT = (
         ruleset=sa.bindparam("ruleset"),
         clocks=sa.bindparam("clocks"),
         default_time_minutes=sa.bindparam("default_time_minutes"),
+        closes_at=sa.bindparam("closes_at"),
     )
 )
 _DROP_ARBITER = sa.delete(arbiters).where(
@@ -544,6 +549,7 @@ class SqlTournamentRepository:
                 "ruleset": t.ruleset and t.ruleset.value,
                 "clocks": None if t.timing == ONLINE else t.timing.clocks.value,
                 "default_time_minutes": t.timing.default_time_minutes,
+                "closes_at": t.timing.closes_at,
             },
         )
         for change in t.collect_changes():
@@ -591,14 +597,14 @@ class SqlTournamentRepository:
                 row.id,
                 row.organiser_id,
                 Ruleset(row.ruleset) if row.ruleset else None,
-                _timing(row.clocks, row.default_time_minutes),
+                _timing(row.clocks, row.default_time_minutes, aware_or_none(row.closes_at)),
                 {a.arbiter_id: a for a in posts},
                 {w.player_id: w for w in gone},
             )
         )
 
 
-def _timing(clocks: str | None, default_time_minutes: int | None) -> Timing:
-    if clocks is None and default_time_minutes is None:
+def _timing(clocks: str | None, default_time_minutes: int | None, closes_at: dt.datetime | None) -> Timing:
+    if clocks is None and default_time_minutes is None and closes_at is None:
         return ONLINE
-    return Timing(Timekeeping(clocks or Timekeeping.SERVER.value), default_time_minutes)
+    return Timing(Timekeeping(clocks or Timekeeping.SERVER.value), default_time_minutes, closes_at)

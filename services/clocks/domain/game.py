@@ -183,6 +183,7 @@ class Game(Aggregate):
     opening: GameOpening | None = None  # the drawn opening it starts from (RULES.md §2); None: free
     position: str | None = None  # the FEN now, once a move was reported with its text; None: the start
     line: list[str] = field(default_factory=list)  # the moves reported with their text, after the opening
+    closes_at: dt.datetime | None = None  # its tournament's close (duration + 10 min): still open, a draw
 
     @classmethod
     def pair(
@@ -207,6 +208,7 @@ class Game(Aggregate):
         default_time: dt.timedelta | None = None,
         variant: Variant = Variant.CHESS,
         opening: GameOpening | None = None,
+        closes_at: dt.datetime | None = None,
     ) -> Game:
         if white == black:
             raise errors.InvalidPairing(f"game {game_id}: a player cannot play themselves")
@@ -230,6 +232,7 @@ class Game(Aggregate):
             default_time=default_time if server_clock else None,
             variant=variant,
             opening=opening,
+            closes_at=closes_at,
         )
 
     # -- reading --------------------------------------------------------------------------------
@@ -261,6 +264,8 @@ class Game(Aggregate):
         if self.status is not GameStatus.RUNNING:
             return None
         flag = self.clock.deadline
+        if self.closes_at is not None:
+            flag = self.closes_at if flag is None else min(flag, self.closes_at)
         if self.default_time is None:
             return flag
         due = self._default_due()
@@ -586,6 +591,10 @@ class Game(Aggregate):
             return False
         if self.default_time is not None and self._defaulted(at) is not None:
             return True
+        if self._closing(at):
+            assert self.closes_at is not None
+            self.report_result(Outcome.DRAW, TOURNAMENT_CLOSED, self.closes_at)
+            return True
         change = self.clock.check_flag(at)
         if change is None:
             return False
@@ -618,6 +627,22 @@ class Game(Aggregate):
             return True
         self.report_result(Outcome.DRAW, TOURNAMENT_CLOSED, at)
         return True
+
+    def closes(self, closes_at: dt.datetime | None) -> bool:
+        """Its tournament's close, heard after the game was created (``tournament.started`` travels on
+        another queue than ``round.paired``). True when this changed the game."""
+        if self.over or self.closes_at == closes_at:
+            return False
+        self.closes_at = closes_at
+        return True
+
+    def _closing(self, at: dt.datetime) -> bool:
+        """Whether the tournament's close came by ``at`` before this game's flag fell (RULES.md §2
+        "Duration": a game still open then is drawn)."""
+        if self.closes_at is None or at < self.closes_at:
+            return False
+        flag = self.clock.deadline
+        return flag is None or flag > self.closes_at
 
     def _require_not_cancelled(self) -> None:
         if self.status is GameStatus.CANCELLED:

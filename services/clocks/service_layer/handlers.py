@@ -308,6 +308,7 @@ class Handlers:
                 default_time=timing.default_time,
                 variant=cmd.variant,
                 opening=paired.opening,
+                closes_at=timing.closes_at,
             )
             if paired.match_id is not None:  # a match's games start one after the other
                 matches.append(paired.match_id)
@@ -365,7 +366,8 @@ class Handlers:
             return
         now = self.clock.now()
         for game in uow.games.unfinished_in(cmd.tournament_id):
-            if game.keep_time(timing.server_clock, timing.default_time, now):
+            kept = game.keep_time(timing.server_clock, timing.default_time, now)
+            if game.closes(timing.closes_at) or kept:
                 uow.games.save(game)
 
     def appoint_arbiter(self, cmd: commands.AppointArbiter, uow: ClocksUnitOfWork) -> None:

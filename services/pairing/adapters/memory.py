@@ -101,7 +101,7 @@ class MemoryRoundResults:
             return None
         outcomes = {g.game_id: g.outcome for g in rnd.games}
         return self.seen.add(
-            RoundResults(tid, t.organiser_id, number, t.total_rounds, outcomes, rnd.completed)
+            RoundResults(tid, t.organiser_id, number, t.total_rounds, outcomes, rnd.completed, t.ends_at)
         )
 
     def save(self, results: RoundResults) -> None:

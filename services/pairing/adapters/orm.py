@@ -29,6 +29,7 @@ tournaments = sa.Table(
     # platform: the variant and the opening option, each round's openings drawn when it is paired
     sa.Column("variant", sa.String(40), nullable=False, server_default="chess"),
     sa.Column("opening", sa.String(60), nullable=False, server_default="free"),
+    sa.Column("ends_at", sa.DateTime(timezone=True), nullable=True),  # start + announced duration
 )
 
 players = sa.Table(

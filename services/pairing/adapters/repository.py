@@ -78,7 +78,7 @@ from services.pairing.domain.rounds.tournament import (
 )
 from shared.aggregate import Seen
 from shared.authority import Role
-from shared.database import aware
+from shared.database import aware, aware_or_none
 from shared.openings import GameOpening, OpeningOption
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
@@ -102,6 +102,7 @@ _ROUND_RESULTS = (
     sa.select(
         tournaments.c.organiser_id,
         tournaments.c.total_rounds,
+        tournaments.c.ends_at,
         rounds.c.completed_at,
         games.c.game_id,
         games.c.outcome,
@@ -291,6 +292,7 @@ class SqlTournaments:
             byes_on_request=t.byes_on_request,
             variant=t.variant,
             opening=str(t.opening),
+            ends_at=t.ends_at,
         )
         self.save(t)
 
@@ -406,6 +408,7 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
         bye_requests=requests,
         variant=variant,
         opening=OpeningOption.parse(row.opening),
+        ends_at=aware_or_none(row.ends_at),
     )
 
 
@@ -431,7 +434,13 @@ class SqlRoundResults:
             r.game_id: Outcome(r.outcome) if r.outcome else None for r in rows if r.game_id is not None
         }
         results = RoundResults(
-            tid, first.organiser_id, number, first.total_rounds, outcomes, first.completed_at is not None
+            tid,
+            first.organiser_id,
+            number,
+            first.total_rounds,
+            outcomes,
+            first.completed_at is not None,
+            aware_or_none(first.ends_at),
         )
         return self.seen.add(results)
 
@@ -702,6 +711,7 @@ def _insert_head(
     byes_on_request: bool = False,
     variant: str = "chess",
     opening: str = "free",
+    ends_at: dt.datetime | None = None,
 ) -> None:
     session.execute(
         _INSERT_TOURNAMENT,
@@ -720,6 +730,7 @@ def _insert_head(
             "byes_on_request": byes_on_request,
             "variant": variant,
             "opening": opening,
+            "ends_at": ends_at,
         },
     )
     rows = [

@@ -8,6 +8,7 @@ its workers, so it is defined here, marked internal, and left out of the publish
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import ClassVar
 
@@ -215,6 +216,9 @@ def start(event: events.Event) -> commands.StartTournament:
             byes_on_request=settings.byes_on_request,
             variant=settings.variant,
             opening=OpeningOption.parse(settings.opening),
+            ends_at=None
+            if settings.duration_minutes is None
+            else heading.started_at + dt.timedelta(minutes=settings.duration_minutes),
         )
     return commands.StartElimination(
         heading,

@@ -29,6 +29,7 @@ class StartRounds:
     byes_on_request: bool = False
     variant: Variant = Variant.CHESS
     opening: OpeningOption = FREE
+    ends_at: dt.datetime | None = None  # the announced end: start + duration
 
     @property
     def tournament_id(self) -> uuid.UUID:

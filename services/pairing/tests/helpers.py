@@ -78,6 +78,7 @@ def started(
     byes_on_request: bool = False,
     variant: str = "chess",
     opening: str = "free",
+    duration_minutes: int | None = None,
 ):
     tid = uuid.uuid4()
     roster = [
@@ -98,6 +99,7 @@ def started(
             time_control=events.TimeControl(base_seconds=180, increment_seconds=2),
             variant=variant,
             opening=opening,
+            duration_minutes=duration_minutes,
         ),
         roster=roster,
     )

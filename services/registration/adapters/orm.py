@@ -52,6 +52,7 @@ tournaments = sa.Table(
     # platform: the opening option (RULES.md §2) and why it is friendly (or rated despite its opening)
     sa.Column("opening", sa.String(60), nullable=False, server_default="free"),
     sa.Column("rated_reason", sa.Text(), nullable=True),
+    sa.Column("duration_minutes", sa.Integer(), nullable=True),  # platform: the announced duration
     sa.Index("ix_tournaments_due", "status", "starts_at"),
     # one running `platform` competition per organiser, whatever the races
     sa.Index(

@@ -607,6 +607,7 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         rounds_paired=row.rounds_paired,
         opening=row.opening,
         rated_reason=row.rated_reason,
+        duration_minutes=row.duration_minutes,
     )
 
 
@@ -638,6 +639,7 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "rounds_paired": t.rounds_paired,
         "opening": t.opening,
         "rated_reason": t.rated_reason,
+        "duration_minutes": t.duration_minutes,
     }
 
 

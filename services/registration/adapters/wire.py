@@ -87,6 +87,7 @@ def settings(s: domain.PlaySettings) -> events.TournamentSettings:
         knockout=None if s.knockout is None else knockout_settings(s.knockout, _bracket(s)),
         fide=None if s.fide is None else fide_settings(s.fide),
         opening=s.opening,
+        duration_minutes=s.duration_minutes,
     )
 
 

@@ -35,6 +35,7 @@ class PlaySettings:
     byes_on_request: bool = False
     fide: FideFormat | None = None  # fide-rapid: fixed at the start (a round robin's rounds too)
     opening: str = "free"  # the opening option (platform: RULES.md §2)
+    duration_minutes: int | None = None  # platform: the announced duration from the start
 
     @property
     def bracket(self) -> BracketFormat | None:

@@ -48,6 +48,7 @@ THRESHOLD = (7, 20)
 MAX_LEAD = dt.timedelta(days=14)
 DEFAULT_MIN_LEAD = dt.timedelta(minutes=5)
 RATING_FLOOR = (1000, 2000, 100)  # from, to, step
+DURATION = (10, 20_160)  # minutes: the announced duration of a `platform` tournament
 MAX_REASON = 500  # characters of a decision's reason
 # whether players may ask for a zero-point bye, by ruleset (RULES.md §1, §6: fide-rapid; §4: knockouts never)
 BYES_ON_REQUEST: Mapping[Ruleset, bool] = {Ruleset.FIDE_RAPID: True}
@@ -117,6 +118,7 @@ class Settings:
     min_rating: int | None = None
     password: str | None = None  # private tournament; stored hashed
     opening: str = "free"  # one of the nine options (shared.openings.ALLOWED)
+    duration_minutes: int | None = None  # platform: the announced duration (RULES.md §2 "Duration")
     knockout: KnockoutFormat | None = None
     byes_on_request: bool | None = None  # None: as the ruleset says (BYES_ON_REQUEST)
     fide: FideFormat | None = None  # the fide-rapid ruleset's settings
@@ -272,6 +274,7 @@ class Tournament(Aggregate):
     rounds_paired: int = 0  # fide-rapid: the last round pairing announced (``round.paired``)
     opening: str = "free"  # a `platform` tournament's opening option (RULES.md §2)
     rated_reason: str | None = None  # why it is friendly (or rated despite its opening), decided at creation
+    duration_minutes: int | None = None  # platform: the announced duration from the start
     _roster: RosterChanges = field(default_factory=RosterChanges, init=False, repr=False, compare=False)
     _decisions: list[AuditEntry] = field(default_factory=list, init=False, repr=False, compare=False)
 
@@ -290,6 +293,8 @@ class Tournament(Aggregate):
     ) -> Tournament:
         """``italian``: the Italian federation's opening table, where one is configured."""
         organiser.require_registered("create tournaments")
+        if settings.ruleset is not Ruleset.PLATFORM and settings.duration_minutes is not None:
+            raise errors.InvalidSettings("an announced duration is for platform tournaments only")
         if settings.ruleset is not Ruleset.PLATFORM and settings.opening != "free":
             raise errors.InvalidSettings(
                 f"openings are drawn in platform tournaments only, not in a {settings.ruleset} one"
@@ -325,6 +330,7 @@ class Tournament(Aggregate):
             byes_on_request=_byes_on_request(settings),
             opening=str(OpeningOption.parse(settings.opening)),
             rated_reason=decided.reason,
+            duration_minutes=settings.duration_minutes,
         )
         t.record(
             TournamentScheduled(
@@ -425,6 +431,7 @@ class Tournament(Aggregate):
             byes_on_request=self.byes_on_request,
             fide=self.fide,
             opening=self.opening,
+            duration_minutes=self.duration_minutes,
         )
 
     def collect_roster_changes(self) -> RosterChanges:
@@ -1276,6 +1283,10 @@ def _validate(s: Settings, *, now: dt.datetime, min_lead: dt.timedelta) -> None:
             f"the start must be {_human(min_lead)} to 14 days ahead; it is {_human(lead)} ahead"
         )
     _check_time_control(s.time_control)
+    if s.duration_minutes is not None and not DURATION[0] <= s.duration_minutes <= DURATION[1]:
+        raise errors.InvalidSettings(
+            f"the duration must be {DURATION[0]}–{DURATION[1]} minutes, got {s.duration_minutes}"
+        )
     if s.min_rating is not None:
         lo, hi, step = RATING_FLOOR
         if not s.rated:

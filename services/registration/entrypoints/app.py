@@ -162,6 +162,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             min_rating=body.min_rating,
             password=body.password,
             opening=body.opening,
+            duration_minutes=body.duration_minutes,
             knockout=body.knockout.domain() if body.knockout else None,
             byes_on_request=body.byes_on_request,
             fide=body.fide.domain() if body.fide else None,

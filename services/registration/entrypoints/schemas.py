@@ -276,6 +276,13 @@ class CreateTournamentBody(Strict):
         max_length=60,
         description="platform: free, random-1|2|3, table-1|2|3, table-all, thematic:CODE (RULES.md §2)",
     )
+    duration_minutes: int | None = Field(
+        None,
+        ge=1,
+        le=100_000,
+        description="platform: the announced duration (10–20160 minutes); then running games get ten more "
+        "minutes, open games are drawn and no further round is paired",
+    )
     knockout: KnockoutBody | None = Field(
         None, description="knockout rulesets: the format (defaults if left out)"
     )
@@ -546,6 +553,7 @@ class TournamentOut(BaseModel):
     min_rating: int | None
     private: bool
     opening: str = Field("free", description="the opening option (platform)")
+    duration_minutes: int | None = Field(None, description="platform: the announced duration")
     rated_reason: str | None = Field(
         None, description="why it is friendly, or rated despite an opening beyond 2N/2B; decided at creation"
     )
@@ -581,6 +589,7 @@ class TournamentOut(BaseModel):
             private=t.private,
             opening=t.opening,
             rated_reason=t.rated_reason,
+            duration_minutes=t.duration_minutes,
             byes_on_request=t.byes_on_request,
             entries=[EntryOut.of(e) for e in t.entries],
             knockout=KnockoutOut.of(t.knockout, t.drawn_order()) if t.knockout is not None else None,

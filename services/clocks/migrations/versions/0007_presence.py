@@ -1,11 +1,13 @@
-"""Presence (issue 13)
+"""Presence and the close of a tournament's duration (issue 13)
 
 Revision ID: 0007
 Revises: 0006
 Create Date: 2026-12-01 14:00:00
 
 What the game server last reported of each player's presence (connected, disconnected, busy): a busy
-player's game of a `platform` round is not created but lost by forfeit (RULES.md §2 "Absence").
+player's game of a `platform` round is not created but lost by forfeit (RULES.md §2 "Absence"). A
+tournament with an announced duration closes ten minutes after it (``tournaments.closes_at``), and each of
+its games knows when (``games.closes_at``): still open then, it is drawn. None for existing rows.
 """
 
 import sqlalchemy as sa
@@ -18,6 +20,10 @@ depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("tournaments", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("closes_at", sa.DateTime(timezone=True), nullable=True))
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("closes_at", sa.DateTime(timezone=True), nullable=True))
     op.create_table(
         "presence",
         sa.Column("player_id", sa.Uuid(), primary_key=True),
@@ -28,3 +34,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("presence")
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.drop_column("closes_at")
+    with op.batch_alter_table("tournaments", schema=None) as batch_op:
+        batch_op.drop_column("closes_at")

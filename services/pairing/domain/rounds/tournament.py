@@ -146,6 +146,8 @@ class PairingTournament(Aggregate, Changing):
     variant: Variant = Variant.CHESS
     opening: OpeningOption = FREE
     """The opening option: each round's openings are drawn when it is paired (``docs/openings.md``)."""
+    ends_at: dt.datetime | None = None
+    """The announced end (start + duration): no round is paired after it (RULES.md §2 "Duration")."""
 
     @classmethod
     def start(
@@ -159,6 +161,7 @@ class PairingTournament(Aggregate, Changing):
         byes_on_request: bool = False,
         variant: Variant = Variant.CHESS,
         opening: OpeningOption = FREE,
+        ends_at: dt.datetime | None = None,
     ) -> PairingTournament:
         """The system and the number of rounds are chosen from the players present (four players
         always play double rounds); round 1 is due."""
@@ -172,6 +175,7 @@ class PairingTournament(Aggregate, Changing):
             byes_on_request=byes_on_request,
             variant=variant,
             opening=opening,
+            ends_at=ends_at,
         )
         t.record(events.RoundBecameDue(t.id, 1))
         return t

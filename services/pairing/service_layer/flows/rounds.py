@@ -53,6 +53,7 @@ class RoundsFlow:
             byes_on_request=cmd.byes_on_request,
             variant=cmd.variant,
             opening=cmd.opening,
+            ends_at=cmd.ends_at,
         )
         uow.tournaments.add(t)
 

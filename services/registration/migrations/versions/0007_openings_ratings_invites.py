@@ -5,7 +5,8 @@ Revises: 0006
 Create Date: 2026-12-01 13:10:00
 
 A `platform` tournament keeps its opening option (``tournaments.opening``, 'free' for every existing
-row) and why it is friendly, or rated despite its opening (``rated_reason``, decided at creation).
+row) and why it is friendly, or rated despite its opening (``rated_reason``, decided at creation), and
+its announced duration (``duration_minutes``; none for existing rows).
 Ratings are Glicko-2 per account and ``<variant>:<speed>`` key (``glicko_ratings``: rating, deviation,
 volatility, games counted); the games already counted (``rated_games``) make a redelivered or
 republished ``game.finished`` count once. A private tournament's invite links (``invite_links``) are
@@ -25,6 +26,7 @@ def upgrade() -> None:
     with op.batch_alter_table("tournaments", schema=None) as batch_op:
         batch_op.add_column(sa.Column("opening", sa.String(60), nullable=False, server_default="free"))
         batch_op.add_column(sa.Column("rated_reason", sa.Text(), nullable=True))
+        batch_op.add_column(sa.Column("duration_minutes", sa.Integer(), nullable=True))
     op.create_table(
         "glicko_ratings",
         sa.Column("account_id", sa.Uuid(), primary_key=True),
@@ -63,5 +65,6 @@ def downgrade() -> None:
     op.drop_table("rated_games")
     op.drop_table("glicko_ratings")
     with op.batch_alter_table("tournaments", schema=None) as batch_op:
+        batch_op.drop_column("duration_minutes")
         batch_op.drop_column("rated_reason")
         batch_op.drop_column("opening")

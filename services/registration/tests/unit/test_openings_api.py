@@ -89,3 +89,12 @@ def test_the_italian_table_comes_from_the_configured_file(italian_client):
 def test_a_knockout_draws_no_opening(client):
     r = create(client, register(client, "Org"), ruleset="knockout", starts_at=None, opening="random-1")
     problem(r, 422, "invalid-settings")
+
+
+def test_the_announced_duration_is_stored_and_published(client, svc):
+    r = create(client, register(client, "Org"), duration_minutes=90)
+    assert r.status_code == 201 and r.json["duration_minutes"] == 90
+    [scheduled] = published(svc, "tournament.scheduled")
+    assert scheduled.payload["settings"]["duration_minutes"] == 90
+    body = problem(create(client, register(client, "Org 2"), duration_minutes=5), 422, "invalid-settings")
+    assert "10–20160 minutes" in body["detail"]

@@ -194,6 +194,7 @@ def register(group: click.Group) -> None:
         help="free, random-1|2|3, table-1|2|3, table-all (english, italian) or thematic:CODE",
     )
     @click.option("--min-rating", type=int, help="rated only: 1000–2000 in steps of 100")
+    @click.option("--duration", help="the announced duration, e.g. 90m, 3h (10 minutes to 14 days)")
     @click.option("--rounds", type=int, help="fide-rapid Swiss: 1–30 rounds")
     @click.option("--round-robin", is_flag=True, help="fide-rapid: a round robin (rounds from the field)")
     @click.option("--place", default="", help="fide-rapid: where it is played")
@@ -230,6 +231,9 @@ def register(group: click.Group) -> None:
             "variant": kwargs["variant"],
             "opening": kwargs["opening"],
             "min_rating": kwargs["min_rating"],
+            "duration_minutes": None
+            if kwargs["duration"] is None
+            else int(parse_duration(kwargs["duration"]).total_seconds() // 60),
         }
         t = api.call("registration", "POST", "/tournaments", body)
         if as_json:

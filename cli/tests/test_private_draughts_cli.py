@@ -21,10 +21,11 @@ def now(served: Served) -> None:
 def test_a_private_rated_draughts_swiss_with_a_table_opening(served: Served) -> None:
     org, ann, bob = served.account("Org"), served.account("Ann"), served.account("Bob")
     args = ["--name", "Draughts night", "--variant", "english", "--opening", "table-all", "--double-rounds"]
-    result = served.arbiter(org, "create", *args, "--threshold", "7", "--password", "dam 2026", "--json")
+    result = served.arbiter(org, "create", *args, "--password", "dam 2026", "--duration", "3h", "--json")
     assert result.exit_code == 0, result.output
     t = json.loads(result.output)
     assert (t["variant"], t["opening"], t["rated"], t["private"]) == ("english", "table-all", True, True)
+    assert t["duration_minutes"] == 180
 
     made = served.arbiter(org, "invite", "create", t["id"], "--valid-for", "2h", "--json")
     assert made.exit_code == 0, made.output

@@ -81,6 +81,11 @@ class MemoryGameRepository(MemoryRepository[uuid.UUID, Game]):
         )
         return {p for g in running for p in (g.white, g.black)} & ids
 
+    def running_of(self, player_id: uuid.UUID) -> list[Game]:
+        return self._games(
+            lambda g: player_id in (g.white, g.black) and g.status is GameStatus.RUNNING, lambda g: g.id
+        )
+
     def open_games_of(self, tournament_id: uuid.UUID, player_id: uuid.UUID) -> list[Game]:
         return self._games(
             lambda g: (

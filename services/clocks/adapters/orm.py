@@ -72,6 +72,9 @@ games = sa.Table(
     sa.Column("line", sa.JSON(none_as_null=True), nullable=True),
     # a platform tournament's close (its duration plus ten minutes): the game is drawn then if still open
     sa.Column("closes_at", sa.DateTime(timezone=True), nullable=True),
+    # a player disconnected after their first move (white | black), and by when they must be back
+    sa.Column("away", sa.String(5), nullable=True),
+    sa.Column("back_by", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
     sa.Index(
         "ix_games_deadline",

@@ -71,6 +71,15 @@ _PLAYING_ELSEWHERE = sa.select(games.c.white, games.c.black).where(
         games.c.black.in_(sa.bindparam("ids", expanding=True)),
     ),
 )
+_RUNNING_OF_PLAYER = (
+    sa.select(games)
+    .where(
+        sa.or_(games.c.white == sa.bindparam("player_id"), games.c.black == sa.bindparam("player_id")),
+        games.c.status == GameStatus.RUNNING.value,
+    )
+    .order_by(games.c.id)
+    .with_for_update()
+)
 _PRESENCE = sa.select(presence).where(presence.c.player_id.in_(sa.bindparam("ids", expanding=True)))
 _FORGET_PRESENCE = sa.delete(presence).where(presence.c.player_id == sa.bindparam("player_id"))
 _ADD_PRESENCE = sa.insert(presence)
@@ -164,6 +173,8 @@ _CHANGING = (
     "position",
     "line",
     "closes_at",
+    "away",
+    "back_by",
 )
 _SAVE = (
     sa.update(games)
@@ -219,6 +230,9 @@ class SqlGameRepository:
             return set()
         rows = self.session.execute(_PLAYING_ELSEWHERE, {"tournament_id": tournament_id, "ids": ids})
         return {p for row in rows for p in (row.white, row.black)} & set(ids)
+
+    def running_of(self, player_id: uuid.UUID) -> list[Game]:
+        return self._games(_RUNNING_OF_PLAYER, {"player_id": player_id})
 
     def open_games_of(self, tournament_id: uuid.UUID, player_id: uuid.UUID) -> list[Game]:
         return self._games(_OPEN_OF_PLAYER, {"tournament_id": tournament_id, "player_id": player_id})
@@ -315,6 +329,8 @@ def game_from_row(row: Any) -> Game:
         position=row.position,
         line=list(row.line or ()),
         closes_at=aware_or_none(row.closes_at),
+        away=_side(row.away),
+        back_by=aware_or_none(row.back_by),
     )
 
 
@@ -368,6 +384,8 @@ def _changing(g: Game) -> dict[str, Any]:
         "position": g.position,
         "line": g.line or None,
         "closes_at": g.closes_at,
+        "away": g.away.value if g.away else None,
+        "back_by": g.back_by,
     }
 
 
@@ -417,6 +435,8 @@ def row_of(g: Game) -> dict[str, Any]:
         "position": g.position,
         "line": g.line or None,
         "closes_at": g.closes_at,
+        "away": g.away.value if g.away else None,
+        "back_by": g.back_by,
     }
 
 

@@ -69,6 +69,8 @@ from shared.variants import Variant
 
 REASON = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 TOURNAMENT_CLOSED = "tournament_closed"
+DISCONNECTED = "disconnected"  # not back within RECONNECT of a disconnection after one's first move
+RECONNECT = dt.timedelta(seconds=30)
 MATCH_DECIDED = "match_decided"
 DISPUTED = "disputed"
 COLOURS_SWAPPED = "colours_swapped"
@@ -184,6 +186,8 @@ class Game(Aggregate):
     position: str | None = None  # the FEN now, once a move was reported with its text; None: the start
     line: list[str] = field(default_factory=list)  # the moves reported with their text, after the opening
     closes_at: dt.datetime | None = None  # its tournament's close (duration + 10 min): still open, a draw
+    away: Side | None = None  # disconnected after their first move: back by ``back_by`` or the game is lost
+    back_by: dt.datetime | None = None
 
     @classmethod
     def pair(
@@ -264,8 +268,9 @@ class Game(Aggregate):
         if self.status is not GameStatus.RUNNING:
             return None
         flag = self.clock.deadline
-        if self.closes_at is not None:
-            flag = self.closes_at if flag is None else min(flag, self.closes_at)
+        for other in (self.closes_at, self.back_by):
+            if other is not None:
+                flag = other if flag is None else min(flag, other)
         if self.default_time is None:
             return flag
         due = self._default_due()
@@ -595,6 +600,10 @@ class Game(Aggregate):
             assert self.closes_at is not None
             self.report_result(Outcome.DRAW, TOURNAMENT_CLOSED, self.closes_at)
             return True
+        if self._gone(at):
+            assert self.away is not None and self.back_by is not None
+            self.report_result(loss_for(self.away), DISCONNECTED, self.back_by)
+            return True
         change = self.clock.check_flag(at)
         if change is None:
             return False
@@ -628,6 +637,25 @@ class Game(Aggregate):
         self.report_result(Outcome.DRAW, TOURNAMENT_CLOSED, at)
         return True
 
+    def disconnected(self, player_id: uuid.UUID, at: dt.datetime) -> bool:
+        """The game server reports ``player_id`` disconnected (RULES.md §2 "Absence"): after their first
+        move they have :data:`RECONNECT` to come back, or lose the game; before it, nothing changes (the
+        clock decides). True when this changed the game."""
+        side = self.side_of(player_id)
+        if side is None or self.status is not GameStatus.RUNNING or self.away is not None:
+            return False
+        if not (self.white_moved if side is Side.WHITE else self.black_moved):
+            return False
+        self.away, self.back_by = side, at + RECONNECT
+        return True
+
+    def reconnected(self, player_id: uuid.UUID) -> bool:
+        """The player is back in time: the game goes on. True when this changed the game."""
+        if self.away is None or self.side_of(player_id) is not self.away:
+            return False
+        self.away = self.back_by = None
+        return True
+
     def closes(self, closes_at: dt.datetime | None) -> bool:
         """Its tournament's close, heard after the game was created (``tournament.started`` travels on
         another queue than ``round.paired``). True when this changed the game."""
@@ -635,6 +663,13 @@ class Game(Aggregate):
             return False
         self.closes_at = closes_at
         return True
+
+    def _gone(self, at: dt.datetime) -> bool:
+        """Whether a disconnected player's time to come back ran out by ``at``, before any flag fell."""
+        if self.back_by is None or at < self.back_by:
+            return False
+        flag = self.clock.deadline
+        return flag is None or flag > self.back_by
 
     def _closing(self, at: dt.datetime) -> bool:
         """Whether the tournament's close came by ``at`` before this game's flag fell (RULES.md §2

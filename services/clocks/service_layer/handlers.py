@@ -127,9 +127,18 @@ class Handlers:
 
     def report_presence(self, cmd: commands.ReportPresence, uow: ClocksUnitOfWork) -> None:
         """The game server reports a player connected, disconnected or busy elsewhere: the next round's
-        games are created (or forfeited) accordingly."""
+        games are created (or forfeited) accordingly, and a player disconnected after their first move
+        in a running game has 30 seconds to come back (the ticker ends the game otherwise)."""
         with uow:
-            uow.presence.report(cmd.player_id, cmd.status, self.clock.now())
+            now = self.clock.now()
+            uow.presence.report(cmd.player_id, cmd.status, now)
+            for game in uow.games.running_of(cmd.player_id):
+                if cmd.status is Presence.DISCONNECTED:
+                    changed = game.disconnected(cmd.player_id, now)
+                else:
+                    changed = game.reconnected(cmd.player_id)
+                if changed:
+                    uow.games.save(game)
             uow.commit()
 
     def make_move(self, cmd: commands.MakeMove, uow: ClocksUnitOfWork) -> commands.Reported:

@@ -49,6 +49,10 @@ class GameRepository(Protocol):
         """The players among ``player_ids`` with a game running in another tournament (or arena)."""
         ...
 
+    def running_of(self, player_id: uuid.UUID) -> list[Game]:
+        """The player's running games, in any tournament, locked."""
+        ...
+
     def open_games_of(self, tournament_id: uuid.UUID, player_id: uuid.UUID) -> list[Game]:
         """A player's released games still open (pending, running or disputed) in a tournament, locked,
         by round, board and number."""

@@ -90,3 +90,25 @@ def test_only_the_game_server_reports_presence(client):
     r = report(client, player, "busy", player, "player")
     assert r.status_code == 403 and r.json["type"] == "/problems/forbidden"
     assert report(client, player, "asleep").status_code == 422
+
+
+def test_a_player_disconnected_after_their_first_move_has_thirty_seconds(client, svc, clock):
+    from services.clocks.service_layer.commands import CheckFlags
+
+    pairing = a_round(2, base=600, increment=0)
+    announce(svc, pairing)
+    gone, back = pairing.game(1), pairing.game(2)
+    for g in (gone, back):
+        assert client.post(f"/games/{g.game_id}/moves", json={}, headers=token(g.white)).status_code == 200
+    assert report(client, gone.white, "disconnected").status_code == 204
+    assert report(client, back.white, "disconnected").status_code == 204
+    assert report(client, back.black, "disconnected").status_code == 204  # before a first move: nothing
+    clock.advance(20)
+    report(client, back.white, "connected")
+    clock.advance(11)
+    svc.bus.handle(CheckFlags())
+    finished = [e.payload for e in published(svc, "game.finished")]
+    assert [(f["game_id"], f["outcome"], f["reason"]) for f in finished] == [
+        (str(gone.game_id), "0-1", "disconnected")
+    ]
+    assert client.get(f"/games/{back.game_id}").json["status"] == "running"

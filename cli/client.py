@@ -86,6 +86,15 @@ class Api:
         return response.json() if response.content else None
 
 
+OPENING_OPTION = click.option(
+    "--opening",
+    default="free",
+    show_default=True,
+    help="free, random-1|2|3, table-1|2|3, table-all (english, italian) or thematic:CODE (docs/openings.md)",
+)
+"""A `platform` tournament's opening option, as `arbiter create` and `arbiter demo` take it."""
+
+
 def _api(ctx: click.Context) -> Api:
     obj = ctx.find_object(Api)
     assert obj is not None
@@ -187,12 +196,7 @@ def register(group: click.Group) -> None:
         default="chess",
         show_default=True,
     )
-    @click.option(
-        "--opening",
-        default="free",
-        show_default=True,
-        help="free, random-1|2|3, table-1|2|3, table-all (english, italian) or thematic:CODE",
-    )
+    @OPENING_OPTION
     @click.option("--min-rating", type=int, help="rated only: 1000–2000 in steps of 100")
     @click.option("--duration", help="the announced duration, e.g. 90m, 3h (10 minutes to 14 days)")
     @click.option("--rounds", type=int, help="fide-rapid Swiss: 1–30 rounds")

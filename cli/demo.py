@@ -20,6 +20,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from cli.client import OPENING_OPTION
 from shared.events import Envelope, Event, RoundPaired
 from shared.variants import Variant
 
@@ -491,12 +492,7 @@ def register(group: click.Group) -> None:
         show_default=True,
         help="chess, or a draughts variant (international 10x10, english, italian, russian)",
     )
-    @click.option(
-        "--opening",
-        default="free",
-        show_default=True,
-        help="free, random-1|2|3, table-1|2|3, table-all (english, italian) or thematic:CODE",
-    )
+    @OPENING_OPTION
     @click.option("--no-busy", is_flag=True, help="nobody is busy elsewhere when round 2 is paired")
     @click.option("--json", "as_json", is_flag=True, help="print one JSON document: rated, rounds, final")
     def demo(

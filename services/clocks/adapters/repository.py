@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import sqlalchemy as sa
@@ -325,23 +325,13 @@ def game_from_row(row: Any) -> Game:
         default_time=_seconds(row.default_time_seconds),
         incidents=[incident_in(i) for i in row.incidents or ()],
         variant=Variant(row.variant),
-        opening=opening_in(Variant(row.variant), row.opening),
+        opening=GameOpening.from_json(Variant(row.variant), row.opening),
         position=row.position,
         line=list(row.line or ()),
         closes_at=aware_or_none(row.closes_at),
         away=_side(row.away),
         back_by=aware_or_none(row.back_by),
     )
-
-
-def opening_in(variant: Variant, data: Mapping[str, Any] | None) -> GameOpening | None:
-    if data is None:
-        return None
-    return GameOpening(variant, data["code"], tuple(data["moves"]), data["fen"])
-
-
-def opening_out(o: GameOpening | None) -> dict[str, Any] | None:
-    return None if o is None else {"code": o.code, "moves": list(o.moves), "fen": o.fen}
 
 
 def _seconds(value: int | None) -> dt.timedelta | None:
@@ -431,7 +421,7 @@ def row_of(g: Game) -> dict[str, Any]:
         "default_time_seconds": _in_seconds(g.default_time),
         "incidents": [incident_out(i) for i in g.incidents] or None,
         "variant": g.variant.value,
-        "opening": opening_out(g.opening),
+        "opening": None if g.opening is None else g.opening.as_json(),
         "position": g.position,
         "line": g.line or None,
         "closes_at": g.closes_at,

@@ -348,7 +348,7 @@ class SqlTournaments:
                     "leg": g.leg,
                     "white_seed": g.white,
                     "black_seed": g.black,
-                    "opening": opening_json(g.opening),
+                    "opening": None if g.opening is None else g.opening.as_json(),
                 }
                 for g in rnd.games
             ]
@@ -385,7 +385,7 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
                 g.black_seed,
                 g.leg,
                 outcome,
-                opening=opening_of(variant, g.opening),
+                opening=GameOpening.from_json(variant, g.opening),
             )
         )
     for b in session.execute(_BYES, key):
@@ -794,17 +794,6 @@ def _heading(row: Any) -> Heading:
         TimeControl(**row.time_control),
         aware(row.started_at),
     )
-
-
-def opening_json(o: GameOpening | None) -> dict[str, Any] | None:
-    """A game's opening as stored (the fields of the wire's ``GameOpening``)."""
-    return None if o is None else {"code": o.code, "moves": list(o.moves), "fen": o.fen}
-
-
-def opening_of(variant: Variant, data: Mapping[str, Any] | None) -> GameOpening | None:
-    if data is None:
-        return None
-    return GameOpening(variant, data["code"], tuple(data["moves"]), data["fen"])
 
 
 def clock_json(tc: TimeControl) -> dict[str, int | None]:

@@ -63,7 +63,7 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
     api = APIBlueprint("games", __name__, abp_tags=[Tag(name="games")], abp_security=SECURITY)
     authenticate_writes(api, secret)
 
-    @api.post("/presence", responses={204: None, **problems(401, 403)})
+    @api.post("/presence", responses={204: None, **problems(401, 403, 422)})
     def presence(body: PresenceBody) -> Response:
         """The game server (a ``service`` token) reports a player's presence: ``busy`` (playing elsewhere)
         when a round is paired means no game and a loss by forfeit; anyone else gets 403."""
@@ -71,7 +71,7 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
         svc.bus.handle(commands.ReportPresence(body.player_id, body.status))
         return Response(status=204)
 
-    @api.post("/games/<uuid:game_id>/moves", responses={200: ClockOut, **problems(401, 403, 404, 409)})
+    @api.post("/games/<uuid:game_id>/moves", responses={200: ClockOut, **problems(401, 403, 404, 409, 422)})
     def move(path: GamePath, body: MoveBody) -> Response:
         """The player to move completed a move: their clock stops, the opponent's runs. A service may
         report for a player with ``player_id``. A move after the flag fell ends the game on time (409)."""

@@ -1,7 +1,9 @@
 """`arbiter demo`: a whole tournament in one process with no servers — registration, the scheduled
 start, pairings, server-side clocks with simulated players, results, and the final table.
 `arbiter demo --format knockout|double-knockout`: a knockout instead — the organiser's draft, the start,
-each round published, its matches played game by game (tie-breaks included), the final placing."""
+each round published, its matches played game by game (tie-breaks included), the final placing.
+`arbiter demo --format fide-rapid [--trf PATH]`: an over-the-board rapid Swiss run by its arbiters
+(``cli/demo_fide.py``)."""
 
 from __future__ import annotations
 
@@ -424,26 +426,54 @@ def _num(value: Any) -> str:
 
 def register(group: click.Group) -> None:
     @group.command()
-    @click.option("--players", type=click.IntRange(4, 26), default=10, show_default=True)
+    @click.option(
+        "--players",
+        type=click.IntRange(4, 60),
+        default=None,
+        help="default 10 (at most 26); fide-rapid: 30",
+    )
     @click.option("--seed", type=int, default=2026, show_default=True, help="the simulation's random seed")
-    @click.option("--tc", "time_control", default="3+2", show_default=True, help="minutes+increment")
+    @click.option("--tc", "time_control", default=None, help="minutes+increment (3+2; fide-rapid: 15+10)")
     @click.option("--double-rounds", is_flag=True, help="every pairing plays twice, colours swapped")
     @click.option(
         "--format",
         "ruleset",
-        type=click.Choice(["platform", "knockout", "double-knockout"]),
+        type=click.Choice(["platform", "knockout", "double-knockout", "fide-rapid"]),
         default="platform",
         show_default=True,
-        help="a platform tournament (round robin or Swiss), or a knockout",
+        help="a platform tournament (round robin or Swiss), a knockout, or an over-the-board rapid Swiss",
     )
-    def demo(players: int, seed: int, time_control: str, double_rounds: bool, ruleset: str) -> None:
+    @click.option(
+        "--trf",
+        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        default=None,
+        help="fide-rapid: write the final TRF-16 file there",
+    )
+    def demo(
+        players: int | None,
+        seed: int,
+        time_control: str | None,
+        double_rounds: bool,
+        ruleset: str,
+        trf: Path | None,
+    ) -> None:
         """Run a whole tournament embedded: one process, simulated players, no servers."""
         from cli.client import parse_time_control
+        from cli.demo_fide import FideRapidDemo
 
-        tc = parse_time_control(time_control)
+        fide = ruleset == "fide-rapid"
+        if trf is not None and not fide:
+            raise click.UsageError("--trf goes with --format fide-rapid")
+        if players is None:
+            players = 30 if fide else 10
+        elif players > 26 and not fide:
+            raise click.BadParameter(f"{players} is not in the range 4<=x<=26", param_hint="'--players'")
+        tc = parse_time_control(time_control or ("15+10" if fide else "3+2"))
         common = (Console(), random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])
-        runner: Demo | KnockoutDemo
-        if ruleset == "platform":
+        runner: Demo | KnockoutDemo | FideRapidDemo
+        if fide:
+            runner = FideRapidDemo(*common, trf=trf)
+        elif ruleset == "platform":
             runner = Demo(*common, double_rounds)
         else:
             runner = KnockoutDemo(*common, ruleset)

@@ -13,6 +13,7 @@ import random
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -257,24 +258,28 @@ class Demo:
         self.console.print(table)
 
     def _print_table(self, data: dict[str, Any]) -> None:
-        rows = data["rows"]
-        codes = list(rows[0]["tiebreaks"]) if rows else []
-        shown = list(rows[0].get("shown", {})) if rows else []
-        table = Table(title="Final standings", title_justify="left")
-        for col in ("Rk", "Sd", "Name", "Rtg", "Pts", *codes, *shown):
-            table.add_column(col, justify="left" if col == "Name" else "right")
-        for row in rows:
-            pid = uuid.UUID(row["player_id"])
-            table.add_row(
-                str(row["rank"]),
-                str(row["seed"]),
-                row["name"],
-                str(self.ratings[pid]),
-                _num(row["points"]),
-                *(_num(row["tiebreaks"][c]) for c in codes),
-                *(_num(row["shown"][c]) for c in shown),
-            )
-        self.console.print(table)
+        self.console.print(final_table(data, lambda row: str(self.ratings[uuid.UUID(row["player_id"])])))
+
+
+def final_table(data: dict[str, Any], rating: Callable[[dict[str, Any]], str]) -> Table:
+    """The final standings (standings' JSON rows): rank, seed, name, ``rating(row)``, points, tie-breaks."""
+    rows = data["rows"]
+    codes = list(rows[0]["tiebreaks"]) if rows else []
+    shown = list(rows[0].get("shown", {})) if rows else []
+    table = Table(title="Final standings", title_justify="left")
+    for col in ("Rk", "Sd", "Name", "Rtg", "Pts", *codes, *shown):
+        table.add_column(col, justify="left" if col == "Name" else "right")
+    for row in rows:
+        table.add_row(
+            str(row["rank"]),
+            str(row["seed"]),
+            row["name"],
+            rating(row),
+            _num(row["points"]),
+            *(_num(row["tiebreaks"][c]) for c in codes),
+            *(_num(row["shown"][c]) for c in shown),
+        )
+    return table
 
 
 @dataclass

@@ -20,52 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
+from cli.demo import NAMES, final_table
 from cli.pairing_list import pairing_lines
 from shared.trf import TrfDocument, write
 
 FEDERATIONS = ("SUI", "GER", "FRA", "ITA", "AUT", "NED", "ENG", "ESP")
 TITLES = ("GM", "IM", "FM", "CM")
-SURNAMES = (
-    "Anand",
-    "Botvinnik",
-    "Capablanca",
-    "Dzindzichashvili",
-    "Euwe",
-    "Fischer",
-    "Gaprindashvili",
-    "Hou",
-    "Ivanchuk",
-    "Polgar",
-    "Karpov",
-    "Lasker",
-    "Menchik",
-    "Nakamura",
-    "Oparin",
-    "Petrosian",
-    "Quinteros",
-    "Rubinstein",
-    "Spassky",
-    "Tal",
-    "Ushenina",
-    "Vallejo",
-    "Wei",
-    "Xie",
-    "Yusupov",
-    "Zukertort",
-    "Alekhine",
-    "Bronstein",
-    "Chiburdanidze",
-    "Duda",
-    "Elianov",
-    "Flohr",
-    "Geller",
-    "Hort",
-    "Ju",
-    "Keres",
-    "Larsen",
-)
+SURNAMES = (*NAMES, "Alekhine", "Bronstein", "Chiburdanidze", "Duda", "Elianov", "Flohr", "Geller", "Hort")
 
 ROUNDS = 7
 LATE_ARRIVAL = (2, 3)
@@ -160,7 +122,7 @@ class FideRapidDemo:
         rating = self.rng.randrange(1500, 2650, 5)
         title = self.rng.choice(TITLES) if rating >= 2300 and self.rng.random() < 0.6 else None
         body: dict[str, Any] = {
-            "name": f"{SURNAMES[i % len(SURNAMES)]}, {chr(ord('A') + (i * 7) % 26)}.",
+            "name": f"{SURNAMES[i % len(SURNAMES)].split()[-1]}, {chr(ord('A') + (i * 7) % 26)}.",
             "fide_id": 1_000_000 + 137 * (i + 1),
             "federation": FEDERATIONS[i % len(FEDERATIONS)],
             "sex": "w" if i % 5 == 2 else "m",
@@ -251,21 +213,7 @@ class FideRapidDemo:
 
     # -- the end --------------------------------------------------------------------------------
     def _print_table(self, data: dict[str, Any]) -> None:
-        rows = data["rows"]
-        codes = list(rows[0]["tiebreaks"]) if rows else []
-        table = Table(title="Final standings", title_justify="left")
-        for col in ("Rk", "SNo", "Name", "Rtg", "Pts", *codes):
-            table.add_column(col, justify="left" if col == "Name" else "right")
-        for row in rows:
-            table.add_row(
-                str(row["rank"]),
-                str(row["seed"]),
-                row["name"],
-                str(self.seed_ratings.get(row["seed"], "")),
-                _num(row["points"]),
-                *(_num(row["tiebreaks"][c]) for c in codes),
-            )
-        self.console.print(table)
+        self.console.print(final_table(data, lambda row: str(self.seed_ratings.get(row["seed"], ""))))
 
     def _document(self, stack: Any, tid: str) -> TrfDocument:
         """The event's TRF-16: pairing's own document of it (what every round was paired from), with the
@@ -318,9 +266,3 @@ class FideRapidDemo:
                 for row in computed.rows
             ]
         }
-
-
-def _num(value: Any) -> str:
-    if value is None:
-        return ""
-    return f"{value:g}" if isinstance(value, float | int) else str(value)

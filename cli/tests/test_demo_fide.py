@@ -56,7 +56,7 @@ def test_the_incidents_happen_as_the_regulations_say(run):
 def test_the_final_table_has_its_tie_breaks(run):
     output, _ = run
     table = output[output.index("Final standings") :]
-    assert re.search(r"┃ Rk ┃ SNo ┃ Name .*┃\s+Rtg ┃ Pts ┃\s+BH ┃ BH-C1 ┃\s+SB ┃\s+ARO ┃", table)
+    assert re.search(r"┃ Rk ┃ Sd ┃ Name .*┃\s+Rtg ┃ Pts ┃\s+BH ┃ BH-C1 ┃\s+SB ┃\s+ARO ┃", table)
     ranks = re.findall(r"^│\s+(\d+) │\s+(\d+) │", table, flags=re.M)
     assert [int(rank) for rank, _ in ranks] == list(range(1, 31))
     assert sorted(int(seed) for _, seed in ranks) == list(range(1, 31))

@@ -4,18 +4,16 @@ over-the-board rapid event pair their rounds."""
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner, Result
-from werkzeug.serving import make_server
 
 from cli.main import build_cli
+from cli.tests.served import serving
 from services.pairing.entrypoints.app import create_app
-from services.pairing.tests.helpers import NOW, appointed, deliver, on_sqlite, published
-from shared import events
+from services.pairing.tests.helpers import appointed, deliver, fide_started, on_sqlite, published
 from shared.http.auth import issue_token
 from shared.settings import DEV_JWT_SECRET
 
@@ -25,25 +23,8 @@ class Event:
 
     def __init__(self, svc, url: str) -> None:
         self.svc, self.url = svc, url
-        self.started = events.TournamentStarted(
-            tournament_id=uuid.uuid4(),
-            organiser_id=uuid.uuid4(),
-            name="Rapid open",
-            started_at=NOW,
-            settings=events.TournamentSettings(
-                ruleset="fide-rapid",
-                byes_on_request=True,
-                time_control=events.TimeControl(base_seconds=900, increment_seconds=10),
-                fide=events.FideSettings(rounds=4),
-            ),
-            roster=[
-                events.RosterEntry(seed=i, player_id=uuid.uuid4(), name=name, rating=rating)
-                for i, (name, rating) in enumerate(
-                    [("Anand", 2750), ("Botvinnik", 2700), ("Euwe", 2650), ("Tal", 2600), ("Lasker", 2550)],
-                    start=1,
-                )
-            ],
-        )
+        field = [("Anand", 2750), ("Botvinnik", 2700), ("Euwe", 2650), ("Tal", 2600), ("Lasker", 2550)]
+        self.started = fide_started(rounds=4, field=field)
         self.tid = self.started.tournament_id
         self.arbiter = uuid.uuid4()
         deliver(svc, self.started, self.tid)
@@ -59,14 +40,10 @@ class Event:
 @pytest.fixture
 def event(tmp_path) -> Iterator[Event]:
     svc = on_sqlite(tmp_path)
-    server = make_server("127.0.0.1", 0, create_app(svc), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield Event(svc, f"http://127.0.0.1:{server.server_port}")
+        with serving(create_app(svc)) as url:
+            yield Event(svc, url)
     finally:
-        server.shutdown()
-        thread.join(timeout=30)
         svc.engine.dispose()
 
 

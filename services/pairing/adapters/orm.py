@@ -134,6 +134,17 @@ matches = sa.Table(
     ),
 )
 
+
+def decision_columns() -> list[sa.Column[object]]:
+    """Who decided, in what capacity, when and why."""
+    return [
+        sa.Column("decided_by", sa.Uuid(), nullable=False),
+        sa.Column("role", sa.String(20), nullable=False),
+        sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("reason", sa.String(500), nullable=True),
+    ]
+
+
 # Zero-point byes asked for a round before it was paired (RULES.md §6): who decided, as what, when, why.
 bye_requests = sa.Table(
     "bye_requests",
@@ -143,10 +154,7 @@ bye_requests = sa.Table(
     ),
     sa.Column("round", sa.Integer(), primary_key=True),
     sa.Column("seed", sa.Integer(), primary_key=True),
-    sa.Column("decided_by", sa.Uuid(), nullable=False),
-    sa.Column("role", sa.String(20), nullable=False),
-    sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("reason", sa.String(500), nullable=True),
+    *decision_columns(),
 )
 
 # Absences (losses at the default time) an arbiter excused before the next pairing was published
@@ -159,10 +167,7 @@ excused_absences = sa.Table(
     ),
     sa.Column("round", sa.Integer(), primary_key=True),
     sa.Column("seed", sa.Integer(), primary_key=True),
-    sa.Column("decided_by", sa.Uuid(), nullable=False),
-    sa.Column("role", sa.String(20), nullable=False),
-    sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("reason", sa.String(500), nullable=True),
+    *decision_columns(),
 )
 
 # The arbiters each tournament's organiser appointed (arbiter.appointed / arbiter.revoked): the latest

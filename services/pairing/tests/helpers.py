@@ -105,6 +105,29 @@ def started(
     )
 
 
+def fide_started(
+    n: int = 8, *, rounds: int = 5, acceleration: bool = False, field: list[tuple[str, int]] | None = None
+) -> events.TournamentStarted:
+    """A `fide-rapid` Swiss started with ``n`` players (or ``field``: names and ratings) in rank order."""
+    field = field or [(f"P{i}", 2400 - 10 * i) for i in range(1, n + 1)]
+    return events.TournamentStarted(
+        tournament_id=uuid.uuid4(),
+        organiser_id=uuid.uuid4(),
+        name="Weekend rapid",
+        started_at=NOW,
+        settings=events.TournamentSettings(
+            ruleset="fide-rapid",
+            byes_on_request=True,
+            time_control=events.TimeControl(base_seconds=900, increment_seconds=10),
+            fide=events.FideSettings(rounds=rounds, acceleration=acceleration),
+        ),
+        roster=[
+            events.RosterEntry(seed=i, player_id=uuid.uuid4(), name=name, rating=rating)
+            for i, (name, rating) in enumerate(field, start=1)
+        ],
+    )
+
+
 PLAN = events.TieBreakPlan(
     stages=[
         events.TieBreakStage(games=2, time_control=events.TimeControl(base_seconds=900, increment_seconds=10))
@@ -202,6 +225,22 @@ def deliver(svc, event: events.Event, tournament_id: uuid.UUID) -> events.Envelo
 
 def published(svc, kind: str) -> list[events.Envelope]:
     return [e for e in svc.broker.published if e.type == kind]
+
+
+def game_finished(
+    rp: events.RoundPaired, game: events.PairedGame, outcome: GameOutcome, reason: str = "reported"
+) -> events.GameFinished:
+    """``game`` of round ``rp`` ended with ``outcome`` (``default_time``: an absence)."""
+    return events.GameFinished(
+        tournament_id=rp.tournament_id,
+        game_id=game.game_id,
+        round=rp.round,
+        white=game.white,
+        black=game.black,
+        outcome=outcome,
+        reason=reason,
+        finished_at=NOW,
+    )
 
 
 def finish(

@@ -9,28 +9,18 @@ import uuid
 
 import pytest
 
-from services.pairing.tests.helpers import NOW, Api, appointed, deliver, published, started, token
+from services.pairing.tests.helpers import (
+    Api,
+    appointed,
+    deliver,
+    fide_started,
+    game_finished,
+    published,
+    started,
+    token,
+)
 from shared import events
 from shared.events import GameOutcome
-
-
-def fide_started(n: int, *, rounds: int = 5, acceleration: bool = False) -> events.TournamentStarted:
-    return events.TournamentStarted(
-        tournament_id=uuid.uuid4(),
-        organiser_id=uuid.uuid4(),
-        name="Weekend rapid",
-        started_at=NOW,
-        settings=events.TournamentSettings(
-            ruleset="fide-rapid",
-            byes_on_request=True,
-            time_control=events.TimeControl(base_seconds=900, increment_seconds=10),
-            fide=events.FideSettings(rounds=rounds, acceleration=acceleration),
-        ),
-        roster=[
-            events.RosterEntry(seed=i, player_id=uuid.uuid4(), name=f"P{i}", rating=2400 - 10 * i)
-            for i in range(1, n + 1)
-        ],
-    )
 
 
 @pytest.fixture
@@ -41,19 +31,6 @@ def story(svc):
     arbiter = uuid.uuid4()
     deliver(svc, appointed(s, arbiter), s.tournament_id)
     return s, token(arbiter)
-
-
-def finished(rp: events.RoundPaired, game: events.PairedGame, outcome: GameOutcome, reason: str = "reported"):
-    return events.GameFinished(
-        tournament_id=rp.tournament_id,
-        game_id=game.game_id,
-        round=rp.round,
-        white=game.white,
-        black=game.black,
-        outcome=outcome,
-        reason=reason,
-        finished_at=NOW,
-    )
 
 
 def paired(svc, number: int) -> events.RoundPaired:
@@ -88,11 +65,11 @@ def test_rounds_wait_for_the_arbiter_and_go_out_when_published(svc, api: Api, st
 
     # three boards finished: round 2 is refused, naming board 4
     for g in rp.games[:3]:
-        deliver(svc, finished(rp, g, GameOutcome.WHITE_WIN), tid)
+        deliver(svc, game_finished(rp, g, GameOutcome.WHITE_WIN), tid)
     problem = api.refused(409, "round-unfinished", "POST", f"{base}/2/pair", arbiter)
     assert problem["boards"] == [4] and "board 4" in problem["detail"]
     assert api.ok(200, "GET", f"{base}/2/preview")["unfinished_boards"] == [4]
-    deliver(svc, finished(rp, rp.games[3], GameOutcome.DRAW), tid)
+    deliver(svc, game_finished(rp, rp.games[3], GameOutcome.DRAW), tid)
     assert published(svc, "pairing.round_due") == []  # the round is complete, nothing falls due
     assert [e.payload["round"] for e in published(svc, "round.completed")] == [1]
 
@@ -114,9 +91,9 @@ def test_an_absence_is_excused_or_reported(svc, api: Api, story):
     rp = paired(svc, 1)
     # boards 1 and 2: Black did not come by the default time
     for g in rp.games[:2]:
-        deliver(svc, finished(rp, g, GameOutcome.WHITE_FORFEIT_WIN, "default_time"), tid)
+        deliver(svc, game_finished(rp, g, GameOutcome.WHITE_FORFEIT_WIN, "default_time"), tid)
     for g in rp.games[2:]:
-        deliver(svc, finished(rp, g, GameOutcome.BLACK_WIN), tid)
+        deliver(svc, game_finished(rp, g, GameOutcome.BLACK_WIN), tid)
     excused, unexcused = rp.games[0].black, rp.games[1].black
     preview = api.ok(200, "GET", f"{base}/2/preview")
     assert {p["player_id"] for p in preview["absent"]} == {str(excused), str(unexcused)}
@@ -166,7 +143,7 @@ def test_a_late_entry_is_paired_from_its_round(svc, api: Api, story):
     assert [p["player_id"] for p in players][-1] == str(late) and len(players) == 9
     rp = paired(svc, 1)
     for g in rp.games:
-        deliver(svc, finished(rp, g, GameOutcome.DRAW), tid)
+        deliver(svc, game_finished(rp, g, GameOutcome.DRAW), tid)
     listing = api.ok(201, "POST", f"{base}/2/pair", arbiter)
     everyone = {b[c]["player_id"] for b in listing["boards"] for c in ("white", "black")}
     everyone |= {b["player"]["player_id"] for b in listing["byes"]}

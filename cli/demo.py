@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 from rich.console import Console
@@ -282,8 +282,31 @@ def final_table(data: dict[str, Any], rating: Callable[[dict[str, Any]], str]) -
     return table
 
 
+class EmbeddedRun:
+    """A demo that runs ``_run(stack)`` on an embedded stack, its simulated clock at ``clock_start`` (None:
+    now), and says how long it took."""
+
+    console: Console
+    clock_start: ClassVar[dt.datetime | None] = None
+
+    def run(self, workdir: Path) -> int:
+        from cli.embedded import EmbeddedStack
+
+        started = time.monotonic()
+        stack = EmbeddedStack.create(workdir, start=self.clock_start)
+        try:
+            self._run(stack)
+        finally:
+            stack.close()
+        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
+        return 0
+
+    def _run(self, stack: Any) -> None:
+        raise NotImplementedError
+
+
 @dataclass
-class KnockoutDemo:
+class KnockoutDemo(EmbeddedRun):
     """A knockout run as its organiser runs it, the players' results drawn from their ratings (the games
     are not played move by move: the organiser enters each result as it comes)."""
 
@@ -295,18 +318,6 @@ class KnockoutDemo:
     ruleset: str
     names: dict[uuid.UUID, str] = field(default_factory=dict)
     ratings: dict[uuid.UUID, int] = field(default_factory=dict)
-
-    def run(self, workdir: Path) -> int:
-        from cli.embedded import EmbeddedStack
-
-        started = time.monotonic()
-        stack = EmbeddedStack.create(workdir)
-        try:
-            self._run(stack)
-        finally:
-            stack.close()
-        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
-        return 0
 
     def _run(self, stack: Any) -> None:
         staff = stack.token(uuid.uuid4(), "service")

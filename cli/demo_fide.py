@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.console import Console
 
-from cli.demo import NAMES, final_table
+from cli.demo import NAMES, EmbeddedRun, final_table
 from cli.pairing_list import pairing_lines
 from shared.trf import TrfDocument, write
 
@@ -41,7 +40,7 @@ ILLEGAL = (5, 1)
 
 
 @dataclass
-class FideRapidDemo:
+class FideRapidDemo(EmbeddedRun):
     console: Console
     rng: random.Random
     players: int
@@ -52,18 +51,7 @@ class FideRapidDemo:
     ratings: dict[str, int] = field(default_factory=dict)
     incidents: list[str] = field(default_factory=list)
     seed_ratings: dict[int, int] = field(default_factory=dict)
-
-    def run(self, workdir: Path) -> int:
-        from cli.embedded import EmbeddedStack
-
-        started = time.monotonic()
-        stack = EmbeddedStack.create(workdir, start=dt.datetime(2026, 6, 6, 9, 0, tzinfo=dt.UTC))
-        try:
-            self._run(stack)
-        finally:
-            stack.close()
-        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
-        return 0
+    clock_start: ClassVar[dt.datetime | None] = dt.datetime(2026, 6, 6, 9, 0, tzinfo=dt.UTC)
 
     # -- the event ------------------------------------------------------------------------------
     def _run(self, stack: Any) -> None:

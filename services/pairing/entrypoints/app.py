@@ -146,13 +146,14 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         assert rnd is not None
         return json_response(RoundOut.of(rnd, view.elimination))
 
-    def fide_event(tournament_id: uuid.UUID) -> TournamentView:
-        view, _ = load(tournament_id)
+    def fide_event(tournament_id: uuid.UUID) -> tuple[TournamentView, bool]:
+        """``load``, for a `fide-rapid` event only (409 ``paired-when-due`` for the others)."""
+        view, visible = load(tournament_id)
         if view.tournament.fide is None:
             raise errors.PairedWhenDue(
                 f"tournament {tournament_id} is not a fide-rapid event: its rounds are paired when due"
             )
-        return view
+        return view, visible
 
     @api.get(
         "/tournaments/<uuid:tournament_id>/rounds/<int:number>/preview",
@@ -164,7 +165,7 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         them), who asked for a zero-point bye, who is withdrawn, who was absent from the round before
         (left out unless excused), the late entries not in yet, and the boards of the round before
         still without a result."""
-        view = fide_event(path.tournament_id)
+        view, _ = fide_event(path.tournament_id)
         t = view.tournament
         if not 1 <= path.number <= t.total_rounds:
             raise not_found("round", path.number)
@@ -194,9 +195,7 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
     def pairing_list(path: RoundPath) -> Response:
         """A `fide-rapid` round's pairing list by board (names, ratings, points before the round,
         results once entered) and its byes; an unpublished one only to the event's officials."""
-        view, visible = load(path.tournament_id)
-        if view.tournament.fide is None:
-            fide_event(path.tournament_id)
+        view, visible = fide_event(path.tournament_id)
         rnd = view.tournament.round(path.number)
         if rnd is None or not (rnd.published or visible):
             raise not_found("round", path.number)

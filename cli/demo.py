@@ -1,7 +1,9 @@
 """`arbiter demo`: a whole tournament in one process with no servers — registration, the scheduled
 start, pairings, server-side clocks with simulated players, results, and the final table.
 `arbiter demo --format knockout|double-knockout`: a knockout instead — the organiser's draft, the start,
-each round published, its matches played game by game (tie-breaks included), the final placing."""
+each round published, its matches played game by game (tie-breaks included), the final placing.
+`arbiter demo --format fide-rapid [--trf PATH]`: an over-the-board rapid Swiss run by its arbiters
+(``cli/demo_fide.py``)."""
 
 from __future__ import annotations
 
@@ -11,9 +13,10 @@ import random
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 from rich.console import Console
@@ -255,28 +258,55 @@ class Demo:
         self.console.print(table)
 
     def _print_table(self, data: dict[str, Any]) -> None:
-        rows = data["rows"]
-        codes = list(rows[0]["tiebreaks"]) if rows else []
-        shown = list(rows[0].get("shown", {})) if rows else []
-        table = Table(title="Final standings", title_justify="left")
-        for col in ("Rk", "Sd", "Name", "Rtg", "Pts", *codes, *shown):
-            table.add_column(col, justify="left" if col == "Name" else "right")
-        for row in rows:
-            pid = uuid.UUID(row["player_id"])
-            table.add_row(
-                str(row["rank"]),
-                str(row["seed"]),
-                row["name"],
-                str(self.ratings[pid]),
-                _num(row["points"]),
-                *(_num(row["tiebreaks"][c]) for c in codes),
-                *(_num(row["shown"][c]) for c in shown),
-            )
-        self.console.print(table)
+        self.console.print(final_table(data, lambda row: str(self.ratings[uuid.UUID(row["player_id"])])))
+
+
+def final_table(data: dict[str, Any], rating: Callable[[dict[str, Any]], str]) -> Table:
+    """The final standings (standings' JSON rows): rank, seed, name, ``rating(row)``, points, tie-breaks."""
+    rows = data["rows"]
+    codes = list(rows[0]["tiebreaks"]) if rows else []
+    shown = list(rows[0].get("shown", {})) if rows else []
+    table = Table(title="Final standings", title_justify="left")
+    for col in ("Rk", "Sd", "Name", "Rtg", "Pts", *codes, *shown):
+        table.add_column(col, justify="left" if col == "Name" else "right")
+    for row in rows:
+        table.add_row(
+            str(row["rank"]),
+            str(row["seed"]),
+            row["name"],
+            rating(row),
+            _num(row["points"]),
+            *(_num(row["tiebreaks"][c]) for c in codes),
+            *(_num(row["shown"][c]) for c in shown),
+        )
+    return table
+
+
+class EmbeddedRun:
+    """A demo that runs ``_run(stack)`` on an embedded stack, its simulated clock at ``clock_start`` (None:
+    now), and says how long it took."""
+
+    console: Console
+    clock_start: ClassVar[dt.datetime | None] = None
+
+    def run(self, workdir: Path) -> int:
+        from cli.embedded import EmbeddedStack
+
+        started = time.monotonic()
+        stack = EmbeddedStack.create(workdir, start=self.clock_start)
+        try:
+            self._run(stack)
+        finally:
+            stack.close()
+        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
+        return 0
+
+    def _run(self, stack: Any) -> None:
+        raise NotImplementedError
 
 
 @dataclass
-class KnockoutDemo:
+class KnockoutDemo(EmbeddedRun):
     """A knockout run as its organiser runs it, the players' results drawn from their ratings (the games
     are not played move by move: the organiser enters each result as it comes)."""
 
@@ -288,18 +318,6 @@ class KnockoutDemo:
     ruleset: str
     names: dict[uuid.UUID, str] = field(default_factory=dict)
     ratings: dict[uuid.UUID, int] = field(default_factory=dict)
-
-    def run(self, workdir: Path) -> int:
-        from cli.embedded import EmbeddedStack
-
-        started = time.monotonic()
-        stack = EmbeddedStack.create(workdir)
-        try:
-            self._run(stack)
-        finally:
-            stack.close()
-        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
-        return 0
 
     def _run(self, stack: Any) -> None:
         staff = stack.token(uuid.uuid4(), "service")
@@ -424,26 +442,54 @@ def _num(value: Any) -> str:
 
 def register(group: click.Group) -> None:
     @group.command()
-    @click.option("--players", type=click.IntRange(4, 26), default=10, show_default=True)
+    @click.option(
+        "--players",
+        type=click.IntRange(4, 60),
+        default=None,
+        help="default 10 (at most 26); fide-rapid: 30",
+    )
     @click.option("--seed", type=int, default=2026, show_default=True, help="the simulation's random seed")
-    @click.option("--tc", "time_control", default="3+2", show_default=True, help="minutes+increment")
+    @click.option("--tc", "time_control", default=None, help="minutes+increment (3+2; fide-rapid: 15+10)")
     @click.option("--double-rounds", is_flag=True, help="every pairing plays twice, colours swapped")
     @click.option(
         "--format",
         "ruleset",
-        type=click.Choice(["platform", "knockout", "double-knockout"]),
+        type=click.Choice(["platform", "knockout", "double-knockout", "fide-rapid"]),
         default="platform",
         show_default=True,
-        help="a platform tournament (round robin or Swiss), or a knockout",
+        help="a platform tournament (round robin or Swiss), a knockout, or an over-the-board rapid Swiss",
     )
-    def demo(players: int, seed: int, time_control: str, double_rounds: bool, ruleset: str) -> None:
+    @click.option(
+        "--trf",
+        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        default=None,
+        help="fide-rapid: write the final TRF-16 file there",
+    )
+    def demo(
+        players: int | None,
+        seed: int,
+        time_control: str | None,
+        double_rounds: bool,
+        ruleset: str,
+        trf: Path | None,
+    ) -> None:
         """Run a whole tournament embedded: one process, simulated players, no servers."""
         from cli.client import parse_time_control
+        from cli.demo_fide import FideRapidDemo
 
-        tc = parse_time_control(time_control)
+        fide = ruleset == "fide-rapid"
+        if trf is not None and not fide:
+            raise click.UsageError("--trf goes with --format fide-rapid")
+        if players is None:
+            players = 30 if fide else 10
+        elif players > 26 and not fide:
+            raise click.BadParameter(f"{players} is not in the range 4<=x<=26", param_hint="'--players'")
+        tc = parse_time_control(time_control or ("15+10" if fide else "3+2"))
         common = (Console(), random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])
-        runner: Demo | KnockoutDemo
-        if ruleset == "platform":
+        runner: Demo | KnockoutDemo | FideRapidDemo
+        if fide:
+            runner = FideRapidDemo(*common, trf=trf)
+        elif ruleset == "platform":
             runner = Demo(*common, double_rounds)
         else:
             runner = KnockoutDemo(*common, ruleset)

@@ -19,7 +19,7 @@ from services.pairing.domain.elimination.elimination import Elimination, Erased
 from services.pairing.domain.errors import RoundTaken
 from services.pairing.domain.heading import Status
 from services.pairing.domain.rounds.results import RoundResults
-from services.pairing.domain.rounds.tournament import PairingTournament
+from services.pairing.domain.rounds.tournament import PairingTournament, RoundDropped
 from shared.aggregate import Aggregate, Seen, Tracking
 from shared.events import Envelope
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
@@ -57,8 +57,16 @@ class _Writes(MemoryRepository[uuid.UUID, A]):
 class MemoryTournaments(_Writes[PairingTournament]):
     def save(self, t: PairingTournament) -> None:
         stored = self.table.read(t.id)
+        dropped: set[int] = set()
         for change in t.take_changes():
-            if isinstance(change, RoundAdded) and stored is not None and stored.round(change.number):
+            if isinstance(change, RoundDropped):
+                dropped.add(change.number)
+            elif (
+                isinstance(change, RoundAdded)
+                and change.number not in dropped
+                and stored is not None
+                and stored.round(change.number)
+            ):
                 raise RoundTaken(f"round {change.number} of tournament {t.id} is paired already")
         super().save(t)
 
@@ -101,7 +109,15 @@ class MemoryRoundResults:
             return None
         outcomes = {g.game_id: g.outcome for g in rnd.games}
         return self.seen.add(
-            RoundResults(tid, t.organiser_id, number, t.total_rounds, outcomes, rnd.completed)
+            RoundResults(
+                tid,
+                t.organiser_id,
+                number,
+                t.total_rounds,
+                outcomes,
+                rnd.completed,
+                on_command=t.fide is not None,
+            )
         )
 
     def save(self, results: RoundResults) -> None:
@@ -114,6 +130,7 @@ class MemoryRoundResults:
                 game = next(g for g in rnd.games if g.game_id == change.game_id)
                 if game.outcome is None:
                     game.outcome = change.outcome
+                    game.reason = change.reason
             elif isinstance(change, RoundClosed):
                 rnd.completed = True
             elif isinstance(change, Finished):

@@ -158,3 +158,23 @@ class TournamentReset(DomainEvent):
 
     tournament_id: uuid.UUID
     decision: Decided
+
+
+@dataclass(frozen=True)
+class AbsenceUnexcused(DomainEvent):
+    """A player lost round ``round`` at the default time and nobody excused it before the next round's
+    pairing was published: they count as withdrawn (FIDE C.04.2; registration withdraws them)."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+
+
+@dataclass(frozen=True)
+class AbsenceExcused(DomainEvent):
+    """An arbiter excused an absence before the next pairing was published: the player is paired again."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+    decision: Decided

@@ -27,6 +27,8 @@ class Handlers:
     def table(self) -> dict[type, Callable[[Any, PairingUnitOfWork], Any]]:
         return {
             commands.PublishRound: self.publish_round,
+            commands.PairOnCommand: self.pair_on_command,
+            commands.ExcuseAbsence: self.excuse_absence,
             commands.CorrectResult: self.correct_result,
             commands.RequestBye: self.request_bye,
             commands.TakeBackBye: self.take_back_bye,
@@ -49,6 +51,17 @@ class Handlers:
         if system is None:
             raise NotReady(f"tournament {cmd.tournament_id} has not started here yet")
         self.flows.of(system).record_withdrawal(cmd, uow)
+
+    def on_player_joined(self, cmd: commands.AddLatePlayer, uow: PairingUnitOfWork) -> None:
+        """A late entry of a started `fide-rapid` event is paired from its round; one that arrives before
+        the tournament started here waits for it. An entry before the start changes nothing here (the
+        roster comes with ``tournament.started``)."""
+        if not cmd.late:
+            return
+        system = uow.lock(cmd.tournament_id)
+        if system is None:
+            raise NotReady(f"tournament {cmd.tournament_id} has not started here yet")
+        self.flows.of(system).add_late_player(cmd, uow)
 
     def on_arbiter(
         self, cmd: commands.RecordAppointment | commands.RecordRevocation, uow: PairingUnitOfWork
@@ -88,6 +101,19 @@ class Handlers:
             flow = self._flow(uow, cmd.tournament_id)
             flow.publish_round(cmd, uow.arbiters.get(cmd.tournament_id), uow)
             uow.commit()
+
+    def pair_on_command(self, cmd: commands.PairOnCommand, uow: PairingUnitOfWork) -> None:
+        with uow:
+            flow = self._flow(uow, cmd.tournament_id)
+            flow.pair_on_command(cmd, uow.arbiters.get(cmd.tournament_id), uow)
+            uow.commit()
+
+    def excuse_absence(self, cmd: commands.ExcuseAbsence, uow: PairingUnitOfWork) -> bool:
+        with uow:
+            flow = self._flow(uow, cmd.tournament_id)
+            dropped = flow.excuse_absence(cmd, uow.arbiters.get(cmd.tournament_id), uow)
+            uow.commit()
+        return dropped
 
     def correct_result(self, cmd: commands.CorrectResult, uow: PairingUnitOfWork) -> commands.Corrected:
         with uow:

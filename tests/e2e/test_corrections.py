@@ -17,6 +17,15 @@ from tests.e2e.tournaments import field
 pytestmark = pytest.mark.e2e
 
 
+def stored(view: Any) -> Any:
+    """A view without the moment it was read (a clock's ``as_of``): what is stored."""
+    if isinstance(view, dict):
+        return {k: stored(v) for k, v in view.items() if k != "as_of"}
+    if isinstance(view, list):
+        return [stored(v) for v in view]
+    return view
+
+
 def pairs(games: list[dict[str, Any]], seed: dict[uuid.UUID, int]) -> set[frozenset[int]]:
     return {frozenset(seed[uuid.UUID(g[side]["player_id"])] for side in ("white", "black")) for g in games}
 
@@ -152,3 +161,125 @@ def test_a_swiss_result_corrected_after_the_next_round_is_paired(story: Story):
         )
         for r in final["rows"]
     ] == TABLE
+
+
+# The knockout: eight players seeded 1..8, one game a match, no third-place match. Quarter-finals (round 1):
+# 1–8, 4–5, 2–7, 3–6. 6 is withdrawn before any result: their game ends by forfeit and 3 goes through. 4
+# beats 5, and 4 is withdrawn while the other quarter-finals are still on: with no current match, 4 loses
+# the semi-final when it is paired (the forfeit chain, RULES.md §4). 1 and 2 win. Semi-finals: 1–4 (a
+# forfeit win for 1), 2–3: 3 wins. Then a correction of 2–7 that would put 7 through is refused: 2's
+# semi-final has a result (409 naming both matches), and nothing changes. Final 1–3: 1 wins.
+# Placing: 1 (seed 1), 2 (seed 3), 3–4 (seeds 2, 4: the semi-finals' losers, no third-place match),
+# 5–8 (seeds 5–8).
+KO_PLACING = [("1", 1), ("2", 3), ("3–4", 2), ("3–4", 4), ("5–8", 5), ("5–8", 6), ("5–8", 7), ("5–8", 8)]
+
+
+def ko_games(
+    story: Story, tid: uuid.UUID, round_no: int, organiser: Account, count: int
+) -> list[dict[str, Any]]:
+    return wait_for(
+        lambda: len(g := story.round_games(tid, round_no, organiser.token)) == count and g,
+        timeout=30,
+        what=f"{count} games of round {round_no}",
+    )
+
+
+def finished(story: Story, tid: uuid.UUID, round_no: int, organiser: Account, seed, a: int, b: int):
+    return wait_for(
+        lambda: (
+            (g := between(story.round_games(tid, round_no, organiser.token), seed, a, b))["status"]
+            == "finished"
+            and g
+        ),
+        timeout=30,
+        what=f"the game {a}–{b} to end",
+    )
+
+
+def win(story: Story, game: dict[str, Any], winner: int, seed, organiser: Account) -> None:
+    white = seed[uuid.UUID(game["white"]["player_id"])]
+    story.report_result(game, "1-0" if white == winner else "0-1", organiser)
+
+
+def test_a_knockout_with_a_withdrawal_in_the_quarter_finals_and_a_refused_correction(story: Story):
+    organiser = story.register("Organiser KO withdrawal")
+    players = [story.register(f"KOW {i}", 2400 - 10 * i) for i in range(1, 9)]
+    seed = {p.id: i for i, p in enumerate(players, start=1)}
+    tid = story.create_knockout(organiser, games_per_match=1, name="e2e knockout withdrawal")
+    for p in players:
+        story.add_player(tid, organiser, p)
+    story.start_knockout(tid, organiser)
+    story.paired_round(tid, 1, organiser.token)
+    story.publish(tid, 1, organiser)
+    quarter = ko_games(story, tid, 1, organiser, 4)
+    assert pairs(quarter, seed) == {frozenset(p) for p in ((1, 8), (4, 5), (2, 7), (3, 6))}
+
+    def withdraw(player: int, reason: str) -> dict[str, Any]:
+        body = {"player_id": str(players[player - 1].id), "reason": reason}
+        return story.call(
+            "registration", "POST", f"/tournaments/{tid}/withdrawals", body, organiser.token, expect=201
+        )
+
+    entry = next(e for e in withdraw(6, "fell ill")["entries"] if e["player_id"] == str(players[5].id))
+    assert entry["status"] == "withdrawn"
+    forfeited = finished(story, tid, 1, organiser, seed, 3, 6)
+    three_white = seed[uuid.UUID(forfeited["white"]["player_id"])] == 3
+    assert (forfeited["result"]["outcome"], forfeited["result"]["reason"]) == (
+        "+/-" if three_white else "-/+",
+        "withdrawal",
+    )
+    win(story, between(quarter, seed, 4, 5), 4, seed, organiser)
+    finished(story, tid, 1, organiser, seed, 4, 5)
+    withdraw(4, "had to leave")  # 4 has no current match: the semi-final is lost when it is paired
+    win(story, between(quarter, seed, 1, 8), 1, seed, organiser)
+    win(story, between(quarter, seed, 2, 7), 2, seed, organiser)
+
+    story.paired_round(tid, 2, organiser.token)
+    story.publish(tid, 2, organiser)
+    semi = ko_games(story, tid, 2, organiser, 2)
+    assert pairs(semi, seed) == {frozenset((1, 4)), frozenset((2, 3))}
+    one_four = finished(story, tid, 2, organiser, seed, 1, 4)
+    assert one_four["result"]["reason"] == "withdrawal"
+    assert one_four["result"]["outcome"] == (
+        "+/-" if seed[uuid.UUID(one_four["white"]["player_id"])] == 1 else "-/+"
+    )
+    win(story, between(semi, seed, 2, 3), 3, seed, organiser)
+    finished(story, tid, 2, organiser, seed, 2, 3)
+
+    story.paired_round(tid, 3, organiser.token)  # the final: everything the semi-finals cause is done
+    wait_for(lambda: 3 in story.bracket(tid)["unpublished"], timeout=30, what="the final in standings")
+    # 2–7 corrected to a win for 7 would change who went through: 2's semi-final has a result
+    two_seven = between(story.round_games(tid, 1, organiser.token), seed, 2, 7)
+    two_white = seed[uuid.UUID(two_seven["white"]["player_id"])] == 2
+    before = stored(
+        [story.pairing(tid), story.bracket(tid), story.round_games(tid, 1), story.round_games(tid, 2)]
+    )
+    refused = correct(story, two_seven, "0-1" if two_white else "1-0", organiser, expect=409)
+    assert refused["type"] == "/problems/correction-changes-advancement"
+    assert refused["match_id"] == two_seven["match_id"] and refused["match_id"] in refused["detail"]
+    assert refused["next_match_id"] == between(semi, seed, 2, 3)["match_id"]
+    assert refused["next_match_id"] in refused["detail"]
+    after = stored(
+        [story.pairing(tid), story.bracket(tid), story.round_games(tid, 1), story.round_games(tid, 2)]
+    )
+    assert after == before  # nothing changed anywhere
+
+    story.publish(tid, 3, organiser)
+    (final_game,) = ko_games(story, tid, 3, organiser, 1)
+    assert pairs([final_game], seed) == {frozenset((1, 3))}
+    win(story, final_game, 1, seed, organiser)
+    story.wait_status(tid, "completed", timeout=60)
+    bracket = wait_for(
+        lambda: (b := story.bracket(tid))["completed"] and b, timeout=30, what="the final bracket"
+    )
+    assert [(p["place"], p["seed"]) for p in bracket["placing"]] == KO_PLACING
+    assert {p["seed"]: p["status"] for p in bracket["placing"]} == {
+        1: None,
+        2: None,
+        3: None,
+        4: "withdrawn",
+        5: None,
+        6: "withdrawn",
+        7: None,
+        8: None,
+    }

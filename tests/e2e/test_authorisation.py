@@ -313,8 +313,15 @@ Target = Callable[[Matrix, str, bool], tuple[World | None, Request, Account | No
 is for it."""
 
 
-def _draft(m: Matrix, who: str, ok: bool, path: str = "", body: Any = None) -> tuple[World, Request, Account]:
-    return m.draft, Request(f"/tournaments/{m.draft.id}{path}", body), m.draft.players[0]
+def on(
+    world: World,
+    path: str = "",
+    body: Any = None,
+    content_type: str | None = None,
+    player: Account | None = None,
+) -> tuple[World, Request, Account]:
+    """A request about the tournament of ``world``; "player" is its first player unless named."""
+    return world, Request(f"/tournaments/{world.id}{path}", body, content_type), player or world.players[0]
 
 
 def accounts(m: Matrix, who: str, ok: bool):
@@ -343,13 +350,11 @@ def tournaments(m: Matrix, who: str, ok: bool):
 
 
 def change(m: Matrix, who: str, ok: bool):
-    return _draft(m, who, ok, "", {"name": "matrix draft, renamed"})
+    return on(m.draft, "", {"name": "matrix draft, renamed"})
 
 
 def join(m: Matrix, who: str, ok: bool):
-    world, _req, player = _draft(m, who, ok)
-    body = {"player_id": str(m.player("Added").id)}
-    return world, Request(f"/tournaments/{world.id}/entries", body), player
+    return on(m.draft, "/entries", {"player_id": str(m.player("Added").id)})
 
 
 def leave(m: Matrix, who: str, ok: bool):
@@ -358,12 +363,12 @@ def leave(m: Matrix, who: str, ok: bool):
         p = m.player("Removed")
         m.story.add_player(world.id, m.organiser, p)
         m.settled(world)
-        return world, Request(f"/tournaments/{world.id}/entries/{p.id}"), world.players[0]
-    return world, Request(f"/tournaments/{world.id}/entries/{world.players[1].id}"), world.players[0]
+        return on(world, f"/entries/{p.id}")
+    return on(world, f"/entries/{world.players[1].id}")
 
 
 def appoint(m: Matrix, who: str, ok: bool):
-    return _draft(m, who, ok, "/arbiters", {"account_id": str(m.player("Appointed").id)})
+    return on(m.draft, "/arbiters", {"account_id": str(m.player("Appointed").id)})
 
 
 def revoke(m: Matrix, who: str, ok: bool):
@@ -374,17 +379,17 @@ def revoke(m: Matrix, who: str, ok: bool):
         "registration", "POST", f"/tournaments/{world.id}/arbiters", body, m.organiser.token, expect=201
     )
     m.settled(world)
-    return world, Request(f"/tournaments/{world.id}/arbiters/{appointed.id}"), world.players[0]
+    return on(world, f"/arbiters/{appointed.id}")
 
 
 def draw(m: Matrix, who: str, ok: bool):
-    return _draft(m, who, ok, "/seeding/draw")
+    return on(m.draft, "/seeding/draw")
 
 
 def fresh_draft(path: str) -> Target:
     def target(m: Matrix, who: str, ok: bool):
         world = m.knockout_draft(4) if ok else m.draft
-        return world, Request(f"/tournaments/{world.id}{path}"), world.players[0]
+        return on(world, path)
 
     return target
 
@@ -393,22 +398,15 @@ def withdraw(m: Matrix, who: str, ok: bool):
     world = m.withdrawing
     victim = world.players[{"arbiter_in": 1, "organiser": 2}.get(who, 0)]
     body = {"player_id": str(victim.id), "reason": f"withdrawn by {who}"}
-    return world, Request(f"/tournaments/{world.id}/withdrawals", body), world.players[0]
+    return on(world, "/withdrawals", body)
 
 
 def add_person(m: Matrix, who: str, ok: bool):
-    world = m.fide
-    return (
-        world,
-        Request(f"/tournaments/{world.id}/players", {"name": f"Person added by {who}"}),
-        world.players[0],
-    )
+    return on(m.fide, "/players", {"name": f"Person added by {who}"})
 
 
 def import_list(m: Matrix, who: str, ok: bool):
-    world = m.fide
-    text = f"name,rating_standard\nImported by {who},1800\n"
-    return world, Request(f"/tournaments/{world.id}/players/import", text, "text/csv"), world.players[0]
+    return on(m.fide, "/players/import", f"name,rating_standard\nImported by {who},1800\n", "text/csv")
 
 
 def _person(m: Matrix, ok: bool) -> uuid.UUID:
@@ -424,29 +422,22 @@ def _person(m: Matrix, ok: bool) -> uuid.UUID:
 
 
 def change_person(m: Matrix, who: str, ok: bool):
-    world = m.fide
-    pid = _person(m, ok)
-    return (
-        world,
-        Request(f"/tournaments/{world.id}/players/{pid}", {"name": f"Renamed by {who}"}),
-        world.players[0],
-    )
+    return on(m.fide, f"/players/{_person(m, ok)}", {"name": f"Renamed by {who}"})
 
 
 def remove_person(m: Matrix, who: str, ok: bool):
-    world = m.fide
-    return world, Request(f"/tournaments/{world.id}/players/{_person(m, ok)}"), world.players[0]
+    return on(m.fide, f"/players/{_person(m, ok)}")
 
 
 def confirm(m: Matrix, who: str, ok: bool):
     world = m.fide
     entry = world.players[{"arbiter_in": 1, "organiser": 2}.get(who, 0)]
-    return world, Request(f"/tournaments/{world.id}/entries/{entry.id}/confirm"), world.players[0]
+    return on(world, f"/entries/{entry.id}/confirm")
 
 
 def publish(m: Matrix, who: str, ok: bool):
     world = m.unpublished
-    return world, Request(f"/tournaments/{world.id}/rounds/1/publish"), world.players[0]
+    return on(world, "/rounds/1/publish")
 
 
 def correction(m: Matrix, who: str, ok: bool):
@@ -464,7 +455,7 @@ def bye(m: Matrix, who: str, ok: bool):
     target = {"player": player, "arbiter_in": world.players[1], "organiser": world.players[2]}.get(
         who, player
     )
-    return world, Request(f"/tournaments/{world.id}/byes", {"player_id": str(target.id), "round": 2}), player
+    return on(world, "/byes", {"player_id": str(target.id), "round": 2}, player=player)
 
 
 def take_back(m: Matrix, who: str, ok: bool):
@@ -473,12 +464,12 @@ def take_back(m: Matrix, who: str, ok: bool):
     target = {"player": player, "arbiter_in": world.players[4], "organiser": world.players[5]}.get(
         who, player
     )
-    return world, Request(f"/tournaments/{world.id}/byes/{target.id}/3"), player
+    return on(world, f"/byes/{target.id}/3", player=player)
 
 
 def reset(m: Matrix, who: str, ok: bool):
     world = m.unpublished
-    return world, Request(f"/tournaments/{world.id}/reset"), world.players[0]
+    return on(world, "/reset")
 
 
 # the started knockout's eight games: which endpoint acts on which (results: one game per success)

@@ -1,7 +1,9 @@
 """`arbiter demo`: a whole tournament in one process with no servers — registration, the scheduled
 start, pairings, server-side clocks with simulated players, results, and the final table.
 `arbiter demo --format knockout|double-knockout`: a knockout instead — the organiser's draft, the start,
-each round published, its matches played game by game (tie-breaks included), the final placing."""
+each round published, its matches played game by game (tie-breaks included), a player withdrawn as round 2
+begins (the forfeit chain) and a correction of round 1 refused because the player's next match has a result
+(with three rounds or more), the final placing."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """Results under the arbiter's authority on the real stack (issue 9): a Swiss result corrected after the
 next round is paired, and a knockout with a withdrawal in the quarter-finals and a refused correction.
-The expected pairings and tables are worked out by hand below (the Swiss's also with the domain's Dutch
-engine on its own, for both initial colours: who meets whom does not depend on the lot)."""
+The expected pairings and tables are worked out by hand below; the Swiss's pairings were also run through
+the domain's Dutch engine on their own, outside the services, for both initial colours (who meets whom does
+not depend on the lot drawn from the tournament id)."""
 
 from __future__ import annotations
 

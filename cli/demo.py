@@ -1,7 +1,9 @@
 """`arbiter demo`: a whole tournament in one process with no servers — registration, the scheduled
 start, pairings, server-side clocks with simulated players, results, and the final table.
 `arbiter demo --format knockout|double-knockout`: a knockout instead — the organiser's draft, the start,
-each round published, its matches played game by game (tie-breaks included), the final placing.
+each round published, its matches played game by game (tie-breaks included), a player withdrawn as round 2
+begins (the forfeit chain) and a correction of round 1 refused because the player's next match has a result
+(with three rounds or more), the final placing.
 `arbiter demo --format fide-rapid [--trf PATH]`: an over-the-board rapid Swiss run by its arbiters
 (``cli/demo_fide.py``)."""
 
@@ -347,6 +349,8 @@ class KnockoutDemo(EmbeddedRun):
         while number <= len(t["rounds"]):
             pairing.call("POST", f"/tournaments/{tid}/rounds/{number}/publish", None, organiser)
             stack.settle()
+            if number == 2 and t["total_rounds"] >= 3:  # before the final: someone falls ill
+                self._withdraw(stack, tid, organiser, number)
             while running := [
                 g
                 for g in clocks.call("GET", f"/tournaments/{tid}/games?round={number}", None, organiser)[
@@ -365,9 +369,85 @@ class KnockoutDemo(EmbeddedRun):
                     )
                 stack.settle()
             self._print_round(stack, tid, number)
+            if number == 2:
+                self._refused_correction(stack, tid, organiser)
             t = pairing.call("GET", f"/tournaments/{tid}", None, organiser)
             number += 1
         self._print_placing(stack.api["standings"].call("GET", f"/tournaments/{tid}/bracket"))
+
+    def _withdraw(self, stack: Any, tid: str, organiser: str, number: int) -> None:
+        """The organiser withdraws the lowest seed still playing, as their match of round ``number``
+        begins: the forfeit chain (RULES.md §4) gives every remaining game of it to the opponent."""
+        matches = self._matches(stack, tid, number, organiser)
+        match = max(matches, key=lambda m: max(p["seed"] for p in m["players"]))
+        player = max(match["players"], key=lambda p: p["seed"])
+        opponent = next(p for p in match["players"] if p is not player)
+        reason = "fell ill"
+        body = {"player_id": player["player_id"], "reason": reason}
+        stack.api["registration"].call("POST", f"/tournaments/{tid}/withdrawals", body, organiser)
+        stack.settle()
+        games = [
+            g
+            for g in stack.api["clocks"].call(
+                "GET", f"/tournaments/{tid}/games?round={number}", None, organiser
+            )["games"]
+            if g["match_id"] == match["match_id"]
+        ]
+        forfeits = ", ".join(
+            f"game {g['number']} {g['result']['outcome']}"
+            for g in games
+            if g["result"] and g["result"]["reason"] == "withdrawal"
+        )
+        self.console.print(
+            f"Withdrawal: {player['name']} ({player['seed']}) is withdrawn by the organiser, reason "
+            f'"{reason}". Forfeit chain: {match["match_id"]} goes to {opponent["name"]} '
+            f"({opponent['seed']}) by forfeit: {forfeits} (White's result first).\n"
+        )
+
+    def _refused_correction(self, stack: Any, tid: str, organiser: str) -> None:
+        """The organiser tries to turn round 1's deciding game around for a player whose round-2 match
+        already has a result: refused (409), naming the match, as RULES.md §4 says."""
+        from cli.embedded import ApiError
+
+        later = self._matches(stack, tid, 2, organiser)
+        played = {p["seed"]: m for m in later if m["winner"] is not None for p in m["players"]}
+        for match in self._matches(stack, tid, 1, organiser):
+            winner = next(p for p in match["players"] if p["seed"] == match["winner"])
+            loser = next(p for p in match["players"] if p is not winner)
+            games = [g for g in match["games"] if not g["cancelled"] and g["outcome"] in ("1-0", "0-1")]
+            if winner["seed"] not in played or winner["status"] is not None or not games:
+                continue
+            game = games[-1]
+            flipped = "0-1" if game["outcome"] == "1-0" else "1-0"
+            body = {"outcome": flipped, "reason": "the result was entered the wrong way round"}
+            self.console.print(
+                f"Correction asked: {game['label']} of {match['match_id']} ({winner['name']} v {loser['name']}) "
+                f"{game['outcome']} → {flipped}, which would no longer put {winner['name']} through; "
+                f"{winner['name']}'s next match, {played[winner['seed']]['match_id']}, already has a result."
+            )
+            try:
+                stack.api["pairing"].call("POST", f"/games/{game['game_id']}/correction", body, organiser)
+            except ApiError as refused:
+                problem = refused.problem
+                self.console.print(
+                    f"Correction refused ({refused.status} {problem['type'].rsplit('/', 1)[-1]}, "
+                    f"match {problem['match_id']}): {problem['detail']}.\n"
+                )
+                return
+            raise RuntimeError("the correction was accepted: the demo expected it refused")
+
+    def _matches(self, stack: Any, tid: str, number: int, token: str) -> list[dict[str, Any]]:
+        """The two-player matches of round ``number`` as the bracket shows them, each player with their
+        ``player_id`` and each game with its ``id``."""
+        bracket = stack.api["standings"].call("GET", f"/tournaments/{tid}/bracket")
+        matches = [
+            m
+            for section in bracket["sections"]
+            for rnd in section["rounds"]
+            for m in rnd["matches"]
+            if m["round"] == number and not m["bye"]
+        ]
+        return matches
 
     def _outcome(self, game: dict[str, Any]) -> str:
         expected = _expected(self.ratings, game)
@@ -431,7 +511,12 @@ def _expected(ratings: dict[uuid.UUID, int], game: dict[str, Any]) -> float:
 def _for_first(game: dict[str, Any], seed: int) -> str:
     """A game's result as the match's first player scored it (``1-0``: they won)."""
     result = str(game["result"])
-    return result if game["white"] == seed else "-".join(reversed(result.split("-")))
+    if game["white"] == seed:
+        return result
+    return FORFEITS_REVERSED.get(result) or "-".join(reversed(result.split("-")))
+
+
+FORFEITS_REVERSED = {"+/-": "-/+", "-/+": "+/-", "-/-": "-/-"}  # a forfeit has no "-" between two sides
 
 
 def _num(value: Any) -> str:

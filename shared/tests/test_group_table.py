@@ -30,7 +30,10 @@ def test_a_match_points_decide_first() -> None:
         _match(2, 3, W, B), _match(2, 4, W, B), _match(3, 4, D, D),
     ]  # fmt: skip
     table = group_table([1, 2, 3, 4], matches)
-    assert [(r.start, r.match_points, r.board_points) for r in table.rows[:2]] == [(1, 6, F(9, 2)), (2, 4, F(9, 2))]
+    assert [(r.start, r.match_points, r.board_points) for r in table.rows[:2]] == [
+        (1, 6, F(9, 2)),
+        (2, 4, F(9, 2)),
+    ]
     # (a) puts 1 above 2 although their board points are equal
     assert _ranks(table)[:2] == [(1, 1), (2, 2)]
 
@@ -79,7 +82,11 @@ def test_d_board_points_among_the_tied() -> None:
         _match(3, 4, W, B), _match(3, 5, B, W), _match(4, 5, D, D),
     ]  # fmt: skip
     table = group_table([1, 2, 3, 4, 5], matches)
-    assert [(r.start, r.match_points, r.board_points) for r in table.rows[1:4]] == [(1, 4, 4), (3, 4, 4), (2, 4, 4)]
+    assert [(r.start, r.match_points, r.board_points) for r in table.rows[1:4]] == [
+        (1, 4, 4),
+        (3, 4, 4),
+        (2, 4, 4),
+    ]
     assert [table.row(s).tied_match_points for s in (1, 2, 3)] == [2, 2, 2]
     assert [table.row(s).tied_board_points for s in (1, 3, 2)] == [F(5, 2), 2, F(3, 2)]
     assert _ranks(table) == [(5, 1), (1, 2), (3, 3), (2, 4), (4, 5)]

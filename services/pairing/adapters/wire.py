@@ -175,6 +175,21 @@ def _bye_requested(e: domain.ByeRequested) -> events.Event:
     )
 
 
+@wire.maps(domain.GroupPlayoffAnnounced)
+def _group_playoff_announced(e: domain.GroupPlayoffAnnounced) -> events.Event:
+    return events.GroupPlayoffAnnounced(
+        tournament_id=e.tournament_id,
+        kind=e.kind,
+        at=e.at,
+        phase=e.phase,
+        group=e.group,
+        players=list(e.players),
+        seed=e.seed,
+        drawn_by=e.drawn_by,
+        deadline=e.deadline,
+    )
+
+
 @wire.maps(domain.TournamentReset)
 def _tournament_reset(e: domain.TournamentReset) -> events.Event:
     return events.TournamentReset(tournament_id=e.tournament_id, decision=decision(e.decision))
@@ -197,6 +212,9 @@ def start(event: events.Event) -> commands.StartTournament:
     players = tuple(
         Player(r.seed, r.player_id, r.name, r.rating) for r in sorted(event.roster, key=lambda r: r.seed)
     )
+    gp = settings.group_playoff
+    if gp is not None:
+        return commands.StartGroupPlayoff(heading, players, gp.lot_seed, gp.drawn_by)
     ko = settings.knockout
     if ko is None:
         return commands.StartRounds(

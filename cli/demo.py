@@ -431,14 +431,25 @@ def register(group: click.Group) -> None:
     @click.option(
         "--format",
         "ruleset",
-        type=click.Choice(["platform", "knockout", "double-knockout"]),
+        type=click.Choice(["platform", "knockout", "double-knockout", "group-playoff"]),
         default="platform",
         show_default=True,
-        help="a platform tournament (round robin or Swiss), or a knockout",
+        help="a platform tournament (round robin or Swiss), a knockout, or the 4T1 group-playoff event",
     )
-    def demo(players: int, seed: int, time_control: str, double_rounds: bool, ruleset: str) -> None:
+    @click.option(
+        "--json", "as_json", is_flag=True, help="group-playoff: print the event as one JSON document"
+    )
+    def demo(
+        players: int, seed: int, time_control: str, double_rounds: bool, ruleset: str, as_json: bool
+    ) -> None:
         """Run a whole tournament embedded: one process, simulated players, no servers."""
         from cli.client import parse_time_control
+
+        if ruleset == "group-playoff":
+            from cli.demo_group_playoff import run
+
+            run(seed, as_json)
+            return
 
         tc = parse_time_control(time_control)
         common = (Console(), random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])

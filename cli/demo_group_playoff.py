@@ -188,6 +188,14 @@ class GroupPlayoffDemo:
             )
         self._play(stack, tid, org, until=lambda p: not self._open(p, phases={"group", "playoff"}))
         page = pairing.call("GET", f"/tournaments/{tid}/group-playoff")
+        for game in stack.api["clocks"].call("GET", f"/tournaments/{tid}/games")["games"]:
+            if (game["result"] or {}).get("reason") == "time":
+                label = next(
+                    g["label"] for m in page["matches"] for g in m["games"] if g["game_id"] == game["id"]
+                )
+                self.say(
+                    f"Lost on time (two days for a move, found by the clocks): {label}, {game['result']['outcome']}"
+                )
         self._print_groups(page)
         self.say(
             "\n[bold]Phase 2[/]: the semi-finals, with the matches for 5th and 7th place at the same time"

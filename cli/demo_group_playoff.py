@@ -140,8 +140,8 @@ class GroupPlayoffDemo:
         except ApiError as exc:
             self.say(f"Outsider (2150) refused: {exc.problem.get('detail')}")
         for i, pid in enumerate(accounts):
-            body = {"creates_games": i != 10}
-            reg.call("POST", f"/tournaments/{tid}/entries", body, stack.token(uuid.UUID(pid)))
+            entry = {"creates_games": i != 10}
+            reg.call("POST", f"/tournaments/{tid}/entries", entry, stack.token(uuid.UUID(pid)))
         for pid in [*accounts[:9], accounts[10]]:
             reg.call("POST", f"/tournaments/{tid}/entries/{pid}/confirm", None, org)
         refused = accounts[9]
@@ -211,7 +211,7 @@ class GroupPlayoffDemo:
         return self._document(page)
 
     def _group_order(self, page: dict[str, Any], group: str) -> list[str]:
-        lot = page["lots"][0]["order"]  # group I's four, then group II's, in group order
+        lot: list[str] = page["lots"][0]["order"]  # group I's four, then group II's, in group order
         return lot[:4] if group == "I" else lot[4:]
 
     def _label(self, pid: str) -> str:
@@ -231,7 +231,6 @@ class GroupPlayoffDemo:
     def _play(self, stack: Any, tid: str, org: str, until: Callable[[dict[str, Any]], bool]) -> None:
         """Simulated days: every open game's player to move moves once a day; a game reaching its length
         is reported by its loser (a draw by both); the clocks and the deadline do the rest."""
-        from cli.embedded import ApiError
 
         pairing, clocks = stack.api["pairing"], stack.api["clocks"]
         adjudicated = False
@@ -257,7 +256,7 @@ class GroupPlayoffDemo:
                             f"Deadline passed: {game['label']} adjudicated by the organiser from the position: {body['outcome']}"
                         )
                         continue
-                    self._day(stack, match, index, game, roles, ApiError)
+                    self._day(stack, match, index, game, roles)
             stack.advance(DAY)
         raise click.ClickException("the simulation did not finish (400 simulated days)")
 
@@ -268,8 +267,9 @@ class GroupPlayoffDemo:
         index: int,
         game: dict[str, Any],
         roles: frozenset[str],
-        api_error: type,
     ) -> None:
+        from cli.embedded import ApiError
+
         clocks = stack.api["clocks"]
         gid = game["game_id"]
         overdue = roles == SCRIPT.overdue[0] and index == SCRIPT.overdue[1] and match["phase"] == "group"
@@ -284,7 +284,7 @@ class GroupPlayoffDemo:
         if made < plies:
             try:
                 clocks.call("POST", f"/games/{gid}/moves", None, stack.token(uuid.UUID(mover)))
-            except api_error as exc:
+            except ApiError as exc:
                 if exc.status != 409:
                     raise
             self.moves[gid] = made + 1

@@ -8,32 +8,20 @@ import datetime as dt
 import uuid
 
 from services.pairing.entrypoints.app import create_app
-from services.pairing.tests.helpers import NOW, deliver, published, withdrawn
+from services.pairing.tests.helpers import (
+    NOW,
+    ORGANISER,
+    deliver,
+    group_playoff_started,
+    published,
+    withdrawn,
+)
 from shared import events
 from shared.events import GameOutcome
 from shared.http.auth import issue_token
 from shared.settings import DEV_JWT_SECRET
 
 W, D, B = GameOutcome.WHITE_WIN, GameOutcome.DRAW, GameOutcome.BLACK_WIN
-ORGANISER = uuid.UUID("00000000-0000-0000-0000-0000000000aa")
-
-
-def group_playoff_started(lot_seed: int = 11) -> events.TournamentStarted:
-    return events.TournamentStarted(
-        tournament_id=uuid.uuid4(),
-        organiser_id=ORGANISER,
-        name="4T1 correspondence",
-        started_at=NOW,
-        settings=events.TournamentSettings(
-            ruleset="group-playoff",
-            time_control=events.TimeControl(base_seconds=0, increment_seconds=0, days_per_move=2),
-            group_playoff=events.GroupPlayoffSettings(lot_seed=lot_seed, drawn_by=ORGANISER),
-        ),
-        roster=[
-            events.RosterEntry(seed=i, player_id=uuid.uuid4(), name=f"P{i}", rating=2000 - 10 * i)
-            for i in range(1, 9)
-        ],
-    )
 
 
 def headers(subject: uuid.UUID = ORGANISER) -> dict[str, str]:

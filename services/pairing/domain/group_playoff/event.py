@@ -320,11 +320,12 @@ class GroupPlayoff:
         return created
 
     def _playoffs(self, group: str) -> list[Game]:
-        if any(m.group == group for m in self.stage_matches(Stage.PLAYOFF)):
-            return []
+        """The play-offs the group's ties need, each once (a tie a withdrawal makes later gets its own)."""
         created: list[Game] = []
         for tie in self.table(group).playoff_groups:
             order = [p for p in self.members(group) if self.start_numbers[p] in tie]
+            if any(m.a in order and m.b in order for m in self.stage_matches(Stage.PLAYOFF)):
+                continue  # its play-off is being played
             for x, y in group_pairings_among(order):
                 created += self._add(Stage.PLAYOFF, x, y, group=group).games
         return created

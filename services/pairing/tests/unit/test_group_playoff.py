@@ -301,3 +301,28 @@ def test_a_finished_game_keeps_its_result() -> None:
         event.record_result(game.id, B)
     with pytest.raises(NotFound):
         event.record_result("no-such-game", W)
+
+
+def test_a_tie_a_withdrawal_makes_after_the_groups_gets_its_own_playoff() -> None:
+    event = _event()
+    one = event.members("I")
+    # group I: 1 beats 2 and 4, loses to 3; 2 and 3 draw 1:1; both beat 4. MP: 3 = 2 + 1 + 2 = 5,
+    # 1 = 2 + 0 + 2 = 4, 2 = 0 + 1 + 2 = 3, 4 = 0 → 3, 1, 2, 4: no tie, no play-off
+    _group_results(
+        event, "I", {(1, 2): "aa", (1, 3): "bb", (1, 4): "aa", (2, 3): "dd", (2, 4): "aa", (3, 4): "aa"}
+    )
+    _group_results(event, "II", CLEAR)
+    assert event.stage_matches(Stage.PLAYOFF) == [] and event.group_places("I") == (
+        one[2],
+        one[0],
+        one[1],
+        one[3],
+    )
+    # 1 withdraws before phase 2: every group match of theirs is 0:2, so 2 and 3 both have 2 + 1 + 2 = 5 MP and
+    # 5 BP, 1:1 between them → a play-off of their own
+    event.withdraw(one[0])
+    (playoff,) = event.stage_matches(Stage.PLAYOFF)
+    assert {playoff.a, playoff.b} == {one[1], one[2]} and event.group_places("I") is None
+    _play(event, playoff, "a", "a")
+    assert event.group_places("I") == (playoff.a, playoff.b, one[3], one[0])
+    assert len(event.stage_matches(Stage.PLAYOFF)) == 1  # not paired again

@@ -28,7 +28,13 @@ from cli.demo import NAMES
 
 DAY = 24 * 3600
 DRAW = "="
-RESULT = {"1-0": "1-0", "1/2-1/2": "1/2-1/2", "0-1": "0-1"}
+RESULT = {
+    "1-0": "1-0",
+    "1/2-1/2": "1/2-1/2",
+    "0-1": "0-1",
+    "+/-": "1-0",
+    "-/+": "0-1",
+}  # forfeits as their winner
 
 
 @dataclass
@@ -371,7 +377,7 @@ class GroupPlayoffDemo:
                     "games": [
                         {"white": name(g["white"]), "black": name(g["black"]), "result": RESULT[g["result"]]}
                         for g in m["games"]
-                        if g["result"] is not None
+                        if g["result"] in RESULT
                     ],
                 }
                 for m in page["matches"]

@@ -539,16 +539,19 @@ def register(group: click.Group) -> None:
     @click.option(
         "--format",
         "ruleset",
-        type=click.Choice(["platform", "knockout", "double-knockout", "fide-rapid"]),
+        type=click.Choice(["platform", "knockout", "double-knockout", "fide-rapid", "group-playoff"]),
         default="platform",
         show_default=True,
-        help="a platform tournament (round robin or Swiss), a knockout, or an over-the-board rapid Swiss",
+        help="a platform tournament (round robin or Swiss), a knockout, an over-the-board rapid Swiss, or the 4T1 group-playoff event",
     )
     @click.option(
         "--trf",
         type=click.Path(dir_okay=False, writable=True, path_type=Path),
         default=None,
         help="fide-rapid: write the final TRF-16 file there",
+    )
+    @click.option(
+        "--json", "as_json", is_flag=True, help="group-playoff: print the event as one JSON document"
     )
     def demo(
         players: int | None,
@@ -557,10 +560,17 @@ def register(group: click.Group) -> None:
         double_rounds: bool,
         ruleset: str,
         trf: Path | None,
+        as_json: bool,
     ) -> None:
         """Run a whole tournament embedded: one process, simulated players, no servers."""
         from cli.client import parse_time_control
         from cli.demo_fide import FideRapidDemo
+
+        if ruleset == "group-playoff":
+            from cli.demo_group_playoff import run
+
+            run(seed, as_json)
+            return
 
         fide = ruleset == "fide-rapid"
         if trf is not None and not fide:

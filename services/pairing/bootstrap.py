@@ -15,6 +15,7 @@ from services.pairing.config import PairingSettings
 from services.pairing.domain.rounds.pairers import fide_pairers, pairers
 from services.pairing.service_layer.flows import Flows
 from services.pairing.service_layer.flows.elimination import EliminationFlow
+from services.pairing.service_layer.flows.group_playoff import GroupPlayoffFlow
 from services.pairing.service_layer.flows.rounds import RoundsFlow
 from services.pairing.service_layer.handlers import Handlers
 from services.pairing.service_layer.ports import PairingUnitOfWork
@@ -50,7 +51,9 @@ class Pairing:
 
 def flows(clock: Clock) -> Flows:
     """The formats this service pairs: round robins and Swiss tournaments, knockouts."""
-    return Flows([RoundsFlow(clock, pairers(), fide_pairers()), EliminationFlow(clock)])
+    return Flows(
+        [RoundsFlow(clock, pairers(), fide_pairers()), EliminationFlow(clock), GroupPlayoffFlow(clock)]
+    )
 
 
 def subscriptions(

@@ -182,3 +182,15 @@ arbiters = sa.Table(
     sa.Column("active", sa.Boolean(), nullable=False),
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
 )
+
+# A group-playoff event (4T1, RULES.md §5): its whole state as one document
+# (``GroupPlayoffTournament.to_dict()``: heading, players, groups' lot, matches and games, lots,
+# deadlines); its head row in ``tournaments`` carries the row lock and the system.
+group_playoffs = sa.Table(
+    "group_playoffs",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("state", sa.JSON(), nullable=False),
+)

@@ -191,6 +191,21 @@ def _absence_excused(e: domain.AbsenceExcused) -> events.Event:
     )
 
 
+@wire.maps(domain.GroupPlayoffAnnounced)
+def _group_playoff_announced(e: domain.GroupPlayoffAnnounced) -> events.Event:
+    return events.GroupPlayoffAnnounced(
+        tournament_id=e.tournament_id,
+        kind=e.kind,
+        at=e.at,
+        phase=e.phase,
+        group=e.group,
+        players=list(e.players),
+        seed=e.seed,
+        drawn_by=e.drawn_by,
+        deadline=e.deadline,
+    )
+
+
 @wire.maps(domain.TournamentReset)
 def _tournament_reset(e: domain.TournamentReset) -> events.Event:
     return events.TournamentReset(tournament_id=e.tournament_id, decision=decision(e.decision))
@@ -213,6 +228,9 @@ def start(event: events.Event) -> commands.StartTournament:
     players = tuple(
         Player(r.seed, r.player_id, r.name, r.rating) for r in sorted(event.roster, key=lambda r: r.seed)
     )
+    gp = settings.group_playoff
+    if gp is not None:
+        return commands.StartGroupPlayoff(heading, players, gp.lot_seed, gp.drawn_by)
     ko = settings.knockout
     if settings.fide is not None:
         return _start_fide(heading, players, settings.fide)

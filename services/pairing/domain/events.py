@@ -178,3 +178,20 @@ class AbsenceExcused(DomainEvent):
     player_id: uuid.UUID
     round: int
     decision: Decided
+
+
+@dataclass(frozen=True)
+class GroupPlayoffAnnounced(DomainEvent):
+    """Something the tournament page announces: ``groups`` (the groups' lot), ``playoff`` (a play-off
+    the event created), ``lot`` (the organiser's lot for a tie), ``colour-lot`` (the final's extra game),
+    ``phase`` (a phase opened), ``deadline`` (a phase's deadline set)."""
+
+    tournament_id: uuid.UUID
+    kind: str
+    at: dt.datetime
+    phase: int | None = None
+    group: str | None = None
+    players: tuple[uuid.UUID, ...] = ()
+    seed: str | None = None
+    drawn_by: str | None = None
+    deadline: dt.datetime | None = None

@@ -14,6 +14,8 @@ from flask_openapi3.openapi import OpenAPI
 from services.pairing.adapters.views import TournamentView
 from services.pairing.bootstrap import Pairing, bootstrap
 from services.pairing.domain import errors
+from services.pairing.domain.group_playoff.event import GamesStillOpen
+from services.pairing.domain.group_playoff.tournament import page
 from services.pairing.domain.rounds import fide
 from services.pairing.entrypoints.schemas import (
     ByeBody,
@@ -22,11 +24,16 @@ from services.pairing.entrypoints.schemas import (
     ByesOut,
     CorrectionBody,
     CorrectionOut,
+    DeadlineBody,
     ExcuseBody,
     ExcuseOut,
     ExcusePath,
     GamePath,
+    GroupPath,
+    GroupPlayoffOut,
+    LotBody,
     PairingListOut,
+    PhaseBody,
     PreviewOut,
     ResetOut,
     RoundOut,
@@ -82,6 +89,12 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
             match_id=exc.match_id,
             next_match_id=exc.next_match_id,
         )
+        return problem_response(problem, request.path)
+
+    @app.errorhandler(GamesStillOpen)
+    def _games_still_open(exc: GamesStillOpen) -> Response:
+        """409 naming the open games of the earlier phases."""
+        problem = Problem(409, exc.slug, "Conflict", exc.detail, games=list(exc.games))
         return problem_response(problem, request.path)
 
     secret = svc.settings.jwt_secret.get_secret_value()
@@ -284,5 +297,70 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         return json_response(ResetOut(tournament_id=path.tournament_id))
 
     app.register_api(api)
+    app.register_api(_group_playoff(svc, secret))
     app.extensions["arbiter"] = svc
     return app
+
+
+def _group_playoff(svc: Pairing, secret: str) -> APIBlueprint:
+    """A group-playoff event (RULES.md §5): its page, and the organiser's decisions."""
+    api = APIBlueprint("group_playoff", __name__, abp_tags=[Tag(name="group-playoff")])
+    authenticate_writes(api, secret)
+
+    def show(tournament_id: uuid.UUID) -> Response:
+        t = svc.views.group_playoff(tournament_id)
+        if t is None:
+            raise not_found("group-playoff event", tournament_id)
+        return json_response(GroupPlayoffOut.model_validate(page(t, svc.clock.now())))
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/group-playoff",
+        responses={200: GroupPlayoffOut, **problems(404)},
+        security=OPTIONAL_SECURITY,
+    )
+    def get_group_playoff(path: TournamentPath) -> Response:
+        """The event's page: the group tables with the criterion that decided each place, the play-offs
+        and lots, every match with its games (inviter, extra games), deadlines, overdue games, placing."""
+        return show(path.tournament_id)
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/phases",
+        responses={200: GroupPlayoffOut, **problems(401, 403, 404, 409, 422)},
+        security=SECURITY,
+    )
+    def announce_phase(path: TournamentPath, body: PhaseBody) -> Response:
+        """The organiser opens phase 2 (semi-finals; ``with_placement``: the 5th/7th-place matches too)
+        or phase 3; 409 ``games-still-open`` naming the games of earlier phases still open, 409
+        ``group-playoff-conflict`` while a group place is still tied."""
+        who = principal()
+        svc.bus.handle(
+            commands.AnnouncePhase(who.actor(), path.tournament_id, body.phase, body.with_placement)
+        )
+        return show(path.tournament_id)
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/groups/<group>/lots",
+        responses={200: GroupPlayoffOut, **problems(401, 403, 404, 409, 422)},
+        security=SECURITY,
+    )
+    def draw_lots(path: GroupPath, body: LotBody) -> Response:
+        """The organiser draws the lot for what a group's play-off left tied (4T1 (f)), from a seed that
+        is recorded and announced; 409 ``no-tie-for-lots`` where no tie needs one."""
+        who = principal()
+        svc.bus.handle(commands.DrawGroupLots(who.actor(), path.tournament_id, path.group, body.seed))
+        return show(path.tournament_id)
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/deadlines",
+        responses={200: GroupPlayoffOut, **problems(401, 403, 404, 409, 422)},
+        security=SECURITY,
+    )
+    def set_deadline(path: TournamentPath, body: DeadlineBody) -> Response:
+        """The organiser sets the date by which a phase must be finished; once it passes the page lists
+        the phase's open games as overdue, for the organiser's result (adjudicated or by lot) entered in
+        the clocks (``POST /games/{id}/result`` with the reason)."""
+        who = principal()
+        svc.bus.handle(commands.SetPhaseDeadline(who.actor(), path.tournament_id, body.phase, body.at))
+        return show(path.tournament_id)
+
+    return api

@@ -421,3 +421,100 @@ class ExcuseOut(BaseModel):
 class ExcusePath(BaseModel):
     tournament_id: uuid.UUID
     player_id: uuid.UUID
+
+
+# -- group-playoff events (RULES.md §5) ------------------------------------------------------------------
+class GroupPath(BaseModel):
+    tournament_id: uuid.UUID
+    group: Literal["I", "II"]
+
+
+class PhaseBody(Strict):
+    phase: int = Field(ge=2, le=3, description="2: the semi-finals, 3: the final and the placement matches")
+    with_placement: bool = Field(False, description="phase 2: the 5th and 7th-place matches start as well")
+
+
+class LotBody(Strict):
+    seed: str = Field(min_length=1, max_length=200, description="the lot's seed, recorded and announced")
+
+
+class DeadlineBody(Strict):
+    phase: int = Field(ge=1, le=3)
+    at: dt.datetime
+
+
+class GroupRowOut(BaseModel):
+    player_id: str
+    name: str
+    rank: int
+    match_points: str
+    board_points: str
+    tied_match_points: str | None
+    tied_board_points: str | None
+    playoff_needed: bool
+    decided_by: Literal["a", "b", "c", "d", "e", "f", "tied"]
+
+
+class LotOut(BaseModel):
+    kind: Literal["groups", "tie", "final-colours"]
+    group: str | None
+    seed: str
+    drawn_by: str
+    drawn_at: dt.datetime | None
+    order: list[str]
+
+
+class GroupGameOut(BaseModel):
+    game_id: str
+    white: str
+    black: str
+    inviter: str
+    extra: int
+    result: str | None
+    how: str | None
+    label: str
+
+
+class GroupMatchOut(BaseModel):
+    phase: Literal["group", "playoff", "semi-final", "final", "third-place", "fifth-place", "seventh-place"]
+    group: str | None
+    players: list[str]
+    inviter: str
+    board_points: list[str]
+    forfeited_by: str | None
+    winner: str | None
+    shared: bool
+    games: list[GroupGameOut]
+
+
+class GroupPlayerOut(BaseModel):
+    player_id: str
+    name: str
+    rating: int | None
+    seed: int
+    group: str
+    withdrawn: bool
+
+
+class PlaceOut(BaseModel):
+    player_id: str
+    name: str
+    place: int
+
+
+class GroupPlayoffOut(BaseModel):
+    """A group-playoff event's page: the group tables with the criterion (a)-(f) that decided each
+    place, the lots, every match with its games, the deadlines, the overdue games, the final placing."""
+
+    tournament_id: str
+    name: str
+    phase: int
+    placement_early: bool
+    players: list[GroupPlayerOut]
+    groups: dict[str, list[GroupRowOut]]
+    lots: list[LotOut]
+    matches: list[GroupMatchOut]
+    deadlines: dict[str, dt.datetime]
+    overdue: list[str]
+    placing: list[PlaceOut]
+    completed: bool

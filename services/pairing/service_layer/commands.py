@@ -55,7 +55,53 @@ class StartElimination:
         return self.heading.id
 
 
-StartTournament = StartRounds | StartElimination
+@dataclass(frozen=True)
+class StartGroupPlayoff:
+    """Start a group-playoff event (RULES.md §5): eight players by seed, the groups drawn from the
+    recorded lot seed (who drew it: ``drawn_by``)."""
+
+    heading: Heading
+    players: tuple[Player, ...]
+    lot_seed: int
+    drawn_by: uuid.UUID
+
+    @property
+    def tournament_id(self) -> uuid.UUID:
+        return self.heading.id
+
+
+StartTournament = StartRounds | StartElimination | StartGroupPlayoff
+
+
+@dataclass(frozen=True)
+class AnnouncePhase:
+    """The organiser opens phase 2 or 3 of a group-playoff event (phase 2 ``with_placement``: the 5th
+    and 7th-place matches at the same time)."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    phase: int
+    with_placement: bool = False
+
+
+@dataclass(frozen=True)
+class DrawGroupLots:
+    """The organiser draws the lot for what a group's play-off left tied (4T1 (f))."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    group: str
+    seed: str
+
+
+@dataclass(frozen=True)
+class SetPhaseDeadline:
+    """The organiser sets the date by which a phase must be finished."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    phase: int
+    at: dt.datetime
 
 
 @dataclass(frozen=True)

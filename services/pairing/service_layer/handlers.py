@@ -16,6 +16,7 @@ from services.pairing.domain import errors
 from services.pairing.domain.arbiters import Arbiters
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.flows import Flow, Flows
+from services.pairing.service_layer.flows.group_playoff import GroupPlayoffFlow
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared.messaging.port import NotReady
 
@@ -33,6 +34,9 @@ class Handlers:
             commands.RequestBye: self.request_bye,
             commands.TakeBackBye: self.take_back_bye,
             commands.ResetTournament: self.reset,
+            commands.AnnouncePhase: self.group_playoff,
+            commands.DrawGroupLots: self.group_playoff,
+            commands.SetPhaseDeadline: self.group_playoff,
         }
 
     # -- consumer -----------------------------------------------------------------------------------
@@ -142,6 +146,24 @@ class Handlers:
         with uow:
             flow = self._flow(uow, cmd.tournament_id)
             flow.reset(cmd, uow.arbiters.get(cmd.tournament_id), uow)
+            uow.commit()
+
+    def group_playoff(
+        self,
+        cmd: commands.AnnouncePhase | commands.DrawGroupLots | commands.SetPhaseDeadline,
+        uow: PairingUnitOfWork,
+    ) -> None:
+        """The organiser's decisions in a group-playoff event: a phase announced, a lot, a deadline."""
+        with uow:
+            flow = self._flow(uow, cmd.tournament_id)
+            if not isinstance(flow, GroupPlayoffFlow):
+                raise errors.PairingError(f"tournament {cmd.tournament_id} is not a group-playoff event")
+            if isinstance(cmd, commands.AnnouncePhase):
+                flow.announce_phase(cmd, uow)
+            elif isinstance(cmd, commands.DrawGroupLots):
+                flow.draw_lots(cmd, uow)
+            else:
+                flow.set_deadline(cmd, uow)
             uow.commit()
 
     def _flow(self, uow: PairingUnitOfWork, tournament_id: uuid.UUID) -> Flow:

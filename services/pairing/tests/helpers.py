@@ -300,3 +300,25 @@ class Api:
         r = self.call(method, path, headers, json)
         assert r.status_code == status, r.json
         return r.json
+
+
+ORGANISER = uuid.UUID("00000000-0000-0000-0000-0000000000aa")
+"""The organiser of :func:`group_playoff_started`."""
+
+
+def group_playoff_started(lot_seed: int = 11) -> events.TournamentStarted:
+    return events.TournamentStarted(
+        tournament_id=uuid.uuid4(),
+        organiser_id=ORGANISER,
+        name="4T1 correspondence",
+        started_at=NOW,
+        settings=events.TournamentSettings(
+            ruleset="group-playoff",
+            time_control=events.TimeControl(base_seconds=0, increment_seconds=0, days_per_move=2),
+            group_playoff=events.GroupPlayoffSettings(lot_seed=lot_seed, drawn_by=ORGANISER),
+        ),
+        roster=[
+            events.RosterEntry(seed=i, player_id=uuid.uuid4(), name=f"P{i}", rating=2000 - 10 * i)
+            for i in range(1, 9)
+        ],
+    )

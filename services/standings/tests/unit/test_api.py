@@ -228,10 +228,10 @@ def test_a_knockout_has_no_table_crosstable_or_trf(client, svc):
 
 
 def test_a_table_under_a_ruleset_without_table_rules(client, svc):
-    story = Story(svc, 4, system="swiss", rounds=3, ruleset="fide-rapid").start()
+    story = Story(svc, 4, system="swiss", rounds=3, ruleset="group-playoff").start()
     story.play(1, [(1, 4, W), (2, 3, W)])
     body = problem(client.get(f"/tournaments/{story.id}/standings"), 409, "unsupported-ruleset")
-    assert "fide-rapid" in body["detail"]
+    assert "group-playoff" in body["detail"]
 
 
 def test_pages_answer_html(client, svc):

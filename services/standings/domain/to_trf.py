@@ -1,11 +1,19 @@
-"""Export a tournament as a TRF-2026 document (the FIDE Tournament Report File), for
+"""Export a tournament as a TRF document (the FIDE Tournament Report File), TRF-2026 or TRF-16, for
 :func:`shared.trf.write`.
 
-- Headers: 012 name, 042 start date, 052 end date (once completed), 092 type (round robin or
+- Headers: 012 name, 022 place (fide-rapid), 042 start date (fide-rapid: the organiser's), 052 end
+  date (fide-rapid: the organiser's; else once completed), 062 players, 072 rated players, 092 type (round robin or
   Swiss; it tells a reader the pairings were pre-determined), 142 rounds, 162 scoring (the ruleset's
   points: W D L, Z zero-point bye and forfeit loss, P pairing-allocated bye — the letters bbpPairings
   reads; the half-point bye is a draw's value and has no letter), 202 the ranking tie-breaks (TRF
-  spelling, ``BH/C1``), 222 time control in seconds (``180+2``; none for correspondence).
+  spelling, ``BH/C1``), 222 time control in seconds (``180+2``; none for correspondence), 122 the
+  time control as people write it (``15+10``), 132 each round's date (the day it was paired).
+  TRF-16 (``trf2026=False``, the file for rating submission) has no 142-222 records: ``XXR`` the
+  rounds, ``XXC white1|black1`` the colour the first board's higher seed had in round 1, the point
+  system only where it is not FIDE's (``BBW BBD BBL BBZ BBF BBU``, as bbpPairings reads them), and
+  ``XXA`` for Baku acceleration. TRF-2026 has 142 and 152 instead of XXR and XXC.
+- Profiles (fide-rapid): sex, title (TRF codes ``g m wg f wm c wf wc``), federation, FIDE id and
+  birth (``YYYY/00/00``: the year is what registration knows).
 - One 001 line per player by seed: name, rating, points and rank from the table, then a round
   block per published round — with double rounds one per leg (round r's legs are TRF rounds 2r−1
   and 2r). An open or annulled game's block is left blank; a bye is ``0000 - U`` (or H, F, Z by its
@@ -29,11 +37,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from services.standings.domain.live_table import GROUP_COLUMNS
-from services.standings.domain.rounds import Game
+from services.standings.domain.rounds import Competitor, Game
 from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
 from services.standings.domain.withdrawals import stays_in_draw
-from shared.scoring import PointSystem, Result, side_results
+from shared.scoring import FIDE, PointSystem, Result, side_results
 from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.acceleration import baku
 from shared.trf.model import Line
 from shared.vocabulary import ByeKind, System
 
@@ -58,6 +67,8 @@ _BYES = {
     ByeKind.ZERO_POINT: ResultCode.ZERO_POINT_BYE,
 }
 ABSENT = RoundEntry(None, Colour.NONE, ResultCode.ZERO_POINT_BYE)  # 0000 - Z
+TITLES = {"GM": "g", "IM": "m", "WGM": "wg", "FM": "f", "WIM": "wm", "CM": "c", "WFM": "wf", "WCM": "wc"}
+"""FIDE titles as TRF-16 writes them (columns 11-13)."""
 
 
 def _text(value: str) -> str:
@@ -72,13 +83,66 @@ def _scoring(ps: PointSystem) -> dict[str, Fraction]:
     return {f"162{code}": value for code, value in zip("WDLZP", values, strict=True)}
 
 
+def _bb(ps: PointSystem) -> dict[str, Fraction]:
+    """TRF-16: the point system as bbpPairings' ``BBx`` records, only where it is not FIDE's
+    (1, ½, 0; bbpPairings' defaults)."""
+    if ps == FIDE:
+        return {}
+    values = (ps.win, ps.draw, ps.loss, ps.zero_point_bye, ps.forfeit_loss, ps.pairing_bye)
+    return {f"BB{code}": value for code, value in zip("WDLZFU", values, strict=True)}
+
+
+def _record(p: Competitor) -> PlayerRecord:
+    """A 001 line's person: name and rating, and the profile where known."""
+    profile = p.profile
+    if profile is None:
+        return PlayerRecord(start=p.seed, name=_text(p.name), rating=p.rating)
+    return PlayerRecord(
+        start=p.seed,
+        name=_text(p.name),
+        sex=profile.sex or "",
+        title=TITLES.get(profile.title or "", ""),
+        rating=p.rating,
+        federation=profile.federation or "",
+        fide_id=str(profile.fide_id) if profile.fide_id else "",
+        birth=f"{profile.birth_year:04d}/00/00" if profile.birth_year else "",
+    )
+
+
+def _headers(t: Tournament, doc: TrfDocument) -> list[Line]:
+    """The header records the model keeps as text: 022 place, 062 and 072 the players, 122 the
+    time control, 132 the round dates (``YY/MM/DD`` over each round's block)."""
+    info = t.info
+    out = []
+    if info.fide is not None and info.fide.place:
+        out.append(Line("022", f"022 {_text(info.fide.place)}"))
+    out.append(Line("062", f"062 {len(t.players)}"))
+    out.append(Line("072", f"072 {sum(1 for p in t.players if p.rating)}"))
+    out.append(Line("122", f"122 {info.time_control.label()}"))
+    dates = [r.paired_at for r in t.published_rounds() for _ in range(info.legs)]
+    if dates and all(d is not None for d in dates):
+        text = "132" + " " * 88 + "  ".join(d.strftime("%y/%m/%d") for d in dates if d is not None)
+        out.append(Line("132", text))
+    return out
+
+
+def _initial_colour(t: Tournament) -> Colour | None:
+    """White or Black for the higher seed of round 1's first board (``XXC white1``/``152 W``)."""
+    first = t.rounds.get(1)
+    if first is None or not first.games:
+        return None
+    game = min(first.games, key=lambda g: (g.leg, g.board))
+    return Colour.WHITE if game.white < game.black else Colour.BLACK
+
+
 def _code(result: Result, game: Game) -> ResultCode:
     code = _CODES[result]
     return _UNRATED.get(code, code) if not game.rated else code
 
 
-def trf_document(t: Tournament) -> TrfDocument:
-    """The tournament as TRF-2026 (raises NotATable or UnsupportedRuleset where there is no table)."""
+def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
+    """The tournament as TRF-2026, or TRF-16 with ``trf2026=False`` (raises NotATable or
+    UnsupportedRuleset where there is no table)."""
     info = t.info
     info.check_table()
     ruleset = info.preset_or_none()  # None before the first pairing: the players, nothing else
@@ -87,17 +151,28 @@ def trf_document(t: Tournament) -> TrfDocument:
     kind = SYSTEM_NAMES[info.system] if info.system is not None and info.system in TABLE_SYSTEMS else ""
     if kind and info.double_rounds:
         kind += ", double rounds (each leg a round)"
+    end = info.fide.end_date if info.fide is not None and info.fide.end_date else None
+    if end is None and info.completed_at is not None:
+        end = info.completed_at.date()
     doc = TrfDocument(
         name=_text(info.name),
-        start_date=info.started_at.date(),
-        end_date=info.completed_at.date() if info.completed_at else None,
+        start_date=info.start_date,
+        end_date=end,
         tournament_type=kind,
         total_rounds=info.total_rounds * info.legs if info.total_rounds else None,
-        point_system=_scoring(ruleset.point_system) if ruleset else {},
-        tiebreaks=[tb.code.replace("-", "/") for tb in ruleset.tiebreaks] if ruleset else [],
-        time_control=info.time_control.trf(),
-        trf2026=True,
+        initial_colour=_initial_colour(t),
     )
+    if trf2026:
+        doc.point_system = _scoring(ruleset.point_system) if ruleset else {}
+        doc.tiebreaks = [tb.code.replace("-", "/") for tb in ruleset.tiebreaks] if ruleset else []
+        doc.time_control = info.time_control.trf()
+        doc.trf2026 = True
+    elif ruleset is not None:
+        doc.point_system = _bb(ruleset.point_system)
+    if info.fide is not None and info.fide.acceleration and ruleset is not None and info.total_rounds:
+        starters = sum(1 for p in t.players if p.from_round is None)
+        ps = ruleset.point_system
+        doc.accelerations = baku(starters, info.total_rounds, ps.win, ps.draw)
     blocks: dict[int, list[RoundEntry | None]] = {p.seed: [] for p in t.players}
     last = 0
     for rnd in t.published_rounds():
@@ -129,15 +204,12 @@ def trf_document(t: Tournament) -> TrfDocument:
         if row is not None and info.is_group:
             board = row.tiebreaks[GROUP_COLUMNS[0]]
             points = Fraction(board) if board is not None else None
-        doc.players[p.seed] = PlayerRecord(
-            start=p.seed,
-            name=_text(p.name),
-            rating=p.rating,
-            points=points,
-            rank=row.rank if row is not None else None,
-            rounds=blocks[p.seed],
-        )
-    doc.lines = _comments(t)
+        record = _record(p)
+        record.points = points
+        record.rank = row.rank if row is not None else None
+        record.rounds = blocks[p.seed]
+        doc.players[p.seed] = record
+    doc.lines = _headers(t, doc) + _comments(t)
     return doc
 
 

@@ -41,6 +41,7 @@ from services.standings.tests.helpers import (
     Story,
     W,
     problem,
+    recomputed,
     six_player_knockout,
     snapshot,
 )
@@ -109,6 +110,14 @@ def test_the_table_is_the_presets_in_the_edition_of_the_start_date(client, event
     assert [r["place"] for r in rows] == list(range(1, 11))
     seven = next(r for r in rows if r["seed"] == 7)
     assert (seven["status"], seven["status_reason"]) == ("withdrawn", "unannounced absence (FIDE C.04.2)")
+
+
+def test_the_kept_table_is_the_one_recomputed_from_the_rows(svc):
+    """After every event (a late entry, late byes, penalties included) the incremental table equals
+    the one computed from scratch."""
+    for upto in (1, 2, 3, 4, 5):
+        story = rapid_open(svc, upto=upto)
+        assert snapshot(svc, story.id) == recomputed(svc, story.id), upto
 
 
 def test_the_rows_carry_the_profiles(client, event):

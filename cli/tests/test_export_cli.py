@@ -5,7 +5,6 @@ exactly (ranks, start numbers, points, every tie-break, in the same order)."""
 from __future__ import annotations
 
 import json
-import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,9 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner, Result
-from werkzeug.serving import make_server
 
 from cli.main import build_cli
+from cli.tests.served import serving
 from services.standings.entrypoints.app import create_app
 from services.standings.tests.helpers import embedded, six_player_knockout
 from services.standings.tests.unit.test_fide_rapid import rapid_open
@@ -24,14 +23,10 @@ from services.standings.tests.unit.test_fide_rapid import rapid_open
 @pytest.fixture
 def standings(tmp_path) -> Iterator[tuple[object, str]]:
     svc = embedded(f"sqlite:///{tmp_path / 'standings.sqlite'}")
-    server = make_server("127.0.0.1", 0, create_app(svc), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield svc, f"http://127.0.0.1:{server.server_port}"
+        with serving(create_app(svc)) as url:
+            yield svc, url
     finally:
-        server.shutdown()
-        thread.join(timeout=30)
         svc.engine.dispose()
 
 

@@ -96,17 +96,8 @@ def fide_info(settings: events.TournamentSettings) -> FideInfo | None:
 
 
 def profile(p: events.PlayerProfile | None) -> Profile | None:
-    if p is None:
-        return None
-    return Profile(
-        fide_id=p.fide_id,
-        federation=p.federation,
-        title=p.title,
-        sex=p.sex,
-        birth_year=p.birth_year,
-        rating_standard=p.rating_standard,
-        rating_rapid=p.rating_rapid,
-    )
+    """The wire's profile as the domain's (the same fields)."""
+    return None if p is None else Profile(**p.model_dump())
 
 
 def _started(e: events.TournamentStarted) -> commands.RecordTournament:

@@ -24,7 +24,9 @@
   rounds without a pairing are ``0000 - Z``; while a next round is still to be paired, a player who
   will not be paired in it (withdrawn, or excluded outside the platform) also gets ``0000 - Z`` for
   it, the way bbpPairings and JaVaFo read a player to leave out of the round they pair (a block
-  beyond the last round played). A ``###`` comment names each withdrawal and each correction.
+  beyond the last round played); so does a `fide-rapid` late entry whose first round is later than
+  the next (its late-entry bye, ``Z`` or ``H``). A ``###`` comment names each withdrawal and each
+  correction.
 - ``group-playoff``: the games with board points (1/½/0) and the group table's rank; the 001 points
   are the board points (the match points are no TRF score).
 
@@ -126,6 +128,13 @@ def _headers(t: Tournament, doc: TrfDocument) -> list[Line]:
     return out
 
 
+def _rounds(t: Tournament) -> int | None:
+    """The rounds to play (legs count as rounds): from the pairings, before them the organiser's."""
+    info = t.info
+    total = info.total_rounds or (info.fide.rounds if info.fide is not None else None)
+    return total * info.legs if total else None
+
+
 def _initial_colour(t: Tournament) -> Colour | None:
     """White or Black for the higher seed of round 1's first board (``XXC white1``/``152 W``)."""
     first = t.rounds.get(1)
@@ -159,7 +168,7 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
         start_date=info.start_date,
         end_date=end,
         tournament_type=kind,
-        total_rounds=info.total_rounds * info.legs if info.total_rounds else None,
+        total_rounds=_rounds(t),
         initial_colour=_initial_colour(t),
     )
     if trf2026:
@@ -169,10 +178,10 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
         doc.trf2026 = True
     elif ruleset is not None:
         doc.point_system = _bb(ruleset.point_system)
-    if info.fide is not None and info.fide.acceleration and ruleset is not None and info.total_rounds:
+    if info.fide is not None and info.fide.acceleration and ruleset is not None and doc.total_rounds:
         starters = sum(1 for p in t.players if p.from_round is None)
         ps = ruleset.point_system
-        doc.accelerations = baku(starters, info.total_rounds, ps.win, ps.draw)
+        doc.accelerations = baku(starters, doc.total_rounds, ps.win, ps.draw)
     blocks: dict[int, list[RoundEntry | None]] = {p.seed: [] for p in t.players}
     last = 0
     for rnd in t.published_rounds():
@@ -198,9 +207,14 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
         for seed, withdrawal in t.withdrawals.items():  # left out of the next round's pairing
             if not stays_in_draw(info.ruleset, withdrawal.status):
                 blocks[seed].extend([ABSENT] * info.legs)
+        if info.fide is not None:  # a late entry not in yet: its bye for the next round, written ahead
+            late = RoundEntry(None, Colour.NONE, _BYES[info.fide.late_entry_bye])
+            for p in t.players:
+                if p.from_round is not None and last + 1 < p.from_round and p.seed not in t.withdrawals:
+                    blocks[p.seed].extend([late] * info.legs)
     for p in t.players:
         row = rows.get(p.seed)
-        points = row.points if row is not None else None
+        points = row.points if row is not None else Fraction(0)  # before round 1: 0.0 (bbpPairings needs it)
         if row is not None and info.is_group:
             board = row.tiebreaks[GROUP_COLUMNS[0]]
             points = Fraction(board) if board is not None else None

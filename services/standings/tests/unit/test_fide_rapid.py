@@ -47,7 +47,7 @@ from services.standings.tests.helpers import (
 )
 from shared import events
 from shared.events import GameOutcome
-from shared.trf import Colour, ResultCode, RoundEntry, parse
+from shared.trf import Colour, ResultCode, RoundEntry, parse, write
 
 ORACLE = Path(os.environ.get("ARBITER_BBPPAIRINGS", "/work/oracles/bbpPairings/bbpPairings.exe"))
 WF, BF, DF = GameOutcome.WHITE_FORFEIT_WIN, GameOutcome.BLACK_FORFEIT_WIN, GameOutcome.DOUBLE_FORFEIT
@@ -353,3 +353,70 @@ def test_a_platform_table_is_unchanged(client, svc):
     story.play(1, [(1, 3, W), (2, 4, D)])
     page = client.get(f"/t/{story.id}").get_data(as_text=True)
     assert "FED" not in page
+
+
+def dutch_pairs(path: Path) -> tuple[list[tuple[int, int]], int | None]:
+    """``arbiter pair --dutch FILE -p``: the boards (white, black) and the bye, if any."""
+    lines = arbiter("pair", "--dutch", path, "-p").splitlines()
+    pairs = [tuple(int(s) for s in line.split()) for line in lines[1:]]
+    boards = [(w, b) for w, b in pairs if b != 0]
+    byes = [w for w, b in pairs if b == 0]
+    return boards, (byes[0] if byes else None)
+
+
+SPECIAL = {  # (round, board) → the outcome, the rest cycle 1-0, 0-1, ½-½ by board
+    (1, 4): BF,  # White absent at the default time (excused afterwards)
+    (2, 3): DF,  # neither came
+    (3, 3): WF,  # Black absent, not excused: withdrawn after the round
+}
+CYCLE = (W, B, D)
+
+
+def test_a_dutch_paired_event_is_checked_clean_by_bbppairings(client, svc, tmp_path):
+    """Every round paired by ``arbiter pair --dutch`` from the service's TRF-16 of the rounds before
+    (checked against bbpPairings where installed), with a late entry, a zero-point bye on request
+    (written into the file by hand, as pairing's own history has it), a withdrawal and every kind of
+    forfeit: at the end bbpPairings' checker (``-c``) finds every round of the final TRF-16 as it
+    would pair it, and the file reads back to the service's table."""
+    story = FideStory(svc, 9, rounds=5).start()
+    for number in range(1, 6):
+        path = tmp_path / f"before-{number}.trf"
+        text = client.get(f"/tournaments/{story.id}/trf16").get_data(as_text=True)
+        requested = [5] if number == 2 else []
+        if number == 1:  # the initial colour is pairing's lot (the export knows it from round 1 on)
+            text += "XXC white1\n"
+        if requested:  # the zero-point bye 5 asked for after round 1 (pairing's history has it)
+            doc = parse(text)
+            for seed in requested:
+                doc.players[seed].rounds.append(RoundEntry(None, Colour.NONE, ResultCode.ZERO_POINT_BYE))
+            text = write(doc)
+        path.write_text(text)
+        boards, bye = dutch_pairs(path)
+        if ORACLE.exists():
+            out = tmp_path / f"bbp-{number}.txt"
+            subprocess.run([ORACLE, "--dutch", path, "-p", out], check=True, timeout=60)
+            assert out.read_text() == arbiter("pair", "--dutch", path, "-p"), number
+        story.pair(number, boards, bye, zero_point=requested)
+        for board, (white, black) in enumerate(boards, start=1):
+            story.result(number, white, black, SPECIAL.get((number, board), CYCLE[board % 3]))
+        if number == 1:
+            assert story.join_late(from_round=3) == 10
+        if number == 3:
+            absent = boards[2][1]
+            story.withdraw(absent, reason="unannounced absence (FIDE C.04.2)")
+    story.complete()
+    final = tmp_path / "final.trf"
+    final.write_text(client.get(f"/tournaments/{story.id}/trf16").get_data(as_text=True))
+    doc = parse(final.read_text())
+    assert doc.players[10].rounds[:2] == [_block(None, "-", "Z")] * 2
+    assert doc.players[5].rounds[1] == _block(None, "-", "Z")
+    printed = json.loads(arbiter("standings", final, "--lots", str(story.id), "--json"))
+    rows = snapshot(svc, story.id)["table"]["rows"]
+    assert [(r["rank"], r["start"], r["points"], r["tiebreaks"]) for r in printed] == [
+        (r["rank"], r["seed"], r["points"], r["tiebreaks"]) for r in rows
+    ]
+    if not ORACLE.exists():
+        pytest.skip(f"bbpPairings is not installed at {ORACLE} (ARBITER_BBPPAIRINGS)")
+    checked = subprocess.run([ORACLE, "--dutch", final, "-c"], capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stderr
+    assert "Checker pairings" not in checked.stdout + checked.stderr, checked.stdout

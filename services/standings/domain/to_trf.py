@@ -214,7 +214,8 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
                     blocks[p.seed].extend([late] * info.legs)
     for p in t.players:
         row = rows.get(p.seed)
-        points = row.points if row is not None else Fraction(0)  # before round 1: 0.0 (bbpPairings needs it)
+        # before round 1: 0.0 (bbpPairings refuses a player line without points)
+        points: Fraction | None = row.points if row is not None else Fraction(0)
         if row is not None and info.is_group:
             board = row.tiebreaks[GROUP_COLUMNS[0]]
             points = Fraction(board) if board is not None else None

@@ -420,3 +420,23 @@ def test_a_dutch_paired_event_is_checked_clean_by_bbppairings(client, svc, tmp_p
     checked = subprocess.run([ORACLE, "--dutch", final, "-c"], capture_output=True, text=True, timeout=60)
     assert checked.returncode == 0, checked.stderr
     assert "Checker pairings" not in checked.stdout + checked.stderr, checked.stdout
+
+
+def test_a_fide_rapid_round_robin_reads_back_as_one(client, svc, tmp_path):
+    """A small field plays a round robin (Berger): the same preset, pairings pre-determined (C.07 16:
+    a forfeit counts against its scheduled opponent); the export says ``Round robin`` and reads back
+    to the same table."""
+    story = FideStory(svc, 4, rounds=3, system="round_robin").start()
+    story.play(1, [(1, 4, W), (2, 3, BF)])
+    story.play(2, [(4, 3, D), (1, 2, D)])
+    story.play(3, [(2, 4, B), (3, 1, B)])
+    story.complete()
+    body = client.get(f"/tournaments/{story.id}/standings").json
+    assert {r["seed"]: r["points"] for r in body["rows"]} == {1: 2.5, 2: 0.5, 3: 1.5, 4: 1.5}
+    path = tmp_path / "robin.trf"
+    path.write_text(client.get(f"/tournaments/{story.id}/trf16").get_data(as_text=True))
+    assert "092 Round robin" in path.read_text().splitlines()
+    printed = json.loads(arbiter("standings", path, "--lots", str(story.id), "--json"))
+    assert [(r["rank"], r["start"], r["points"], r["tiebreaks"]) for r in printed] == [
+        (r["rank"], r["seed"], r["points"], r["tiebreaks"]) for r in body["rows"]
+    ]

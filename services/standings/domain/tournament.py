@@ -391,7 +391,11 @@ class Tournament(Aggregate):
         if number in self.rounds:
             return self._extend(self.rounds[number], paired, paired_matches)
         live = self._live_table()
-        announced = [Bye(number, self.seed_of(b.player_id), b.kind) for b in byes]
+        announced = [
+            Bye(number, seed, b.kind, self._missed(seed, number))
+            for b in byes
+            for seed in [self.seed_of(b.player_id)]
+        ]
         rnd = PairedRound(
             number,
             paired,
@@ -665,14 +669,16 @@ class Tournament(Aggregate):
         from_round: int | None = None,
     ) -> bool:
         """A late entry (``fide-rapid``): the next seed (as pairing gives it), paired from
-        ``from_round``; each round before it that is recorded already gets the late entry's bye
-        (``settings.fide.late_entry_bye``), later ones get it when they are paired. False when the
-        player is known (heard again) or the tournament is no `fide-rapid` event."""
+        ``from_round`` or the round after the last one paired, whichever is later (as pairing does
+        when the events crossed); each round before it that is recorded already gets the late
+        entry's bye (``settings.fide.late_entry_bye``), later ones get it when they are paired.
+        False when the player is known (heard again) or the tournament is no `fide-rapid` event."""
         if self.info.fide is None or player_id in self._seeds:
             return False
         self._live_table()
         seed = len(self.players) + 1
-        first = max(from_round or 1, 1)
+        # the rounds paired meanwhile are missed too (pairing plays the entry from its next round)
+        first = max(from_round or 1, max(self.rounds, default=0) + 1)
         player = Competitor(seed, player_id, name, rating, profile, first)
         self.players.append(player)
         self._seeds[player_id] = seed
@@ -726,6 +732,11 @@ class Tournament(Aggregate):
         return changes
 
     # -- inside ----------------------------------------------------------------------------------
+
+    def _missed(self, seed: int, number: int) -> bool:
+        """Round ``number`` is one a late entry missed (before its first round)."""
+        first = self.player(seed).from_round
+        return first is not None and number < first
 
     @staticmethod
     def _in_round(rnd: PairedRound, seed: int) -> bool:

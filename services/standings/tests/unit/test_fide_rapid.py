@@ -440,3 +440,27 @@ def test_a_fide_rapid_round_robin_reads_back_as_one(client, svc, tmp_path):
     assert [(r["rank"], r["start"], r["points"], r["tiebreaks"]) for r in printed] == [
         (r["rank"], r["seed"], r["points"], r["tiebreaks"]) for r in body["rows"]
     ]
+
+
+def test_a_late_entry_whose_round_was_paired_meanwhile_plays_from_the_next(client, svc):
+    """Registration announced the entry from round 2, but round 2 was paired before pairing heard it
+    (the events crossed): the entry plays from round 3, round 2 is a missed round too (as pairing
+    scores it); a pairing's bye of a missed round is marked as the late entry's."""
+    story = FideStory(svc, 4, rounds=4).start()
+    story.play(1, [(1, 3, W), (2, 4, D)])
+    story.play(2, [(3, 2, W), (4, 1, B)])
+    seed = story.join_late(from_round=2)
+    byes = [
+        [
+            b
+            for b in client.get(f"/tournaments/{story.id}/rounds/{n}").json["byes"]
+            if b["player"]["seed"] == seed
+        ]
+        for n in (1, 2)
+    ]
+    assert [[(b["kind"], b["late"]) for b in round_byes] for round_byes in byes] == [
+        [("zero_point", True)]
+    ] * 2
+    story.play(3, [(1, 2, D), (5, 3, W)], zero_point=[4])
+    round_3 = client.get(f"/tournaments/{story.id}/rounds/3").json["byes"]
+    assert [(b["player"]["seed"], b["late"]) for b in round_3] == [(4, False)]

@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.roundrobin",
     "cli.bracket",
     "cli.standings",
+    "cli.exports",
     "cli.pair",
     "cli.check",
     "cli.generate",

@@ -3,10 +3,10 @@ broker, a fake clock), with the story's steps: accounts, calls as someone, ``arb
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -48,10 +48,10 @@ class Served:
         )
 
 
-@contextlib.contextmanager
-def serving(app: Flask) -> Iterator[str]:
-    """A service's app on a free local port, in a thread: its base URL, shut down afterwards."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+@contextmanager
+def serving(app: Flask, *, threaded: bool = True) -> Iterator[str]:
+    """A service's app on a free local port for the test's length: its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=threaded)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

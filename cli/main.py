@@ -27,10 +27,12 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.roundrobin",
     "cli.bracket",
     "cli.standings",
+    "cli.exports",
     "cli.pair",
     "cli.check",
     "cli.generate",
     "cli.demo",
+    "cli.group_playoff",
     "cli.dlq",
 )
 

@@ -640,9 +640,13 @@ class Game(Aggregate):
     def disconnected(self, player_id: uuid.UUID, at: dt.datetime) -> bool:
         """The game server reports ``player_id`` disconnected (RULES.md §2 "Absence"): after their first
         move they have :data:`RECONNECT` to come back, or lose the game; before it, nothing changes (the
-        clock decides). True when this changed the game."""
+        clock decides). A correspondence game (a group-playoff event's) is played over days: a player
+        is not expected to stay connected, and their days per move decide. True when this changed
+        the game."""
         side = self.side_of(player_id)
         if side is None or self.status is not GameStatus.RUNNING or self.away is not None:
+            return False
+        if self.clock.control.correspondence:
             return False
         if not (self.white_moved if side is Side.WHITE else self.black_moved):
             return False

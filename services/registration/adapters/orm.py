@@ -53,6 +53,7 @@ tournaments = sa.Table(
     sa.Column("opening", sa.String(60), nullable=False, server_default="free"),
     sa.Column("rated_reason", sa.Text(), nullable=True),
     sa.Column("duration_minutes", sa.Integer(), nullable=True),  # platform: the announced duration
+    sa.Column("group_playoff", sa.JSON(), nullable=True),  # the settings of a group-playoff event
     sa.Index("ix_tournaments_due", "status", "starts_at"),
     # one running `platform` competition per organiser, whatever the races
     sa.Index(
@@ -89,6 +90,8 @@ entries = sa.Table(
     sa.Column("rating_standard", sa.Integer(), nullable=True),
     sa.Column("rating_rapid", sa.Integer(), nullable=True),
     sa.Column("from_round", sa.Integer(), nullable=True),
+    # group-playoff: false when the player cannot create games themselves (ranks after all others)
+    sa.Column("creates_games", sa.Boolean(), nullable=False, server_default=sa.true()),
     # one player per FIDE id in an event, whatever the races
     sa.Index(
         "uq_entries_fide_id",

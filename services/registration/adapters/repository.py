@@ -24,6 +24,7 @@ from services.registration.adapters.orm import (
 from services.registration.domain import errors
 from services.registration.domain.audit import AuditEntry, AuditKind, Subject, SubjectKind
 from services.registration.domain.fide import ClockKeeping, FideFormat, LateEntryBye, PairingSystem
+from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import (
     Account,
@@ -524,6 +525,7 @@ def entry_row(tournament_id: uuid.UUID, e: Entry) -> dict[str, Any]:
         "rating_standard": p.rating_standard,
         "rating_rapid": p.rating_rapid,
         "from_round": e.from_round,
+        "creates_games": e.creates_games,
     }
 
 
@@ -561,6 +563,7 @@ def entry_of(row: Any) -> Entry:
         by_hand=row.by_hand,
         confirmed=row.standing != Standing.UNCONFIRMED.value,
         from_round=row.from_round,
+        creates_games=row.creates_games,
     )
 
 
@@ -608,6 +611,7 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         opening=row.opening,
         rated_reason=row.rated_reason,
         duration_minutes=row.duration_minutes,
+        group_playoff=None if row.group_playoff is None else group_format_of(row.group_playoff),
     )
 
 
@@ -640,7 +644,30 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "opening": t.opening,
         "rated_reason": t.rated_reason,
         "duration_minutes": t.duration_minutes,
+        "group_playoff": None if t.group_playoff is None else group_format_json(t.group_playoff),
     }
+
+
+def group_format_json(fmt: GroupFormat) -> dict[str, Any]:
+    """A group-playoff event's settings as the ``tournaments.group_playoff`` JSON column holds them."""
+    return {
+        "closes_at": fmt.closes_at.isoformat(),
+        "expected_start": None if fmt.expected_start is None else fmt.expected_start.isoformat(),
+        "rating_above": fmt.rating_above,
+        "rating_below": fmt.rating_below,
+        "lot_seed": fmt.lot_seed,
+    }
+
+
+def group_format_of(data: Mapping[str, Any]) -> GroupFormat:
+    start = data.get("expected_start")
+    return GroupFormat(
+        closes_at=dt.datetime.fromisoformat(data["closes_at"]),
+        expected_start=None if start is None else dt.date.fromisoformat(start),
+        rating_above=data["rating_above"],
+        rating_below=data["rating_below"],
+        lot_seed=data.get("lot_seed"),
+    )
 
 
 def format_json(fmt: KnockoutFormat) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from services.registration.adapters import orm
 from services.registration.adapters.memory import MemoryDatabase
 from services.registration.bootstrap import subscriptions
 from services.registration.domain.fide import FideFormat
+from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import AccountKind, Settings, TimeControl
 from services.registration.domain.players import Person, profile
@@ -115,6 +116,17 @@ class InMemoryRegistration:
             TimeControl(900, 10),
             ruleset=Ruleset.FIDE_RAPID,
             fide=FideFormat(**{"rounds": 5, **fmt}),
+        )
+        return self.bus.handle(commands.CreateTournament(Actor(organiser), settings)).id
+
+    def group_playoff(self, organiser: uuid.UUID) -> uuid.UUID:
+        """A group-playoff event, two days a move, open for entries for two weeks (not started)."""
+        settings = Settings(
+            "4T1",
+            None,
+            TimeControl(0, 0, 2),
+            ruleset=Ruleset.GROUP_PLAYOFF,
+            group_playoff=GroupFormat(self.clock.now() + dt.timedelta(days=14)),
         )
         return self.bus.handle(commands.CreateTournament(Actor(organiser), settings)).id
 

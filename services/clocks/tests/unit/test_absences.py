@@ -112,3 +112,18 @@ def test_a_player_disconnected_after_their_first_move_has_thirty_seconds(client,
         (str(gone.game_id), "0-1", "disconnected")
     ]
     assert client.get(f"/games/{back.game_id}").json["status"] == "running"
+
+
+def test_a_disconnection_in_a_correspondence_game_changes_nothing(client, svc, clock):
+    """Days per move (a group-playoff event's games): a player offline between moves keeps the game."""
+    from services.clocks.service_layer.commands import CheckFlags
+
+    pairing = a_round(1, base=0, increment=0, days=2)
+    announce(svc, pairing)
+    g = pairing.game(1)
+    assert client.post(f"/games/{g.game_id}/moves", json={}, headers=token(g.white)).status_code == 200
+    assert report(client, g.white, "disconnected").status_code == 204
+    clock.advance(3600)
+    svc.bus.handle(CheckFlags())
+    assert published(svc, "game.finished") == []
+    assert client.get(f"/games/{g.game_id}").json["status"] == "running"

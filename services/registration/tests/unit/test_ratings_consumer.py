@@ -134,3 +134,39 @@ def test_the_variant_and_speed_class_key_the_rating(reg):
     keys = {e.payload["key"] for e in reg.published("rating.updated")}
     assert keys == {"russian:blitz"}
     assert shown(reg, c)["russian:blitz"] > 1500 > shown(reg, d)["russian:blitz"]
+
+
+def test_a_fide_rapid_game_moves_no_platform_rating(reg):
+    """FIDE rates an over-the-board rapid event; the platform's ratings stay as they were."""
+    org = reg.account("Arbiter")
+    tid = reg.fide(org)
+    a, b = reg.account("A", {"chess:rapid": 1800}), reg.account("B", {"chess:rapid": 1750})
+    reg.join(tid, a, by=org)
+    reg.join(tid, b, by=org)
+    reg.hear(finished(tid, a, b, both_moved=True))
+    assert reg.published("rating.updated") == []
+    assert shown(reg, a) == {"chess:rapid": 1800} and shown(reg, b) == {"chess:rapid": 1750}
+
+
+def test_a_group_playoff_game_moves_both_correspondence_ratings(reg):
+    """Issue 11: the 4T1 event's correspondence games are rated, under the correspondence key."""
+    org = reg.account("Organiser")
+    tid = reg.group_playoff(org)
+    a = reg.account("A", {"chess:correspondence": 1800})
+    b = reg.account("B", {"chess:correspondence": 1750})
+    reg.hear(finished(tid, a, b, GameOutcome.BLACK_WIN, moves=31))
+    want_a, want_b = rate_game(Glicko2Rating(1800.0), Glicko2Rating(1750.0), GameOutcome.BLACK_WIN)
+    updates = {e.payload["account_id"]: e.payload for e in reg.published("rating.updated")}
+    assert {u["key"] for u in updates.values()} == {"chess:correspondence"}
+    assert updates[str(a)]["rating"] == round(want_a.rating) < 1800
+    assert updates[str(b)]["rating"] == round(want_b.rating) > 1750
+
+
+def test_a_group_playoff_withdrawal_scored_0_2_moves_no_rating(reg):
+    """A withdrawal's matches are scored 0:2 by forfeit: no game was played, nothing is rated."""
+    org = reg.account("Organiser")
+    tid = reg.group_playoff(org)
+    a = reg.account("A", {"chess:correspondence": 1800})
+    b = reg.account("B", {"chess:correspondence": 1750})
+    reg.hear(finished(tid, a, b, GameOutcome.WHITE_FORFEIT_WIN, reason="withdrawal", moves=12))
+    assert reg.published("rating.updated") == []

@@ -1,7 +1,7 @@
 """Variants and openings (issue 13)
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-12-01 13:20:00
 
 A `platform` tournament keeps its variant and opening option (``tournaments.variant``, ``opening``;
@@ -13,8 +13,8 @@ duration keeps its end (``tournaments.ends_at``: no round is paired after it; nu
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

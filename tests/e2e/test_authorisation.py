@@ -24,6 +24,7 @@ import pytest
 
 from shared.http.auth import issue_token
 from shared.testing.polling import wait_for
+from tests.e2e.group_playoffs import Event, page_or_none, rated
 from tests.e2e.stack import Stack
 from tests.e2e.story import Account, Story
 
@@ -97,6 +98,14 @@ MATRIX: dict[str, dict[str, int]] = {
     "POST /games/{game_id}/colours": row(403, 403, 403, 403, 200, 200, 403),
     "POST /games/{game_id}/absence": row(403, 403, 403, 403, 200, 200, 403),
     "POST /games/{game_id}/penalties": row(403, 403, 403, 403, 201, 201, 403),
+    # fide-rapid (issue 10): rounds paired and absences excused on an arbiter's command
+    "POST /tournaments/{tournament_id}/rounds/{number}/pair": row(403, 403, 403, 403, 201, 201, 403),
+    "POST /tournaments/{tournament_id}/absences/{player_id}/excuse": row(403, 403, 403, 403, 200, 200, 403),
+    # group-playoff (issue 11): the organiser's alone (RULES.md §5); the lot before the phase it opens
+    "POST /tournaments/{tournament_id}/entries/{player_id}/refuse": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/groups/{group}/lots": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/phases": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/deadlines": row(403, 403, 403, 403, 403, 200, 403),
 }
 SERVICE_OF = {
     "POST /accounts": "registration",
@@ -110,6 +119,13 @@ SERVICE_OF = {
     "POST /games/{game_id}/colours": "clocks",
     "POST /games/{game_id}/absence": "clocks",
     "POST /games/{game_id}/penalties": "clocks",
+    # fide-rapid
+    "POST /tournaments/{tournament_id}/rounds/{number}/pair": "pairing",
+    "POST /tournaments/{tournament_id}/absences/{player_id}/excuse": "pairing",
+    # group-playoff
+    "POST /tournaments/{tournament_id}/groups/{group}/lots": "pairing",
+    "POST /tournaments/{tournament_id}/phases": "pairing",
+    "POST /tournaments/{tournament_id}/deadlines": "pairing",
 }
 
 
@@ -133,6 +149,8 @@ class World:
     players: list[Account]
     rounds: int = 0  # rounds whose games the clocks hold
     games: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    reads: list[tuple[str, str]] = field(default_factory=list)  # what else to read of it: (service, path)
+    absent: list[Account] = field(default_factory=list)  # fide-rapid: who lost round 1 at the default time
 
 
 class Matrix:
@@ -164,6 +182,9 @@ class Matrix:
         self.withdrawing = self.started_knockout(4, publish=False)
         self.swiss = self.platform_swiss()
         self.fide = self.fide_event()
+        self.fide_started = self.fide_after_round_one()
+        self.gp_entries = self.group_playoff_entries()
+        self.gp = self.group_playoff_tied()
 
     # -- building the worlds ---------------------------------------------------------------------------
     def _arbiter(self, name: str) -> Account:
@@ -238,22 +259,95 @@ class Matrix:
         )
         return world
 
+    def created(self, name: str, ruleset: str, **settings: Any) -> uuid.UUID:
+        """A tournament of ``ruleset`` the organiser created, with the arbiters appointed."""
+        body = {"name": name, "ruleset": ruleset, **settings}
+        answer = self.story.call(
+            "registration", "POST", "/tournaments", body, self.organiser.token, expect=201
+        )
+        tid = uuid.UUID(answer["id"])
+        self.appoint(tid)
+        return tid
+
+    def fide_created(self, name: str) -> uuid.UUID:
+        tc = {"base_seconds": 900, "increment_seconds": 10}
+        return self.created(name, "fide-rapid", time_control=tc, fide={"rounds": 3})
+
     def fide_event(self) -> World:
         s = self.story
-        body = {
-            "name": "matrix fide-rapid",
-            "ruleset": "fide-rapid",
-            "time_control": {"base_seconds": 900, "increment_seconds": 10},
-            "fide": {"rounds": 3},
-        }
-        tid = uuid.UUID(
-            s.call("registration", "POST", "/tournaments", body, self.organiser.token, expect=201)["id"]
-        )
-        self.appoint(tid)
+        tid = self.fide_created("matrix fide-rapid")
         players = [self.player("Fide") for _ in range(3)]
         for p in players:  # accounts that joined: unconfirmed until an official confirms them
             s.join(p, tid)
         return World(tid, players)
+
+    def confirmed(self, tid: uuid.UUID, players: list[Account]) -> None:
+        for p in players:
+            self.story.join(p, tid)
+            path = f"/tournaments/{tid}/entries/{p.id}/confirm"
+            self.story.call("registration", "POST", path, None, self.organiser.token)
+
+    def fide_after_round_one(self) -> World:
+        """A started fide-rapid event of four accounts whose round 1 ended in two absences at the default
+        time (one on each board): round 2 may be paired, and either absence excused."""
+        s, token = self.story, self.organiser.token
+        tid = self.fide_created("matrix fide-rapid started")
+        players = [self.player("Rapid") for _ in range(4)]
+        self.confirmed(tid, players)
+        s.call("registration", "POST", f"/tournaments/{tid}/start", None, token)
+        rounds = f"/tournaments/{tid}/rounds"
+        wait_for(
+            lambda: s._request("pairing", "GET", f"{rounds}/1/preview", None, {})[0] == 200,
+            timeout=30,
+            what="pairing to start the event",
+        )
+        s.call("pairing", "POST", f"{rounds}/1/pair", None, token, expect=201)
+        s.call("pairing", "POST", f"{rounds}/1/publish", None, token)
+        games = sorted(s.wait_games(tid, 1, 2), key=lambda g: g["board"])
+        by_id = {str(p.id): p for p in players}
+        absent = [by_id[games[0]["black"]["player_id"]], by_id[games[1]["white"]["player_id"]]]
+        for game, player in zip(games, absent, strict=True):
+            s.call("clocks", "POST", f"/games/{game['id']}/absence", {"player_id": str(player.id)}, token)
+        wait_for(
+            lambda: s.call("pairing", "GET", f"{rounds}/2/preview")["pairable"],
+            timeout=30,
+            what="round 1 complete",
+        )
+        reads = [("pairing", f"{rounds}/2/preview"), ("pairing", f"{rounds}/2/pairings")]
+        return World(tid, players, rounds=1, reads=reads, absent=absent)
+
+    def group_playoff_created(self, name: str) -> uuid.UUID:
+        closes = dt.datetime.now(dt.UTC) + dt.timedelta(days=7)
+        tc = {"base_seconds": 0, "increment_seconds": 0, "days_per_move": 2}
+        return self.created(
+            name, "group-playoff", time_control=tc, group_playoff={"closes_at": closes.isoformat()}
+        )
+
+    def group_playoff_entries(self) -> World:
+        """A group-playoff event before its start, three entries in (refusals)."""
+        tid = self.group_playoff_created("matrix group-playoff entries")
+        players = [rated(self.story, f"Entry {next(self.counter)}", 1800) for _ in range(3)]
+        for p in players:
+            self.story.join(p, tid)
+        return World(tid, players)
+
+    def group_playoff_tied(self) -> World:
+        """A started group-playoff event whose group games and play-off are played: group II in order,
+        group I with its first two tied after a 1:1 play-off, so the organiser's lot decides them (4T1
+        (f)) before phase 2 may be announced."""
+        s = self.story
+        tid = self.group_playoff_created("matrix group-playoff")
+        players = [rated(s, f"Group {next(self.counter)}", 1990 - 20 * i) for i in range(8)]
+        self.confirmed(tid, players)
+        s.call("registration", "POST", f"/tournaments/{tid}/start", None, self.organiser.token)
+        page = wait_for(lambda: page_or_none(s, str(tid)), timeout=30, what="the groups")
+        level = ["A", "B"]  # each wins a game of the match: 1:1
+        event = Event(s, self.organiser, players, {("group", frozenset("AB")): level})
+        event.script[("playoff", frozenset("AB"))] = level
+        event.tid = str(tid)
+        event.role.update(zip(page["lots"][0]["order"], "ABCDEFGH", strict=True))
+        event.play(lambda p: not event.open_games(p) and any(m["phase"] == "playoff" for m in p["matches"]))
+        return World(tid, players, reads=[("pairing", f"/tournaments/{tid}/group-playoff")])
 
     # -- reading a world -------------------------------------------------------------------------------
     def snapshot(self, world: World) -> Any:
@@ -268,6 +362,7 @@ class Matrix:
             ("standings", f"/tournaments/{tid}/bracket"),
             ("standings", f"/tournaments/{tid}/standings"),
         ] + [("clocks", f"/tournaments/{tid}/games?round={n}") for n in range(1, world.rounds + 2)]
+        reads += world.reads
         seen = []
         for service, path in reads:
             status, _text, answer = s._request(
@@ -435,6 +530,12 @@ def confirm(m: Matrix, who: str, ok: bool):
     return on(world, f"/entries/{entry.id}/confirm")
 
 
+def refuse(m: Matrix, who: str, ok: bool):
+    world = m.gp_entries
+    entry = world.players[1 if ok else 0]
+    return on(world, f"/entries/{entry.id}/refuse", {"reason": f"refused by {who}"})
+
+
 def publish(m: Matrix, who: str, ok: bool):
     world = m.unpublished
     return on(world, "/rounds/1/publish")
@@ -470,6 +571,38 @@ def take_back(m: Matrix, who: str, ok: bool):
 def reset(m: Matrix, who: str, ok: bool):
     world = m.unpublished
     return on(world, "/reset")
+
+
+def pair(m: Matrix, who: str, ok: bool):
+    return on(m.fide_started, "/rounds/2/pair")  # pairing it again replaces it
+
+
+def excuse(m: Matrix, who: str, ok: bool):
+    world = m.fide_started
+    absent = world.absent[1 if who == "organiser" else 0]
+    return on(
+        world, f"/absences/{absent.id}/excuse", {"round": 1, "reason": f"excused by {who}"}, player=absent
+    )
+
+
+def lots(m: Matrix, who: str, ok: bool):
+    return on(m.gp, "/groups/I/lots", {"seed": f"drawn by {who}"})
+
+
+def phase(m: Matrix, who: str, ok: bool):
+    """Phase 2 opens once group I's lot is drawn (the lots' row runs first; alone, this draws it)."""
+    world = m.gp
+    page = m.story.call("pairing", "GET", f"/tournaments/{world.id}/group-playoff")
+    if ok and not any(lot["group"] == "I" for lot in page["lots"]):
+        body = {"seed": "drawn before phase 2"}
+        m.story.call("pairing", "POST", f"/tournaments/{world.id}/groups/I/lots", body, m.organiser.token)
+        m.settled(world)
+    return on(world, "/phases", {"phase": 2})
+
+
+def deadline(m: Matrix, who: str, ok: bool):
+    at = dt.datetime.now(dt.UTC) + dt.timedelta(days=30)
+    return on(m.gp, "/deadlines", {"phase": 2, "at": at.isoformat()})
 
 
 # the started knockout's eight games: which endpoint acts on which (results: one game per success)
@@ -534,6 +667,14 @@ TARGETS: dict[str, Target] = {
     "POST /games/{game_id}/colours": on_game("colours"),
     "POST /games/{game_id}/absence": on_game("absence", absence_body),
     "POST /games/{game_id}/penalties": on_game("penalties", penalty_body),
+    # fide-rapid
+    "POST /tournaments/{tournament_id}/rounds/{number}/pair": pair,
+    "POST /tournaments/{tournament_id}/absences/{player_id}/excuse": excuse,
+    # group-playoff
+    "POST /tournaments/{tournament_id}/entries/{player_id}/refuse": refuse,
+    "POST /tournaments/{tournament_id}/groups/{group}/lots": lots,
+    "POST /tournaments/{tournament_id}/phases": phase,
+    "POST /tournaments/{tournament_id}/deadlines": deadline,
 }
 
 
@@ -548,7 +689,17 @@ def matrix(stack: Stack) -> Iterator[Matrix]:
         story.call(
             "pairing", "POST", f"/tournaments/{world.id}/byes", body, built.organiser.token, expect=201
         )
-    for w in (built.draft, built.started, built.unpublished, built.withdrawing, built.swiss, built.fide):
+    for w in (
+        built.draft,
+        built.started,
+        built.unpublished,
+        built.withdrawing,
+        built.swiss,
+        built.fide,
+        built.fide_started,
+        built.gp_entries,
+        built.gp,
+    ):
         built.settled(w)
     yield built
 

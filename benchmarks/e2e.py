@@ -20,6 +20,7 @@ from typing import Any
 
 TOURNAMENTS = int(os.environ.get("ARBITER_BENCH_TOURNAMENTS", "40"))
 PLAYERS = int(os.environ.get("ARBITER_BENCH_PLAYERS", "8"))
+CONSUMERS = int(os.environ.get("ARBITER_BENCH_CONSUMERS", "1"))  # of standings and of pairing each
 THRESHOLD = 20  # the platform threshold each tournament is created with
 
 
@@ -31,11 +32,12 @@ def main() -> None:
     try:
         with (
             tempfile.TemporaryDirectory(prefix="arbiter_bench_") as tmp,
-            running_stack(servers, Path(tmp)) as stack,
+            running_stack(servers, Path(tmp), consumers=CONSUMERS) as stack,
             _Listener(stack.env["ARBITER_AMQP_URL"]) as bus,
         ):
             ceiling = _ceiling(stack.env)
             print(f"tournaments at once: {TOURNAMENTS} × {PLAYERS} players, per pass")
+            print(f"consumer processes of standings and of pairing: {CONSUMERS} each")
             print("-- saturation: every result posted as soon as its game exists")
             saturated = _run_pass(stack, bus, rate=None)
             paced = max(1.0, PACE * saturated.rate)

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from shared.testing.polling import wait_for
 from tests.e2e.stack import Stack
 from tests.e2e.story import Spy, Story
-from tests.e2e.tournaments import started
+from tests.e2e.tournaments import LOWER_SEED_WINS_SIX, lower_seed_wins, started
 
 pytestmark = pytest.mark.e2e
 
@@ -23,10 +23,6 @@ TOURNAMENTS = 3
 PLAYERS = 6
 ROUNDS = PLAYERS - 1
 PER_ROUND = PLAYERS // 2
-
-
-def lower_seed_wins(w: int, b: int) -> str:
-    return "1-0" if w < b else "0-1"
 
 
 def test_a_relay_killed_mid_batch_loses_nothing_and_the_inbox_absorbs_the_copies(story: Story, stack: Stack):
@@ -69,14 +65,7 @@ def test_a_relay_killed_mid_batch_loses_nothing_and_the_inbox_absorbs_the_copies
         finals = [story.wait_final(tid) for tid, _ in fields]
         # the lower seed won every game: 10, 8, 6, 4, 2, 0 — no result lost, none counted twice
         for final in finals:
-            assert [(r["seed"], r["points"]) for r in final["rows"]] == [
-                (1, 10),
-                (2, 8),
-                (3, 6),
-                (4, 4),
-                (5, 2),
-                (6, 0),
-            ]
+            assert [(r["seed"], r["points"]) for r in final["rows"]] == LOWER_SEED_WINS_SIX
         wait_for(all_seen, timeout=30, what="every game.finished on the broker")
         # every result reached the broker; those published again after a kill are the copies the inbox absorbed
         assert len(seen) == TOURNAMENTS * ROUNDS * PER_ROUND

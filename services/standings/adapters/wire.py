@@ -27,7 +27,8 @@ from shared.wire import WireMap
 
 __all__ = ["translate", "wire"]
 
-wire = WireMap()
+# a consumed batch of results publishes one table per tournament: the last one
+wire = WireMap(superseded=(events.StandingsUpdated.TYPE,))
 
 
 def _row(row: SnapshotRow) -> events.StandingRow:

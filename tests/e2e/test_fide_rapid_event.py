@@ -34,7 +34,7 @@ from services.standings.domain.presets import preset
 from services.standings.domain.ranking import compute_table
 from shared.scoring import FIDE, Outcome, Result, side_results
 from shared.testing.polling import wait_for
-from shared.trf import Colour, ResultCode, RoundEntry, parse, write
+from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument, parse, write
 from tests.e2e.story import Story
 
 pytestmark = pytest.mark.e2e
@@ -48,12 +48,14 @@ CSV = "name;fide_id;federation;title;sex;birth_year;rating_standard;rating_rapid
         "Fischer, Fritz;4100003;GER;;m;2001;2150;",
     ]
 )
-TRF = "\n".join(
-    [
-        "012 Club list",
-        "001    1 m    Gomez, Gil                        2100 ESP      4100004 1999/00/00",
-        "001    2 w    Huber, Heidi                      2050 AUT      4100005 2004/00/00",
-    ]
+TRF = write(  # a club's list as a TRF-16 file (its 001 lines: the people, no results)
+    TrfDocument(
+        name="Club list",
+        players={
+            1: PlayerRecord(1, "Gomez, Gil", "m", "", 2100, "ESP", "4100004", "1999/00/00"),
+            2: PlayerRecord(2, "Huber, Heidi", "w", "", 2050, "AUT", "4100005", "2004/00/00"),
+        },
+    )
 )
 LATE = {"name": "Ivanov, Igor", "rating_standard": 2450, "federation": "BUL", "fide_id": 4100006}
 PLAN: dict[int, list[str]] = {

@@ -43,7 +43,7 @@ from services.standings.domain.rounds import Competitor, Game
 from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
 from services.standings.domain.withdrawals import stays_in_draw
 from shared.scoring import FIDE, PointSystem, Result, side_results
-from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf import NOT_PAIRED, Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
 from shared.trf.acceleration import baku
 from shared.trf.model import Line
 from shared.vocabulary import ByeKind, System
@@ -68,7 +68,6 @@ _BYES = {
     ByeKind.HALF_POINT: ResultCode.HALF_POINT_BYE,
     ByeKind.ZERO_POINT: ResultCode.ZERO_POINT_BYE,
 }
-ABSENT = RoundEntry(None, Colour.NONE, ResultCode.ZERO_POINT_BYE)  # 0000 - Z
 TITLES = {"GM": "g", "IM": "m", "WGM": "wg", "FM": "f", "WIM": "wm", "CM": "c", "WFM": "wf", "WCM": "wc"}
 """FIDE titles as TRF-16 writes them (columns 11-13)."""
 
@@ -202,11 +201,11 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
             for bye in rnd.byes:
                 entries[bye.seed] = RoundEntry(None, Colour.NONE, _BYES[bye.kind])
             for seed, player_blocks in blocks.items():
-                player_blocks.append(entries.get(seed, ABSENT))
+                player_blocks.append(entries.get(seed, NOT_PAIRED))
     if info.system is System.SWISS and info.completed_at is None and last < (info.total_rounds or 0):
         for seed, withdrawal in t.withdrawals.items():  # left out of the next round's pairing
             if not stays_in_draw(info.ruleset, withdrawal.status):
-                blocks[seed].extend([ABSENT] * info.legs)
+                blocks[seed].extend([NOT_PAIRED] * info.legs)
         if info.fide is not None:  # a late entry not in yet: its bye for the next round, written ahead
             late = RoundEntry(None, Colour.NONE, _BYES[info.fide.late_entry_bye])
             for p in t.players:

@@ -18,6 +18,7 @@ class Ruleset(StrEnum):
     KNOCKOUT = "knockout"
     DOUBLE_KNOCKOUT = "double-knockout"
     GROUP_PLAYOFF = "group-playoff"
+    ARENA = "arena"
 
 
 class System(StrEnum):
@@ -27,6 +28,7 @@ class System(StrEnum):
     SWISS = "swiss"
     KNOCKOUT = "knockout"
     DOUBLE_KNOCKOUT = "double_knockout"
+    ARENA = "arena"  # no rounds: continuous pairing from a waiting pool (RULES.md §3, docs/arena.md)
 
     @property
     def elimination(self) -> bool:

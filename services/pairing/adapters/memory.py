@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
+from services.pairing.adapters.arena_repository import MemoryArenas, MemoryArenaStore
 from services.pairing.adapters.wire import wire
 from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.changes import Changing, Finished, OutcomeSet, RoundAdded, RoundClosed
@@ -35,6 +36,7 @@ class MemoryPairingStore:
         self.tournaments: MemoryTable[uuid.UUID, PairingTournament] = MemoryTable(lambda t: t.id)
         self.eliminations: MemoryTable[uuid.UUID, Elimination] = MemoryTable(lambda e: e.id)
         self.arbiters: MemoryTable[uuid.UUID, Arbiters] = MemoryTable(lambda a: a.tournament_id)
+        self.arenas = MemoryArenaStore({}, {})  # not rolled back with a unit of work: tests commit
         self.published: list[Envelope] = []
         self.inbox: set[tuple[uuid.UUID, str]] = set()
 
@@ -132,6 +134,7 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
     results: MemoryRoundResults
     eliminations: MemoryEliminations
     arbiters: MemoryArbiters
+    arenas: MemoryArenas
 
     def __init__(
         self, store: MemoryPairingStore, after_commit: Callable[[list[Envelope]], object] | None = None
@@ -147,9 +150,10 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
         self.results = MemoryRoundResults(self.store.tournaments)
         self.eliminations = MemoryEliminations(self.store.eliminations)
         self.arbiters = MemoryArbiters(self.store.arbiters)
+        self.arenas = MemoryArenas(self.store.arenas)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.results, self.eliminations, self.arbiters)  # type: ignore[return-value]
+        return (self.tournaments, self.results, self.eliminations, self.arbiters, self.arenas)  # type: ignore[return-value]
 
     def lock(self, tournament_id: uuid.UUID) -> System | None:
         t = self.store.tournaments.read(tournament_id)

@@ -13,6 +13,7 @@ from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament
+from services.pairing.service_layer.arena_ports import ArenaRepository
 from shared.aggregate import Seen
 from shared.events import Envelope
 from shared.vocabulary import System
@@ -79,6 +80,8 @@ class PairingUnitOfWork(Protocol):
     def eliminations(self) -> EliminationRepository: ...
     @property
     def arbiters(self) -> ArbitersRepository: ...
+    @property
+    def arenas(self) -> ArenaRepository: ...
 
     def __enter__(self) -> Self: ...
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None: ...

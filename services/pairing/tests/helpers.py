@@ -13,9 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from services.pairing.adapters.arena_pool import InMemoryArenaPool
 from services.pairing.adapters.memory import MemoryPairingStore, MemoryPairingUnitOfWork
 from services.pairing.bootstrap import Pairing, bootstrap, flows, subscriptions
 from services.pairing.config import PairingSettings
+from services.pairing.service_layer.arena import ArenaHandlers
 from services.pairing.service_layer.handlers import Handlers
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared import events
@@ -44,6 +46,9 @@ class InMemory:
     broker: InProcessBroker
     store: MemoryPairingStore
     bus: MessageBus[PairingUnitOfWork]
+    handlers: Handlers
+    pool: InMemoryArenaPool
+    clock: FakeClock
 
     def uow(self) -> PairingUnitOfWork:
         return self.bus.uow_factory()
@@ -56,11 +61,13 @@ def in_memory() -> InMemory:
     def uow_factory() -> PairingUnitOfWork:
         return MemoryPairingUnitOfWork(store, after_commit=broker.publish)
 
-    handlers = Handlers(flows(FakeClock(NOW)))
+    clock = FakeClock(NOW)
+    pool = InMemoryArenaPool()
+    handlers = Handlers(flows(clock), ArenaHandlers(pool, clock))
     consumer, worker = subscriptions(handlers, uow_factory)
     broker.subscribe(consumer + worker)
     broker.declare([_everything()])
-    return InMemory(broker, store, MessageBus(uow_factory, handlers.table()))
+    return InMemory(broker, store, MessageBus(uow_factory, handlers.table()), handlers, pool, clock)
 
 
 def _everything() -> Subscription:

@@ -34,6 +34,7 @@ class PlaySettings:
     knockout: KnockoutFormat | None = None
     byes_on_request: bool = False
     fide: FideFormat | None = None  # fide-rapid: fixed at the start (a round robin's rounds too)
+    arena_minutes: int | None = None  # arena: how long it runs from its start
 
     @property
     def bracket(self) -> BracketFormat | None:
@@ -63,6 +64,14 @@ class TournamentScheduled(DomainEvent):
     seats: int
     minimum: int
     settings: PlaySettings
+
+
+@dataclass(frozen=True)
+class PlayerPaused(DomainEvent):
+    """An arena's player paused: out of the waiting pool until they join again, keeping their score."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
 
 
 @dataclass(frozen=True)

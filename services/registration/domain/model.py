@@ -24,6 +24,7 @@ from services.registration.domain.events import (
     ArbiterRevoked,
     PlayerJoined,
     PlayerLeft,
+    PlayerPaused,
     PlayerWithdrawn,
     PlaySettings,
     Seeded,
@@ -42,6 +43,8 @@ from shared.time_control import TimeControl as TimeControl  # re-exported: part 
 from shared.vocabulary import CancelReason, Ruleset, Seeding
 
 SEATS = (4, 200)
+ARENA_MINUTES = (10, 480)  # an arena runs 10 minutes to 8 hours (RULES.md §3)
+ARENA_SEATS = 10_000  # an arena has no field to fill: as many as the pool holds
 MIN_PLAYERS = 4
 THRESHOLD = (7, 20)
 MAX_LEAD = dt.timedelta(days=14)
@@ -118,6 +121,7 @@ class Settings:
     knockout: KnockoutFormat | None = None
     byes_on_request: bool | None = None  # None: as the ruleset says (BYES_ON_REQUEST)
     fide: FideFormat | None = None  # the fide-rapid ruleset's settings
+    arena_minutes: int | None = None  # the arena ruleset's duration
 
 
 @dataclass(frozen=True)
@@ -167,6 +171,7 @@ class Entry:
     by_hand: bool = False
     confirmed: bool = True
     from_round: int | None = None
+    paused: bool = False  # arena: out of the pool until they join again, keeping their score
 
     @property
     def standing(self) -> Standing:
@@ -268,6 +273,7 @@ class Tournament(Aggregate):
     arbiters: dict[uuid.UUID, Arbiter] = field(default_factory=dict)
     fide: FideFormat | None = None  # a fide-rapid event's settings
     rounds_paired: int = 0  # fide-rapid: the last round pairing announced (``round.paired``)
+    arena_minutes: int | None = None  # an arena's duration from its start
     _roster: RosterChanges = field(default_factory=RosterChanges, init=False, repr=False, compare=False)
     _decisions: list[AuditEntry] = field(default_factory=list, init=False, repr=False, compare=False)
 
@@ -292,7 +298,19 @@ class Tournament(Aggregate):
             raise errors.OrganiserBusy(
                 "you already run a competition; a new one can be opened once it is finished or cancelled"
             )
+        arena = settings.ruleset is Ruleset.ARENA
+        if arena:
+            _validate_arena(settings)
+            settings = dataclasses.replace(
+                settings,
+                ruleset=Ruleset.PLATFORM,
+                seats=SEATS[1],
+                minimum=MIN_PLAYERS,
+                threshold=THRESHOLD[0],
+            )
         _validate(settings, now=now, min_lead=min_lead)
+        if arena:
+            settings = dataclasses.replace(settings, ruleset=Ruleset.ARENA, seats=ARENA_SEATS, minimum=0)
         assert settings.starts_at is not None  # _validate refuses a platform tournament without one
         t = cls(
             id=tournament_id or uuid.uuid4(),
@@ -312,6 +330,7 @@ class Tournament(Aggregate):
             password_hash=hash_password(settings.password) if settings.password else None,
             created_at=now,
             byes_on_request=_byes_on_request(settings),
+            arena_minutes=settings.arena_minutes if arena else None,
         )
         t.record(
             TournamentScheduled(
@@ -395,6 +414,17 @@ class Tournament(Aggregate):
         return self.knockout is not None
 
     @property
+    def is_arena(self) -> bool:
+        return self.ruleset is Ruleset.ARENA
+
+    @property
+    def ends_at(self) -> dt.datetime | None:
+        """An arena's end: its start plus its duration (None for the other formats)."""
+        if self.arena_minutes is None or self.starts_at is None:
+            return None
+        return self.starts_at + dt.timedelta(minutes=self.arena_minutes)
+
+    @property
     def rating_key(self) -> str:
         tc = self.time_control
         return rating_key(self.variant, speed_of(tc.base_seconds, tc.increment_seconds, tc.days_per_move))
@@ -411,6 +441,7 @@ class Tournament(Aggregate):
             knockout=self.knockout,
             byes_on_request=self.byes_on_request,
             fide=self.fide,
+            arena_minutes=self.arena_minutes,
         )
 
     def collect_roster_changes(self) -> RosterChanges:
@@ -554,6 +585,13 @@ class Tournament(Aggregate):
             raise errors.RosterKeptByOrganiser("the organiser keeps a knockout's roster: ask them to add you")
         account.require_registered("play in tournaments")
         self._require_open(now, "join")
+        if self.is_arena:
+            paused = next((e for e in self.entries if e.player_id == account.id and e.paused), None)
+            if paused is not None:  # back from a pause: into the pool again, the score kept
+                paused.paused = False
+                self._roster.change(paused)
+                self._joined(paused)
+                return paused
         if any(e.player_id == account.id for e in self.entries):
             raise errors.AlreadyJoined(f"{account.name} has already joined")
         if self.is_fide:
@@ -593,10 +631,32 @@ class Tournament(Aggregate):
             raise errors.NotJoined("this player has not joined this tournament")
         if self.knockout is not None:
             self.knockout = _without(self.knockout, player_id)
+        if self.is_arena and self.status is Status.STARTED:
+            # after the start the entry stays (its games and score stand); the player may join again
+            if not entry.paused:
+                entry.paused = True
+                self._roster.change(entry)
+            self.record(PlayerLeft(tournament_id=self.id, player_id=player_id))
+            return
         self.entries = [e for e in self.entries if e.player_id != player_id]
         self._roster.remove(player_id)
         if entry.confirmed:  # an entry never confirmed was never announced
             self.record(PlayerLeft(tournament_id=self.id, player_id=player_id))
+
+    def pause(self, player_id: uuid.UUID, *, now: dt.datetime) -> Entry:
+        """An arena's player pauses (RULES.md §3): out of the waiting pool until they join again, with
+        their score kept. A running game goes on."""
+        if not self.is_arena:
+            raise errors.Conflict(f"only an arena's players pause; this is a {self.ruleset} tournament")
+        self._require_open(now, "pause")
+        entry = next((e for e in self.entries if e.player_id == player_id), None)
+        if entry is None:
+            raise errors.NotJoined("this player has not joined this arena")
+        if not entry.paused:
+            entry.paused = True
+            self._roster.change(entry)
+            self.record(PlayerPaused(tournament_id=self.id, player_id=player_id))
+        return entry
 
     def _enter(self, entry: Entry) -> Entry:
         self.entries.append(entry)
@@ -619,6 +679,14 @@ class Tournament(Aggregate):
         )
 
     def _require_open(self, now: dt.datetime, action: str) -> None:
+        if self.is_arena:  # before and during the arena, until its end
+            ends_at = self.ends_at
+            if self.status not in (Status.SCHEDULED, Status.STARTED) or ends_at is None or now >= ends_at:
+                state = "over" if self.status is Status.STARTED else self.status.value
+                raise errors.RegistrationClosed(
+                    f"players can {action} until the arena's end ({_iso(ends_at)}); the arena is {state}"
+                )
+            return
         if self.is_fide:
             if self.status is not Status.SCHEDULED:
                 raise errors.RegistrationClosed(
@@ -1065,7 +1133,7 @@ class Tournament(Aggregate):
         if not self.due(now):
             raise errors.Conflict("the tournament is not due to start")
         present = len(self.entries)
-        if present < self.minimum:
+        if present < self.minimum and not self.is_arena:  # an arena starts with whoever is there
             self._cancelled(
                 CancelReason.TOO_FEW_PLAYERS,
                 f"too few players: {present} present, at least {self.minimum} needed",
@@ -1192,6 +1260,24 @@ def _iso(value: dt.datetime | None) -> str:
 def not_offered(ruleset: str) -> errors.InvalidSettings:
     """A ruleset Arbiter knows (or not) that a tournament cannot be created with yet."""
     return errors.InvalidSettings(f"ruleset {str(ruleset)!r} is not offered for self-registration yet")
+
+
+def _validate_arena(s: Settings) -> None:
+    """An arena's own settings; the rest is checked as for a platform tournament (start, time control,
+    rating floor, private)."""
+    lo, hi = ARENA_MINUTES
+    if s.arena_minutes is None:
+        raise errors.InvalidSettings(f"an arena needs its duration (duration_minutes, {lo}–{hi})")
+    if not lo <= s.arena_minutes <= hi:
+        raise errors.InvalidSettings(
+            f"an arena lasts {lo} minutes to 8 hours ({lo}–{hi} min), got {s.arena_minutes} min"
+        )
+    if s.knockout is not None or s.fide is not None:
+        raise errors.InvalidSettings("knockout and fide settings are not an arena's")
+    if s.double_rounds or s.extra_round:
+        raise errors.InvalidSettings("an arena has no rounds: double_rounds and extra_round are not its")
+    if s.time_control.days_per_move is not None:
+        raise errors.InvalidSettings("there is no arena by correspondence")
 
 
 def _validate_fide(s: Settings) -> FideFormat:

@@ -52,6 +52,7 @@ class Handlers:
             commands.CreateTournament: self.create_tournament,
             commands.JoinTournament: self.join,
             commands.LeaveTournament: self.leave,
+            commands.PauseEntry: self.pause,
             commands.CancelTournament: self.cancel,
             commands.StartDueTournaments: self.start_due,
             commands.ChangeTournament: self.change,
@@ -128,6 +129,17 @@ class Handlers:
             if actor.id != cmd.player_id and not official and not actor.is_service:
                 raise errors.NotAllowed("only the player (or the organiser) can withdraw this entry")
             t.leave(cmd.player_id, now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.commit()
+            return t
+
+    def pause(self, cmd: commands.PauseEntry, uow: UnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            actor = cmd.actor
+            if actor.id != cmd.player_id and t.official(actor.id) is None and not actor.is_service:
+                raise errors.NotAllowed("only the player (or the organiser) can pause this entry")
+            t.pause(cmd.player_id, now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return t

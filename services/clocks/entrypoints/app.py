@@ -73,6 +73,22 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
         refuse_if_late(done)
         return json_response(ClockOut.of(done.game, svc.clock.now()))
 
+    @api.post("/games/<uuid:game_id>/boost", responses={200: ClockOut, **problems(401, 403, 404, 409)})
+    def take_boost(path: GamePath, body: MoveBody) -> Response:
+        """An arena's player takes the boost before their own first move (RULES.md §3): the increment is
+        dropped and the base halved unless under 40 × the increment; a win then scores double. 409
+        ``boost-not-offered`` (not an arena game, 0+x), ``boost-too-late`` (after one's first move),
+        ``already-boosted``, ``boost-unaffordable``. A service may take it for a player with
+        ``player_id``."""
+        who = principal()
+        player_id = who.subject
+        if body.player_id is not None and body.player_id != who.subject:
+            who.require("service")
+            player_id = body.player_id
+        done: commands.Reported = svc.bus.handle(commands.TakeBoost(path.game_id, player_id))
+        refuse_if_late(done)
+        return json_response(ClockOut.of(done.game, svc.clock.now()))
+
     @api.post(
         "/games/<uuid:game_id>/result",
         responses={200: GameOut, 202: GameOut, **problems(401, 403, 404, 409, 422)},

@@ -1140,7 +1140,7 @@ class Tournament(Aggregate):
             )
             return None
         self.status = Status.STARTED
-        roster = seed(self.entries)
+        roster = seed([e for e in self.entries if not e.paused])  # an arena's paused wait outside the pool
         self._started(now, roster)
         return roster
 

@@ -424,23 +424,52 @@ def _num(value: Any) -> str:
 
 def register(group: click.Group) -> None:
     @group.command()
-    @click.option("--players", type=click.IntRange(4, 26), default=10, show_default=True)
+    @click.option(
+        "--players", type=click.IntRange(2, 500), default=None, help="4–26 (an arena: 2–500)  [default: 10]"
+    )
     @click.option("--seed", type=int, default=2026, show_default=True, help="the simulation's random seed")
     @click.option("--tc", "time_control", default="3+2", show_default=True, help="minutes+increment")
     @click.option("--double-rounds", is_flag=True, help="every pairing plays twice, colours swapped")
     @click.option(
         "--format",
         "ruleset",
-        type=click.Choice(["platform", "knockout", "double-knockout"]),
+        type=click.Choice(["platform", "knockout", "double-knockout", "arena"]),
         default="platform",
         show_default=True,
-        help="a platform tournament (round robin or Swiss), or a knockout",
+        help="a platform tournament (round robin or Swiss), a knockout, or an arena",
     )
-    def demo(players: int, seed: int, time_control: str, double_rounds: bool, ruleset: str) -> None:
+    @click.option(
+        "--minutes", type=click.IntRange(10, 480), default=30, show_default=True, help="an arena's duration"
+    )
+    @click.option(
+        "--json", "as_json", is_flag=True, help="an arena: print one JSON document (games, ranking)"
+    )
+    def demo(
+        players: int | None,
+        seed: int,
+        time_control: str,
+        double_rounds: bool,
+        ruleset: str,
+        minutes: int,
+        as_json: bool,
+    ) -> None:
         """Run a whole tournament embedded: one process, simulated players, no servers."""
         from cli.client import parse_time_control
 
         tc = parse_time_control(time_control)
+        if ruleset == "arena":
+            from cli.arena_demo import arena_demo
+
+            runner_ = arena_demo(Console(), seed, 20 if players is None else players, minutes, tc, as_json)
+            with tempfile.TemporaryDirectory(prefix="arbiter-demo-") as tmp:
+                runner_.run(Path(tmp))
+            return
+        if as_json:
+            raise click.BadParameter("--json is offered for --format arena", param_hint="--json")
+        if players is None:
+            players = 10
+        elif not 4 <= players <= 26:
+            raise click.BadParameter(f"{players} is not in the range 4<=x<=26", param_hint="'--players'")
         common = (Console(), random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])
         runner: Demo | KnockoutDemo
         if ruleset == "platform":

@@ -9,10 +9,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
 from services.standings.domain import events as domain
+from services.standings.domain.arena_standings import ArenaPlayer, RunningGame
 from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor
@@ -20,10 +22,11 @@ from services.standings.domain.snapshot import SnapshotRow
 from services.standings.domain.tournament import TournamentInfo
 from services.standings.service_layer import commands
 from shared import events
+from shared.arena_scoring import ArenaGame
 from shared.time_control import TimeControl
 from shared.wire import WireMap
 
-__all__ = ["translate", "wire"]
+__all__ = ["arena", "translate", "wire"]
 
 wire = WireMap()
 
@@ -78,8 +81,16 @@ def knockout_format(settings: events.TournamentSettings) -> KnockoutFormat | Non
     )
 
 
-def _started(e: events.TournamentStarted) -> commands.RecordTournament:
+def _started(e: events.TournamentStarted) -> commands.RecordTournament | commands.RecordArena:
     settings = e.settings
+    if settings.arena is not None:
+        return commands.RecordArena(
+            e.tournament_id,
+            e.name,
+            e.started_at,
+            e.started_at + dt.timedelta(minutes=settings.arena.duration_minutes),
+            tuple(ArenaPlayer(r.player_id, r.name, r.rating) for r in e.roster),
+        )
     return commands.RecordTournament(
         TournamentInfo(
             id=e.tournament_id,
@@ -122,7 +133,10 @@ def _paired(e: events.RoundPaired) -> commands.RecordPairing:
     )
 
 
-def _finished(e: events.GameFinished) -> commands.RecordResult:
+def _finished(e: events.GameFinished) -> commands.RecordResult | commands.RecordArenaGame:
+    if e.boost is not None:  # an arena's game
+        game = ArenaGame(e.game_id, e.white, e.black, e.outcome, e.finished_at, e.boost.white, e.boost.black)
+        return commands.RecordArenaGame(e.tournament_id, game)
     return commands.RecordResult(
         e.tournament_id, e.game_id, e.round, e.white, e.black, e.outcome, e.reason, e.finished_at, e.rated
     )
@@ -201,6 +215,24 @@ _INBOUND: dict[type[events.Event], Callable[[Any], object]] = {
     events.GameCancelled: _cancelled,
     events.TournamentCompleted: _completed,
 }
+
+
+def arena(event: events.Event) -> object:
+    """The arena queue: ``tournament.started`` (an arena's, else None), ``player.joined``,
+    ``arena.paired``."""
+    if isinstance(event, events.TournamentStarted):
+        started = _started(event)
+        return started if isinstance(started, commands.RecordArena) else None
+    if isinstance(event, events.PlayerJoined):
+        return commands.RecordArenaEntry(
+            event.tournament_id, ArenaPlayer(event.player_id, event.name, event.rating)
+        )
+    paired = event
+    assert isinstance(paired, events.ArenaPaired)
+    return commands.RecordArenaPairing(
+        paired.tournament_id,
+        tuple(RunningGame(g.game_id, g.white, g.black, paired.paired_at) for g in paired.games),
+    )
 
 
 def translate(event: events.Event) -> object:

@@ -83,7 +83,11 @@ class ArenaDemo:
         for i in range(self.players):
             rating = self.rng.randrange(1300, 2400, 5)
             name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
-            body = {"name": name, "ratings": {f"chess:{s}": rating for s in ("bullet", "blitz", "rapid")}}
+            body = {
+                "id": str(uuid.UUID(int=self.rng.getrandbits(128), version=4)),  # the same run for a seed
+                "name": name,
+                "ratings": {f"chess:{s}": rating for s in ("bullet", "blitz", "rapid")},
+            }
             pid = uuid.UUID(reg.call("POST", "/accounts", body, staff)["id"])
             self.names[pid], self.ratings[pid] = name, rating
         starts_at = stack.clock.now() + dt.timedelta(minutes=5)

@@ -311,7 +311,9 @@ class ArenaSettings(BaseModel):
     """The arena's own settings (RULES.md §3, docs/arena.md): how long it runs from its start."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
-    duration_minutes: int = Field(ge=10, le=480, description="10 minutes to 8 hours")
+    duration_minutes: int = Field(
+        ge=1, le=480, description="10 minutes to 8 hours by the rules (registration enforces them)"
+    )
 
 
 class TournamentSettings(BaseModel):

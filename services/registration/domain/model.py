@@ -286,6 +286,7 @@ class Tournament(Aggregate):
         *,
         now: dt.datetime,
         min_lead: dt.timedelta = DEFAULT_MIN_LEAD,
+        arena_min_minutes: int = ARENA_MINUTES[0],
         organiser_busy: bool = False,
         tournament_id: uuid.UUID | None = None,
     ) -> Tournament:
@@ -300,7 +301,7 @@ class Tournament(Aggregate):
             )
         arena = settings.ruleset is Ruleset.ARENA
         if arena:
-            _validate_arena(settings)
+            _validate_arena(settings, arena_min_minutes)
             settings = dataclasses.replace(
                 settings,
                 ruleset=Ruleset.PLATFORM,
@@ -1262,15 +1263,22 @@ def not_offered(ruleset: str) -> errors.InvalidSettings:
     return errors.InvalidSettings(f"ruleset {str(ruleset)!r} is not offered for self-registration yet")
 
 
-def _validate_arena(s: Settings) -> None:
+def _validate_arena(s: Settings, lo: int = ARENA_MINUTES[0]) -> None:
     """An arena's own settings; the rest is checked as for a platform tournament (start, time control,
-    rating floor, private)."""
-    lo, hi = ARENA_MINUTES
+    rating floor, private). ``lo``: the shortest arena (10 minutes; a test stack's may be shorter)."""
+    hi = ARENA_MINUTES[1]
     if s.arena_minutes is None:
         raise errors.InvalidSettings(f"an arena needs its duration (duration_minutes, {lo}–{hi})")
     if not lo <= s.arena_minutes <= hi:
         raise errors.InvalidSettings(
             f"an arena lasts {lo} minutes to 8 hours ({lo}–{hi} min), got {s.arena_minutes} min"
+        )
+    if s.time_control.days_per_move is None and s.arena_minutes * 60 <= s.time_control.base_seconds + 40 * (
+        s.time_control.increment_seconds
+    ):
+        raise errors.InvalidSettings(
+            "an arena must outlast one game of its time control (base + 40 × increment): no game could "
+            "be paired in it"
         )
     if s.knockout is not None or s.fide is not None:
         raise errors.InvalidSettings("knockout and fide settings are not an arena's")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from services.registration.domain import errors, knockout, player_lists
-from services.registration.domain.model import Account, Entry, Tournament
+from services.registration.domain.model import ARENA_MINUTES, Account, Entry, Tournament
 from services.registration.service_layer import commands
 from services.registration.service_layer.ports import UnitOfWork
 from shared.seed_draw import new_draw_seed
@@ -40,11 +40,17 @@ class Handlers:
     """Built by bootstrap with the clock and the settings they need."""
 
     def __init__(
-        self, clock: Clock, min_lead: dt.timedelta, draw_seed: Callable[[], int] = new_draw_seed
+        self,
+        clock: Clock,
+        min_lead: dt.timedelta,
+        draw_seed: Callable[[], int] = new_draw_seed,
+        *,
+        arena_min_minutes: int = ARENA_MINUTES[0],
     ) -> None:
         self.clock = clock
         self.min_lead = min_lead
         self.draw_seed = draw_seed
+        self.arena_min_minutes = arena_min_minutes
 
     def table(self) -> dict[type, Callable[[Any, UnitOfWork], Any]]:
         return {
@@ -83,6 +89,7 @@ class Handlers:
                 cmd.settings,
                 now=self.clock.now(),
                 min_lead=self.min_lead,
+                arena_min_minutes=self.arena_min_minutes,
                 organiser_busy=not knockout.is_knockout(cmd.settings.ruleset)
                 and uow.tournaments.organiser_busy(organiser.id),
                 tournament_id=cmd.tournament_id,

@@ -31,6 +31,7 @@ NO_SHOW_CHANCE = 0.04
 LATE_SHARE = 0.2  # players who join after the start
 PAUSE_SHARE = 0.15  # players who pause once, and come back
 LEAVE_SHARE = 0.1  # players who leave for good
+NEVER = dt.datetime.min.replace(tzinfo=dt.UTC)
 
 
 @dataclass(order=True)
@@ -60,8 +61,8 @@ class ArenaDemo:
     counter: itertools.count[int] = field(default_factory=itertools.count)
     tid: str = ""  # the arena, its organiser's token, its start and end: set when it is created
     organiser: str = ""
-    start: dt.datetime = dt.datetime.min.replace(tzinfo=dt.UTC)
-    end: dt.datetime = dt.datetime.min.replace(tzinfo=dt.UTC)
+    start: dt.datetime = NEVER
+    end: dt.datetime = NEVER
 
     def run(self, workdir: Path) -> int:
         from cli.embedded import EmbeddedStack

@@ -6,6 +6,7 @@ the games make (``shared.arena_scoring``)."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
@@ -33,7 +34,7 @@ def check_arena(
         by_player[g["black"]].append(g)
     for player, mine in by_player.items():
         mine.sort(key=lambda g: (g["started_at"], g["ended_at"]))
-        for before, after in zip(mine, mine[1:], strict=False):
+        for before, after in itertools.pairwise(mine):
             assert after["started_at"] >= before["ended_at"], f"{player} in two games at once"
     meetings: dict[frozenset[str], list[dict[str, Any]]] = defaultdict(list)
     for g in sorted(games, key=lambda g: g["started_at"]):

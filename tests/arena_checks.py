@@ -50,7 +50,7 @@ def check_arena(
 def _check_points(games: Sequence[dict[str, Any]], ranking: Sequence[dict[str, Any]]) -> None:
     ids = {name: uuid.uuid5(uuid.NAMESPACE_OID, name) for name in [r["player"] for r in ranking]}
     table = ArenaTable()
-    for name, pid in ids.items():
+    for pid in ids.values():
         table.enter(pid)
     recorded = []
     for g in games:

@@ -19,7 +19,7 @@ def test_a_whole_arena_embedded(capsys):
     document = run_demo(capsys, "--players", "10", "--minutes", "12", "--seed", "7", "--json")
     games, ranking = document["games"], document["ranking"]
     assert set(document) == {"games", "ranking"}
-    assert len(ranking) == 10 and [r["rank"] for r in ranking][0] == 1
+    assert len(ranking) == 10 and ranking[0]["rank"] == 1
     assert set(ranking[0]) == {"player", "rank", "points", "wins", "games"}
     assert set(games[0]) == {"white", "black", "started_at", "ended_at", "result", "boost", "points"}
     assert {g["result"] for g in games} <= {"1-0", "1/2-1/2", "0-1"}

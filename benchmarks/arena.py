@@ -30,6 +30,8 @@ NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 RECENT = 8  # opponents met lately, near in the ranking
 NEAR = 15  # ranking places either side those opponents come from
 WORKER_SECONDS = float(os.environ.get("ARBITER_BENCH_ARENA_SECONDS", "5"))
+STACK_SECONDS = float(os.environ.get("ARBITER_BENCH_ARENA_STACK_SECONDS", "20"))
+STACK_PLAYERS = int(os.environ.get("ARBITER_BENCH_ARENA_STACK_PLAYERS", "200"))
 
 
 def waiting_pool(n: int, seed: int = 2026) -> list[Waiting]:
@@ -79,6 +81,7 @@ def main() -> None:
     for n, pool in pools.items():
         _verdict(n, pool, results[n])
     _with_redis(pools)
+    _through_the_stack()
 
 
 def _verdict(n: int, pool: list[Waiting], result: Any) -> None:
@@ -243,3 +246,67 @@ def _worker(url: str, prefix: str, arenas: list[uuid.UUID], name: str, counts: A
 
 if __name__ == "__main__":
     main()
+
+
+# -- through the whole stack ----------------------------------------------------------------------------
+def _through_the_stack() -> None:
+    """The sustained games per second of an arena on the local stack (every service's processes, two
+    pairing workers): its games are learnt from ``arena.paired`` and each is resigned at once over HTTP
+    by the organiser; counted by ``game.finished`` over a window (``ARBITER_BENCH_ARENA_STACK_SECONDS``).
+    Needs PostgreSQL, RabbitMQ and Redis (as `make test`)."""
+    import json
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from shared.testing.polling import wait_for
+    from tests.e2e.stack import running_stack
+    from tests.e2e.story import Spy, Story
+    from tests.servers import ServersUnavailable, discover
+
+    try:
+        servers = discover()
+    except ServersUnavailable as exc:
+        print(f"(no local stack, skipping the arena through the stack: {exc})")
+        return
+    with (
+        tempfile.TemporaryDirectory(prefix="arbiter_bench_arena_") as tmp,
+        running_stack(servers, Path(tmp)) as stack,
+    ):
+        story = Story(stack)
+        organiser = story.register("Bench organiser")
+        players = [story.register(f"Bench {i}", 1200 + 5 * i) for i in range(STACK_PLAYERS)]
+        tid = story.create_tournament(
+            organiser, ruleset="arena", duration_minutes=10, base_seconds=60, start_in=3.0, name="bench arena"
+        )
+        for p in players:
+            story.join(p, tid)
+        spy = Spy(stack.env["ARBITER_AMQP_URL"], "arena.paired", "game.finished")
+        story.wait_status(tid, "started")
+
+        def resign(game_id: str) -> None:
+            body = {"outcome": "1-0", "reason": "resignation"}
+            story.call("clocks", "POST", f"/games/{game_id}/result", body, organiser.token, expect=(200, 409))
+
+        finished = 0
+        with ThreadPoolExecutor(8) as pool:
+            wait_for(
+                lambda: spy.channel.queue_declare(spy.queue, passive=True).method.message_count > 0,
+                timeout=30,
+            )
+            t0 = time.perf_counter()
+            while (elapsed := time.perf_counter() - t0) < STACK_SECONDS:
+                for body in spy.drain():
+                    envelope = json.loads(body)
+                    if envelope["type"] == "arena.paired":
+                        for g in envelope["payload"]["games"]:
+                            pool.submit(resign, g["game_id"])
+                    else:
+                        finished += 1
+                time.sleep(0.02)
+        spy.close()
+        print(
+            f"arena through the stack: 2 pairing workers, {STACK_PLAYERS} players, {finished} games finished "
+            f"in {elapsed:.1f} s: {finished / elapsed:.1f} games/s",
+            flush=True,
+        )

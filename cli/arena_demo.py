@@ -75,21 +75,14 @@ class ArenaDemo:
 
     # -- the arena --------------------------------------------------------------------------------
     def _run(self, stack: Any) -> int:
-        from cli.demo import NAMES
+        from cli.demo import _sign_up
 
         staff = stack.token(uuid.uuid4(), "service")
         reg = stack.api["registration"]
         organiser_id = uuid.UUID(reg.call("POST", "/accounts", {"name": "Organiser"}, staff)["id"])
         self.organiser = stack.token(organiser_id)
-        for i in range(self.players):
-            rating = self.rng.randrange(1300, 2400, 5)
-            name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
-            body = {
-                "id": str(uuid.UUID(int=self.rng.getrandbits(128), version=4)),  # the same run for a seed
-                "name": name,
-                "ratings": {f"chess:{s}": rating for s in ("bullet", "blitz", "rapid")},
-            }
-            pid = uuid.UUID(reg.call("POST", "/accounts", body, staff)["id"])
+        speeds = ("bullet", "blitz", "rapid")
+        for pid, name, rating in _sign_up(reg, staff, self.rng, self.players, speeds, seeded_ids=True):
             self.names[pid], self.ratings[pid] = name, rating
         starts_at = stack.clock.now() + dt.timedelta(minutes=5)
         arena = reg.call(

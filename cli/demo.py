@@ -392,14 +392,17 @@ class KnockoutDemo:
 
 
 def _sign_up(
-    reg: Any, staff: str, rng: random.Random, count: int, speeds: tuple[str, ...]
+    reg: Any, staff: str, rng: random.Random, count: int, speeds: tuple[str, ...], *, seeded_ids: bool = False
 ) -> list[tuple[uuid.UUID, str, int]]:
-    """Register ``count`` players with random ratings in the given speeds: (id, name, rating) each."""
+    """Register ``count`` players with random ratings in the given speeds: (id, name, rating) each.
+    ``seeded_ids``: the account ids are drawn from ``rng`` too (the same run for a seed)."""
     players = []
     for i in range(count):
         rating = rng.randrange(1300, 2400, 5)
         name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
-        body = {"name": name, "ratings": {f"chess:{speed}": rating for speed in speeds}}
+        body: dict[str, Any] = {"name": name, "ratings": {f"chess:{speed}": rating for speed in speeds}}
+        if seeded_ids:
+            body["id"] = str(uuid.UUID(int=rng.getrandbits(128), version=4))
         players.append((uuid.UUID(reg.call("POST", "/accounts", body, staff)["id"]), name, rating))
     return players
 

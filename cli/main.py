@@ -31,6 +31,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.check",
     "cli.generate",
     "cli.demo",
+    "cli.arena",
     "cli.dlq",
 )
 

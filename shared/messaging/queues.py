@@ -19,6 +19,8 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "pairing.player_withdrawn",
         "pairing.arbiters",
         "pairing.colours_swapped",
+        "pairing.arena",
+        "pairing.playing",
         "pairing.round_due",
     ),
     "clocks": (
@@ -43,6 +45,7 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "standings.game_cancelled",
         "standings.match_decided",
         "standings.tournament_completed",
+        "standings.arena",
     ),
 }
 

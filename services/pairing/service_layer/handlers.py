@@ -15,7 +15,7 @@ from typing import Any
 from services.pairing.domain import errors
 from services.pairing.domain.arbiters import Arbiters
 from services.pairing.service_layer import commands
-from services.pairing.service_layer.arena import ArenaHandlers
+from services.pairing.service_layer.arena import LEAVE, ArenaHandlers
 from services.pairing.service_layer.flows import Flow, Flows
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared.messaging.port import NotReady
@@ -55,7 +55,11 @@ class Handlers:
 
     def on_player_withdrawn(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None:
         """Recorded once (a second withdrawal of the same player changes nothing). A withdrawal that
-        arrives before its tournament started here waits for it."""
+        arrives before its tournament started here waits for it. An arena's player withdrawn or
+        excluded leaves its waiting pool for good."""
+        if uow.arenas.get(cmd.tournament_id) is not None:
+            self.arena.on_entry(commands.ArenaEntry(cmd.tournament_id, cmd.player_id, LEAVE), uow)
+            return
         system = uow.lock(cmd.tournament_id)
         if system is None:
             raise NotReady(f"tournament {cmd.tournament_id} has not started here yet")

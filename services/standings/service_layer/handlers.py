@@ -131,7 +131,10 @@ class Handlers:
         uow.tournaments.save(t)
 
     def record_withdrawal(self, cmd: RecordWithdrawal, uow: StandingsUnitOfWork) -> None:
-        """A player withdrawn or excluded: marked everywhere (group-playoff: matches scored 0:2)."""
+        """A player withdrawn or excluded: marked everywhere (group-playoff: matches scored 0:2). An
+        arena's player withdrawn is out of its pool (pairing's part); their games stand in the table."""
+        if uow.arenas.get(cmd.tournament_id) is not None:
+            return
         t = _locked(uow, cmd.tournament_id)
         t.withdraw(
             cmd.player_id,

@@ -191,3 +191,15 @@ def test_a_game_running_at_the_end_counts_and_the_arena_completes_after_it():
     deliver(svc, finished(started, game, "1/2-1/2", svc.clock.now()), tid)
     tick(svc)
     assert len(published(svc, "tournament.completed")) == 1
+
+
+def test_a_player_withdrawn_leaves_the_pool():
+    svc = in_memory()
+    started = arena_started(3)
+    tid = started.tournament_id
+    gone = started.roster[0].player_id
+    deliver(svc, started, tid)
+    withdrawn = events.PlayerWithdrawn(tournament_id=tid, player_id=gone, reason="ill", excluded=False)
+    deliver(svc, withdrawn, tid)
+    assert gone not in {w.player for w in svc.pool.waiting(tid, svc.clock.now())}
+    assert tick(svc) == 1

@@ -28,7 +28,6 @@ class System(StrEnum):
     SWISS = "swiss"
     KNOCKOUT = "knockout"
     DOUBLE_KNOCKOUT = "double_knockout"
-    ARENA = "arena"  # no rounds: continuous pairing from a waiting pool (RULES.md §3, docs/arena.md)
 
     @property
     def elimination(self) -> bool:

@@ -25,6 +25,25 @@ def _me(api: Any, player: uuid.UUID | None) -> uuid.UUID:
     return uuid.UUID(jwt.decode(api.token, options={"verify_signature": False})["sub"])
 
 
+def ranking_table(title: str, ranking: list[dict[str, Any]]) -> Table:
+    """An arena's ranking as the standings give it (``GET /tournaments/{id}/arena``), with its marks."""
+    table = Table(title=title, title_justify="left")
+    for col in ("Rk.", "Name", "Rtg", "Pts.", "Won", "Games", ""):
+        table.add_column(col, justify="left" if col == "Name" else "right")
+    for r in ranking:
+        marks = ("🔥" if r["on_fire"] else "") + (f" ⚡{r['boosts']}" if r["boosts"] else "")
+        table.add_row(
+            str(r["rank"]),
+            r["name"],
+            str(r["rating"] or ""),
+            str(r["points"]),
+            str(r["wins"]),
+            str(r["games"]),
+            marks.strip(),
+        )
+    return table
+
+
 def register(group: click.Group) -> None:
     @group.command()
     @click.argument("tournament", type=click.UUID)
@@ -84,18 +103,5 @@ def register(group: click.Group) -> None:
             _print(data, True)
             return
         state = "final ranking" if data["final"] else f"{len(data['in_progress'])} games in progress"
-        table = Table(title=f"{data['name']} — {state}", title_justify="left")
-        for col in ("Rk.", "Name", "Rtg", "Pts.", "Won", "Games", ""):
-            table.add_column(col, justify="left" if col == "Name" else "right")
-        for r in data["ranking"]:
-            marks = ("🔥" if r["on_fire"] else "") + (f" ⚡{r['boosts']}" if r["boosts"] else "")
-            table.add_row(
-                str(r["rank"]),
-                r["name"],
-                str(r["rating"] or ""),
-                str(r["points"]),
-                str(r["wins"]),
-                str(r["games"]),
-                marks.strip(),
-            )
+        table = ranking_table(f"{data['name']} — {state}", data["ranking"])
         Console().print(table)

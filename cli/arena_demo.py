@@ -21,7 +21,6 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.table import Table
 
 from shared.events import ArenaPaired, Envelope, Event, GameFinished
 
@@ -272,20 +271,9 @@ class ArenaDemo:
     def _print(self, document: dict[str, Any], standings: dict[str, Any]) -> None:
         boosted = sum(g["boost"]["white"] + g["boost"]["black"] for g in document["games"])
         self.console.print(f"{len(document['games'])} games played, {boosted} boosts taken.\n")
-        table = Table(title="Final ranking", title_justify="left")
-        for col in ("Rk.", "Name", "Rtg", "Pts.", "Won", "Games", ""):
-            table.add_column(col, justify="left" if col == "Name" else "right")
-        for r in standings["ranking"]:
-            marks = ("🔥" if r["on_fire"] else "") + (f" ⚡{r['boosts']}" if r["boosts"] else "")
-            table.add_row(
-                str(r["rank"]),
-                r["name"],
-                str(r["rating"] or ""),
-                str(r["points"]),
-                str(r["wins"]),
-                str(r["games"]),
-                marks.strip(),
-            )
+        from cli.arena import ranking_table
+
+        table = ranking_table("Final ranking", standings["ranking"])
         self.console.print(table)
 
 

@@ -17,6 +17,7 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "pairing.tournament_started",
         "pairing.game_finished",
         "pairing.player_withdrawn",
+        "pairing.player_joined",
         "pairing.arbiters",
         "pairing.colours_swapped",
         "pairing.arena",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from services.registration.domain.audit import Decided
 from services.registration.domain.fide import FideFormat
+from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat, bracket_format
 from services.registration.domain.players import Profile
 from shared.aggregate import DomainEvent
@@ -35,6 +36,7 @@ class PlaySettings:
     byes_on_request: bool = False
     fide: FideFormat | None = None  # fide-rapid: fixed at the start (a round robin's rounds too)
     arena_minutes: int | None = None  # arena: how long it runs from its start
+    group_playoff: GroupFormat | None = None  # group-playoff: the groups' lot seed drawn at the start
 
     @property
     def bracket(self) -> BracketFormat | None:

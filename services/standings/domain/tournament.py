@@ -192,6 +192,11 @@ class TournamentInfo:
 
     def check_table(self) -> None:
         """Raise NotATable for a bracket, UnsupportedRuleset for a table this service cannot rank."""
+        if self.system is System.GROUP_PLAYOFF:
+            raise NotATable(
+                "a group-playoff event is not one table: its group tables, matches and placing are on"
+                " pairing's page (GET /tournaments/{id}/group-playoff)"
+            )
         if not self.has_table:
             raise NotATable(
                 f"a {self.system} tournament is shown as a bracket: it has no table, crosstable or TRF"

@@ -361,3 +361,12 @@ def test_a_group_playoff_table(client, svc):
         1,
         0.5,
     )  # board points
+
+
+def test_a_group_playoff_event_points_to_pairings_page(client, svc):
+    """The 4T1 event (system group_playoff) is not one table: its groups, matches and placing are on
+    pairing's page; standings says where instead of calling it a bracket."""
+    story = Story(svc, 8, system="group_playoff", rounds=1, ruleset="group-playoff").start()
+    story.pair(1, [(1, 8), (2, 7)])
+    body = client.get(f"/tournaments/{story.id}/standings").json
+    assert body["status"] == 409 and "GET /tournaments/{id}/group-playoff" in body["detail"]

@@ -1,7 +1,7 @@
 """arenas: their duration, players paused, and one running competition per organiser arenas included
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-01 13:20:00
 
 An arena (RULES.md §3) keeps its duration in ``tournaments.arena_minutes``; its players may pause (and
@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from alembic import op
 from alembic.operations import BatchOperations
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """arenas and their games
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-12-01 13:30:00
 
 An arena's row (organiser, start, end, time control, when it completed) and every game its passes made
@@ -12,8 +12,8 @@ with its result and boosts once finished. The waiting pool is in Redis. New tabl
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

@@ -297,7 +297,7 @@ class Game(Aggregate):
         first, that stands (returned, as for a move)."""
         side = self.side_of(player_id)
         if side is None:
-            raise errors.PlayerNotInGame(f"{player_id} does not play this game")
+            raise errors.NotAPlayer("only White and Black of this game can take its boost")
         if not self.arena:
             raise BoostNotOffered("the boost is taken in arena games only")
         self._require_running()

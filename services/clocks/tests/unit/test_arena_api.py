@@ -97,6 +97,7 @@ def test_boosts_refused(client, svc):
     announce(svc, rnd)
     problem(boost(client, rnd.game(1).game_id, rnd.game(1).white), 409, "boost-not-offered")
     assert boost(client, uuid.uuid4(), g.white).status_code == 404
+    problem(boost(client, g.game_id, uuid.uuid4()), 403, "not-a-player")  # someone else's game, as a move
     assert client.post(f"/games/{g.game_id}/boost", json={}).status_code == 401
 
 

@@ -42,6 +42,6 @@ def test_the_table_is_printed(capsys):
     assert "Final ranking" in out and "games played" in out
 
 
-def test_json_is_for_the_arena_only(capsys):
+def test_json_is_for_the_arena_and_group_playoff_only(capsys):
     assert main(["demo", "--json"]) == 2
-    assert "--json is offered for --format arena" in capsys.readouterr().err
+    assert "--json is offered for --format group-playoff and --format arena" in capsys.readouterr().err

@@ -167,11 +167,13 @@ def register(group: click.Group) -> None:
     @click.option("--name", required=True)
     @click.option(
         "--ruleset",
-        type=click.Choice(["platform", "fide-rapid"]),
+        type=click.Choice(["platform", "fide-rapid", "arena"]),
         default="platform",
         show_default=True,
-        help="fide-rapid: an over-the-board event its arbiters start (`arbiter start`)",
+        help="fide-rapid: an over-the-board event its arbiters start (`arbiter start`); arena: continuous"
+        " pairing for --minutes",
     )
+    @click.option("--minutes", type=int, help="arena: how long it runs (10–480)")
     @click.option("--starts-in", "starts_in", default="10m", show_default=True, help="e.g. 10m, 2h, 3d")
     @click.option("--tc", "time_control", default="3+2", show_default=True, help="minutes+increment")
     @click.option("--seats", type=int, default=200, show_default=True)
@@ -207,17 +209,20 @@ def register(group: click.Group) -> None:
             "name": kwargs["name"],
             "starts_at": starts_at.isoformat(),
             "time_control": parse_time_control(kwargs["time_control"]),
-            "seats": kwargs["seats"],
-            "minimum": kwargs["minimum"],
-            "threshold": kwargs["threshold"],
-            "double_rounds": kwargs["double_rounds"],
-            "extra_round": kwargs["extra_round"],
             "rated": not kwargs["unrated"],
             "password": kwargs["password"],
         }
+        if kwargs["ruleset"] == "arena":
+            if kwargs["minutes"] is None:
+                raise click.BadParameter("an arena needs its duration", param_hint="'--minutes'")
+            body |= {"ruleset": "arena", "duration_minutes": kwargs["minutes"]}
+        else:
+            body |= {k: kwargs[k] for k in ("seats", "minimum", "threshold", "double_rounds", "extra_round")}
         t = api.call("registration", "POST", "/tournaments", body)
         if as_json:
             _print(t, True)
+        elif t.get("ends_at"):
+            click.echo(f"created {t['id']}: {t['name']}, an arena from {t['starts_at']} to {t['ends_at']}")
         else:
             click.echo(f"created {t['id']}: {t['name']}, starts {t['starts_at']}")
 
@@ -226,7 +231,7 @@ def register(group: click.Group) -> None:
     @click.option("--password")
     @options
     def join(tournament: uuid.UUID, password: str | None, **kwargs: Any) -> None:
-        """Join a tournament before its start."""
+        """Join a tournament before its start (an arena: until its end, also to come back from a pause)."""
         as_json = kwargs.pop("as_json")
         api = make_api(kwargs)
         t = api.call("registration", "POST", f"/tournaments/{tournament}/entries", {"password": password})

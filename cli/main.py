@@ -32,6 +32,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.check",
     "cli.generate",
     "cli.demo",
+    "cli.arena",
     "cli.group_playoff",
     "cli.dlq",
 )

@@ -72,7 +72,12 @@ def bootstrap(
     def uow_factory() -> UnitOfWork:
         return SqlRegistrationUnitOfWork(**p.uow_options())
 
-    handlers = Handlers(p.clock, dt.timedelta(seconds=settings.min_lead_seconds), draw_seed)
+    handlers = Handlers(
+        p.clock,
+        dt.timedelta(seconds=settings.min_lead_seconds),
+        draw_seed,
+        arena_min_minutes=settings.arena_min_minutes,
+    )
     bus: MessageBus[UnitOfWork] = MessageBus(uow_factory, handlers.table())
     return Registration(
         settings, p.engine, p.clock, p.broker, bus, handlers, p.relay, subscriptions(handlers, uow_factory)

@@ -98,6 +98,10 @@ class Stack:
                 "ARBITER_MIN_LEAD_SECONDS": "1",
                 "ARBITER_SCHEDULER_POLL_SECONDS": "0.1",
                 "ARBITER_CLOCKS_TICK_SECONDS": "0.05",
+                # arenas: a two-minute arena is allowed here, and workers pass and take over fast
+                "ARBITER_ARENA_MIN_MINUTES": "1",
+                "ARBITER_ARENA_PASS_SECONDS": "0.2",
+                "ARBITER_ARENA_LEASE_SECONDS": "2",
                 "ARBITER_WEB_WORKERS": "2",
                 # short, so the limits' e2e tests see stalled clients timed out soon
                 "ARBITER_BODY_TIMEOUT_SECONDS": "5",

@@ -86,6 +86,7 @@ MATRIX: dict[str, dict[str, int]] = {
     "PATCH /tournaments/{tournament_id}/players/{player_id}": row(403, 403, 403, 403, 200, 200, 403),
     "DELETE /tournaments/{tournament_id}/players/{player_id}": row(403, 403, 403, 403, 200, 200, 403),
     "POST /tournaments/{tournament_id}/entries/{player_id}/confirm": row(403, 403, 403, 403, 200, 200, 403),
+    "POST /tournaments/{tournament_id}/entries/{player_id}/pause": row(403, 200, 403, 403, 200, 200, 200),
     # pairing
     "POST /tournaments/{tournament_id}/rounds/{number}/publish": row(403, 403, 403, 403, 200, 200, 403),
     "POST /games/{game_id}/correction": row(403, 403, 403, 403, 200, 200, 403),
@@ -106,6 +107,7 @@ MATRIX: dict[str, dict[str, int]] = {
     "POST /tournaments/{tournament_id}/groups/{group}/lots": row(403, 403, 403, 403, 403, 200, 403),
     "POST /tournaments/{tournament_id}/phases": row(403, 403, 403, 403, 403, 200, 403),
     "POST /tournaments/{tournament_id}/deadlines": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /games/{game_id}/boost": row(403, 200, 403, 403, 403, 403, 403),
 }
 SERVICE_OF = {
     "POST /accounts": "registration",
@@ -126,6 +128,7 @@ SERVICE_OF = {
     "POST /tournaments/{tournament_id}/groups/{group}/lots": "pairing",
     "POST /tournaments/{tournament_id}/phases": "pairing",
     "POST /tournaments/{tournament_id}/deadlines": "pairing",
+    "POST /games/{game_id}/boost": "clocks",
 }
 
 
@@ -149,7 +152,8 @@ class World:
     players: list[Account]
     rounds: int = 0  # rounds whose games the clocks hold
     games: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
-    reads: list[tuple[str, str]] = field(default_factory=list)  # what else to read of it: (service, path)
+    organiser: Account | None = None  # None: the matrix's organiser
+    reads: list[tuple[str, str]] = field(default_factory=list)  # more of what the services store of it
     absent: list[Account] = field(default_factory=list)  # fide-rapid: who lost round 1 at the default time
 
 
@@ -185,6 +189,7 @@ class Matrix:
         self.fide_started = self.fide_after_round_one()
         self.gp_entries = self.group_playoff_entries()
         self.gp = self.group_playoff_tied()
+        self.arena = self.running_arena()
 
     # -- building the worlds ---------------------------------------------------------------------------
     def _arbiter(self, name: str) -> Account:
@@ -196,15 +201,14 @@ class Matrix:
     def player(self, prefix: str = "M") -> Account:
         return self.story.register(f"{prefix} {next(self.counter)}", 1500 + next(self.counter) % 500)
 
-    def appoint(self, tid: uuid.UUID) -> None:
+    def appoint(self, tid: uuid.UUID, organiser: Account | None = None) -> None:
         s = self.story
+        organiser = organiser or self.organiser
         for body in (
             {"account_id": str(self.arbiter_in.id)},
             {"account_id": str(self.arbiter_out.id), "games": [str(uuid.uuid4())]},
         ):
-            s.call(
-                "registration", "POST", f"/tournaments/{tid}/arbiters", body, self.organiser.token, expect=201
-            )
+            s.call("registration", "POST", f"/tournaments/{tid}/arbiters", body, organiser.token, expect=201)
 
     def knockout_draft(self, n: int, **knockout: Any) -> World:
         s = self.story
@@ -349,20 +353,54 @@ class Matrix:
         event.play(lambda p: not event.open_games(p) and any(m["phase"] == "playoff" for m in p["matches"]))
         return World(tid, players, reads=[("pairing", f"/tournaments/{tid}/group-playoff")])
 
+    def running_arena(self) -> World:
+        """A started arena of four players in two games (an hour on the clock, two hours to run: no game
+        ends and nobody is paired again while the cells run). Its own organiser: the matrix's runs the
+        Swiss, and an organiser runs one `platform` or arena competition at a time."""
+        s = self.story
+        organiser = s.register("Arena organiser matrix", 1900)
+        tid = s.create_tournament(
+            organiser,
+            ruleset="arena",
+            duration_minutes=120,
+            base_seconds=3600,
+            start_in=4,
+            name="matrix arena",
+        )
+        self.appoint(tid, organiser)
+        players = [self.player("Arena") for _ in range(4)]
+        for p in players:
+            s.join(p, tid)
+        s.wait_status(tid, "started")
+        games = wait_for(
+            lambda: (
+                len(g := s.call("clocks", "GET", f"/tournaments/{tid}/games")["games"]) == 2
+                and all(x["status"] == "running" for x in g)
+                and g
+            ),
+            timeout=30,
+            what="the arena's two games running",
+        )
+        reads = [("clocks", f"/tournaments/{tid}/games"), ("standings", f"/tournaments/{tid}/arena")]
+        return World(tid, players, games={0: games}, organiser=organiser, reads=reads)
+
     # -- reading a world -------------------------------------------------------------------------------
     def snapshot(self, world: World) -> Any:
         """Everything the four services show of the world, to the organiser (unpublished rounds too)."""
-        s, tid, token = self.story, world.id, self.organiser.token
-        reads = [
-            ("registration", f"/tournaments/{tid}"),
-            ("registration", f"/tournaments/{tid}/arbiters"),
-            ("registration", f"/tournaments/{tid}/audit"),
-            ("registration", f"/tournaments/{tid}/players"),
-            ("pairing", f"/tournaments/{tid}"),
-            ("standings", f"/tournaments/{tid}/bracket"),
-            ("standings", f"/tournaments/{tid}/standings"),
-        ] + [("clocks", f"/tournaments/{tid}/games?round={n}") for n in range(1, world.rounds + 2)]
-        reads += world.reads
+        s, tid, token = self.story, world.id, (world.organiser or self.organiser).token
+        reads = (
+            [
+                ("registration", f"/tournaments/{tid}"),
+                ("registration", f"/tournaments/{tid}/arbiters"),
+                ("registration", f"/tournaments/{tid}/audit"),
+                ("registration", f"/tournaments/{tid}/players"),
+                ("pairing", f"/tournaments/{tid}"),
+                ("standings", f"/tournaments/{tid}/bracket"),
+                ("standings", f"/tournaments/{tid}/standings"),
+            ]
+            + [("clocks", f"/tournaments/{tid}/games?round={n}") for n in range(1, world.rounds + 2)]
+            + world.reads
+        )
         seen = []
         for service, path in reads:
             status, _text, answer = s._request(
@@ -536,6 +574,21 @@ def refuse(m: Matrix, who: str, ok: bool):
     return on(world, f"/entries/{entry.id}/refuse", {"reason": f"refused by {who}"})
 
 
+def pause(m: Matrix, who: str, ok: bool):
+    """An arena's player pauses: themselves, or one for each official and the service (one each)."""
+    world = m.arena
+    player = world.players[0]
+    target = {"arbiter_in": world.players[1], "organiser": world.players[2], "service": world.players[3]}
+    return on(world, f"/entries/{target.get(who, player).id}/pause", player=player)
+
+
+def boost(m: Matrix, who: str, ok: bool):
+    """The boost in an arena's game: White's, before their first move."""
+    world = m.arena
+    game = world.games[0][0]
+    return world, Request(f"/games/{game['id']}/boost", {}), m.in_game(game, world)
+
+
 def publish(m: Matrix, who: str, ok: bool):
     world = m.unpublished
     return on(world, "/rounds/1/publish")
@@ -657,6 +710,7 @@ TARGETS: dict[str, Target] = {
     "PATCH /tournaments/{tournament_id}/players/{player_id}": change_person,
     "DELETE /tournaments/{tournament_id}/players/{player_id}": remove_person,
     "POST /tournaments/{tournament_id}/entries/{player_id}/confirm": confirm,
+    "POST /tournaments/{tournament_id}/entries/{player_id}/pause": pause,
     "POST /tournaments/{tournament_id}/rounds/{number}/publish": publish,
     "POST /games/{game_id}/correction": correction,
     "POST /tournaments/{tournament_id}/byes": bye,
@@ -675,6 +729,7 @@ TARGETS: dict[str, Target] = {
     "POST /tournaments/{tournament_id}/groups/{group}/lots": lots,
     "POST /tournaments/{tournament_id}/phases": phase,
     "POST /tournaments/{tournament_id}/deadlines": deadline,
+    "POST /games/{game_id}/boost": boost,
 }
 
 
@@ -689,7 +744,7 @@ def matrix(stack: Stack) -> Iterator[Matrix]:
         story.call(
             "pairing", "POST", f"/tournaments/{world.id}/byes", body, built.organiser.token, expect=201
         )
-    for w in (
+    worlds = (
         built.draft,
         built.started,
         built.unpublished,
@@ -699,7 +754,9 @@ def matrix(stack: Stack) -> Iterator[Matrix]:
         built.fide_started,
         built.gp_entries,
         built.gp,
-    ):
+        built.arena,
+    )
+    for w in worlds:
         built.settled(w)
     yield built
 
@@ -732,6 +789,8 @@ def test_cell(matrix: Matrix, endpoint: str, who: str):
     ok = expected < 400
     world, request, player = TARGETS[endpoint](matrix, who, ok)
     token = matrix.tokens.get(who) if who != "player" else (player.token if player else None)
+    if who == "organiser" and world is not None and world.organiser is not None:
+        token = world.organiser.token  # the world's own organiser
     before = None
     if world is not None and not ok:
         before = matrix.last.get(world.id) or matrix.snapshot(world)

@@ -64,6 +64,9 @@ games = sa.Table(
     sa.Column("default_time_seconds", sa.Integer(), nullable=True),
     # penalties, oldest first: [{at, kind, player_id, occurrence, consequence, decision, white_ms, black_ms}]
     sa.Column("incidents", sa.JSON(none_as_null=True), nullable=True),
+    # an arena's game (RULES.md §3): the players may take the boost; the sides that took it (white,black)
+    sa.Column("arena", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("boosted", sa.String(20), nullable=True),
     sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
     sa.Index(
         "ix_games_deadline",

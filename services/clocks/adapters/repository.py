@@ -130,6 +130,7 @@ _CHANGING = (
     "server_clock",  # the tournament's timing arriving after the game was created
     "default_time_seconds",
     "incidents",
+    "boosted",
 )
 _SAVE = (
     sa.update(games)
@@ -238,6 +239,7 @@ def game_from_row(row: Any) -> Game:
         to_move=_side(row.to_move),
         turn_started_at=aware_or_none(row.turn_started_at),
         flagged=_side(row.flagged),
+        boosted={Side(s) for s in (row.boosted or "").split(",") if s},
     )
     return Game(
         id=row.id,
@@ -269,6 +271,7 @@ def game_from_row(row: Any) -> Game:
         server_clock=row.server_clock,
         default_time=_seconds(row.default_time_seconds),
         incidents=[incident_in(i) for i in row.incidents or ()],
+        arena=row.arena,
     )
 
 
@@ -309,7 +312,13 @@ def _changing(g: Game) -> dict[str, Any]:
         "server_clock": g.server_clock,
         "default_time_seconds": _in_seconds(g.default_time),
         "incidents": [incident_out(i) for i in g.incidents] or None,
+        "boosted": _boosted(g),
     }
+
+
+def _boosted(g: Game) -> str | None:
+    """The sides that took the arena boost, as the ``boosted`` column holds them (``white,black``)."""
+    return ",".join(sorted(s.value for s in g.clock.boosted)) or None
 
 
 def row_of(g: Game) -> dict[str, Any]:
@@ -353,6 +362,8 @@ def row_of(g: Game) -> dict[str, Any]:
         "server_clock": g.server_clock,
         "default_time_seconds": _in_seconds(g.default_time),
         "incidents": [incident_out(i) for i in g.incidents] or None,
+        "boosted": _boosted(g),
+        "arena": g.arena,
     }
 
 

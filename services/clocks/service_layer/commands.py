@@ -30,6 +30,14 @@ class MakeMove:
 
 
 @dataclass(frozen=True)
+class TakeBoost:
+    """An arena's player takes the boost before their first move (RULES.md §3)."""
+
+    game_id: uuid.UUID
+    player_id: uuid.UUID
+
+
+@dataclass(frozen=True)
 class ReportResult:
     """A player of the game reports (or claims) its result; its organiser, an arbiter in scope or the
     game server enters it."""
@@ -118,6 +126,7 @@ class CreateGames:
     round: int
     games: tuple[PairedGame, ...]
     released: bool
+    arena: bool = False  # an arena's games (``arena.paired``): the boost is offered
 
 
 @dataclass(frozen=True)

@@ -133,10 +133,12 @@ _DUE = (
     .order_by(tournaments.c.starts_at)
     .limit(sa.bindparam("limit"))
 )
+# the competitions of which an organiser runs one at a time (RULES.md §2, §3)
+SELF_REGISTERED = (Ruleset.PLATFORM.value, Ruleset.ARENA.value)
 _BUSY = sa.select(sa.func.count()).where(
     tournaments.c.organiser_id == sa.bindparam("organiser_id"),
     tournaments.c.status.in_(RUNNING),
-    tournaments.c.ruleset == Ruleset.PLATFORM.value,
+    tournaments.c.ruleset.in_(SELF_REGISTERED),
 )
 
 
@@ -372,6 +374,7 @@ def entry_row(tournament_id: uuid.UUID, e: Entry) -> dict[str, Any]:
         "rating_standard": p.rating_standard,
         "rating_rapid": p.rating_rapid,
         "from_round": e.from_round,
+        "paused": e.paused,
         "creates_games": e.creates_games,
     }
 
@@ -410,6 +413,7 @@ def entry_of(row: Any) -> Entry:
         by_hand=row.by_hand,
         confirmed=row.standing != Standing.UNCONFIRMED.value,
         from_round=row.from_round,
+        paused=row.paused,
         creates_games=row.creates_games,
     )
 
@@ -455,6 +459,7 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         arbiters={a.account_id: a for a in map(arbiter_of, arbiter_rows)},
         fide=fide_of(row.fide) if row.fide is not None else None,
         rounds_paired=row.rounds_paired,
+        arena_minutes=row.arena_minutes,
         group_playoff=None if row.group_playoff is None else group_format_of(row.group_playoff),
     )
 
@@ -485,6 +490,7 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "byes_on_request": t.byes_on_request,
         "fide": fide_json(t.fide) if t.fide is not None else None,
         "rounds_paired": t.rounds_paired,
+        "arena_minutes": t.arena_minutes,
         "group_playoff": None if t.group_playoff is None else group_format_json(t.group_playoff),
     }
 

@@ -35,6 +35,7 @@ class PlaySettings:
     knockout: KnockoutFormat | None = None
     byes_on_request: bool = False
     fide: FideFormat | None = None  # fide-rapid: fixed at the start (a round robin's rounds too)
+    arena_minutes: int | None = None  # arena: how long it runs from its start
     group_playoff: GroupFormat | None = None  # group-playoff: the groups' lot seed drawn at the start
 
     @property
@@ -65,6 +66,14 @@ class TournamentScheduled(DomainEvent):
     seats: int
     minimum: int
     settings: PlaySettings
+
+
+@dataclass(frozen=True)
+class PlayerPaused(DomainEvent):
+    """An arena's player paused: out of the waiting pool until they join again, keeping their score."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
 
 
 @dataclass(frozen=True)

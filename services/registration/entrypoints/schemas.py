@@ -321,6 +321,9 @@ class CreateTournamentBody(Strict):
         " (platform: off, a hand-set option; knockouts: never; fide-rapid: always)",
     )
     fide: FideBody | None = Field(None, description="fide-rapid: its settings (required)")
+    duration_minutes: int | None = Field(
+        None, ge=0, le=100_000, description="arena: how long it runs, 10–480 minutes (required)"
+    )
     group_playoff: GroupPlayoffBody | None = Field(None, description="group-playoff: its settings (required)")
 
     @field_validator("ruleset", mode="before")
@@ -450,6 +453,7 @@ class EntryOut(BaseModel):
     profile: ProfileOut | None = Field(None, description="fide-rapid: the player's FIDE data")
     by_hand: bool = Field(False, description="fide-rapid: a person entered by an official, with no account")
     from_round: int | None = Field(None, description="a late entry: the first round they play")
+    paused: bool = Field(False, description="arena: out of the waiting pool until they join again")
 
     @classmethod
     def of(cls, e: Entry) -> EntryOut:
@@ -459,6 +463,7 @@ class EntryOut(BaseModel):
             rating=e.rating,
             status=e.standing,
             withdrawn_at=e.withdrawal.at if e.withdrawal else None,
+            paused=e.paused,
             profile=ProfileOut.of(e.profile),
             by_hand=e.by_hand,
             from_round=e.from_round,
@@ -543,6 +548,8 @@ class TournamentOut(BaseModel):
     entries: list[EntryOut]
     knockout: KnockoutOut | None = None
     fide: FideOut | None = None
+    duration_minutes: int | None = Field(None, description="arena: how long it runs")
+    ends_at: dt.datetime | None = Field(None, description="arena: its end (no new game after it closes)")
     group_playoff: GroupPlayoffOut | None = None
 
     @classmethod
@@ -574,6 +581,8 @@ class TournamentOut(BaseModel):
             entries=[EntryOut.of(e) for e in t.entries],
             knockout=KnockoutOut.of(t.knockout, t.drawn_order()) if t.knockout is not None else None,
             fide=FideOut.of(t.fide, t.rounds_paired) if t.fide is not None else None,
+            duration_minutes=t.arena_minutes,
+            ends_at=t.ends_at,
             group_playoff=GroupPlayoffOut.of(t) if t.group_playoff is not None else None,
         )
 

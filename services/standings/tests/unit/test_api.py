@@ -259,6 +259,7 @@ def test_pages_answer_html(client, svc):
 def test_openapi_documents_the_json_api_only(client):
     paths = client.get("/openapi.json").json["paths"]
     assert sorted(paths) == [
+        "/tournaments/{tournament_id}/arena",
         "/tournaments/{tournament_id}/bracket",
         "/tournaments/{tournament_id}/crosstable",
         "/tournaments/{tournament_id}/csv",

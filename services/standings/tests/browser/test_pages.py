@@ -168,17 +168,21 @@ def test_a_round_page_shows_its_results(site, page):
     with page.expect_navigation():  # the next page, not the one still shown
         page.locator("nav .rounds").get_by_role("link", name="3", exact=True).click()
     assert page.locator("h2").inner_text() == "Round 3 of 5"
-    assert cells(page, "#pairings tbody tr") == [
-        ["1", "2", "Player 2", "2000", "0-1", "6", "Player 6", "1800"],
-        ["2", "3", "Player 3", "1950", "1-0", "1", "Player 1", "2050"],
-        ["3", "4", "Player 4", "1900", "-/+", "5", "Player 5", "1850"],
+    assert cells(page, "#pairings-3 thead tr") == [
+        ["Bo.", "SNo", "White", "Rtg", "Pts.", "Result", "Pts.", "SNo", "Black", "Rtg"]
+    ]
+    # points before the round (2/1/0): after rounds 1-2, 1 and 2 have 3, 3 has 1, 4 has 4, 5 has 1, 6 has 0
+    assert cells(page, "#pairings-3 tbody tr") == [
+        ["1", "2", "Player 2", "2000", "3", "0-1", "0", "6", "Player 6", "1800"],
+        ["2", "3", "Player 3", "1950", "1", "1-0", "3", "1", "Player 1", "2050"],
+        ["3", "4", "Player 4", "1900", "4", "-/+", "1", "5", "Player 5", "1850"],
     ]
 
 
 def test_a_round_in_progress(site, page):
     page.goto(f"{site.url}/t/{site.live.id}/rounds/2")
     assert page.locator("#status").inner_text() == "Round 2 of 3 in progress: 1 of 2 games finished."
-    assert [row[4] for row in cells(page, "#pairings tbody tr")] == ["1-0", "playing"]
+    assert [row[5] for row in cells(page, "#pairings-2 tbody tr")] == ["1-0", "playing"]
     page.goto(f"{site.url}/t/{site.live.id}")
     assert "round 2 in progress: 1 of 2 games counted" in page.locator("#standings caption").inner_text()
 
@@ -186,7 +190,7 @@ def test_a_round_in_progress(site, page):
 def test_an_unpublished_round_shows_no_result(site, page):
     page.goto(f"{site.url}/t/{site.knockout.id}/rounds/1")
     assert page.locator("#unpublished").is_visible()
-    assert page.locator("#pairings").count() == 0
+    assert page.locator("table.pairings").count() == 0
     text = page.locator("main").inner_text()
     assert "1-0" not in text and "Player 1" not in text
     assert page.locator("#status").inner_text() == "Round 1 of 2 is paired, not yet published."
@@ -244,12 +248,12 @@ def test_a_paired_unpublished_round_shows_no_result_in_the_bracket(site, page):
     assert page.locator("#placing").count() == 0
     with page.expect_navigation():  # the next page, not the one still shown
         page.locator("nav .rounds").get_by_role("link", name="2", exact=True).click()
-    assert page.locator("#unpublished").is_visible() and page.locator("#pairings").count() == 0
+    assert page.locator("#unpublished").is_visible() and page.locator("table.pairings").count() == 0
 
 
 def test_a_knockout_round_page_names_every_game(site, page):
     page.goto(f"{site.url}/t/{site.bracket.id}/rounds/1")
-    rows = cells(page, "#pairings tbody tr")
+    rows = cells(page, "#pairings-1 tbody tr")
     assert [(row[0], row[1], row[5]) for row in rows] == [
         ("1", "Game 1", "1-0"),
         ("1", "Game 2", "1-0"),
@@ -258,7 +262,7 @@ def test_a_knockout_round_page_names_every_game(site, page):
         ("2", "Game 1", "1-0"),
         ("2", "Game 2", "½-½"),
     ]
-    assert page.locator("#byes li").all_inner_texts() == ["Bye: Anand (1)", "Bye: Botvinnik (2)"]
+    assert page.locator("#byes-1 li").all_inner_texts() == ["Bye: Anand (1)", "Bye: Botvinnik (2)"]
 
 
 def test_a_name_with_a_script_shows_as_text(site, page):
@@ -293,15 +297,15 @@ def test_a_withdrawn_player_is_marked_in_the_standings_and_the_crosstable(site, 
 
 def test_a_corrected_result_and_a_requested_bye_on_the_round_pages(site, page):
     page.goto(f"{site.url}/t/{site.decided.id}/rounds/1")
-    rows = cells(page, "#pairings tbody tr")
-    assert rows[1] == ["2", "2", "Botvinnik", "2000", "0-1 corrected", "5", "Euwe", "1850"]
-    result = page.locator("#pairings tbody tr").nth(1).locator("td.result")
+    rows = cells(page, "#pairings-1 tbody tr")
+    assert rows[1] == ["2", "2", "Botvinnik", "2000", "0", "0-1 corrected", "0", "5", "Euwe", "1850"]
+    result = page.locator("#pairings-1 tbody tr").nth(1).locator("td.result")
     assert (
         result.get_attribute("title") == "corrected from ½-½ to 0-1 by the arbiter: the scoresheets say 0-1"
     )
-    assert rows[2][6] == "Fischer withdrawn"
+    assert rows[2][8] == "Fischer withdrawn"
     page.goto(f"{site.url}/t/{site.decided.id}/rounds/2")
-    assert page.locator("#byes li").all_inner_texts() == [
+    assert page.locator("#byes-2 li").all_inner_texts() == [
         "Zero-point bye (requested): Botvinnik (2), 0 points"
     ]
 

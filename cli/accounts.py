@@ -150,7 +150,7 @@ def register(group: click.Group) -> None:
         if as_json:
             click.echo(json.dumps({"account": found, "config": str(path)}, indent=2))
         else:
-            click.echo(f"logged in as {found['name']} ({found['id']}); token kept in {path}")
+            click.echo(f"logged in as {found['name']} ({found['id']})")
 
     @group.command()
     def logout() -> None:

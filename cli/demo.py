@@ -425,7 +425,11 @@ def _num(value: Any) -> str:
 def register(group: click.Group) -> None:
     @group.command()
     @click.option(
-        "--players", type=click.IntRange(4, 26), default=10, show_default=True, help="how many simulated players"
+        "--players",
+        type=click.IntRange(4, 26),
+        default=10,
+        show_default=True,
+        help="how many simulated players",
     )
     @click.option("--seed", type=int, default=2026, show_default=True, help="the simulation's random seed")
     @click.option("--tc", "time_control", default="3+2", show_default=True, help="minutes+increment")

@@ -26,8 +26,8 @@ from cli.errors import CliError
 from cli.text import plural, points
 
 if TYPE_CHECKING:
-    from rich.table import Table
     from rich.console import JustifyMethod
+    from rich.table import Table
 
 BYE_KINDS = {
     "pairing_allocated": "pairing-allocated bye",

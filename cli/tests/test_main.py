@@ -63,7 +63,9 @@ ALL = _commands(build_cli(), click.Context(build_cli(), info_name="arbiter"))
 
 
 @pytest.mark.parametrize(("path", "command"), ALL, ids=[p for p, _ in ALL])
-def test_help_gives_every_option_a_meaning_and_its_environment_variable(path: str, command: click.Command) -> None:
+def test_help_gives_every_option_a_meaning_and_its_environment_variable(
+    path: str, command: click.Command
+) -> None:
     assert command.help, f"{path}: no description"
     for param in command.params:
         if not isinstance(param, click.Option) or param.hidden:

@@ -19,6 +19,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from cli.text import console, points
 from shared.events import Envelope, Event, RoundPaired
 
 NAMES = [
@@ -419,7 +420,7 @@ def _for_first(game: dict[str, Any], seed: int) -> str:
 def _num(value: Any) -> str:
     if value is None:
         return ""
-    return f"{value:g}" if isinstance(value, float | int) else str(value)
+    return points(value) if isinstance(value, float | int) else str(value)
 
 
 def register(group: click.Group) -> None:
@@ -447,7 +448,7 @@ def register(group: click.Group) -> None:
         from cli.client import parse_time_control
 
         tc = parse_time_control(time_control)
-        common = (Console(), random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])
+        common = (console(), random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])
         runner: Demo | KnockoutDemo
         if ruleset == "platform":
             runner = Demo(*common, double_rounds)

@@ -9,7 +9,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, JustifyMethod
+    from rich.table import Table
 
 WIDTH = 80
 
@@ -40,3 +41,18 @@ def console() -> Console:
     from rich.console import Console
 
     return Console(width=None if sys.stdout.isatty() else WIDTH, highlight=False)
+
+
+def table(
+    *columns: str, title: str | None = None, right: tuple[str, ...] = (), whole: tuple[str, ...] = ()
+) -> Table:
+    """A table with a rule under its head, no frame and one space between columns: more of the 80
+    columns for the names. ``right``: the columns aligned right (numbers); ``whole``: never wrapped (ids)."""
+    from rich import box
+    from rich.table import Table
+
+    out = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 0))
+    for name in columns:
+        justify: JustifyMethod = "right" if name in right else "left"
+        out.add_column(name, justify=justify, no_wrap=name in whole)
+    return out

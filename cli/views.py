@@ -23,10 +23,9 @@ import httpx
 
 from cli.client import Api, api_options, make_api, parse_duration
 from cli.errors import CliError
-from cli.text import plural, points
+from cli.text import plural, points, table
 
 if TYPE_CHECKING:
-    from rich.console import JustifyMethod
     from rich.table import Table
 
 BYE_KINDS = {
@@ -53,17 +52,6 @@ def _when(value: str | None) -> str:
     return shown
 
 
-def _table(*columns: tuple[str, JustifyMethod]) -> Table:
-    """A table with a rule under its head and no frame: more of the 80 columns for the names."""
-    from rich import box
-    from rich.table import Table
-
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
-    for name, justify in columns:
-        table.add_column(name, justify=justify, no_wrap=name in ("Game", "Pts"))
-    return table
-
-
 def _print(*things: Any) -> None:
     from cli.text import console
 
@@ -79,10 +67,10 @@ def _summary(t: dict[str, Any]) -> str:
 
 
 def _entries(t: dict[str, Any]) -> Table:
-    table = _table(("#", "right"), ("Name", "left"), ("Rtg", "right"), ("Status", "left"), ("Player", "left"))
+    out = table("#", "Name", "Rtg", "Status", "Player", right=("#", "Rtg"), whole=("Player",))
     for i, e in enumerate(t["entries"], start=1):
-        table.add_row(str(i), e["name"], str(e["rating"] or ""), e["status"], e["player_id"])
-    return table
+        out.add_row(str(i), e["name"], str(e["rating"] or ""), e["status"], e["player_id"])
+    return out
 
 
 def _standings(data: dict[str, Any]) -> tuple[str, Table]:
@@ -96,18 +84,16 @@ def _standings(data: dict[str, Any]) -> tuple[str, Table]:
         if playing:
             r = playing[0]
             title += f" (round {r['number']} in progress: {r['finished']} of {plural(r['games'], 'game')} finished)"
-    table = _table(
-        ("#", "right"), ("SNo", "right"), ("Name", "left"), ("Pts", "right"), *((c, "right") for c in codes)
-    )
+    out = table("#", "SNo", "Name", "Pts", *codes, right=("#", "SNo", "Pts", *codes))
     for row in rows:
-        table.add_row(
+        out.add_row(
             str(row["rank"]),
             str(row["seed"]),
             row["name"] + (f" ({row['status']})" if row.get("status") else ""),
             points(row["points"]),
             *(points(row["tiebreaks"].get(c)) for c in codes),
         )
-    return title, table
+    return title, out
 
 
 def register(group: click.Group) -> None:
@@ -192,13 +178,11 @@ def register(group: click.Group) -> None:
                 click.echo(g["game_id"])
             return
         click.echo(f"{found['name']}: round {found['number']} ({found['status']})")
-        table = _table(
-            ("Bd", "right"), ("White", "left"), ("Black", "left"), ("Result", "center"), ("Game", "left")
-        )
+        out = table("Bd", "White", "Black", "Result", "Game", right=("Bd",), whole=("Game",))
         for g in found["games"]:
             board = str(g["board"]) if not found["double_rounds"] else f"{g['board']}.{g['leg']}"
-            table.add_row(board, g["white"]["name"], g["black"]["name"], g["result"] or "", g["game_id"])
-        _print(table)
+            out.add_row(board, g["white"]["name"], g["black"]["name"], g["result"] or "", g["game_id"])
+        _print(out)
         for bye in found["byes"]:
             scored = "" if bye["points"] is None else f": {plural_points(bye['points'])}"
             click.echo(f"bye: {bye['player']['name']} ({BYE_KINDS.get(bye['kind'], bye['kind'])}{scored})")

@@ -29,7 +29,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from services.standings.domain.live_table import GROUP_COLUMNS
-from services.standings.domain.rounds import Game
+from services.standings.domain.rounds import BYE_RESULTS, Game, RoundStatus
 from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
 from services.standings.domain.withdrawals import stays_in_draw
 from shared.scoring import PointSystem, Result, side_results
@@ -99,9 +99,16 @@ def trf_document(t: Tournament) -> TrfDocument:
         trf2026=True,
     )
     blocks: dict[int, list[RoundEntry | None]] = {p.seed: [] for p in t.players}
+    # the byes of a round still being played are in the file but not yet in the table: the points
+    # written with each player are their blocks' sum, so these are added to the table's
+    pending: dict[int, Fraction] = {}
     last = 0
     for rnd in t.published_rounds():
         last = rnd.number
+        if ruleset is not None and rnd.progress().status is not RoundStatus.FINISHED:
+            for bye in rnd.byes:
+                scored = ruleset.point_system.points(BYE_RESULTS[bye.kind]) * info.legs
+                pending[bye.seed] = pending.get(bye.seed, Fraction(0)) + scored
         for leg in range(1, info.legs + 1):
             entries: dict[int, RoundEntry | None] = {}
             for game in rnd.games:
@@ -125,7 +132,7 @@ def trf_document(t: Tournament) -> TrfDocument:
                 blocks[seed].extend([ABSENT] * info.legs)
     for p in t.players:
         row = rows.get(p.seed)
-        points = row.points if row is not None else None
+        points = row.points + pending.get(p.seed, 0) if row is not None else None
         if row is not None and info.is_group:
             board = row.tiebreaks[GROUP_COLUMNS[0]]
             points = Fraction(board) if board is not None else None

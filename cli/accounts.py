@@ -24,7 +24,7 @@ from typing import Any
 import click
 
 from cli import config
-from cli.client import api_options, make_api, mint, quiet_option, secret_option
+from cli.client import api_options, make_api, mint, quiet_option, secret_option, token_claims
 from cli.errors import CliError
 
 SPEEDS = ("ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence")
@@ -116,19 +116,8 @@ def register(group: click.Group) -> None:
         click.echo(json.dumps(found, indent=2) if as_json else _account_line(found))
 
     @group.command()
-    @click.argument("account_id", metavar="ACCOUNT_ID", type=click.UUID, required=False)
-    @click.option(
-        "--role",
-        "roles",
-        multiple=True,
-        type=click.Choice(["player", "arbiter", "service"]),
-        default=("player",),
-        show_default=True,
-        help="a role the signed token carries (repeat for more)",
-    )
-    @click.option(
-        "--hours", type=float, default=12, show_default=True, help="how long a signed token is valid"
-    )
+    @click.argument("account_id", metavar="[ACCOUNT_ID]", type=click.UUID, required=False)
+    @token_claims
     @secret_option
     @api_options
     def login(

@@ -303,20 +303,27 @@ def register(group: click.Group) -> None:
 
     @group.command()
     @click.option("--subject", type=click.UUID, default=None, help="the account id (default: a new one)")
-    @click.option(
+    @token_claims
+    @secret_option
+    def token(subject: uuid.UUID | None, roles: tuple[str, ...], secret: str | None, hours: float) -> None:
+        """Mint a bearer token for local use (signed with ARBITER_JWT_SECRET)."""
+        click.echo(mint(secret, subject or uuid.uuid4(), roles, hours))
+
+
+def token_claims(f: Any) -> Any:
+    """The options of a token the command line signs: its roles and how long it is valid."""
+    f = click.option(
+        "--hours", type=float, default=12, show_default=True, help="how long the signed token is valid"
+    )(f)
+    return click.option(
         "--role",
         "roles",
         multiple=True,
         type=click.Choice(["player", "arbiter", "service"]),
         default=("player",),
         show_default=True,
-        help="a role the token carries (repeat for more): service may register accounts",
-    )
-    @secret_option
-    @click.option("--hours", type=float, default=12, show_default=True, help="how long the token is valid")
-    def token(subject: uuid.UUID | None, roles: tuple[str, ...], secret: str | None, hours: float) -> None:
-        """Mint a bearer token for local use (signed with ARBITER_JWT_SECRET)."""
-        click.echo(mint(secret, subject or uuid.uuid4(), roles, hours))
+        help="a role the signed token carries (repeat for more): service may register accounts",
+    )(f)
 
 
 def secret_option(f: Any) -> Any:

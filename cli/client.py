@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import time
 import uuid
 from typing import Any
 
@@ -38,6 +39,16 @@ NEEDS_TOKEN = (
 )
 # A forfeit (-/+, -/-) looks like an option to click: unknown "options" are taken as arguments.
 FORFEITS_AS_ARGUMENTS = {"ignore_unknown_options": True}
+
+
+RETRIES = 4  # a 503 (a database or Redis down for a moment) is asked again, after its Retry-After
+
+
+def _retry_after(response: httpx.Response) -> float:
+    try:
+        return min(max(float(response.headers.get("Retry-After", "1")), 0.1), 5.0)
+    except ValueError:
+        return 1.0
 
 
 class Api:
@@ -75,13 +86,20 @@ class Api:
             headers["Authorization"] = f"Bearer {self.token}"
         if content_type:
             headers["Content-Type"] = content_type
+        if method == "POST":  # the same key on every attempt: a retried creation is made once
+            headers["Idempotency-Key"] = uuid.uuid4().hex
         url = self.urls[service] + path
-        try:
-            return httpx.request(method, url, json=json, content=content, headers=headers, timeout=30)
-        except httpx.HTTPError as exc:
-            raise click.ClickException(
-                f"cannot reach the {service} service at {self.urls[service]}: {exc}"
-            ) from None
+        for attempt in range(1, RETRIES + 1):
+            try:
+                response = httpx.request(method, url, json=json, content=content, headers=headers, timeout=30)
+            except httpx.HTTPError as exc:
+                raise click.ClickException(
+                    f"cannot reach the {service} service at {self.urls[service]}: {exc}"
+                ) from None
+            if response.status_code != 503 or attempt == RETRIES:
+                return response
+            time.sleep(_retry_after(response))  # a dependency was down for a moment: as the answer asks
+        raise AssertionError("unreachable")
 
     def answer(self, service: str, response: httpx.Response) -> Any:
         """The JSON of a successful answer; a problem as a click error with its title and detail."""

@@ -51,8 +51,10 @@ def test_readme_quickstart_runs_a_tournament_to_its_end(stack: Stack, tmp_path: 
     assert "4 players entered" in out
     # every round's boards list both players by name and a game id the next line reports
     assert len(re.findall(r"Friday blitz: round \d \(", out)) == 3
-    listed = re.findall(r"^\s*\d+(?:\.\d)?\s+\w+ \w+\s+\w+ \w+\s+(\S{36})$", out, flags=re.M)
-    assert set(listed) == set(re.findall(r"^game (\S+): ", out, flags=re.M))  # what was listed was reported
+    board = r"^\s*\d+(?:\.\d)?\s+[A-Z]\w+ [A-Z]\w+\s+[A-Z]\w+ [A-Z]\w+\s+(\S{36})$"  # Bd White Black Game
+    listed = re.findall(board, out, flags=re.M)
+    reported_ids = set(re.findall(r"^game (\S+): ", out, flags=re.M))
+    assert set(listed) == reported_ids, out  # what was listed was reported
     # the final table: three rounds, 1-0 then draws then forfeit wins for Black
     final = out[out.rindex("Friday blitz (platform") :]
     assert "completed" in final and "final standings" in final

@@ -121,7 +121,7 @@ class _Listener:
             if method.routing_key == "game.started":
                 with self.news:
                     self.started_games.setdefault((env["tournament_id"], payload["round"]), []).append(
-                        {"id": payload["game_id"], "white": payload["white"]}
+                        {"id": payload["game_id"], "white": payload["white"], "black": payload["black"]}
                     )
                     self.news.notify_all()
                 return

@@ -14,14 +14,16 @@ import json
 import re
 import time
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import httpx
 
 from cli.config import CONFIG_ENV, saved_token
 from cli.text import plural
 from shared.scoring import Outcome
+
+if TYPE_CHECKING:
+    import httpx
 
 DEFAULT_URLS = {
     "registration": "http://127.0.0.1:8001",
@@ -89,6 +91,8 @@ class Api:
         if method == "POST":  # the same key on every attempt: a retried creation is made once
             headers["Idempotency-Key"] = uuid.uuid4().hex
         url = self.urls[service] + path
+        import httpx  # 0.1 s: imported by the commands that talk to the stack, when they do
+
         for attempt in range(1, RETRIES + 1):
             try:
                 response = httpx.request(method, url, json=json, content=content, headers=headers, timeout=30)

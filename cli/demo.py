@@ -1,7 +1,11 @@
 """`arbiter demo`: a whole tournament in one process with no servers — registration, the scheduled
 start, pairings, server-side clocks with simulated players, results, and the final table.
 `arbiter demo --format knockout|double-knockout`: a knockout instead — the organiser's draft, the start,
-each round published, its matches played game by game (tie-breaks included), the final placing."""
+each round published, its matches played game by game (tie-breaks included), a player withdrawn as round 2
+begins (the forfeit chain) and a correction of round 1 refused because the player's next match has a result
+(with three rounds or more), the final placing.
+`arbiter demo --format fide-rapid [--trf PATH]`: an over-the-board rapid Swiss run by its arbiters
+(``cli/demo_fide.py``)."""
 
 from __future__ import annotations
 
@@ -11,15 +15,16 @@ import random
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from cli.text import console, points
+from cli.text import points
 from shared.events import Envelope, Event, RoundPaired
 
 NAMES = [
@@ -256,28 +261,55 @@ class Demo:
         self.console.print(table)
 
     def _print_table(self, data: dict[str, Any]) -> None:
-        rows = data["rows"]
-        codes = list(rows[0]["tiebreaks"]) if rows else []
-        shown = list(rows[0].get("shown", {})) if rows else []
-        table = Table(title="Final standings", title_justify="left")
-        for col in ("Rk", "Sd", "Name", "Rtg", "Pts", *codes, *shown):
-            table.add_column(col, justify="left" if col == "Name" else "right")
-        for row in rows:
-            pid = uuid.UUID(row["player_id"])
-            table.add_row(
-                str(row["rank"]),
-                str(row["seed"]),
-                row["name"],
-                str(self.ratings[pid]),
-                _num(row["points"]),
-                *(_num(row["tiebreaks"][c]) for c in codes),
-                *(_num(row["shown"][c]) for c in shown),
-            )
-        self.console.print(table)
+        self.console.print(final_table(data, lambda row: str(self.ratings[uuid.UUID(row["player_id"])])))
+
+
+def final_table(data: dict[str, Any], rating: Callable[[dict[str, Any]], str]) -> Table:
+    """The final standings (standings' JSON rows): rank, seed, name, ``rating(row)``, points, tie-breaks."""
+    rows = data["rows"]
+    codes = list(rows[0]["tiebreaks"]) if rows else []
+    shown = list(rows[0].get("shown", {})) if rows else []
+    table = Table(title="Final standings", title_justify="left")
+    for col in ("Rk", "Sd", "Name", "Rtg", "Pts", *codes, *shown):
+        table.add_column(col, justify="left" if col == "Name" else "right")
+    for row in rows:
+        table.add_row(
+            str(row["rank"]),
+            str(row["seed"]),
+            row["name"],
+            rating(row),
+            _num(row["points"]),
+            *(_num(row["tiebreaks"][c]) for c in codes),
+            *(_num(row["shown"][c]) for c in shown),
+        )
+    return table
+
+
+class EmbeddedRun:
+    """A demo that runs ``_run(stack)`` on an embedded stack, its simulated clock at ``clock_start`` (None:
+    now), and says how long it took."""
+
+    console: Console
+    clock_start: ClassVar[dt.datetime | None] = None
+
+    def run(self, workdir: Path) -> int:
+        from cli.embedded import EmbeddedStack
+
+        started = time.monotonic()
+        stack = EmbeddedStack.create(workdir, start=self.clock_start)
+        try:
+            self._run(stack)
+        finally:
+            stack.close()
+        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
+        return 0
+
+    def _run(self, stack: Any) -> None:
+        raise NotImplementedError
 
 
 @dataclass
-class KnockoutDemo:
+class KnockoutDemo(EmbeddedRun):
     """A knockout run as its organiser runs it, the players' results drawn from their ratings (the games
     are not played move by move: the organiser enters each result as it comes)."""
 
@@ -289,18 +321,6 @@ class KnockoutDemo:
     ruleset: str
     names: dict[uuid.UUID, str] = field(default_factory=dict)
     ratings: dict[uuid.UUID, int] = field(default_factory=dict)
-
-    def run(self, workdir: Path) -> int:
-        from cli.embedded import EmbeddedStack
-
-        started = time.monotonic()
-        stack = EmbeddedStack.create(workdir)
-        try:
-            self._run(stack)
-        finally:
-            stack.close()
-        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
-        return 0
 
     def _run(self, stack: Any) -> None:
         staff = stack.token(uuid.uuid4(), "service")
@@ -330,6 +350,8 @@ class KnockoutDemo:
         while number <= len(t["rounds"]):
             pairing.call("POST", f"/tournaments/{tid}/rounds/{number}/publish", None, organiser)
             stack.settle()
+            if number == 2 and t["total_rounds"] >= 3:  # before the final: someone falls ill
+                self._withdraw(stack, tid, organiser, number)
             while running := [
                 g
                 for g in clocks.call("GET", f"/tournaments/{tid}/games?round={number}", None, organiser)[
@@ -348,9 +370,85 @@ class KnockoutDemo:
                     )
                 stack.settle()
             self._print_round(stack, tid, number)
+            if number == 2:
+                self._refused_correction(stack, tid, organiser)
             t = pairing.call("GET", f"/tournaments/{tid}", None, organiser)
             number += 1
         self._print_placing(stack.api["standings"].call("GET", f"/tournaments/{tid}/bracket"))
+
+    def _withdraw(self, stack: Any, tid: str, organiser: str, number: int) -> None:
+        """The organiser withdraws the lowest seed still playing, as their match of round ``number``
+        begins: the forfeit chain (RULES.md §4) gives every remaining game of it to the opponent."""
+        matches = self._matches(stack, tid, number, organiser)
+        match = max(matches, key=lambda m: max(p["seed"] for p in m["players"]))
+        player = max(match["players"], key=lambda p: p["seed"])
+        opponent = next(p for p in match["players"] if p is not player)
+        reason = "fell ill"
+        body = {"player_id": player["player_id"], "reason": reason}
+        stack.api["registration"].call("POST", f"/tournaments/{tid}/withdrawals", body, organiser)
+        stack.settle()
+        games = [
+            g
+            for g in stack.api["clocks"].call(
+                "GET", f"/tournaments/{tid}/games?round={number}", None, organiser
+            )["games"]
+            if g["match_id"] == match["match_id"]
+        ]
+        forfeits = ", ".join(
+            f"game {g['number']} {g['result']['outcome']}"
+            for g in games
+            if g["result"] and g["result"]["reason"] == "withdrawal"
+        )
+        self.console.print(
+            f"Withdrawal: {player['name']} ({player['seed']}) is withdrawn by the organiser, reason "
+            f'"{reason}". Forfeit chain: {match["match_id"]} goes to {opponent["name"]} '
+            f"({opponent['seed']}) by forfeit: {forfeits} (White's result first).\n"
+        )
+
+    def _refused_correction(self, stack: Any, tid: str, organiser: str) -> None:
+        """The organiser tries to turn round 1's deciding game around for a player whose round-2 match
+        already has a result: refused (409), naming the match, as RULES.md §4 says."""
+        from cli.embedded import ApiError
+
+        later = self._matches(stack, tid, 2, organiser)
+        played = {p["seed"]: m for m in later if m["winner"] is not None for p in m["players"]}
+        for match in self._matches(stack, tid, 1, organiser):
+            winner = next(p for p in match["players"] if p["seed"] == match["winner"])
+            loser = next(p for p in match["players"] if p is not winner)
+            games = [g for g in match["games"] if not g["cancelled"] and g["outcome"] in ("1-0", "0-1")]
+            if winner["seed"] not in played or winner["status"] is not None or not games:
+                continue
+            game = games[-1]
+            flipped = "0-1" if game["outcome"] == "1-0" else "1-0"
+            body = {"outcome": flipped, "reason": "the result was entered the wrong way round"}
+            self.console.print(
+                f"Correction asked: {game['label']} of {match['match_id']} ({winner['name']} v {loser['name']}) "
+                f"{game['outcome']} → {flipped}, which would no longer put {winner['name']} through; "
+                f"{winner['name']}'s next match, {played[winner['seed']]['match_id']}, already has a result."
+            )
+            try:
+                stack.api["pairing"].call("POST", f"/games/{game['game_id']}/correction", body, organiser)
+            except ApiError as refused:
+                problem = refused.problem
+                self.console.print(
+                    f"Correction refused ({refused.status} {problem['type'].rsplit('/', 1)[-1]}, "
+                    f"match {problem['match_id']}): {problem['detail']}.\n"
+                )
+                return
+            raise RuntimeError("the correction was accepted: the demo expected it refused")
+
+    def _matches(self, stack: Any, tid: str, number: int, token: str) -> list[dict[str, Any]]:
+        """The two-player matches of round ``number`` as the bracket shows them, each player with their
+        ``player_id`` and each game with its ``id``."""
+        bracket = stack.api["standings"].call("GET", f"/tournaments/{tid}/bracket")
+        matches = [
+            m
+            for section in bracket["sections"]
+            for rnd in section["rounds"]
+            for m in rnd["matches"]
+            if m["round"] == number and not m["bye"]
+        ]
+        return matches
 
     def _outcome(self, game: dict[str, Any]) -> str:
         expected = _expected(self.ratings, game)
@@ -414,7 +512,12 @@ def _expected(ratings: dict[uuid.UUID, int], game: dict[str, Any]) -> float:
 def _for_first(game: dict[str, Any], seed: int) -> str:
     """A game's result as the match's first player scored it (``1-0``: they won)."""
     result = str(game["result"])
-    return result if game["white"] == seed else "-".join(reversed(result.split("-")))
+    if game["white"] == seed:
+        return result
+    return FORFEITS_REVERSED.get(result) or "-".join(reversed(result.split("-")))
+
+
+FORFEITS_REVERSED = {"+/-": "-/+", "-/+": "+/-", "-/-": "-/-"}  # a forfeit has no "-" between two sides
 
 
 def _num(value: Any) -> str:
@@ -427,30 +530,62 @@ def register(group: click.Group) -> None:
     @group.command()
     @click.option(
         "--players",
-        type=click.IntRange(4, 26),
-        default=10,
-        show_default=True,
-        help="how many simulated players",
+        type=click.IntRange(4, 60),
+        default=None,
+        help="how many simulated players: default 10 (at most 26); fide-rapid: 30",
     )
     @click.option("--seed", type=int, default=2026, show_default=True, help="the simulation's random seed")
-    @click.option("--tc", "time_control", default="3+2", show_default=True, help="minutes+increment")
+    @click.option("--tc", "time_control", default=None, help="minutes+increment (3+2; fide-rapid: 15+10)")
     @click.option("--double-rounds", is_flag=True, help="every pairing plays twice, colours swapped")
     @click.option(
         "--format",
         "ruleset",
-        type=click.Choice(["platform", "knockout", "double-knockout"]),
+        type=click.Choice(["platform", "knockout", "double-knockout", "fide-rapid", "group-playoff"]),
         default="platform",
         show_default=True,
-        help="a platform tournament (round robin or Swiss), or a knockout",
+        help="a platform tournament (round robin or Swiss), a knockout, an over-the-board rapid Swiss, or the 4T1 group-playoff event",
     )
-    def demo(players: int, seed: int, time_control: str, double_rounds: bool, ruleset: str) -> None:
+    @click.option(
+        "--trf",
+        type=click.Path(dir_okay=False, writable=True, path_type=Path),
+        default=None,
+        help="fide-rapid: write the final TRF-16 file there",
+    )
+    @click.option(
+        "--json", "as_json", is_flag=True, help="group-playoff: print the event as one JSON document"
+    )
+    def demo(
+        players: int | None,
+        seed: int,
+        time_control: str | None,
+        double_rounds: bool,
+        ruleset: str,
+        trf: Path | None,
+        as_json: bool,
+    ) -> None:
         """Run a whole tournament embedded: one process, simulated players, no servers."""
         from cli.client import parse_time_control
+        from cli.demo_fide import FideRapidDemo
 
-        tc = parse_time_control(time_control)
-        common = (console(), random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])
-        runner: Demo | KnockoutDemo
-        if ruleset == "platform":
+        if ruleset == "group-playoff":
+            from cli.demo_group_playoff import run
+
+            run(seed, as_json)
+            return
+
+        fide = ruleset == "fide-rapid"
+        if trf is not None and not fide:
+            raise click.UsageError("--trf goes with --format fide-rapid")
+        if players is None:
+            players = 30 if fide else 10
+        elif players > 26 and not fide:
+            raise click.BadParameter(f"{players} is not in the range 4<=x<=26", param_hint="'--players'")
+        tc = parse_time_control(time_control or ("15+10" if fide else "3+2"))
+        common = (Console(), random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])
+        runner: Demo | KnockoutDemo | FideRapidDemo
+        if fide:
+            runner = FideRapidDemo(*common, trf=trf)
+        elif ruleset == "platform":
             runner = Demo(*common, double_rounds)
         else:
             runner = KnockoutDemo(*common, ruleset)

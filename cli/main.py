@@ -33,10 +33,12 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.roundrobin",
     "cli.bracket",
     "cli.standings",
+    "cli.exports",
     "cli.pair",
     "cli.check",
     "cli.generate",
     "cli.demo",
+    "cli.group_playoff",
     "cli.dlq",
 )
 
@@ -52,10 +54,12 @@ COMMANDS: dict[str, str] = {
     "roundrobin": "cli.roundrobin",
     "bracket": "cli.bracket",
     **dict.fromkeys(("crosstable", "standings", "trf"), "cli.standings"),
-    "pair": "cli.pair",
+    **dict.fromkeys(("excuse", "pair"), "cli.pair"),
     "check": "cli.check",
     "generate": "cli.generate",
     "demo": "cli.demo",
+    "group-playoff": "cli.group_playoff",
+    "export": "cli.exports",
     "dlq": "cli.dlq",
 }
 

@@ -19,13 +19,13 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 import click
-import httpx
 
 from cli.client import Api, api_options, make_api, parse_duration
 from cli.errors import CliError
 from cli.text import plural, points, table
 
 if TYPE_CHECKING:
+    import httpx
     from rich.table import Table
 
 BYE_KINDS = {

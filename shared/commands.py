@@ -10,12 +10,11 @@ from dataclasses import dataclass, field
 class Actor:
     """Who asks: the token's subject and its roles (``player``, ``arbiter``, ``service``).
 
-    ``staff`` is transitional: it meant "arbiter or service anywhere". An arbiter now decides only where the
-    organiser appointed them (:mod:`shared.authority`); only ``service`` is global.
+    The roles grant little by themselves: an ``arbiter`` decides only where the organiser appointed them
+    (:mod:`shared.authority`); only ``service`` (the game server) is the same in every tournament.
     """
 
     id: uuid.UUID
-    staff: bool = False
     roles: frozenset[str] = field(default_factory=frozenset)
 
     @property

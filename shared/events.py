@@ -307,6 +307,15 @@ class FideSettings(BaseModel):
     late_entry_bye: Literal["zero", "half"] = Field("zero", description="for the rounds a late entry missed")
 
 
+class GroupPlayoffSettings(BaseModel):
+    """The settings of a `group-playoff` event (RULES.md §5) the other services need: the recorded lot
+    that draws the groups (its seed, who drew it; when: the start)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    lot_seed: int = Field(ge=0, description="the seed of the groups' lot (shared.seed_draw), recorded")
+    drawn_by: uuid.UUID = Field(description="who drew the lot (the organiser)")
+
+
 class TournamentSettings(BaseModel):
     """What the other services need to know of a tournament's configuration."""
 
@@ -323,6 +332,7 @@ class TournamentSettings(BaseModel):
     time_control: TimeControl
     knockout: KnockoutSettings | None = Field(None, description="knockout rulesets only")
     fide: FideSettings | None = Field(None, description="fide-rapid only")
+    group_playoff: GroupPlayoffSettings | None = Field(None, description="group-playoff only")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -531,6 +541,25 @@ class TournamentCompleted(Event):
     rounds: int
     completed_at: dt.datetime
     placing: list[Placing] | None = Field(None, description="knockouts: the final placing")
+
+
+@register
+class GroupPlayoffAnnounced(Event):
+    """What a group-playoff event announces on its page (RULES.md §5): ``groups`` (a group as the lot drew
+    it), ``playoff`` (a play-off match the event created), ``lot`` (the organiser's lot for a tie, the
+    players in the order drawn), ``colour-lot`` (White in the final's extra game), ``phase`` (a phase
+    opened), ``deadline`` (a phase's deadline)."""
+
+    TYPE: ClassVar[str] = "group_playoff.announced"
+    tournament_id: uuid.UUID
+    kind: Literal["groups", "playoff", "lot", "colour-lot", "phase", "deadline"]
+    at: dt.datetime
+    phase: int | None = Field(None, ge=1, le=3)
+    group: Literal["I", "II"] | None = None
+    players: list[uuid.UUID] = []
+    seed: str | None = Field(None, description="the lot's recorded seed")
+    drawn_by: str | None = Field(None, description="who drew the lot ('system': from the event's seed)")
+    deadline: dt.datetime | None = None
 
 
 # --------------------------------------------------------------------------------------------------

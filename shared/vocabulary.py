@@ -27,6 +27,7 @@ class System(StrEnum):
     SWISS = "swiss"
     KNOCKOUT = "knockout"
     DOUBLE_KNOCKOUT = "double_knockout"
+    GROUP_PLAYOFF = "group_playoff"  # the 4T1 event: groups, play-offs, semi-finals, placement matches
 
     @property
     def elimination(self) -> bool:

@@ -1,12 +1,10 @@
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 
 import pytest
-from werkzeug.serving import make_server
 
-from cli.tests.served import Served
+from cli.tests.served import Served, serving
 from services.registration.bootstrap import bootstrap
 from services.registration.config import RegistrationSettings
 from services.registration.entrypoints.app import create_app
@@ -22,12 +20,8 @@ def served(tmp_path) -> Iterator[Served]:
     svc = bootstrap(
         settings, broker=InProcessBroker(), clock=FakeClock(NOW), migrate=True, relay_on_commit=True
     )
-    server = make_server("127.0.0.1", 0, create_app(svc), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield Served(svc, f"http://127.0.0.1:{server.server_port}")
+        with serving(create_app(svc)) as url:
+            yield Served(svc, url)
     finally:
-        server.shutdown()
-        thread.join(timeout=30)
         svc.engine.dispose()

@@ -3,11 +3,16 @@ broker, a fake clock), with the story's steps: accounts, calls as someone, ``arb
 
 from __future__ import annotations
 
+import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
 from click.testing import CliRunner, Result
+from flask import Flask
+from werkzeug.serving import make_server
 
 from cli.main import build_cli
 from services.registration.bootstrap import Registration
@@ -41,3 +46,16 @@ class Served:
             [*args, "--registration-url", self.url, "--token", self.token(who)],
             env={"COLUMNS": "400"},
         )
+
+
+@contextmanager
+def serving(app: Flask, *, threaded: bool = True) -> Iterator[str]:
+    """A service's app on a free local port for the test's length: its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=threaded)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=30)

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import threading
 import uuid
 from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner, Result
-from werkzeug.serving import make_server
 
 from cli.boards import clock_ms
 from cli.main import build_cli
+from cli.tests.served import serving
 from services.clocks.adapters.deadlines import InMemoryDeadlineStore
 from services.clocks.bootstrap import Clocks, bootstrap
 from services.clocks.config import ClocksSettings
@@ -91,14 +90,10 @@ def event(tmp_path) -> Iterator[Event]:
         relay_on_commit=True,
     )
     svc.broker.subscribe(svc.subscriptions)
-    server = make_server("127.0.0.1", 0, create_app(svc), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield Event(svc, f"http://127.0.0.1:{server.server_port}")
+        with serving(create_app(svc)) as url:
+            yield Event(svc, url)
     finally:
-        server.shutdown()
-        thread.join(timeout=30)
         svc.engine.dispose()
 
 

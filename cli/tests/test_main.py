@@ -41,10 +41,12 @@ def test_version_imports_no_command_module() -> None:
 def test_pair_imports_neither_the_http_client_nor_the_other_commands() -> None:
     code = (
         "import sys; from cli.main import main; main(['pair', '-h']);"
-        "print(sorted(m for m in sys.modules if m.startswith(('cli.', 'httpx', 'rich'))))"
+        "print(sorted(m for m in sys.modules if m.startswith(('cli.', 'httpx', 'rich', 'scipy', 'shared.events'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines()[-1] == "['cli.errors', 'cli.main', 'cli.pair', 'cli.trf_files']"
+    loaded = eval(out.splitlines()[-1])
+    assert not [m for m in loaded if m.startswith(("httpx", "rich", "scipy", "shared.events"))], loaded
+    assert not {"cli.standings", "cli.demo", "cli.views", "cli.accounts"} & set(loaded), loaded
 
 
 def _commands(group: click.Group, ctx: click.Context) -> list[tuple[str, click.Command]]:

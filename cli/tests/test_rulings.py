@@ -3,15 +3,14 @@ port, over SQLite): what they send, what they print, and a refusal's problem as 
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
-from werkzeug.serving import make_server
 
 from cli.main import build_cli
+from cli.tests.served import serving
 from services.pairing.entrypoints.app import create_app
 from services.pairing.tests.helpers import deliver, finish, on_sqlite, published, started
 from shared import events
@@ -23,14 +22,10 @@ from shared.settings import DEV_JWT_SECRET
 @pytest.fixture
 def pairing(tmp_path) -> Iterator[tuple[object, str]]:
     svc = on_sqlite(tmp_path)
-    server = make_server("127.0.0.1", 0, create_app(svc), threaded=False)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield svc, f"http://127.0.0.1:{server.server_port}"
+        with serving(create_app(svc), threaded=False) as url:
+            yield svc, url
     finally:
-        server.shutdown()
-        thread.join(timeout=10)
         svc.engine.dispose()
 
 

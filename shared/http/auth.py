@@ -1,8 +1,12 @@
-"""Bearer JWT (HS256) authentication and roles.
+"""Bearer JWT (HS256) authentication: who is asking, not what they may do.
 
 Claims: ``sub`` (the account id, a UUID), ``roles`` (any of ``player``, ``arbiter``, ``service``),
-``exp``. An account is the organiser of the tournaments it created; ``arbiter`` and ``service``
-may act on any tournament.
+``exp``. Every mutating request needs a valid token (401 ``unauthorized`` otherwise: none, malformed,
+badly signed or expired), checked before its body. What the caller may then do is each service's
+decision, per tournament (:mod:`shared.authority`): an account is the organiser of the tournaments it
+created; an arbiter decides only where the organiser appointed them (the ``arbiter`` role grants nothing
+by itself); ``service`` is the game server (it mirrors accounts and reports results of online games);
+a player acts on their own entries, games and byes. Refusals are 403 problems with stable types.
 """
 
 from __future__ import annotations
@@ -26,17 +30,13 @@ class Principal:
     subject: uuid.UUID
     roles: frozenset[str]
 
-    @property
-    def is_staff(self) -> bool:
-        return bool(self.roles & {"arbiter", "service"})
-
     def require(self, *roles: str) -> None:
         if not self.roles & set(roles):
             raise forbidden(f"this needs one of the roles: {', '.join(sorted(roles))}")
 
     def actor(self) -> Actor:
         """Who asks, as the services' commands name them."""
-        return Actor(self.subject, self.is_staff, self.roles)
+        return Actor(self.subject, self.roles)
 
 
 def issue_token(

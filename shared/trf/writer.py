@@ -3,7 +3,8 @@
 ``write(doc)`` reproduces a document read from a file exactly: every record is written as read, and a
 player line is written as read unless its player record was changed (then it is laid out anew in
 canonical columns). ``write(doc, canonical=True)`` — and any document built in code without lines —
-lays out every record from the model, in the order: headers (012 ... 222), player lines, then the
+lays out every record from the model, in the order: headers (012 ... 222, those kept as read among
+them by number), comments, player lines, then the
 extension records. TRF-16 documents get ``XXR``/``XXC``/``XXP``; documents that use TRF-2026 records get
 ``142``/``152``/``260`` instead.
 """
@@ -83,7 +84,8 @@ _MODELLED = {
 def records(doc: TrfDocument) -> list[Line]:
     """Every record of the document laid out from the model (the canonical form). Records the
     model does not describe (022, 062, 102, 132, ``###`` comments, ...) are kept as read: numbered
-    header records and comments before the player lines, anything else after them."""
+    header records among the modelled ones in number order, comments after them, both before the
+    player lines; anything else after them."""
     out: list[Line] = []
     kept = [line for line in doc.lines if line.code not in _MODELLED]
     head = [line for line in kept if _digits(line.code) or line.code.startswith("#")]
@@ -125,7 +127,9 @@ def records(doc: TrfDocument) -> list[Line]:
         add("212" if doc.tiebreaks_with_points else "202", ", ".join(doc.tiebreaks))
     if doc.time_control:
         add("222", doc.time_control)
-    out.extend(head)
+    numbered = [line for line in head if _digits(line.code)]
+    out = sorted(out + numbered, key=lambda line: line.code)  # headers in number order (stable)
+    out.extend(line for line in head if line not in numbered)
     for start in sorted(doc.players):
         out.append(Line(code="001", text=format_player(doc.players[start]), player=start))
     for bye in doc.byes:

@@ -12,14 +12,16 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
+from services.pairing.adapters.group_playoffs import MemoryGroupPlayoffs
 from services.pairing.adapters.wire import wire
 from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.changes import Changing, Finished, OutcomeSet, RoundAdded, RoundClosed
 from services.pairing.domain.elimination.elimination import Elimination, Erased
 from services.pairing.domain.errors import RoundTaken
+from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
 from services.pairing.domain.heading import Status
 from services.pairing.domain.rounds.results import RoundResults
-from services.pairing.domain.rounds.tournament import PairingTournament
+from services.pairing.domain.rounds.tournament import PairingTournament, RoundDropped
 from shared.aggregate import Aggregate, Seen, Tracking
 from shared.events import Envelope
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
@@ -35,6 +37,7 @@ class MemoryPairingStore:
         self.tournaments: MemoryTable[uuid.UUID, PairingTournament] = MemoryTable(lambda t: t.id)
         self.eliminations: MemoryTable[uuid.UUID, Elimination] = MemoryTable(lambda e: e.id)
         self.arbiters: MemoryTable[uuid.UUID, Arbiters] = MemoryTable(lambda a: a.tournament_id)
+        self.group_playoffs: MemoryTable[uuid.UUID, GroupPlayoffTournament] = MemoryTable(lambda t: t.id)
         self.published: list[Envelope] = []
         self.inbox: set[tuple[uuid.UUID, str]] = set()
 
@@ -57,8 +60,16 @@ class _Writes(MemoryRepository[uuid.UUID, A]):
 class MemoryTournaments(_Writes[PairingTournament]):
     def save(self, t: PairingTournament) -> None:
         stored = self.table.read(t.id)
+        dropped: set[int] = set()
         for change in t.take_changes():
-            if isinstance(change, RoundAdded) and stored is not None and stored.round(change.number):
+            if isinstance(change, RoundDropped):
+                dropped.add(change.number)
+            elif (
+                isinstance(change, RoundAdded)
+                and change.number not in dropped
+                and stored is not None
+                and stored.round(change.number)
+            ):
                 raise RoundTaken(f"round {change.number} of tournament {t.id} is paired already")
         super().save(t)
 
@@ -101,7 +112,15 @@ class MemoryRoundResults:
             return None
         outcomes = {g.game_id: g.outcome for g in rnd.games}
         return self.seen.add(
-            RoundResults(tid, t.organiser_id, number, t.total_rounds, outcomes, rnd.completed)
+            RoundResults(
+                tid,
+                t.organiser_id,
+                number,
+                t.total_rounds,
+                outcomes,
+                rnd.completed,
+                on_command=t.fide is not None,
+            )
         )
 
     def save(self, results: RoundResults) -> None:
@@ -114,6 +133,7 @@ class MemoryRoundResults:
                 game = next(g for g in rnd.games if g.game_id == change.game_id)
                 if game.outcome is None:
                     game.outcome = change.outcome
+                    game.reason = change.reason
             elif isinstance(change, RoundClosed):
                 rnd.completed = True
             elif isinstance(change, Finished):
@@ -132,11 +152,12 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
     results: MemoryRoundResults
     eliminations: MemoryEliminations
     arbiters: MemoryArbiters
+    group_playoffs: MemoryGroupPlayoffs
 
     def __init__(
         self, store: MemoryPairingStore, after_commit: Callable[[list[Envelope]], object] | None = None
     ) -> None:
-        super().__init__(wire, [store.tournaments, store.eliminations, store.arbiters])
+        super().__init__(wire, [store.tournaments, store.eliminations, store.arbiters, store.group_playoffs])
         self.store = store
         self.published = store.published
         self.inbox = store.inbox
@@ -147,16 +168,19 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
         self.results = MemoryRoundResults(self.store.tournaments)
         self.eliminations = MemoryEliminations(self.store.eliminations)
         self.arbiters = MemoryArbiters(self.store.arbiters)
+        self.group_playoffs = MemoryGroupPlayoffs(self.store.group_playoffs)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.results, self.eliminations, self.arbiters)  # type: ignore[return-value]
+        return (self.tournaments, self.results, self.eliminations, self.arbiters, self.group_playoffs)  # type: ignore[return-value]
 
     def lock(self, tournament_id: uuid.UUID) -> System | None:
         t = self.store.tournaments.read(tournament_id)
         if t is not None:
             return t.system
         e = self.store.eliminations.read(tournament_id)
-        return None if e is None else e.system
+        if e is None:
+            return None if self.store.group_playoffs.read(tournament_id) is None else System.GROUP_PLAYOFF
+        return e.system
 
     def tournament_of_game(self, game_id: uuid.UUID) -> uuid.UUID | None:
         for t in self.store.tournaments.rows():

@@ -26,6 +26,8 @@ tournaments = sa.Table(
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     # players may ask for a zero-point bye before a round is paired (a Swiss whose settings offer it)
     sa.Column("byes_on_request", sa.Boolean(), nullable=False, server_default=sa.false()),
+    # fide-rapid: paired on the arbiters' command; {acceleration, late_entry_bye} (null: any other ruleset)
+    sa.Column("fide", sa.JSON(), nullable=True),
 )
 
 players = sa.Table(
@@ -42,6 +44,7 @@ players = sa.Table(
     sa.Column("withdrawn_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("excluded", sa.Boolean(), nullable=True),
     sa.Column("withdrawal_reason", sa.String(500), nullable=True),
+    sa.Column("from_round", sa.Integer(), nullable=True),  # a late entry (fide-rapid): its first round
     sa.UniqueConstraint("tournament_id", "player_id", name="uq_players_tournament_player"),
 )
 
@@ -70,6 +73,7 @@ games = sa.Table(
     sa.Column("black_seed", sa.Integer(), nullable=False),
     sa.Column("outcome", sa.String(10), nullable=True),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("reason", sa.String(40), nullable=True),  # why it ended (default_time: an absence)
     # a knockout match's game: its match, number in the match, kind, tie-break stage, own time control
     sa.Column("match_id", sa.String(40), nullable=True),
     sa.Column("number", sa.Integer(), nullable=True),
@@ -130,6 +134,17 @@ matches = sa.Table(
     ),
 )
 
+
+def decision_columns() -> list[sa.Column[object]]:
+    """Who decided, in what capacity, when and why."""
+    return [
+        sa.Column("decided_by", sa.Uuid(), nullable=False),
+        sa.Column("role", sa.String(20), nullable=False),
+        sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("reason", sa.String(500), nullable=True),
+    ]
+
+
 # Zero-point byes asked for a round before it was paired (RULES.md §6): who decided, as what, when, why.
 bye_requests = sa.Table(
     "bye_requests",
@@ -139,10 +154,20 @@ bye_requests = sa.Table(
     ),
     sa.Column("round", sa.Integer(), primary_key=True),
     sa.Column("seed", sa.Integer(), primary_key=True),
-    sa.Column("decided_by", sa.Uuid(), nullable=False),
-    sa.Column("role", sa.String(20), nullable=False),
-    sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
-    sa.Column("reason", sa.String(500), nullable=True),
+    *decision_columns(),
+)
+
+# Absences (losses at the default time) an arbiter excused before the next pairing was published
+# (fide-rapid, RULES.md §6): the player is paired again.
+excused_absences = sa.Table(
+    "excused_absences",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("round", sa.Integer(), primary_key=True),
+    sa.Column("seed", sa.Integer(), primary_key=True),
+    *decision_columns(),
 )
 
 # The arbiters each tournament's organiser appointed (arbiter.appointed / arbiter.revoked): the latest
@@ -156,4 +181,16 @@ arbiters = sa.Table(
     sa.Column("games", sa.JSON(), nullable=True),  # null: the whole tournament
     sa.Column("active", sa.Boolean(), nullable=False),
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# A group-playoff event (4T1, RULES.md §5): its whole state as one document
+# (``GroupPlayoffTournament.to_dict()``: heading, players, groups' lot, matches and games, lots,
+# deadlines); its head row in ``tournaments`` carries the row lock and the system.
+group_playoffs = sa.Table(
+    "group_playoffs",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("state", sa.JSON(), nullable=False),
 )

@@ -31,6 +31,7 @@ from services.pairing.adapters.orm import (
     brackets,
     bye_requests,
     byes,
+    excused_absences,
     games,
     matches,
     players,
@@ -68,13 +69,18 @@ from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import (
+    AbsenceExcusedRecorded,
     Bye,
     ByeRequest,
     ByeRequestAdded,
     ByeRequestRemoved,
+    FideRules,
     Game,
     PairingTournament,
+    PlayerAdded,
     Round,
+    RoundDropped,
+    RoundReleased,
 )
 from shared.aggregate import Seen
 from shared.authority import Role
@@ -100,6 +106,7 @@ _ROUND_RESULTS = (
     sa.select(
         tournaments.c.organiser_id,
         tournaments.c.total_rounds,
+        tournaments.c.fide,
         rounds.c.completed_at,
         games.c.game_id,
         games.c.outcome,
@@ -117,6 +124,11 @@ _BYE_REQUESTS = (
     .order_by(bye_requests.c.round, bye_requests.c.seed)
 )
 _ARBITERS = sa.select(arbiters).where(arbiters.c.tournament_id == _TID)
+_EXCUSED = sa.select(excused_absences).where(excused_absences.c.tournament_id == _TID)
+_INSERT_EXCUSED = sa.insert(excused_absences)
+_DROP_ROUND_GAMES = sa.delete(games).where(games.c.tournament_id == _TID, games.c.round == sa.bindparam("n"))
+_DROP_ROUND_BYES = sa.delete(byes).where(byes.c.tournament_id == _TID, byes.c.round == sa.bindparam("n"))
+_DROP_ROUND = sa.delete(rounds).where(rounds.c.tournament_id == _TID, rounds.c.number == sa.bindparam("n"))
 _GAME_TOURNAMENT = sa.select(games.c.tournament_id).where(games.c.game_id == sa.bindparam("gid"))
 _ELIMINATION = (  # the head, the bracket and the players: one row per player
     sa.select(
@@ -163,7 +175,7 @@ _INSERT_ARBITER = sa.insert(arbiters)
 _RECORD_OUTCOME = (
     sa.update(games)
     .where(games.c.game_id == sa.bindparam("gid"), games.c.outcome.is_(None))
-    .values(outcome=sa.bindparam("result"), finished_at=sa.bindparam("at"))
+    .values(outcome=sa.bindparam("result"), finished_at=sa.bindparam("at"), reason=sa.bindparam("why"))
 )
 _CORRECT_OUTCOME = (
     sa.update(games)
@@ -287,6 +299,7 @@ class SqlTournaments:
             t.double_rounds,
             t.status,
             byes_on_request=t.byes_on_request,
+            fide=t.fide,
         )
         self.save(t)
 
@@ -320,6 +333,27 @@ class SqlTournaments:
                 )
             elif isinstance(change, ByeRequestRemoved):
                 self.session.execute(_DROP_BYE_REQUEST, {"tid": tid, "n": change.round, "s": change.seed})
+            elif isinstance(change, RoundDropped):
+                for statement in (_DROP_ROUND_GAMES, _DROP_ROUND_BYES, _DROP_ROUND):
+                    self.session.execute(statement, {"tid": tid, "n": change.number})
+            elif isinstance(change, RoundReleased):
+                self.session.execute(_PUBLISH_ROUND, {"tid": tid, "n": change.number, "at": change.at})
+            elif isinstance(change, PlayerAdded):
+                self.session.execute(_INSERT_PLAYERS, [_player_row(tid, t.player(change.seed))])
+            elif isinstance(change, AbsenceExcusedRecorded):
+                decision = t.excused[(change.round, change.seed)]
+                self.session.execute(
+                    _INSERT_EXCUSED,
+                    {
+                        "tournament_id": tid,
+                        "round": change.round,
+                        "seed": change.seed,
+                        "decided_by": decision.by,
+                        "role": decision.role.value,
+                        "decided_at": decision.at,
+                        "reason": decision.reason,
+                    },
+                )
             else:
                 raise TypeError(f"a tournament of rounds does not make {type(change).__name__}")
         self.seen.add(t)
@@ -329,7 +363,7 @@ class SqlTournaments:
             "tournament_id": tid,
             "number": rnd.number,
             "paired_at": paired_at,
-            "published_at": paired_at,
+            "published_at": paired_at if rnd.published else None,  # fide-rapid: when an arbiter publishes it
         }
         _insert_round(self.session, round_row)
         if rnd.games:
@@ -369,7 +403,7 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
     for g in session.execute(_GAMES, key):
         outcome = Outcome(g.outcome) if g.outcome else None
         by_round[g.round].games.append(
-            Game(g.game_id, g.round, g.board, g.white_seed, g.black_seed, g.leg, outcome)
+            Game(g.game_id, g.round, g.board, g.white_seed, g.black_seed, g.leg, outcome, g.reason)
         )
     for b in session.execute(_BYES, key):
         by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
@@ -378,6 +412,10 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
             r.round, r.seed, Decided(r.decided_by, Role(r.role), aware(r.decided_at), r.reason)
         )
         for r in session.execute(_BYE_REQUESTS, key)
+    }
+    excused = {
+        (r.round, r.seed): Decided(r.decided_by, Role(r.role), aware(r.decided_at), r.reason)
+        for r in session.execute(_EXCUSED, key)
     }
     return PairingTournament(
         _heading(row),
@@ -389,6 +427,8 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
         byes_on_request=row.byes_on_request,
         withdrawals=withdrawals,
         bye_requests=requests,
+        fide=fide_rules(row.fide),
+        excused=excused,
     )
 
 
@@ -414,7 +454,13 @@ class SqlRoundResults:
             r.game_id: Outcome(r.outcome) if r.outcome else None for r in rows if r.game_id is not None
         }
         results = RoundResults(
-            tid, first.organiser_id, number, first.total_rounds, outcomes, first.completed_at is not None
+            tid,
+            first.organiser_id,
+            number,
+            first.total_rounds,
+            outcomes,
+            first.completed_at is not None,
+            on_command=first.fide is not None,
         )
         return self.seen.add(results)
 
@@ -683,6 +729,7 @@ def _insert_head(
     status: Status,
     *,
     byes_on_request: bool = False,
+    fide: FideRules | None = None,
 ) -> None:
     session.execute(
         _INSERT_TOURNAMENT,
@@ -699,18 +746,10 @@ def _insert_head(
             "status": status.value,
             "started_at": heading.started_at,
             "byes_on_request": byes_on_request,
+            "fide": fide_json(fide),
         },
     )
-    rows = [
-        {
-            "tournament_id": heading.id,
-            "seed": p.seed,
-            "player_id": p.player_id,
-            "name": p.name,
-            "rating": p.rating,
-        }
-        for p in roster
-    ]
+    rows = [_player_row(heading.id, p) for p in roster]
     if rows:
         session.execute(_INSERT_PLAYERS, rows)
 
@@ -725,10 +764,38 @@ def _insert_round(session: Session, row: Mapping[str, Any]) -> None:
         ) from exc
 
 
+def _player_row(tid: uuid.UUID, p: Player) -> dict[str, Any]:
+    return {
+        "tournament_id": tid,
+        "seed": p.seed,
+        "player_id": p.player_id,
+        "name": p.name,
+        "rating": p.rating,
+        "from_round": p.from_round,
+    }
+
+
+def fide_json(fide: FideRules | None) -> dict[str, Any] | None:
+    """A `fide-rapid` event's pairing rules as stored (None: paired when due)."""
+    if fide is None:
+        return None
+    return {"acceleration": fide.acceleration, "late_entry_bye": fide.late_entry_bye.value}
+
+
+def fide_rules(data: Mapping[str, Any] | None) -> FideRules | None:
+    if data is None:
+        return None
+    return FideRules(bool(data["acceleration"]), ByeKind(data["late_entry_bye"]))
+
+
 def _record_outcome(session: Session, change: OutcomeSet) -> None:
-    session.execute(
-        _RECORD_OUTCOME, {"gid": change.game_id, "result": change.outcome.value, "at": change.finished_at}
-    )
+    row = {
+        "gid": change.game_id,
+        "result": change.outcome.value,
+        "at": change.finished_at,
+        "why": change.reason,
+    }
+    session.execute(_RECORD_OUTCOME, row)
 
 
 def _correct_outcome(session: Session, change: OutcomeCorrected) -> None:
@@ -749,7 +816,7 @@ def _withdrawal(row: Any) -> Withdrawal:
 
 def _players(session: Session, tournament_id: uuid.UUID) -> tuple[tuple[Player, ...], dict[int, Withdrawal]]:
     rows = session.execute(_PLAYERS, {"tid": tournament_id}).all()
-    roster = tuple(Player(p.seed, p.player_id, p.name, p.rating) for p in rows)
+    roster = tuple(Player(p.seed, p.player_id, p.name, p.rating, p.from_round) for p in rows)
     return roster, {p.seed: _withdrawal(p) for p in rows if p.withdrawn_at is not None}
 
 

@@ -9,10 +9,11 @@ from typing import NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
-from services.pairing.adapters.orm import tournaments
+from services.pairing.adapters.orm import group_playoffs, tournaments
 from services.pairing.adapters.repository import SqlArbiters, read_elimination, read_tournament
 from services.pairing.domain.arbiters import authority
 from services.pairing.domain.elimination.elimination import Elimination
+from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
 from services.pairing.domain.rounds.tournament import PairingTournament
 from shared.authority import Authority
 from shared.vocabulary import System
@@ -21,6 +22,10 @@ from shared.vocabulary import System
 # statements) sees one state, not half of a pairing.
 _SHARED_LOCK = (
     sa.select(tournaments.c.system).where(tournaments.c.id == sa.bindparam("tid")).with_for_update(read=True)
+)
+
+_GROUP_PLAYOFF = sa.select(group_playoffs.c.state).where(
+    group_playoffs.c.tournament_id == sa.bindparam("tid")
 )
 
 
@@ -36,6 +41,15 @@ class TournamentView(NamedTuple):
 class PairingViews:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self._sessions = sessions
+
+    def group_playoff(self, tournament_id: uuid.UUID) -> GroupPlayoffTournament | None:
+        """A group-playoff event as it stands; None if there is no such event."""
+        with self._sessions() as session, session.begin():
+            row = session.execute(_SHARED_LOCK, {"tid": tournament_id}).first()
+            if row is None or System(row.system) is not System.GROUP_PLAYOFF:
+                return None
+            state = session.execute(_GROUP_PLAYOFF, {"tid": tournament_id}).scalar()
+        return None if state is None else GroupPlayoffTournament.from_dict(tournament_id, state)
 
     def tournament(self, tournament_id: uuid.UUID) -> TournamentView | None:
         """The tournament's players, rounds and games, its bracket if it is an elimination, and who

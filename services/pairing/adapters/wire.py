@@ -16,9 +16,13 @@ from pydantic import Field
 from services.pairing.domain import events as domain
 from services.pairing.domain.arbiters import Decided
 from services.pairing.domain.heading import Heading, Player
+from services.pairing.domain.rounds import berger
+from services.pairing.domain.rounds.platform import Plan
+from services.pairing.domain.rounds.tournament import FideRules
 from services.pairing.service_layer import commands
 from shared import events
 from shared.time_control import Stage, TieBreakPlan, TimeControl
+from shared.vocabulary import ByeKind, System
 from shared.wire import WireMap
 
 
@@ -175,6 +179,33 @@ def _bye_requested(e: domain.ByeRequested) -> events.Event:
     )
 
 
+@wire.maps(domain.AbsenceUnexcused)
+def _absence_unexcused(e: domain.AbsenceUnexcused) -> events.Event:
+    return events.AbsenceUnexcused(tournament_id=e.tournament_id, player_id=e.player_id, round=e.round)
+
+
+@wire.maps(domain.AbsenceExcused)
+def _absence_excused(e: domain.AbsenceExcused) -> events.Event:
+    return events.AbsenceExcused(
+        tournament_id=e.tournament_id, player_id=e.player_id, round=e.round, decision=decision(e.decision)
+    )
+
+
+@wire.maps(domain.GroupPlayoffAnnounced)
+def _group_playoff_announced(e: domain.GroupPlayoffAnnounced) -> events.Event:
+    return events.GroupPlayoffAnnounced(
+        tournament_id=e.tournament_id,
+        kind=e.kind,
+        at=e.at,
+        phase=e.phase,
+        group=e.group,
+        players=list(e.players),
+        seed=e.seed,
+        drawn_by=e.drawn_by,
+        deadline=e.deadline,
+    )
+
+
 @wire.maps(domain.TournamentReset)
 def _tournament_reset(e: domain.TournamentReset) -> events.Event:
     return events.TournamentReset(tournament_id=e.tournament_id, decision=decision(e.decision))
@@ -197,7 +228,12 @@ def start(event: events.Event) -> commands.StartTournament:
     players = tuple(
         Player(r.seed, r.player_id, r.name, r.rating) for r in sorted(event.roster, key=lambda r: r.seed)
     )
+    gp = settings.group_playoff
+    if gp is not None:
+        return commands.StartGroupPlayoff(heading, players, gp.lot_seed, gp.drawn_by)
     ko = settings.knockout
+    if settings.fide is not None:
+        return _start_fide(heading, players, settings.fide)
     if ko is None:
         return commands.StartRounds(
             heading,
@@ -220,11 +256,37 @@ def start(event: events.Event) -> commands.StartTournament:
     )
 
 
+def _start_fide(
+    heading: Heading, players: tuple[Player, ...], fide: events.FideSettings
+) -> commands.StartRounds:
+    """A `fide-rapid` event: the organiser's system and rounds (a round robin's from the Berger table of
+    its field), byes on request, paired on its arbiters' command."""
+    system = System(fide.system)
+    rounds = berger.rounds_count(len(players)) if system is System.ROUND_ROBIN else fide.rounds
+    late_bye = ByeKind.HALF_POINT if fide.late_entry_bye == "half" else ByeKind.ZERO_POINT
+    return commands.StartRounds(
+        heading,
+        players,
+        threshold=0,
+        byes_on_request=True,
+        fide=FideRules(acceleration=fide.acceleration and system is System.SWISS, late_entry_bye=late_bye),
+        fide_plan=Plan(system, rounds, False),
+    )
+
+
 def result(event: events.Event) -> commands.RecordResult:
     """``game.finished``."""
     assert isinstance(event, events.GameFinished)
     return commands.RecordResult(
-        event.tournament_id, event.game_id, event.round, event.outcome, event.finished_at
+        event.tournament_id, event.game_id, event.round, event.outcome, event.finished_at, event.reason[:40]
+    )
+
+
+def joined(event: events.Event) -> commands.AddLatePlayer:
+    """``player.joined`` (only a late entry of a started `fide-rapid` event changes anything here)."""
+    assert isinstance(event, events.PlayerJoined)
+    return commands.AddLatePlayer(
+        event.tournament_id, event.player_id, event.name, event.rating, event.late, event.from_round
     )
 
 

@@ -51,6 +51,8 @@ class OutcomeSet(Change):
     game_id: uuid.UUID
     outcome: Outcome
     finished_at: dt.datetime
+    reason: str | None = None
+    """Why the game ended (``game.finished``); ``default_time``: a loss by absence."""
 
 
 @dataclass(frozen=True)

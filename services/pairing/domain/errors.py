@@ -158,3 +158,43 @@ class EventMismatch(PairingError):
     """An event that contradicts what pairing holds (e.g. colours for players who do not play the game)."""
 
     slug = "event-mismatch"
+
+
+class PairedWhenDue(PairingError):
+    """Only a `fide-rapid` event's rounds are paired on an arbiter's command; the service pairs the others
+    when they are due."""
+
+    slug = "paired-when-due"
+
+
+class RoundUnfinished(PairingError):
+    """The round before has boards without a result: the next round cannot be paired yet."""
+
+    slug = "round-unfinished"
+
+    def __init__(self, detail: str, *, round: int, boards: list[int]) -> None:
+        super().__init__(detail)
+        self.round = round
+        self.boards = boards
+
+
+class RoundNotPaired(NotFound):
+    """Publishing a round nobody paired."""
+
+    slug = "round-not-paired"
+
+
+class AbsenceNotFound(NotFound):
+    """The player did not lose that round at the default time."""
+
+    slug = "absence-not-found"
+
+
+class AbsenceAlreadyExcused(PairingError):
+    slug = "absence-already-excused"
+
+
+class ExcuseTooLate(PairingError):
+    """An absence is excused before the next round's pairing is published (RULES.md §6)."""
+
+    slug = "excuse-too-late"

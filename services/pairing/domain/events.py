@@ -158,3 +158,40 @@ class TournamentReset(DomainEvent):
 
     tournament_id: uuid.UUID
     decision: Decided
+
+
+@dataclass(frozen=True)
+class AbsenceUnexcused(DomainEvent):
+    """A player lost round ``round`` at the default time and nobody excused it before the next round's
+    pairing was published: they count as withdrawn (FIDE C.04.2; registration withdraws them)."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+
+
+@dataclass(frozen=True)
+class AbsenceExcused(DomainEvent):
+    """An arbiter excused an absence before the next pairing was published: the player is paired again."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+    decision: Decided
+
+
+@dataclass(frozen=True)
+class GroupPlayoffAnnounced(DomainEvent):
+    """Something the tournament page announces: ``groups`` (the groups' lot), ``playoff`` (a play-off
+    the event created), ``lot`` (the organiser's lot for a tie), ``colour-lot`` (the final's extra game),
+    ``phase`` (a phase opened), ``deadline`` (a phase's deadline set)."""
+
+    tournament_id: uuid.UUID
+    kind: str
+    at: dt.datetime
+    phase: int | None = None
+    group: str | None = None
+    players: tuple[uuid.UUID, ...] = ()
+    seed: str | None = None
+    drawn_by: str | None = None
+    deadline: dt.datetime | None = None

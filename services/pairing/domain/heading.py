@@ -30,6 +30,8 @@ class Player:
     player_id: uuid.UUID
     name: str
     rating: int | None = None
+    from_round: int | None = None
+    """A late entry (fide-rapid): the first round they may be paired in; the rounds before are byes."""
 
 
 class Status(StrEnum):

@@ -14,6 +14,9 @@ from flask_openapi3.openapi import OpenAPI
 from services.pairing.adapters.views import TournamentView
 from services.pairing.bootstrap import Pairing, bootstrap
 from services.pairing.domain import errors
+from services.pairing.domain.group_playoff.event import GamesStillOpen
+from services.pairing.domain.group_playoff.tournament import page
+from services.pairing.domain.rounds import fide
 from services.pairing.entrypoints.schemas import (
     ByeBody,
     ByePath,
@@ -21,7 +24,17 @@ from services.pairing.entrypoints.schemas import (
     ByesOut,
     CorrectionBody,
     CorrectionOut,
+    DeadlineBody,
+    ExcuseBody,
+    ExcuseOut,
+    ExcusePath,
     GamePath,
+    GroupPath,
+    GroupPlayoffOut,
+    LotBody,
+    PairingListOut,
+    PhaseBody,
+    PreviewOut,
     ResetOut,
     RoundOut,
     RoundPath,
@@ -59,6 +72,12 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
     )
     install_domain_errors(app, DOMAIN_STATUSES)
 
+    @app.errorhandler(errors.RoundUnfinished)
+    def _round_unfinished(exc: errors.RoundUnfinished) -> Response:
+        """409 naming the round before and its boards without a result."""
+        problem = Problem(409, exc.slug, "Conflict", exc.detail, round=exc.round, boards=exc.boards)
+        return problem_response(problem, request.path)
+
     @app.errorhandler(errors.CorrectionChangesAdvancement)
     def _changes_advancement(exc: errors.CorrectionChangesAdvancement) -> Response:
         """409 naming the match whose winner would change and the match it feeds that is paired."""
@@ -70,6 +89,12 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
             match_id=exc.match_id,
             next_match_id=exc.next_match_id,
         )
+        return problem_response(problem, request.path)
+
+    @app.errorhandler(GamesStillOpen)
+    def _games_still_open(exc: GamesStillOpen) -> Response:
+        """409 naming the open games of the earlier phases."""
+        problem = Problem(409, exc.slug, "Conflict", exc.detail, games=list(exc.games))
         return problem_response(problem, request.path)
 
     secret = svc.settings.jwt_secret.get_secret_value()
@@ -123,14 +148,94 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
     )
     def publish_round(path: RoundPath) -> Response:
         """The organiser (or an arbiter of the whole tournament) publishes a paired knockout round
-        (``round.published``): its pairings become public and its games may start. Publishing it again
-        changes nothing."""
+        (``round.published``): its pairings become public and its games may start; a `fide-rapid`
+        round (``round.paired`` goes out only now: the clocks create its games; the absences of the
+        round before nobody excused go out as ``absence.unexcused``). Publishing it again changes
+        nothing."""
         who = principal()
         svc.bus.handle(commands.PublishRound(who.actor(), path.tournament_id, path.number))
         view, _ = load(path.tournament_id)
         rnd = view.tournament.round(path.number)
         assert rnd is not None
         return json_response(RoundOut.of(rnd, view.elimination))
+
+    def fide_event(tournament_id: uuid.UUID) -> tuple[TournamentView, bool]:
+        """``load``, for a `fide-rapid` event only (409 ``paired-when-due`` for the others)."""
+        view, visible = load(tournament_id)
+        if view.tournament.fide is None:
+            raise errors.PairedWhenDue(
+                f"tournament {tournament_id} is not a fide-rapid event: its rounds are paired when due"
+            )
+        return view, visible
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/rounds/<int:number>/preview",
+        responses={200: PreviewOut, **problems(401, 404, 409)},
+        security=OPTIONAL_SECURITY,
+    )
+    def preview_round(path: RoundPath) -> Response:
+        """Before pairing round ``number`` of a `fide-rapid` event: who is present (the pairing takes
+        them), who asked for a zero-point bye, who is withdrawn, who was absent from the round before
+        (left out unless excused), the late entries not in yet, and the boards of the round before
+        still without a result."""
+        view, _ = fide_event(path.tournament_id)
+        t = view.tournament
+        if not 1 <= path.number <= t.total_rounds:
+            raise not_found("round", path.number)
+        return json_response(PreviewOut.of(t, path.number))
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/rounds/<int:number>/pair",
+        responses={201: PairingListOut, **problems(401, 403, 404, 409, 422)},
+        security=SECURITY,
+    )
+    def pair_round(path: RoundPath) -> Response:
+        """An arbiter of the whole event (or its organiser) pairs round ``number`` of a `fide-rapid`
+        event: the Dutch system (Baku acceleration if set) with the absent, withdrawn and bye-requesting
+        players left out, or the round robin's Berger table. The pairing stays unpublished (seen by the
+        officials only) until they publish it; pairing it again replaces it. Answers the pairing list."""
+        who = principal()
+        svc.bus.handle(commands.PairOnCommand(who.actor(), path.tournament_id, path.number))
+        view, _ = load(path.tournament_id)
+        listing = fide.pairing_list(view.tournament, path.number)
+        return json_response(PairingListOut.of(path.tournament_id, listing), status=201)
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/rounds/<int:number>/pairings",
+        responses={200: PairingListOut, **problems(401, 404, 409)},
+        security=OPTIONAL_SECURITY,
+    )
+    def pairing_list(path: RoundPath) -> Response:
+        """A `fide-rapid` round's pairing list by board (names, ratings, points before the round,
+        results once entered) and its byes; an unpublished one only to the event's officials."""
+        view, visible = fide_event(path.tournament_id)
+        rnd = view.tournament.round(path.number)
+        if rnd is None or not (rnd.published or visible):
+            raise not_found("round", path.number)
+        return json_response(
+            PairingListOut.of(path.tournament_id, fide.pairing_list(view.tournament, path.number))
+        )
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/absences/<uuid:player_id>/excuse",
+        responses={200: ExcuseOut, **problems(401, 403, 404, 409, 422)},
+        security=SECURITY,
+    )
+    def excuse_absence(path: ExcusePath, body: ExcuseBody) -> Response:
+        """An arbiter of the whole event (or its organiser) excuses a player's absence (a loss at the
+        default time in ``round``) before the next round's pairing is published (``absence.excused``):
+        the player is paired again. An unpublished pairing of the next round is thrown away
+        (``pairing_dropped``): pair it again."""
+        who = principal()
+        cmd = commands.ExcuseAbsence(who.actor(), path.tournament_id, path.player_id, body.round, body.reason)
+        dropped = svc.bus.handle(cmd)
+        out = ExcuseOut(
+            tournament_id=path.tournament_id,
+            player_id=path.player_id,
+            round=body.round,
+            pairing_dropped=dropped,
+        )
+        return json_response(out)
 
     @api.post(
         "/games/<uuid:game_id>/correction",
@@ -192,5 +297,70 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         return json_response(ResetOut(tournament_id=path.tournament_id))
 
     app.register_api(api)
+    app.register_api(_group_playoff(svc, secret))
     app.extensions["arbiter"] = svc
     return app
+
+
+def _group_playoff(svc: Pairing, secret: str) -> APIBlueprint:
+    """A group-playoff event (RULES.md §5): its page, and the organiser's decisions."""
+    api = APIBlueprint("group_playoff", __name__, abp_tags=[Tag(name="group-playoff")])
+    authenticate_writes(api, secret)
+
+    def show(tournament_id: uuid.UUID) -> Response:
+        t = svc.views.group_playoff(tournament_id)
+        if t is None:
+            raise not_found("group-playoff event", tournament_id)
+        return json_response(GroupPlayoffOut.model_validate(page(t, svc.clock.now())))
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/group-playoff",
+        responses={200: GroupPlayoffOut, **problems(404)},
+        security=OPTIONAL_SECURITY,
+    )
+    def get_group_playoff(path: TournamentPath) -> Response:
+        """The event's page: the group tables with the criterion that decided each place, the play-offs
+        and lots, every match with its games (inviter, extra games), deadlines, overdue games, placing."""
+        return show(path.tournament_id)
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/phases",
+        responses={200: GroupPlayoffOut, **problems(401, 403, 404, 409, 422)},
+        security=SECURITY,
+    )
+    def announce_phase(path: TournamentPath, body: PhaseBody) -> Response:
+        """The organiser opens phase 2 (semi-finals; ``with_placement``: the 5th/7th-place matches too)
+        or phase 3; 409 ``games-still-open`` naming the games of earlier phases still open, 409
+        ``group-playoff-conflict`` while a group place is still tied."""
+        who = principal()
+        svc.bus.handle(
+            commands.AnnouncePhase(who.actor(), path.tournament_id, body.phase, body.with_placement)
+        )
+        return show(path.tournament_id)
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/groups/<group>/lots",
+        responses={200: GroupPlayoffOut, **problems(401, 403, 404, 409, 422)},
+        security=SECURITY,
+    )
+    def draw_lots(path: GroupPath, body: LotBody) -> Response:
+        """The organiser draws the lot for what a group's play-off left tied (4T1 (f)), from a seed that
+        is recorded and announced; 409 ``no-tie-for-lots`` where no tie needs one."""
+        who = principal()
+        svc.bus.handle(commands.DrawGroupLots(who.actor(), path.tournament_id, path.group, body.seed))
+        return show(path.tournament_id)
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/deadlines",
+        responses={200: GroupPlayoffOut, **problems(401, 403, 404, 409, 422)},
+        security=SECURITY,
+    )
+    def set_deadline(path: TournamentPath, body: DeadlineBody) -> Response:
+        """The organiser sets the date by which a phase must be finished; once it passes the page lists
+        the phase's open games as overdue, for the organiser's result (adjudicated or by lot) entered in
+        the clocks (``POST /games/{id}/result`` with the reason)."""
+        who = principal()
+        svc.bus.handle(commands.SetPhaseDeadline(who.actor(), path.tournament_id, body.phase, body.at))
+        return show(path.tournament_id)
+
+    return api

@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from services.pairing.domain.elimination.elimination import Elimination, MatchGame, PairedMatch
 from services.pairing.domain.elimination.match_play import GameKind
+from services.pairing.domain.rounds import fide
 from services.pairing.domain.rounds.tournament import ByeRequest, Game, PairingTournament, Round
 from services.pairing.service_layer.commands import Corrected
 from shared.authority import Role
@@ -288,3 +289,232 @@ class TournamentOut(BaseModel):
             byes_on_request=t.byes_on_request,
             bye_requests=[ByeRequestOut.of(t, r) for _, r in sorted(t.bye_requests.items())],
         )
+
+
+# -- fide-rapid: rounds on the arbiters' command -----------------------------------------------------------
+class ListedPlayerOut(BaseModel):
+    seed: int
+    player_id: uuid.UUID
+    name: str
+    rating: int | None
+    points: float = Field(description="before the round")
+
+    @classmethod
+    def of(cls, p: fide.ListedPlayer) -> ListedPlayerOut:
+        return cls(seed=p.seed, player_id=p.player_id, name=p.name, rating=p.rating, points=float(p.points))
+
+
+class ListedBoardOut(BaseModel):
+    board: int
+    white: ListedPlayerOut
+    black: ListedPlayerOut
+    result: str | None = Field(description="the outcome once entered (1-0, 1/2-1/2, 0-1, +/-, -/+, -/-)")
+
+
+class ListedByeOut(BaseModel):
+    player: ListedPlayerOut
+    kind: str = Field(description="pairing_allocated (a win's points) or zero_point (asked for)")
+
+
+class PairingListOut(BaseModel):
+    """A round's pairing list by board, with names, ratings and points before the round, and the byes."""
+
+    tournament_id: uuid.UUID
+    round: int
+    published: bool = Field(description="false: paired, seen by the officials only until they publish it")
+    boards: list[ListedBoardOut]
+    byes: list[ListedByeOut]
+
+    @classmethod
+    def of(cls, tournament_id: uuid.UUID, listing: fide.PairingList) -> PairingListOut:
+        return cls(
+            tournament_id=tournament_id,
+            round=listing.round,
+            published=listing.published,
+            boards=[
+                ListedBoardOut(
+                    board=b.board,
+                    white=ListedPlayerOut.of(b.white),
+                    black=ListedPlayerOut.of(b.black),
+                    result=None if b.outcome is None else b.outcome.value,
+                )
+                for b in listing.boards
+            ],
+            byes=[ListedByeOut(player=ListedPlayerOut.of(b.player), kind=b.kind.value) for b in listing.byes],
+        )
+
+
+class PreviewPlayerOut(BaseModel):
+    seed: int
+    player_id: uuid.UUID
+    name: str
+    rating: int | None
+
+
+class PreviewOut(BaseModel):
+    """What the arbiters see before pairing a round of a `fide-rapid` event."""
+
+    tournament_id: uuid.UUID
+    round: int
+    pairable: bool = Field(description="the round can be paired now")
+    paired: bool = Field(description="the round has a pairing (published or not)")
+    published: bool
+    unfinished_boards: list[int] = Field(description="boards of the round before without a result")
+    present: list[PreviewPlayerOut] = Field(description="the players the pairing takes")
+    bye_requests: list[PreviewPlayerOut] = Field(description="asked for a zero-point bye for this round")
+    withdrawn: list[PreviewPlayerOut]
+    absent: list[PreviewPlayerOut] = Field(
+        description="lost the round before at the default time, not excused: left out (they count as withdrawn)"
+    )
+    excused: list[PreviewPlayerOut] = Field(description="absent from the round before, excused: paired again")
+    late: list[PreviewPlayerOut] = Field(description="late entries who start in a later round")
+
+    @classmethod
+    def of(cls, t: PairingTournament, number: int) -> PreviewOut:
+        def out(seeds: list[int] | set[int] | frozenset[int]) -> list[PreviewPlayerOut]:
+            return [
+                PreviewPlayerOut(seed=p.seed, player_id=p.player_id, name=p.name, rating=p.rating)
+                for p in (t.player(s) for s in sorted(seeds))
+            ]
+
+        rnd = t.round(number)
+        withdrawn = {s for s in t.withdrawals if not t.stays_in_draw(s)}
+        requested = set(t.requested_byes(number))
+        unexcused = set(t.unexcused(number - 1))
+        late = {p.seed for p in t.players if p.from_round is not None and p.from_round > number}
+        excused = {s for (r, s) in t.excused if r == number - 1}
+        unfinished = t.unfinished_boards(number - 1)
+        absent = t.absent(number)
+        due = t.published_rounds() + 1
+        return cls(
+            tournament_id=t.id,
+            round=number,
+            pairable=number == due and not unfinished and number <= t.total_rounds,
+            paired=rnd is not None,
+            published=rnd is not None and rnd.published,
+            unfinished_boards=unfinished,
+            present=out({p.seed for p in t.players} - absent),
+            bye_requests=out(requested),
+            withdrawn=out(withdrawn),
+            absent=out(unexcused - withdrawn),
+            excused=out(excused),
+            late=out(late),
+        )
+
+
+class ExcuseBody(Strict):
+    round: int = Field(ge=1, le=INT32_MAX, description="the round the player was absent from")
+    reason: Reason | None = Field(None, max_length=500)
+
+    _reason = field_validator("reason")(_a_reason)
+
+
+class ExcuseOut(BaseModel):
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+    pairing_dropped: bool = Field(
+        description="true: the next round's unpublished pairing was thrown away; pair it again"
+    )
+
+
+class ExcusePath(BaseModel):
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+
+
+# -- group-playoff events (RULES.md §5) ------------------------------------------------------------------
+class GroupPath(BaseModel):
+    tournament_id: uuid.UUID
+    group: Literal["I", "II"]
+
+
+class PhaseBody(Strict):
+    phase: int = Field(ge=2, le=3, description="2: the semi-finals, 3: the final and the placement matches")
+    with_placement: bool = Field(False, description="phase 2: the 5th and 7th-place matches start as well")
+
+
+class LotBody(Strict):
+    seed: str = Field(min_length=1, max_length=200, description="the lot's seed, recorded and announced")
+
+
+class DeadlineBody(Strict):
+    phase: int = Field(ge=1, le=3)
+    at: dt.datetime
+
+
+class GroupRowOut(BaseModel):
+    player_id: str
+    name: str
+    rank: int
+    match_points: str
+    board_points: str
+    tied_match_points: str | None
+    tied_board_points: str | None
+    playoff_needed: bool
+    decided_by: Literal["a", "b", "c", "d", "e", "f", "tied"]
+
+
+class LotOut(BaseModel):
+    kind: Literal["groups", "tie", "final-colours"]
+    group: str | None
+    seed: str
+    drawn_by: str
+    drawn_at: dt.datetime | None
+    order: list[str]
+
+
+class GroupGameOut(BaseModel):
+    game_id: str
+    white: str
+    black: str
+    inviter: str
+    extra: int
+    result: str | None
+    how: str | None
+    label: str
+
+
+class GroupMatchOut(BaseModel):
+    phase: Literal["group", "playoff", "semi-final", "final", "third-place", "fifth-place", "seventh-place"]
+    group: str | None
+    players: list[str]
+    inviter: str
+    board_points: list[str]
+    forfeited_by: str | None
+    winner: str | None
+    shared: bool
+    games: list[GroupGameOut]
+
+
+class GroupPlayerOut(BaseModel):
+    player_id: str
+    name: str
+    rating: int | None
+    seed: int
+    group: str
+    withdrawn: bool
+
+
+class PlaceOut(BaseModel):
+    player_id: str
+    name: str
+    place: int
+
+
+class GroupPlayoffOut(BaseModel):
+    """A group-playoff event's page: the group tables with the criterion (a)-(f) that decided each
+    place, the lots, every match with its games, the deadlines, the overdue games, the final placing."""
+
+    tournament_id: str
+    name: str
+    phase: int
+    placement_early: bool
+    players: list[GroupPlayerOut]
+    groups: dict[str, list[GroupRowOut]]
+    lots: list[LotOut]
+    matches: list[GroupMatchOut]
+    deadlines: dict[str, dt.datetime]
+    overdue: list[str]
+    placing: list[PlaceOut]
+    completed: bool

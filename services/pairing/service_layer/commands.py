@@ -9,6 +9,8 @@ import uuid
 from dataclasses import dataclass
 
 from services.pairing.domain.heading import Heading, Player
+from services.pairing.domain.rounds.platform import Plan
+from services.pairing.domain.rounds.tournament import FideRules
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
 from shared.scoring import Outcome
 from shared.time_control import TieBreakPlan
@@ -25,6 +27,9 @@ class StartRounds:
     extra_round: bool = False
     double_rounds: bool = False
     byes_on_request: bool = False
+    fide: FideRules | None = None
+    """A `fide-rapid` event: paired on its arbiters' command, by ``fide_plan`` (its system and rounds)."""
+    fide_plan: Plan | None = None
 
     @property
     def tournament_id(self) -> uuid.UUID:
@@ -50,7 +55,53 @@ class StartElimination:
         return self.heading.id
 
 
-StartTournament = StartRounds | StartElimination
+@dataclass(frozen=True)
+class StartGroupPlayoff:
+    """Start a group-playoff event (RULES.md §5): eight players by seed, the groups drawn from the
+    recorded lot seed (who drew it: ``drawn_by``)."""
+
+    heading: Heading
+    players: tuple[Player, ...]
+    lot_seed: int
+    drawn_by: uuid.UUID
+
+    @property
+    def tournament_id(self) -> uuid.UUID:
+        return self.heading.id
+
+
+StartTournament = StartRounds | StartElimination | StartGroupPlayoff
+
+
+@dataclass(frozen=True)
+class AnnouncePhase:
+    """The organiser opens phase 2 or 3 of a group-playoff event (phase 2 ``with_placement``: the 5th
+    and 7th-place matches at the same time)."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    phase: int
+    with_placement: bool = False
+
+
+@dataclass(frozen=True)
+class DrawGroupLots:
+    """The organiser draws the lot for what a group's play-off left tied (4T1 (f))."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    group: str
+    seed: str
+
+
+@dataclass(frozen=True)
+class SetPhaseDeadline:
+    """The organiser sets the date by which a phase must be finished."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    phase: int
+    at: dt.datetime
 
 
 @dataclass(frozen=True)
@@ -70,18 +121,53 @@ class RecordResult:
     round: int
     outcome: Outcome
     finished_at: dt.datetime
+    reason: str | None = None
+    """Why it ended: ``default_time`` is a loss by absence (fide-rapid)."""
 
 
 @dataclass(frozen=True)
 class PublishRound:
-    """Make a paired knockout round public (RULES.md §4): its pairings are shown and its games may start."""
+    """Make a paired knockout or `fide-rapid` round public (RULES.md §4, §6): its pairings are shown and
+    its games may start."""
 
     actor: Actor
     tournament_id: uuid.UUID
     number: int
 
 
+@dataclass(frozen=True)
+class PairOnCommand:
+    """An arbiter pairs round ``number`` of a `fide-rapid` event (unpublished until they publish it)."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    number: int
+
+
+@dataclass(frozen=True)
+class ExcuseAbsence:
+    """An arbiter excuses a player's absence from ``round`` before the next pairing is published."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+    reason: str | None = None
+
+
 # -- facts from registration and the clocks ----------------------------------------------------------------
+@dataclass(frozen=True)
+class AddLatePlayer:
+    """``player.joined``: after the start (``late``), a late entry of a `fide-rapid` event."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    name: str
+    rating: int | None
+    late: bool
+    from_round: int | None
+
+
 @dataclass(frozen=True)
 class RecordWithdrawal:
     """A player left the started tournament for good (``player.withdrawn``): withdrawn or excluded."""

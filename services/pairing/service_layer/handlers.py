@@ -16,6 +16,7 @@ from services.pairing.domain import errors
 from services.pairing.domain.arbiters import Arbiters
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.flows import Flow, Flows
+from services.pairing.service_layer.flows.group_playoff import GroupPlayoffFlow
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared.messaging.port import NotReady
 
@@ -27,10 +28,15 @@ class Handlers:
     def table(self) -> dict[type, Callable[[Any, PairingUnitOfWork], Any]]:
         return {
             commands.PublishRound: self.publish_round,
+            commands.PairOnCommand: self.pair_on_command,
+            commands.ExcuseAbsence: self.excuse_absence,
             commands.CorrectResult: self.correct_result,
             commands.RequestBye: self.request_bye,
             commands.TakeBackBye: self.take_back_bye,
             commands.ResetTournament: self.reset,
+            commands.AnnouncePhase: self.group_playoff,
+            commands.DrawGroupLots: self.group_playoff,
+            commands.SetPhaseDeadline: self.group_playoff,
         }
 
     # -- consumer -----------------------------------------------------------------------------------
@@ -49,6 +55,17 @@ class Handlers:
         if system is None:
             raise NotReady(f"tournament {cmd.tournament_id} has not started here yet")
         self.flows.of(system).record_withdrawal(cmd, uow)
+
+    def on_player_joined(self, cmd: commands.AddLatePlayer, uow: PairingUnitOfWork) -> None:
+        """A late entry of a started `fide-rapid` event is paired from its round; one that arrives before
+        the tournament started here waits for it. An entry before the start changes nothing here (the
+        roster comes with ``tournament.started``)."""
+        if not cmd.late:
+            return
+        system = uow.lock(cmd.tournament_id)
+        if system is None:
+            raise NotReady(f"tournament {cmd.tournament_id} has not started here yet")
+        self.flows.of(system).add_late_player(cmd, uow)
 
     def on_arbiter(
         self, cmd: commands.RecordAppointment | commands.RecordRevocation, uow: PairingUnitOfWork
@@ -89,6 +106,19 @@ class Handlers:
             flow.publish_round(cmd, uow.arbiters.get(cmd.tournament_id), uow)
             uow.commit()
 
+    def pair_on_command(self, cmd: commands.PairOnCommand, uow: PairingUnitOfWork) -> None:
+        with uow:
+            flow = self._flow(uow, cmd.tournament_id)
+            flow.pair_on_command(cmd, uow.arbiters.get(cmd.tournament_id), uow)
+            uow.commit()
+
+    def excuse_absence(self, cmd: commands.ExcuseAbsence, uow: PairingUnitOfWork) -> bool:
+        with uow:
+            flow = self._flow(uow, cmd.tournament_id)
+            dropped = flow.excuse_absence(cmd, uow.arbiters.get(cmd.tournament_id), uow)
+            uow.commit()
+        return dropped
+
     def correct_result(self, cmd: commands.CorrectResult, uow: PairingUnitOfWork) -> commands.Corrected:
         with uow:
             tournament_id = uow.tournament_of_game(cmd.game_id)
@@ -116,6 +146,24 @@ class Handlers:
         with uow:
             flow = self._flow(uow, cmd.tournament_id)
             flow.reset(cmd, uow.arbiters.get(cmd.tournament_id), uow)
+            uow.commit()
+
+    def group_playoff(
+        self,
+        cmd: commands.AnnouncePhase | commands.DrawGroupLots | commands.SetPhaseDeadline,
+        uow: PairingUnitOfWork,
+    ) -> None:
+        """The organiser's decisions in a group-playoff event: a phase announced, a lot, a deadline."""
+        with uow:
+            flow = self._flow(uow, cmd.tournament_id)
+            if not isinstance(flow, GroupPlayoffFlow):
+                raise errors.PairingError(f"tournament {cmd.tournament_id} is not a group-playoff event")
+            if isinstance(cmd, commands.AnnouncePhase):
+                flow.announce_phase(cmd, uow)
+            elif isinstance(cmd, commands.DrawGroupLots):
+                flow.draw_lots(cmd, uow)
+            else:
+                flow.set_deadline(cmd, uow)
             uow.commit()
 
     def _flow(self, uow: PairingUnitOfWork, tournament_id: uuid.UUID) -> Flow:

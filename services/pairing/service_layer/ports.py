@@ -11,6 +11,7 @@ from typing import Any, Protocol, Self
 
 from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.elimination.elimination import Elimination
+from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament
 from shared.aggregate import Seen
@@ -55,6 +56,17 @@ class EliminationRepository(Protocol):
         it adds first."""
 
 
+class GroupPlayoffRepository(Protocol):
+    """Group-playoff events (4T1, RULES.md §5), whole."""
+
+    @property
+    def seen(self) -> Seen[GroupPlayoffTournament]: ...
+
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> GroupPlayoffTournament | None: ...
+    def add(self, tournament: GroupPlayoffTournament) -> None: ...
+    def save(self, tournament: GroupPlayoffTournament) -> None: ...
+
+
 class ArbitersRepository(Protocol):
     """The arbiters of each tournament, keyed by tournament id; kept before the tournament starts here
     (appointments may arrive first) and after a knockout goes back to its draft."""
@@ -79,6 +91,8 @@ class PairingUnitOfWork(Protocol):
     def eliminations(self) -> EliminationRepository: ...
     @property
     def arbiters(self) -> ArbitersRepository: ...
+    @property
+    def group_playoffs(self) -> GroupPlayoffRepository: ...
 
     def __enter__(self) -> Self: ...
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None: ...

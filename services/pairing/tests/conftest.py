@@ -5,7 +5,7 @@ from collections.abc import Iterator
 import pytest
 
 from services.pairing.bootstrap import Pairing
-from services.pairing.tests.helpers import InMemory, in_memory, on_sqlite
+from services.pairing.tests.helpers import Api, InMemory, in_memory, on_sqlite
 
 
 @pytest.fixture
@@ -26,3 +26,9 @@ def service(request: pytest.FixtureRequest, tmp_path) -> Iterator[Pairing | InMe
     sqlite = on_sqlite(tmp_path)
     yield sqlite
     sqlite.engine.dispose()
+
+
+@pytest.fixture
+def api(svc: Pairing) -> Iterator[Api]:
+    """Pairing's HTTP API over ``svc``."""
+    yield Api(svc)

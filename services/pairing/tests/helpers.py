@@ -13,16 +13,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import sqlalchemy as sa
+
 from services.pairing.adapters.memory import MemoryPairingStore, MemoryPairingUnitOfWork
+from services.pairing.adapters.orm import metadata
 from services.pairing.bootstrap import Pairing, bootstrap, flows, subscriptions
 from services.pairing.config import PairingSettings
+from services.pairing.entrypoints.app import create_app
 from services.pairing.service_layer.handlers import Handlers
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared import events
 from shared.events import GameOutcome
+from shared.http.auth import issue_token
 from shared.messagebus import MessageBus
 from shared.messaging.inprocess import InProcessBroker
 from shared.messaging.port import Subscription
+from shared.settings import DEV_JWT_SECRET
 from shared.timesource import FakeClock
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
@@ -96,6 +102,29 @@ def started(
             time_control=events.TimeControl(base_seconds=180, increment_seconds=2),
         ),
         roster=roster,
+    )
+
+
+def fide_started(
+    n: int = 8, *, rounds: int = 5, acceleration: bool = False, field: list[tuple[str, int]] | None = None
+) -> events.TournamentStarted:
+    """A `fide-rapid` Swiss started with ``n`` players (or ``field``: names and ratings) in rank order."""
+    field = field or [(f"P{i}", 2400 - 10 * i) for i in range(1, n + 1)]
+    return events.TournamentStarted(
+        tournament_id=uuid.uuid4(),
+        organiser_id=uuid.uuid4(),
+        name="Weekend rapid",
+        started_at=NOW,
+        settings=events.TournamentSettings(
+            ruleset="fide-rapid",
+            byes_on_request=True,
+            time_control=events.TimeControl(base_seconds=900, increment_seconds=10),
+            fide=events.FideSettings(rounds=rounds, acceleration=acceleration),
+        ),
+        roster=[
+            events.RosterEntry(seed=i, player_id=uuid.uuid4(), name=name, rating=rating)
+            for i, (name, rating) in enumerate(field, start=1)
+        ],
     )
 
 
@@ -198,6 +227,22 @@ def published(svc, kind: str) -> list[events.Envelope]:
     return [e for e in svc.broker.published if e.type == kind]
 
 
+def game_finished(
+    rp: events.RoundPaired, game: events.PairedGame, outcome: GameOutcome, reason: str = "reported"
+) -> events.GameFinished:
+    """``game`` of round ``rp`` ended with ``outcome`` (``default_time``: an absence)."""
+    return events.GameFinished(
+        tournament_id=rp.tournament_id,
+        game_id=game.game_id,
+        round=rp.round,
+        white=game.white,
+        black=game.black,
+        outcome=outcome,
+        reason=reason,
+        finished_at=NOW,
+    )
+
+
 def finish(
     round_event: events.Envelope,
     outcome_for: Callable[[events.PairedGame], GameOutcome] = lambda game: GameOutcome.WHITE_WIN,
@@ -217,3 +262,63 @@ def finish(
         )
         for g in rp.games
     ]
+
+
+# -- the HTTP API -----------------------------------------------------------------------------------------
+def token(subject: uuid.UUID, *roles: str, ttl: dt.timedelta = dt.timedelta(hours=1)) -> dict[str, str]:
+    jwt = issue_token(DEV_JWT_SECRET, subject, set(roles) or {"player"}, ttl=ttl)
+    return {"Authorization": f"Bearer {jwt}"}
+
+
+def snapshot(svc) -> dict[str, list[tuple]]:
+    """Every row of every table of pairing's database (outbox and inbox included)."""
+    with svc.engine.connect() as conn:
+        return {
+            name: sorted((tuple(str(v) for v in row) for row in conn.execute(sa.select(table))), key=repr)
+            for name, table in metadata.tables.items()
+        }
+
+
+class Api:
+    def __init__(self, svc) -> None:
+        self.svc = svc
+        self.client = create_app(svc).test_client()
+
+    def call(self, method: str, path: str, headers=None, json=None):
+        return self.client.open(path, method=method, headers=headers or {}, json=json)
+
+    def refused(self, status: int, slug: str, method: str, path: str, headers=None, json=None):
+        """The call is refused with ``status`` and problem ``slug``, and nothing in the database moved."""
+        before = snapshot(self.svc)
+        r = self.call(method, path, headers, json)
+        assert r.status_code == status, (r.status_code, r.json)
+        assert r.mimetype == "application/problem+json" and r.json["type"] == f"/problems/{slug}", r.json
+        assert snapshot(self.svc) == before
+        return r.json
+
+    def ok(self, status: int, method: str, path: str, headers=None, json=None):
+        r = self.call(method, path, headers, json)
+        assert r.status_code == status, r.json
+        return r.json
+
+
+ORGANISER = uuid.UUID("00000000-0000-0000-0000-0000000000aa")
+"""The organiser of :func:`group_playoff_started`."""
+
+
+def group_playoff_started(lot_seed: int = 11) -> events.TournamentStarted:
+    return events.TournamentStarted(
+        tournament_id=uuid.uuid4(),
+        organiser_id=ORGANISER,
+        name="4T1 correspondence",
+        started_at=NOW,
+        settings=events.TournamentSettings(
+            ruleset="group-playoff",
+            time_control=events.TimeControl(base_seconds=0, increment_seconds=0, days_per_move=2),
+            group_playoff=events.GroupPlayoffSettings(lot_seed=lot_seed, drawn_by=ORGANISER),
+        ),
+        roster=[
+            events.RosterEntry(seed=i, player_id=uuid.uuid4(), name=f"P{i}", rating=2000 - 10 * i)
+            for i in range(1, 9)
+        ],
+    )

@@ -49,6 +49,7 @@ tournaments = sa.Table(
     sa.Column("fide", sa.JSON(), nullable=True),  # the settings of a fide-rapid event
     # fide-rapid: the last round pairing announced (round.paired); late entries play from the next
     sa.Column("rounds_paired", sa.Integer(), nullable=False, server_default="0"),
+    sa.Column("group_playoff", sa.JSON(), nullable=True),  # the settings of a group-playoff event
     sa.Index("ix_tournaments_due", "status", "starts_at"),
     # one running `platform` competition per organiser, whatever the races
     sa.Index(
@@ -85,6 +86,8 @@ entries = sa.Table(
     sa.Column("rating_standard", sa.Integer(), nullable=True),
     sa.Column("rating_rapid", sa.Integer(), nullable=True),
     sa.Column("from_round", sa.Integer(), nullable=True),
+    # group-playoff: false when the player cannot create games themselves (ranks after all others)
+    sa.Column("creates_games", sa.Boolean(), nullable=False, server_default=sa.true()),
     # one player per FIDE id in an event, whatever the races
     sa.Index(
         "uq_entries_fide_id",

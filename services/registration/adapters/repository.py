@@ -15,6 +15,7 @@ from services.registration.adapters.orm import accounts, arbiters, audit_log, en
 from services.registration.domain import errors
 from services.registration.domain.audit import AuditEntry, AuditKind, Subject, SubjectKind
 from services.registration.domain.fide import ClockKeeping, FideFormat, LateEntryBye, PairingSystem
+from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import (
     Account,
@@ -371,6 +372,7 @@ def entry_row(tournament_id: uuid.UUID, e: Entry) -> dict[str, Any]:
         "rating_standard": p.rating_standard,
         "rating_rapid": p.rating_rapid,
         "from_round": e.from_round,
+        "creates_games": e.creates_games,
     }
 
 
@@ -408,6 +410,7 @@ def entry_of(row: Any) -> Entry:
         by_hand=row.by_hand,
         confirmed=row.standing != Standing.UNCONFIRMED.value,
         from_round=row.from_round,
+        creates_games=row.creates_games,
     )
 
 
@@ -452,6 +455,7 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         arbiters={a.account_id: a for a in map(arbiter_of, arbiter_rows)},
         fide=fide_of(row.fide) if row.fide is not None else None,
         rounds_paired=row.rounds_paired,
+        group_playoff=None if row.group_playoff is None else group_format_of(row.group_playoff),
     )
 
 
@@ -481,7 +485,30 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "byes_on_request": t.byes_on_request,
         "fide": fide_json(t.fide) if t.fide is not None else None,
         "rounds_paired": t.rounds_paired,
+        "group_playoff": None if t.group_playoff is None else group_format_json(t.group_playoff),
     }
+
+
+def group_format_json(fmt: GroupFormat) -> dict[str, Any]:
+    """A group-playoff event's settings as the ``tournaments.group_playoff`` JSON column holds them."""
+    return {
+        "closes_at": fmt.closes_at.isoformat(),
+        "expected_start": None if fmt.expected_start is None else fmt.expected_start.isoformat(),
+        "rating_above": fmt.rating_above,
+        "rating_below": fmt.rating_below,
+        "lot_seed": fmt.lot_seed,
+    }
+
+
+def group_format_of(data: Mapping[str, Any]) -> GroupFormat:
+    start = data.get("expected_start")
+    return GroupFormat(
+        closes_at=dt.datetime.fromisoformat(data["closes_at"]),
+        expected_start=None if start is None else dt.date.fromisoformat(start),
+        rating_above=data["rating_above"],
+        rating_below=data["rating_below"],
+        lot_seed=data.get("lot_seed"),
+    )
 
 
 def format_json(fmt: KnockoutFormat) -> dict[str, Any]:

@@ -4,9 +4,12 @@ commands. The time-control, settings and roster conversions exist here once."""
 
 from __future__ import annotations
 
+import uuid
+
 from services.registration.domain import audit
 from services.registration.domain import events as domain
 from services.registration.domain.fide import FideFormat
+from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.players import Profile
 from services.registration.service_layer import commands
@@ -74,7 +77,14 @@ def profile(p: Profile | None) -> events.PlayerProfile | None:
     )
 
 
-def settings(s: domain.PlaySettings) -> events.TournamentSettings:
+def group_settings(fmt: GroupFormat, organiser_id: uuid.UUID) -> events.GroupPlayoffSettings | None:
+    """Once started: the groups' lot seed, drawn by the organiser's start (before: nothing to tell)."""
+    if fmt.lot_seed is None:
+        return None
+    return events.GroupPlayoffSettings(lot_seed=fmt.lot_seed, drawn_by=organiser_id)
+
+
+def settings(s: domain.PlaySettings, organiser_id: uuid.UUID) -> events.TournamentSettings:
     return events.TournamentSettings(
         ruleset=s.ruleset,
         variant=s.variant,
@@ -86,6 +96,7 @@ def settings(s: domain.PlaySettings) -> events.TournamentSettings:
         time_control=time_control(s.time_control),
         knockout=None if s.knockout is None else knockout_settings(s.knockout, _bracket(s)),
         fide=None if s.fide is None else fide_settings(s.fide),
+        group_playoff=None if s.group_playoff is None else group_settings(s.group_playoff, organiser_id),
     )
 
 
@@ -119,7 +130,7 @@ def _scheduled(e: domain.TournamentScheduled) -> events.Event:
         starts_at=e.starts_at,
         seats=e.seats,
         minimum=e.minimum,
-        settings=settings(e.settings),
+        settings=settings(e.settings, e.organiser_id),
     )
 
 
@@ -148,7 +159,7 @@ def _started(e: domain.TournamentStarted) -> events.Event:
         organiser_id=e.organiser_id,
         name=e.name,
         started_at=e.started_at,
-        settings=settings(e.settings),
+        settings=settings(e.settings, e.organiser_id),
         roster=[roster_entry(s) for s in e.roster],
     )
 

@@ -230,3 +230,9 @@ class NoRoundLeft(Conflict):
     """Every round is paired already: a late entry would play none."""
 
     slug = "no-round-left"
+
+
+class RatingOutsideWindow(Unprocessable):
+    """A group-playoff entry whose rating is not strictly inside the event's window (RULES.md §5)."""
+
+    slug = "rating-outside-window"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from services.registration.domain.audit import Decided
 from services.registration.domain.fide import FideFormat
+from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat, bracket_format
 from services.registration.domain.players import Profile
 from shared.aggregate import DomainEvent
@@ -34,6 +35,7 @@ class PlaySettings:
     knockout: KnockoutFormat | None = None
     byes_on_request: bool = False
     fide: FideFormat | None = None  # fide-rapid: fixed at the start (a round robin's rounds too)
+    group_playoff: GroupFormat | None = None  # group-playoff: the groups' lot seed drawn at the start
 
     @property
     def bracket(self) -> BracketFormat | None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from services.registration.domain import errors, fide, knockout
+from services.registration.domain import group_playoff as groups
 from services.registration.domain.audit import AuditEntry, AuditKind, Decided, Subject, SubjectKind
 from services.registration.domain.events import (
     ArbiterAppointed,
@@ -118,6 +119,7 @@ class Settings:
     knockout: KnockoutFormat | None = None
     byes_on_request: bool | None = None  # None: as the ruleset says (BYES_ON_REQUEST)
     fide: FideFormat | None = None  # the fide-rapid ruleset's settings
+    group_playoff: groups.GroupFormat | None = None  # the group-playoff ruleset's settings
 
 
 @dataclass(frozen=True)
@@ -167,6 +169,7 @@ class Entry:
     by_hand: bool = False
     confirmed: bool = True
     from_round: int | None = None
+    creates_games: bool = True  # group-playoff: False ranks the entry after all others
 
     @property
     def standing(self) -> Standing:
@@ -268,6 +271,7 @@ class Tournament(Aggregate):
     arbiters: dict[uuid.UUID, Arbiter] = field(default_factory=dict)
     fide: FideFormat | None = None  # a fide-rapid event's settings
     rounds_paired: int = 0  # fide-rapid: the last round pairing announced (``round.paired``)
+    group_playoff: groups.GroupFormat | None = None  # a group-playoff event's settings
     _roster: RosterChanges = field(default_factory=RosterChanges, init=False, repr=False, compare=False)
     _decisions: list[AuditEntry] = field(default_factory=list, init=False, repr=False, compare=False)
 
@@ -288,6 +292,8 @@ class Tournament(Aggregate):
             return cls._draft(organiser, settings, now=now, tournament_id=tournament_id)
         if settings.ruleset is Ruleset.FIDE_RAPID:
             return cls._fide_event(organiser, settings, now=now, tournament_id=tournament_id)
+        if settings.ruleset is Ruleset.GROUP_PLAYOFF:
+            return cls._group_event(organiser, settings, now=now, tournament_id=tournament_id)
         if organiser_busy:
             raise errors.OrganiserBusy(
                 "you already run a competition; a new one can be opened once it is finished or cancelled"
@@ -382,6 +388,52 @@ class Tournament(Aggregate):
             fide=fmt,
         )
 
+    @classmethod
+    def _group_event(
+        cls, organiser: Account, settings: Settings, *, now: dt.datetime, tournament_id: uuid.UUID | None
+    ) -> Tournament:
+        """A `group-playoff` event (``group_playoff.py``), open for entries until its closing date; its
+        organiser confirms or refuses each entry and starts it. No start time: the scheduler never
+        starts it."""
+        if not settings.name.strip():
+            raise errors.InvalidSettings("a tournament needs a name")
+        if settings.group_playoff is None:
+            raise errors.InvalidSettings("a group-playoff event needs its group_playoff settings (closes_at)")
+        if settings.starts_at is not None or settings.knockout is not None or settings.fide is not None:
+            raise errors.InvalidSettings(
+                "a group-playoff event has no starts_at, knockout or fide settings: its organiser starts it"
+            )
+        _check_time_control(settings.time_control)
+        fmt = groups.validate(settings.group_playoff, settings.time_control, now)
+        return cls(
+            id=tournament_id or uuid.uuid4(),
+            organiser_id=organiser.id,
+            name=settings.name.strip(),
+            starts_at=None,
+            time_control=settings.time_control,
+            seats=1000,
+            minimum=groups.PLAYERS,
+            threshold=settings.threshold,
+            ruleset=Ruleset.GROUP_PLAYOFF,
+            variant=settings.variant,
+            double_rounds=False,
+            extra_round=False,
+            rated=True,
+            min_rating=None,
+            password_hash=None,
+            created_at=now,
+            group_playoff=fmt,
+        )
+
+    @property
+    def is_group_playoff(self) -> bool:
+        return self.group_playoff is not None
+
+    def group_field(self) -> tuple[list[Entry], list[Entry]]:
+        """A group-playoff event's confirmed entries: (the eight who play, the waiting list, in order)."""
+        confirmed = [e for e in self.entries if e.confirmed and e.withdrawal is None]
+        return groups.field(confirmed, arrived=lambda e: e.joined_at, creates_games=lambda e: e.creates_games)
+
     @property
     def private(self) -> bool:
         return self.password_hash is not None
@@ -411,6 +463,7 @@ class Tournament(Aggregate):
             knockout=self.knockout,
             byes_on_request=self.byes_on_request,
             fide=self.fide,
+            group_playoff=self.group_playoff,
         )
 
     def collect_roster_changes(self) -> RosterChanges:
@@ -547,6 +600,7 @@ class Tournament(Aggregate):
         password: str | None = None,
         profile: Profile | None = None,
         confirmed: bool = False,
+        creates_games: bool = True,
     ) -> Entry:
         """An account enters. In a fide-rapid event its entry waits for an official's confirmation
         (``confirmed``: an official entered it, confirmed at once), with the FIDE data it gives."""
@@ -571,6 +625,12 @@ class Tournament(Aggregate):
             )
         if profile is not None:
             raise errors.InvalidPlayer("FIDE player data is given in fide-rapid events only")
+        if self.group_playoff is not None:  # in order of arrival, waiting for the organiser
+            rating = account.ratings.get(self.rating_key)
+            groups.check_entry(self.group_playoff, rating, self.rating_key, now)
+            return self._enter(
+                Entry(account.id, account.name, rating, now, confirmed=False, creates_games=creates_games)
+            )
         if self.password_hash is not None and not check_password(password or "", self.password_hash):
             raise errors.WrongPassword("this tournament is private: the organiser's password is needed")
         rating = account.ratings.get(self.rating_key)
@@ -619,7 +679,7 @@ class Tournament(Aggregate):
         )
 
     def _require_open(self, now: dt.datetime, action: str) -> None:
-        if self.is_fide:
+        if self.is_fide or self.is_group_playoff:
             if self.status is not Status.SCHEDULED:
                 raise errors.RegistrationClosed(
                     f"players can {action} only before the start; the event is {self.status.value}"
@@ -748,7 +808,10 @@ class Tournament(Aggregate):
     def confirm(self, actor_id: uuid.UUID, player_id: uuid.UUID, *, now: dt.datetime) -> Entry:
         """An official confirms an account's entry: the player is on the roster (``player.joined``)."""
         role = self.require_official(actor_id, "confirm entries")
-        self._require_fide("confirm entries")
+        if self.is_group_playoff:
+            self.require_organiser(actor_id, "confirm entries")
+        else:
+            self._require_fide("confirm entries")
         self._require_open(now, "be confirmed")
         entry = self._entry(player_id)
         if entry.confirmed:
@@ -763,6 +826,58 @@ class Tournament(Aggregate):
             Decided(actor_id, role, now),
         )
         return entry
+
+    def refuse(self, actor_id: uuid.UUID, player_id: uuid.UUID, *, reason: str, now: dt.datetime) -> Entry:
+        """The organiser refuses a group-playoff entry before the start: it is removed (RULES.md §5)."""
+        self.require_organiser(actor_id, "refuse entries")
+        if not self.is_group_playoff:
+            raise errors.NotAllowed(
+                f"entries are refused in group-playoff events; this is a {self.ruleset} tournament"
+            )
+        entry = self._entry(player_id)
+        self.leave(player_id, now=now)
+        self._decided(
+            AuditKind.PLAYER_REMOVED,
+            Subject(SubjectKind.PLAYER, player_id),
+            f"{entry.name}'s entry refused: {reason}",
+            Decided(actor_id, Role.ORGANISER, now),
+        )
+        return entry
+
+    def start_group_playoff(self, actor_id: uuid.UUID, now: dt.datetime, lot_seed: int) -> list[Seeded]:
+        """The organiser starts a group-playoff event with the first eight confirmed entries (seeded by
+        rating, then order of entry); the groups' lot seed is drawn now and recorded; the waiting list
+        and the unconfirmed entries are left out."""
+        self.require_organiser(actor_id, "start it")
+        fmt = self.group_playoff
+        if fmt is None:
+            raise errors.NotAllowed(f"a {self.ruleset} tournament is not started this way")
+        if self.status is not Status.SCHEDULED:
+            raise errors.AlreadyStarted(f"the event is {self.status.value}")
+        playing, waiting = self.group_field()
+        if len(playing) < groups.PLAYERS:
+            raise errors.Conflict(
+                f"a group-playoff event starts with {groups.PLAYERS} confirmed players; it has {len(playing)}"
+            )
+        left_out = [e for e in self.entries if e not in playing]
+        for entry in left_out:
+            self.entries.remove(entry)
+            self._roster.remove(entry.player_id)
+        order = {e.player_id: i for i, e in enumerate(playing)}
+        seeded = sorted(playing, key=lambda e: (-(e.rating or 0), order[e.player_id]))
+        self.group_playoff = dataclasses.replace(fmt, lot_seed=lot_seed)
+        self.status = Status.STARTED
+        self.starts_at = now
+        roster = [e.seeded(i) for i, e in enumerate(seeded, start=1)]
+        self._started(now, roster)
+        self._decided(
+            AuditKind.TOURNAMENT_STARTED,
+            Subject(SubjectKind.TOURNAMENT, self.id),
+            f"started with {len(roster)} players; the groups' lot seed {lot_seed}"
+            + (f"; waiting list left out: {', '.join(e.name for e in waiting)}" if waiting else ""),
+            Decided(actor_id, Role.ORGANISER, now),
+        )
+        return roster
 
     def starting_rank(self) -> list[Entry]:
         """The confirmed players in starting-rank order (``players.py``)."""

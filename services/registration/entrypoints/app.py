@@ -37,6 +37,7 @@ from services.registration.entrypoints.schemas import (
     PlayerChangeBody,
     PlayerList,
     PlayerPath,
+    RefuseBody,
     TournamentList,
     TournamentOut,
     TournamentPath,
@@ -155,6 +156,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             knockout=body.knockout.domain() if body.knockout else None,
             byes_on_request=body.byes_on_request,
             fide=body.fide.domain() if body.fide else None,
+            group_playoff=body.group_playoff.domain() if body.group_playoff else None,
         )
         t = svc.bus.handle(commands.CreateTournament(who.actor(), settings))
         return json_response(TournamentOut.of(t), 201, {"Location": f"/tournaments/{t.id}"})
@@ -216,7 +218,9 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         who = principal()
         player_id = body.player_id or who.subject
         profile = body.profile.domain() if body.profile else None
-        cmd = commands.JoinTournament(who.actor(), path.tournament_id, player_id, body.password, profile)
+        cmd = commands.JoinTournament(
+            who.actor(), path.tournament_id, player_id, body.password, profile, body.creates_games
+        )
         return json_response(TournamentOut.of(svc.bus.handle(cmd)), 201)
 
     @api.delete(
@@ -422,5 +426,16 @@ def _players(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlue
         who = principal()
         t = svc.bus.handle(commands.ConfirmEntry(who.actor(), path.tournament_id, path.player_id))
         return json_response(TournamentOut.of(t))
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>/refuse",
+        responses={200: TournamentOut, **problems(401, 403, 404, 409, 422)},
+    )
+    def refuse(path: EntryPath, body: RefuseBody) -> Response:
+        """The organiser refuses an entry into a group-playoff event before its start (with a reason, in
+        the audit log): it is removed, and the waiting list moves up."""
+        who = principal()
+        cmd = commands.RefuseEntry(who.actor(), path.tournament_id, path.player_id, body.reason)
+        return json_response(TournamentOut.of(svc.bus.handle(cmd)))
 
     return api

@@ -11,6 +11,7 @@ from pydantic import AfterValidator, BaseModel, Field, field_validator
 from services.registration.domain import fide, knockout, players
 from services.registration.domain.audit import AuditEntry, AuditKind, SubjectKind
 from services.registration.domain.fide import ClockKeeping, FideFormat, LateEntryBye, PairingSystem
+from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import (
     MAX_REASON,
@@ -250,6 +251,47 @@ class ChangeTournamentBody(Strict):
     fide: FideBody | None = Field(None, description="fide-rapid, before the start: the whole block, replaced")
 
 
+class GroupPlayoffBody(Strict):
+    """A group-playoff event's settings (RULES.md §5): the entry window and the rating window."""
+
+    closes_at: dt.datetime = Field(description="the closing date of the entries, with a time zone")
+    expected_start: dt.date | None = Field(None, description="announced with the window")
+    rating_above: int = Field(1699, ge=0, le=MAX_RATING, description="ratings strictly above this")
+    rating_below: int = Field(2001, ge=0, le=MAX_RATING, description="and strictly below this")
+
+    def domain(self) -> GroupFormat:
+        return GroupFormat(self.closes_at, self.expected_start, self.rating_above, self.rating_below)
+
+
+class GroupPlayoffOut(BaseModel):
+    closes_at: dt.datetime
+    expected_start: dt.date | None
+    rating_above: int
+    rating_below: int
+    lot_seed: int | None = Field(description="the groups' lot seed, drawn and recorded at the start")
+    playing: list[uuid.UUID] = Field(description="before the start: the first eight confirmed entries")
+    waiting: list[uuid.UUID] = Field(description="before the start: the waiting list, in order")
+
+    @classmethod
+    def of(cls, t: Tournament) -> GroupPlayoffOut:
+        fmt = t.group_playoff
+        assert fmt is not None
+        playing, waiting = t.group_field()
+        return cls(
+            closes_at=fmt.closes_at,
+            expected_start=fmt.expected_start,
+            rating_above=fmt.rating_above,
+            rating_below=fmt.rating_below,
+            lot_seed=fmt.lot_seed,
+            playing=[e.player_id for e in playing],
+            waiting=[e.player_id for e in waiting],
+        )
+
+
+class RefuseBody(Strict):
+    reason: Text = Field(min_length=1, max_length=500)
+
+
 class CreateTournamentBody(Strict):
     name: Text = Field(min_length=1, max_length=200)
     starts_at: dt.datetime | None = Field(
@@ -260,7 +302,7 @@ class CreateTournamentBody(Strict):
     minimum: int = Field(4, ge=1, le=10_000, description="4 or more, at most the seats")
     threshold: int = Field(7, ge=1, le=1000, description="7–20: fewer players → round robin, else Swiss")
     ruleset: Ruleset = Field(
-        Ruleset.PLATFORM, description="platform | knockout | double-knockout | fide-rapid"
+        Ruleset.PLATFORM, description="platform | knockout | double-knockout | fide-rapid | group-playoff"
     )
     variant: Variant = Variant.CHESS
     double_rounds: bool = False
@@ -279,6 +321,7 @@ class CreateTournamentBody(Strict):
         " (platform: off, a hand-set option; knockouts: never; fide-rapid: always)",
     )
     fide: FideBody | None = Field(None, description="fide-rapid: its settings (required)")
+    group_playoff: GroupPlayoffBody | None = Field(None, description="group-playoff: its settings (required)")
 
     @field_validator("ruleset", mode="before")
     @classmethod
@@ -365,6 +408,9 @@ class JoinBody(Strict):
     )
     password: Text | None = Field(None, max_length=100)
     profile: ProfileBody | None = Field(None, description="fide-rapid: the player's FIDE data")
+    creates_games: bool = Field(
+        True, description="group-playoff: false if the player cannot create games themselves (ranks last)"
+    )
 
 
 class ProfileOut(BaseModel):
@@ -497,6 +543,7 @@ class TournamentOut(BaseModel):
     entries: list[EntryOut]
     knockout: KnockoutOut | None = None
     fide: FideOut | None = None
+    group_playoff: GroupPlayoffOut | None = None
 
     @classmethod
     def of(cls, t: Tournament) -> TournamentOut:
@@ -527,6 +574,7 @@ class TournamentOut(BaseModel):
             entries=[EntryOut.of(e) for e in t.entries],
             knockout=KnockoutOut.of(t.knockout, t.drawn_order()) if t.knockout is not None else None,
             fide=FideOut.of(t.fide, t.rounds_paired) if t.fide is not None else None,
+            group_playoff=GroupPlayoffOut.of(t) if t.group_playoff is not None else None,
         )
 
 

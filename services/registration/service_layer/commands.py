@@ -37,6 +37,7 @@ class JoinTournament:
     player_id: uuid.UUID
     password: str | None = None
     profile: Profile | None = None  # fide-rapid: the FIDE data the player gives
+    creates_games: bool = True  # group-playoff: False ranks the entry after all others
 
 
 @dataclass(frozen=True)
@@ -179,6 +180,16 @@ class ConfirmEntry:
     actor: Actor
     tournament_id: uuid.UUID
     player_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class RefuseEntry:
+    """The organiser refuses an entry into a group-playoff event before its start (RULES.md §5)."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    reason: str
 
 
 @dataclass(frozen=True)

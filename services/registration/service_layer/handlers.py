@@ -65,6 +65,7 @@ class Handlers:
             commands.ChangePlayer: self.change_player,
             commands.RemovePlayer: self.remove_player,
             commands.ConfirmEntry: self.confirm,
+            commands.RefuseEntry: self.refuse,
         }
 
     def register_account(self, cmd: commands.RegisterAccount, uow: UnitOfWork) -> Account:
@@ -110,7 +111,8 @@ class Handlers:
                     now=self.clock.now(),
                     password=cmd.password,
                     profile=cmd.profile,
-                    confirmed=official,
+                    confirmed=official and t.is_fide,
+                    creates_games=cmd.creates_games,
                 )
             uow.tournaments.save(t)
             uow.commit()
@@ -155,6 +157,11 @@ class Handlers:
         the whole event): fix the roster and its seeds; pairing pairs round 1 on ``tournament.started``."""
         with uow:
             t = _get(uow, cmd.tournament_id)
+            if t.is_group_playoff:  # the groups' lot seed, drawn now and recorded
+                t.start_group_playoff(cmd.actor.id, self.clock.now(), self.draw_seed())
+                uow.tournaments.save(t)
+                uow.commit()
+                return t
             if t.is_fide:
                 t.start_fide(cmd.actor.id, self.clock.now())
                 uow.tournaments.save(t)
@@ -236,6 +243,14 @@ class Handlers:
         with uow:
             t = _get(uow, cmd.tournament_id)
             t.remove_player(cmd.actor.id, cmd.player_id, now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.commit()
+            return t
+
+    def refuse(self, cmd: commands.RefuseEntry, uow: UnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            t.refuse(cmd.actor.id, cmd.player_id, reason=cmd.reason, now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return t

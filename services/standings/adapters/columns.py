@@ -7,25 +7,31 @@ The snapshot's JSON is what the API has always answered from, and must not chang
      "table": null | {"edition" (null: a group-playoff table), "tiebreaks": [codes], "shown": [codes],
                       "rows": [{"rank", "place", "seed", "player_id", "name", "rating", "points",
                                 "tiebreaks": {code: value}, "shown": {code: value},
-                                "status"?, "status_reason"?}]}}
+                                "status"?, "status_reason"?, "title"?, "federation"?, "fide_id"?}]}}
 
 ``status`` (``withdrawn``, ``excluded``) and ``status_reason`` are written only for a player who
-left; a snapshot stored before they existed reads as everyone playing.
+left; a snapshot stored before they existed reads as everyone playing. ``title``, ``federation`` and
+``fide_id`` (a `fide-rapid` player's profile) only where known.
+
+Besides: the time control, a knockout's format, its placing, a `fide-rapid` event's settings
+(``fide``) and a player's profile (``players.profile``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from services.standings.domain.bracket import KnockoutFormat, Placing
 from services.standings.domain.history import Edition
-from services.standings.domain.rounds import RoundStatus
+from services.standings.domain.rounds import Profile, RoundStatus
 from services.standings.domain.snapshot import RoundProgress, Snapshot, SnapshotRow, SnapshotTable
+from services.standings.domain.tournament import FideInfo
 from services.standings.domain.withdrawals import PlayerStatus
 from shared.time_control import TimeControl
-from shared.vocabulary import BracketFormat, Seeding
+from shared.vocabulary import BracketFormat, ByeKind, Seeding
 
 Json = dict[str, Any]
 
@@ -68,6 +74,9 @@ def _row_json(row: SnapshotRow) -> Json:
     if row.status is not None:
         out["status"] = row.status.value
         out["status_reason"] = row.status_reason
+    for key in ("title", "federation", "fide_id"):
+        if getattr(row, key) is not None:
+            out[key] = getattr(row, key)
     return out
 
 
@@ -102,6 +111,9 @@ def _table_of(data: Mapping[str, Any]) -> SnapshotTable:
                 shown=dict(row["shown"]),
                 status=None if row.get("status") is None else PlayerStatus(row["status"]),
                 status_reason=row.get("status_reason"),
+                title=row.get("title"),
+                federation=row.get("federation"),
+                fide_id=row.get("fide_id"),
             )
             for row in data["rows"]
         ),
@@ -166,3 +178,44 @@ def placing_json(placing: Sequence[Placing]) -> list[Json]:
 
 def placing_of(data: Sequence[Mapping[str, Any]]) -> list[Placing]:
     return [Placing(p["seed"], p["rank"], (p["places"][0], p["places"][1]), p["matches_won"]) for p in data]
+
+
+# -- fide-rapid ------------------------------------------------------------------------------------------
+
+
+def fide_json(f: FideInfo) -> Json:
+    return {
+        "place": f.place,
+        "start_date": None if f.start_date is None else f.start_date.isoformat(),
+        "end_date": None if f.end_date is None else f.end_date.isoformat(),
+        "rounds": f.rounds,
+        "acceleration": f.acceleration,
+        "clocks": f.clocks,
+        "late_entry_bye": f.late_entry_bye.value,
+    }
+
+
+def fide_of(data: Mapping[str, Any]) -> FideInfo:
+    def day(value: str | None) -> dt.date | None:
+        return None if value is None else dt.date.fromisoformat(value)
+
+    return FideInfo(
+        place=data["place"],
+        start_date=day(data["start_date"]),
+        end_date=day(data["end_date"]),
+        rounds=data["rounds"],
+        acceleration=data["acceleration"],
+        clocks=data["clocks"],
+        late_entry_bye=ByeKind(data["late_entry_bye"]),
+    )
+
+
+_PROFILE_FIELDS = ("fide_id", "federation", "title", "sex", "birth_year", "rating_standard", "rating_rapid")
+
+
+def profile_json(p: Profile) -> Json:
+    return {key: getattr(p, key) for key in _PROFILE_FIELDS}
+
+
+def profile_of(data: Mapping[str, Any]) -> Profile:
+    return Profile(**{key: data.get(key) for key in _PROFILE_FIELDS})

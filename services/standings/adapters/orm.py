@@ -30,6 +30,7 @@ tournaments = sa.Table(
     sa.Column("knockout", sa.JSON(), nullable=True),  # a knockout's format settings
     sa.Column("placing", sa.JSON(), nullable=True),  # a knockout's final placing
     sa.Column("reset_at", sa.DateTime(timezone=True), nullable=True),  # a knockout back in its draft
+    sa.Column("fide", sa.JSON(), nullable=True),  # a fide-rapid event's settings
 )
 
 players = sa.Table(
@@ -48,6 +49,8 @@ players = sa.Table(
     sa.Column("status_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("status_role", sa.String(20), nullable=True),
     sa.Column("status_by", sa.Uuid(), nullable=True),
+    sa.Column("profile", sa.JSON(), nullable=True),  # fide-rapid: FIDE id, federation, title, ...
+    sa.Column("from_round", sa.Integer(), nullable=True),  # a late entry's first round
     sa.UniqueConstraint("tournament_id", "player_id", name="uq_players_tournament_player"),
 )
 
@@ -102,6 +105,24 @@ corrections = sa.Table(
     sa.Index("ix_corrections_tournament", "tournament_id"),
 )
 
+# Every penalty an arbiter gave in a game (game.penalised), in the order they were given.
+incidents = sa.Table(
+    "incidents",
+    metadata,
+    sa.Column("game_id", sa.Uuid(), sa.ForeignKey("games.game_id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("number", sa.Integer(), primary_key=True),
+    sa.Column("tournament_id", sa.Uuid(), nullable=False),
+    sa.Column("player_seed", sa.Integer(), nullable=False),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("occurrence", sa.Integer(), nullable=False),
+    sa.Column("consequence", sa.String(20), nullable=False),
+    sa.Column("reason", sa.String(500), nullable=True),
+    sa.Column("role", sa.String(20), nullable=True),
+    sa.Column("decided_by", sa.Uuid(), nullable=True),
+    sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_incidents_tournament", "tournament_id"),
+)
+
 byes = sa.Table(
     "byes",
     metadata,
@@ -109,6 +130,7 @@ byes = sa.Table(
     sa.Column("round", sa.Integer(), primary_key=True),
     sa.Column("seed", sa.Integer(), primary_key=True),
     sa.Column("kind", sa.String(30), nullable=False),
+    sa.Column("late", sa.Boolean(), nullable=False, server_default=sa.false()),  # a late entry's missed round
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),

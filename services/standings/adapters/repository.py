@@ -24,7 +24,16 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from services.standings.adapters import columns
-from services.standings.adapters.orm import byes, corrections, games, matches, players, rounds, tournaments
+from services.standings.adapters.orm import (
+    byes,
+    corrections,
+    games,
+    incidents,
+    matches,
+    players,
+    rounds,
+    tournaments,
+)
 from services.standings.adapters.table_cache import TableCache
 from services.standings.domain.bracket import BracketMatch
 from services.standings.domain.errors import TournamentExists
@@ -32,8 +41,10 @@ from services.standings.domain.events import (
     ColoursSwapped,
     GameCancelled,
     GamesAdded,
+    IncidentRecorded,
     MatchDecided,
     MatchPlayersChanged,
+    PlayerAdded,
     PlayerWithdrawn,
     ResultCorrected,
     ResultRecorded,
@@ -43,7 +54,7 @@ from services.standings.domain.events import (
     TournamentReset,
     TournamentRestarted,
 )
-from services.standings.domain.rounds import Bye, Competitor, Correction, Game, PairedRound
+from services.standings.domain.rounds import Bye, Competitor, Correction, Game, Incident, PairedRound
 from services.standings.domain.tournament import Tournament, TournamentInfo
 from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
 from shared.aggregate import Seen
@@ -68,6 +79,11 @@ _BYES = sa.select(byes).where(byes.c.tournament_id == _TID).order_by(byes.c.roun
 _MATCHES = (
     sa.select(matches).where(matches.c.tournament_id == _TID).order_by(matches.c.round, matches.c.board)
 )
+_INCIDENTS = (
+    sa.select(incidents)
+    .where(incidents.c.tournament_id == _TID)
+    .order_by(incidents.c.game_id, incidents.c.number)
+)
 _CORRECTIONS = (
     sa.select(corrections)
     .where(corrections.c.tournament_id == _TID)
@@ -91,6 +107,7 @@ def info_of(row: Any) -> TournamentInfo:
         completed_at=aware_or_none(row.completed_at),
         knockout=None if row.knockout is None else columns.knockout_of(row.knockout),
         reset_at=aware_or_none(row.reset_at),
+        fide=None if row.fide is None else columns.fide_of(row.fide),
     )
 
 
@@ -110,6 +127,18 @@ def _correction(c: Any) -> Correction:
     return Correction(Outcome(c.old_outcome), Outcome(c.outcome), c.reason, role, c.decided_by, at)
 
 
+def _incident(i: Any) -> Incident:
+    at = aware_or_none(i.decided_at)
+    assert at is not None
+    role = None if i.role is None else Role(i.role)
+    return Incident(i.player_seed, i.kind, i.occurrence, i.consequence, i.reason, role, i.decided_by, at)
+
+
+def _competitor(p: Any) -> Competitor:
+    profile = None if p.profile is None else columns.profile_of(p.profile)
+    return Competitor(p.seed, p.player_id, p.name, p.rating, profile, p.from_round)
+
+
 def load_tournament(
     session: Session, tournament_id: uuid.UUID, *, shared_lock: bool = False
 ) -> Tournament | None:
@@ -121,7 +150,7 @@ def load_tournament(
     if row is None:
         return None
     player_rows = session.execute(_PLAYERS, key).all()
-    roster = [Competitor(p.seed, p.player_id, p.name, p.rating) for p in player_rows]
+    roster = [_competitor(p) for p in player_rows]
     withdrawals = [w for w in map(_withdrawal, player_rows) if w is not None]
     by_round = {
         r.number: PairedRound(r.number, [], [], r.published, paired_at=aware_or_none(r.paired_at))
@@ -150,8 +179,10 @@ def load_tournament(
         by_game = {g.game_id: g for r in by_round.values() for g in r.games}
         for c in session.execute(_CORRECTIONS, key):
             by_game[c.game_id].corrections.append(_correction(c))
+        for i in session.execute(_INCIDENTS, key):
+            by_game[i.game_id].incidents.append(_incident(i))
     for b in session.execute(_BYES, key):
-        by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
+        by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind), b.late))
     for m in session.execute(_MATCHES, key):
         by_round[m.round].matches.append(
             BracketMatch(
@@ -207,6 +238,7 @@ _CORRECT_RESULT = (
     sa.update(games).where(games.c.game_id == sa.bindparam("gid")).values(outcome=sa.bindparam("outcome"))
 )
 _INSERT_CORRECTION = sa.insert(corrections)
+_INSERT_INCIDENT = sa.insert(incidents)
 _SWAP_COLOURS = (
     sa.update(games)
     .where(games.c.game_id == sa.bindparam("gid"))
@@ -230,7 +262,7 @@ _WITHDRAW = (
 )
 _FORGET = [  # a reset: the rounds and what hangs on them, children first
     sa.delete(table).where(table.c.tournament_id == _TID)
-    for table in (corrections, games, byes, matches, rounds)
+    for table in (corrections, incidents, games, byes, matches, rounds)
 ]
 _CLEAR_WITHDRAWALS = (
     sa.update(players)
@@ -268,6 +300,7 @@ def _what_it_is(info: TournamentInfo) -> dict[str, Any]:
         "time_control": columns.time_control_json(info.time_control),
         "started_at": info.started_at,
         "knockout": None if info.knockout is None else columns.knockout_json(info.knockout),
+        "fide": None if info.fide is None else columns.fide_json(info.fide),
     }
 
 
@@ -284,6 +317,28 @@ def _game_row(tournament_id: uuid.UUID, g: Game) -> dict[str, Any]:
         "number": g.number,
         "label": g.label,
         "rated": g.rated,
+    }
+
+
+def _player_row(tournament_id: uuid.UUID, p: Competitor) -> dict[str, Any]:
+    return {
+        "tournament_id": tournament_id,
+        "seed": p.seed,
+        "player_id": p.player_id,
+        "name": p.name,
+        "rating": p.rating,
+        "profile": None if p.profile is None else columns.profile_json(p.profile),
+        "from_round": p.from_round,
+    }
+
+
+def _bye_row(tournament_id: uuid.UUID, b: Bye) -> dict[str, Any]:
+    return {
+        "tournament_id": tournament_id,
+        "round": b.round,
+        "seed": b.seed,
+        "kind": b.kind.value,
+        "late": b.late,
     }
 
 
@@ -427,25 +482,34 @@ class SqlTournamentRepository:
                     self.session.execute(_FORGET_PLAYERS, {"tid": t.id})
                     self._add_players(t)
                     row.update(_what_it_is(t.info), reset_at=None)
+                case PlayerAdded(player=p, byes=late_byes):
+                    self.session.execute(_INSERT_PLAYERS, [_player_row(t.id, p)])
+                    if late_byes:
+                        self.session.execute(_INSERT_BYES, [_bye_row(t.id, b) for b in late_byes])
+                case IncidentRecorded(game=g, incident=i):
+                    self.session.execute(
+                        _INSERT_INCIDENT,
+                        {
+                            "game_id": g.game_id,
+                            "number": len(g.incidents),
+                            "tournament_id": t.id,
+                            "player_seed": i.player,
+                            "kind": i.kind,
+                            "occurrence": i.occurrence,
+                            "consequence": i.consequence,
+                            "reason": None if i.reason is None else i.reason[:500],
+                            "role": None if i.role is None else i.role.value,
+                            "decided_by": i.by,
+                            "decided_at": i.at,
+                        },
+                    )
                 case _:
                     raise TypeError(f"no statement for {type(change).__name__}")
         values = {f"new_{name}": value for name, value in row.items()}
         self.session.execute(_update_tournament(tuple(row)), {"tid": t.id, **values})
 
     def _add_players(self, t: Tournament) -> None:
-        self.session.execute(
-            _INSERT_PLAYERS,
-            [
-                {
-                    "tournament_id": t.id,
-                    "seed": p.seed,
-                    "player_id": p.player_id,
-                    "name": p.name,
-                    "rating": p.rating,
-                }
-                for p in t.players
-            ],
-        )
+        self.session.execute(_INSERT_PLAYERS, [_player_row(t.id, p) for p in t.players])
 
     def _correct(self, tournament_id: uuid.UUID, g: Game, c: Correction) -> None:
         self.session.execute(_CORRECT_RESULT, {"gid": g.game_id, "outcome": c.outcome.value})
@@ -490,10 +554,7 @@ class SqlTournamentRepository:
         if rnd.byes:
             self.session.execute(
                 _INSERT_BYES,
-                [
-                    {"tournament_id": tournament_id, "round": b.round, "seed": b.seed, "kind": b.kind.value}
-                    for b in rnd.byes
-                ],
+                [_bye_row(tournament_id, b) for b in rnd.byes],
             )
 
     def _add_games(

@@ -4,7 +4,8 @@
   ``StandingsFinal``) as the versioned ``shared.events`` models; the unit of work uses :data:`wire`.
 - **Inbound**: each consumed event as the command its handler takes (:func:`translate`): the roster,
   the time control, a knockout's format settings, a round's games, byes and matches, the placing, a
-  correction, a withdrawal, a colour swap, a reset (each with the decision it carries).
+  correction, a withdrawal, a colour swap, a reset (each with the decision it carries); `fide-rapid`'s
+  settings and player profiles, a late entry, a penalty.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from typing import Any
 from services.standings.domain import events as domain
 from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
-from services.standings.domain.rounds import Competitor
+from services.standings.domain.rounds import Competitor, Profile
 from services.standings.domain.snapshot import SnapshotRow
-from services.standings.domain.tournament import TournamentInfo
+from services.standings.domain.tournament import FideInfo, TournamentInfo
 from services.standings.service_layer import commands
 from shared import events
 from shared.time_control import TimeControl
+from shared.vocabulary import ByeKind
 from shared.wire import WireMap
 
 __all__ = ["translate", "wire"]
@@ -78,6 +80,26 @@ def knockout_format(settings: events.TournamentSettings) -> KnockoutFormat | Non
     )
 
 
+def fide_info(settings: events.TournamentSettings) -> FideInfo | None:
+    f = settings.fide
+    if f is None:
+        return None
+    return FideInfo(
+        place=f.place,
+        start_date=f.start_date,
+        end_date=f.end_date,
+        rounds=f.rounds,
+        acceleration=f.acceleration,
+        clocks=f.clocks,
+        late_entry_bye=ByeKind.HALF_POINT if f.late_entry_bye == "half" else ByeKind.ZERO_POINT,
+    )
+
+
+def profile(p: events.PlayerProfile | None) -> Profile | None:
+    """The wire's profile as the domain's (the same fields)."""
+    return None if p is None else Profile(**p.model_dump())
+
+
 def _started(e: events.TournamentStarted) -> commands.RecordTournament:
     settings = e.settings
     return commands.RecordTournament(
@@ -90,8 +112,32 @@ def _started(e: events.TournamentStarted) -> commands.RecordTournament:
             variant=settings.variant,
             double_rounds=settings.double_rounds,
             knockout=knockout_format(settings),
+            fide=fide_info(settings),
         ),
-        tuple(Competitor(r.seed, r.player_id, r.name, r.rating) for r in e.roster),
+        tuple(Competitor(r.seed, r.player_id, r.name, r.rating, profile(r.profile)) for r in e.roster),
+    )
+
+
+def _joined(e: events.PlayerJoined) -> commands.AddPlayer:
+    return commands.AddPlayer(
+        e.tournament_id, e.player_id, e.name, e.rating, profile(e.profile), e.late, e.from_round
+    )
+
+
+def _penalised(e: events.GamePenalised) -> commands.RecordPenalty:
+    d = e.decision
+    return commands.RecordPenalty(
+        e.tournament_id,
+        e.game_id,
+        e.round,
+        e.player_id,
+        e.kind,
+        e.occurrence,
+        e.consequence,
+        d.reason,
+        d.role,
+        d.by,
+        d.at,
     )
 
 
@@ -200,6 +246,8 @@ _INBOUND: dict[type[events.Event], Callable[[Any], object]] = {
     events.MatchDecided: _decided,
     events.GameCancelled: _cancelled,
     events.TournamentCompleted: _completed,
+    events.PlayerJoined: _joined,
+    events.GamePenalised: _penalised,
 }
 
 

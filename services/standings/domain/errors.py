@@ -82,3 +82,10 @@ class ChangeOutstanding(Outstanding):
     """The event follows a change not recorded yet: an earlier correction, a colour swap, a reset."""
 
     slug = "change-outstanding"
+
+
+class PlayerOutstanding(Outstanding):
+    """A `fide-rapid` round names a player the standings do not know yet: the late entry's
+    ``player.joined`` is on its way."""
+
+    slug = "player-outstanding"

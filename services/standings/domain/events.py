@@ -10,7 +10,8 @@ Two kinds:
   prebuilt statement, and they are never published): a round paired, games added to it, a round
   published, a result, a result corrected, a game's colours swapped, a match decided (or decided
   again after a correction), a match's players changed, a game cancelled, a player withdrawn, the
-  completion, a knockout reset to its draft and started again.
+  completion, a knockout reset to its draft and started again; a late entry (``fide-rapid``) with the
+  byes of the rounds it missed, and a penalty given in a game.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import uuid
 from dataclasses import dataclass
 
 from services.standings.domain.bracket import BracketMatch, Placing
-from services.standings.domain.rounds import Correction, Game, PairedRound
+from services.standings.domain.rounds import Bye, Competitor, Correction, Game, Incident, PairedRound
 from services.standings.domain.snapshot import SnapshotRow
 from services.standings.domain.withdrawals import Withdrawal
 from shared.aggregate import DomainEvent
@@ -30,8 +31,10 @@ __all__ = [
     "ColoursSwapped",
     "GameCancelled",
     "GamesAdded",
+    "IncidentRecorded",
     "MatchDecided",
     "MatchPlayersChanged",
+    "PlayerAdded",
     "PlayerWithdrawn",
     "ResultCorrected",
     "ResultRecorded",
@@ -156,3 +159,19 @@ class TournamentReset(Change):
 class TournamentRestarted(Change):
     """A tournament reset to its draft started again: what it is and its roster are the new start's
     (the tournament's ``info`` and ``players``)."""
+
+
+@dataclass(frozen=True)
+class PlayerAdded(Change):
+    """A late entry (``fide-rapid``): the next seed, with the byes of the rounds it missed."""
+
+    player: Competitor
+    byes: tuple[Bye, ...]
+
+
+@dataclass(frozen=True)
+class IncidentRecorded(Change):
+    """A penalty given in a game (``game.penalised``)."""
+
+    game: Game
+    incident: Incident

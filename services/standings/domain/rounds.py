@@ -37,7 +37,9 @@ __all__ = [
     "Competitor",
     "Correction",
     "Game",
+    "Incident",
     "PairedRound",
+    "Profile",
     "Recorder",
     "RoundProgress",
     "RoundStatus",
@@ -55,11 +57,43 @@ BYE_RESULTS: dict[ByeKind, Result] = {
 
 
 @dataclass(frozen=True, slots=True)
+class Profile:
+    """What a `fide-rapid` roster says of a person (registration's ``PlayerProfile``): shown on the
+    pages, written to the TRF and the CSV. Every field may be unknown."""
+
+    fide_id: int | None = None
+    federation: str | None = None  # FIDE code, e.g. SUI
+    title: str | None = None  # GM, IM, WGM, FM, WIM, CM, WFM, WCM
+    sex: str | None = None  # m, w
+    birth_year: int | None = None
+    rating_standard: int | None = None
+    rating_rapid: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Competitor:
     seed: int
     player_id: uuid.UUID
     name: str
     rating: int | None = None
+    profile: Profile | None = None
+    from_round: int | None = None  # a late entry (fide-rapid): the first round they could be paired in
+
+
+@dataclass(frozen=True, slots=True)
+class Incident:
+    """A penalty an arbiter gave in a game (``game.penalised``, RULES.md §6): an illegal move or
+    displaced pieces, the how-many-th, and what followed (a warning, an extra minute for the
+    opponent, the loss of the game), with who decided, when and why."""
+
+    player: int  # the penalised player's seed
+    kind: str  # illegal_move, displaced_pieces
+    occurrence: int
+    consequence: str  # warning, extra_minute, loss
+    reason: str | None
+    role: Role | None
+    by: uuid.UUID | None
+    at: dt.datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +125,7 @@ class Game:
     cancelled_at: dt.datetime | None = None  # its match was decided without it
     rated: bool = True  # False: a knockout's tie-break or sudden-death game
     corrections: list[Correction] = field(default_factory=list)  # in the order they were made
+    incidents: list[Incident] = field(default_factory=list)  # penalties, in the order they were given
 
     @property
     def cancelled(self) -> bool:
@@ -111,6 +146,7 @@ class Bye:
     round: int
     seed: int
     kind: ByeKind = ByeKind.PAIRING_ALLOCATED
+    late: bool = False  # a late entry's missed round (fide-rapid), scored as the settings say
 
 
 class RoundStatus(StrEnum):

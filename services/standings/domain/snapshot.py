@@ -42,6 +42,9 @@ class SnapshotRow:
     shown: dict[str, Number | None]  # shown for information only
     status: PlayerStatus | None = None  # withdrawn or excluded; None: playing
     status_reason: str | None = None
+    title: str | None = None  # fide-rapid: from the player's profile (kept only where known)
+    federation: str | None = None
+    fide_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

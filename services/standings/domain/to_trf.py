@@ -1,11 +1,19 @@
-"""Export a tournament as a TRF-2026 document (the FIDE Tournament Report File), for
+"""Export a tournament as a TRF document (the FIDE Tournament Report File), TRF-2026 or TRF-16, for
 :func:`shared.trf.write`.
 
-- Headers: 012 name, 042 start date, 052 end date (once completed), 092 type (round robin or
+- Headers: 012 name, 022 place (fide-rapid), 042 start date (fide-rapid: the organiser's), 052 end
+  date (fide-rapid: the organiser's; else once completed), 062 players, 072 rated players, 092 type (round robin or
   Swiss; it tells a reader the pairings were pre-determined), 142 rounds, 162 scoring (the ruleset's
   points: W D L, Z zero-point bye and forfeit loss, P pairing-allocated bye — the letters bbpPairings
   reads; the half-point bye is a draw's value and has no letter), 202 the ranking tie-breaks (TRF
-  spelling, ``BH/C1``), 222 time control in seconds (``180+2``; none for correspondence).
+  spelling, ``BH/C1``), 222 time control in seconds (``180+2``; none for correspondence), 122 the
+  time control as people write it (``15+10``), 132 each round's date (the day it was paired).
+  TRF-16 (``trf2026=False``, the file for rating submission) has no 142-222 records: ``XXR`` the
+  rounds, ``XXC white1|black1`` the colour the first board's higher seed had in round 1, the point
+  system only where it is not FIDE's (``BBW BBD BBL BBZ BBF BBU``, as bbpPairings reads them), and
+  ``XXA`` for Baku acceleration. TRF-2026 has 142 and 152 instead of XXR and XXC.
+- Profiles (fide-rapid): sex, title (TRF codes ``g m wg f wm c wf wc``), federation, FIDE id and
+  birth (``YYYY/00/00``: the year is what registration knows).
 - One 001 line per player by seed: name, rating, points and rank from the table, then a round
   block per published round — with double rounds one per leg (round r's legs are TRF rounds 2r−1
   and 2r). An open or annulled game's block is left blank; a bye is ``0000 - U`` (or H, F, Z by its
@@ -16,7 +24,9 @@
   rounds without a pairing are ``0000 - Z``; while a next round is still to be paired, a player who
   will not be paired in it (withdrawn, or excluded outside the platform) also gets ``0000 - Z`` for
   it, the way bbpPairings and JaVaFo read a player to leave out of the round they pair (a block
-  beyond the last round played). A ``###`` comment names each withdrawal and each correction.
+  beyond the last round played); so does a `fide-rapid` late entry whose first round is later than
+  the next (its late-entry bye, ``Z`` or ``H``). A ``###`` comment names each withdrawal and each
+  correction.
 - ``group-playoff``: the games with board points (1/½/0) and the group table's rank; the 001 points
   are the board points (the match points are no TRF score).
 
@@ -29,11 +39,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from services.standings.domain.live_table import GROUP_COLUMNS
-from services.standings.domain.rounds import BYE_RESULTS, Game, RoundStatus
+from services.standings.domain.rounds import BYE_RESULTS, Competitor, Game, RoundStatus
 from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
 from services.standings.domain.withdrawals import stays_in_draw
-from shared.scoring import PointSystem, Result, side_results
+from shared.scoring import FIDE, PointSystem, Result, side_results
 from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.acceleration import baku
 from shared.trf.model import Line
 from shared.vocabulary import ByeKind, System
 
@@ -58,6 +69,8 @@ _BYES = {
     ByeKind.ZERO_POINT: ResultCode.ZERO_POINT_BYE,
 }
 ABSENT = RoundEntry(None, Colour.NONE, ResultCode.ZERO_POINT_BYE)  # 0000 - Z
+TITLES = {"GM": "g", "IM": "m", "WGM": "wg", "FM": "f", "WIM": "wm", "CM": "c", "WFM": "wf", "WCM": "wc"}
+"""FIDE titles as TRF-16 writes them (columns 11-13)."""
 
 
 def _text(value: str) -> str:
@@ -72,13 +85,73 @@ def _scoring(ps: PointSystem) -> dict[str, Fraction]:
     return {f"162{code}": value for code, value in zip("WDLZP", values, strict=True)}
 
 
+def _bb(ps: PointSystem) -> dict[str, Fraction]:
+    """TRF-16: the point system as bbpPairings' ``BBx`` records, only where it is not FIDE's
+    (1, ½, 0; bbpPairings' defaults)."""
+    if ps == FIDE:
+        return {}
+    values = (ps.win, ps.draw, ps.loss, ps.zero_point_bye, ps.forfeit_loss, ps.pairing_bye)
+    return {f"BB{code}": value for code, value in zip("WDLZFU", values, strict=True)}
+
+
+def _record(p: Competitor) -> PlayerRecord:
+    """A 001 line's person: name and rating, and the profile where known."""
+    profile = p.profile
+    if profile is None:
+        return PlayerRecord(start=p.seed, name=_text(p.name), rating=p.rating)
+    return PlayerRecord(
+        start=p.seed,
+        name=_text(p.name),
+        sex=profile.sex or "",
+        title=TITLES.get(profile.title or "", ""),
+        rating=p.rating,
+        federation=profile.federation or "",
+        fide_id=str(profile.fide_id) if profile.fide_id else "",
+        birth=f"{profile.birth_year:04d}/00/00" if profile.birth_year else "",
+    )
+
+
+def _headers(t: Tournament, doc: TrfDocument) -> list[Line]:
+    """The header records the model keeps as text: 022 place, 062 and 072 the players, 122 the
+    time control, 132 the round dates (``YY/MM/DD`` over each round's block)."""
+    info = t.info
+    out = []
+    if info.fide is not None and info.fide.place:
+        out.append(Line("022", f"022 {_text(info.fide.place)}"))
+    out.append(Line("062", f"062 {len(t.players)}"))
+    out.append(Line("072", f"072 {sum(1 for p in t.players if p.rating)}"))
+    out.append(Line("122", f"122 {info.time_control.label()}"))
+    dates = [r.paired_at for r in t.published_rounds() for _ in range(info.legs)]
+    if dates and all(d is not None for d in dates):
+        text = "132" + " " * 88 + "  ".join(d.strftime("%y/%m/%d") for d in dates if d is not None)
+        out.append(Line("132", text))
+    return out
+
+
+def _rounds(t: Tournament) -> int | None:
+    """The rounds to play (legs count as rounds): from the pairings, before them the organiser's."""
+    info = t.info
+    total = info.total_rounds or (info.fide.rounds if info.fide is not None else None)
+    return total * info.legs if total else None
+
+
+def _initial_colour(t: Tournament) -> Colour | None:
+    """White or Black for the higher seed of round 1's first board (``XXC white1``/``152 W``)."""
+    first = t.rounds.get(1)
+    if first is None or not first.games:
+        return None
+    game = min(first.games, key=lambda g: (g.leg, g.board))
+    return Colour.WHITE if game.white < game.black else Colour.BLACK
+
+
 def _code(result: Result, game: Game) -> ResultCode:
     code = _CODES[result]
     return _UNRATED.get(code, code) if not game.rated else code
 
 
-def trf_document(t: Tournament) -> TrfDocument:
-    """The tournament as TRF-2026 (raises NotATable or UnsupportedRuleset where there is no table)."""
+def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
+    """The tournament as TRF-2026, or TRF-16 with ``trf2026=False`` (raises NotATable or
+    UnsupportedRuleset where there is no table)."""
     info = t.info
     info.check_table()
     ruleset = info.preset_or_none()  # None before the first pairing: the players, nothing else
@@ -87,17 +160,28 @@ def trf_document(t: Tournament) -> TrfDocument:
     kind = SYSTEM_NAMES[info.system] if info.system is not None and info.system in TABLE_SYSTEMS else ""
     if kind and info.double_rounds:
         kind += ", double rounds (each leg a round)"
+    end = info.fide.end_date if info.fide is not None and info.fide.end_date else None
+    if end is None and info.completed_at is not None:
+        end = info.completed_at.date()
     doc = TrfDocument(
         name=_text(info.name),
-        start_date=info.started_at.date(),
-        end_date=info.completed_at.date() if info.completed_at else None,
+        start_date=info.start_date,
+        end_date=end,
         tournament_type=kind,
-        total_rounds=info.total_rounds * info.legs if info.total_rounds else None,
-        point_system=_scoring(ruleset.point_system) if ruleset else {},
-        tiebreaks=[tb.code.replace("-", "/") for tb in ruleset.tiebreaks] if ruleset else [],
-        time_control=info.time_control.trf(),
-        trf2026=True,
+        total_rounds=_rounds(t),
+        initial_colour=_initial_colour(t),
     )
+    if trf2026:
+        doc.point_system = _scoring(ruleset.point_system) if ruleset else {}
+        doc.tiebreaks = [tb.code.replace("-", "/") for tb in ruleset.tiebreaks] if ruleset else []
+        doc.time_control = info.time_control.trf()
+        doc.trf2026 = True
+    elif ruleset is not None:
+        doc.point_system = _bb(ruleset.point_system)
+    if info.fide is not None and info.fide.acceleration and ruleset is not None and doc.total_rounds:
+        starters = sum(1 for p in t.players if p.from_round is None)
+        ps = ruleset.point_system
+        doc.accelerations = baku(starters, doc.total_rounds, ps.win, ps.draw)
     blocks: dict[int, list[RoundEntry | None]] = {p.seed: [] for p in t.players}
     # the byes of a round still being played are in the file but not yet in the table: the points
     # written with each player are their blocks' sum, so these are added to the table's
@@ -130,21 +214,25 @@ def trf_document(t: Tournament) -> TrfDocument:
         for seed, withdrawal in t.withdrawals.items():  # left out of the next round's pairing
             if not stays_in_draw(info.ruleset, withdrawal.status):
                 blocks[seed].extend([ABSENT] * info.legs)
+        if info.fide is not None:  # a late entry not in yet: its bye for the next round, written ahead
+            late = RoundEntry(None, Colour.NONE, _BYES[info.fide.late_entry_bye])
+            for p in t.players:
+                if p.from_round is not None and last + 1 < p.from_round and p.seed not in t.withdrawals:
+                    blocks[p.seed].extend([late] * info.legs)
     for p in t.players:
         row = rows.get(p.seed)
-        points = row.points + pending.get(p.seed, 0) if row is not None else None
+        # before round 1: 0.0 (bbpPairings refuses a player line without points); a bye of a round being
+        # played is in the blocks, not yet in the table
+        points: Fraction | None = row.points + pending.get(p.seed, 0) if row is not None else Fraction(0)
         if row is not None and info.is_group:
             board = row.tiebreaks[GROUP_COLUMNS[0]]
             points = Fraction(board) if board is not None else None
-        doc.players[p.seed] = PlayerRecord(
-            start=p.seed,
-            name=_text(p.name),
-            rating=p.rating,
-            points=points,
-            rank=row.rank if row is not None else None,
-            rounds=blocks[p.seed],
-        )
-    doc.lines = _comments(t)
+        record = _record(p)
+        record.points = points
+        record.rank = row.rank if row is not None else None
+        record.rounds = blocks[p.seed]
+        doc.players[p.seed] = record
+    doc.lines = _headers(t, doc) + _comments(t)
     return doc
 
 

@@ -14,6 +14,12 @@ shown; points, then BH-C1, SB, WIN with BH shown). The knockout rulesets are sho
 (``bracket.py``: matches, their games, who advances, the final placing) and have no table,
 crosstable or TRF.
 
+``fide-rapid`` (RULES.md §6) Swiss and round robins rank by its preset: points, then BH, BH-C1, SB,
+ARO, in the C.07 edition its start date selects, and lots (drawn reproducibly from the tournament's
+id) for what stays tied. Its players carry their profiles (FIDE id, federation, title, sex, birth
+year, ratings); a late entry joins with the next seed and the byes of the rounds it missed; the
+penalties an arbiter gives are kept with their games.
+
 ``group-playoff`` round robins have the group table (``live_table.GroupTable``: match points,
 board points, the same among the tied; a withdrawn player's matches score 0:2).
 
@@ -34,7 +40,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Final
 
@@ -47,6 +53,7 @@ from services.standings.domain.errors import (
     MatchNotFound,
     NotABracket,
     NotATable,
+    PlayerOutstanding,
     ResultsOutstanding,
     RoundNotFound,
     UnsupportedRuleset,
@@ -56,8 +63,10 @@ from services.standings.domain.events import (
     ColoursSwapped,
     GameCancelled,
     GamesAdded,
+    IncidentRecorded,
     MatchDecided,
     MatchPlayersChanged,
+    PlayerAdded,
     PlayerWithdrawn,
     ResultCorrected,
     ResultRecorded,
@@ -81,7 +90,9 @@ from services.standings.domain.rounds import (
     Competitor,
     Correction,
     Game,
+    Incident,
     PairedRound,
+    Profile,
     RoundStatus,
     record_round,
 )
@@ -96,6 +107,7 @@ from shared.vocabulary import ByeKind, Decision, Ruleset, System
 __all__ = [
     "SYSTEM_NAMES",
     "TABLE_SYSTEMS",
+    "FideInfo",
     "Tournament",
     "TournamentInfo",
     "is_bracket",
@@ -114,6 +126,8 @@ _PRESETS: Final[Mapping[tuple[Ruleset, System], Preset]] = {
     (Ruleset.PLATFORM, System.ROUND_ROBIN): preset("platform-round-robin"),
     (Ruleset.PLATFORM, System.SWISS): preset("platform-swiss"),
     (Ruleset.GROUP_PLAYOFF, System.ROUND_ROBIN): GROUP_BOARDS,  # ranked by the group table
+    (Ruleset.FIDE_RAPID, System.SWISS): preset("fide-rapid"),
+    (Ruleset.FIDE_RAPID, System.ROUND_ROBIN): replace(preset("fide-rapid"), pre_determined=True),
 }
 
 
@@ -138,6 +152,20 @@ def _bracket_order(match: BracketMatch) -> tuple[int, int, int]:
     return (SECTIONS.index(match.section), match.section_round, match.number)
 
 
+@dataclass(frozen=True, slots=True)
+class FideInfo:
+    """A `fide-rapid` event's settings the standings use (``settings.fide``): the place and dates for
+    the TRF's headers and the table's C.07 edition, and what a late entry's missed rounds score."""
+
+    place: str = ""
+    start_date: dt.date | None = None
+    end_date: dt.date | None = None
+    rounds: int | None = None
+    acceleration: bool = False
+    clocks: str = "board"  # board or server
+    late_entry_bye: ByeKind = ByeKind.ZERO_POINT
+
+
 @dataclass(slots=True)
 class TournamentInfo:
     """What a tournament is; ``system`` and ``total_rounds`` come with its first pairing."""
@@ -154,6 +182,14 @@ class TournamentInfo:
     completed_at: dt.datetime | None = None
     knockout: KnockoutFormat | None = None  # the knockout rulesets' format settings
     reset_at: dt.datetime | None = None  # reset to its draft then, not started again since
+    fide: FideInfo | None = None  # fide-rapid's settings
+
+    @property
+    def start_date(self) -> dt.date:
+        """The event's first day: the organiser's (fide-rapid), else the day it started."""
+        if self.fide is not None and self.fide.start_date is not None:
+            return self.fide.start_date
+        return self.started_at.date()
 
     @property
     def legs(self) -> int:
@@ -192,6 +228,11 @@ class TournamentInfo:
 
     def check_table(self) -> None:
         """Raise NotATable for a bracket, UnsupportedRuleset for a table this service cannot rank."""
+        if self.system is System.GROUP_PLAYOFF:
+            raise NotATable(
+                "a group-playoff event is not one table: its group tables, matches and placing are on"
+                " pairing's page (GET /tournaments/{id}/group-playoff)"
+            )
         if not self.has_table:
             raise NotATable(
                 f"a {self.system} tournament is shown as a bracket: it has no table, crosstable or TRF"
@@ -206,7 +247,7 @@ class TournamentInfo:
 
     def rules(self, ruleset: Preset) -> Rules:
         """C.07's edition by the start date (docs/standings.md), with the ruleset's bye handling."""
-        start = self.started_at.date()
+        start = self.start_date
         return ruleset.rules(start, start)
 
 
@@ -310,7 +351,11 @@ class Tournament(Aggregate):
         if ruleset is None or self.info.is_group:
             return None
         return Standings(
-            self.history(ruleset), ruleset.tiebreaks, self.info.rules(ruleset), shown=ruleset.shown
+            self.history(ruleset),
+            ruleset.tiebreaks,
+            self.info.rules(ruleset),
+            shown=ruleset.shown,
+            lots_seed=str(self.id) if ruleset.lots else None,
         )
 
     def ranked(self) -> Ranked | None:
@@ -339,15 +384,27 @@ class Tournament(Aggregate):
         """Record a paired round (the first one names the system; ``published`` None: by the
         ruleset). The same round again adds the games and matches it did not have yet (a knockout's
         tie-break games). False when nothing changed."""
+        if self.info.fide is not None:
+            named = {p for g in games for p in (g.white, g.black)} | {b.player_id for b in byes}
+            unknown = named - self._seeds.keys()
+            if unknown:
+                raise PlayerOutstanding(
+                    f"round {number} names {len(unknown)} player(s) whose late entry is on its way"
+                )
         paired = sorted((self._game(number, g) for g in games), key=_board_order)
         paired_matches = sorted((self._match(number, m) for m in matches), key=_bracket_order)
         if number in self.rounds:
             return self._extend(self.rounds[number], paired, paired_matches)
         live = self._live_table()
+        announced = [
+            Bye(number, seed, b.kind, self._missed(seed, number))
+            for b in byes
+            for seed in [self.seed_of(b.player_id)]
+        ]
         rnd = PairedRound(
             number,
             paired,
-            [Bye(number, self.seed_of(b.player_id), b.kind) for b in byes],
+            announced + self._late_byes(number, paired, announced),
             published=published if published is not None else published_on_pairing(self.info.ruleset),
             matches=paired_matches,
             paired_at=at,
@@ -610,12 +667,100 @@ class Tournament(Aggregate):
         self._changed(updated=False)
         return True
 
+    def add_player(
+        self,
+        player_id: uuid.UUID,
+        *,
+        name: str,
+        rating: int | None,
+        profile: Profile | None = None,
+        from_round: int | None = None,
+    ) -> bool:
+        """A late entry (``fide-rapid``): the next seed (as pairing gives it), paired from
+        ``from_round`` or the round after the last one paired, whichever is later (as pairing does
+        when the events crossed); each round before it that is recorded already gets the late
+        entry's bye (``settings.fide.late_entry_bye``), later ones get it when they are paired.
+        False when the player is known (heard again) or the tournament is no `fide-rapid` event."""
+        if self.info.fide is None or player_id in self._seeds:
+            return False
+        self._live_table()
+        seed = len(self.players) + 1
+        # the rounds paired meanwhile are missed too (pairing plays the entry from its next round)
+        first = max(from_round or 1, max(self.rounds, default=0) + 1)
+        player = Competitor(seed, player_id, name, rating, profile, first)
+        self.players.append(player)
+        self._seeds[player_id] = seed
+        self._by_seed[seed] = player
+        added = []
+        for rnd in self.rounds_in_order():
+            if rnd.number < first and not self._in_round(rnd, seed):
+                bye = Bye(rnd.number, seed, self.info.fide.late_entry_bye, late=True)
+                rnd.byes.append(bye)
+                added.append(bye)
+        self._changes.append(PlayerAdded(player, tuple(added)))
+        self._live = self._build_live()  # one more player: the table from scratch
+        self._changed()
+        return True
+
+    def penalise(
+        self,
+        game_id: uuid.UUID,
+        *,
+        round: int,
+        player_id: uuid.UUID,
+        kind: str,
+        occurrence: int,
+        consequence: str,
+        reason: str | None,
+        at: dt.datetime,
+        role: Role | None = None,
+        by: uuid.UUID | None = None,
+    ) -> bool:
+        """A penalty an arbiter gave in a game (``game.penalised``): kept with the game as an
+        incident and shown on its round's page. The result it may bring (a loss) comes as the game's
+        ``game.finished``. False when it was recorded already."""
+        game = self.game(game_id)
+        seed = self.seed_of(player_id)
+        if game.round != round or seed not in (game.white, game.black):
+            raise EventMismatch(
+                f"game.penalised for {game_id} names another round or player than its pairing"
+            )
+        incident = Incident(seed, kind, occurrence, consequence, reason or None, role, by, at)
+        if incident in game.incidents:
+            return False
+        self._live_table()
+        game.incidents.append(incident)
+        self._changes.append(IncidentRecorded(game, incident))
+        self._changed(updated=False)
+        return True
+
     def take_changes(self) -> list[Change]:
         """What changed since the last call, in order (the repository's ``save`` writes it)."""
         changes, self._changes = self._changes, []
         return changes
 
     # -- inside ----------------------------------------------------------------------------------
+
+    def _missed(self, seed: int, number: int) -> bool:
+        """Round ``number`` is one a late entry missed (before its first round)."""
+        first = self.player(seed).from_round
+        return first is not None and number < first
+
+    @staticmethod
+    def _in_round(rnd: PairedRound, seed: int) -> bool:
+        return any(seed in (g.white, g.black) for g in rnd.games) or any(b.seed == seed for b in rnd.byes)
+
+    def _late_byes(self, number: int, games: Sequence[Game], byes: Sequence[Bye]) -> list[Bye]:
+        """The late entries' byes in round ``number``, a round before their first one (``fide-rapid``)."""
+        fide = self.info.fide
+        if fide is None:
+            return []
+        present = {s for g in games for s in (g.white, g.black)} | {b.seed for b in byes}
+        return [
+            Bye(number, p.seed, fide.late_entry_bye, late=True)
+            for p in self.players
+            if p.from_round is not None and number < p.from_round and p.seed not in present
+        ]
 
     def _check_pairing(self, game: Game, round: int, white: uuid.UUID, black: uuid.UUID, what: str) -> None:
         """An event about a game names the round and colours the pairing gave it; the colours
@@ -727,6 +872,9 @@ class Tournament(Aggregate):
                         shown={code: number(v) for code, v in row.shown.items()},
                         status=None if withdrawal is None else withdrawal.status,
                         status_reason=None if withdrawal is None else withdrawal.reason,
+                        title=p.profile.title if p.profile else None,
+                        federation=p.profile.federation if p.profile else None,
+                        fide_id=p.profile.fide_id if p.profile else None,
                     )
                 )
             snapshot_table = SnapshotTable(

@@ -29,6 +29,14 @@ TRF_RESPONSE = {
     "description": "the TRF-2026 file",
     "content": {"text/plain": {"schema": {"type": "string"}}},
 }
+TRF16_RESPONSE = {
+    "description": "the TRF-16 file (rating submission: XXR, XXC, the players' FIDE data)",
+    "content": {"text/plain": {"schema": {"type": "string"}}},
+}
+CSV_RESPONSE = {
+    "description": "the standings as CSV (a header line, then one row per player in table order)",
+    "content": {"text/csv": {"schema": {"type": "string"}}},
+}
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.NotFound: 404,
@@ -90,6 +98,25 @@ def _api(svc: StandingsService) -> APIBlueprint:
         text = queries.trf(svc, path.tournament_id)
         response = Response(text, mimetype="text/plain")
         response.headers["Content-Disposition"] = f'inline; filename="{path.tournament_id}.trf"'
+        return response
+
+    @api.get("/tournaments/<uuid:tournament_id>/trf16", responses={200: TRF16_RESPONSE, **problems(404, 409)})
+    def get_trf16(path: TournamentPath) -> Response:
+        """The event as a TRF-16 file for rating submission: headers 012-132, each player's FIDE id,
+        federation, title, sex and birth, ``XXR`` and ``XXC`` (and ``XXA`` with Baku acceleration),
+        byes and forfeits coded as bbpPairings and JaVaFo read them."""
+        text = queries.trf(svc, path.tournament_id, trf2026=False)
+        response = Response(text, mimetype="text/plain")
+        response.headers["Content-Disposition"] = f'inline; filename="{path.tournament_id}-trf16.trf"'
+        return response
+
+    @api.get("/tournaments/<uuid:tournament_id>/csv", responses={200: CSV_RESPONSE, **problems(404, 409)})
+    def get_csv(path: TournamentPath) -> Response:
+        """The standings as CSV: rank, place, start number, title, name, federation, FIDE id, rating,
+        points, the tie-breaks by code, the status."""
+        text = queries.standings_csv(svc, path.tournament_id)
+        response = Response(text, mimetype="text/csv")
+        response.headers["Content-Disposition"] = f'attachment; filename="{path.tournament_id}.csv"'
         return response
 
     return api

@@ -1,7 +1,8 @@
 """The public pages, server-rendered in the style of chess-results: the standings with their
 tie-break columns (``/t/<id>``), the crosstable (``/t/<id>/crosstable``) and a page per round
 (``/t/<id>/rounds/<n>``); for a knockout the bracket instead of a table (``/t/<id>/bracket``, and
-``/t/<id>`` too). They render the same models as the JSON API; Jinja escapes every value (names come
+``/t/<id>`` too). Printed versions (``/t/<id>/print/pairings[/<n>]``, ``/print/standings``,
+``/print/crosstable``): the same tables without navigation, in black on white, one round per page. They render the same models as the JSON API; Jinja escapes every value (names come
 from users)."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from services.standings.domain import errors
 from services.standings.domain.codes import TieBreakCodeError, parse_code
 from services.standings.domain.tournament import SYSTEM_NAMES
 from services.standings.entrypoints import queries
-from services.standings.entrypoints.schemas import ResultFields
+from services.standings.entrypoints.schemas import IncidentOut, ResultFields, RoundOut
 from shared.http.problems import Problem, problem_response
 
 PREFIX = "/t/"
@@ -39,6 +40,30 @@ BYES = {
     "half_point": "Half-point bye",
     "full_point": "Full-point bye",
 }
+LATE_BYES = {
+    "zero_point": "Zero-point bye (late entry)",
+    "half_point": "Half-point bye (late entry)",
+}
+PENALTIES = {
+    ("illegal_move", "warning"): "warned",
+    ("illegal_move", "extra_minute"): "the opponent gets one extra minute",
+    ("illegal_move", "loss"): "the game is lost",
+    ("displaced_pieces", "warning"): "warned",
+    ("displaced_pieces", "extra_minute"): "counted as an illegal move: the opponent gets one extra minute",
+    ("displaced_pieces", "loss"): "counted as a second illegal move: the game is lost",
+}
+KINDS = {"illegal_move": "illegal move", "displaced_pieces": "displaced pieces not restored"}
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def incident_text(i: IncidentOut) -> str:
+    """``Illegal move (2nd) by Anna Muster (4): the game is lost``."""
+    what = PENALTIES.get((i.kind, i.consequence), i.consequence)
+    return f"{KINDS.get(i.kind, i.kind).capitalize()} ({_ordinal(i.occurrence)}) by {i.name} ({i.player}): {what}"
 
 
 def tiebreak_title(code: str) -> str:
@@ -87,6 +112,28 @@ def register(app: Flask, svc: StandingsService) -> None:
         t = queries.round_(svc, tournament_id, number)
         return render_template("round.html", t=t, active=f"round-{number}")
 
+    @pages.get("/<uuid:tournament_id>/print/standings")
+    def print_standings(tournament_id: uuid.UUID) -> str:
+        table = queries.standings(svc, tournament_id)
+        return render_template("standings.html", t=table, active="standings", layout="print.html")
+
+    @pages.get("/<uuid:tournament_id>/print/crosstable")
+    def print_crosstable(tournament_id: uuid.UUID) -> str:
+        t = queries.crosstable(svc, tournament_id)
+        return render_template("crosstable.html", t=t, active="crosstable", layout="print.html")
+
+    @pages.get("/<uuid:tournament_id>/print/pairings")
+    def print_pairings(tournament_id: uuid.UUID) -> str:
+        """Every paired round's pairing list, one round per printed page."""
+        table = queries.standings(svc, tournament_id)
+        rounds = [queries.round_(svc, tournament_id, r.number) for r in table.rounds]
+        return render_template("print_pairings.html", t=table, rounds=rounds)
+
+    @pages.get("/<uuid:tournament_id>/print/pairings/<int:number>")
+    def print_round(tournament_id: uuid.UUID, number: int) -> str:
+        rnd: RoundOut = queries.round_(svc, tournament_id, number)
+        return render_template("print_pairings.html", t=rnd, rounds=[rnd])
+
     def standings_error(exc: errors.StandingsError) -> tuple[str, int]:
         status = 404 if isinstance(exc, errors.NotFound) else 409
         return render_template("error.html", status=status, detail=exc.detail), status
@@ -106,4 +153,6 @@ def register(app: Flask, svc: StandingsService) -> None:
     app.add_template_filter(correction_title, "correction_title")
     app.jinja_env.globals["SYSTEMS"] = SYSTEM_NAMES
     app.jinja_env.globals["BYES"] = BYES
+    app.jinja_env.globals["LATE_BYES"] = LATE_BYES
+    app.add_template_filter(incident_text, "incident_text")
     app.register_blueprint(pages)

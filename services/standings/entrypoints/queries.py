@@ -1,9 +1,11 @@
 """The reads behind the API and the pages, through the service's views: the standings table comes
 from the snapshot the consumer wrote; the crosstable, a round, the bracket and the TRF read the whole
-tournament, its rows and snapshot of one revision."""
+tournament, its rows and snapshot of one revision. The exports: TRF-2026, TRF-16 and the standings as CSV."""
 
 from __future__ import annotations
 
+import csv
+import io
 import uuid
 
 from services.standings.bootstrap import StandingsService
@@ -40,8 +42,45 @@ def round_(svc: StandingsService, tournament_id: uuid.UUID, number: int) -> Roun
     return RoundOut.of(_tournament(svc, tournament_id), number)
 
 
-def trf(svc: StandingsService, tournament_id: uuid.UUID) -> str:
-    return write(trf_document(_tournament(svc, tournament_id)), canonical=True)
+def trf(svc: StandingsService, tournament_id: uuid.UUID, *, trf2026: bool = True) -> str:
+    """The event as TRF-2026, or as TRF-16 (the rating officer's file) with ``trf2026=False``."""
+    return write(trf_document(_tournament(svc, tournament_id), trf2026=trf2026), canonical=True)
+
+
+CSV_HEADER = ("Rank", "Place", "SNo", "Title", "Name", "FED", "FIDE ID", "Rtg", "Pts")
+
+
+def _cell(value: int | float | None) -> str:
+    return "" if value is None else f"{value:g}"
+
+
+def standings_csv(svc: StandingsService, tournament_id: uuid.UUID) -> str:
+    """The table as CSV (RFC 4180, a header line): rank, place, start number, title, name,
+    federation, FIDE id, rating, points, each ranking tie-break and each column shown for
+    information by its code, and the status (withdrawn, excluded) with its reason."""
+    table = standings(svc, tournament_id)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([*CSV_HEADER, *table.tiebreaks, *table.shown, "Status", "Status reason"])
+    for row in table.rows:
+        writer.writerow(
+            [
+                row.rank,
+                row.place,
+                row.seed,
+                row.title or "",
+                row.name,
+                row.federation or "",
+                row.fide_id or "",
+                "" if row.rating is None else row.rating,
+                _cell(row.points),
+                *(_cell(row.tiebreaks[c]) for c in table.tiebreaks),
+                *(_cell(row.shown[c]) for c in table.shown),
+                "" if row.status is None else row.status.value,
+                row.status_reason or "",
+            ]
+        )
+    return out.getvalue()
 
 
 def bracket(svc: StandingsService, tournament_id: uuid.UUID) -> BracketOut:

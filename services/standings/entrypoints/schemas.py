@@ -19,7 +19,7 @@ from services.standings.domain.bracket import (
 )
 from services.standings.domain.crosstable import Cell, player_rounds, results_against
 from services.standings.domain.history import Edition
-from services.standings.domain.rounds import Correction, Game, PairedRound, RoundStatus
+from services.standings.domain.rounds import Correction, Game, Incident, PairedRound, RoundStatus
 from services.standings.domain.snapshot import Snapshot, SnapshotRow, number
 from services.standings.domain.tournament import SYSTEM_NAMES, Tournament, TournamentInfo, is_bracket
 from services.standings.domain.withdrawals import PlayerStatus
@@ -111,6 +111,9 @@ class StandingRowOut(BaseModel):
     shown: dict[str, Number | None]  # shown for information only (SB in a round robin, BH in a Swiss)
     status: PlayerStatus | None = None  # withdrawn or excluded; None: playing
     status_reason: str | None = None
+    title: str | None = None  # fide-rapid: the player's profile, where known
+    federation: str | None = None
+    fide_id: int | None = None
 
     @classmethod
     def of(cls, row: SnapshotRow) -> StandingRowOut:
@@ -126,6 +129,9 @@ class StandingRowOut(BaseModel):
             shown=row.shown,
             status=row.status,
             status_reason=row.status_reason,
+            title=row.title,
+            federation=row.federation,
+            fide_id=row.fide_id,
         )
 
 
@@ -174,6 +180,8 @@ class CrossRowOut(BaseModel):
     against: list[list[str]] | None  # round robin: results against the player in each place
     status: PlayerStatus | None = None  # withdrawn or excluded
     status_reason: str | None = None
+    title: str | None = None
+    federation: str | None = None
 
 
 class CrosstableOut(TournamentFields):
@@ -208,6 +216,8 @@ class CrosstableOut(TournamentFields):
                     against=against,
                     status=row.status,
                     status_reason=row.status_reason,
+                    title=row.title,
+                    federation=row.federation,
                 )
             )
         labels = [
@@ -238,6 +248,36 @@ class PlayerOut(BaseModel):
     name: str
     rating: int | None
     status: PlayerStatus | None = None  # withdrawn or excluded
+    title: str | None = None  # fide-rapid: from the profile, where known
+    federation: str | None = None
+    fide_id: int | None = None
+    points: Number | None = None  # a round's players: their points before the round
+
+
+class IncidentOut(BaseModel):
+    """A penalty an arbiter gave in the game (RULES.md §6)."""
+
+    player: int  # the penalised player's seed
+    name: str
+    kind: str  # illegal_move, displaced_pieces
+    occurrence: int  # the how-many-th of its kind
+    consequence: str  # warning, extra_minute, loss
+    reason: str | None
+    role: Role | None
+    at: dt.datetime
+
+    @classmethod
+    def of(cls, t: Tournament, i: Incident) -> IncidentOut:
+        return cls(
+            player=i.player,
+            name=t.player(i.player).name,
+            kind=i.kind,
+            occurrence=i.occurrence,
+            consequence=i.consequence,
+            reason=i.reason,
+            role=i.role,
+            at=i.at,
+        )
 
 
 class CorrectionOut(BaseModel):
@@ -296,12 +336,14 @@ class GameOut(ResultFields):
     match_id: str | None = None  # knockouts: the match, the game's name in it, not needed any more
     label: str | None = None
     cancelled: bool = False
+    incidents: list[IncidentOut] = []  # penalties given in the game, in order
 
 
 class ByeOut(BaseModel):
     player: PlayerOut
     kind: ByeKind
     points: Number | None  # over the whole round (both legs with double rounds)
+    late: bool = False  # a late entry's missed round (fide-rapid)
 
 
 class RoundOut(TournamentFields):
@@ -316,14 +358,20 @@ class RoundOut(TournamentFields):
         rnd = t.round(round_no)
         games: list[GameOut] = []
         byes: list[ByeOut] = []
+        ruleset = t.info.preset_or_none()
+        before = _points_before(t, round_no)
+
+        def _player(seed: int) -> PlayerOut:
+            return _round_player(t, seed, before.get(seed))
+
         if rnd.published:
             games = [
                 GameOut(
                     game_id=g.game_id,
                     board=g.board,
                     leg=g.leg,
-                    white=_player(t, g.white),
-                    black=_player(t, g.black),
+                    white=_player(g.white),
+                    black=_player(g.black),
                     outcome=g.outcome,
                     result=_result(g),
                     reason=g.reason,
@@ -331,17 +379,18 @@ class RoundOut(TournamentFields):
                     match_id=g.match_id,
                     label=g.label,
                     cancelled=g.cancelled,
+                    incidents=[IncidentOut.of(t, i) for i in g.incidents],
                     **GameOut.fields(g),
                 )
                 for g in sorted(rnd.games, key=lambda g: (g.leg, g.board, g.number or 0))
             ]
-            ruleset = t.info.preset_or_none()
             points = t.info.bye_points(ruleset) if ruleset else None
             byes = [
                 ByeOut(
-                    player=_player(t, b.seed),
+                    player=_player(b.seed),
                     kind=b.kind,
                     points=number(points[b.kind]) if points else None,
+                    late=b.late,
                 )
                 for b in rnd.byes
             ]
@@ -356,8 +405,36 @@ class RoundOut(TournamentFields):
 
 
 def _player(t: Tournament, seed: int) -> PlayerOut:
+    return _round_player(t, seed, None)
+
+
+def _round_player(t: Tournament, seed: int, points: Fraction | None) -> PlayerOut:
     p = t.player(seed)
-    return PlayerOut(seed=p.seed, player_id=p.player_id, name=p.name, rating=p.rating, status=t.status(seed))
+    profile = p.profile
+    return PlayerOut(
+        seed=p.seed,
+        player_id=p.player_id,
+        name=p.name,
+        rating=p.rating,
+        status=t.status(seed),
+        title=profile.title if profile else None,
+        federation=profile.federation if profile else None,
+        fide_id=profile.fide_id if profile else None,
+        points=number(points) if points is not None else None,
+    )
+
+
+def _points_before(t: Tournament, round_no: int) -> dict[int, Fraction]:
+    """Each player's points from the published rounds before ``round_no`` (the pairing list's
+    scores); none for a bracket or a group table."""
+    ruleset = t.info.preset_or_none()
+    if ruleset is None or t.info.is_group or t.info.is_bracket:
+        return {}
+    cells = player_rounds(t, ruleset)
+    return {
+        seed: sum((c.points for c in mine if c.round < round_no and c.points is not None), Fraction(0))
+        for seed, mine in cells.items()
+    }
 
 
 def _spelled(outcome: Outcome) -> str:

@@ -8,7 +8,7 @@ import uuid
 from dataclasses import dataclass
 
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
-from services.standings.domain.rounds import Competitor
+from services.standings.domain.rounds import Competitor, Profile
 from services.standings.domain.tournament import TournamentInfo
 from shared.authority import Role
 from shared.scoring import Outcome
@@ -136,3 +136,34 @@ class CompleteTournament:
     tournament_id: uuid.UUID
     completed_at: dt.datetime
     placing: tuple[AnnouncedPlace, ...] | None
+
+
+@dataclass(frozen=True)
+class AddPlayer:
+    """``player.joined`` with ``late``: a late entry of a started `fide-rapid` event (joins before
+    the start come with the roster of ``tournament.started``: ``late`` False is ignored)."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    name: str
+    rating: int | None
+    profile: Profile | None
+    late: bool
+    from_round: int | None
+
+
+@dataclass(frozen=True)
+class RecordPenalty:
+    """``game.penalised``: a penalty an arbiter gave in a game."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    round: int
+    player_id: uuid.UUID
+    kind: str
+    occurrence: int
+    consequence: str
+    reason: str | None
+    role: Role
+    by: uuid.UUID
+    at: dt.datetime

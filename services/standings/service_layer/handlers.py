@@ -20,12 +20,14 @@ import uuid
 from services.standings.domain import errors
 from services.standings.domain.tournament import Tournament
 from services.standings.service_layer.commands import (
+    AddPlayer,
     CancelGame,
     CompleteTournament,
     CorrectResult,
     PublishRound,
     RecordDecision,
     RecordPairing,
+    RecordPenalty,
     RecordResult,
     RecordTournament,
     RecordWithdrawal,
@@ -101,18 +103,48 @@ class Handlers:
         )
         uow.tournaments.save(t)
 
+    def add_player(self, cmd: AddPlayer, uow: StandingsUnitOfWork) -> None:
+        """A late entry of a started `fide-rapid` event: the next seed, its missed rounds as byes. A
+        join before the start changes nothing here (the roster comes with ``tournament.started``)."""
+        if not cmd.late:
+            return
+        t = _locked(uow, cmd.tournament_id)
+        t.add_player(
+            cmd.player_id, name=cmd.name, rating=cmd.rating, profile=cmd.profile, from_round=cmd.from_round
+        )
+        uow.tournaments.save(t)
+
+    def record_penalty(self, cmd: RecordPenalty, uow: StandingsUnitOfWork) -> None:
+        """A penalty given in a game: kept with the game, shown on its round's page."""
+        t = _locked(uow, cmd.tournament_id)
+        with _not_ready:  # the game's pairing is on its way
+            t.penalise(
+                cmd.game_id,
+                round=cmd.round,
+                player_id=cmd.player_id,
+                kind=cmd.kind,
+                occurrence=cmd.occurrence,
+                consequence=cmd.consequence,
+                reason=cmd.reason,
+                at=cmd.at,
+                role=cmd.role,
+                by=cmd.by,
+            )
+        uow.tournaments.save(t)
+
     def record_pairing(self, cmd: RecordPairing, uow: StandingsUnitOfWork) -> None:
         t = _locked(uow, cmd.tournament_id)
-        t.pair_round(
-            cmd.round,
-            system=cmd.system,
-            total_rounds=cmd.total_rounds,
-            games=cmd.games,
-            byes=cmd.byes,
-            matches=cmd.matches,
-            published=cmd.published,
-            at=self.clock.now(),
-        )
+        with _not_ready:  # a fide-rapid late entry it names is on its way
+            t.pair_round(
+                cmd.round,
+                system=cmd.system,
+                total_rounds=cmd.total_rounds,
+                games=cmd.games,
+                byes=cmd.byes,
+                matches=cmd.matches,
+                published=cmd.published,
+                at=self.clock.now(),
+            )
         uow.tournaments.save(t)
 
     def record_result(self, cmd: RecordResult, uow: StandingsUnitOfWork) -> None:

@@ -730,3 +730,110 @@ def problem(response, status: int, slug: str) -> dict:
     assert body["type"] == f"/problems/{slug}" and body["status"] == status
     assert "Traceback" not in response.get_data(as_text=True)
     return body
+
+
+FIDE_TITLES = {1: "GM", 2: "IM", 3: "WGM", 4: "FM"}
+FIDE_FEDERATIONS = ("SUI", "GER", "FRA")
+
+
+def fide_profile(seed: int) -> events.PlayerProfile:
+    """A made-up FIDE profile for the player with this seed (ratings fall with the seed)."""
+    return events.PlayerProfile(
+        fide_id=1_300_000 + seed,
+        federation=FIDE_FEDERATIONS[seed % 3],
+        title=FIDE_TITLES.get(seed),
+        sex="w" if seed in (3, 6) else "m",
+        birth_year=1980 + seed,
+        rating_standard=2400 - 40 * seed,
+        rating_rapid=2380 - 40 * seed,
+    )
+
+
+class FideStory(Story):
+    """A `fide-rapid` event told as events: the roster with FIDE profiles (rating = the standard
+    rating, RULES.md §6), the organiser's place and dates, late entries and penalties."""
+
+    def __init__(
+        self,
+        svc: StandingsService,
+        players: int,
+        *,
+        rounds: int,
+        system: str = "swiss",
+        start_date: dt.date = dt.date(2026, 2, 21),
+        late_entry_bye: str = "zero",
+        send: Callable[[StandingsService, Any], events.Envelope] = deliver,
+    ) -> None:
+        super().__init__(svc, players, system=system, rounds=rounds, ruleset="fide-rapid", send=send)
+        fide = events.FideSettings(
+            place="Bern",
+            start_date=start_date,
+            end_date=start_date + dt.timedelta(days=1),
+            rounds=rounds,
+            system=system,
+            late_entry_bye=late_entry_bye,
+        )
+        self.started = events.TournamentStarted(
+            tournament_id=self.id,
+            organiser_id=self.organiser,
+            name="Bern Rapid Open",
+            started_at=NOW,
+            settings=events.TournamentSettings(
+                ruleset="fide-rapid",
+                time_control=events.TimeControl(base_seconds=900, increment_seconds=10),
+                fide=fide,
+            ),
+            roster=[
+                events.RosterEntry(
+                    seed=seed,
+                    player_id=pid,
+                    name=f"Player {seed}",
+                    rating=2400 - 40 * seed,
+                    profile=fide_profile(seed),
+                )
+                for seed, pid in self.player_ids.items()
+            ],
+        )
+
+    def join_late(self, from_round: int) -> int:
+        """A late entry (``player.joined``, ``late``); returns the seed it gets (the next one)."""
+        seed = len(self.player_ids) + 1
+        self.player_ids[seed] = uuid.uuid4()
+        self._send(
+            events.PlayerJoined(
+                tournament_id=self.id,
+                player_id=self.player_ids[seed],
+                name=f"Player {seed}",
+                rating=2400 - 40 * seed,
+                profile=fide_profile(seed),
+                late=True,
+                from_round=from_round,
+            )
+        )
+        return seed
+
+    def penalise(
+        self,
+        number: int,
+        white: int,
+        black: int,
+        seed: int,
+        *,
+        occurrence: int,
+        consequence: str,
+        kind: str = "illegal_move",
+        reason: str | None = None,
+    ) -> events.Envelope:
+        game = self.finished(number, white, black, W)
+        return self._send(
+            events.GamePenalised(
+                tournament_id=self.id,
+                game_id=game.game_id,
+                round=number,
+                player_id=self.player_ids[seed],
+                kind=kind,
+                occurrence=occurrence,
+                consequence=consequence,
+                decision=decision(reason, minutes=occurrence),
+            )
+        )

@@ -20,7 +20,6 @@ half of the rounds (rounded up) they get a win's points in the first half of tho
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from enum import StrEnum
@@ -30,6 +29,7 @@ from services.pairing.domain.dutch.engine import pair_round
 from services.pairing.domain.dutch.model import NoValidPairingError, PairingError
 from services.pairing.domain.dutch.trf_adapter import from_trf, round_points, scoring
 from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.acceleration import baku as baku
 
 LOWEST_RATING = 1400
 HIGHEST_RATING = 2700
@@ -82,15 +82,6 @@ def _points(profile: Profile) -> tuple[Fraction, Fraction]:
     if profile.scoring is Scoring.PLATFORM:
         return Fraction(2), Fraction(1)
     return Fraction(1), Fraction(1, 2)
-
-
-def baku(players: int, rounds: int, win: Fraction, draw: Fraction) -> dict[int, list[Fraction]]:
-    """The Baku method's virtual points per round for the players of group A (C.04.5.1)."""
-    group_a = 2 * math.ceil(players / 4)
-    accelerated = math.ceil(rounds / 2)
-    full = math.ceil(accelerated / 2)
-    values = [win] * full + [draw] * (accelerated - full)
-    return {start: list(values) for start in range(1, min(group_a, players) + 1)}
 
 
 def _field(profile: Profile, rng: random.Random) -> TrfDocument:

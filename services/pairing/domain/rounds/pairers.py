@@ -27,3 +27,10 @@ class RoundRobinPairer:
 
 def pairers() -> dict[System, Pairer]:
     return {System.ROUND_ROBIN: RoundRobinPairer(), System.SWISS: SwissPairer()}
+
+
+def fide_pairers() -> dict[System, Pairer]:
+    """A `fide-rapid` event's: the Berger tables, or the Dutch engine on the event's TRF document."""
+    from services.pairing.domain.rounds.fide import FideSwissPairer
+
+    return {System.ROUND_ROBIN: RoundRobinPairer(), System.SWISS: FideSwissPairer()}

@@ -29,25 +29,35 @@ class RoundResults(Aggregate, Changing):
     outcomes: dict[uuid.UUID, Outcome | None] = field(default_factory=dict)
     """Every game of the round: its outcome, None while it is being played."""
     completed: bool = False
+    on_command: bool = False
+    """A `fide-rapid` event: its arbiters pair the next round when they are ready (no round falls due)."""
 
     def record_result(
-        self, game_id: uuid.UUID, outcome: Outcome, *, finished_at: dt.datetime, now: dt.datetime
+        self,
+        game_id: uuid.UUID,
+        outcome: Outcome,
+        *,
+        finished_at: dt.datetime,
+        now: dt.datetime,
+        reason: str | None = None,
     ) -> bool:
         """Record a game's result; False if it had one already (the first one stands). The round's last
-        result closes it: the next round is due, or the tournament is over."""
+        result closes it: the next round is due (unless the arbiters pair on command), or the tournament
+        is over."""
         if game_id not in self.outcomes:
             raise RoundNotFound(f"game {game_id} is not in tournament {self.tournament_id}")
         if self.outcomes[game_id] is not None:
             return False
         self.outcomes[game_id] = outcome
-        self.change(OutcomeSet(game_id, outcome, finished_at))
+        self.change(OutcomeSet(game_id, outcome, finished_at, reason))
         if self.completed or any(o is None for o in self.outcomes.values()):
             return True
         self.completed = True
         self.change(RoundClosed(self.number, now))
         self.record(events.RoundCompleted(self.tournament_id, self.number))
         if self.number < self.total_rounds:
-            self.record(events.RoundBecameDue(self.tournament_id, self.number + 1))
+            if not self.on_command:
+                self.record(events.RoundBecameDue(self.tournament_id, self.number + 1))
         else:
             self.change(Finished())
             self.record(

@@ -32,21 +32,27 @@ from services.pairing.domain.changes import (
 )
 from services.pairing.domain.corrections import replaced_outcome
 from services.pairing.domain.errors import (
+    AbsenceAlreadyExcused,
+    AbsenceNotFound,
     ByeAlreadyRequested,
     ByeNotFound,
     ByesNotOffered,
     ColoursFixed,
     EventMismatch,
+    ExcuseTooLate,
     GameNotFound,
     NotAnArbiterHere,
     NotOrganiser,
     NotYourBye,
+    PairedWhenDue,
     PlayerNotFound,
     PlayerWithdrawn,
     PublishedWhenPaired,
     RoundAlreadyPaired,
     RoundNotDue,
+    RoundNotPaired,
     RoundOutOfRange,
+    RoundUnfinished,
 )
 from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from services.pairing.domain.rounds.platform import Plan, plan
@@ -58,6 +64,9 @@ from shared.vocabulary import ByeKind, Ruleset, System
 
 GAME_NAMESPACE = uuid.UUID("5b0c3f4e-7a44-4c55-9d0e-2f3a1e6b8c01")
 
+DEFAULT_TIME = "default_time"
+"""``game.finished``'s reason for a loss at the default time: the loser was absent (RULES.md §6)."""
+
 
 @dataclass
 class Game:
@@ -68,6 +77,18 @@ class Game:
     black: int  # seed
     leg: int = 1
     outcome: Outcome | None = None
+    reason: str | None = None
+    """Why it ended (``game.finished``): ``default_time`` is a loss by absence."""
+
+    def absentees(self) -> tuple[int, ...]:
+        """The seeds not at the board by the default time: a forfeit's losers."""
+        if self.reason != DEFAULT_TIME:
+            return ()
+        return {
+            Outcome.WHITE_FORFEIT_WIN: (self.black,),
+            Outcome.BLACK_FORFEIT_WIN: (self.white,),
+            Outcome.DOUBLE_FORFEIT: (self.white, self.black),
+        }.get(self.outcome or Outcome.NOT_PLAYED, ())
 
 
 @dataclass(frozen=True)
@@ -122,6 +143,43 @@ class ByeRequestRemoved(Change):
     seed: int
 
 
+@dataclass(frozen=True)
+class FideRules:
+    """What a `fide-rapid` event pairs by (RULES.md §6): its rounds are paired on an arbiter's command and
+    public once published; Baku acceleration; what a late entry scores for the rounds it missed."""
+
+    acceleration: bool = False
+    late_entry_bye: ByeKind = ByeKind.ZERO_POINT
+
+
+@dataclass(frozen=True)
+class RoundDropped(Change):
+    """An unpublished round's pairing was thrown away (paired again, or an absence excused)."""
+
+    number: int
+
+
+@dataclass(frozen=True)
+class RoundReleased(Change):
+    """A `fide-rapid` round was published."""
+
+    number: int
+    at: dt.datetime
+
+
+@dataclass(frozen=True)
+class PlayerAdded(Change):
+    """A late entry joined with seed ``seed``."""
+
+    seed: int
+
+
+@dataclass(frozen=True)
+class AbsenceExcusedRecorded(Change):
+    round: int
+    seed: int
+
+
 class Pairer(Protocol):
     def pair(self, tournament: PairingTournament, round_no: int) -> Draw: ...
 
@@ -140,6 +198,10 @@ class PairingTournament(Aggregate, Changing):
     """Players (by seed) who left the tournament for good."""
     bye_requests: dict[tuple[int, int], ByeRequest] = field(default_factory=dict)
     """Requested byes by (round, seed), for rounds paired or not."""
+    fide: FideRules | None = None
+    """A `fide-rapid` event: paired on command, published by its arbiters. None: paired when due."""
+    excused: dict[tuple[int, int], Decided] = field(default_factory=dict)
+    """Absences (round, seed) an arbiter excused (fide-rapid)."""
 
     @classmethod
     def start(
@@ -151,19 +213,28 @@ class PairingTournament(Aggregate, Changing):
         extra_round: bool = False,
         double_rounds: bool = False,
         byes_on_request: bool = False,
+        fide: FideRules | None = None,
+        fide_plan: Plan | None = None,
     ) -> PairingTournament:
         """The system and the number of rounds are chosen from the players present (four players
-        always play double rounds); round 1 is due."""
-        chosen = plan(len(players), threshold=threshold, extra_round=extra_round)
-        double = plays_double_rounds(chosen, len(players), organiser_chose=double_rounds)
+        always play double rounds); round 1 is due. A `fide-rapid` event comes with its plan (the
+        organiser's system and rounds) and waits for its arbiters to pair round 1."""
+        if fide is not None:
+            assert fide_plan is not None
+            chosen, double = fide_plan, False
+        else:
+            chosen = plan(len(players), threshold=threshold, extra_round=extra_round)
+            double = plays_double_rounds(chosen, len(players), organiser_chose=double_rounds)
         t = cls(
             heading,
             chosen,
             double,
             tuple(sorted(players, key=lambda p: p.seed)),
             byes_on_request=byes_on_request,
+            fide=fide,
         )
-        t.record(events.RoundBecameDue(t.id, 1))
+        if fide is None:
+            t.record(events.RoundBecameDue(t.id, 1))
         return t
 
     @property
@@ -230,11 +301,151 @@ class PairingTournament(Aggregate, Changing):
         self.record(self._paired(rnd))
         return rnd
 
-    def publish_round(self, number: int, *, authority: Authority, by: uuid.UUID) -> None:
-        """Only knockout rounds wait for their organiser: a round here is public as soon as it is paired."""
+    def publish_round(
+        self, number: int, *, authority: Authority, by: uuid.UUID, at: dt.datetime | None = None
+    ) -> bool:
+        """A `fide-rapid` round is public once an arbiter publishes it: ``round.paired`` goes out (the
+        clocks create its games), and the absences of the round before that nobody excused are reported
+        (``absence.unexcused``: the player counts as withdrawn). False if it was published already.
+        Other rounds (knockouts aside) are public as soon as they are paired."""
         if authority.decides(by) is None:
             raise NotOrganiser("only the organiser of this tournament or its arbiters may publish its rounds")
-        raise PublishedWhenPaired(f"a {self.system.value} round is public as soon as it is paired")
+        if self.fide is None:
+            raise PublishedWhenPaired(f"a {self.system.value} round is public as soon as it is paired")
+        rnd = self.round(number)
+        if rnd is None:
+            raise RoundNotPaired(f"round {number} of tournament {self.id} is not paired")
+        if rnd.published:
+            return False
+        assert at is not None
+        rnd.published = True
+        self.change(RoundReleased(number, at))
+        self.record(self._paired(rnd))
+        for seed in self.unexcused(number - 1):
+            self.record(events.AbsenceUnexcused(self.id, self.player(seed).player_id, number - 1))
+        return True
+
+    # -- fide-rapid: rounds on the arbiters' command ------------------------------------------------
+    def published_rounds(self) -> int:
+        return sum(1 for r in self.rounds if r.published)
+
+    def unfinished_boards(self, number: int) -> list[int]:
+        """The boards of round ``number`` without a result."""
+        rnd = self.round(number)
+        if rnd is None:
+            return []
+        return sorted({g.board for g in rnd.games if g.outcome is None})
+
+    def pair_on_command(
+        self, number: int, pairer: Pairer, *, authority: Authority, by: uuid.UUID, now: dt.datetime
+    ) -> Round:
+        """An arbiter of the whole event (or its organiser) pairs round ``number`` of a `fide-rapid`
+        event: the round after the last one published, once every board of that one has a result. An
+        unpublished pairing of the round is replaced. The round stays unpublished (seen by the officials
+        only) until :meth:`publish_round`."""
+        if self.fide is None:
+            raise PairedWhenDue(
+                f"a {self.heading.ruleset.value} round is paired by the service when it is due"
+            )
+        deciding(authority, by, None, at=now, refusal=NotAnArbiterHere, what="pair its rounds")
+        if not 1 <= number <= self.total_rounds:
+            raise RoundOutOfRange(f"tournament {self.id} has {self.total_rounds} rounds, not {number}")
+        due = self.published_rounds() + 1
+        if number < due:
+            raise RoundAlreadyPaired(f"round {number} of tournament {self.id} is published already")
+        if number > due:
+            raise RoundNotDue(f"round {number} cannot be paired before round {due} is published")
+        missing = self.unfinished_boards(number - 1)
+        if missing:
+            listed = ", ".join(str(b) for b in missing)
+            raise RoundUnfinished(
+                f"round {number - 1} lacks results on board{'s' if len(missing) > 1 else ''} {listed}",
+                round=number - 1,
+                boards=missing,
+            )
+        if self.round(number) is not None:
+            self._drop(number)
+        draw = pairer.pair(self, number)
+        games = [self._game(number, i, b.white, b.black, leg=1) for i, b in enumerate(draw.boards, start=1)]
+        byes = [Bye(number, draw.bye)] if draw.bye is not None else []
+        byes += [Bye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
+        rnd = Round(number, games, byes, published=False)
+        self.rounds.append(rnd)
+        self.change(RoundAdded(number, now))
+        return rnd
+
+    def _drop(self, number: int) -> None:
+        rnd = self.rounds[-1]
+        assert rnd.number == number and not rnd.published
+        self.rounds.pop()
+        self.change(RoundDropped(number))
+
+    def absentees(self, number: int) -> frozenset[int]:
+        """Who lost round ``number`` at the default time (not at the board)."""
+        rnd = self.round(number)
+        if rnd is None:
+            return frozenset()
+        return frozenset(seed for g in rnd.games for seed in g.absentees())
+
+    def unexcused(self, number: int) -> list[int]:
+        """The absentees of round ``number`` nobody excused who are still in the draw."""
+        return sorted(
+            seed
+            for seed in self.absentees(number)
+            if (number, seed) not in self.excused and self.stays_in_draw(seed)
+        )
+
+    def excuse_absence(
+        self,
+        player_id: uuid.UUID,
+        number: int,
+        *,
+        authority: Authority,
+        by: uuid.UUID,
+        at: dt.datetime,
+        reason: str | None = None,
+    ) -> bool:
+        """An arbiter of the whole event (or its organiser) excuses a player's absence from round
+        ``number`` before round ``number + 1`` is published: the player is paired again. An unpublished
+        pairing of that round is thrown away (True), so that the arbiters pair it again with them."""
+        decision = deciding(
+            authority, by, None, at=at, reason=reason, refusal=NotAnArbiterHere, what="excuse an absence"
+        )
+        seed = self.seed_of(player_id)
+        if seed not in self.absentees(number):
+            raise AbsenceNotFound(f"player {player_id} did not lose round {number} at the default time")
+        if (number, seed) in self.excused:
+            raise AbsenceAlreadyExcused(
+                f"the absence of player {player_id} from round {number} is excused already"
+            )
+        following = self.round(number + 1)
+        if following is not None and following.published:
+            raise ExcuseTooLate(
+                f"round {number + 1} is published: an absence is excused before the next pairing is published"
+            )
+        if not self.stays_in_draw(seed):
+            raise PlayerWithdrawn(f"player {player_id} has left tournament {self.id}")
+        self.excused[(number, seed)] = decision
+        self.change(AbsenceExcusedRecorded(number, seed))
+        self.record(events.AbsenceExcused(self.id, player_id, number, decision))
+        if following is None:
+            return False
+        self._drop(number + 1)
+        return True
+
+    def add_late(
+        self, player_id: uuid.UUID, name: str, rating: int | None, from_round: int | None
+    ) -> Player | None:
+        """A late entry (``player.joined``, ``late``): the next seed, paired from ``from_round`` or the
+        next round not paired yet, whichever is later; the rounds before are byes as the settings say.
+        None if nothing changed (not a `fide-rapid` event, or heard again)."""
+        if self.fide is None or any(p.player_id == player_id for p in self.players):
+            return None
+        first = max(from_round or 1, len(self.rounds) + 1)
+        player = Player(len(self.players) + 1, player_id, name, rating, first)
+        self.players = (*self.players, player)
+        self.change(PlayerAdded(player.seed))
+        return player
 
     # -- who plays ---------------------------------------------------------------------------------
     def withdraw(self, player_id: uuid.UUID, *, excluded: bool, reason: str, at: dt.datetime) -> bool:
@@ -255,9 +466,14 @@ class PairingTournament(Aggregate, Changing):
         return w is None or (w.excluded and self.heading.ruleset is Ruleset.PLATFORM)
 
     def absent(self, number: int) -> frozenset[int]:
-        """The seeds the Swiss leaves out of round ``number``: the withdrawn, and the requested byes.
-        (A round robin's schedule stands whatever happens.)"""
+        """The seeds the Swiss leaves out of round ``number``: the withdrawn, and the requested byes;
+        in a `fide-rapid` event also the absentees of the round before whom nobody excused (they count
+        as withdrawn), and the late entries not in yet. (A round robin's schedule stands whatever
+        happens.)"""
         gone = {seed for seed in self.withdrawals if not self.stays_in_draw(seed)}
+        if self.fide is not None:
+            gone |= set(self.unexcused(number - 1))
+            gone |= {p.seed for p in self.players if p.from_round is not None and p.from_round > number}
         return frozenset(gone | set(self.requested_byes(number)))
 
     def requested_byes(self, number: int) -> list[int]:

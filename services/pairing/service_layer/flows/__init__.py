@@ -3,8 +3,8 @@ publishes a round, and how it takes the decisions of its organiser and arbiters 
 withdrawals, byes on request, a reset to the draft, colours). A handler takes the tournament's row lock, which says its system, and hands the work
 to the flow of that system; nothing else branches on the format.
 
-Formats now: ``rounds`` (round robin and Swiss, the `platform` ruleset) and ``elimination`` (knockout
-and double knockout). Another format (the arena, the group-playoff event) is another flow listed in
+Formats now: ``rounds`` (round robin and Swiss, the `platform` ruleset), ``elimination`` (knockout
+and double knockout) and ``group_playoff`` (the 4T1 event). Another format (the arena) is another flow listed in
 ``bootstrap.py``.
 """
 
@@ -32,6 +32,13 @@ class Flow(Protocol):
     def publish_round(
         self, cmd: commands.PublishRound, arbiters: Arbiters | None, uow: PairingUnitOfWork
     ) -> None: ...
+    def pair_on_command(
+        self, cmd: commands.PairOnCommand, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> None: ...
+    def excuse_absence(
+        self, cmd: commands.ExcuseAbsence, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> bool: ...
+    def add_late_player(self, cmd: commands.AddLatePlayer, uow: PairingUnitOfWork) -> None: ...
     def record_withdrawal(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None: ...
     def record_colours(self, cmd: commands.RecordColours, uow: PairingUnitOfWork) -> None: ...
     def correct_result(

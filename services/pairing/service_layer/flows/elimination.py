@@ -89,6 +89,19 @@ class EliminationFlow:
         e.publish_round(cmd.number, authority=who, by=cmd.actor.id, now=self.clock.now())
         uow.eliminations.save(e)
 
+    def pair_on_command(
+        self, cmd: commands.PairOnCommand, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> None:
+        raise errors.PairedWhenDue("a knockout's rounds are paired by the service when they are due")
+
+    def excuse_absence(
+        self, cmd: commands.ExcuseAbsence, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> bool:
+        raise errors.AbsenceNotFound("a knockout has no absences to excuse (only fide-rapid events do)")
+
+    def add_late_player(self, cmd: commands.AddLatePlayer, uow: PairingUnitOfWork) -> None:
+        """A knockout takes no late entries: nothing changes."""
+
     def record_withdrawal(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None:
         e = self._load(uow, cmd.tournament_id)
         at = cmd.at or self.clock.now()

@@ -35,9 +35,12 @@ class RoundsFlow:
     systems: tuple[System, ...] = (System.ROUND_ROBIN, System.SWISS)
     starts: type[Any] = commands.StartRounds
 
-    def __init__(self, clock: Clock, pairers: Mapping[System, Pairer]) -> None:
+    def __init__(
+        self, clock: Clock, pairers: Mapping[System, Pairer], fide_pairers: Mapping[System, Pairer]
+    ) -> None:
         self.clock = clock
         self.pairers = dict(pairers)
+        self.fide_pairers = dict(fide_pairers)
 
     def start(self, cmd: commands.StartRounds, uow: PairingUnitOfWork) -> None:
         t = PairingTournament.start(
@@ -47,6 +50,8 @@ class RoundsFlow:
             extra_round=cmd.extra_round,
             double_rounds=cmd.double_rounds,
             byes_on_request=cmd.byes_on_request,
+            fide=cmd.fide,
+            fide_plan=cmd.fide_plan,
         )
         uow.tournaments.add(t)
 
@@ -65,7 +70,9 @@ class RoundsFlow:
         results = uow.results.get((cmd.tournament_id, cmd.round), lock=True)
         if results is None:
             raise errors.RoundNotFound(f"game {cmd.game_id} is not in tournament {cmd.tournament_id}")
-        results.record_result(cmd.game_id, cmd.outcome, finished_at=cmd.finished_at, now=self.clock.now())
+        results.record_result(
+            cmd.game_id, cmd.outcome, finished_at=cmd.finished_at, now=self.clock.now(), reason=cmd.reason
+        )
         uow.results.save(results)
 
     def publish_round(
@@ -73,7 +80,34 @@ class RoundsFlow:
     ) -> None:
         t = self._load(uow, cmd.tournament_id)
         who = authority(t.organiser_id, arbiters)
-        t.publish_round(cmd.number, authority=who, by=cmd.actor.id)  # refuses: public when paired
+        # fide-rapid rounds wait for their arbiters; the others are refused: public when paired
+        if t.publish_round(cmd.number, authority=who, by=cmd.actor.id, at=self.clock.now()):
+            uow.tournaments.save(t)
+
+    def pair_on_command(
+        self, cmd: commands.PairOnCommand, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> None:
+        t = self._load(uow, cmd.tournament_id)
+        who = authority(t.organiser_id, arbiters)
+        pairer = self.fide_pairers[t.system]
+        t.pair_on_command(cmd.number, pairer, authority=who, by=cmd.actor.id, now=self.clock.now())
+        uow.tournaments.save(t)
+
+    def excuse_absence(
+        self, cmd: commands.ExcuseAbsence, arbiters: Arbiters | None, uow: PairingUnitOfWork
+    ) -> bool:
+        t = self._load(uow, cmd.tournament_id)
+        who = authority(t.organiser_id, arbiters)
+        dropped = t.excuse_absence(
+            cmd.player_id, cmd.round, authority=who, by=cmd.actor.id, at=self.clock.now(), reason=cmd.reason
+        )
+        uow.tournaments.save(t)
+        return dropped
+
+    def add_late_player(self, cmd: commands.AddLatePlayer, uow: PairingUnitOfWork) -> None:
+        t = self._load(uow, cmd.tournament_id)
+        if t.add_late(cmd.player_id, cmd.name, cmd.rating, cmd.from_round) is not None:
+            uow.tournaments.save(t)
 
     def record_withdrawal(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None:
         t = self._load(uow, cmd.tournament_id)

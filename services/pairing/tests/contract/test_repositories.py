@@ -24,8 +24,10 @@ from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.errors import ResetNotAllowed, RoundTaken
 from services.pairing.domain.heading import Heading, Player, Status
-from services.pairing.domain.rounds.pairers import pairers
-from services.pairing.domain.rounds.tournament import PairingTournament
+from services.pairing.domain.rounds.fide import DEFAULT_TIME
+from services.pairing.domain.rounds.pairers import fide_pairers, pairers
+from services.pairing.domain.rounds.platform import Plan
+from services.pairing.domain.rounds.tournament import FideRules, PairingTournament
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared.authority import Appointment, Authority
 from shared.events import Envelope
@@ -34,7 +36,7 @@ from shared.scoring import Outcome
 from shared.seed_draw import draw_order
 from shared.time_control import DEFAULT_PLAN, TimeControl
 from shared.timesource import FakeClock
-from shared.vocabulary import BracketFormat, Ruleset, Seeding, System
+from shared.vocabulary import BracketFormat, ByeKind, Ruleset, Seeding, System
 
 NOW = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
 LATER = NOW + dt.timedelta(hours=2)
@@ -105,10 +107,12 @@ def same_tournament(a: PairingTournament, b: PairingTournament) -> None:
         b.status,
     )
     assert rounds_of(a) == rounds_of(b)
-    assert (a.byes_on_request, a.withdrawals, a.bye_requests) == (
+    assert (a.byes_on_request, a.withdrawals, a.bye_requests, a.fide, a.excused) == (
         b.byes_on_request,
         b.withdrawals,
         b.bye_requests,
+        b.fide,
+        b.excused,
     )
 
 
@@ -409,6 +413,71 @@ def test_decisions_on_a_swiss_come_back_as_they_were_made(backend: Backend) -> N
     kinds = [kind for kind, _ in backend.published(t.id)]
     # the one taken back was announced too: taking it back announces nothing
     assert kinds[-4:] == ["game.result_corrected", "bye.requested", "bye.requested", "bye.requested"]
+
+
+def test_a_fide_event_keeps_its_rules_pairings_absences_and_late_entries(backend: Backend) -> None:
+    """Paired on command (again, before publishing), published, a loss at the default time excused (the
+    next round's unpublished pairing dropped), a late entry: all of it comes back as it was."""
+    t = PairingTournament.start(
+        heading(Ruleset.FIDE_RAPID),
+        roster(8),
+        threshold=0,
+        byes_on_request=True,
+        fide=FideRules(acceleration=True, late_entry_bye=ByeKind.HALF_POINT),
+        fide_plan=Plan(System.SWISS, 5, False),
+    )
+    with backend.uow() as uow:
+        uow.tournaments.add(t)
+        uow.commit()
+    who = ORGANISER_OF(t.organiser_id)
+
+    def decide(action: Any) -> PairingTournament:
+        with backend.uow() as uow:
+            loaded = uow.tournaments.get(t.id, lock=True)
+            assert loaded is not None
+            action(loaded)
+            uow.tournaments.save(loaded)
+            uow.commit()
+        return loaded
+
+    def pair_now(number: int) -> Any:
+        return lambda x: x.pair_on_command(
+            number, fide_pairers()[x.system], authority=who, by=x.organiser_id, now=NOW
+        )
+
+    decide(pair_now(1))
+    decide(pair_now(1))  # again: replaced
+    decide(lambda x: x.publish_round(1, authority=who, by=x.organiser_id, at=LATER))
+    with backend.uow() as uow:
+        loaded = uow.tournaments.get(t.id)
+        assert loaded is not None and loaded.rounds[0].published and len(loaded.rounds) == 1
+    games = loaded.rounds[0].games
+    for g in games:
+        with backend.uow() as uow:
+            results = uow.results.get((t.id, 1), lock=True)
+            assert results is not None and results.on_command
+            outcome, why = (Outcome.WHITE_FORFEIT_WIN, DEFAULT_TIME) if g.board == 1 else (Outcome.DRAW, "r")
+            results.record_result(g.game_id, outcome, finished_at=NOW, now=LATER, reason=why)
+            uow.results.save(results)
+            uow.commit()
+    absent = games[0].black
+    decide(pair_now(2))
+    late = uuid.uuid4()
+    decide(lambda x: x.add_late(late, "Late", 2100, 2))
+    excused = decide(
+        lambda x: x.excuse_absence(
+            x.player(absent).player_id, 1, authority=who, by=x.organiser_id, at=LATER, reason="train"
+        )
+    )
+    with backend.uow() as uow:
+        found = uow.tournaments.get(t.id)
+    assert found is not None
+    same_tournament(found, excused)
+    assert found.round(2) is None and found.rounds[0].games[0].reason == DEFAULT_TIME
+    assert found.player(9).from_round == 3 and found.excused[(1, absent)].reason == "train"
+    kinds = [kind for kind, _ in backend.published(t.id)]
+    assert "pairing.round_due" not in kinds
+    assert kinds == ["round.paired", "round.completed", "absence.excused"]
 
 
 def test_a_game_names_its_tournament(backend: Backend) -> None:

@@ -6,68 +6,22 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Iterator
 
 import pytest
-import sqlalchemy as sa
 
-from services.pairing.adapters.orm import metadata
-from services.pairing.entrypoints.app import create_app
 from services.pairing.tests.helpers import (
     NOW,
+    Api,
     appointed,
     deliver,
     knockout_started,
     published,
     started,
+    token,
     withdrawn,
 )
 from shared import events
 from shared.events import GameOutcome
-from shared.http.auth import issue_token
-from shared.settings import DEV_JWT_SECRET
-
-
-def token(subject: uuid.UUID, *roles: str, ttl: dt.timedelta = dt.timedelta(hours=1)) -> dict[str, str]:
-    jwt = issue_token(DEV_JWT_SECRET, subject, set(roles) or {"player"}, ttl=ttl)
-    return {"Authorization": f"Bearer {jwt}"}
-
-
-def snapshot(svc) -> dict[str, list[tuple]]:
-    """Every row of every table of pairing's database (outbox and inbox included)."""
-    with svc.engine.connect() as conn:
-        return {
-            name: sorted((tuple(str(v) for v in row) for row in conn.execute(sa.select(table))), key=repr)
-            for name, table in metadata.tables.items()
-        }
-
-
-class Api:
-    def __init__(self, svc) -> None:
-        self.svc = svc
-        self.client = create_app(svc).test_client()
-
-    def call(self, method: str, path: str, headers=None, json=None):
-        return self.client.open(path, method=method, headers=headers or {}, json=json)
-
-    def refused(self, status: int, slug: str, method: str, path: str, headers=None, json=None):
-        """The call is refused with ``status`` and problem ``slug``, and nothing in the database moved."""
-        before = snapshot(self.svc)
-        r = self.call(method, path, headers, json)
-        assert r.status_code == status, (r.status_code, r.json)
-        assert r.mimetype == "application/problem+json" and r.json["type"] == f"/problems/{slug}", r.json
-        assert snapshot(self.svc) == before
-        return r.json
-
-    def ok(self, status: int, method: str, path: str, headers=None, json=None):
-        r = self.call(method, path, headers, json)
-        assert r.status_code == status, r.json
-        return r.json
-
-
-@pytest.fixture
-def api(svc) -> Iterator[Api]:
-    yield Api(svc)
 
 
 def result(rp: events.RoundPaired, game: events.PairedGame, outcome: GameOutcome) -> events.GameFinished:

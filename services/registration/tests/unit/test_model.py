@@ -50,7 +50,7 @@ def tournament(**kw) -> Tournament:
         ({"min_rating": 1050}, "steps of 100"),
         ({"min_rating": 2100}, "1000–2000"),
         ({"min_rating": 1500, "rated": False}, "only rated"),
-        ({"ruleset": Ruleset.GROUP_PLAYOFF}, "'group-playoff' is not offered"),
+        ({"ruleset": Ruleset.GROUP_PLAYOFF}, "needs its group_playoff settings"),
     ],
 )
 def test_settings_are_validated(kw, error):

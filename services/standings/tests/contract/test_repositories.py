@@ -23,14 +23,14 @@ from services.standings.bootstrap import MIGRATIONS
 from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.errors import TournamentExists
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
-from services.standings.domain.rounds import Competitor
-from services.standings.domain.tournament import Tournament, TournamentInfo
+from services.standings.domain.rounds import Competitor, Profile
+from services.standings.domain.tournament import FideInfo, Tournament, TournamentInfo
 from shared import events
 from shared.authority import Role
 from shared.database import make_engine, upgrade
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
-from shared.vocabulary import BracketFormat, Decision, Ruleset, Section, Seeding, System
+from shared.vocabulary import BracketFormat, ByeKind, Decision, Ruleset, Section, Seeding, System
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 LATER = NOW + dt.timedelta(hours=1)
@@ -560,3 +560,74 @@ def test_a_knockout_match_gets_its_new_players(backend: Backend) -> None:
     )
     assert again.match("winners:1:2").players == (2, 1)
     assert [(g.black, g.cancelled) for g in again.round(1).games] == [(3, True), (1, False)]
+
+
+def fide_rapid() -> Tournament:
+    info = TournamentInfo(
+        id=uuid.uuid4(),
+        name="Bern Rapid",
+        ruleset=Ruleset.FIDE_RAPID,
+        started_at=NOW,
+        time_control=TimeControl(900, 10),
+        fide=FideInfo(
+            place="Bern",
+            start_date=dt.date(2026, 2, 21),
+            end_date=dt.date(2026, 2, 22),
+            rounds=3,
+            late_entry_bye=ByeKind.HALF_POINT,
+        ),
+    )
+    profiled = tuple(
+        Competitor(
+            c.seed,
+            c.player_id,
+            c.name,
+            c.rating,
+            Profile(1_300_000 + c.seed, "SUI", "IM", "w", 1990, c.rating, 2000),
+        )
+        for c in roster(4)
+    )
+    return Tournament(info, profiled)
+
+
+def test_a_fide_rapid_events_profiles_late_entries_and_penalties_read_back(backend: Backend) -> None:
+    def pair_one(t: Tournament) -> bool:
+        games = [
+            AnnouncedGame(gid(t, "1/1"), 1, pid(1), pid(3)),
+            AnnouncedGame(gid(t, "1/2"), 2, pid(4), pid(2)),
+        ]
+        return t.pair_round(1, system=System.SWISS, total_rounds=3, games=games, at=NOW)
+
+    def late(t: Tournament) -> bool:
+        return t.add_player(pid(5), name="Late", rating=None, profile=Profile(federation="GER"), from_round=3)
+
+    def pair_two(t: Tournament) -> bool:
+        games = [
+            AnnouncedGame(gid(t, "2/1"), 1, pid(3), pid(4)),
+            AnnouncedGame(gid(t, "2/2"), 2, pid(2), pid(1)),
+        ]
+        return t.pair_round(2, system=System.SWISS, total_rounds=3, games=games, at=LATER)
+
+    def penalise(t: Tournament) -> bool:
+        return t.penalise(
+            gid(t, "1/1"), round=1, player_id=pid(3), kind="illegal_move", occurrence=1,
+            consequence="extra_minute", reason="castled illegally", at=LATER, role=Role.ARBITER, by=pid(9),
+        )  # fmt: skip
+
+    again = steps_through(backend, fide_rapid(), [pair_one, late, pair_two, penalise])
+    assert again.info.fide == FideInfo(
+        "Bern", dt.date(2026, 2, 21), dt.date(2026, 2, 22), 3, False, "board", ByeKind.HALF_POINT
+    )
+    assert again.player(1).profile == Profile(1_300_001, "SUI", "IM", "w", 1990, 2050, 2000)
+    assert (again.player(5).profile, again.player(5).from_round) == (Profile(federation="GER"), 3)
+    assert [(b.round, b.seed, b.kind, b.late) for r in again.rounds_in_order() for b in r.byes] == [
+        (1, 5, ByeKind.HALF_POINT, True),
+        (2, 5, ByeKind.HALF_POINT, True),
+    ]
+    incidents = again.game(gid(again, "1/1")).incidents
+    assert [(i.player, i.kind, i.occurrence, i.consequence, i.reason, i.role) for i in incidents] == [
+        (3, "illegal_move", 1, "extra_minute", "castled illegally", Role.ARBITER)
+    ]
+    rows = {r.seed: r for r in again.snapshot.table.rows}
+    assert (rows[1].title, rows[1].federation, rows[1].fide_id) == ("IM", "SUI", 1_300_001)
+    assert rows[5].points == 1  # two half-point byes

@@ -49,6 +49,9 @@ def test_standings(client, svc):
         "shown": {"SB": 28},
         "status": None,
         "status_reason": None,
+        "title": None,  # a fide-rapid player's profile, where known
+        "federation": None,
+        "fide_id": None,
     }
     assert [r["seed"] for r in body["rows"]] == [4, 1, 6, 2, 3, 5]
     assert [r["status"] for r in body["rounds"]] == ["finished"] * 5
@@ -120,9 +123,14 @@ def test_round(client, svc):
                 "name": "Player 4",
                 "rating": 1900,
                 "status": None,
+                "title": None,
+                "federation": None,
+                "fide_id": None,
+                "points": 0,  # before the round: 3-4 1-0 in round 1
             },
             "kind": "pairing_allocated",
             "points": 2,
+            "late": False,
         }
     ]
     first = client.get(f"/tournaments/{story.id}/rounds/1").json
@@ -228,10 +236,10 @@ def test_a_knockout_has_no_table_crosstable_or_trf(client, svc):
 
 
 def test_a_table_under_a_ruleset_without_table_rules(client, svc):
-    story = Story(svc, 4, system="swiss", rounds=3, ruleset="fide-rapid").start()
+    story = Story(svc, 4, system="swiss", rounds=3, ruleset="group-playoff").start()
     story.play(1, [(1, 4, W), (2, 3, W)])
     body = problem(client.get(f"/tournaments/{story.id}/standings"), 409, "unsupported-ruleset")
-    assert "fide-rapid" in body["detail"]
+    assert "group-playoff" in body["detail"]
 
 
 def test_pages_answer_html(client, svc):
@@ -253,10 +261,17 @@ def test_openapi_documents_the_json_api_only(client):
     assert sorted(paths) == [
         "/tournaments/{tournament_id}/bracket",
         "/tournaments/{tournament_id}/crosstable",
+        "/tournaments/{tournament_id}/csv",
         "/tournaments/{tournament_id}/rounds/{number}",
         "/tournaments/{tournament_id}/standings",
         "/tournaments/{tournament_id}/trf",
+        "/tournaments/{tournament_id}/trf16",
     ]
+    spec = client.get("/openapi.json").json
+    for path, kind in (("trf16", "text/plain"), ("csv", "text/csv")):
+        answers = spec["paths"]["/tournaments/{tournament_id}/" + path]["get"]["responses"]
+        assert kind in answers["200"]["content"]
+        assert "application/problem+json" in answers["404"]["content"] and "409" in answers
     assert client.get("/healthz").json == {"status": "ok"}
 
 
@@ -387,3 +402,12 @@ def test_the_table_after_round_n_leaves_out_the_bye_of_round_n_plus_1(client, sv
     after_2 = client.get(f"/tournaments/{story.id}/standings").json
     assert after_2["after_round"] == 2
     assert {row["seed"]: row["points"] for row in after_2["rows"]} == {1: 3, 2: 2, 3: 2, 4: 1, 5: 4}
+
+
+def test_a_group_playoff_event_points_to_pairings_page(client, svc):
+    """The 4T1 event (system group_playoff) is not one table: its groups, matches and placing are on
+    pairing's page; standings says where instead of calling it a bracket."""
+    story = Story(svc, 8, system="group_playoff", rounds=1, ruleset="group-playoff").start()
+    story.pair(1, [(1, 8), (2, 7)])
+    body = client.get(f"/tournaments/{story.id}/standings").json
+    assert body["status"] == 409 and "GET /tournaments/{id}/group-playoff" in body["detail"]

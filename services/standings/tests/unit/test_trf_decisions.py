@@ -120,3 +120,27 @@ def test_unrated_games_are_written_unrated(client, svc):
     story.result(1, 2, 4, D)
     doc = parse(client.get(f"/tournaments/{story.id}/trf").get_data(as_text=True))
     assert [doc.players[s].rounds[0].result.value for s in (1, 3, 2, 4)] == ["W", "L", "=", "="]
+
+
+def test_the_trf16_of_a_platform_swiss_declares_its_points_as_bbppairings_reads_them(client, svc, tmp_path):
+    """TRF-16 has no 162 record: a 2/1/0 event's points go into bbpPairings' BBx records, and the file
+    reads back to the same table and pairs the next round as the TRF-2026 does."""
+    story = decided_swiss(svc)
+    path = tmp_path / "decided16.trf"
+    path.write_text(client.get(f"/tournaments/{story.id}/trf16").get_data(as_text=True))
+    doc = parse(path.read_text())
+    assert doc.point_system == {"BBW": 2, "BBD": 1, "BBL": 0, "BBZ": 0, "BBF": 0, "BBU": 2}
+    assert "XXR 5" in path.read_text().splitlines()
+    # TRF-16 has no tie-break record (202): the platform's are given
+    printed = json.loads(
+        arbiter("standings", path, "--byes", "no-opponent", "--tiebreaks", "BH-C1,SB,WIN", "--json")
+    )
+    rows = snapshot(svc, story.id)["table"]["rows"]
+    assert [(r["rank"], r["start"], r["points"], r["tiebreaks"]) for r in printed] == [
+        (r["rank"], r["seed"], r["points"], r["tiebreaks"]) for r in rows
+    ]
+    assert arbiter("pair", "--dutch", path, "-p") == ROUND_4
+    if ORACLE.exists():
+        out = tmp_path / "bbp16.txt"
+        subprocess.run([ORACLE, "--dutch", path, "-p", out], check=True, timeout=60)
+        assert out.read_text() == ROUND_4

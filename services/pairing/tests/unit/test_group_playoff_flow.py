@@ -1,0 +1,134 @@
+"""The pairing service running a group-playoff event (RULES.md §5) from tournament.started to
+tournament.completed: the group games paired at the start, the play-offs and extra games made by the
+event, the organiser's phases, lots and deadlines over HTTP, the withdrawal scored 0:2, the placing."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+from services.pairing.entrypoints.app import create_app
+from services.pairing.tests.helpers import (
+    NOW,
+    ORGANISER,
+    deliver,
+    group_playoff_started,
+    published,
+    withdrawn,
+)
+from shared import events
+from shared.events import GameOutcome
+from shared.http.auth import issue_token
+from shared.settings import DEV_JWT_SECRET
+
+W, D, B = GameOutcome.WHITE_WIN, GameOutcome.DRAW, GameOutcome.BLACK_WIN
+
+
+def headers(subject: uuid.UUID = ORGANISER) -> dict[str, str]:
+    return {"Authorization": f"Bearer {issue_token(DEV_JWT_SECRET, subject, {'player'})}"}
+
+
+class Event:
+    def __init__(self, svc, started: events.TournamentStarted) -> None:
+        self.svc, self.started, self.tid = svc, started, started.tournament_id
+        deliver(svc, started, self.tid)
+        self.done: set[uuid.UUID] = set()
+
+    def games(self) -> list[events.PairedGame]:
+        return [
+            g
+            for e in published(self.svc, "round.paired")
+            for g in events.RoundPaired.model_validate(e.payload).games
+        ]
+
+    def open(self) -> list[events.PairedGame]:
+        return [g for g in self.games() if g.game_id not in self.done]
+
+    def result(self, game: events.PairedGame, outcome: GameOutcome) -> None:
+        self.done.add(game.game_id)
+        finished = events.GameFinished(
+            tournament_id=self.tid, game_id=game.game_id, round=1, white=game.white, black=game.black,
+            outcome=outcome, reason="reported", finished_at=NOW,
+        )  # fmt: skip
+        deliver(self.svc, finished, self.tid)
+
+    def play_all(self, by_seed=min) -> None:
+        """Every open game won by the better (``min``) seed."""
+        seed = {r.player_id: r.seed for r in self.started.roster}
+        while games := self.open():
+            for g in games:
+                self.result(g, W if by_seed(seed[g.white], seed[g.black]) == seed[g.white] else B)
+
+    def announced(self) -> list[events.GroupPlayoffAnnounced]:
+        return [
+            events.GroupPlayoffAnnounced.model_validate(e.payload)
+            for e in published(self.svc, "group_playoff.announced")
+        ]
+
+
+def test_the_start_draws_the_groups_and_pairs_every_group_game(service):
+    run = Event(service, group_playoff_started())
+    (paired,) = [events.RoundPaired.model_validate(e.payload) for e in published(service, "round.paired")]
+    assert paired.system == "group_playoff" and len(paired.games) == 24
+    assert paired.time_control.days_per_move == 2
+    assert all(g.match_id is None and g.label and "invites" in g.label for g in paired.games)
+    groups = [a for a in run.announced() if a.kind == "groups"]
+    assert [(a.group, a.seed) for a in groups] == [("I", "11"), ("II", "11")]
+    top, second = run.started.roster[0].player_id, run.started.roster[1].player_id
+    assert groups[0].players[0] == top and groups[1].players[0] == second
+
+
+def test_a_whole_event_over_http_with_a_refused_phase_and_the_placing(svc):
+    run = Event(svc, group_playoff_started())
+    client = create_app(svc).test_client()
+    url = f"/tournaments/{run.tid}"
+    refused = client.post(f"{url}/phases", json={"phase": 2}, headers=headers())
+    assert refused.status_code == 409 and refused.json["type"].endswith("games-still-open")
+    assert len(refused.json["games"]) == 24
+    assert client.post(f"{url}/phases", json={"phase": 2}, headers=headers(uuid.uuid4())).status_code == 403
+    assert client.post(f"{url}/groups/I/lots", json={"seed": "x"}, headers=headers()).status_code == 409
+    deadline = client.post(
+        f"{url}/deadlines",
+        json={"phase": 1, "at": (NOW + dt.timedelta(days=1)).isoformat()},
+        headers=headers(),
+    )
+    assert deadline.status_code == 200 and deadline.json["deadlines"] == {"1": "2026-06-02T12:00:00Z"}
+    run.play_all()
+    page = client.get(f"{url}/group-playoff").json
+    assert [r["decided_by"] for r in page["groups"]["I"]] == ["a", "a", "a", "a"]
+    assert (
+        client.post(f"{url}/phases", json={"phase": 2, "with_placement": True}, headers=headers()).status_code
+        == 200
+    )
+    run.play_all()
+    assert client.post(f"{url}/phases", json={"phase": 3}, headers=headers()).status_code == 200
+    run.play_all()
+    page = client.get(f"{url}/group-playoff").json
+    assert page["completed"] and [p["place"] for p in page["placing"]] == [1, 2, 3, 4, 5, 6, 7, 8]
+    (completed,) = published(svc, "tournament.completed")
+    placing = events.TournamentCompleted.model_validate(completed.payload).placing
+    assert placing is not None and [p.seed for p in placing][:2] == [1, 2]
+    assert [a.kind for a in run.announced()] == ["groups", "groups", "deadline", "phase", "phase"]
+
+
+def test_a_three_way_tie_gets_a_playoff_round_robin_and_a_withdrawal_after_the_groups_is_taken(service):
+    run = Event(service, group_playoff_started())
+    seed = {r.player_id: r.seed for r in run.started.roster}
+    groups = [a for a in run.announced() if a.kind == "groups"]
+    first = set(groups[0].players[:3])
+    # in group I the first three draw each other and beat the fourth; everything else by seed
+    for g in run.open():
+        both = {g.white, g.black}
+        if both <= first:
+            run.result(g, D)
+        elif both & first:
+            run.result(g, W if g.white in first else B)
+        else:
+            run.result(g, W if seed[g.white] < seed[g.black] else B)
+    playoffs = [a for a in run.announced() if a.kind == "playoff"]
+    assert len(playoffs) == 3 and {p for a in playoffs for p in a.players} == first
+    assert len(run.open()) == 6  # three play-off matches, two games each
+    leaver = groups[1].players[3]
+    deliver(service, withdrawn(run.started, leaver), run.tid)  # the group phase is over for group II
+    run.play_all()
+    assert not [a for a in run.announced() if a.kind == "lot"]

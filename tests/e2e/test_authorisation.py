@@ -1,0 +1,625 @@
+"""Who may do what, on the real stack (issue 9): every mutating endpoint of the four services against
+each kind of caller, the status of each cell checked, and every refusal checked to leave the stored state
+of all four services exactly as it was.
+
+The table is data: ``MATRIX`` maps each endpoint to the status each principal gets. The principals are
+relative to the endpoint's target — "player" is a player of the target game (for a tournament-wide
+endpoint: a player entered in the tournament, acting for themselves), "stranger" a registered player who
+is not in it, "arbiter_in" an arbiter appointed for the whole tournament, "arbiter_out" one appointed for
+named games that are not the target (outside the scope of every tournament-wide decision). Standings has
+no mutating endpoint; the test checks the OpenAPI documents so that an endpoint added later without a
+row here fails it. The fixtures (one tournament per kind of target) are built once for the module; a
+cell that succeeds gets a target of its own, so no success changes what another cell sees."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from shared.http.auth import issue_token
+from shared.testing.polling import wait_for
+from tests.e2e.stack import Stack
+from tests.e2e.story import Account, Story
+
+pytestmark = pytest.mark.e2e
+
+PRINCIPALS = (
+    "none",
+    "malformed",
+    "expired",
+    "stranger",
+    "player",
+    "other_organiser",
+    "arbiter_out",
+    "arbiter_in",
+    "organiser",
+    "service",
+)
+UNAUTHENTICATED = {"none": 401, "malformed": 401, "expired": 401}
+
+
+def row(
+    stranger: int,
+    player: int,
+    other_organiser: int,
+    arbiter_out: int,
+    arbiter_in: int,
+    organiser: int,
+    service: int,
+) -> dict[str, int]:
+    return {
+        **UNAUTHENTICATED,
+        "stranger": stranger,
+        "player": player,
+        "other_organiser": other_organiser,
+        "arbiter_out": arbiter_out,
+        "arbiter_in": arbiter_in,
+        "organiser": organiser,
+        "service": service,
+    }
+
+
+# endpoint → status by principal:  stranger, player, other organiser, arbiter out of scope, arbiter in
+# scope, organiser, service
+MATRIX: dict[str, dict[str, int]] = {
+    # registration
+    "POST /accounts": row(403, 403, 403, 403, 403, 403, 201),
+    "POST /tournaments": row(201, 201, 201, 201, 201, 201, 404),
+    "PATCH /tournaments/{tournament_id}": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/entries": row(403, 403, 403, 403, 201, 201, 403),
+    "DELETE /tournaments/{tournament_id}/entries/{player_id}": row(403, 403, 403, 403, 200, 200, 403),
+    "POST /tournaments/{tournament_id}/arbiters": row(403, 403, 403, 403, 403, 201, 403),
+    "DELETE /tournaments/{tournament_id}/arbiters/{account_id}": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/seeding/draw": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/cancel": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/start": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/withdrawals": row(403, 403, 403, 403, 201, 201, 403),
+    "POST /tournaments/{tournament_id}/players": row(403, 403, 403, 403, 201, 201, 403),
+    "POST /tournaments/{tournament_id}/players/import": row(403, 403, 403, 403, 201, 201, 403),
+    "PATCH /tournaments/{tournament_id}/players/{player_id}": row(403, 403, 403, 403, 200, 200, 403),
+    "DELETE /tournaments/{tournament_id}/players/{player_id}": row(403, 403, 403, 403, 200, 200, 403),
+    "POST /tournaments/{tournament_id}/entries/{player_id}/confirm": row(403, 403, 403, 403, 200, 200, 403),
+    # pairing
+    "POST /tournaments/{tournament_id}/rounds/{number}/publish": row(403, 403, 403, 403, 200, 200, 403),
+    "POST /games/{game_id}/correction": row(403, 403, 403, 403, 200, 200, 403),
+    "POST /tournaments/{tournament_id}/byes": row(403, 201, 403, 403, 201, 201, 403),
+    "DELETE /tournaments/{tournament_id}/byes/{player_id}/{round}": row(403, 200, 403, 403, 200, 200, 403),
+    "POST /tournaments/{tournament_id}/reset": row(403, 403, 403, 403, 403, 200, 403),
+    # clocks
+    "POST /games/{game_id}/moves": row(403, 200, 403, 403, 403, 403, 403),
+    "POST /games/{game_id}/result": row(403, 200, 403, 403, 200, 200, 200),
+    "POST /games/{game_id}/colours": row(403, 403, 403, 403, 200, 200, 403),
+    "POST /games/{game_id}/absence": row(403, 403, 403, 403, 200, 200, 403),
+    "POST /games/{game_id}/penalties": row(403, 403, 403, 403, 201, 201, 403),
+}
+SERVICE_OF = {
+    "POST /accounts": "registration",
+    "POST /games/{game_id}/correction": "pairing",
+    "POST /tournaments/{tournament_id}/rounds/{number}/publish": "pairing",
+    "POST /tournaments/{tournament_id}/byes": "pairing",
+    "DELETE /tournaments/{tournament_id}/byes/{player_id}/{round}": "pairing",
+    "POST /tournaments/{tournament_id}/reset": "pairing",
+    "POST /games/{game_id}/moves": "clocks",
+    "POST /games/{game_id}/result": "clocks",
+    "POST /games/{game_id}/colours": "clocks",
+    "POST /games/{game_id}/absence": "clocks",
+    "POST /games/{game_id}/penalties": "clocks",
+}
+
+
+def service_of(endpoint: str) -> str:
+    return SERVICE_OF.get(endpoint, "registration")
+
+
+@dataclass
+class Request:
+    path: str
+    body: Any = None
+    content_type: str | None = None  # None: JSON
+    created: Callable[[], bool] | None = None  # for a cell with no world: whether it created something
+
+
+@dataclass
+class World:
+    """One tournament the cells act on, and how to read everything the four services store of it."""
+
+    id: uuid.UUID
+    players: list[Account]
+    rounds: int = 0  # rounds whose games the clocks hold
+    games: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+class Matrix:
+    def __init__(self, story: Story) -> None:
+        self.story = story
+        s = story
+        self.organiser = s.register("Organiser matrix", 1900)
+        self.other_organiser = s.register("Other organiser matrix", 1900)
+        s.create_knockout(self.other_organiser, name="the other organiser's draft")
+        self.stranger = s.register("Stranger matrix", 1900)
+        self.arbiter_in = self._arbiter("Arbiter in scope")
+        self.arbiter_out = self._arbiter("Arbiter out of scope")
+        self.service = issue_token(s.secret, uuid.uuid4(), {"service"})
+        self.counter = itertools.count(1)
+        self.last: dict[uuid.UUID, Any] = {}  # each world's latest snapshot, while nothing changed it
+        self.tokens = {
+            "malformed": "not.a-valid.token",
+            "expired": issue_token(s.secret, self.organiser.id, {"player"}, ttl=dt.timedelta(seconds=-30)),
+            "stranger": self.stranger.token,
+            "other_organiser": self.other_organiser.token,
+            "arbiter_out": self.arbiter_out.token,
+            "arbiter_in": self.arbiter_in.token,
+            "organiser": self.organiser.token,
+            "service": self.service,
+        }
+        self.draft = self.knockout_draft(4, seeding="random")
+        self.started = self.started_knockout(16, publish=True)  # the clocks' games
+        self.unpublished = self.started_knockout(4, publish=False)  # publish, reset
+        self.withdrawing = self.started_knockout(4, publish=False)
+        self.swiss = self.platform_swiss()
+        self.fide = self.fide_event()
+
+    # -- building the worlds ---------------------------------------------------------------------------
+    def _arbiter(self, name: str) -> Account:
+        account = self.story.register(f"{name} matrix", 1900)
+        return Account(
+            account.id, account.name, issue_token(self.story.secret, account.id, {"player", "arbiter"})
+        )
+
+    def player(self, prefix: str = "M") -> Account:
+        return self.story.register(f"{prefix} {next(self.counter)}", 1500 + next(self.counter) % 500)
+
+    def appoint(self, tid: uuid.UUID) -> None:
+        s = self.story
+        for body in (
+            {"account_id": str(self.arbiter_in.id)},
+            {"account_id": str(self.arbiter_out.id), "games": [str(uuid.uuid4())]},
+        ):
+            s.call(
+                "registration", "POST", f"/tournaments/{tid}/arbiters", body, self.organiser.token, expect=201
+            )
+
+    def knockout_draft(self, n: int, **knockout: Any) -> World:
+        s = self.story
+        # an hour on the clock: no flag falls while the cells run
+        tid = s.create_knockout(
+            self.organiser, games_per_match=1, base_seconds=3600, name="matrix draft", **knockout
+        )
+        self.appoint(tid)
+        players = [self.player("Draft") for _ in range(n)]
+        for p in players:
+            s.add_player(tid, self.organiser, p)
+        return World(tid, players)
+
+    def started_knockout(self, n: int, *, publish: bool) -> World:
+        s = self.story
+        world = self.knockout_draft(n)
+        s.start_knockout(world.id, self.organiser)
+        s.paired_round(world.id, 1, self.organiser.token)
+        world.rounds = 1
+        if publish:
+            s.publish(world.id, 1, self.organiser)
+            world.games[1] = wait_for(
+                lambda: (
+                    len(g := s.round_games(world.id, 1)) == n // 2
+                    and all(x["status"] == "running" for x in g)
+                    and g
+                ),
+                timeout=30,
+                what="the games running",
+            )
+        return world
+
+    def platform_swiss(self) -> World:
+        s = self.story
+        tid = s.create_tournament(
+            self.organiser, start_in=6, threshold=7, byes_on_request=True, name="matrix swiss"
+        )
+        self.appoint(tid)
+        players = [self.player("Swiss") for _ in range(8)]
+        for p in players:
+            s.join(p, tid)
+        s.wait_status(tid, "started")
+        world = World(tid, players, rounds=1)
+        world.games[1] = s.wait_games(tid, 1, 4)
+        by_id = {p.id: p for p in players}
+        for game in world.games[1][:2]:  # two results in, so there are games to correct; round 2 unpaired
+            s.concede(game, "1-0", by_id)
+        world.games[1] = wait_for(
+            lambda: sum((g := s.games(tid, 1)) and [x["status"] == "finished" for x in g]) == 2 and g,
+            timeout=30,
+            what="two results",
+        )
+        return world
+
+    def fide_event(self) -> World:
+        s = self.story
+        body = {
+            "name": "matrix fide-rapid",
+            "ruleset": "fide-rapid",
+            "time_control": {"base_seconds": 900, "increment_seconds": 10},
+            "fide": {"rounds": 3},
+        }
+        tid = uuid.UUID(
+            s.call("registration", "POST", "/tournaments", body, self.organiser.token, expect=201)["id"]
+        )
+        self.appoint(tid)
+        players = [self.player("Fide") for _ in range(3)]
+        for p in players:  # accounts that joined: unconfirmed until an official confirms them
+            s.join(p, tid)
+        return World(tid, players)
+
+    # -- reading a world -------------------------------------------------------------------------------
+    def snapshot(self, world: World) -> Any:
+        """Everything the four services show of the world, to the organiser (unpublished rounds too)."""
+        s, tid, token = self.story, world.id, self.organiser.token
+        reads = [
+            ("registration", f"/tournaments/{tid}"),
+            ("registration", f"/tournaments/{tid}/arbiters"),
+            ("registration", f"/tournaments/{tid}/audit"),
+            ("registration", f"/tournaments/{tid}/players"),
+            ("pairing", f"/tournaments/{tid}"),
+            ("standings", f"/tournaments/{tid}/bracket"),
+            ("standings", f"/tournaments/{tid}/standings"),
+        ] + [("clocks", f"/tournaments/{tid}/games?round={n}") for n in range(1, world.rounds + 2)]
+        seen = []
+        for service, path in reads:
+            status, _text, answer = s._request(
+                service, "GET", path, None, {"Authorization": f"Bearer {token}"}
+            )
+            seen.append((service, path, status, stable(answer)))
+        return seen
+
+    def settled(self, world: World) -> Any:
+        """The world once what a success set off has reached every service: two readings alike."""
+        previous = [self.snapshot(world)]
+
+        def same() -> Any:
+            now = self.snapshot(world)
+            if now == previous[0]:
+                self.last[world.id] = now
+                return now
+            previous[0] = now
+            return None
+
+        return wait_for(same, timeout=30, interval=0.3, what="the world to settle")
+
+    # -- the targets of each endpoint ------------------------------------------------------------------
+    def game(self, world: World, index: int) -> dict[str, Any]:
+        return world.games[1][index]
+
+    def in_game(self, game: dict[str, Any], world: World, side: str = "white") -> Account:
+        pid = uuid.UUID(game[side]["player_id"])
+        return next(p for p in world.players if p.id == pid)
+
+
+def stable(view: Any) -> Any:
+    """A view without what changes by itself as time passes: a running clock's times as of now."""
+    if isinstance(view, dict):
+        return {k: stable(v) for k, v in view.items() if k not in ("as_of", "white_ms", "black_ms")}
+    if isinstance(view, list):
+        return [stable(v) for v in view]
+    return view
+
+
+Target = Callable[[Matrix, str, bool], tuple[World | None, Request, Account | None]]
+"""(matrix, principal, whether the cell succeeds) → the world it acts on, the request, and who "player"
+is for it."""
+
+
+def on(
+    world: World,
+    path: str = "",
+    body: Any = None,
+    content_type: str | None = None,
+    player: Account | None = None,
+) -> tuple[World, Request, Account]:
+    """A request about the tournament of ``world``; "player" is its first player unless named."""
+    return world, Request(f"/tournaments/{world.id}{path}", body, content_type), player or world.players[0]
+
+
+def accounts(m: Matrix, who: str, ok: bool):
+    account_id = uuid.uuid4()
+
+    def created() -> bool:
+        return (
+            m.story.call("registration", "GET", f"/accounts/{account_id}", expect=(200, 404)).get("id")
+            is not None
+        )
+
+    body = {"id": str(account_id), "name": f"Mirrored by {who}"}
+    return None, Request("/accounts", body, created=created), m.stranger
+
+
+def tournaments(m: Matrix, who: str, ok: bool):
+    name = f"matrix draft by {who} {uuid.uuid4().hex[:8]}"
+    tc = {"base_seconds": 600, "increment_seconds": 5}
+    body = {"name": name, "ruleset": "knockout", "time_control": tc, "knockout": {}}
+
+    def created() -> bool:
+        drafts = m.story.call("registration", "GET", "/tournaments?status=draft&limit=500")["tournaments"]
+        return any(t["name"] == name for t in drafts)
+
+    return None, Request("/tournaments", body, created=created), m.draft.players[0]
+
+
+def change(m: Matrix, who: str, ok: bool):
+    return on(m.draft, "", {"name": "matrix draft, renamed"})
+
+
+def join(m: Matrix, who: str, ok: bool):
+    return on(m.draft, "/entries", {"player_id": str(m.player("Added").id)})
+
+
+def leave(m: Matrix, who: str, ok: bool):
+    world = m.draft
+    if ok:  # a player of its own to remove
+        p = m.player("Removed")
+        m.story.add_player(world.id, m.organiser, p)
+        m.settled(world)
+        return on(world, f"/entries/{p.id}")
+    return on(world, f"/entries/{world.players[1].id}")
+
+
+def appoint(m: Matrix, who: str, ok: bool):
+    return on(m.draft, "/arbiters", {"account_id": str(m.player("Appointed").id)})
+
+
+def revoke(m: Matrix, who: str, ok: bool):
+    world = m.draft
+    appointed = m.player("To revoke")
+    body = {"account_id": str(appointed.id)}
+    m.story.call(
+        "registration", "POST", f"/tournaments/{world.id}/arbiters", body, m.organiser.token, expect=201
+    )
+    m.settled(world)
+    return on(world, f"/arbiters/{appointed.id}")
+
+
+def draw(m: Matrix, who: str, ok: bool):
+    return on(m.draft, "/seeding/draw")
+
+
+def fresh_draft(path: str) -> Target:
+    def target(m: Matrix, who: str, ok: bool):
+        world = m.knockout_draft(4) if ok else m.draft
+        return on(world, path)
+
+    return target
+
+
+def withdraw(m: Matrix, who: str, ok: bool):
+    world = m.withdrawing
+    victim = world.players[{"arbiter_in": 1, "organiser": 2}.get(who, 0)]
+    body = {"player_id": str(victim.id), "reason": f"withdrawn by {who}"}
+    return on(world, "/withdrawals", body)
+
+
+def add_person(m: Matrix, who: str, ok: bool):
+    return on(m.fide, "/players", {"name": f"Person added by {who}"})
+
+
+def import_list(m: Matrix, who: str, ok: bool):
+    return on(m.fide, "/players/import", f"name,rating_standard\nImported by {who},1800\n", "text/csv")
+
+
+def _person(m: Matrix, ok: bool) -> uuid.UUID:
+    world = m.fide
+    if ok:
+        body = {"name": f"Person {next(m.counter)}"}
+        pid = m.story.call(
+            "registration", "POST", f"/tournaments/{world.id}/players", body, m.organiser.token, expect=201
+        )
+        m.settled(world)
+        return uuid.UUID(pid["player_id"])
+    return world.players[0].id
+
+
+def change_person(m: Matrix, who: str, ok: bool):
+    return on(m.fide, f"/players/{_person(m, ok)}", {"name": f"Renamed by {who}"})
+
+
+def remove_person(m: Matrix, who: str, ok: bool):
+    return on(m.fide, f"/players/{_person(m, ok)}")
+
+
+def confirm(m: Matrix, who: str, ok: bool):
+    world = m.fide
+    entry = world.players[{"arbiter_in": 1, "organiser": 2}.get(who, 0)]
+    return on(world, f"/entries/{entry.id}/confirm")
+
+
+def publish(m: Matrix, who: str, ok: bool):
+    world = m.unpublished
+    return on(world, "/rounds/1/publish")
+
+
+def correction(m: Matrix, who: str, ok: bool):
+    world = m.swiss
+    finished = [g for g in world.games[1] if g["status"] == "finished"]
+    game = finished[1 if who == "arbiter_in" else 0]
+    outcome = {"organiser": "1/2-1/2", "arbiter_in": "0-1"}.get(who, "0-1")
+    body = {"outcome": outcome, "reason": f"corrected by {who}"}
+    return world, Request(f"/games/{game['id']}/correction", body), m.in_game(game, world)
+
+
+def bye(m: Matrix, who: str, ok: bool):
+    world = m.swiss
+    player = world.players[0]
+    target = {"player": player, "arbiter_in": world.players[1], "organiser": world.players[2]}.get(
+        who, player
+    )
+    return on(world, "/byes", {"player_id": str(target.id), "round": 2}, player=player)
+
+
+def take_back(m: Matrix, who: str, ok: bool):
+    world = m.swiss
+    player = world.players[3]
+    target = {"player": player, "arbiter_in": world.players[4], "organiser": world.players[5]}.get(
+        who, player
+    )
+    return on(world, f"/byes/{target.id}/3", player=player)
+
+
+def reset(m: Matrix, who: str, ok: bool):
+    world = m.unpublished
+    return on(world, "/reset")
+
+
+# the started knockout's eight games: which endpoint acts on which (results: one game per success)
+GAMES = {"moves": 0, "penalties": 0, "result": 1, "colours": 5, "absence": 6}
+RESULT_GAMES = {"player": 1, "arbiter_in": 2, "organiser": 3, "service": 4}
+ABSENCE_GAMES = {"arbiter_in": 6, "organiser": 7}
+
+
+def on_game(action: str, body: Callable[[dict[str, Any], Account, str], Any] | None = None) -> Target:
+    def target(m: Matrix, who: str, ok: bool):
+        world = m.started
+        index = GAMES[action]
+        if action == "result" and ok:
+            index = RESULT_GAMES[who]
+        if action == "absence" and ok:
+            index = ABSENCE_GAMES[who]
+        game = m.game(world, index)
+        # "player": White where White acts (moves: White is to move), Black where they resign
+        side = "black" if action == "result" else "white"
+        player = m.in_game(game, world, side)
+        return world, Request(f"/games/{game['id']}/{action}", body and body(game, player, who)), player
+
+    return target
+
+
+def result_body(game: dict[str, Any], player: Account, who: str) -> Any:
+    return {"outcome": "1-0", "reason": "resignation"}  # Black resigns: the player's own loss
+
+
+def absence_body(game: dict[str, Any], player: Account, who: str) -> Any:
+    return {"player_id": game["black"]["player_id"]}
+
+
+def penalty_body(game: dict[str, Any], player: Account, who: str) -> Any:
+    return {"player_id": game["black"]["player_id"], "kind": "illegal_move"}
+
+
+TARGETS: dict[str, Target] = {
+    "POST /accounts": accounts,
+    "POST /tournaments": tournaments,
+    "PATCH /tournaments/{tournament_id}": change,
+    "POST /tournaments/{tournament_id}/entries": join,
+    "DELETE /tournaments/{tournament_id}/entries/{player_id}": leave,
+    "POST /tournaments/{tournament_id}/arbiters": appoint,
+    "DELETE /tournaments/{tournament_id}/arbiters/{account_id}": revoke,
+    "POST /tournaments/{tournament_id}/seeding/draw": draw,
+    "POST /tournaments/{tournament_id}/cancel": fresh_draft("/cancel"),
+    "POST /tournaments/{tournament_id}/start": fresh_draft("/start"),
+    "POST /tournaments/{tournament_id}/withdrawals": withdraw,
+    "POST /tournaments/{tournament_id}/players": add_person,
+    "POST /tournaments/{tournament_id}/players/import": import_list,
+    "PATCH /tournaments/{tournament_id}/players/{player_id}": change_person,
+    "DELETE /tournaments/{tournament_id}/players/{player_id}": remove_person,
+    "POST /tournaments/{tournament_id}/entries/{player_id}/confirm": confirm,
+    "POST /tournaments/{tournament_id}/rounds/{number}/publish": publish,
+    "POST /games/{game_id}/correction": correction,
+    "POST /tournaments/{tournament_id}/byes": bye,
+    "DELETE /tournaments/{tournament_id}/byes/{player_id}/{round}": take_back,
+    "POST /tournaments/{tournament_id}/reset": reset,
+    "POST /games/{game_id}/moves": on_game("moves"),
+    "POST /games/{game_id}/result": on_game("result", result_body),
+    "POST /games/{game_id}/colours": on_game("colours"),
+    "POST /games/{game_id}/absence": on_game("absence", absence_body),
+    "POST /games/{game_id}/penalties": on_game("penalties", penalty_body),
+}
+
+
+@pytest.fixture(scope="module")
+def matrix(stack: Stack) -> Iterator[Matrix]:
+    story = Story(stack)
+    built = Matrix(story)
+    # byes to take back: asked for round 3 by the organiser, before any cell runs
+    world = built.swiss
+    for p in world.players[3:6]:
+        body = {"player_id": str(p.id), "round": 3}
+        story.call(
+            "pairing", "POST", f"/tournaments/{world.id}/byes", body, built.organiser.token, expect=201
+        )
+    for w in (built.draft, built.started, built.unpublished, built.withdrawing, built.swiss, built.fide):
+        built.settled(w)
+    yield built
+
+
+def test_the_matrix_covers_every_mutating_endpoint(stack: Stack, story: Story):
+    documented = set()
+    for service in ("registration", "pairing", "clocks", "standings"):
+        spec = story.call(service, "GET", "/openapi.json")
+        for path, operations in spec["paths"].items():
+            for method in operations:
+                if method.upper() in ("POST", "PUT", "PATCH", "DELETE"):
+                    documented.add((service, f"{method.upper()} {path}"))
+    assert documented == {(service_of(e), e) for e in MATRIX}
+    assert set(TARGETS) == set(MATRIX)
+    assert all(set(statuses) == set(PRINCIPALS) for statuses in MATRIX.values())
+
+
+CELLS = [
+    (endpoint, who)
+    for endpoint, statuses in MATRIX.items()
+    for who in sorted(statuses, key=lambda w: statuses[w] < 400)
+]
+
+
+@pytest.mark.parametrize(("endpoint", "who"), CELLS, ids=[f"{e} as {w}" for e, w in CELLS])
+def test_cell(matrix: Matrix, endpoint: str, who: str):
+    """One cell: the status; a refusal leaves every service's state of the world as it was. Within an
+    endpoint the refusals run first (the parametrisation's order), so they all see the same target."""
+    expected = MATRIX[endpoint][who]
+    ok = expected < 400
+    world, request, player = TARGETS[endpoint](matrix, who, ok)
+    token = matrix.tokens.get(who) if who != "player" else (player.token if player else None)
+    before = None
+    if world is not None and not ok:
+        before = matrix.last.get(world.id) or matrix.snapshot(world)
+    method = endpoint.split(" ", 1)[0]
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    url = matrix.story.urls[service_of(endpoint)] + request.path
+    if request.content_type:
+        headers["Content-Type"] = request.content_type
+        response = matrix.story.http.request(method, url, content=request.body.encode(), headers=headers)
+    else:
+        response = matrix.story.http.request(method, url, json=request.body, headers=headers)
+    assert response.status_code == expected, f"{endpoint} as {who}: {response.status_code} {response.text}"
+    if ok:
+        if world is not None:
+            matrix.settled(world)
+        return
+    problem = response.json()
+    assert problem["type"] in REFUSALS[expected], problem
+    if world is not None:
+        after = matrix.snapshot(world)
+        assert after == before, f"{endpoint} as {who} changed the stored state"
+        matrix.last[world.id] = after
+    else:
+        assert request.created is not None and not request.created(), f"{endpoint} as {who} created it"
+
+
+REFUSALS = {
+    401: {"/problems/unauthorized"},
+    403: {
+        "/problems/forbidden",
+        "/problems/not-organiser",
+        "/problems/not-an-arbiter-here",
+        "/problems/not-your-game",
+        "/problems/not-a-player",
+        "/problems/own-game",
+        "/problems/not-your-bye",
+        "/problems/roster-kept-by-organiser",
+        "/problems/result-not-allowed",
+        "/problems/not-allowed",
+    },
+    404: {"/problems/account-not-found"},
+}

@@ -1,0 +1,146 @@
+"""A `fide-rapid` event's pairing path over HTTP against the real stack (RULES.md §6): registration's event,
+players entered by hand and the arbiter's start; pairing's preview, pairing on command and publication
+(only then do the clocks create the games); results by board from the score sheets; a zero-point bye asked
+for, and refused once the round is paired; a round refused while boards lack results; two absences at the
+default time, one excused (paired again) and one not (reported, withdrawn by registration, left out)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+
+from shared.testing.polling import wait_for
+from tests.e2e.story import Story
+
+pytestmark = pytest.mark.e2e
+
+
+def players_of(listing: dict[str, Any]) -> set[str]:
+    return {b[side]["player_id"] for b in listing["boards"] for side in ("white", "black")}
+
+
+def test_an_arbiter_pairs_publishes_and_deals_with_absences(story: Story):
+    organiser, arbiter = story.register("Organiser"), story.register("Chief arbiter")
+    body = {
+        "ruleset": "fide-rapid",
+        "name": "E2E rapid",
+        "time_control": {"base_seconds": 900, "increment_seconds": 10},
+        "fide": {"rounds": 3},
+    }
+    tid = story.call("registration", "POST", "/tournaments", body, organiser.token, expect=201)["id"]
+    appoint = {"account_id": str(arbiter.id)}
+    story.call("registration", "POST", f"/tournaments/{tid}/arbiters", appoint, organiser.token, expect=201)
+    for i in range(9):
+        person = {"name": f"Player {i + 1}", "rating_standard": 2400 - 25 * i, "federation": "SUI"}
+        story.call("registration", "POST", f"/tournaments/{tid}/players", person, arbiter.token, expect=201)
+    story.call("registration", "POST", f"/tournaments/{tid}/start", None, arbiter.token)
+
+    def pairing_knows() -> dict[str, Any] | None:
+        status, _, answer = story._request("pairing", "GET", f"/tournaments/{tid}", None, {})
+        return answer if status == 200 else None
+
+    roster = wait_for(pairing_knows, timeout=60, what="pairing to start the event")["players"]
+    seeds = {p["seed"]: p["player_id"] for p in roster}
+    base = f"/tournaments/{tid}/rounds"
+    officials = arbiter.token
+
+    # round 1: the player seeded 9 asks for a zero-point bye; the other eight are paired
+    bye = {"player_id": seeds[9], "round": 1}
+    story.call("pairing", "POST", f"/tournaments/{tid}/byes", bye, officials, expect=201)
+    preview = story.call("pairing", "GET", f"{base}/1/preview")
+    assert len(preview["present"]) == 8 and [p["seed"] for p in preview["bye_requests"]] == [9]
+    listing = story.call("pairing", "POST", f"{base}/1/pair", None, officials, expect=201)
+    assert not listing["published"] and len(listing["boards"]) == 4
+    assert [(b["player"]["seed"], b["kind"]) for b in listing["byes"]] == [(9, "zero_point")]
+    assert story.games(uuid.UUID(tid), 1) == []  # unpublished: the clocks have nothing yet
+    story.call("pairing", "POST", f"{base}/1/publish", None, officials)
+    games = sorted(story.wait_games(uuid.UUID(tid), 1, 4), key=lambda g: g["board"])
+    late = story.call(
+        "pairing",
+        "POST",
+        f"/tournaments/{tid}/byes",
+        {"player_id": seeds[1], "round": 1},
+        officials,
+        expect=409,
+    )
+    assert late["type"] == "/problems/round-already-paired"
+
+    # boards 1 and 2: an absence each; board 3 from the score sheet; board 4 still being played
+    unexcused, excused = games[0]["black"]["player_id"], games[1]["white"]["player_id"]
+    story.call("clocks", "POST", f"/games/{games[0]['id']}/absence", {"player_id": unexcused}, officials)
+    story.call("clocks", "POST", f"/games/{games[1]['id']}/absence", {"player_id": excused}, officials)
+    result = {"outcome": "1-0", "reason": "resignation"}
+    story.call("clocks", "POST", f"/games/{games[2]['id']}/result", result, officials)
+    wait_for(
+        lambda: story.call("pairing", "GET", f"{base}/2/preview")["unfinished_boards"] == [4],
+        timeout=30,
+        what="pairing to hear three results",
+    )
+    refused = story.call("pairing", "POST", f"{base}/2/pair", None, officials, expect=409)
+    assert refused["type"] == "/problems/round-unfinished" and refused["boards"] == [4]
+    assert "board 4" in refused["detail"]
+    story.call(
+        "clocks",
+        "POST",
+        f"/games/{games[3]['id']}/result",
+        {"outcome": "1/2-1/2", "reason": "agreement"},
+        officials,
+    )
+    preview = wait_for(
+        lambda: (p := story.call("pairing", "GET", f"{base}/2/preview"))["pairable"] and p,
+        timeout=30,
+        what="round 1 complete",
+    )
+    assert {p["player_id"] for p in preview["absent"]} == {unexcused, excused}
+
+    # the arbiter pairs round 2, then excuses one absence: the pairing is dropped and paired again
+    first = story.call("pairing", "POST", f"{base}/2/pair", None, officials, expect=201)
+    assert unexcused not in players_of(first) and excused not in players_of(first)
+    answer = story.call(
+        "pairing",
+        "POST",
+        f"/tournaments/{tid}/absences/{excused}/excuse",
+        {"round": 1, "reason": "train"},
+        officials,
+    )
+    assert answer["pairing_dropped"]
+    second = story.call("pairing", "POST", f"{base}/2/pair", None, officials, expect=201)
+    assert excused in players_of(second) and unexcused not in players_of(second)
+    story.call("pairing", "POST", f"{base}/2/publish", None, officials)
+
+    # the absence nobody excused: registration withdraws the player, pairing leaves them out for good
+    def withdrawn() -> bool:
+        entries = story.tournament(uuid.UUID(tid))["entries"]
+        return any(e["player_id"] == unexcused and e["status"] == "withdrawn" for e in entries)
+
+    wait_for(withdrawn, timeout=30, what="registration to withdraw the absent player")
+    wait_for(
+        lambda: any(
+            p["player_id"] == unexcused and p["withdrawn"] for p in story.pairing(uuid.UUID(tid))["players"]
+        ),
+        timeout=30,
+        what="pairing to hear the withdrawal",
+    )
+
+    # rounds 2 and 3 to the end
+    for number in (2, 3):
+        if number == 3:
+            wait_for(
+                lambda: story.call("pairing", "GET", f"{base}/3/preview")["pairable"],
+                timeout=30,
+                what="round 2 complete",
+            )
+            story.call("pairing", "POST", f"{base}/3/pair", None, officials, expect=201)
+            story.call("pairing", "POST", f"{base}/3/publish", None, officials)
+        listing = story.call("pairing", "GET", f"{base}/{number}/pairings")
+        assert unexcused not in players_of(listing)
+        count = len(listing["boards"])
+        for game in story.wait_games(uuid.UUID(tid), number, count):
+            story.call("clocks", "POST", f"/games/{game['id']}/result", result, officials)
+    wait_for(
+        lambda: story.pairing(uuid.UUID(tid))["status"] == "completed",
+        timeout=30,
+        what="the event to complete",
+    )

@@ -1,0 +1,180 @@
+"""A whole `group-playoff` event (the 4T1 rules, RULES.md §5) over HTTP against the real stack:
+registration's entries and the organiser's start with the groups' lot seed recorded, the groups drawn by
+pairing from that seed, correspondence games on the clocks, a withdrawal in phase 1 (every match of the
+phase 0:2), a 1:1 semi-final decided by its extra game, a level final whose first extra game is drawn,
+and the final placing checked exactly."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any
+
+import pytest
+
+from shared.seed_draw import draw_order
+from shared.testing.polling import wait_for
+from tests.e2e.story import Account, Story
+
+pytestmark = pytest.mark.e2e
+
+DRAW = "="
+# group I is A B C D, group II E F G H in group order; unscripted matches go to the earlier letter
+SCRIPT: dict[tuple[str, frozenset[str]], list[str]] = {
+    ("semi-final", frozenset("AF")): [
+        "A",
+        "F",
+        DRAW,
+    ],  # 1:1, the extra game drawn: A (the group winner) goes on
+    ("semi-final", frozenset("BE")): ["E", "E"],
+    ("final", frozenset("AE")): ["A", "E", DRAW, "E"],  # 1:1, extra game 1 drawn, extra game 2 to E
+    ("fifth-place", frozenset("CG")): ["G", "G"],
+}
+
+
+class Event:
+    def __init__(self, story: Story, organiser: Account, players: list[Account]) -> None:
+        self.story, self.organiser = story, organiser
+        self.by_id = {str(p.id): p for p in players}
+        self.role: dict[str, str] = {}
+        self.tid = ""
+
+    def page(self) -> dict[str, Any]:
+        return self.story.call("pairing", "GET", f"/tournaments/{self.tid}/group-playoff")
+
+    def open_games(self, page: dict[str, Any]) -> list[tuple[dict[str, Any], int, dict[str, Any]]]:
+        return [
+            (m, i, g)
+            for m in page["matches"]
+            for i, g in enumerate(m["games"])
+            if g["result"] is None and g["how"] is None
+        ]
+
+    def play(self, done: Any) -> dict[str, Any]:
+        """Play every open game (two moves, then the result as the script says) until ``done(page)``."""
+        reported: set[str] = set()
+
+        def ready() -> dict[str, Any] | None:
+            page = self.page()
+            fresh = [g for _, _, g in self.open_games(page) if g["game_id"] not in reported]
+            return page if done(page) or fresh else None
+
+        while not done(page := wait_for(ready, timeout=30, what="the next games")):
+            for match, index, game in self.open_games(page):
+                if game["game_id"] not in reported:
+                    self._finish(match, index, game)
+                    reported.add(game["game_id"])
+        return page
+
+    def _finish(self, match: dict[str, Any], index: int, game: dict[str, Any]) -> None:
+        roles = frozenset(self.role[p] for p in match["players"])
+        script = SCRIPT.get((match["phase"], roles))
+        winner = script[index] if script is not None and index < len(script) else min(roles)
+        outcome = "1/2-1/2" if winner == DRAW else ("1-0" if self.role[game["white"]] == winner else "0-1")
+        white, black = self.by_id[game["white"]], self.by_id[game["black"]]
+        clock_game = {
+            "id": game["game_id"],
+            "white": {"player_id": game["white"]},
+            "black": {"player_id": game["black"]},
+        }
+        wait_for(  # pairing paired it; the clocks create it on round.paired
+            lambda: self.story._request("clocks", "GET", f"/games/{game['game_id']}", None, {})[0] == 200,
+            timeout=30,
+            what=f"game {game['game_id']} on the clocks",
+        )
+        self.story.move(clock_game, white)  # a move each: the correspondence clocks run
+        self.story.move(clock_game, black)
+        self.story.concede(clock_game, outcome, {uuid.UUID(k): v for k, v in self.by_id.items()})
+
+
+def test_a_whole_group_playoff_event(story: Story):
+    organiser = story.register("Organiser 4T1")
+    players = [_rated(story, f"GP{i}", 1990 - 20 * i) for i in range(9)]
+    closes = dt.datetime.now(dt.UTC) + dt.timedelta(days=7)
+    created = story.call(
+        "registration",
+        "POST",
+        "/tournaments",
+        {
+            "name": "4T1 e2e",
+            "ruleset": "group-playoff",
+            "time_control": {"base_seconds": 0, "increment_seconds": 0, "days_per_move": 2},
+            "group_playoff": {"closes_at": closes.isoformat()},
+        },
+        organiser.token,
+        expect=201,
+    )
+    tid = created["id"]
+    for p in players:
+        story.call("registration", "POST", f"/tournaments/{tid}/entries", {}, p.token, expect=201)
+        story.call(
+            "registration", "POST", f"/tournaments/{tid}/entries/{p.id}/confirm", None, organiser.token
+        )
+    # nine confirmed: the ninth waits; the third withdraws before the start and the ninth plays
+    story.call(
+        "registration", "DELETE", f"/tournaments/{tid}/entries/{players[2].id}", None, players[2].token
+    )
+    playing = [p for p in players if p is not players[2]]
+    started = story.call("registration", "POST", f"/tournaments/{tid}/start", None, organiser.token)
+    seed = started["group_playoff"]["lot_seed"]
+    event = Event(story, organiser, playing)
+    event.tid = tid
+    page = wait_for(lambda: _page_or_none(story, tid), timeout=30, what="the groups")
+    # the groups from the recorded seed: the top two seeded, the other six alternately in the drawn order
+    drawn = draw_order([str(p.id) for p in playing[2:]], seed)
+    groups = ([str(playing[0].id), *drawn[0::2]], [str(playing[1].id), *drawn[1::2]])
+    assert [page["lots"][0]["order"][:4], page["lots"][0]["order"][4:]] == [groups[0], groups[1]]
+    for members, letters in zip(groups, ("ABCD", "EFGH"), strict=True):
+        event.role.update(zip(members, letters, strict=True))
+    assert len(event.open_games(page)) == 24
+    # a withdrawal in phase 1: H leaves after its first game; every match of H's is 0:2
+    h = next(p for p in playing if event.role[str(p.id)] == "H")
+    first = next((m, i, g) for m, i, g in event.open_games(page) if str(h.id) in (g["white"], g["black"]))
+    event._finish(*first)
+    story.call(
+        "registration", "POST", f"/tournaments/{tid}/withdrawals",
+        {"player_id": str(h.id), "reason": "moved abroad"}, organiser.token,
+    )  # fmt: skip
+    wait_for(
+        lambda: all(
+            m["forfeited_by"] == str(h.id) for m in event.page()["matches"] if str(h.id) in m["players"]
+        ),
+        timeout=30,
+        what="the withdrawal scored",
+    )
+    page = event.play(lambda p: not event.open_games(p))
+    table = {r["player_id"]: r for r in page["groups"]["II"]}
+    assert (table[str(h.id)]["match_points"], table[str(h.id)]["board_points"]) == ("0", "0")
+    assert [event.role[r["player_id"]] for r in page["groups"]["II"]] == list("EFGH")
+    refused = story.call(
+        "pairing", "POST", f"/tournaments/{tid}/phases", {"phase": 3}, organiser.token, expect=409
+    )
+    assert "cannot be announced" in refused["detail"]
+    story.call("pairing", "POST", f"/tournaments/{tid}/phases", {"phase": 2}, organiser.token)
+    page = event.play(lambda p: not event.open_games(p))
+    semi = next(
+        m for m in page["matches"] if m["phase"] == "semi-final" and event.role[m["players"][0]] == "A"
+    )
+    assert [g["extra"] for g in semi["games"]] == [0, 0, 1] and semi["winner"] == semi["players"][0]
+    story.call("pairing", "POST", f"/tournaments/{tid}/phases", {"phase": 3}, organiser.token)
+    page = event.play(lambda p: p["completed"])
+    final = next(m for m in page["matches"] if m["phase"] == "final")
+    assert [g["result"] for g in final["games"]][2] == "1/2-1/2" and len(final["games"]) == 4
+    seventh = next(m for m in page["matches"] if m["phase"] == "seventh-place")
+    assert seventh["forfeited_by"] == str(h.id)
+    placing = [(event.role[r["player_id"]], r["place"]) for r in page["placing"]]
+    assert placing == [("E", 1), ("A", 2), ("B", 3), ("F", 4), ("G", 5), ("C", 6), ("D", 7), ("H", 8)]
+
+
+def _rated(story: Story, name: str, rating: int) -> Account:
+    from shared.http.auth import issue_token
+
+    body = {"name": name, "kind": "registered", "ratings": {"chess:correspondence": rating}}
+    created = story.call("registration", "POST", "/accounts", body, story.staff, expect=201)
+    account_id = uuid.UUID(created["id"])
+    return Account(account_id, name, issue_token(story.secret, account_id, {"player"}))
+
+
+def _page_or_none(story: Story, tid: str) -> dict[str, Any] | None:
+    status, _text, answer = story._request("pairing", "GET", f"/tournaments/{tid}/group-playoff", None, {})
+    return answer if status == 200 else None

@@ -24,6 +24,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from cli.text import points
 from shared.events import Envelope, Event, RoundPaired
 
 NAMES = [
@@ -525,7 +526,7 @@ FORFEITS_REVERSED = {"+/-": "-/+", "-/+": "+/-", "-/-": "-/-"}  # a forfeit has 
 def _num(value: Any) -> str:
     if value is None:
         return ""
-    return f"{value:g}" if isinstance(value, float | int) else str(value)
+    return points(value) if isinstance(value, float | int) else str(value)
 
 
 def register(group: click.Group) -> None:

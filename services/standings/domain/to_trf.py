@@ -39,7 +39,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from services.standings.domain.live_table import GROUP_COLUMNS
-from services.standings.domain.rounds import Competitor, Game
+from services.standings.domain.rounds import BYE_RESULTS, Competitor, Game, RoundStatus
 from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
 from services.standings.domain.withdrawals import stays_in_draw
 from shared.scoring import FIDE, PointSystem, Result, side_results
@@ -182,9 +182,16 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
         ps = ruleset.point_system
         doc.accelerations = baku(starters, doc.total_rounds, ps.win, ps.draw)
     blocks: dict[int, list[RoundEntry | None]] = {p.seed: [] for p in t.players}
+    # the byes of a round still being played are in the file but not yet in the table: the points
+    # written with each player are their blocks' sum, so these are added to the table's
+    pending: dict[int, Fraction] = {}
     last = 0
     for rnd in t.published_rounds():
         last = rnd.number
+        if ruleset is not None and rnd.progress().status is not RoundStatus.FINISHED:
+            for bye in rnd.byes:
+                scored = ruleset.point_system.points(BYE_RESULTS[bye.kind]) * info.legs
+                pending[bye.seed] = pending.get(bye.seed, Fraction(0)) + scored
         for leg in range(1, info.legs + 1):
             entries: dict[int, RoundEntry | None] = {}
             for game in rnd.games:
@@ -213,8 +220,9 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
                     blocks[p.seed].extend([late] * info.legs)
     for p in t.players:
         row = rows.get(p.seed)
-        # before round 1: 0.0 (bbpPairings refuses a player line without points)
-        points: Fraction | None = row.points if row is not None else Fraction(0)
+        # before round 1: 0.0 (bbpPairings refuses a player line without points); a bye of a round being
+        # played is in the blocks, not yet in the table
+        points: Fraction | None = row.points + pending.get(p.seed, 0) if row is not None else Fraction(0)
         if row is not None and info.is_group:
             board = row.tiebreaks[GROUP_COLUMNS[0]]
             points = Fraction(board) if board is not None else None

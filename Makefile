@@ -55,6 +55,7 @@ bench: install ## print the performance figures (nothing is asserted)
 dev: install ## every process locally against PostgreSQL, RabbitMQ and Redis on localhost
 	$(BIN)/python deploy/local_setup.py
 	PATH=$(CURDIR)/$(BIN):$$PATH ARBITER_LOG_FORMAT=$${ARBITER_LOG_FORMAT:-text} \
+		ARBITER_MIN_LEAD_SECONDS=$${ARBITER_MIN_LEAD_SECONDS:-30} \
 		$(BIN)/honcho -f deploy/Procfile -d $(CURDIR) start
 
 dlq: install ## dead letters: make dlq ARGS="list | show | replay --dry-run | replay [--queue Q] [--id ID]"

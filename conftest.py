@@ -8,6 +8,8 @@ import pytest
 
 from tests.servers import Servers, ServersUnavailable, discover
 
+pytest_plugins = ["tests.openapi_statuses"]  # every status the tests see is in the OpenAPI documents
+
 _SERVER_MARKS = ("integration", "e2e")
 _servers: Servers | None = None
 

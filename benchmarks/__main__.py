@@ -6,6 +6,7 @@ import importlib
 import sys
 
 BENCHMARKS: tuple[str, ...] = (
+    "benchmarks.startup",
     "benchmarks.dutch",
     "benchmarks.selfcheck",
     "benchmarks.standings",

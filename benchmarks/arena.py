@@ -30,6 +30,8 @@ NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 RECENT = 8  # opponents met lately, near in the ranking
 NEAR = 15  # ranking places either side those opponents come from
 WORKER_SECONDS = float(os.environ.get("ARBITER_BENCH_ARENA_SECONDS", "5"))
+STACK_SECONDS = float(os.environ.get("ARBITER_BENCH_ARENA_STACK_SECONDS", "20"))
+STACK_PLAYERS = int(os.environ.get("ARBITER_BENCH_ARENA_STACK_PLAYERS", "200"))
 
 
 def waiting_pool(n: int, seed: int = 2026) -> list[Waiting]:
@@ -79,6 +81,7 @@ def main() -> None:
     for n, pool in pools.items():
         _verdict(n, pool, results[n])
     _with_redis(pools)
+    _through_the_stack()
 
 
 def _verdict(n: int, pool: list[Waiting], result: Any) -> None:
@@ -243,3 +246,71 @@ def _worker(url: str, prefix: str, arenas: list[uuid.UUID], name: str, counts: A
 
 if __name__ == "__main__":
     main()
+
+
+# -- through the whole stack ----------------------------------------------------------------------------
+def _through_the_stack() -> None:
+    """The sustained games per second of an arena on the local stack (every service's processes, two
+    pairing workers): its games are learnt from ``arena.paired`` and each is resigned at once over HTTP
+    by the organiser; counted by ``game.finished`` over a window (``ARBITER_BENCH_ARENA_STACK_SECONDS``).
+    Needs PostgreSQL, RabbitMQ and Redis (as `make test`)."""
+    import json
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    from tests.e2e.stack import running_stack
+    from tests.e2e.story import Spy, Story
+    from tests.servers import ServersUnavailable, discover
+
+    try:
+        servers = discover()
+    except ServersUnavailable as exc:
+        print(f"(no local stack, skipping the arena through the stack: {exc})")
+        return
+    with (
+        tempfile.TemporaryDirectory(prefix="arbiter_bench_arena_") as tmp,
+        running_stack(servers, Path(tmp)) as stack,
+    ):
+        story = Story(stack)
+        organiser = story.register("Bench organiser")
+        players = [story.register(f"Bench {i}", 1200 + 5 * i) for i in range(STACK_PLAYERS)]
+        spy = Spy(stack.env["ARBITER_AMQP_URL"], "arena.paired", "game.finished")
+        tid = story.create_tournament(
+            organiser,
+            ruleset="arena",
+            duration_minutes=10,
+            base_seconds=60,
+            start_in=5.0 + 0.1 * STACK_PLAYERS,  # everyone in before it starts
+            name="bench arena",
+        )
+        for p in players:
+            story.join(p, tid)
+        story.wait_status(tid, "started", timeout=120)
+
+        def resign(game_id: str) -> None:
+            body = {"outcome": "1-0", "reason": "resignation"}
+            story.call("clocks", "POST", f"/games/{game_id}/result", body, organiser.token, expect=(200, 409))
+
+        finished, t0, elapsed = 0, 0.0, 0.0
+        with ThreadPoolExecutor(8) as pool:
+            deadline = time.perf_counter() + 60
+            while not t0 or (elapsed := time.perf_counter() - t0) < STACK_SECONDS:
+                if not t0 and time.perf_counter() > deadline:
+                    print("(the arena paired no game within a minute: no figure through the stack)")
+                    return
+                for body in spy.drain():
+                    envelope = json.loads(body)
+                    if envelope["type"] == "arena.paired":
+                        t0 = t0 or time.perf_counter()  # from the first pass on
+                        for g in envelope["payload"]["games"]:
+                            pool.submit(resign, g["game_id"])
+                    elif t0:
+                        finished += 1
+                time.sleep(0.02)
+        spy.close()
+        print(
+            f"arena through the stack: 2 pairing workers, {STACK_PLAYERS} players, {finished} games finished "
+            f"in {elapsed:.1f} s: {finished / elapsed:.1f} games/s",
+            flush=True,
+        )

@@ -23,7 +23,7 @@ from typing import Any
 
 import click
 
-from cli.client import OUTCOMES, Api, api_options, make_api
+from cli.client import FORFEITS_AS_ARGUMENTS, OUTCOMES, Api, api_options, make_api
 
 FORFEITS = ("+/-", "-/+", "-/-")
 PENALTIES = {"illegal-move": "illegal_move", "displaced-pieces": "displaced_pieces"}
@@ -78,10 +78,6 @@ def find_game(api: Api, tournament: uuid.UUID, round: int, board: int, leg: int 
 def _describe(game: dict[str, Any]) -> str:
     result = game.get("result") or {}
     return f"{result.get('outcome', game['status'])} ({result.get('reason', '')})".replace(" ()", "")
-
-
-# A forfeit (-/+, -/-) looks like an option to click: unknown "options" are taken as arguments.
-FORFEITS_AS_ARGUMENTS = {"ignore_unknown_options": True}
 
 
 def register(group: click.Group) -> None:

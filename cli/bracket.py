@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console
 from rich.table import Table
 
+from cli.text import console as text_console
 from services.pairing.domain.elimination.bracket import (
     Bracket,
     BracketError,
@@ -98,7 +98,7 @@ def _shown(match: Match) -> bool:
 
 
 def _print_tables(bracket: Bracket, kind: str, simulate: str | None) -> None:
-    console = Console()
+    console = text_console()
     what = "Knockout" if kind == "single" else "Double knockout"
     note = {None: "before any result", "higher": "better seed always wins", "lower": "worse seed always wins"}
     console.print(f"{what}, {bracket.players} players, {bracket.size} slots ({note[simulate]})")

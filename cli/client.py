@@ -1,8 +1,10 @@
-"""Commands that drive a running Arbiter over its HTTP APIs: create, join, report, show, token.
+"""Commands that drive a running Arbiter over its HTTP APIs: create, join, report, token; and the
+client (:class:`Api`) and options (:func:`api_options`) every such command shares.
 
 Where the services are: ``--registration-url`` etc. or ``ARBITER_<SERVICE>_URL`` (defaults: the
-`make dev` ports 8001–8004). Who you are: ``--token`` or ``ARBITER_TOKEN`` (a bearer JWT);
-``arbiter token`` mints one from ``ARBITER_JWT_SECRET`` for local use.
+`make dev` ports 8001–8004). Who you are: ``--token``, else ``ARBITER_TOKEN``, else the login that
+``arbiter login`` saved (:mod:`cli.config`); ``arbiter token`` mints a bearer JWT from
+``ARBITER_JWT_SECRET`` for local use.
 """
 
 from __future__ import annotations
@@ -10,15 +12,18 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import time
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import httpx
-from rich.console import Console
-from rich.table import Table
 
+from cli.config import CONFIG_ENV, saved_token
+from cli.text import plural
 from shared.scoring import Outcome
+
+if TYPE_CHECKING:
+    import httpx
 
 DEFAULT_URLS = {
     "registration": "http://127.0.0.1:8001",
@@ -31,10 +36,35 @@ _DURATION = re.compile(r"^(\d+)([smhd])$")
 _TC = re.compile(r"^(\d+(?:\.\d+)?)\+(\d+)$")
 
 
+NEEDS_TOKEN = (
+    "this needs a token: `arbiter login ACCOUNT_ID` (see `arbiter account create`), --token or ARBITER_TOKEN"
+)
+# A forfeit (-/+, -/-) looks like an option to click: unknown "options" are taken as arguments.
+FORFEITS_AS_ARGUMENTS = {"ignore_unknown_options": True}
+
+
+RETRIES = 4  # a 503 (a database or Redis down for a moment) is asked again, after its Retry-After
+
+
+def _retry_after(response: httpx.Response) -> float:
+    try:
+        return min(max(float(response.headers.get("Retry-After", "1")), 0.1), 5.0)
+    except ValueError:
+        return 1.0
+
+
 class Api:
     def __init__(self, urls: dict[str, str], token: str | None) -> None:
+        """``token``: from --token or ARBITER_TOKEN; None: the saved login's, if any, when one is needed."""
         self.urls = urls
-        self.token = token
+        self._token = token
+        self._looked = token is not None
+
+    @property
+    def token(self) -> str | None:
+        if not self._looked:
+            self._token, self._looked = saved_token(), True
+        return self._token
 
     def call(self, service: str, method: str, path: str, body: Any = None, *, auth: bool = True) -> Any:
         return self.answer(service, self.request(service, method, path, json=body, auth=auth))
@@ -54,19 +84,26 @@ class Api:
         headers = {}
         if auth:
             if not self.token:
-                raise click.UsageError(
-                    "this needs a token: pass --token or set ARBITER_TOKEN (see `arbiter token`)"
-                )
+                raise click.UsageError(NEEDS_TOKEN)
             headers["Authorization"] = f"Bearer {self.token}"
         if content_type:
             headers["Content-Type"] = content_type
+        if method == "POST":  # the same key on every attempt: a retried creation is made once
+            headers["Idempotency-Key"] = uuid.uuid4().hex
         url = self.urls[service] + path
-        try:
-            return httpx.request(method, url, json=json, content=content, headers=headers, timeout=30)
-        except httpx.HTTPError as exc:
-            raise click.ClickException(
-                f"cannot reach the {service} service at {self.urls[service]}: {exc}"
-            ) from None
+        import httpx  # 0.1 s: imported by the commands that talk to the stack, when they do
+
+        for attempt in range(1, RETRIES + 1):
+            try:
+                response = httpx.request(method, url, json=json, content=content, headers=headers, timeout=30)
+            except httpx.HTTPError as exc:
+                raise click.ClickException(
+                    f"cannot reach the {service} service at {self.urls[service]}: {exc}"
+                ) from None
+            if response.status_code != 503 or attempt == RETRIES:
+                return response
+            time.sleep(_retry_after(response))  # a dependency was down for a moment: as the answer asks
+        raise AssertionError("unreachable")
 
     def answer(self, service: str, response: httpx.Response) -> Any:
         """The JSON of a successful answer; a problem as a click error with its title and detail."""
@@ -156,11 +193,27 @@ def api_options(f: Any) -> Any:
             envvar=f"ARBITER_{service.upper()}_URL",
             default=DEFAULT_URLS[service],
             show_default=True,
+            show_envvar=True,
             help=f"base URL of the {service} service",
         )(f)
-    f = click.option("--token", envvar="ARBITER_TOKEN", help="bearer token (JWT)")(f)
-    f = click.option("--json", "as_json", is_flag=True, help="print the raw JSON")(f)
-    return f
+    return token_option(json_option(f))
+
+
+def token_option(f: Any) -> Any:
+    return click.option(
+        "--token",
+        envvar="ARBITER_TOKEN",
+        show_envvar=True,
+        help=f"bearer token (JWT); default: the one `arbiter login` saved (file: {CONFIG_ENV})",
+    )(f)
+
+
+def json_option(f: Any) -> Any:
+    return click.option("--json", "as_json", is_flag=True, help="print the service's answer as JSON")(f)
+
+
+def quiet_option(f: Any) -> Any:
+    return click.option("-q", "--quiet", is_flag=True, help="print only the new id (for scripts)")(f)
 
 
 def make_api(kwargs: dict[str, Any]) -> Api:
@@ -173,23 +226,36 @@ def register(group: click.Group) -> None:
     options = api_options
 
     @group.command()
-    @click.option("--name", required=True)
+    @click.option("--name", required=True, help="the tournament's name")
     @click.option(
         "--ruleset",
-        type=click.Choice(["platform", "fide-rapid"]),
+        type=click.Choice(["platform", "fide-rapid", "arena"]),
         default="platform",
         show_default=True,
-        help="fide-rapid: an over-the-board event its arbiters start (`arbiter start`)",
+        help="fide-rapid: an over-the-board event its arbiters start (`arbiter start`); arena: continuous"
+        " pairing for --minutes",
     )
+    @click.option("--minutes", type=int, help="arena: how long it runs (10–480)")
     @click.option("--starts-in", "starts_in", default="10m", show_default=True, help="e.g. 10m, 2h, 3d")
     @click.option("--tc", "time_control", default="3+2", show_default=True, help="minutes+increment")
-    @click.option("--seats", type=int, default=200, show_default=True)
-    @click.option("--minimum", type=int, default=4, show_default=True)
-    @click.option("--threshold", type=int, default=7, show_default=True)
-    @click.option("--double-rounds", is_flag=True)
-    @click.option("--extra-round", is_flag=True)
-    @click.option("--unrated", is_flag=True)
-    @click.option("--password", help="a private tournament (stored hashed); invite links: `arbiter invite`")
+    @click.option("--seats", type=int, default=200, show_default=True, help="most players (4–200)")
+    @click.option(
+        "--minimum",
+        type=int,
+        default=4,
+        show_default=True,
+        help="fewest players at the start, else cancelled",
+    )
+    @click.option(
+        "--threshold", type=int, default=7, show_default=True, help="fewer players: a round robin, else Swiss"
+    )
+    @click.option("--double-rounds", is_flag=True, help="each pairing played twice, colours swapped")
+    @click.option("--extra-round", is_flag=True, help="one more Swiss round where the field carries it")
+    @click.option("--unrated", is_flag=True, help="the games change no rating")
+    @click.option(
+        "--password",
+        help="players must give it to join (a private tournament; invite links: `arbiter invite`)",
+    )
     @click.option(
         "--variant",
         type=click.Choice(["chess", "international", "english", "italian", "russian"]),
@@ -206,17 +272,27 @@ def register(group: click.Group) -> None:
     @click.option("--end-date", type=click.DateTime(["%Y-%m-%d"]), help="fide-rapid: YYYY-MM-DD")
     @click.option("--acceleration", is_flag=True, help="fide-rapid Swiss: Baku acceleration")
     @click.option("--server-clocks", is_flag=True, help="fide-rapid: the server keeps the clocks")
-    @click.option("--late-entry-bye", type=click.Choice(["zero", "half"]), default="zero", show_default=True)
+    @click.option(
+        "--late-entry-bye",
+        type=click.Choice(["zero", "half"]),
+        default="zero",
+        show_default=True,
+        help="fide-rapid: what a late entry scores for the rounds missed",
+    )
+    @quiet_option
     @options
     def create(**kwargs: Any) -> None:
         """Create a `platform` tournament, or (--ruleset fide-rapid) an over-the-board rapid event open for
         entries until its arbiters start it (you become its organiser)."""
         as_json = kwargs.pop("as_json")
+        quiet = kwargs.pop("quiet")
         api = make_api(kwargs)
         if kwargs["ruleset"] == "fide-rapid":
             t = api.call("registration", "POST", "/tournaments", _fide_rapid(kwargs))
             if as_json:
                 _print(t, True)
+            elif quiet:
+                click.echo(t["id"])
             else:
                 click.echo(f"created {t['id']}: {t['name']}, open for entries until an arbiter starts it")
             return
@@ -225,11 +301,6 @@ def register(group: click.Group) -> None:
             "name": kwargs["name"],
             "starts_at": starts_at.isoformat(),
             "time_control": parse_time_control(kwargs["time_control"]),
-            "seats": kwargs["seats"],
-            "minimum": kwargs["minimum"],
-            "threshold": kwargs["threshold"],
-            "double_rounds": kwargs["double_rounds"],
-            "extra_round": kwargs["extra_round"],
             "rated": not kwargs["unrated"],
             "password": kwargs["password"],
             "variant": kwargs["variant"],
@@ -239,9 +310,19 @@ def register(group: click.Group) -> None:
             if kwargs["duration"] is None
             else int(parse_duration(kwargs["duration"]).total_seconds() // 60),
         }
+        if kwargs["ruleset"] == "arena":
+            if kwargs["minutes"] is None:
+                raise click.BadParameter("an arena needs its duration", param_hint="'--minutes'")
+            body |= {"ruleset": "arena", "duration_minutes": kwargs["minutes"]}
+        else:
+            body |= {k: kwargs[k] for k in ("seats", "minimum", "threshold", "double_rounds", "extra_round")}
         t = api.call("registration", "POST", "/tournaments", body)
         if as_json:
             _print(t, True)
+        elif quiet:
+            click.echo(t["id"])
+        elif t.get("ends_at"):
+            click.echo(f"created {t['id']}: {t['name']}, an arena from {t['starts_at']} to {t['ends_at']}")
         else:
             kind = "rated" if t["rated"] else "friendly"
             click.echo(
@@ -253,11 +334,11 @@ def register(group: click.Group) -> None:
 
     @group.command()
     @click.argument("tournament", type=click.UUID)
-    @click.option("--password")
+    @click.option("--password", help="the tournament's password, where it has one")
     @click.option("--invite", help="a private tournament's invite link (its token), instead of the password")
     @options
     def join(tournament: uuid.UUID, password: str | None, invite: str | None, **kwargs: Any) -> None:
-        """Join a tournament before its start."""
+        """Join a tournament before its start (an arena: until its end, also to come back from a pause)."""
         as_json = kwargs.pop("as_json")
         api = make_api(kwargs)
         body = {"password": password, "invite": invite}
@@ -265,7 +346,7 @@ def register(group: click.Group) -> None:
         if as_json:
             _print(t, True)
         else:
-            click.echo(f"joined {t['name']} ({len(t['entries'])} players)")
+            click.echo(f"joined {t['name']} ({plural(len(t['entries']), 'player')})")
 
     @group.group()
     def invite() -> None:
@@ -303,10 +384,10 @@ def register(group: click.Group) -> None:
         else:
             click.echo(f"revoked {revoked['token']} at {revoked['revoked_at']}")
 
-    @group.command()
+    @group.command(context_settings=FORFEITS_AS_ARGUMENTS)
     @click.argument("game", type=click.UUID)
     @click.argument("outcome", type=click.Choice(OUTCOMES))
-    @click.option("--reason", default="reported", show_default=True)
+    @click.option("--reason", default="reported", show_default=True, help="a short lowercase code")
     @options
     def report(game: uuid.UUID, outcome: str, reason: str, **kwargs: Any) -> None:
         """Report a game's result: 1-0, 1/2-1/2, 0-1, +/- or -/+ (forfeits), -/- (double forfeit)."""
@@ -319,50 +400,42 @@ def register(group: click.Group) -> None:
             click.echo(f"game {game}: {outcome} ({reason})")
 
     @group.command()
-    @click.argument("tournament", type=click.UUID)
-    @options
-    def show(tournament: uuid.UUID, **kwargs: Any) -> None:
-        """Show a tournament's standings."""
-        as_json = kwargs.pop("as_json")
-        api = make_api(kwargs)
-        data = api.call("standings", "GET", f"/tournaments/{tournament}/standings", auth=False)
-        if as_json:
-            _print(data, True)
-            return
-        rows = data.get("rows", [])
-        codes = list(rows[0]["tiebreaks"]) if rows else []
-        table = Table(title=f"{data.get('name', tournament)} — after round {data.get('after_round', 0)}")
-        for col in ("#", "Seed", "Name", "Pts", *codes):
-            table.add_column(col, justify="left" if col == "Name" else "right")
-        for row in rows:
-            table.add_row(
-                str(row["rank"]),
-                str(row["seed"]),
-                row["name"],
-                f"{row['points']:g}",
-                *(("" if row["tiebreaks"][c] is None else f"{row['tiebreaks'][c]:g}") for c in codes),
-            )
-        Console().print(table)
-
-    @group.command()
     @click.option("--subject", type=click.UUID, default=None, help="the account id (default: a new one)")
-    @click.option(
+    @token_claims
+    @secret_option
+    def token(subject: uuid.UUID | None, roles: tuple[str, ...], secret: str | None, hours: float) -> None:
+        """Mint a bearer token for local use (signed with ARBITER_JWT_SECRET)."""
+        click.echo(mint(secret, subject or uuid.uuid4(), roles, hours))
+
+
+def token_claims(f: Any) -> Any:
+    """The options of a token the command line signs: its roles and how long it is valid."""
+    f = click.option(
+        "--hours", type=float, default=12, show_default=True, help="how long the signed token is valid"
+    )(f)
+    return click.option(
         "--role",
         "roles",
         multiple=True,
         type=click.Choice(["player", "arbiter", "service"]),
         default=("player",),
         show_default=True,
-    )
-    @click.option("--secret", envvar="ARBITER_JWT_SECRET", help="defaults to the local development secret")
-    @click.option("--hours", type=float, default=12, show_default=True)
-    def token(subject: uuid.UUID | None, roles: tuple[str, ...], secret: str | None, hours: float) -> None:
-        """Mint a bearer token for local use (signed with ARBITER_JWT_SECRET)."""
-        from shared.http.auth import issue_token
-        from shared.settings import DEV_JWT_SECRET
+        help="a role the signed token carries (repeat for more): service may register accounts",
+    )(f)
 
-        click.echo(
-            issue_token(
-                secret or DEV_JWT_SECRET, subject or uuid.uuid4(), set(roles), ttl=dt.timedelta(hours=hours)
-            )
-        )
+
+def secret_option(f: Any) -> Any:
+    return click.option(
+        "--secret",
+        envvar="ARBITER_JWT_SECRET",
+        show_envvar=True,
+        help="the stack's JWT secret, to sign tokens with (default: the local development secret)",
+    )(f)
+
+
+def mint(secret: str | None, subject: uuid.UUID, roles: tuple[str, ...], hours: float = 12) -> str:
+    """A bearer token signed with the stack's secret, as the identity provider would issue it."""
+    from shared.http.auth import issue_token
+    from shared.settings import DEV_JWT_SECRET
+
+    return issue_token(secret or DEV_JWT_SECRET, subject, set(roles), ttl=dt.timedelta(hours=hours))

@@ -26,6 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.client import OPENING_OPTION
+from cli.text import points
 from shared.events import Envelope, Event, RoundPaired
 from shared.variants import Variant
 
@@ -538,15 +539,24 @@ class KnockoutDemo(EmbeddedRun):
 
 
 def _sign_up(
-    reg: Any, staff: str, rng: random.Random, count: int, speeds: tuple[str, ...], variant: str = "chess"
+    reg: Any,
+    staff: str,
+    rng: random.Random,
+    count: int,
+    speeds: tuple[str, ...],
+    variant: str = "chess",
+    *,
+    seeded_ids: bool = False,
 ) -> list[tuple[uuid.UUID, str, int]]:
     """Register ``count`` players with random ratings in ``variant`` at the given speeds: (id, name,
-    rating) each."""
+    rating) each. ``seeded_ids``: the account ids are drawn from ``rng`` too (the same run for a seed)."""
     players = []
     for i in range(count):
         rating = rng.randrange(1300, 2400, 5)
         name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
-        body = {"name": name, "ratings": {f"{variant}:{speed}": rating for speed in speeds}}
+        body: dict[str, Any] = {"name": name, "ratings": {f"{variant}:{speed}": rating for speed in speeds}}
+        if seeded_ids:
+            body["id"] = str(uuid.UUID(int=rng.getrandbits(128), version=4))
         players.append((uuid.UUID(reg.call("POST", "/accounts", body, staff)["id"]), name, rating))
     return players
 
@@ -571,16 +581,16 @@ FORFEITS_REVERSED = {"+/-": "-/+", "-/+": "+/-", "-/-": "-/-"}  # a forfeit has 
 def _num(value: Any) -> str:
     if value is None:
         return ""
-    return f"{value:g}" if isinstance(value, float | int) else str(value)
+    return points(value) if isinstance(value, float | int) else str(value)
 
 
 def register(group: click.Group) -> None:
     @group.command()
     @click.option(
         "--players",
-        type=click.IntRange(4, 60),
+        type=click.IntRange(2, 500),
         default=None,
-        help="default 10 (at most 26); fide-rapid: 30",
+        help="default 10 (4–26); fide-rapid: 30 (4–60); an arena: 20 (2–500)",
     )
     @click.option("--seed", type=int, default=2026, show_default=True, help="the simulation's random seed")
     @click.option("--tc", "time_control", default=None, help="minutes+increment (3+2; fide-rapid: 15+10)")
@@ -588,10 +598,13 @@ def register(group: click.Group) -> None:
     @click.option(
         "--format",
         "ruleset",
-        type=click.Choice(["platform", "knockout", "double-knockout", "fide-rapid", "group-playoff"]),
+        type=click.Choice(
+            ["platform", "knockout", "double-knockout", "fide-rapid", "group-playoff", "arena"]
+        ),
         default="platform",
         show_default=True,
-        help="a platform tournament (round robin or Swiss), a knockout, an over-the-board rapid Swiss, or the 4T1 group-playoff event",
+        help="a platform tournament (round robin or Swiss), a knockout, an over-the-board rapid Swiss, "
+        "the 4T1 group-playoff event, or an arena",
     )
     @click.option(
         "--variant",
@@ -609,10 +622,14 @@ def register(group: click.Group) -> None:
         help="fide-rapid: write the final TRF-16 file there",
     )
     @click.option(
+        "--minutes", type=click.IntRange(10, 480), default=30, show_default=True, help="an arena's duration"
+    )
+    @click.option(
         "--json",
         "as_json",
         is_flag=True,
-        help="platform: print one JSON document (rated, rounds, final); group-playoff: the event as one JSON document",
+        help="platform: one JSON document (rated, rounds, final); group-playoff: the event as one JSON "
+        "document; arena: one JSON document (games, ranking)",
     )
     def demo(
         players: int | None,
@@ -624,6 +641,7 @@ def register(group: click.Group) -> None:
         opening: str,
         no_busy: bool,
         trf: Path | None,
+        minutes: int,
         as_json: bool,
     ) -> None:
         """Run a whole tournament embedded: one process, simulated players, no servers. A platform
@@ -631,24 +649,37 @@ def register(group: click.Group) -> None:
         from cli.client import parse_time_control
         from cli.demo_fide import FideRapidDemo
 
+        if trf is not None and ruleset != "fide-rapid":
+            raise click.UsageError("--trf goes with --format fide-rapid")
         _check_opening(variant, opening, ruleset)
         if variant != Variant.CHESS.value and ruleset != "platform":
             raise click.UsageError("--variant goes with --format platform")
-        if as_json and ruleset not in ("platform", "group-playoff"):
-            raise click.UsageError("--json goes with --format platform or group-playoff")
         if ruleset == "group-playoff":
             from cli.demo_group_playoff import run
 
             run(seed, as_json)
             return
+        if ruleset == "arena":
+            from cli.arena_demo import arena_demo
 
+            tc = parse_time_control(time_control or "3+2")
+            runner_ = arena_demo(Console(), seed, 20 if players is None else players, minutes, tc, as_json)
+            with tempfile.TemporaryDirectory(prefix="arbiter-demo-") as tmp:
+                runner_.run(Path(tmp))
+            return
+        if as_json and ruleset != "platform":
+            raise click.BadParameter(
+                "--json is offered for --format platform, --format group-playoff and --format arena",
+                param_hint="--json",
+            )
         fide = ruleset == "fide-rapid"
-        if trf is not None and not fide:
-            raise click.UsageError("--trf goes with --format fide-rapid")
+        low, high = (4, 60) if fide else (4, 26)
         if players is None:
             players = 30 if fide else 10
-        elif players > 26 and not fide:
-            raise click.BadParameter(f"{players} is not in the range 4<=x<=26", param_hint="'--players'")
+        elif not low <= players <= high:
+            raise click.BadParameter(
+                f"{players} is not in the range {low}<=x<={high}", param_hint="'--players'"
+            )
         tc = parse_time_control(time_control or ("15+10" if fide else "3+2"))
         console = Console(quiet=as_json)
         common = (console, random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])

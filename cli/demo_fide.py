@@ -22,7 +22,7 @@ from rich.console import Console
 
 from cli.demo import NAMES, EmbeddedRun, final_table
 from cli.pairing_list import pairing_lines
-from shared.trf import TrfDocument, write
+from shared.trf import parse
 
 FEDERATIONS = ("SUI", "GER", "FRA", "ITA", "AUT", "NED", "ENG", "ESP")
 TITLES = ("GM", "IM", "FM", "CM")
@@ -90,17 +90,15 @@ class FideRapidDemo(EmbeddedRun):
                 pairing.call("POST", f"/tournaments/{tid}/byes", bye, arbiter)
                 self._note(f"round {number}: {self.names[player]} asked for a zero-point bye")
             self._round(stack, tid, number, arbiter)
-        doc = self._document(stack, tid)
-        table = self._standings(stack, tid, doc)
+        table = self._standings(stack, tid)
         self._print_table(table)
         self.console.print("\nIncidents:")
         for line in self.incidents:
             self.console.print(f"  {line}", highlight=False, markup=False, soft_wrap=True)
         if self.trf is not None:
-            ranks = {row["seed"]: row["rank"] for row in table["rows"]}
-            for seed, record in doc.players.items():
-                record.rank = ranks.get(seed)
-            self.trf.write_text(write(doc), encoding="utf-8")
+            text = self._trf16(stack, tid)
+            self.trf.write_text(text, encoding="utf-8", newline="")
+            doc = parse(text)
             self.console.print(
                 f"\nTRF-16 written to {self.trf} (XXR {doc.total_rounds}, XXC with the first colour)",
                 highlight=False,
@@ -203,54 +201,19 @@ class FideRapidDemo(EmbeddedRun):
     def _print_table(self, data: dict[str, Any]) -> None:
         self.console.print(final_table(data, lambda row: str(self.seed_ratings.get(row["seed"], ""))))
 
-    def _document(self, stack: Any, tid: str) -> TrfDocument:
-        """The event's TRF-16: pairing's own document of it (what every round was paired from), with the
-        players' FIDE data from registration."""
-        from services.pairing.domain.rounds.fide import document
-
-        t = stack.pairing.views.tournament(uuid.UUID(tid)).tournament
-        doc = document(t, t.total_rounds)
-        entries = stack.api["registration"].call("GET", f"/tournaments/{tid}/players")["players"]
-        profiles = {str(e["player_id"]): e.get("profile") or {} for e in entries}
-        for p in t.players:
-            record, profile = doc.players[p.seed], profiles.get(str(p.player_id), {})
-            record.sex = profile.get("sex") or ""
-            record.title = profile.get("title") or ""
-            record.federation = profile.get("federation") or ""
-            record.fide_id = str(profile.get("fide_id") or "")
-            record.birth = f"{profile['birth_year']}/00/00" if profile.get("birth_year") else ""
-        doc.start_date = doc.end_date = t.heading.started_at.date()
-        return doc
-
-    def _standings(self, stack: Any, tid: str, doc: TrfDocument) -> dict[str, Any]:
-        """The standings service's final table. Until it ranks `fide-rapid` tables (409
-        ``unsupported-ruleset``), the table `arbiter standings --preset fide-rapid` reads from the TRF."""
+    def _trf16(self, stack: Any, tid: str) -> str:
+        """The standings service's TRF-16 for rating submission (``arbiter export --trf``): the FIDE data,
+        the table's points and ranks, ``XXR`` and ``XXC``; the rounds coded as pairing paired them."""
         from cli.embedded import ApiError
 
-        try:
-            table: dict[str, Any] = stack.api["standings"].call("GET", f"/tournaments/{tid}/standings")
-            return table
-        except ApiError as exc:
-            if exc.status != 409:
-                raise
-        from services.standings.domain.from_trf import history_from_trf
-        from services.standings.domain.presets import preset
-        from services.standings.domain.ranking import compute_table
+        response = stack.api["standings"].client.get(f"/tournaments/{tid}/trf16")
+        if response.status_code >= 400:
+            raise ApiError(response.status_code, response.get_json(silent=True) or {})
+        text: str = response.get_data(as_text=True)
+        return text
 
-        rules = preset("fide-rapid")
-        history = history_from_trf(doc, pre_determined=False)
-        start = doc.start_date or dt.date.today()
-        computed = compute_table(history, list(rules.tiebreaks), rules.rules(start, start), lots_seed=tid)
-        return {
-            "rows": [
-                {
-                    "rank": row.rank,
-                    "seed": row.start,
-                    "player_id": None,
-                    "name": doc.players[row.start].name,
-                    "points": float(row.points),
-                    "tiebreaks": {code: None if v is None else float(v) for code, v in row.tiebreaks.items()},
-                }
-                for row in computed.rows
-            ]
-        }
+    def _standings(self, stack: Any, tid: str) -> dict[str, Any]:
+        """The standings service's final table (the preset's tie-breaks, in the C.07 edition the start
+        date selects)."""
+        table: dict[str, Any] = stack.api["standings"].call("GET", f"/tournaments/{tid}/standings")
+        return table

@@ -68,6 +68,7 @@ amqp_option = click.option(
     envvar="ARBITER_AMQP_URL",
     default=LOCAL_AMQP,
     show_default=True,
+    show_envvar=True,
     help="RabbitMQ URL, the vhost in its path",
 )
 queue_option = click.option(

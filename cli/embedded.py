@@ -18,6 +18,7 @@ from services.clocks.bootstrap import bootstrap as clocks_bootstrap
 from services.clocks.config import ClocksSettings
 from services.clocks.entrypoints.app import create_app as clocks_app
 from services.clocks.service_layer.commands import CheckFlags
+from services.pairing.adapters.arena_pool import InMemoryArenaPool
 from services.pairing.bootstrap import Pairing
 from services.pairing.bootstrap import bootstrap as pairing_bootstrap
 from services.pairing.config import PairingSettings
@@ -39,6 +40,7 @@ from shared.settings import DEV_JWT_SECRET
 from shared.timesource import FakeClock
 
 SCHEDULER_SECONDS = 5.0
+ARENA_WORKER = "embedded"  # the lease token of the one pairing worker in this process
 
 
 class ApiError(RuntimeError):
@@ -85,7 +87,11 @@ class EmbeddedStack:
         registration = registration_bootstrap(
             RegistrationSettings(ARBITER_REGISTRATION_DATABASE_URL=sqlite("registration")), **common
         )
-        pairing = pairing_bootstrap(PairingSettings(ARBITER_PAIRING_DATABASE_URL=sqlite("pairing")), **common)
+        pairing = pairing_bootstrap(
+            PairingSettings(ARBITER_PAIRING_DATABASE_URL=sqlite("pairing")),
+            arena_pool=InMemoryArenaPool(),  # the arena's waiting pool in this process (Redis in production)
+            **common,
+        )
         clocks = clocks_bootstrap(
             ClocksSettings(ARBITER_CLOCKS_DATABASE_URL=sqlite("clocks")),
             deadlines=InMemoryDeadlineStore(),
@@ -125,7 +131,10 @@ class EmbeddedStack:
             self.registration.bus.handle(StartDueTournaments())
             self._scheduled_at = now
         self.clocks.bus.handle(CheckFlags(sweep=False))  # the in-process deadline store loses nothing
-        return self.broker.run_until_idle()
+        handled = self.broker.run_until_idle()
+        if self.pairing.run_arena_passes(ARENA_WORKER):  # the pairing worker's arena tick
+            handled += self.broker.run_until_idle()
+        return handled
 
     def advance(self, seconds: float) -> None:
         self.clock.advance(seconds)

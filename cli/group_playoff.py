@@ -73,10 +73,16 @@ def register(group: click.Group) -> None:
         """A group-playoff event (4T1): entries, phases, lots, deadlines, its page."""
 
     @group_playoff.command()
-    @click.option("--name", required=True)
+    @click.option("--name", required=True, help="the event's name")
     @click.option("--closes-in", "closes_in", default="14d", show_default=True, help="entries close: e.g. 7d")
     @click.option("--expected-start", type=click.DateTime(["%Y-%m-%d"]), help="announced with the window")
-    @click.option("--days-per-move", type=click.IntRange(1, 60), default=2, show_default=True)
+    @click.option(
+        "--days-per-move",
+        type=click.IntRange(1, 60),
+        default=2,
+        show_default=True,
+        help="the time control: days a move",
+    )
     @click.option("--rating-above", type=int, default=1699, show_default=True, help="ratings strictly above")
     @click.option("--rating-below", type=int, default=2001, show_default=True, help="and strictly below")
     @api_options
@@ -132,7 +138,7 @@ def register(group: click.Group) -> None:
     @group_playoff.command()
     @click.argument("tournament", type=click.UUID)
     @click.argument("player", type=click.UUID)
-    @click.option("--reason", required=True)
+    @click.option("--reason", required=True, help="why (kept in the audit log)")
     @api_options
     def refuse(tournament: uuid.UUID, player: uuid.UUID, reason: str, **kwargs: Any) -> None:
         """Refuse PLAYER's entry into TOURNAMENT (you are its organiser)."""
@@ -198,7 +204,13 @@ def register(group: click.Group) -> None:
     @group_playoff.command()
     @click.argument("tournament", type=click.UUID)
     @click.argument("number", type=click.IntRange(1, 3))
-    @click.option("--at", "at", type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%d"]), required=True)
+    @click.option(
+        "--at",
+        "at",
+        type=click.DateTime(["%Y-%m-%dT%H:%M:%S%z", "%Y-%m-%d"]),
+        required=True,
+        help="the deadline: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS+HH:MM",
+    )
     @api_options
     def deadline(tournament: uuid.UUID, number: int, at: dt.datetime, **kwargs: Any) -> None:
         """Set the date by which phase NUMBER must be finished."""

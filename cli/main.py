@@ -1,7 +1,11 @@
 """The `arbiter` command line: one click group, one module per family of commands.
 
-Each command module exposes ``register(group)`` and is listed in ``COMMAND_MODULES``.
-Nothing is wired at import time beyond building the click group in :func:`build_cli`.
+Each command module exposes ``register(group)`` and is listed in ``COMMAND_MODULES``; the names of
+the commands it registers are listed in ``COMMANDS``. A command's module is imported when the command
+runs (or when ``arbiter -h`` lists them all), so ``arbiter --version`` imports no command module and
+``arbiter pair`` none of the HTTP client's or the services' libraries (``make bench`` prints the start-up
+times). A module whose commands are not in ``COMMANDS`` is imported at start-up, which works but is
+slow: ``cli/tests/test_main.py`` says which names to add.
 
 Every command reports errors the same way (:mod:`cli.errors`): one ``Error: ...`` line on
 standard error and an exit status, 2 for a user mistake; click's own usage errors included.
@@ -19,7 +23,9 @@ import click
 from cli.errors import report
 
 COMMAND_MODULES: tuple[str, ...] = (
+    "cli.accounts",
     "cli.client",
+    "cli.views",
     "cli.officials",
     "cli.roster",
     "cli.rulings",
@@ -32,9 +38,32 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.check",
     "cli.generate",
     "cli.demo",
+    "cli.arena",
     "cli.group_playoff",
     "cli.dlq",
 )
+
+# command name -> the module that registers it (kept complete by cli/tests/test_main.py)
+COMMANDS: dict[str, str] = {
+    **dict.fromkeys(("account", "login", "logout"), "cli.accounts"),
+    **dict.fromkeys(("create", "invite", "join", "report", "token"), "cli.client"),
+    **dict.fromkeys(("show", "games"), "cli.views"),
+    **dict.fromkeys(("appoint", "audit", "revoke", "withdraw"), "cli.officials"),
+    **dict.fromkeys(("players", "start"), "cli.roster"),
+    **dict.fromkeys(("bye", "correct"), "cli.rulings"),
+    **dict.fromkeys(("absent", "penalty", "result"), "cli.boards"),
+    "roundrobin": "cli.roundrobin",
+    "bracket": "cli.bracket",
+    **dict.fromkeys(("crosstable", "standings", "trf"), "cli.standings"),
+    **dict.fromkeys(("excuse", "pair"), "cli.pair"),
+    "check": "cli.check",
+    "generate": "cli.generate",
+    "demo": "cli.demo",
+    **dict.fromkeys(("arena", "boost", "leave", "pause"), "cli.arena"),
+    "group-playoff": "cli.group_playoff",
+    "export": "cli.exports",
+    "dlq": "cli.dlq",
+}
 
 
 class ArbiterGroup(click.Group):
@@ -63,6 +92,15 @@ class ArbiterGroup(click.Group):
             sys.exit(code)
         return code
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMANDS.get(cmd_name)
+        if cmd_name not in self.commands and module is not None:
+            importlib.import_module(module).register(self)  # all the module's commands at once
+        return self.commands.get(cmd_name)
+
 
 def build_cli() -> click.Group:
     @click.group(cls=ArbiterGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -70,8 +108,10 @@ def build_cli() -> click.Group:
     def arbiter() -> None:
         """Arbiter: tournaments for chess and draughts."""
 
+    lazy = set(COMMANDS.values())
     for name in COMMAND_MODULES:
-        importlib.import_module(name).register(arbiter)
+        if name not in lazy:
+            importlib.import_module(name).register(arbiter)
     return arbiter
 
 

@@ -15,10 +15,9 @@ import uuid
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from cli.client import api_options, make_api
+from cli.text import plural
 
 
 def _json(data: Any) -> None:
@@ -59,7 +58,7 @@ def register(group: click.Group) -> None:
         if as_json:
             _json(arbiter)
             return
-        scope = "the whole tournament" if arbiter["games"] is None else f"{len(arbiter['games'])} game(s)"
+        scope = "the whole tournament" if arbiter["games"] is None else plural(len(arbiter["games"]), "game")
         click.echo(f"appointed {arbiter['name']} ({arbiter['account_id']}) arbiter for {scope}")
 
     @group.command()
@@ -74,7 +73,7 @@ def register(group: click.Group) -> None:
         if as_json:
             _json(left)
             return
-        click.echo(f"revoked {account}; {len(left['arbiters'])} arbiter(s) left")
+        click.echo(f"revoked {account}; {plural(len(left['arbiters']), 'arbiter')} left")
 
     @group.command()
     @click.argument("tournament", type=click.UUID)
@@ -106,11 +105,12 @@ def register(group: click.Group) -> None:
         if as_json:
             _json(log)
             return
-        table = Table(title=f"Decisions in {tournament}")
-        for column in ("at", "by", "role", "kind", "subject", "detail", "reason"):
-            table.add_column(column)
+        # one decision a block: when and what, who decided in what capacity, the details (80 columns)
+        click.echo(f"Decisions in {tournament}")
         for e in log["entries"]:
-            table.add_row(
-                e["at"], e["by"], e["role"], e["kind"], _subject(e["subject"]), e["detail"], e["reason"] or ""
-            )
-        Console().print(table)
+            click.echo(f"{e['at']}  {e['kind']}")
+            click.echo(f"  by {e['by']} ({e['role']})")
+            click.echo(f"  {_subject(e['subject'])}")
+            for text in (e["detail"], e["reason"] and f"reason: {e['reason']}"):
+                if text:
+                    click.echo(f"  {text}")

@@ -21,10 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
 from cli.client import api_options, make_api
+from cli.text import console, plural, table
 
 TITLES = ("GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM")
 # by the file's extension: what the import sends it as
@@ -63,11 +62,11 @@ def register(group: click.Group) -> None:
     @players.command("add")
     @click.argument("tournament", type=click.UUID)
     @click.argument("name")
-    @click.option("--fide-id", type=click.IntRange(1, 2_000_000_000))
+    @click.option("--fide-id", type=click.IntRange(1, 2_000_000_000), help="the FIDE id")
     @click.option("--federation", help="FIDE's three-letter code, e.g. SUI")
-    @click.option("--title", type=click.Choice(TITLES, case_sensitive=False))
-    @click.option("--sex", type=click.Choice(["m", "w"], case_sensitive=False))
-    @click.option("--birth-year", type=click.IntRange(1900, 2100))
+    @click.option("--title", type=click.Choice(TITLES, case_sensitive=False), help="the FIDE title")
+    @click.option("--sex", type=click.Choice(["m", "w"], case_sensitive=False), help="as in the FIDE list")
+    @click.option("--birth-year", type=click.IntRange(1900, 2100), help="the year of birth")
     @click.option("--rating", "rating_standard", type=click.IntRange(0, 4000), help="FIDE standard rating")
     @click.option("--rapid-rating", "rating_rapid", type=click.IntRange(0, 4000), help="FIDE rapid rating")
     @api_options
@@ -117,7 +116,7 @@ def register(group: click.Group) -> None:
         if as_json:
             _json(imported)
             return
-        click.echo(f"imported {len(imported['players'])} players from {file}")
+        click.echo(f"imported {plural(len(imported['players']), 'player')} from {file}")
 
     @players.command("list")
     @click.argument("tournament", type=click.UUID)
@@ -130,12 +129,19 @@ def register(group: click.Group) -> None:
         if as_json:
             _json(data)
             return
-        table = Table(title=f"Starting rank of {tournament}")
-        for column in ("#", "Title", "Name", "Fed", "FIDE id", "Rating", "Rapid", "Status", "Player"):
-            table.add_column(column, justify="right" if column in ("#", "Rating", "Rapid") else "left")
+        # the status only where someone's is not "active": the ids need their 36 of the 80 columns
+        statuses = any(p["status"] != "active" for p in data["players"])
+        columns = ("#", "", "Name", "Fed", "FIDE id", "Rtg", "Rpd", *(("Status",) if statuses else ()))
+        out = table(
+            *columns,
+            "Player",
+            title=f"Starting rank of {tournament}",
+            right=("#", "Rtg", "Rpd"),
+            whole=("Player",),
+        )
         for p in data["players"]:
             profile = p.get("profile") or {}
-            table.add_row(
+            out.add_row(
                 str(p["rank"]),
                 profile.get("title") or "",
                 p["name"],
@@ -143,10 +149,10 @@ def register(group: click.Group) -> None:
                 str(profile.get("fide_id") or ""),
                 str(p["rating"] or ""),
                 str(profile.get("rating_rapid") or ""),
-                p["status"],
+                *((p["status"],) if statuses else ()),
                 p["player_id"],
             )
-        Console().print(table)
+        console().print(out)
 
     @players.command("confirm")
     @click.argument("tournament", type=click.UUID)
@@ -175,7 +181,9 @@ def register(group: click.Group) -> None:
         if as_json:
             _json(t)
             return
-        click.echo(f"removed {player} from {t['name']} ({len(t['entries'])} entries left)")
+        click.echo(
+            f"removed {player} from {t['name']} ({plural(len(t['entries']), 'entry', 'entries')} left)"
+        )
 
     @group.command()
     @click.argument("tournament", type=click.UUID)
@@ -192,4 +200,4 @@ def register(group: click.Group) -> None:
         playing = [e for e in t["entries"] if e["status"] == "active"]
         rounds = (t.get("fide") or {}).get("rounds")
         detail = f", {rounds} rounds" if rounds else ""
-        click.echo(f"started {t['name']}: {len(playing)} players{detail}")
+        click.echo(f"started {t['name']}: {plural(len(playing), 'player')}{detail}")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import click
-from rich.console import Console
 from rich.table import Table
 
+from cli.text import console
 from services.pairing.domain.rounds.berger import BYE, Pairing, RoundRobinError, round_robin
 
 
@@ -38,7 +38,7 @@ def roundrobin_command(players: int, double: bool, as_json: bool) -> None:
         table.add_column(f"Board {board}")
     for number, rnd in enumerate(rounds, start=1):
         table.add_row(str(number), *(_board(pairing) for pairing in rnd))
-    Console().print(table)
+    console().print(table)
 
 
 def _board(pairing: Pairing) -> str:

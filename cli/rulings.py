@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from cli.client import DEFAULT_URLS, OUTCOMES, Api
+from cli.client import DEFAULT_URLS, FORFEITS_AS_ARGUMENTS, OUTCOMES, Api, json_option, token_option
 
 
 def _options(f: Any) -> Any:
@@ -28,11 +28,10 @@ def _options(f: Any) -> Any:
         envvar="ARBITER_PAIRING_URL",
         default=DEFAULT_URLS["pairing"],
         show_default=True,
+        show_envvar=True,
         help="base URL of the pairing service",
     )(f)
-    f = click.option("--token", envvar="ARBITER_TOKEN", help="bearer token (JWT)")(f)
-    f = click.option("--json", "as_json", is_flag=True, help="print the raw JSON")(f)
-    return f
+    return token_option(json_option(f))
 
 
 def _api(pairing_url: str, token: str | None) -> Api:
@@ -46,7 +45,7 @@ def _reason(value: str) -> str:
 
 
 def register(group: click.Group) -> None:
-    @group.command()
+    @group.command(context_settings=FORFEITS_AS_ARGUMENTS)
     @click.argument("game", type=click.UUID)
     @click.argument("result", type=click.Choice(OUTCOMES))
     @click.option("--reason", required=True, help="why the result changes (kept with the correction)")

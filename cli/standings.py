@@ -12,7 +12,10 @@
   opponent adds nothing to BH, SB and FB, and WIN does not count the pairing-allocated bye), which a
   TRF file cannot say; the default is the preset's rule, else C.07's dummy opponent. A platform
   tournament's export reads back to its own table with it.
-- ``arbiter crosstable FILE.trf``: every round of every player, in rank order.
+- ``arbiter crosstable FILE.trf [--json]``: every round of every player, in rank order.
+
+Half points are written ½ (``2½``) in every table; ``--json`` gives numbers (``2.5``) and each row's
+``name``. Tables fit 80 columns when the output is no terminal (a terminal: its width).
 - ``arbiter trf FILE.trf``: the file as Arbiter reads it, written again (the round-trip check; lines
   end with LF whatever the file used).
 
@@ -26,16 +29,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sys
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.table import Table as RichTable
 
 from cli.errors import CliError
+from cli.text import console, points
+from cli.text import table as text_table
 from cli.trf_files import read_trf
 from services.standings.domain.codes import TieBreak, TieBreakCodeError, parse_codes
 from services.standings.domain.context import Rules, Value
@@ -114,18 +115,7 @@ def _json_value(value: Value) -> int | float | None:
 
 
 def _text(value: Value) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, Fraction):
-        if value.denominator == 1:
-            return f"{value.numerator}"
-        text = f"{float(value):.2f}".rstrip("0")
-        return text
-    return str(value)
-
-
-def _console() -> Console:
-    return Console(width=None if sys.stdout.isatty() else 240, highlight=False)
+    return points(value)
 
 
 _OPTIONS = [
@@ -184,8 +174,11 @@ def standings_command(
     if as_json:
         rows: list[dict[str, Any]] = []
         for row in table.rows:
+            player = doc.players[row.start]
             item: dict[str, Any] = {
                 "start": row.start,
+                "name": player.name,
+                "rating": player.rating or None,
                 "rank": row.rank,
                 "points": float(row.points),
                 "tiebreaks": {code: _json_value(v) for code, v in row.tiebreaks.items()},
@@ -195,7 +188,8 @@ def standings_command(
             rows.append(item)
         click.echo(json.dumps(rows, indent=1))
         return
-    out = RichTable(title=f"{doc.name or Path(trf_file).name} — after round {table.rounds}")
+    title = f"{doc.name or Path(trf_file).name} — after round {table.rounds}"
+    out = text_table()
     out.add_column("Rank", justify="right")
     out.add_column("No", justify="right")
     out.add_column("Name")
@@ -215,14 +209,14 @@ def standings_command(
             *(_text(v) for v in row.tiebreaks.values()),
             *(_text(row.shown[code]) for code in shown),
         )
-    console = _console()
-    console.print(out)
+    screen = console()
+    screen.print(title, out, sep="\n")
     note = f"C.07 edition {table.edition.value}; tie-breaks: {', '.join(t.code for t in table.tiebreaks)}"
     if shown:
         note += f"; shown for information: {', '.join(shown)}"
-    console.print(note)
+    screen.print(note)
     if table.lots is not None and table.lots.groups:
-        console.print(f"lots drawn with seed {table.lots.seed!r}: {table.lots.to_dict()['groups']}")
+        screen.print(f"lots drawn with seed {table.lots.seed!r}: {table.lots.to_dict()['groups']}")
 
 
 _RESULT_TEXT = {"1": "1", "=": "½", "0": "0", "W": "1", "D": "½", "L": "0"}
@@ -231,19 +225,22 @@ _RESULT_TEXT = {"1": "1", "=": "½", "0": "0", "W": "1", "D": "½", "L": "0"}
 @click.command("crosstable")
 @click.argument("trf_file", metavar="INPUT.trf")
 @_with_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 def crosstable_command(
-    trf_file: str, edition: str | None, unrated: int | None, pairing: str | None, byes: str | None
+    trf_file: str,
+    edition: str | None,
+    unrated: int | None,
+    pairing: str | None,
+    byes: str | None,
+    as_json: bool,
 ) -> None:
     """Print the crosstable of a TRF file, in rank order."""
     doc, table = _table(trf_file, None, edition, unrated, pairing, None, byes)
-    out = RichTable(title=f"{doc.name or Path(trf_file).name} — crosstable")
-    out.add_column("Rank", justify="right")
-    out.add_column("No", justify="right")
-    out.add_column("Name")
-    out.add_column("Rtg", justify="right")
-    for r in range(1, table.rounds + 1):
-        out.add_column(f"R{r}", justify="right")
-    out.add_column("Pts", justify="right")
+    if as_json:
+        click.echo(json.dumps(_crosstable_json(doc, table), indent=1))
+        return
+    title = f"{doc.name or Path(trf_file).name} — crosstable"
+    lines = []
     for row in table.rows:
         player = doc.players[row.start]
         cells = []
@@ -256,15 +253,73 @@ def crosstable_command(
             else:
                 result = _RESULT_TEXT.get(entry.result.value, entry.result.value)
                 cells.append(f"{entry.opponent}{entry.colour.value}{result}")
-        out.add_row(
-            str(row.rank),
-            str(row.start),
-            player.name,
-            str(player.rating or ""),
-            *cells,
-            _text(row.points),
+        lines.append(
+            (str(row.rank), str(row.start), player.name, str(player.rating or ""), cells, row.points)
         )
-    _console().print(out)
+    screen = console()
+    for first, last in _round_blocks(lines, table.rounds, screen.width):
+        if first == 1:
+            screen.print(title)
+        out = text_table()
+        for head in ("#", "SNo"):
+            out.add_column(head, justify="right")
+        out.add_column("Name", no_wrap=True, overflow="ellipsis", min_width=NAME_MIN, max_width=NAME_MAX)
+        out.add_column("Rtg", justify="right")
+        for r in range(first, last + 1):
+            out.add_column(f"R{r}", justify="right", no_wrap=True)
+        out.add_column("Pts", justify="right", no_wrap=True)
+        for rank, start, name, rating, cells, total in lines:
+            out.add_row(rank, start, name, rating, *cells[first - 1 : last], _text(total))
+        screen.print(out)
+
+
+NAME_MIN, NAME_MAX = 12, 24
+
+
+def _round_blocks(lines: list[Any], rounds: int, width: int) -> list[tuple[int, int]]:
+    """The rounds in blocks of as many as fit ``width`` next to rank, number, name, rating and points
+    (one block when all do): ``[(first, last), ...]``."""
+    cell = max([len(c) for *_, cells, _ in lines for c in cells] + [len(f"R{rounds}")], default=3)
+    fixed = sum(max([len(line[i]) for line in lines] + [3]) + 1 for i in (0, 1, 3))
+    fixed += NAME_MIN + 1 + max([len(_text(line[5])) for line in lines] + [3])
+    per_block = max(1, (width - fixed) // (cell + 1))
+    return [(first, min(first + per_block - 1, rounds)) for first in range(1, rounds + 1, per_block)] or [
+        (1, 0)
+    ]
+
+
+def _crosstable_json(doc: TrfDocument, table: Table) -> list[dict[str, Any]]:
+    """The rows in rank order; each round as the file has it: the opponent's start number (None: no
+    opponent), the colour (w, b or None), the result code of TRF (1 = 0 + - W D L H F U Z)."""
+    rows = []
+    for row in table.rows:
+        player = doc.players[row.start]
+        rounds: list[dict[str, Any]] = []
+        for r in range(1, table.rounds + 1):
+            entry = player.entry(r)
+            if entry is None:
+                rounds.append({"round": r, "opponent": None, "colour": None, "result": None})
+                continue
+            colour = entry.colour.value if entry.opponent is not None else None
+            rounds.append(
+                {
+                    "round": r,
+                    "opponent": entry.opponent,
+                    "colour": colour or None,
+                    "result": entry.result.value,
+                }
+            )
+        rows.append(
+            {
+                "rank": row.rank,
+                "start": row.start,
+                "name": player.name,
+                "rating": player.rating or None,
+                "points": float(row.points),
+                "rounds": rounds,
+            }
+        )
+    return rows
 
 
 @click.command("trf")

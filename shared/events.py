@@ -323,6 +323,15 @@ class FideSettings(BaseModel):
     late_entry_bye: Literal["zero", "half"] = Field("zero", description="for the rounds a late entry missed")
 
 
+class ArenaSettings(BaseModel):
+    """The arena's own settings (RULES.md §3, docs/arena.md): how long it runs from its start."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    duration_minutes: int = Field(
+        ge=1, le=480, description="10 minutes to 8 hours by the rules (registration enforces them)"
+    )
+
+
 class GroupPlayoffSettings(BaseModel):
     """The settings of a `group-playoff` event (RULES.md §5) the other services need: the recorded lot
     that draws the groups (its seed, who drew it; when: the start)."""
@@ -360,6 +369,7 @@ class TournamentSettings(BaseModel):
         description="platform: the announced duration from the start; then games still running get ten "
         "more minutes, the tournament closes and no further round is paired (RULES.md §2)",
     )
+    arena: ArenaSettings | None = Field(None, description="arena only")
     group_playoff: GroupPlayoffSettings | None = Field(None, description="group-playoff only")
 
 
@@ -394,6 +404,15 @@ class PlayerJoined(Event):
 @register
 class PlayerLeft(Event):
     TYPE: ClassVar[str] = "player.left"
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+
+
+@register
+class PlayerPaused(Event):
+    """An arena's player paused: out of the waiting pool until they join again, keeping their score."""
+
+    TYPE: ClassVar[str] = "player.paused"
     tournament_id: uuid.UUID
     player_id: uuid.UUID
 
@@ -489,6 +508,27 @@ class RoundPaired(Event):
     )
     matches: list[PairedMatch] = Field(default_factory=list, description="knockouts: the round's matches")
     variant: Variant = Field(Variant.CHESS, description="the tournament's variant: the board its games use")
+
+
+class ArenaGame(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    game_id: uuid.UUID
+    white: uuid.UUID
+    black: uuid.UUID
+
+
+@register
+class ArenaPaired(Event):
+    """An arena pass paired these games (docs/arena.md): clocks creates and starts them at once. A game is
+    announced once per pass that made it; a worker taking over an arena may announce it again (same id)."""
+
+    TYPE: ClassVar[str] = "arena.paired"
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    games: list[ArenaGame]
+    time_control: TimeControl
+    paired_at: dt.datetime
+    variant: Variant = Field(Variant.CHESS, description="the arena's variant: the board its games use")
 
 
 @register
@@ -612,6 +652,14 @@ class GroupPlayoffAnnounced(Event):
 # clocks
 
 
+class Sides(BaseModel):
+    """A yes or no for each side of a game (an arena game's boost)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    white: bool = False
+    black: bool = False
+
+
 @register
 class GameStarted(Event):
     TYPE: ClassVar[str] = "game.started"
@@ -645,6 +693,7 @@ class GameFinished(Event):
     decision: DecisionBy | None = Field(
         None, description="who entered the result, when it was not played out on the server"
     )
+    boost: Sides | None = Field(None, description="arena games: who took the boost")
 
 
 @register

@@ -61,7 +61,7 @@ class EventCollector:
     def take_pending(self) -> list[Envelope]:
         self.collect()
         pending, self._pending = self._pending, []
-        return pending
+        return self.wire.latest(pending)
 
     @contextlib.contextmanager
     def events_savepoint(self) -> Iterator[None]:

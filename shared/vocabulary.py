@@ -18,6 +18,7 @@ class Ruleset(StrEnum):
     KNOCKOUT = "knockout"
     DOUBLE_KNOCKOUT = "double-knockout"
     GROUP_PLAYOFF = "group-playoff"
+    ARENA = "arena"
 
 
 class System(StrEnum):

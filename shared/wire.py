@@ -16,8 +16,11 @@ D = TypeVar("D", bound=DomainEvent)
 
 
 class WireMap:
-    def __init__(self) -> None:
+    def __init__(self, *, superseded: tuple[str, ...] = ()) -> None:
+        """``superseded``: wire types that carry a whole state (a table, say), so that within one
+        transaction the last one about a tournament stands for the ones before it (see :meth:`latest`)."""
         self._mappers: dict[type[DomainEvent], Callable[[Any], Event]] = {}
+        self.superseded = frozenset(superseded)
 
     def maps(self, kind: type[D]) -> Callable[[Callable[[D], Event]], Callable[[D], Event]]:
         """Decorator: ``@wire.maps(GameFinished)`` on the function that builds its wire event."""
@@ -40,6 +43,22 @@ class WireMap:
     def envelope(self, event: DomainEvent) -> Envelope:
         wire = self.to_wire(event)
         return wrap(wire, getattr(wire, "tournament_id", None))
+
+    def latest(self, envelopes: list[Envelope]) -> list[Envelope]:
+        """The envelopes one transaction publishes, less those a later one of the same superseded type
+        about the same tournament replaces: a consumer's batch of results publishes one table per
+        tournament, the last, where it stands in the order of that tournament's events."""
+        if not self.superseded:
+            return envelopes
+        last: dict[tuple[str, object], int] = {}
+        for i, e in enumerate(envelopes):
+            if e.type in self.superseded:
+                last[(e.type, e.tournament_id)] = i
+        return [
+            e
+            for i, e in enumerate(envelopes)
+            if e.type not in self.superseded or last[(e.type, e.tournament_id)] == i
+        ]
 
     def kinds(self) -> frozenset[type[DomainEvent]]:
         return frozenset(self._mappers)

@@ -419,8 +419,10 @@ def test_the_pairing_worker_scales_on_its_queue_in_production():
     assert worker["metadata"]["name"] == "pairing-worker"
     assert "replicas" not in worker["spec"], "an apply would fight the scaler"
     assert 1 <= scaled["spec"]["minReplicaCount"] <= scaled["spec"]["maxReplicaCount"]
-    [trigger] = scaled["spec"]["triggers"]
-    assert trigger["type"] == "rabbitmq"
+    triggers = {t["type"]: t for t in scaled["spec"]["triggers"]}
+    assert set(triggers) == {"rabbitmq", "cpu"}  # rounds wait in a queue; arenas are passes: CPU
+    assert triggers["cpu"]["metricType"] == "Utilization" and int(triggers["cpu"]["metadata"]["value"]) <= 90
+    trigger = triggers["rabbitmq"]
     assert trigger["metadata"]["protocol"] == "amqp" and trigger["metadata"]["mode"] == "QueueLength"
     assert trigger["metadata"]["queueName"] in QUEUES["pairing"]
     assert trigger["metadata"]["queueName"] in " ".join(

@@ -24,7 +24,7 @@ def test_an_organiser_appoints_an_arbiter_who_withdraws_a_player(served: Served)
     game = uuid.uuid4()
     result = served.arbiter(org, "appoint", tid, str(other), "--game", str(game))
     assert result.exit_code == 0, result.output
-    assert result.output == f"appointed Other ({other}) arbiter for 1 game(s)\n"
+    assert result.output == f"appointed Other ({other}) arbiter for 1 game\n"
     result = served.arbiter(org, "appoint", tid, str(arb))
     assert result.output == f"appointed Arb ({arb}) arbiter for the whole tournament\n"
 
@@ -44,7 +44,7 @@ def test_an_organiser_appoints_an_arbiter_who_withdraws_a_player(served: Served)
     assert result.exit_code == 1 and "422 Unprocessable Entity: a decision needs its reason" in result.output
 
     result = served.arbiter(org, "revoke", tid, str(other))
-    assert result.exit_code == 0 and result.output == f"revoked {other}; 1 arbiter(s) left\n"
+    assert result.exit_code == 0 and result.output == f"revoked {other}; 1 arbiter left\n"
     result = served.arbiter(org, "revoke", tid, str(other))
     assert result.exit_code == 1 and "404 Not Found" in result.output
 

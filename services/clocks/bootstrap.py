@@ -51,7 +51,7 @@ def subscriptions(handlers: Handlers, uow_factory: Callable[[], ClocksUnitOfWork
     return [
         event_subscription(  # a reset shares round.paired's queue: it comes before the new round 1
             "clocks.round_paired",
-            ("round.paired", "tournament.reset"),
+            ("round.paired", "tournament.reset", "arena.paired"),
             handlers.from_pairing,
             uow_factory,
             translate=wire.from_pairing,

@@ -9,10 +9,13 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from services.pairing.adapters import orm, wire
+from services.pairing.adapters.arena_pool import RedisArenaPool
 from services.pairing.adapters.unit_of_work import SqlPairingUnitOfWork
 from services.pairing.adapters.views import PairingViews
 from services.pairing.config import PairingSettings
 from services.pairing.domain.rounds.pairers import fide_pairers, pairers
+from services.pairing.service_layer.arena import ArenaHandlers
+from services.pairing.service_layer.arena_ports import ArenaPool
 from services.pairing.service_layer.flows import Flows
 from services.pairing.service_layer.flows.elimination import EliminationFlow
 from services.pairing.service_layer.flows.group_playoff import GroupPlayoffFlow
@@ -43,11 +46,16 @@ class Pairing:
     views: PairingViews
     subscriptions: list[Subscription]  # the consumer's
     worker_subscriptions: list[Subscription]  # the pairing worker's
+    arena_pool: ArenaPool
 
     migrations: Path = MIGRATIONS
 
     def uow(self) -> PairingUnitOfWork:
         return self.bus.uow_factory()
+
+    def run_arena_passes(self, token: str) -> int:
+        """One tick of a pairing worker's arena loop: the games made (docs/arena.md)."""
+        return self.handlers.arena.run_passes(token, self.bus.uow_factory)
 
 
 def flows(clock: Clock, italian: OpeningTable | None = None) -> Flows:
@@ -104,6 +112,20 @@ def subscriptions(
             translate=wire.arbiter,
         ),
         event_subscription(
+            "pairing.arena",
+            ("tournament.started", "player.joined", "player.paused", "player.left"),
+            handlers.on_arena,
+            uow_factory,
+            translate=wire.arena,
+        ),
+        event_subscription(
+            "pairing.playing",
+            ("game.started", "game.finished"),
+            handlers.on_playing,
+            uow_factory,
+            translate=wire.playing,
+        ),
+        event_subscription(
             "pairing.colours_swapped",
             ("game.colours_swapped",),
             handlers.on_colours_swapped,
@@ -131,6 +153,7 @@ def bootstrap(
     clock: Clock | None = None,
     migrate: bool = False,
     relay_on_commit: bool = False,
+    arena_pool: ArenaPool | None = None,
 ) -> Pairing:
     settings = settings or PairingSettings()
     p = plumbing(
@@ -153,7 +176,9 @@ def bootstrap(
     def uow_factory() -> PairingUnitOfWork:
         return SqlPairingUnitOfWork(**p.uow_options())
 
-    handlers = Handlers(flows(p.clock, settings.italian_table()))
+    pool = arena_pool or RedisArenaPool.from_url(settings.redis_url, settings.redis_prefix)
+    arena = ArenaHandlers(pool, p.clock, lease_ms=int(settings.arena_lease_seconds * 1000))
+    handlers = Handlers(flows(p.clock, settings.italian_table()), arena)
     bus = MessageBus(uow_factory, handlers.table())
     consumer, worker = subscriptions(handlers, uow_factory)
     return Pairing(
@@ -167,4 +192,5 @@ def bootstrap(
         PairingViews(p.sessions),
         consumer,
         worker,
+        pool,
     )

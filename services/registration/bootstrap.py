@@ -73,7 +73,11 @@ def bootstrap(
         return SqlRegistrationUnitOfWork(**p.uow_options())
 
     handlers = Handlers(
-        p.clock, dt.timedelta(seconds=settings.min_lead_seconds), draw_seed, settings.italian_table()
+        p.clock,
+        dt.timedelta(seconds=settings.min_lead_seconds),
+        draw_seed,
+        settings.italian_table(),
+        arena_min_minutes=settings.arena_min_minutes,
     )
     bus: MessageBus[UnitOfWork] = MessageBus(uow_factory, handlers.table())
     return Registration(

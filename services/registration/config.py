@@ -14,3 +14,6 @@ class RegistrationSettings(CommonSettings):
     )
     min_lead_seconds: float = Field(300, ge=0, description="shortest time between creating and starting")
     scheduler_poll_seconds: float = Field(0.5, gt=0)
+    arena_min_minutes: int = Field(
+        10, ge=1, le=480, description="the shortest arena (RULES.md §3: 10 minutes; shorter for tests only)"
+    )

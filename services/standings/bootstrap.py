@@ -13,6 +13,7 @@ from services.standings.adapters import orm
 from services.standings.adapters.table_cache import TableCache
 from services.standings.adapters.unit_of_work import SqlStandingsUnitOfWork
 from services.standings.adapters.views import SqlTournamentViews
+from services.standings.adapters.wire import arena as arena_translation
 from services.standings.adapters.wire import translate
 from services.standings.config import StandingsSettings
 from services.standings.service_layer.handlers import Handlers
@@ -96,7 +97,14 @@ def subscriptions_of(
         ("standings.match_decided", "match.decided", handlers.record_decision),
         ("standings.tournament_completed", "tournament.completed", handlers.complete_tournament),
     ]
+    arena = event_subscription(  # one queue, in order: an arena's start, its later entries, its games
+        "standings.arena",
+        ("tournament.started", "player.joined", "arena.paired"),
+        handlers.record_arena,
+        uow_factory,
+        translate=arena_translation,
+    )
     return [
         event_subscription(queue, (key,), effect, uow_factory, translate=translate)
         for queue, key, effect in queues
-    ]
+    ] + [arena]

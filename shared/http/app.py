@@ -8,17 +8,19 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from flask import Request, Response, json, request
+from flask import Request, Response, json, redirect, request
 from flask.json.provider import DefaultJSONProvider
 from flask_openapi3.models.info import Info
 from flask_openapi3.openapi import OpenAPI
+from flask_openapi3_swagger.plugins import RegisterPlugin as Swagger
 from prometheus_client import CollectorRegistry
 from prometheus_flask_exporter import PrometheusMetrics
 from pydantic import BaseModel
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from shared import correlation
 from shared.http.limits import BodyLimits, HttpLimits, WSGIApp
-from shared.http.openapi import document_problems
+from shared.http.openapi import document_problems, short_operation_ids
 from shared.http.problems import Problem, install_error_handlers, validation_problem
 
 log = logging.getLogger(__name__)
@@ -91,15 +93,30 @@ def create_openapi_app(
                 log.warning("readiness check %s failed: %r", name, exc)
         return json_response({"status": "ok" if ok else "unavailable", "checks": checks}, 200 if ok else 503)
 
+    install_docs_page(app)
     document: dict[str, Any] = {}
 
     @app.get("/openapi.json", doc_ui=False)
     def openapi_document() -> Response:
         if not document:  # built once, after every route was registered
-            document.update(document_problems(app.api_doc))
+            document.update(document_problems(short_operation_ids(app.api_doc, app.url_map.iter_rules())))
         return json_response(document)
 
     return app
+
+
+DOCS = "/docs"
+
+
+def install_docs_page(app: OpenAPI) -> None:
+    """The browsable API documentation at ``/docs`` (Swagger UI, served from the pinned
+    flask-openapi3-swagger package, its scripts included: no network needed) over ``/openapi.json``,
+    the document with the problem answers. ``/docs`` redirects to the page, ``/docs/swagger``."""
+    app.register_blueprint(Swagger.register(doc_url="/openapi.json"), url_prefix=DOCS)
+
+    @app.get(DOCS, doc_ui=False)
+    def docs() -> WerkzeugResponse:
+        return redirect(f"{DOCS}/{Swagger.name}")
 
 
 class RequestIds:

@@ -6,13 +6,20 @@ A route names its own (401, 403, 404, 409) with :func:`problems`; :func:`documen
 every operation can answer: 422 (its parameters or body do not validate), 413 (a body over the
 limit) where it takes a body, 404 where its path has parameters (a malformed id names nothing), and
 503 (a dependency is down).
+
+It also makes the document read as the API is: an operation that cannot answer 401 takes no token
+(``security: []``, whatever its blueprint's default), and each operation's id is its view's name
+(``get_tournament``), the blueprint's too only where two views of one service share a name.
 """
 
 from __future__ import annotations
 
 import copy
+import re
+from collections import Counter
+from collections.abc import Iterable
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -69,6 +76,37 @@ def problems(*statuses: int) -> dict[str | int, dict[str, Any]]:
     return {status: _response(status) for status in statuses}
 
 
+class Rule(Protocol):
+    """What :func:`short_operation_ids` reads of a werkzeug routing rule."""
+
+    rule: str
+    endpoint: str
+    methods: set[str] | None
+
+
+def openapi_path(rule: str) -> str:
+    """``/tournaments/<uuid:tournament_id>`` → ``/tournaments/{tournament_id}``."""
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule)
+
+
+def short_operation_ids(doc: dict[str, Any], rules: Iterable[Rule]) -> dict[str, Any]:
+    """A copy of ``doc`` whose operation ids are the views' names (flask-openapi3 writes the blueprint,
+    the view, the path and the method into one: ``tournaments_get_tournament_tournaments__uuid_...``)."""
+    doc = copy.deepcopy(doc)
+    found: list[tuple[dict[str, Any], str]] = []
+    for rule in rules:
+        operations = doc.get("paths", {}).get(openapi_path(rule.rule), {})
+        for method in sorted(rule.methods or ()):
+            operation = operations.get(method.lower())
+            if operation is not None and "operationId" in operation:
+                found.append((operation, rule.endpoint))
+    names = Counter(endpoint.rsplit(".", 1)[-1] for _, endpoint in found)
+    for operation, endpoint in found:
+        short = endpoint.rsplit(".", 1)[-1]
+        operation["operationId"] = short if names[short] == 1 else endpoint.replace(".", "_")
+    return doc
+
+
 def document_problems(doc: dict[str, Any]) -> dict[str, Any]:
     """A copy of an OpenAPI document with the Problem schema and every operation's error answers."""
     doc = copy.deepcopy(doc)
@@ -84,6 +122,11 @@ def document_problems(doc: dict[str, Any]) -> dict[str, Any]:
             if operation is None:
                 continue
             responses = operation.setdefault("responses", {})
+            if "401" not in responses:
+                operation["security"] = []  # no token needed: a public read
+            elif "security" in operation:  # the blueprint's default and the route's, once each
+                unique = {repr(s): s for s in operation["security"]}
+                operation["security"] = list(unique.values())
             universal = [422, 503]
             if "requestBody" in operation:
                 universal.append(413)

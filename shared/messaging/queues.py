@@ -21,6 +21,8 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "pairing.player_joined",
         "pairing.arbiters",
         "pairing.colours_swapped",
+        "pairing.arena",
+        "pairing.playing",
         "pairing.round_due",
     ),
     "clocks": (
@@ -47,6 +49,7 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "standings.game_cancelled",
         "standings.match_decided",
         "standings.tournament_completed",
+        "standings.arena",
     ),
 }
 

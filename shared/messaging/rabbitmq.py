@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 
 import pika
+import pika.channel
 import pika.exceptions
 from pika.adapters.blocking_connection import BlockingChannel
 from pika.spec import Basic, BasicProperties
@@ -35,6 +36,7 @@ from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_expo
 
 from shared import metrics
 from shared.events import DEAD_LETTER_EXCHANGE, EXCHANGE, Envelope
+from shared.messaging.confirms import ConfirmingPublisher, ConnectionLost, Message
 from shared.messaging.delivery import Interrupted, Patience, deliver_batch
 from shared.messaging.errors import describe
 from shared.messaging.port import (
@@ -83,6 +85,7 @@ class RabbitMQBroker:
         self._publish_channel: BlockingChannel | None = None
         self._connected_before = False
         self._lock = threading.Lock()
+        self._publisher = ConfirmingPublisher(params, prepare=_declare_exchanges_async)
 
     # -- connection -------------------------------------------------------------------------------
     @retry(
@@ -115,16 +118,18 @@ class RabbitMQBroker:
         two to three heartbeat intervals and the next publish fails on it. A connection that is gone
         is dropped quietly; the next publish opens a new one."""
         with self._lock:
+            self._publisher.keepalive()
             if self._conn is None or not self._conn.is_open:
                 return
             try:
                 self._conn.process_data_events(time_limit=0)
             except _CONNECTION_ERRORS as exc:
-                log.info("publishing connection lost while idle (%s); reconnecting on demand", describe(exc))
+                log.info("operator connection lost while idle (%s); reconnecting on demand", describe(exc))
                 self._drop_connection()
 
     def close(self) -> None:
         with self._lock:
+            self._publisher.close()
             self._drop_connection()
 
     def _drop_connection(self) -> None:
@@ -146,36 +151,38 @@ class RabbitMQBroker:
         self.publish_stored([StoredEvent.of(e) for e in envelopes])
 
     def publish_stored(self, events: Sequence[StoredEvent]) -> None:
-        for event in events:
-            self._publish(
-                EXCHANGE,
-                event.type,
-                event.body,
-                BasicProperties(
-                    content_type="application/json",
-                    delivery_mode=pika.DeliveryMode.Persistent,
-                    message_id=str(event.event_id),
-                    type=event.type,
-                ),
-            )
-
-    def publish_raw(self, routing_key: str, body: bytes) -> None:
-        self._publish(
-            EXCHANGE, routing_key, body, BasicProperties(delivery_mode=pika.DeliveryMode.Persistent)
+        """The whole batch is published, then its confirms awaited at once (:mod:`.confirms`)."""
+        self._publish_batch(
+            [
+                (
+                    EXCHANGE,
+                    event.type,
+                    event.body,
+                    BasicProperties(
+                        content_type="application/json",
+                        delivery_mode=pika.DeliveryMode.Persistent,
+                        message_id=str(event.event_id),
+                        type=event.type,
+                    ),
+                )
+                for event in events
+            ]
         )
 
-    def _publish(self, exchange: str, key: str, body: bytes, props: BasicProperties) -> None:
+    def publish_raw(self, routing_key: str, body: bytes) -> None:
+        self._publish_batch(
+            [(EXCHANGE, routing_key, body, BasicProperties(delivery_mode=pika.DeliveryMode.Persistent))]
+        )
+
+    def _publish_batch(self, messages: Sequence[Message]) -> None:
         with self._lock:
             for attempt in (1, 2):
                 try:
-                    self._channel().basic_publish(exchange, key, body, props)
+                    self._publisher.publish(messages)
                     return
-                except pika.exceptions.NackError as exc:
-                    raise PublishError(f"broker refused {key}") from exc
-                except _CONNECTION_ERRORS as exc:
-                    self._drop_connection()  # a stale one (heartbeats missed while idle): reconnect
+                except ConnectionLost as exc:  # a stale one (heartbeats missed while idle): reconnect
                     if attempt == 2:
-                        raise PublishError(f"could not publish {key}: {exc!r}") from exc
+                        raise PublishError(f"could not publish {len(messages)} messages: {exc}") from exc
 
     # -- consuming --------------------------------------------------------------------------------
     def consume(
@@ -351,6 +358,18 @@ def _sample_depths(channel: BlockingChannel, subscriptions: Sequence[Subscriptio
 def _declare_exchanges(channel: BlockingChannel) -> None:
     channel.exchange_declare(EXCHANGE, exchange_type="topic", durable=True)
     channel.exchange_declare(DEAD_LETTER_EXCHANGE, exchange_type="direct", durable=True)
+
+
+def _declare_exchanges_async(channel: pika.channel.Channel, done: Callable[[], None]) -> None:
+    """The same on an asynchronous channel (the publisher's): ``done`` once both are declared."""
+    channel.exchange_declare(
+        EXCHANGE,
+        exchange_type="topic",
+        durable=True,
+        callback=lambda _frame: channel.exchange_declare(
+            DEAD_LETTER_EXCHANGE, exchange_type="direct", durable=True, callback=lambda _f: done()
+        ),
+    )
 
 
 def _declare_queues(channel: BlockingChannel, subscriptions: Sequence[Subscription]) -> None:

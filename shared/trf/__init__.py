@@ -6,12 +6,13 @@ with their line number (:mod:`shared.trf.reader`), the point system a file decla
 ``write(parse(text)) == text`` for files in canonical layout.
 """
 
-from shared.trf.model import ByeRecord, Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.model import NOT_PAIRED, ByeRecord, Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
 from shared.trf.points import declared_points
 from shared.trf.reader import TrfError, decode, parse, read
 from shared.trf.writer import write
 
 __all__ = [
+    "NOT_PAIRED",
     "ByeRecord",
     "Colour",
     "PlayerRecord",

@@ -73,6 +73,15 @@ class RoundEntry:
     result: ResultCode
 
 
+NOT_PAIRED = RoundEntry(None, Colour.NONE, ResultCode.ZERO_POINT_BYE)
+"""``0000 - Z``: a round the player is not paired in and scores nothing for — withdrawn, left out after an
+unexcused absence, not yet (or no longer) in the event. TRF-16 calls ``Z`` a known absence and reads a
+blank block the same way; bbpPairings and JaVaFo leave such a player out of the round and count no
+points, and C.07 counts it as a voluntary unplayed round. Every TRF writer of the project (pairing's
+history of a ``fide-rapid`` event, the standings' export) codes such a round with this block, so their
+files agree (docs/rules-decisions.md)."""
+
+
 @dataclass(slots=True)
 class PlayerRecord:
     """A 001 line."""

@@ -26,6 +26,7 @@ PROCESSES = {
     "clocks": ("consumer", "relay", "ticker"),
     "standings": ("consumer", "relay"),
 }
+SCALED = ("standings", "pairing")  # the services whose consumers compete on their queues
 JWT_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef"
 
 
@@ -80,6 +81,7 @@ class Stack:
     servers: Servers
     workdir: Path
     services: tuple[str, ...] = tuple(PROCESSES)
+    consumers: int = 1  # consumer processes of standings and pairing (the benchmark's scale-out)
     urls: dict[str, str] = field(default_factory=dict)
     processes: list[Process] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
@@ -96,6 +98,10 @@ class Stack:
                 "ARBITER_MIN_LEAD_SECONDS": "1",
                 "ARBITER_SCHEDULER_POLL_SECONDS": "0.1",
                 "ARBITER_CLOCKS_TICK_SECONDS": "0.05",
+                # arenas: a two-minute arena is allowed here, and workers pass and take over fast
+                "ARBITER_ARENA_MIN_MINUTES": "1",
+                "ARBITER_ARENA_PASS_SECONDS": "0.2",
+                "ARBITER_ARENA_LEASE_SECONDS": "2",
                 "ARBITER_WEB_WORKERS": "2",
                 # short, so the limits' e2e tests see stalled clients timed out soon
                 "ARBITER_BODY_TIMEOUT_SECONDS": "5",
@@ -127,7 +133,8 @@ class Stack:
                 f"services.{service}.entrypoints.app:create_app()",
             ]
             self._spawn(f"{service}-web", web)
-            for i, process in enumerate(PROCESSES[service]):
+            extra = ("consumer",) * (self.consumers - 1) if service in SCALED else ()
+            for i, process in enumerate(PROCESSES[service] + extra):
                 health = free_port()
                 self._spawn(
                     f"{service}-{process}-{i}",
@@ -172,8 +179,8 @@ class Stack:
 
 
 @contextlib.contextmanager
-def running_stack(servers: Servers, workdir: Path) -> Iterator[Stack]:
-    stack = Stack(servers, workdir)
+def running_stack(servers: Servers, workdir: Path, *, consumers: int = 1) -> Iterator[Stack]:
+    stack = Stack(servers, workdir, consumers=consumers)
     try:
         stack.start()
         yield stack

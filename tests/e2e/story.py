@@ -145,6 +145,12 @@ class Story:
             self.report_result(game, outcome, white, "agreement")
             self.report_result(game, outcome, black, "agreement")
 
+    def call_text(self, service: str, path: str) -> str:
+        """A GET whose answer is a file (a TRF, a CSV): its text."""
+        response = self.http.get(self.urls[service] + path)
+        assert response.status_code == 200, f"GET {path}: {response.status_code} {response.text}"
+        return response.text
+
     def standings(self, tournament: uuid.UUID) -> dict[str, Any]:
         return self.call("standings", "GET", f"/tournaments/{tournament}/standings")
 

@@ -24,6 +24,7 @@ import pytest
 
 from shared.http.auth import issue_token
 from shared.testing.polling import wait_for
+from tests.e2e.group_playoffs import Event, page_or_none, rated
 from tests.e2e.stack import Stack
 from tests.e2e.story import Account, Story
 
@@ -85,6 +86,7 @@ MATRIX: dict[str, dict[str, int]] = {
     "PATCH /tournaments/{tournament_id}/players/{player_id}": row(403, 403, 403, 403, 200, 200, 403),
     "DELETE /tournaments/{tournament_id}/players/{player_id}": row(403, 403, 403, 403, 200, 200, 403),
     "POST /tournaments/{tournament_id}/entries/{player_id}/confirm": row(403, 403, 403, 403, 200, 200, 403),
+    "POST /tournaments/{tournament_id}/entries/{player_id}/pause": row(403, 200, 403, 403, 200, 200, 200),
     # pairing
     "POST /tournaments/{tournament_id}/rounds/{number}/publish": row(403, 403, 403, 403, 200, 200, 403),
     "POST /games/{game_id}/correction": row(403, 403, 403, 403, 200, 200, 403),
@@ -101,6 +103,15 @@ MATRIX: dict[str, dict[str, int]] = {
     "POST /tournaments/{tournament_id}/invites": row(403, 403, 403, 403, 403, 201, 403),
     "DELETE /tournaments/{tournament_id}/invites/{token}": row(403, 403, 403, 403, 403, 200, 403),
     "POST /presence": row(403, 403, 403, 403, 403, 403, 204),
+    # fide-rapid (issue 10): rounds paired and absences excused on an arbiter's command
+    "POST /tournaments/{tournament_id}/rounds/{number}/pair": row(403, 403, 403, 403, 201, 201, 403),
+    "POST /tournaments/{tournament_id}/absences/{player_id}/excuse": row(403, 403, 403, 403, 200, 200, 403),
+    # group-playoff (issue 11): the organiser's alone (RULES.md §5); the lot before the phase it opens
+    "POST /tournaments/{tournament_id}/entries/{player_id}/refuse": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/groups/{group}/lots": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/phases": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/deadlines": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /games/{game_id}/boost": row(403, 200, 403, 403, 403, 403, 403),
 }
 SERVICE_OF = {
     "POST /accounts": "registration",
@@ -115,6 +126,14 @@ SERVICE_OF = {
     "POST /games/{game_id}/absence": "clocks",
     "POST /games/{game_id}/penalties": "clocks",
     "POST /presence": "clocks",
+    # fide-rapid
+    "POST /tournaments/{tournament_id}/rounds/{number}/pair": "pairing",
+    "POST /tournaments/{tournament_id}/absences/{player_id}/excuse": "pairing",
+    # group-playoff
+    "POST /tournaments/{tournament_id}/groups/{group}/lots": "pairing",
+    "POST /tournaments/{tournament_id}/phases": "pairing",
+    "POST /tournaments/{tournament_id}/deadlines": "pairing",
+    "POST /games/{game_id}/boost": "clocks",
 }
 
 
@@ -138,6 +157,9 @@ class World:
     players: list[Account]
     rounds: int = 0  # rounds whose games the clocks hold
     games: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    organiser: Account | None = None  # None: the matrix's organiser
+    reads: list[tuple[str, str]] = field(default_factory=list)  # more of what the services store of it
+    absent: list[Account] = field(default_factory=list)  # fide-rapid: who lost round 1 at the default time
 
 
 class Matrix:
@@ -170,6 +192,10 @@ class Matrix:
         self.withdrawing = self.started_knockout(4, publish=False)
         self.swiss = self.platform_swiss()
         self.fide = self.fide_event()
+        self.fide_started = self.fide_after_round_one()
+        self.gp_entries = self.group_playoff_entries()
+        self.gp = self.group_playoff_tied()
+        self.arena = self.running_arena()
 
     # -- building the worlds ---------------------------------------------------------------------------
     def _arbiter(self, name: str) -> Account:
@@ -181,15 +207,14 @@ class Matrix:
     def player(self, prefix: str = "M") -> Account:
         return self.story.register(f"{prefix} {next(self.counter)}", 1500 + next(self.counter) % 500)
 
-    def appoint(self, tid: uuid.UUID) -> None:
+    def appoint(self, tid: uuid.UUID, organiser: Account | None = None) -> None:
         s = self.story
+        organiser = organiser or self.organiser
         for body in (
             {"account_id": str(self.arbiter_in.id)},
             {"account_id": str(self.arbiter_out.id), "games": [str(uuid.uuid4())]},
         ):
-            s.call(
-                "registration", "POST", f"/tournaments/{tid}/arbiters", body, self.organiser.token, expect=201
-            )
+            s.call("registration", "POST", f"/tournaments/{tid}/arbiters", body, organiser.token, expect=201)
 
     def knockout_draft(self, n: int, **knockout: Any) -> World:
         s = self.story
@@ -238,7 +263,7 @@ class Matrix:
             body = {"password": SWISS_PASSWORD}
             s.call("registration", "POST", f"/tournaments/{tid}/entries", body, p.token, expect=201)
         s.wait_status(tid, "started")
-        world = World(tid, players, rounds=1)
+        world = World(tid, players, rounds=1, reads=[("registration", f"/tournaments/{tid}/invites")])
         world.games[1] = s.wait_games(tid, 1, 4)
         by_id = {p.id: p for p in players}
         for game in world.games[1][:2]:  # two results in, so there are games to correct; round 2 unpaired
@@ -250,37 +275,144 @@ class Matrix:
         )
         return world
 
+    def created(self, name: str, ruleset: str, **settings: Any) -> uuid.UUID:
+        """A tournament of ``ruleset`` the organiser created, with the arbiters appointed."""
+        body = {"name": name, "ruleset": ruleset, **settings}
+        answer = self.story.call(
+            "registration", "POST", "/tournaments", body, self.organiser.token, expect=201
+        )
+        tid = uuid.UUID(answer["id"])
+        self.appoint(tid)
+        return tid
+
+    def fide_created(self, name: str) -> uuid.UUID:
+        tc = {"base_seconds": 900, "increment_seconds": 10}
+        return self.created(name, "fide-rapid", time_control=tc, fide={"rounds": 3})
+
     def fide_event(self) -> World:
         s = self.story
-        body = {
-            "name": "matrix fide-rapid",
-            "ruleset": "fide-rapid",
-            "time_control": {"base_seconds": 900, "increment_seconds": 10},
-            "fide": {"rounds": 3},
-        }
-        tid = uuid.UUID(
-            s.call("registration", "POST", "/tournaments", body, self.organiser.token, expect=201)["id"]
-        )
-        self.appoint(tid)
+        tid = self.fide_created("matrix fide-rapid")
         players = [self.player("Fide") for _ in range(3)]
         for p in players:  # accounts that joined: unconfirmed until an official confirms them
             s.join(p, tid)
         return World(tid, players)
 
+    def confirmed(self, tid: uuid.UUID, players: list[Account]) -> None:
+        for p in players:
+            self.story.join(p, tid)
+            path = f"/tournaments/{tid}/entries/{p.id}/confirm"
+            self.story.call("registration", "POST", path, None, self.organiser.token)
+
+    def fide_after_round_one(self) -> World:
+        """A started fide-rapid event of four accounts whose round 1 ended in two absences at the default
+        time (one on each board): round 2 may be paired, and either absence excused."""
+        s, token = self.story, self.organiser.token
+        tid = self.fide_created("matrix fide-rapid started")
+        players = [self.player("Rapid") for _ in range(4)]
+        self.confirmed(tid, players)
+        s.call("registration", "POST", f"/tournaments/{tid}/start", None, token)
+        rounds = f"/tournaments/{tid}/rounds"
+        wait_for(
+            lambda: s._request("pairing", "GET", f"{rounds}/1/preview", None, {})[0] == 200,
+            timeout=30,
+            what="pairing to start the event",
+        )
+        s.call("pairing", "POST", f"{rounds}/1/pair", None, token, expect=201)
+        s.call("pairing", "POST", f"{rounds}/1/publish", None, token)
+        games = sorted(s.wait_games(tid, 1, 2), key=lambda g: g["board"])
+        by_id = {str(p.id): p for p in players}
+        absent = [by_id[games[0]["black"]["player_id"]], by_id[games[1]["white"]["player_id"]]]
+        for game, player in zip(games, absent, strict=True):
+            s.call("clocks", "POST", f"/games/{game['id']}/absence", {"player_id": str(player.id)}, token)
+        wait_for(
+            lambda: s.call("pairing", "GET", f"{rounds}/2/preview")["pairable"],
+            timeout=30,
+            what="round 1 complete",
+        )
+        reads = [("pairing", f"{rounds}/2/preview"), ("pairing", f"{rounds}/2/pairings")]
+        return World(tid, players, rounds=1, reads=reads, absent=absent)
+
+    def group_playoff_created(self, name: str) -> uuid.UUID:
+        closes = dt.datetime.now(dt.UTC) + dt.timedelta(days=7)
+        tc = {"base_seconds": 0, "increment_seconds": 0, "days_per_move": 2}
+        return self.created(
+            name, "group-playoff", time_control=tc, group_playoff={"closes_at": closes.isoformat()}
+        )
+
+    def group_playoff_entries(self) -> World:
+        """A group-playoff event before its start, three entries in (refusals)."""
+        tid = self.group_playoff_created("matrix group-playoff entries")
+        players = [rated(self.story, f"Entry {next(self.counter)}", 1800) for _ in range(3)]
+        for p in players:
+            self.story.join(p, tid)
+        return World(tid, players)
+
+    def group_playoff_tied(self) -> World:
+        """A started group-playoff event whose group games and play-off are played: group II in order,
+        group I with its first two tied after a 1:1 play-off, so the organiser's lot decides them (4T1
+        (f)) before phase 2 may be announced."""
+        s = self.story
+        tid = self.group_playoff_created("matrix group-playoff")
+        players = [rated(s, f"Group {next(self.counter)}", 1990 - 20 * i) for i in range(8)]
+        self.confirmed(tid, players)
+        s.call("registration", "POST", f"/tournaments/{tid}/start", None, self.organiser.token)
+        page = wait_for(lambda: page_or_none(s, str(tid)), timeout=30, what="the groups")
+        level = ["A", "B"]  # each wins a game of the match: 1:1
+        event = Event(s, self.organiser, players, {("group", frozenset("AB")): level})
+        event.script[("playoff", frozenset("AB"))] = level
+        event.tid = str(tid)
+        event.role.update(zip(page["lots"][0]["order"], "ABCDEFGH", strict=True))
+        event.play(lambda p: not event.open_games(p) and any(m["phase"] == "playoff" for m in p["matches"]))
+        return World(tid, players, reads=[("pairing", f"/tournaments/{tid}/group-playoff")])
+
+    def running_arena(self) -> World:
+        """A started arena of four players in two games (an hour on the clock, two hours to run: no game
+        ends and nobody is paired again while the cells run). Its own organiser: the matrix's runs the
+        Swiss, and an organiser runs one `platform` or arena competition at a time."""
+        s = self.story
+        organiser = s.register("Arena organiser matrix", 1900)
+        tid = s.create_tournament(
+            organiser,
+            ruleset="arena",
+            duration_minutes=120,
+            base_seconds=3600,
+            start_in=4,
+            name="matrix arena",
+        )
+        self.appoint(tid, organiser)
+        players = [self.player("Arena") for _ in range(4)]
+        for p in players:
+            s.join(p, tid)
+        s.wait_status(tid, "started")
+        games = wait_for(
+            lambda: (
+                len(g := s.call("clocks", "GET", f"/tournaments/{tid}/games")["games"]) == 2
+                and all(x["status"] == "running" for x in g)
+                and g
+            ),
+            timeout=30,
+            what="the arena's two games running",
+        )
+        reads = [("clocks", f"/tournaments/{tid}/games"), ("standings", f"/tournaments/{tid}/arena")]
+        return World(tid, players, games={0: games}, organiser=organiser, reads=reads)
+
     # -- reading a world -------------------------------------------------------------------------------
     def snapshot(self, world: World) -> Any:
         """Everything the four services show of the world, to the organiser (unpublished rounds too)."""
-        s, tid, token = self.story, world.id, self.organiser.token
-        reads = [
-            ("registration", f"/tournaments/{tid}"),
-            ("registration", f"/tournaments/{tid}/arbiters"),
-            ("registration", f"/tournaments/{tid}/audit"),
-            ("registration", f"/tournaments/{tid}/players"),
-            ("registration", f"/tournaments/{tid}/invites"),
-            ("pairing", f"/tournaments/{tid}"),
-            ("standings", f"/tournaments/{tid}/bracket"),
-            ("standings", f"/tournaments/{tid}/standings"),
-        ] + [("clocks", f"/tournaments/{tid}/games?round={n}") for n in range(1, world.rounds + 2)]
+        s, tid, token = self.story, world.id, (world.organiser or self.organiser).token
+        reads = (
+            [
+                ("registration", f"/tournaments/{tid}"),
+                ("registration", f"/tournaments/{tid}/arbiters"),
+                ("registration", f"/tournaments/{tid}/audit"),
+                ("registration", f"/tournaments/{tid}/players"),
+                ("pairing", f"/tournaments/{tid}"),
+                ("standings", f"/tournaments/{tid}/bracket"),
+                ("standings", f"/tournaments/{tid}/standings"),
+            ]
+            + [("clocks", f"/tournaments/{tid}/games?round={n}") for n in range(1, world.rounds + 2)]
+            + world.reads
+        )
         seen = []
         for service, path in reads:
             status, _text, answer = s._request(
@@ -451,6 +583,27 @@ def confirm(m: Matrix, who: str, ok: bool):
     return on(world, f"/entries/{entry.id}/confirm")
 
 
+def refuse(m: Matrix, who: str, ok: bool):
+    world = m.gp_entries
+    entry = world.players[1 if ok else 0]
+    return on(world, f"/entries/{entry.id}/refuse", {"reason": f"refused by {who}"})
+
+
+def pause(m: Matrix, who: str, ok: bool):
+    """An arena's player pauses: themselves, or one for each official and the service (one each)."""
+    world = m.arena
+    player = world.players[0]
+    target = {"arbiter_in": world.players[1], "organiser": world.players[2], "service": world.players[3]}
+    return on(world, f"/entries/{target.get(who, player).id}/pause", player=player)
+
+
+def boost(m: Matrix, who: str, ok: bool):
+    """The boost in an arena's game: White's, before their first move."""
+    world = m.arena
+    game = world.games[0][0]
+    return world, Request(f"/games/{game['id']}/boost", {}), m.in_game(game, world)
+
+
 def publish(m: Matrix, who: str, ok: bool):
     world = m.unpublished
     return on(world, "/rounds/1/publish")
@@ -486,6 +639,38 @@ def take_back(m: Matrix, who: str, ok: bool):
 def reset(m: Matrix, who: str, ok: bool):
     world = m.unpublished
     return on(world, "/reset")
+
+
+def pair(m: Matrix, who: str, ok: bool):
+    return on(m.fide_started, "/rounds/2/pair")  # pairing it again replaces it
+
+
+def excuse(m: Matrix, who: str, ok: bool):
+    world = m.fide_started
+    absent = world.absent[1 if who == "organiser" else 0]
+    return on(
+        world, f"/absences/{absent.id}/excuse", {"round": 1, "reason": f"excused by {who}"}, player=absent
+    )
+
+
+def lots(m: Matrix, who: str, ok: bool):
+    return on(m.gp, "/groups/I/lots", {"seed": f"drawn by {who}"})
+
+
+def phase(m: Matrix, who: str, ok: bool):
+    """Phase 2 opens once group I's lot is drawn (the lots' row runs first; alone, this draws it)."""
+    world = m.gp
+    page = m.story.call("pairing", "GET", f"/tournaments/{world.id}/group-playoff")
+    if ok and not any(lot["group"] == "I" for lot in page["lots"]):
+        body = {"seed": "drawn before phase 2"}
+        m.story.call("pairing", "POST", f"/tournaments/{world.id}/groups/I/lots", body, m.organiser.token)
+        m.settled(world)
+    return on(world, "/phases", {"phase": 2})
+
+
+def deadline(m: Matrix, who: str, ok: bool):
+    at = dt.datetime.now(dt.UTC) + dt.timedelta(days=30)
+    return on(m.gp, "/deadlines", {"phase": 2, "at": at.isoformat()})
 
 
 # the started knockout's eight games: which endpoint acts on which (results: one game per success)
@@ -571,6 +756,7 @@ TARGETS: dict[str, Target] = {
     "PATCH /tournaments/{tournament_id}/players/{player_id}": change_person,
     "DELETE /tournaments/{tournament_id}/players/{player_id}": remove_person,
     "POST /tournaments/{tournament_id}/entries/{player_id}/confirm": confirm,
+    "POST /tournaments/{tournament_id}/entries/{player_id}/pause": pause,
     "POST /tournaments/{tournament_id}/rounds/{number}/publish": publish,
     "POST /games/{game_id}/correction": correction,
     "POST /tournaments/{tournament_id}/byes": bye,
@@ -584,6 +770,15 @@ TARGETS: dict[str, Target] = {
     "POST /tournaments/{tournament_id}/invites": invite,
     "DELETE /tournaments/{tournament_id}/invites/{token}": revoke_invite,
     "POST /presence": presence,
+    # fide-rapid
+    "POST /tournaments/{tournament_id}/rounds/{number}/pair": pair,
+    "POST /tournaments/{tournament_id}/absences/{player_id}/excuse": excuse,
+    # group-playoff
+    "POST /tournaments/{tournament_id}/entries/{player_id}/refuse": refuse,
+    "POST /tournaments/{tournament_id}/groups/{group}/lots": lots,
+    "POST /tournaments/{tournament_id}/phases": phase,
+    "POST /tournaments/{tournament_id}/deadlines": deadline,
+    "POST /games/{game_id}/boost": boost,
 }
 
 
@@ -598,7 +793,19 @@ def matrix(stack: Stack) -> Iterator[Matrix]:
         story.call(
             "pairing", "POST", f"/tournaments/{world.id}/byes", body, built.organiser.token, expect=201
         )
-    for w in (built.draft, built.started, built.unpublished, built.withdrawing, built.swiss, built.fide):
+    worlds = (
+        built.draft,
+        built.started,
+        built.unpublished,
+        built.withdrawing,
+        built.swiss,
+        built.fide,
+        built.fide_started,
+        built.gp_entries,
+        built.gp,
+        built.arena,
+    )
+    for w in worlds:
         built.settled(w)
     yield built
 
@@ -631,6 +838,8 @@ def test_cell(matrix: Matrix, endpoint: str, who: str):
     ok = expected < 400
     world, request, player = TARGETS[endpoint](matrix, who, ok)
     token = matrix.tokens.get(who) if who != "player" else (player.token if player else None)
+    if who == "organiser" and world is not None and world.organiser is not None:
+        token = world.organiser.token  # the world's own organiser
     before = None
     if world is not None and not ok:
         before = matrix.last.get(world.id) or matrix.snapshot(world)

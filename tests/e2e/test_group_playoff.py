@@ -7,20 +7,18 @@ and the final placing checked exactly."""
 from __future__ import annotations
 
 import datetime as dt
-import uuid
-from typing import Any
 
 import pytest
 
 from shared.seed_draw import draw_order
 from shared.testing.polling import wait_for
-from tests.e2e.story import Account, Story
+from tests.e2e.group_playoffs import DRAW, Event, Script, page_or_none, rated
+from tests.e2e.story import Story
 
 pytestmark = pytest.mark.e2e
 
-DRAW = "="
 # group I is A B C D, group II E F G H in group order; unscripted matches go to the earlier letter
-SCRIPT: dict[tuple[str, frozenset[str]], list[str]] = {
+SCRIPT: Script = {
     ("semi-final", frozenset("AF")): [
         "A",
         "F",
@@ -32,64 +30,9 @@ SCRIPT: dict[tuple[str, frozenset[str]], list[str]] = {
 }
 
 
-class Event:
-    def __init__(self, story: Story, organiser: Account, players: list[Account]) -> None:
-        self.story, self.organiser = story, organiser
-        self.by_id = {str(p.id): p for p in players}
-        self.role: dict[str, str] = {}
-        self.tid = ""
-
-    def page(self) -> dict[str, Any]:
-        return self.story.call("pairing", "GET", f"/tournaments/{self.tid}/group-playoff")
-
-    def open_games(self, page: dict[str, Any]) -> list[tuple[dict[str, Any], int, dict[str, Any]]]:
-        return [
-            (m, i, g)
-            for m in page["matches"]
-            for i, g in enumerate(m["games"])
-            if g["result"] is None and g["how"] is None
-        ]
-
-    def play(self, done: Any) -> dict[str, Any]:
-        """Play every open game (two moves, then the result as the script says) until ``done(page)``."""
-        reported: set[str] = set()
-
-        def ready() -> dict[str, Any] | None:
-            page = self.page()
-            fresh = [g for _, _, g in self.open_games(page) if g["game_id"] not in reported]
-            return page if done(page) or fresh else None
-
-        while not done(page := wait_for(ready, timeout=30, what="the next games")):
-            for match, index, game in self.open_games(page):
-                if game["game_id"] not in reported:
-                    self._finish(match, index, game)
-                    reported.add(game["game_id"])
-        return page
-
-    def _finish(self, match: dict[str, Any], index: int, game: dict[str, Any]) -> None:
-        roles = frozenset(self.role[p] for p in match["players"])
-        script = SCRIPT.get((match["phase"], roles))
-        winner = script[index] if script is not None and index < len(script) else min(roles)
-        outcome = "1/2-1/2" if winner == DRAW else ("1-0" if self.role[game["white"]] == winner else "0-1")
-        white, black = self.by_id[game["white"]], self.by_id[game["black"]]
-        clock_game = {
-            "id": game["game_id"],
-            "white": {"player_id": game["white"]},
-            "black": {"player_id": game["black"]},
-        }
-        wait_for(  # pairing paired it; the clocks create it on round.paired
-            lambda: self.story._request("clocks", "GET", f"/games/{game['game_id']}", None, {})[0] == 200,
-            timeout=30,
-            what=f"game {game['game_id']} on the clocks",
-        )
-        self.story.move(clock_game, white)  # a move each: the correspondence clocks run
-        self.story.move(clock_game, black)
-        self.story.concede(clock_game, outcome, {uuid.UUID(k): v for k, v in self.by_id.items()})
-
-
 def test_a_whole_group_playoff_event(story: Story):
     organiser = story.register("Organiser 4T1")
-    players = [_rated(story, f"GP{i}", 1990 - 20 * i) for i in range(9)]
+    players = [rated(story, f"GP{i}", 1990 - 20 * i) for i in range(9)]
     closes = dt.datetime.now(dt.UTC) + dt.timedelta(days=7)
     created = story.call(
         "registration",
@@ -117,9 +60,9 @@ def test_a_whole_group_playoff_event(story: Story):
     playing = [p for p in players if p is not players[2]]
     started = story.call("registration", "POST", f"/tournaments/{tid}/start", None, organiser.token)
     seed = started["group_playoff"]["lot_seed"]
-    event = Event(story, organiser, playing)
+    event = Event(story, organiser, playing, SCRIPT)
     event.tid = tid
-    page = wait_for(lambda: _page_or_none(story, tid), timeout=30, what="the groups")
+    page = wait_for(lambda: page_or_none(story, tid), timeout=30, what="the groups")
     # the groups from the recorded seed: the top two seeded, the other six alternately in the drawn order
     drawn = draw_order([str(p.id) for p in playing[2:]], seed)
     groups = ([str(playing[0].id), *drawn[0::2]], [str(playing[1].id), *drawn[1::2]])
@@ -164,17 +107,3 @@ def test_a_whole_group_playoff_event(story: Story):
     assert seventh["forfeited_by"] == str(h.id)
     placing = [(event.role[r["player_id"]], r["place"]) for r in page["placing"]]
     assert placing == [("E", 1), ("A", 2), ("B", 3), ("F", 4), ("G", 5), ("C", 6), ("D", 7), ("H", 8)]
-
-
-def _rated(story: Story, name: str, rating: int) -> Account:
-    from shared.http.auth import issue_token
-
-    body = {"name": name, "kind": "registered", "ratings": {"chess:correspondence": rating}}
-    created = story.call("registration", "POST", "/accounts", body, story.staff, expect=201)
-    account_id = uuid.UUID(created["id"])
-    return Account(account_id, name, issue_token(story.secret, account_id, {"player"}))
-
-
-def _page_or_none(story: Story, tid: str) -> dict[str, Any] | None:
-    status, _text, answer = story._request("pairing", "GET", f"/tournaments/{tid}/group-playoff", None, {})
-    return answer if status == 200 else None

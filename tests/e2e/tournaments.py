@@ -40,3 +40,11 @@ def play_rounds(
             white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
             result = outcome(seed[white], seed[black])
             story.concede(game, result, by_id)
+
+
+def lower_seed_wins(white: int, black: int) -> str:
+    return "1-0" if white < black else "0-1"
+
+
+# six players, every game won by the lower seed: (seed, points) of the final table
+LOWER_SEED_WINS_SIX = [(1, 10), (2, 8), (3, 6), (4, 4), (5, 2), (6, 0)]

@@ -75,6 +75,9 @@ games = sa.Table(
     # a player disconnected after their first move (white | black), and by when they must be back
     sa.Column("away", sa.String(5), nullable=True),
     sa.Column("back_by", sa.DateTime(timezone=True), nullable=True),
+    # an arena's game (RULES.md §3): the players may take the boost; the sides that took it (white,black)
+    sa.Column("arena", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("boosted", sa.String(20), nullable=True),
     sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
     sa.Index(
         "ix_games_deadline",

@@ -175,6 +175,7 @@ _CHANGING = (
     "closes_at",
     "away",
     "back_by",
+    "boosted",
 )
 _SAVE = (
     sa.update(games)
@@ -293,6 +294,7 @@ def game_from_row(row: Any) -> Game:
         to_move=_side(row.to_move),
         turn_started_at=aware_or_none(row.turn_started_at),
         flagged=_side(row.flagged),
+        boosted={Side(s) for s in (row.boosted or "").split(",") if s},
     )
     return Game(
         id=row.id,
@@ -331,6 +333,7 @@ def game_from_row(row: Any) -> Game:
         closes_at=aware_or_none(row.closes_at),
         away=_side(row.away),
         back_by=aware_or_none(row.back_by),
+        arena=row.arena,
     )
 
 
@@ -376,7 +379,13 @@ def _changing(g: Game) -> dict[str, Any]:
         "closes_at": g.closes_at,
         "away": g.away.value if g.away else None,
         "back_by": g.back_by,
+        "boosted": _boosted(g),
     }
+
+
+def _boosted(g: Game) -> str | None:
+    """The sides that took the arena boost, as the ``boosted`` column holds them (``white,black``)."""
+    return ",".join(sorted(s.value for s in g.clock.boosted)) or None
 
 
 def row_of(g: Game) -> dict[str, Any]:
@@ -427,6 +436,8 @@ def row_of(g: Game) -> dict[str, Any]:
         "closes_at": g.closes_at,
         "away": g.away.value if g.away else None,
         "back_by": g.back_by,
+        "boosted": _boosted(g),
+        "arena": g.arena,
     }
 
 

@@ -71,6 +71,7 @@ def _finished(e: domain.GameFinished) -> events.Event:
         both_moved=e.both_moved,
         rated=e.rated,
         decision=None if e.decision is None else decision_out(e.decision),
+        boost=None if e.boost is None else events.Sides(white=e.boost[0], black=e.boost[1]),
     )
 
 
@@ -149,6 +150,29 @@ def create_games(event: events.Event) -> commands.CreateGames:
 
 def game_opening(variant: Variant, o: events.GameOpening) -> GameOpening:
     return GameOpening(variant, o.code, tuple(o.moves), o.fen)
+
+
+ARENA_ROUND = 0  # an arena has no rounds: its games carry round 0, numbered by board within their pass
+
+
+def create_arena_games(event: events.Event) -> commands.CreateGames:
+    """``arena.paired``: the pass's games, created and started at once, at the arena's time control."""
+    e = _as(events.ArenaPaired, event)
+    control = time_control_in(e.time_control)
+    return commands.CreateGames(
+        tournament_id=e.tournament_id,
+        organiser_id=e.organiser_id,
+        round=ARENA_ROUND,
+        games=tuple(
+            commands.PairedGame(
+                game_id=g.game_id, board=board, leg=1, white=g.white, black=g.black, control=control
+            )
+            for board, g in enumerate(e.games, start=1)
+        ),
+        released=True,
+        arena=True,
+        variant=e.variant,
+    )
 
 
 def release_round(event: events.Event) -> commands.ReleaseRound:
@@ -234,5 +258,7 @@ def by_type(**translations: Callable[[events.Event], Any]) -> Callable[[events.E
     return translate
 
 
-from_pairing = by_type(round_paired=create_games, tournament_reset=reset_tournament)
+from_pairing = by_type(
+    round_paired=create_games, tournament_reset=reset_tournament, arena_paired=create_arena_games
+)
 from_arbiters = by_type(arbiter_appointed=appoint_arbiter, arbiter_revoked=revoke_arbiter)

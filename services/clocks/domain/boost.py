@@ -15,7 +15,7 @@ the boost is refused (``boost-unaffordable``) rather than the flag falling at on
 clock as an ``adjusted`` change with the reason :data:`BOOST` and ``delta_ms`` = − the cut (0 when the
 base is kept whole), so the boost is in the clock's history like every other change. Dropping the
 increment from then on is the clock's part: a replay finds who boosted with :func:`boosted_sides`, and
-the clock adds no increment to that side's moves (wired with the arena, docs/arena.md).
+the clock adds no increment to that side's moves (``Clock.boosted``, kept by the replay).
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, Side
+from services.clocks.domain.clock import BOOST, ChangeKind, Clock, ClockChange, Side
 from shared.time_control import TimeControl
 
-BOOST: Final = "arena_boost"
+__all__ = ["BOOST", "Boost", "boost", "boosted_sides", "offered"]
 MOVES_TO_CARRY: Final = 40  # the base is halved only when it is at least 40 × the increment
 
 

@@ -105,6 +105,7 @@ class ClockChange:
 ROUND_START = "round_start"
 MOVE = "move"
 TIME = "time"
+BOOST = "arena_boost"  # an adjustment with this reason: the side's moves add no increment from then on
 
 
 def _elapsed_ms(since: dt.datetime, at: dt.datetime) -> int:
@@ -121,6 +122,7 @@ class Clock:
     to_move: Side | None = None
     turn_started_at: dt.datetime | None = None
     flagged: Side | None = None
+    boosted: set[Side] = field(default_factory=set)  # arena boost taken: no increment for these sides
     # changes recorded and not yet saved: the repository collects them into the history
     changes: list[ClockChange] = field(default_factory=list, compare=False)
 
@@ -244,11 +246,14 @@ class Clock:
                     }
                 else:
                     used = _elapsed_ms(since, change.at)
-                    self.remaining[mover] += self.control.increment_ms - used
+                    increment = 0 if mover in self.boosted else self.control.increment_ms
+                    self.remaining[mover] += increment - used
                 self.to_move = mover.other
                 self.turn_started_at = change.at
             case ChangeKind.ADJUSTED:
                 side = change.side or self._turn()[0]
+                if change.reason == BOOST:
+                    self.boosted.add(side)
                 floor = 0
                 if side is self.to_move and self.turn_started_at is not None:
                     floor = _elapsed_ms(self.turn_started_at, change.at)  # nothing left, from now on

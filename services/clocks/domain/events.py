@@ -53,6 +53,7 @@ class GameFinished(DomainEvent):
     both_moved: bool | None
     rated: bool = True
     decision: Decision | None = None
+    boost: tuple[bool, bool] | None = None  # an arena game: (White, Black) took the boost
 
 
 @dataclass(frozen=True, slots=True)

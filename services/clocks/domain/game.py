@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from services.clocks.domain import errors
+from services.clocks.domain.boost import BoostNotOffered, boost
 from services.clocks.domain.clock import TIME, ChangeKind, Clock, ClockChange, Side, TimeControl
 from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.events import (
@@ -188,6 +189,7 @@ class Game(Aggregate):
     closes_at: dt.datetime | None = None  # its tournament's close (duration + 10 min): still open, a draw
     away: Side | None = None  # disconnected after their first move: back by ``back_by`` or the game is lost
     back_by: dt.datetime | None = None
+    arena: bool = False  # an arena's game: the players may take the boost (RULES.md §3)
 
     @classmethod
     def pair(
@@ -213,6 +215,7 @@ class Game(Aggregate):
         variant: Variant = Variant.CHESS,
         opening: GameOpening | None = None,
         closes_at: dt.datetime | None = None,
+        arena: bool = False,
     ) -> Game:
         if white == black:
             raise errors.InvalidPairing(f"game {game_id}: a player cannot play themselves")
@@ -237,6 +240,7 @@ class Game(Aggregate):
             variant=variant,
             opening=opening,
             closes_at=closes_at,
+            arena=arena,
         )
 
     # -- reading --------------------------------------------------------------------------------
@@ -333,6 +337,33 @@ class Game(Aggregate):
             GameStarted(self.tournament_id, self.id, self.round, self.white, self.black, at, self.control)
         )
         return change
+
+    def take_boost(self, player_id: uuid.UUID, at: dt.datetime) -> FlagFall | None:
+        """An arena's player takes the boost before their own first move (RULES.md §3, ``boost.py``):
+        the clock change is recorded with its reason. Refused (409) outside an arena, after one's first
+        move, twice, with no base time, or when the player cannot pay for it. If the flag had fallen
+        first, that stands (returned, as for a move)."""
+        side = self.side_of(player_id)
+        if side is None:
+            raise errors.NotAPlayer("only White and Black of this game can take its boost")
+        if not self.arena:
+            raise BoostNotOffered("the boost is taken in arena games only")
+        self._require_running()
+        late = self._time_out(at)
+        if late is not None:
+            return late
+        taken = boost(self.clock, side, at, moved=self._moved(side), boosted=side in self.clock.boosted)
+        change = taken.apply(self.clock, at)
+        if change.kind is ChangeKind.FLAGGED:
+            return self._lose_on_time(change)
+        return None
+
+    @property
+    def boosted(self) -> tuple[bool, bool] | None:
+        """An arena game: (White, Black) took the boost; None for other games."""
+        if not self.arena:
+            return None
+        return Side.WHITE in self.clock.boosted, Side.BLACK in self.clock.boosted
 
     def release(self) -> bool:
         """Its knockout round was published: the game takes results, and its match may start it.
@@ -791,6 +822,7 @@ class Game(Aggregate):
                 self.both_moved,
                 self.rated,
                 decision,
+                self.boosted,
             )
         )
 

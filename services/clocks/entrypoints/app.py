@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from flask import Response
 from flask_openapi3.blueprint import APIBlueprint
 from flask_openapi3.models.tag import Tag
@@ -75,12 +77,27 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
     def move(path: GamePath, body: MoveBody) -> Response:
         """The player to move completed a move: their clock stops, the opponent's runs. A service may
         report for a player with ``player_id``. A move after the flag fell ends the game on time (409)."""
+        return _by_the_player(commands.MakeMove(path.game_id, _player(body), body.move))
+
+    @api.post("/games/<uuid:game_id>/boost", responses={200: ClockOut, **problems(401, 403, 404, 409)})
+    def take_boost(path: GamePath, body: MoveBody) -> Response:
+        """An arena's player takes the boost before their own first move (RULES.md §3): the increment is
+        dropped and the base halved unless under 40 × the increment; a win then scores double. 409
+        ``boost-not-offered`` (not an arena game, 0+x), ``boost-too-late`` (after one's first move),
+        ``already-boosted``, ``boost-unaffordable``. A service may take it for a player with
+        ``player_id``."""
+        return _by_the_player(commands.TakeBoost(path.game_id, _player(body)))
+
+    def _player(body: MoveBody) -> uuid.UUID:
+        """The caller, or the player a service acts for (``player_id``)."""
         who = principal()
-        player_id = who.subject
         if body.player_id is not None and body.player_id != who.subject:
             who.require("service")
-            player_id = body.player_id
-        done: commands.Reported = svc.bus.handle(commands.MakeMove(path.game_id, player_id, body.move))
+            return body.player_id
+        return who.subject
+
+    def _by_the_player(command: commands.MakeMove | commands.TakeBoost) -> Response:
+        done: commands.Reported = svc.bus.handle(command)
         refuse_if_late(done)
         return json_response(ClockOut.of(done.game, svc.clock.now()))
 

@@ -121,6 +121,9 @@ class ClockOut(BaseModel):
         "falls, or (default time) a player's first move is missing; null unless running"
     )
     flagged: Side | None = Field(description="whose flag fell, if the game ended on time")
+    boosted: list[Side] = Field(
+        default_factory=list, description="an arena game: the sides that took the boost (no increment)"
+    )
     as_of: dt.datetime
 
     @classmethod
@@ -139,6 +142,7 @@ class ClockOut(BaseModel):
             black_ms=c.remaining_ms(Side.BLACK, now) if server else None,
             deadline=game.deadline,
             flagged=c.flagged,
+            boosted=sorted(c.boosted),
             as_of=now,
         )
 

@@ -42,6 +42,14 @@ class ReportPresence:
 
 
 @dataclass(frozen=True)
+class TakeBoost:
+    """An arena's player takes the boost before their first move (RULES.md §3)."""
+
+    game_id: uuid.UUID
+    player_id: uuid.UUID
+
+
+@dataclass(frozen=True)
 class ReportResult:
     """A player of the game reports (or claims) its result; its organiser, an arbiter in scope or the
     game server enters it."""
@@ -132,6 +140,7 @@ class CreateGames:
     games: tuple[PairedGame, ...]
     released: bool
     variant: Variant = Variant.CHESS
+    arena: bool = False  # an arena's games (``arena.paired``): the boost is offered
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 from services.clocks.domain import errors
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.game import Game, GameStatus
+from services.clocks.domain.game import FlagFall, Game, GameStatus
 from services.clocks.domain.penalties import displaced
 from services.clocks.domain.presence import Presence, absence_forfeit
 from services.clocks.domain.tournament import ONLINE, Timing, Tournament, Withdrawal, deciding_role
@@ -118,6 +118,7 @@ class Handlers:
         return {
             commands.MakeMove: self.make_move,
             commands.ReportPresence: self.report_presence,
+            commands.TakeBoost: self.take_boost,
             commands.ReportResult: self.report_result,
             commands.SwapColours: self.swap_colours,
             commands.RecordAbsence: self.record_absence,
@@ -144,10 +145,23 @@ class Handlers:
     def make_move(self, cmd: commands.MakeMove, uow: ClocksUnitOfWork) -> commands.Reported:
         """Press the mover's clock. Too late, the game ends on time instead: that is saved, and the
         answer says so (the caller refuses the move)."""
+        return self._players_act(cmd.game_id, uow, lambda game, now: game.move(cmd.player_id, now, cmd.move))
+
+    def take_boost(self, cmd: commands.TakeBoost, uow: ClocksUnitOfWork) -> commands.Reported:
+        """The arena boost: a clock change with its reason (``boost.py``); too late, the game ends on
+        time instead (saved; the answer says so)."""
+        return self._players_act(cmd.game_id, uow, lambda game, now: game.take_boost(cmd.player_id, now))
+
+    def _players_act(
+        self,
+        game_id: uuid.UUID,
+        uow: ClocksUnitOfWork,
+        act: Callable[[Game, dt.datetime], FlagFall | None],
+    ) -> commands.Reported:
         with uow:
-            game = _get(uow, cmd.game_id)
+            game = _get(uow, game_id)
             now = self.clock.now()
-            flag_fall = game.move(cmd.player_id, now, cmd.move)
+            flag_fall = act(game, now)
             _save(uow, game, now)
             uow.commit()
             return commands.Reported(game, flag_fall)
@@ -318,6 +332,7 @@ class Handlers:
                 variant=cmd.variant,
                 opening=paired.opening,
                 closes_at=timing.closes_at,
+                arena=cmd.arena,
             )
             if paired.match_id is not None:  # a match's games start one after the other
                 matches.append(paired.match_id)
@@ -439,7 +454,8 @@ class Handlers:
         self, cmd: commands.CreateGames | commands.ResetTournament, uow: ClocksUnitOfWork
     ) -> None:
         """``round.paired`` and ``tournament.reset`` share a queue, so that a reset is handled before the
-        new round 1 it makes room for (pairing publishes both, in that order)."""
+        new round 1 it makes room for (pairing publishes both, in that order); an arena's
+        ``arena.paired`` goes the same way (its games are created and started at once)."""
         if isinstance(cmd, commands.ResetTournament):
             self.reset_tournament(cmd, uow)
         else:
@@ -460,7 +476,7 @@ def _presence(uow: ClocksUnitOfWork, known: Known, cmd: commands.CreateGames) ->
     the game server's last report, and busy for those with a game running in another tournament or
     arena here. Other rulesets: none (their absences are the arbiters' business)."""
     t = known.tournament()
-    if t is not None and t.ruleset not in (None, Ruleset.PLATFORM):
+    if cmd.arena or (t is not None and t.ruleset not in (None, Ruleset.PLATFORM)):
         return {}
     players = {p for g in cmd.games for p in (g.white, g.black)}
     presence = uow.presence.of(players)

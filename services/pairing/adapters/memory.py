@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
+from services.pairing.adapters.arena_repository import MemoryArenas, MemoryArenaStore
 from services.pairing.adapters.group_playoffs import MemoryGroupPlayoffs
 from services.pairing.adapters.wire import wire
 from services.pairing.domain.arbiters import Arbiters
@@ -37,6 +38,7 @@ class MemoryPairingStore:
         self.tournaments: MemoryTable[uuid.UUID, PairingTournament] = MemoryTable(lambda t: t.id)
         self.eliminations: MemoryTable[uuid.UUID, Elimination] = MemoryTable(lambda e: e.id)
         self.arbiters: MemoryTable[uuid.UUID, Arbiters] = MemoryTable(lambda a: a.tournament_id)
+        self.arenas = MemoryArenaStore({}, {})  # not rolled back with a unit of work: tests commit
         self.group_playoffs: MemoryTable[uuid.UUID, GroupPlayoffTournament] = MemoryTable(lambda t: t.id)
         self.published: list[Envelope] = []
         self.inbox: set[tuple[uuid.UUID, str]] = set()
@@ -153,6 +155,7 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
     results: MemoryRoundResults
     eliminations: MemoryEliminations
     arbiters: MemoryArbiters
+    arenas: MemoryArenas
     group_playoffs: MemoryGroupPlayoffs
 
     def __init__(
@@ -169,10 +172,18 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
         self.results = MemoryRoundResults(self.store.tournaments)
         self.eliminations = MemoryEliminations(self.store.eliminations)
         self.arbiters = MemoryArbiters(self.store.arbiters)
+        self.arenas = MemoryArenas(self.store.arenas)
         self.group_playoffs = MemoryGroupPlayoffs(self.store.group_playoffs)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.results, self.eliminations, self.arbiters, self.group_playoffs)  # type: ignore[return-value]
+        return (
+            self.tournaments,
+            self.results,
+            self.eliminations,
+            self.arbiters,
+            self.arenas,
+            self.group_playoffs,
+        )  # type: ignore[return-value]
 
     def lock(self, tournament_id: uuid.UUID) -> System | None:
         t = self.store.tournaments.read(tournament_id)

@@ -188,6 +188,38 @@ arbiters = sa.Table(
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# arenas (RULES.md §3, docs/arena.md): the row the workers pair by, and every game a pass made; the
+# waiting pool itself is in Redis (adapters/arena_pool.py)
+arenas = sa.Table(
+    "arenas",
+    metadata,
+    sa.Column("id", sa.Uuid(), primary_key=True),
+    sa.Column("organiser_id", sa.Uuid(), nullable=False),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("ends_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("base_seconds", sa.Integer(), nullable=False),
+    sa.Column("increment_seconds", sa.Integer(), nullable=False),
+    sa.Column("completed_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("variant", sa.String(40), nullable=False, server_default="chess"),  # the board its games use
+    sa.Index("ix_arenas_open", "completed_at"),
+)
+
+arena_games = sa.Table(
+    "arena_games",
+    metadata,
+    sa.Column("game_id", sa.Uuid(), primary_key=True),  # a game handed on twice is made once
+    sa.Column("arena_id", sa.Uuid(), sa.ForeignKey("arenas.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("white", sa.Uuid(), nullable=False),
+    sa.Column("black", sa.Uuid(), nullable=False),
+    sa.Column("paired_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("outcome", sa.String(8), nullable=True),  # None while it runs
+    sa.Column("white_boost", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("black_boost", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_arena_games_arena", "arena_id", "ended_at"),
+)
+
 # A group-playoff event (4T1, RULES.md §5): its whole state as one document
 # (``GroupPlayoffTournament.to_dict()``: heading, players, groups' lot, matches and games, lots,
 # deadlines); its head row in ``tournaments`` carries the row lock and the system.

@@ -7,6 +7,7 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
+from services.pairing.adapters.arena_repository import SqlArenas
 from services.pairing.adapters.group_playoffs import SqlGroupPlayoffs
 from services.pairing.adapters.repository import (
     RowLocks,
@@ -27,6 +28,7 @@ class SqlPairingUnitOfWork(SqlUnitOfWork):
     results: SqlRoundResults
     eliminations: SqlEliminations
     arbiters: SqlArbiters
+    arenas: SqlArenas
     group_playoffs: SqlGroupPlayoffs
 
     def __init__(self, **options: Any) -> None:
@@ -38,10 +40,18 @@ class SqlPairingUnitOfWork(SqlUnitOfWork):
         self.results = SqlRoundResults(self.session, self._locks)
         self.eliminations = SqlEliminations(self.session, self._locks)
         self.arbiters = SqlArbiters(self.session)
+        self.arenas = SqlArenas(self.session)
         self.group_playoffs = SqlGroupPlayoffs(self.session, self._locks)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.results, self.eliminations, self.arbiters, self.group_playoffs)  # type: ignore[return-value]
+        return (
+            self.tournaments,
+            self.results,
+            self.eliminations,
+            self.arbiters,
+            self.arenas,
+            self.group_playoffs,
+        )  # type: ignore[return-value]
 
     def lock(self, tournament_id: uuid.UUID) -> System | None:
         return self._locks.take(tournament_id)

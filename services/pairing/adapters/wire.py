@@ -115,6 +115,25 @@ def _round_paired(e: domain.RoundPaired) -> events.Event:
     )
 
 
+@wire.maps(domain.ArenaGamesPaired)
+def _arena_paired(e: domain.ArenaGamesPaired) -> events.Event:
+    return events.ArenaPaired(
+        tournament_id=e.tournament_id,
+        organiser_id=e.organiser_id,
+        games=[events.ArenaGame(game_id=g.game_id, white=g.white, black=g.black) for g in e.games],
+        time_control=time_control(e.time_control),
+        paired_at=e.paired_at,
+        variant=e.variant,
+    )
+
+
+@wire.maps(domain.ArenaCompleted)
+def _arena_completed(e: domain.ArenaCompleted) -> events.Event:
+    return events.TournamentCompleted(
+        tournament_id=e.tournament_id, organiser_id=e.organiser_id, rounds=0, completed_at=e.completed_at
+    )
+
+
 @wire.maps(domain.RoundPublished)
 def _round_published(e: domain.RoundPublished) -> events.Event:
     return events.RoundPublished(tournament_id=e.tournament_id, round=e.round, published_at=e.published_at)
@@ -220,9 +239,9 @@ def _tournament_reset(e: domain.TournamentReset) -> events.Event:
 
 
 # -- in: consumed events → commands --------------------------------------------------------------------
-def start(event: events.Event) -> commands.StartTournament:
-    """``tournament.started``: a knockout's settings start an elimination, anything else a `platform`
-    tournament of rounds."""
+def start(event: events.Event) -> commands.StartTournament | commands.StartArena:
+    """``tournament.started``: a knockout's settings start an elimination, an arena's an arena, anything
+    else a `platform` tournament of rounds."""
     assert isinstance(event, events.TournamentStarted)
     settings = event.settings
     heading = Heading(
@@ -240,6 +259,9 @@ def start(event: events.Event) -> commands.StartTournament:
     if gp is not None:
         return commands.StartGroupPlayoff(heading, players, gp.lot_seed, gp.drawn_by)
     ko = settings.knockout
+    if settings.arena is not None:
+        ends_at = event.started_at + dt.timedelta(minutes=settings.arena.duration_minutes)
+        return commands.StartArena(heading, players, ends_at, settings.variant)
     if settings.fide is not None:
         return _start_fide(heading, players, settings.fide)
     if ko is None:
@@ -287,9 +309,18 @@ def _start_fide(
     )
 
 
-def result(event: events.Event) -> commands.RecordResult:
-    """``game.finished``."""
+def result(event: events.Event) -> commands.RecordResult | commands.RecordArenaResult:
+    """``game.finished``: an arena's game carries its boosts."""
     assert isinstance(event, events.GameFinished)
+    if event.boost is not None:
+        return commands.RecordArenaResult(
+            event.tournament_id,
+            event.game_id,
+            event.outcome,
+            event.finished_at,
+            event.boost.white,
+            event.boost.black,
+        )
     return commands.RecordResult(
         event.tournament_id, event.game_id, event.round, event.outcome, event.finished_at, event.reason[:40]
     )
@@ -330,3 +361,25 @@ def round_due(event: events.Event) -> commands.PairRound:
     """``pairing.round_due``."""
     assert isinstance(event, RoundDue)
     return commands.PairRound(event.tournament_id, event.round)
+
+
+def arena(event: events.Event) -> commands.StartArena | commands.ArenaEntry | None:
+    """The arena queue: ``tournament.started`` of an arena (None for the other formats), and
+    ``player.joined`` / ``player.paused`` / ``player.left`` (of any tournament: the handler keeps those of
+    a started arena)."""
+    if isinstance(event, events.TournamentStarted):
+        started = start(event)
+        return started if isinstance(started, commands.StartArena) else None
+    if isinstance(event, events.PlayerJoined):
+        return commands.ArenaEntry(event.tournament_id, event.player_id, "join", event.rating)
+    if isinstance(event, events.PlayerPaused):
+        return commands.ArenaEntry(event.tournament_id, event.player_id, "pause")
+    assert isinstance(event, events.PlayerLeft)
+    return commands.ArenaEntry(event.tournament_id, event.player_id, "leave")
+
+
+def playing(event: events.Event) -> commands.RecordPlaying:
+    """``game.started`` and ``game.finished`` of any game: its players are in a game, or no longer."""
+    assert isinstance(event, events.GameStarted | events.GameFinished)
+    started = isinstance(event, events.GameStarted)
+    return commands.RecordPlaying(event.game_id, (event.white, event.black), started)

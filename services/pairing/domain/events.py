@@ -166,6 +166,34 @@ class TournamentReset(DomainEvent):
 
 
 @dataclass(frozen=True)
+class ArenaGamePaired:
+    game_id: uuid.UUID
+    white: uuid.UUID
+    black: uuid.UUID
+
+
+@dataclass(frozen=True)
+class ArenaGamesPaired(DomainEvent):
+    """An arena pass made these games (``arena.paired``): clocks creates and starts them at once."""
+
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    games: tuple[ArenaGamePaired, ...]
+    time_control: TimeControl
+    paired_at: dt.datetime
+    variant: Variant = Variant.CHESS
+
+
+@dataclass(frozen=True)
+class ArenaCompleted(DomainEvent):
+    """The arena is over: its end has passed and its last game finished (``tournament.completed``)."""
+
+    tournament_id: uuid.UUID
+    organiser_id: uuid.UUID
+    completed_at: dt.datetime
+
+
+@dataclass(frozen=True)
 class AbsenceUnexcused(DomainEvent):
     """A player lost round ``round`` at the default time and nobody excused it before the next round's
     pairing was published: they count as withdrawn (FIDE C.04.2; registration withdraws them)."""

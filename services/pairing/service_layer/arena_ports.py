@@ -17,7 +17,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from services.pairing.domain.arena.arena import Arena
 from services.pairing.domain.arena.pairing import Waiting
+from shared.aggregate import Seen
+from shared.arena_scoring import ArenaGame
+from shared.scoring import Outcome
 
 
 class ArenaPoolUnavailable(Exception):
@@ -131,3 +135,33 @@ class ArenaPool(Protocol):
 
     def discard(self, arena: uuid.UUID) -> None:
         """The arena is over: its pool goes (the in-game markers of running games stay until they end)."""
+
+
+class ArenaRepository(Protocol):
+    """The arenas and the games their passes made (pairing's database)."""
+
+    @property
+    def seen(self) -> Seen[Arena]: ...
+
+    def get(self, arena_id: uuid.UUID, *, lock: bool = False) -> Arena | None:
+        """The arena; ``lock``: its row lock, which every change of the arena holds."""
+
+    def add(self, arena: Arena) -> None: ...
+    def save(self, arena: Arena) -> None: ...
+
+    def open_ids(self) -> list[uuid.UUID]:
+        """The arenas not yet complete."""
+
+    def add_games(self, arena_id: uuid.UUID, games: Sequence[NewGame], at: dt.datetime) -> list[NewGame]:
+        """Keep the games a pass made; the ones not kept before (a game handed on again is kept once)."""
+
+    def finish_game(
+        self, game_id: uuid.UUID, outcome: Outcome, boost: tuple[bool, bool], ended_at: dt.datetime
+    ) -> tuple[uuid.UUID, NewGame] | None:
+        """The game's result (again: replaced); its arena and players, None if no arena has it."""
+
+    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[ArenaGame]:
+        """The finished games of these players in the arena."""
+
+    def running(self, arena_id: uuid.UUID) -> int:
+        """How many of the arena's games have no result yet."""

@@ -264,3 +264,57 @@ class ResetTournament:
 
     actor: Actor
     tournament_id: uuid.UUID
+
+
+# -- arenas (docs/arena.md) ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StartArena:
+    """``tournament.started`` of an arena: its row, and every entrant into the waiting pool."""
+
+    heading: Heading
+    players: tuple[Player, ...]
+    ends_at: dt.datetime
+    variant: Variant = Variant.CHESS
+
+    @property
+    def tournament_id(self) -> uuid.UUID:
+        return self.heading.id
+
+
+@dataclass(frozen=True)
+class ArenaEntry:
+    """An arena's player joined (or came back), paused or left: into the pool or out of it."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    kind: str  # "join" | "pause" | "leave"
+    rating: int | None = None
+
+
+@dataclass(frozen=True)
+class RecordArenaResult:
+    """A game of an arena ended (``game.finished`` with its boosts): the players back into the pool."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    outcome: Outcome
+    finished_at: dt.datetime
+    white_boost: bool = False
+    black_boost: bool = False
+
+
+@dataclass(frozen=True)
+class RecordPlaying:
+    """A game anywhere in Arbiter started or ended: its players' in-game marker (an arena pairs nobody
+    who is playing elsewhere)."""
+
+    game_id: uuid.UUID
+    players: tuple[uuid.UUID, ...]
+    playing: bool
+
+
+@dataclass(frozen=True)
+class RunArenaPasses:
+    """A pairing worker's tick: a pass over each open arena whose lease it can take."""
+
+    token: str

@@ -15,6 +15,7 @@ from typing import Any
 from services.pairing.domain import errors
 from services.pairing.domain.arbiters import Arbiters
 from services.pairing.service_layer import commands
+from services.pairing.service_layer.arena import LEAVE, ArenaHandlers
 from services.pairing.service_layer.flows import Flow, Flows
 from services.pairing.service_layer.flows.group_playoff import GroupPlayoffFlow
 from services.pairing.service_layer.ports import PairingUnitOfWork
@@ -22,8 +23,9 @@ from shared.messaging.port import NotReady
 
 
 class Handlers:
-    def __init__(self, flows: Flows) -> None:
+    def __init__(self, flows: Flows, arena: ArenaHandlers) -> None:
         self.flows = flows
+        self.arena = arena
 
     def table(self) -> dict[type, Callable[[Any, PairingUnitOfWork], Any]]:
         return {
@@ -40,17 +42,30 @@ class Handlers:
         }
 
     # -- consumer -----------------------------------------------------------------------------------
-    def on_tournament_started(self, cmd: commands.StartTournament, uow: PairingUnitOfWork) -> None:
+    def on_tournament_started(
+        self, cmd: commands.StartTournament | commands.StartArena, uow: PairingUnitOfWork
+    ) -> None:
+        if isinstance(cmd, commands.StartArena):
+            return  # the arena queue starts it, in order with its entries (on_arena)
         if uow.lock(cmd.tournament_id) is not None:
             return  # started already (a knockout reset to its draft is gone: it starts afresh)
         self.flows.starting(cmd).start(cmd, uow)
 
-    def on_game_finished(self, cmd: commands.RecordResult, uow: PairingUnitOfWork) -> None:
+    def on_game_finished(
+        self, cmd: commands.RecordResult | commands.RecordArenaResult, uow: PairingUnitOfWork
+    ) -> None:
+        if isinstance(cmd, commands.RecordArenaResult):
+            self.arena.on_game_finished(cmd, uow)
+            return
         self._flow(uow, cmd.tournament_id).record_result(cmd, uow)  # an unknown one: retried, then DLQ
 
     def on_player_withdrawn(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None:
         """Recorded once (a second withdrawal of the same player changes nothing). A withdrawal that
-        arrives before its tournament started here waits for it."""
+        arrives before its tournament started here waits for it. An arena's player withdrawn or
+        excluded leaves its waiting pool for good."""
+        if uow.arenas.get(cmd.tournament_id) is not None:
+            self.arena.on_entry(commands.ArenaEntry(cmd.tournament_id, cmd.player_id, LEAVE), uow)
+            return
         system = uow.lock(cmd.tournament_id)
         if system is None:
             raise NotReady(f"tournament {cmd.tournament_id} has not started here yet")
@@ -88,6 +103,16 @@ class Handlers:
             uow.arbiters.save(arbiters)
         else:
             uow.arbiters.add(arbiters)
+
+    def on_arena(self, cmd: commands.StartArena | commands.ArenaEntry | None, uow: PairingUnitOfWork) -> None:
+        """An arena started, or a player joined, paused or left (docs/arena.md)."""
+        if isinstance(cmd, commands.StartArena):
+            self.arena.on_started(cmd, uow)
+        elif cmd is not None:
+            self.arena.on_entry(cmd, uow)
+
+    def on_playing(self, cmd: commands.RecordPlaying, uow: PairingUnitOfWork) -> None:
+        self.arena.on_playing(cmd, uow)
 
     def on_colours_swapped(self, cmd: commands.RecordColours, uow: PairingUnitOfWork) -> None:
         self._flow(uow, cmd.tournament_id).record_colours(cmd, uow)

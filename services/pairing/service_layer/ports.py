@@ -14,6 +14,7 @@ from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament
+from services.pairing.service_layer.arena_ports import ArenaRepository
 from shared.aggregate import Seen
 from shared.events import Envelope
 from shared.vocabulary import System
@@ -91,6 +92,8 @@ class PairingUnitOfWork(Protocol):
     def eliminations(self) -> EliminationRepository: ...
     @property
     def arbiters(self) -> ArbitersRepository: ...
+    @property
+    def arenas(self) -> ArenaRepository: ...
     @property
     def group_playoffs(self) -> GroupPlayoffRepository: ...
 

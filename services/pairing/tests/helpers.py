@@ -15,11 +15,13 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
+from services.pairing.adapters.arena_pool import InMemoryArenaPool
 from services.pairing.adapters.memory import MemoryPairingStore, MemoryPairingUnitOfWork
 from services.pairing.adapters.orm import metadata
 from services.pairing.bootstrap import Pairing, bootstrap, flows, subscriptions
 from services.pairing.config import PairingSettings
 from services.pairing.entrypoints.app import create_app
+from services.pairing.service_layer.arena import ArenaHandlers
 from services.pairing.service_layer.handlers import Handlers
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared import events
@@ -50,6 +52,9 @@ class InMemory:
     broker: InProcessBroker
     store: MemoryPairingStore
     bus: MessageBus[PairingUnitOfWork]
+    handlers: Handlers
+    pool: InMemoryArenaPool
+    clock: FakeClock
 
     def uow(self) -> PairingUnitOfWork:
         return self.bus.uow_factory()
@@ -62,11 +67,13 @@ def in_memory() -> InMemory:
     def uow_factory() -> PairingUnitOfWork:
         return MemoryPairingUnitOfWork(store, after_commit=broker.publish)
 
-    handlers = Handlers(flows(FakeClock(NOW)))
+    clock = FakeClock(NOW)
+    pool = InMemoryArenaPool()
+    handlers = Handlers(flows(clock), ArenaHandlers(pool, clock))
     consumer, worker = subscriptions(handlers, uow_factory)
     broker.subscribe(consumer + worker)
     broker.declare([_everything()])
-    return InMemory(broker, store, MessageBus(uow_factory, handlers.table()))
+    return InMemory(broker, store, MessageBus(uow_factory, handlers.table()), handlers, pool, clock)
 
 
 def _everything() -> Subscription:

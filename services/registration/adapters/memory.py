@@ -169,7 +169,7 @@ def _one_player_per_fide_id(stored: Tournament | None, changes: RosterChanges) -
 
 
 def _runs_platform(t: Tournament) -> bool:
-    return t.ruleset is Ruleset.PLATFORM and t.status.value in RUNNING
+    return t.ruleset in (Ruleset.PLATFORM, Ruleset.ARENA) and t.status.value in RUNNING
 
 
 @dataclass

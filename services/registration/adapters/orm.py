@@ -53,15 +53,16 @@ tournaments = sa.Table(
     sa.Column("opening", sa.String(60), nullable=False, server_default="free"),
     sa.Column("rated_reason", sa.Text(), nullable=True),
     sa.Column("duration_minutes", sa.Integer(), nullable=True),  # platform: the announced duration
+    sa.Column("arena_minutes", sa.Integer(), nullable=True),  # an arena's duration
     sa.Column("group_playoff", sa.JSON(), nullable=True),  # the settings of a group-playoff event
     sa.Index("ix_tournaments_due", "status", "starts_at"),
-    # one running `platform` competition per organiser, whatever the races
+    # one running `platform` competition (tournament or arena) per organiser, whatever the races
     sa.Index(
         "uq_tournaments_running_organiser",
         "organiser_id",
         unique=True,
-        postgresql_where=sa.text("status IN ('scheduled', 'started') AND ruleset = 'platform'"),
-        sqlite_where=sa.text("status IN ('scheduled', 'started') AND ruleset = 'platform'"),
+        postgresql_where=sa.text("status IN ('scheduled', 'started') AND ruleset IN ('platform', 'arena')"),
+        sqlite_where=sa.text("status IN ('scheduled', 'started') AND ruleset IN ('platform', 'arena')"),
     ),
 )
 
@@ -90,6 +91,8 @@ entries = sa.Table(
     sa.Column("rating_standard", sa.Integer(), nullable=True),
     sa.Column("rating_rapid", sa.Integer(), nullable=True),
     sa.Column("from_round", sa.Integer(), nullable=True),
+    # arena: out of the waiting pool (paused, or left after the start) until they join again
+    sa.Column("paused", sa.Boolean(), nullable=False, server_default=sa.false()),
     # group-playoff: false when the player cannot create games themselves (ranks after all others)
     sa.Column("creates_games", sa.Boolean(), nullable=False, server_default=sa.true()),
     # one player per FIDE id in an event, whatever the races

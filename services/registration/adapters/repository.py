@@ -145,10 +145,12 @@ _DUE = (
     .order_by(tournaments.c.starts_at)
     .limit(sa.bindparam("limit"))
 )
+# the competitions of which an organiser runs one at a time (RULES.md §2, §3)
+SELF_REGISTERED = (Ruleset.PLATFORM.value, Ruleset.ARENA.value)
 _BUSY = sa.select(sa.func.count()).where(
     tournaments.c.organiser_id == sa.bindparam("organiser_id"),
     tournaments.c.status.in_(RUNNING),
-    tournaments.c.ruleset == Ruleset.PLATFORM.value,
+    tournaments.c.ruleset.in_(SELF_REGISTERED),
 )
 
 
@@ -525,6 +527,7 @@ def entry_row(tournament_id: uuid.UUID, e: Entry) -> dict[str, Any]:
         "rating_standard": p.rating_standard,
         "rating_rapid": p.rating_rapid,
         "from_round": e.from_round,
+        "paused": e.paused,
         "creates_games": e.creates_games,
     }
 
@@ -563,6 +566,7 @@ def entry_of(row: Any) -> Entry:
         by_hand=row.by_hand,
         confirmed=row.standing != Standing.UNCONFIRMED.value,
         from_round=row.from_round,
+        paused=row.paused,
         creates_games=row.creates_games,
     )
 
@@ -611,6 +615,7 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         opening=row.opening,
         rated_reason=row.rated_reason,
         duration_minutes=row.duration_minutes,
+        arena_minutes=row.arena_minutes,
         group_playoff=None if row.group_playoff is None else group_format_of(row.group_playoff),
     )
 
@@ -644,6 +649,7 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "opening": t.opening,
         "rated_reason": t.rated_reason,
         "duration_minutes": t.duration_minutes,
+        "arena_minutes": t.arena_minutes,
         "group_playoff": None if t.group_playoff is None else group_format_json(t.group_playoff),
     }
 

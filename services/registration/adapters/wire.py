@@ -98,6 +98,7 @@ def settings(s: domain.PlaySettings, organiser_id: uuid.UUID) -> events.Tourname
         fide=None if s.fide is None else fide_settings(s.fide),
         opening=s.opening,
         duration_minutes=s.duration_minutes,
+        arena=None if s.arena_minutes is None else events.ArenaSettings(duration_minutes=s.arena_minutes),
         group_playoff=None if s.group_playoff is None else group_settings(s.group_playoff, organiser_id),
     )
 
@@ -147,6 +148,11 @@ def _joined(e: domain.PlayerJoined) -> events.Event:
         late=e.late,
         from_round=e.from_round,
     )
+
+
+@wire.maps(domain.PlayerPaused)
+def _paused(e: domain.PlayerPaused) -> events.Event:
+    return events.PlayerPaused(tournament_id=e.tournament_id, player_id=e.player_id)
 
 
 @wire.maps(domain.PlayerLeft)

@@ -37,6 +37,7 @@ class PlaySettings:
     fide: FideFormat | None = None  # fide-rapid: fixed at the start (a round robin's rounds too)
     opening: str = "free"  # the opening option (platform: RULES.md §2)
     duration_minutes: int | None = None  # platform: the announced duration from the start
+    arena_minutes: int | None = None  # arena: how long it runs from its start
     group_playoff: GroupFormat | None = None  # group-playoff: the groups' lot seed drawn at the start
 
     @property
@@ -67,6 +68,14 @@ class TournamentScheduled(DomainEvent):
     seats: int
     minimum: int
     settings: PlaySettings
+
+
+@dataclass(frozen=True)
+class PlayerPaused(DomainEvent):
+    """An arena's player paused: out of the waiting pool until they join again, keeping their score."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
 
 
 @dataclass(frozen=True)

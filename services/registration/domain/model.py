@@ -23,6 +23,7 @@ from services.registration.domain.events import (
     ArbiterRevoked,
     PlayerJoined,
     PlayerLeft,
+    PlayerPaused,
     PlayerWithdrawn,
     PlaySettings,
     Seeded,
@@ -44,6 +45,8 @@ from shared.time_control import TimeControl as TimeControl  # re-exported: part 
 from shared.vocabulary import CancelReason, Ruleset, Seeding
 
 SEATS = (4, 200)
+ARENA_MINUTES = (10, 480)  # an arena runs 10 minutes to 8 hours (RULES.md §3)
+ARENA_SEATS = 10_000  # an arena has no field to fill: as many as the pool holds
 MIN_PLAYERS = 4
 THRESHOLD = (7, 20)
 MAX_LEAD = dt.timedelta(days=14)
@@ -123,6 +126,7 @@ class Settings:
     knockout: KnockoutFormat | None = None
     byes_on_request: bool | None = None  # None: as the ruleset says (BYES_ON_REQUEST)
     fide: FideFormat | None = None  # the fide-rapid ruleset's settings
+    arena_minutes: int | None = None  # the arena ruleset's duration
     group_playoff: groups.GroupFormat | None = None  # the group-playoff ruleset's settings
 
 
@@ -173,6 +177,7 @@ class Entry:
     by_hand: bool = False
     confirmed: bool = True
     from_round: int | None = None
+    paused: bool = False  # arena: out of the pool until they join again, keeping their score
     creates_games: bool = True  # group-playoff: False ranks the entry after all others
 
     @property
@@ -278,6 +283,7 @@ class Tournament(Aggregate):
     opening: str = "free"  # a `platform` tournament's opening option (RULES.md §2)
     rated_reason: str | None = None  # why it is friendly (or rated despite its opening), decided at creation
     duration_minutes: int | None = None  # platform: the announced duration from the start
+    arena_minutes: int | None = None  # an arena's duration from its start
     group_playoff: groups.GroupFormat | None = None  # a group-playoff event's settings
     _roster: RosterChanges = field(default_factory=RosterChanges, init=False, repr=False, compare=False)
     _decisions: list[AuditEntry] = field(default_factory=list, init=False, repr=False, compare=False)
@@ -291,6 +297,7 @@ class Tournament(Aggregate):
         *,
         now: dt.datetime,
         min_lead: dt.timedelta = DEFAULT_MIN_LEAD,
+        arena_min_minutes: int = ARENA_MINUTES[0],
         organiser_busy: bool = False,
         tournament_id: uuid.UUID | None = None,
         italian: OpeningTable | None = None,
@@ -313,7 +320,19 @@ class Tournament(Aggregate):
             raise errors.OrganiserBusy(
                 "you already run a competition; a new one can be opened once it is finished or cancelled"
             )
+        arena = settings.ruleset is Ruleset.ARENA
+        if arena:
+            _validate_arena(settings, arena_min_minutes)
+            settings = dataclasses.replace(
+                settings,
+                ruleset=Ruleset.PLATFORM,
+                seats=SEATS[1],
+                minimum=MIN_PLAYERS,
+                threshold=THRESHOLD[0],
+            )
         _validate(settings, now=now, min_lead=min_lead)
+        if arena:
+            settings = dataclasses.replace(settings, ruleset=Ruleset.ARENA, seats=ARENA_SEATS, minimum=0)
         assert settings.starts_at is not None  # _validate refuses a platform tournament without one
         decided = _rated(settings, italian)
         t = cls(
@@ -337,6 +356,7 @@ class Tournament(Aggregate):
             opening=str(OpeningOption.parse(settings.opening)),
             rated_reason=decided.reason,
             duration_minutes=settings.duration_minutes,
+            arena_minutes=settings.arena_minutes if arena else None,
         )
         t.record(
             TournamentScheduled(
@@ -466,6 +486,17 @@ class Tournament(Aggregate):
         return self.knockout is not None
 
     @property
+    def is_arena(self) -> bool:
+        return self.ruleset is Ruleset.ARENA
+
+    @property
+    def ends_at(self) -> dt.datetime | None:
+        """An arena's end: its start plus its duration (None for the other formats)."""
+        if self.arena_minutes is None or self.starts_at is None:
+            return None
+        return self.starts_at + dt.timedelta(minutes=self.arena_minutes)
+
+    @property
     def rating_key(self) -> str:
         tc = self.time_control
         return rating_key(self.variant, speed_of(tc.base_seconds, tc.increment_seconds, tc.days_per_move))
@@ -484,6 +515,7 @@ class Tournament(Aggregate):
             fide=self.fide,
             opening=self.opening,
             duration_minutes=self.duration_minutes,
+            arena_minutes=self.arena_minutes,
             group_playoff=self.group_playoff,
         )
 
@@ -631,6 +663,13 @@ class Tournament(Aggregate):
             raise errors.RosterKeptByOrganiser("the organiser keeps a knockout's roster: ask them to add you")
         account.require_registered("play in tournaments")
         self._require_open(now, "join")
+        if self.is_arena:
+            paused = next((e for e in self.entries if e.player_id == account.id and e.paused), None)
+            if paused is not None:  # back from a pause: into the pool again, the score kept
+                paused.paused = False
+                self._roster.change(paused)
+                self._joined(paused)
+                return paused
         if any(e.player_id == account.id for e in self.entries):
             raise errors.AlreadyJoined(f"{account.name} has already joined")
         if self.is_fide:
@@ -680,10 +719,32 @@ class Tournament(Aggregate):
             raise errors.NotJoined("this player has not joined this tournament")
         if self.knockout is not None:
             self.knockout = _without(self.knockout, player_id)
+        if self.is_arena and self.status is Status.STARTED:
+            # after the start the entry stays (its games and score stand); the player may join again
+            if not entry.paused:
+                entry.paused = True
+                self._roster.change(entry)
+            self.record(PlayerLeft(tournament_id=self.id, player_id=player_id))
+            return
         self.entries = [e for e in self.entries if e.player_id != player_id]
         self._roster.remove(player_id)
         if entry.confirmed:  # an entry never confirmed was never announced
             self.record(PlayerLeft(tournament_id=self.id, player_id=player_id))
+
+    def pause(self, player_id: uuid.UUID, *, now: dt.datetime) -> Entry:
+        """An arena's player pauses (RULES.md §3): out of the waiting pool until they join again, with
+        their score kept. A running game goes on."""
+        if not self.is_arena:
+            raise errors.Conflict(f"only an arena's players pause; this is a {self.ruleset} tournament")
+        self._require_open(now, "pause")
+        entry = next((e for e in self.entries if e.player_id == player_id), None)
+        if entry is None:
+            raise errors.NotJoined("this player has not joined this arena")
+        if not entry.paused:
+            entry.paused = True
+            self._roster.change(entry)
+            self.record(PlayerPaused(tournament_id=self.id, player_id=player_id))
+        return entry
 
     def _enter(self, entry: Entry) -> Entry:
         self.entries.append(entry)
@@ -706,6 +767,14 @@ class Tournament(Aggregate):
         )
 
     def _require_open(self, now: dt.datetime, action: str) -> None:
+        if self.is_arena:  # before and during the arena, until its end
+            ends_at = self.ends_at
+            if self.status not in (Status.SCHEDULED, Status.STARTED) or ends_at is None or now >= ends_at:
+                state = "over" if self.status is Status.STARTED else self.status.value
+                raise errors.RegistrationClosed(
+                    f"players can {action} until the arena's end ({_iso(ends_at)}); the arena is {state}"
+                )
+            return
         if self.is_fide or self.is_group_playoff:
             if self.status is not Status.SCHEDULED:
                 raise errors.RegistrationClosed(
@@ -1207,14 +1276,14 @@ class Tournament(Aggregate):
         if not self.due(now):
             raise errors.Conflict("the tournament is not due to start")
         present = len(self.entries)
-        if present < self.minimum:
+        if present < self.minimum and not self.is_arena:  # an arena starts with whoever is there
             self._cancelled(
                 CancelReason.TOO_FEW_PLAYERS,
                 f"too few players: {present} present, at least {self.minimum} needed",
             )
             return None
         self.status = Status.STARTED
-        roster = seed(self.entries)
+        roster = seed([e for e in self.entries if not e.paused])  # an arena's paused wait outside the pool
         self._started(now, roster)
         return roster
 
@@ -1334,6 +1403,31 @@ def _iso(value: dt.datetime | None) -> str:
 def not_offered(ruleset: str) -> errors.InvalidSettings:
     """A ruleset Arbiter knows (or not) that a tournament cannot be created with yet."""
     return errors.InvalidSettings(f"ruleset {str(ruleset)!r} is not offered for self-registration yet")
+
+
+def _validate_arena(s: Settings, lo: int = ARENA_MINUTES[0]) -> None:
+    """An arena's own settings; the rest is checked as for a platform tournament (start, time control,
+    rating floor, private). ``lo``: the shortest arena (10 minutes; a test stack's may be shorter)."""
+    hi = ARENA_MINUTES[1]
+    if s.arena_minutes is None:
+        raise errors.InvalidSettings(f"an arena needs its duration (duration_minutes, {lo}–{hi})")
+    if not lo <= s.arena_minutes <= hi:
+        raise errors.InvalidSettings(
+            f"an arena lasts {lo} minutes to 8 hours ({lo}–{hi} min), got {s.arena_minutes} min"
+        )
+    if s.time_control.days_per_move is None and s.arena_minutes * 60 <= s.time_control.base_seconds + 40 * (
+        s.time_control.increment_seconds
+    ):
+        raise errors.InvalidSettings(
+            "an arena must outlast one game of its time control (base + 40 × increment): no game could "
+            "be paired in it"
+        )
+    if s.knockout is not None or s.fide is not None:
+        raise errors.InvalidSettings("knockout and fide settings are not an arena's")
+    if s.double_rounds or s.extra_round:
+        raise errors.InvalidSettings("an arena has no rounds: double_rounds and extra_round are not its")
+    if s.time_control.days_per_move is not None:
+        raise errors.InvalidSettings("there is no arena by correspondence")
 
 
 def _validate_fide(s: Settings) -> FideFormat:

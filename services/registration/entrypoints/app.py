@@ -143,6 +143,15 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         event (open for entries until its arbiters start it); the caller becomes its organiser."""
         who = principal()
         tc = body.time_control
+        arena = body.ruleset is Ruleset.ARENA
+        if body.ruleset not in (Ruleset.ARENA, Ruleset.PLATFORM) and body.duration_minutes is not None:
+            raise unprocessable(
+                "invalid-settings", "duration_minutes is an arena's or a platform tournament's"
+            )
+        if body.ruleset is Ruleset.ARENA:
+            not_arena = sorted({"seats", "minimum", "threshold", "knockout", "fide"} & body.model_fields_set)
+            if not_arena:
+                raise unprocessable("invalid-settings", f"not an arena setting: {', '.join(not_arena)}")
         if knockout.is_knockout(body.ruleset) or body.ruleset is Ruleset.FIDE_RAPID:
             platform_only = sorted({"seats", "minimum", "threshold"} & body.model_fields_set)
             if platform_only:
@@ -163,10 +172,11 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             min_rating=body.min_rating,
             password=body.password,
             opening=body.opening,
-            duration_minutes=body.duration_minutes,
+            duration_minutes=None if arena else body.duration_minutes,
             knockout=body.knockout.domain() if body.knockout else None,
             byes_on_request=body.byes_on_request,
             fide=body.fide.domain() if body.fide else None,
+            arena_minutes=body.duration_minutes if arena else None,
             group_playoff=body.group_playoff.domain() if body.group_playoff else None,
         )
         t = svc.bus.handle(commands.CreateTournament(who.actor(), settings))
@@ -222,7 +232,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
     )
     @idempotent
     def join(path: TournamentPath, body: JoinBody) -> Response:
-        """Join before the start; the service principal may enter another account with ``player_id``. A
+        """Join before the start (an arena: until its end, also to come back from a pause); the service principal may enter another account with ``player_id``. A
         knockout's roster is kept by its organiser (or an arbiter of the whole tournament), who adds
         players with ``player_id``. A fide-rapid entry waits for an official's confirmation (one an
         official makes is confirmed at once)."""
@@ -282,9 +292,22 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
     )
     def leave(path: EntryPath) -> Response:
         """Leave before the start (the player, the organiser or an arbiter of the whole tournament, the
-        service principal); after it nobody leaves. A knockout draft's organiser removes players."""
+        service principal); after it nobody leaves, except from an arena (until its end: the games
+        played stand, and the player may join again). A knockout draft's organiser removes players."""
         who = principal()
         t = svc.bus.handle(commands.LeaveTournament(who.actor(), path.tournament_id, path.player_id))
+        return json_response(TournamentOut.of(t))
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>/pause",
+        responses={200: TournamentOut, **problems(401, 403, 404, 409)},
+    )
+    def pause(path: EntryPath) -> Response:
+        """An arena's player pauses (the player, an official, the service principal): out of the
+        waiting pool until they join again (``POST …/entries``), keeping their score; a running game
+        goes on."""
+        who = principal()
+        t = svc.bus.handle(commands.PauseEntry(who.actor(), path.tournament_id, path.player_id))
         return json_response(TournamentOut.of(t))
 
     @api.post(

@@ -318,13 +318,6 @@ class CreateTournamentBody(Strict):
         max_length=60,
         description="platform: free, random-1|2|3, table-1|2|3, table-all, thematic:CODE (RULES.md §2)",
     )
-    duration_minutes: int | None = Field(
-        None,
-        ge=1,
-        le=100_000,
-        description="platform: the announced duration (10–20160 minutes); then running games get ten more "
-        "minutes, open games are drawn and no further round is paired",
-    )
     knockout: KnockoutBody | None = Field(
         None, description="knockout rulesets: the format (defaults if left out)"
     )
@@ -334,6 +327,14 @@ class CreateTournamentBody(Strict):
         " (platform: off, a hand-set option; knockouts: never; fide-rapid: always)",
     )
     fide: FideBody | None = Field(None, description="fide-rapid: its settings (required)")
+    duration_minutes: int | None = Field(
+        None,
+        ge=0,
+        le=100_000,
+        description="arena: how long it runs, 10–480 minutes (required); platform: the announced duration "
+        "(10–20160 minutes, optional), then running games get ten more minutes, open games are drawn and "
+        "no further round is paired",
+    )
     group_playoff: GroupPlayoffBody | None = Field(None, description="group-playoff: its settings (required)")
 
     @field_validator("ruleset", mode="before")
@@ -509,6 +510,7 @@ class EntryOut(BaseModel):
     profile: ProfileOut | None = Field(None, description="fide-rapid: the player's FIDE data")
     by_hand: bool = Field(False, description="fide-rapid: a person entered by an official, with no account")
     from_round: int | None = Field(None, description="a late entry: the first round they play")
+    paused: bool = Field(False, description="arena: out of the waiting pool until they join again")
 
     @classmethod
     def of(cls, e: Entry) -> EntryOut:
@@ -518,6 +520,7 @@ class EntryOut(BaseModel):
             rating=e.rating,
             status=e.standing,
             withdrawn_at=e.withdrawal.at if e.withdrawal else None,
+            paused=e.paused,
             profile=ProfileOut.of(e.profile),
             by_hand=e.by_hand,
             from_round=e.from_round,
@@ -599,7 +602,6 @@ class TournamentOut(BaseModel):
     min_rating: int | None
     private: bool
     opening: str = Field("free", description="the opening option (platform)")
-    duration_minutes: int | None = Field(None, description="platform: the announced duration")
     rated_reason: str | None = Field(
         None, description="why it is friendly, or rated despite an opening beyond 2N/2B; decided at creation"
     )
@@ -607,6 +609,10 @@ class TournamentOut(BaseModel):
     entries: list[EntryOut]
     knockout: KnockoutOut | None = None
     fide: FideOut | None = None
+    duration_minutes: int | None = Field(
+        None, description="arena: how long it runs; platform: the announced duration (null: none)"
+    )
+    ends_at: dt.datetime | None = Field(None, description="arena: its end (no new game after it closes)")
     group_playoff: GroupPlayoffOut | None = None
 
     @classmethod
@@ -636,11 +642,12 @@ class TournamentOut(BaseModel):
             private=t.private,
             opening=t.opening,
             rated_reason=t.rated_reason,
-            duration_minutes=t.duration_minutes,
             byes_on_request=t.byes_on_request,
             entries=[EntryOut.of(e) for e in t.entries],
             knockout=KnockoutOut.of(t.knockout, t.drawn_order()) if t.knockout is not None else None,
             fide=FideOut.of(t.fide, t.rounds_paired) if t.fide is not None else None,
+            duration_minutes=t.arena_minutes if t.arena_minutes is not None else t.duration_minutes,
+            ends_at=t.ends_at,
             group_playoff=GroupPlayoffOut.of(t) if t.group_playoff is not None else None,
         )
 

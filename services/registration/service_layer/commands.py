@@ -67,6 +67,15 @@ class LeaveTournament:
 
 
 @dataclass(frozen=True)
+class PauseEntry:
+    """An arena's player pauses (the player, an official, the service principal)."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+
+
+@dataclass(frozen=True)
 class CancelTournament:
     actor: Actor
     tournament_id: uuid.UUID

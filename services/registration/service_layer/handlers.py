@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from services.registration.domain import errors, knockout, player_lists
-from services.registration.domain.model import Account, Entry, Tournament
+from services.registration.domain.model import ARENA_MINUTES, Account, Entry, Tournament
 from services.registration.domain.passwords import InviteLink, InviteLinkInvalid
 from services.registration.domain.ratings import PlayerRating, RatedGame, rate
 from services.registration.service_layer import commands
@@ -48,11 +48,14 @@ class Handlers:
         min_lead: dt.timedelta,
         draw_seed: Callable[[], int] = new_draw_seed,
         italian: OpeningTable | None = None,
+        *,
+        arena_min_minutes: int = ARENA_MINUTES[0],
     ) -> None:
         self.clock = clock
         self.italian = italian  # the Italian opening table, where one is configured
         self.min_lead = min_lead
         self.draw_seed = draw_seed
+        self.arena_min_minutes = arena_min_minutes
 
     def table(self) -> dict[type, Callable[[Any, UnitOfWork], Any]]:
         return {
@@ -60,6 +63,7 @@ class Handlers:
             commands.CreateTournament: self.create_tournament,
             commands.JoinTournament: self.join,
             commands.LeaveTournament: self.leave,
+            commands.PauseEntry: self.pause,
             commands.CancelTournament: self.cancel,
             commands.StartDueTournaments: self.start_due,
             commands.ChangeTournament: self.change,
@@ -93,6 +97,7 @@ class Handlers:
                 cmd.settings,
                 now=self.clock.now(),
                 min_lead=self.min_lead,
+                arena_min_minutes=self.arena_min_minutes,
                 organiser_busy=not knockout.is_knockout(cmd.settings.ruleset)
                 and uow.tournaments.organiser_busy(organiser.id),
                 tournament_id=cmd.tournament_id,
@@ -171,6 +176,17 @@ class Handlers:
             if actor.id != cmd.player_id and not official and not actor.is_service:
                 raise errors.NotAllowed("only the player (or the organiser) can withdraw this entry")
             t.leave(cmd.player_id, now=self.clock.now())
+            uow.tournaments.save(t)
+            uow.commit()
+            return t
+
+    def pause(self, cmd: commands.PauseEntry, uow: UnitOfWork) -> Tournament:
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            actor = cmd.actor
+            if actor.id != cmd.player_id and t.official(actor.id) is None and not actor.is_service:
+                raise errors.NotAllowed("only the player (or the organiser) can pause this entry")
+            t.pause(cmd.player_id, now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return t

@@ -7,7 +7,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 
+from services.standings.adapters.arena_repository import MemoryArenaStandings
 from services.standings.adapters.wire import wire
+from services.standings.domain.arena_standings import ArenaStandings
 from services.standings.domain.errors import TournamentExists
 from services.standings.domain.tournament import Tournament
 from shared.aggregate import Tracking
@@ -34,12 +36,19 @@ class MemoryStandingsUnitOfWork(MemoryUnitOfWork):
     """One unit of work over ``table``; share the table between units to see what they committed."""
 
     tournaments: MemoryTournamentRepository
+    arenas: MemoryArenaStandings
 
-    def __init__(self, table: MemoryTable[uuid.UUID, Tournament] | None = None) -> None:
+    def __init__(
+        self,
+        table: MemoryTable[uuid.UUID, Tournament] | None = None,
+        arenas: dict[uuid.UUID, ArenaStandings] | None = None,
+    ) -> None:
         super().__init__(wire, [table if table is not None else tournaments_table()])
+        self.arena_store = {} if arenas is None else arenas  # not rolled back: the arena tests commit
 
     def start(self) -> None:
         self.tournaments = MemoryTournamentRepository(self.tables[0])
+        self.arenas = MemoryArenaStandings(self.arena_store)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments,)  # type: ignore[return-value]
+        return (self.tournaments, self.arenas)  # type: ignore[return-value]

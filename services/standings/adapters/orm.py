@@ -161,3 +161,39 @@ matches = sa.Table(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),
 )
+
+# arenas (RULES.md §3): their players, games in progress and finished games; the table is computed from
+# the finished games (shared.arena_scoring), the final ranking frozen at completion
+arenas = sa.Table(
+    "arenas",
+    metadata,
+    sa.Column("id", sa.Uuid(), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("ends_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("completed_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+arena_players = sa.Table(
+    "arena_players",
+    metadata,
+    sa.Column("arena_id", sa.Uuid(), sa.ForeignKey("arenas.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("player_id", sa.Uuid(), primary_key=True),
+    sa.Column("name", sa.String(100), nullable=False),
+    sa.Column("rating", sa.Integer(), nullable=True),
+)
+
+arena_games = sa.Table(
+    "arena_games",
+    metadata,
+    sa.Column("game_id", sa.Uuid(), primary_key=True),
+    sa.Column("arena_id", sa.Uuid(), sa.ForeignKey("arenas.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("white", sa.Uuid(), nullable=False),
+    sa.Column("black", sa.Uuid(), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("outcome", sa.String(8), nullable=True),  # None: in progress
+    sa.Column("white_boost", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("black_boost", sa.Boolean(), nullable=False, server_default=sa.false()),
+    sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_arena_games_arena", "arena_id"),
+)

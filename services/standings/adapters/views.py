@@ -12,8 +12,10 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from services.standings.adapters import columns
+from services.standings.adapters.arena_repository import load as load_arena
 from services.standings.adapters.orm import tournaments
 from services.standings.adapters.repository import info_of, load_tournament
+from services.standings.domain.arena_standings import ArenaStandings
 from services.standings.domain.snapshot import Snapshot
 from services.standings.domain.tournament import Tournament, TournamentInfo
 
@@ -31,6 +33,11 @@ class SqlTournamentViews:
         if row is None or row.reset_at is not None:
             return None
         return info_of(row), columns.snapshot_of(row.snapshot)
+
+    def arena(self, arena_id: uuid.UUID) -> ArenaStandings | None:
+        """An arena's standings as last saved (players, games in progress, finished games)."""
+        with self._sessions() as session:
+            return load_arena(session, arena_id)
 
     def tournament(self, tournament_id: uuid.UUID) -> Tournament | None:
         """The whole tournament as last saved, rows and snapshot of the same revision."""

@@ -10,10 +10,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
 from services.standings.domain import events as domain
+from services.standings.domain.arena_standings import ArenaPlayer, RunningGame
 from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
@@ -21,13 +23,15 @@ from services.standings.domain.snapshot import SnapshotRow
 from services.standings.domain.tournament import FideInfo, TournamentInfo
 from services.standings.service_layer import commands
 from shared import events
+from shared.arena_scoring import ArenaGame
 from shared.time_control import TimeControl
 from shared.vocabulary import ByeKind
 from shared.wire import WireMap
 
-__all__ = ["translate", "wire"]
+__all__ = ["arena", "translate", "wire"]
 
-wire = WireMap()
+# a consumed batch of results publishes one table per tournament: the last one
+wire = WireMap(superseded=(events.StandingsUpdated.TYPE,))
 
 
 def _row(row: SnapshotRow) -> events.StandingRow:
@@ -100,8 +104,16 @@ def profile(p: events.PlayerProfile | None) -> Profile | None:
     return None if p is None else Profile(**p.model_dump())
 
 
-def _started(e: events.TournamentStarted) -> commands.RecordTournament:
+def _started(e: events.TournamentStarted) -> commands.RecordTournament | commands.RecordArena:
     settings = e.settings
+    if settings.arena is not None:
+        return commands.RecordArena(
+            e.tournament_id,
+            e.name,
+            e.started_at,
+            e.started_at + dt.timedelta(minutes=settings.arena.duration_minutes),
+            tuple(ArenaPlayer(r.player_id, r.name, r.rating) for r in e.roster),
+        )
     return commands.RecordTournament(
         TournamentInfo(
             id=e.tournament_id,
@@ -181,7 +193,10 @@ def _paired(e: events.RoundPaired) -> commands.RecordPairing:
     )
 
 
-def _finished(e: events.GameFinished) -> commands.RecordResult:
+def _finished(e: events.GameFinished) -> commands.RecordResult | commands.RecordArenaGame:
+    if e.boost is not None:  # an arena's game
+        game = ArenaGame(e.game_id, e.white, e.black, e.outcome, e.finished_at, e.boost.white, e.boost.black)
+        return commands.RecordArenaGame(e.tournament_id, game)
     return commands.RecordResult(
         e.tournament_id, e.game_id, e.round, e.white, e.black, e.outcome, e.reason, e.finished_at, e.rated
     )
@@ -262,6 +277,24 @@ _INBOUND: dict[type[events.Event], Callable[[Any], object]] = {
     events.PlayerJoined: _joined,
     events.GamePenalised: _penalised,
 }
+
+
+def arena(event: events.Event) -> object:
+    """The arena queue: ``tournament.started`` (an arena's, else None), ``player.joined``,
+    ``arena.paired``."""
+    if isinstance(event, events.TournamentStarted):
+        started = _started(event)
+        return started if isinstance(started, commands.RecordArena) else None
+    if isinstance(event, events.PlayerJoined):
+        return commands.RecordArenaEntry(
+            event.tournament_id, ArenaPlayer(event.player_id, event.name, event.rating)
+        )
+    paired = event
+    assert isinstance(paired, events.ArenaPaired)
+    return commands.RecordArenaPairing(
+        paired.tournament_id,
+        tuple(RunningGame(g.game_id, g.white, g.black, paired.paired_at) for g in paired.games),
+    )
 
 
 def translate(event: events.Event) -> object:

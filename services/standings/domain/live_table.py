@@ -25,7 +25,7 @@ from typing import Final, Protocol
 from services.standings.domain.group_playoff import Match, group_table
 from services.standings.domain.history import Edition
 from services.standings.domain.ranking import Row, Standings
-from services.standings.domain.rounds import Game, PairedRound, history_round, record_round
+from services.standings.domain.rounds import Game, PairedRound, history_round, record_byes, record_round
 from shared.scoring import Outcome
 
 __all__ = ["GROUP_COLUMNS", "GroupTable", "LiveTable", "Ranked", "TableKeeper"]
@@ -50,6 +50,9 @@ class TableKeeper(Protocol):
 
     def record(self, game: Game) -> None:
         """A published round's game as it now is: a result, a corrected result or new colours."""
+
+    def add_byes(self, rnd: PairedRound) -> None:
+        """A published round's byes, now that its last game has its result."""
 
     def withdraw(self, seed: int) -> None:
         """A player withdrew or was excluded."""
@@ -84,6 +87,10 @@ class LiveTable:
             game.black,
             game.outcome or Outcome.NOT_PLAYED,
         )
+
+    def add_byes(self, rnd: PairedRound) -> None:
+        record_byes(rnd, self._standings.history, self._legs)
+        self._standings.refresh()
 
     def withdraw(self, seed: int) -> None:
         """Nothing to recompute: the games so far stand, later rounds are absences."""
@@ -127,6 +134,9 @@ class GroupTable:
         self._ranked = None
 
     def record(self, game: Game) -> None:
+        self._ranked = None
+
+    def add_byes(self, rnd: PairedRound) -> None:
         self._ranked = None
 
     def withdraw(self, seed: int) -> None:

@@ -44,6 +44,7 @@ __all__ = [
     "RoundProgress",
     "RoundStatus",
     "history_round",
+    "record_byes",
     "record_round",
 ]
 
@@ -209,8 +210,8 @@ class Recorder(Protocol):
 
 
 def record_round(rnd: PairedRound, recorder: Recorder, legs: int) -> None:
-    """Record a round in the tie-break history: each leg as a round, an open game as NOT_PLAYED,
-    a bye in every leg."""
+    """Record a round in the tie-break history: each leg as a round, an open game as NOT_PLAYED; its
+    byes once the round is finished (:func:`record_byes`)."""
     for game in rnd.games:
         recorder.record_game(
             history_round(rnd.number, game.leg, legs),
@@ -218,6 +219,14 @@ def record_round(rnd: PairedRound, recorder: Recorder, legs: int) -> None:
             game.black,
             game.outcome or Outcome.NOT_PLAYED,
         )
+    if rnd.progress().status is RoundStatus.FINISHED:
+        record_byes(rnd, recorder, legs)
+
+
+def record_byes(rnd: PairedRound, recorder: Recorder, legs: int) -> None:
+    """A round's byes, in every leg. They count when their round is finished, not when it is paired:
+    the table after round N counts the games of round N+1 as their results come, and its byes with
+    the round's last result (the round's page shows them from the pairing on)."""
     for bye in rnd.byes:
         for leg in range(1, legs + 1):
             recorder.record_bye(history_round(rnd.number, leg, legs), bye.seed, BYE_RESULTS[bye.kind])

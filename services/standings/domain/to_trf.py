@@ -39,11 +39,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 from services.standings.domain.live_table import GROUP_COLUMNS
-from services.standings.domain.rounds import Competitor, Game
+from services.standings.domain.rounds import BYE_RESULTS, Competitor, Game, RoundStatus
 from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
 from services.standings.domain.withdrawals import stays_in_draw
 from shared.scoring import FIDE, PointSystem, Result, side_results
-from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf import NOT_PAIRED, Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
 from shared.trf.acceleration import baku
 from shared.trf.model import Line
 from shared.vocabulary import ByeKind, System
@@ -68,7 +68,6 @@ _BYES = {
     ByeKind.HALF_POINT: ResultCode.HALF_POINT_BYE,
     ByeKind.ZERO_POINT: ResultCode.ZERO_POINT_BYE,
 }
-ABSENT = RoundEntry(None, Colour.NONE, ResultCode.ZERO_POINT_BYE)  # 0000 - Z
 TITLES = {"GM": "g", "IM": "m", "WGM": "wg", "FM": "f", "WIM": "wm", "CM": "c", "WFM": "wf", "WCM": "wc"}
 """FIDE titles as TRF-16 writes them (columns 11-13)."""
 
@@ -183,9 +182,16 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
         ps = ruleset.point_system
         doc.accelerations = baku(starters, doc.total_rounds, ps.win, ps.draw)
     blocks: dict[int, list[RoundEntry | None]] = {p.seed: [] for p in t.players}
+    # the byes of a round still being played are in the file but not yet in the table: the points
+    # written with each player are their blocks' sum, so these are added to the table's
+    pending: dict[int, Fraction] = {}
     last = 0
     for rnd in t.published_rounds():
         last = rnd.number
+        if ruleset is not None and rnd.progress().status is not RoundStatus.FINISHED:
+            for bye in rnd.byes:
+                scored = ruleset.point_system.points(BYE_RESULTS[bye.kind]) * info.legs
+                pending[bye.seed] = pending.get(bye.seed, Fraction(0)) + scored
         for leg in range(1, info.legs + 1):
             entries: dict[int, RoundEntry | None] = {}
             for game in rnd.games:
@@ -202,11 +208,11 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
             for bye in rnd.byes:
                 entries[bye.seed] = RoundEntry(None, Colour.NONE, _BYES[bye.kind])
             for seed, player_blocks in blocks.items():
-                player_blocks.append(entries.get(seed, ABSENT))
+                player_blocks.append(entries.get(seed, NOT_PAIRED))
     if info.system is System.SWISS and info.completed_at is None and last < (info.total_rounds or 0):
         for seed, withdrawal in t.withdrawals.items():  # left out of the next round's pairing
             if not stays_in_draw(info.ruleset, withdrawal.status):
-                blocks[seed].extend([ABSENT] * info.legs)
+                blocks[seed].extend([NOT_PAIRED] * info.legs)
         if info.fide is not None:  # a late entry not in yet: its bye for the next round, written ahead
             late = RoundEntry(None, Colour.NONE, _BYES[info.fide.late_entry_bye])
             for p in t.players:
@@ -214,8 +220,9 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
                     blocks[p.seed].extend([late] * info.legs)
     for p in t.players:
         row = rows.get(p.seed)
-        # before round 1: 0.0 (bbpPairings refuses a player line without points)
-        points: Fraction | None = row.points if row is not None else Fraction(0)
+        # before round 1: 0.0 (bbpPairings refuses a player line without points); a bye of a round being
+        # played is in the blocks, not yet in the table
+        points: Fraction | None = row.points + pending.get(p.seed, 0) if row is not None else Fraction(0)
         if row is not None and info.is_group:
             board = row.tiebreaks[GROUP_COLUMNS[0]]
             points = Fraction(board) if board is not None else None

@@ -484,8 +484,11 @@ class Tournament(Aggregate):
         game.outcome, game.reason, game.finished_at = outcome, reason, finished_at
         game.rated = game.rated and rated
         self._changes.append(ResultRecorded(game))
-        if live is not None and self.rounds[game.round].published:
+        rnd = self.rounds[game.round]
+        if live is not None and rnd.published:
             live.record(game)
+            if rnd.byes and rnd.progress().status is RoundStatus.FINISHED:
+                live.add_byes(rnd)  # its last result: the round's byes count from now on
         self._changed()
         return True
 

@@ -12,6 +12,7 @@ from services.standings.bootstrap import StandingsService, bootstrap
 from services.standings.domain import errors
 from services.standings.entrypoints import pages, queries
 from services.standings.entrypoints.schemas import (
+    ArenaOut,
     BracketOut,
     CrosstableOut,
     RoundOut,
@@ -84,6 +85,12 @@ def _api(svc: StandingsService) -> APIBlueprint:
     def get_round(path: RoundPath) -> Response:
         """A round's games with players and results (none while the round is unpublished)."""
         return json_response(queries.round_(svc, path.tournament_id, path.number))
+
+    @api.get("/tournaments/<uuid:tournament_id>/arena", responses={200: ArenaOut, **problems(404)})
+    def get_arena(path: TournamentPath) -> Response:
+        """An arena's ranking (points, games won, streak and fire marks, boosts), its games in progress
+        and its finished games with each side's points; ``final`` once the ranking is frozen."""
+        return json_response(queries.arena(svc, path.tournament_id))
 
     @api.get("/tournaments/<uuid:tournament_id>/bracket", responses={200: BracketOut, **problems(404, 409)})
     def get_bracket(path: TournamentPath) -> Response:

@@ -90,12 +90,26 @@ def register(app: Flask, svc: StandingsService) -> None:
 
     @pages.get("/<uuid:tournament_id>")
     def standings_page(tournament_id: uuid.UUID) -> str:
-        """The tournament's page: its standings, or for a knockout its bracket."""
+        """The tournament's page: its standings, for a knockout its bracket, for an arena its ranking."""
+        if svc.views.arena(tournament_id) is not None:
+            return arena_page(tournament_id)
         try:
             table = queries.standings(svc, tournament_id)
         except errors.NotATable:
             return bracket_page(tournament_id)
         return render_template("standings.html", t=table, active="standings")
+
+    @pages.get("/<uuid:tournament_id>/arena")
+    def arena_page(tournament_id: uuid.UUID) -> str:
+        """The arena's page: the ranking with streak, fire and boost marks, the games in progress, and
+        a player's own games (``?player=``). It updates itself by short polling until the ranking is
+        final (``?fragment=1`` answers the part that changes)."""
+        a = queries.arena(svc, tournament_id)
+        player = request.args.get("player")
+        chosen = next((r for r in a.ranking if str(r.player) == player), None)
+        names = {r.player: r.name for r in a.ranking}
+        template = "arena_body.html" if request.args.get("fragment") else "arena.html"
+        return render_template(template, a=a, chosen=chosen, names=names)
 
     @pages.get("/<uuid:tournament_id>/bracket")
     def bracket_page(tournament_id: uuid.UUID) -> str:

@@ -12,7 +12,7 @@ from services.standings.bootstrap import StandingsService
 from services.standings.domain import errors
 from services.standings.domain.to_trf import trf_document
 from services.standings.domain.tournament import Tournament
-from services.standings.entrypoints.schemas import BracketOut, CrosstableOut, RoundOut, StandingsOut
+from services.standings.entrypoints.schemas import ArenaOut, BracketOut, CrosstableOut, RoundOut, StandingsOut
 from shared.trf import write
 
 
@@ -85,3 +85,11 @@ def standings_csv(svc: StandingsService, tournament_id: uuid.UUID) -> str:
 
 def bracket(svc: StandingsService, tournament_id: uuid.UUID) -> BracketOut:
     return BracketOut.of(_tournament(svc, tournament_id))
+
+
+def arena(svc: StandingsService, arena_id: uuid.UUID) -> ArenaOut:
+    """An arena's ranking with its marks, the games in progress and the finished games."""
+    found = svc.views.arena(arena_id)
+    if found is None:
+        raise errors.TournamentNotFound(f"no arena {arena_id}")
+    return ArenaOut.of(found)

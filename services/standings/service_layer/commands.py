@@ -7,9 +7,11 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
+from services.standings.domain.arena_standings import ArenaPlayer, RunningGame
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
 from services.standings.domain.tournament import TournamentInfo
+from shared.arena_scoring import ArenaGame
 from shared.authority import Role
 from shared.scoring import Outcome
 from shared.vocabulary import Decision, System
@@ -167,3 +169,39 @@ class RecordPenalty:
     role: Role
     by: uuid.UUID
     at: dt.datetime
+
+
+# -- arenas (docs/arena.md) ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RecordArena:
+    """``tournament.started`` of an arena: its players so far."""
+
+    arena_id: uuid.UUID
+    name: str
+    started_at: dt.datetime
+    ends_at: dt.datetime
+    players: tuple[ArenaPlayer, ...]
+
+
+@dataclass(frozen=True)
+class RecordArenaEntry:
+    """``player.joined``: a player listed from now on (an arena's; other tournaments' are ignored)."""
+
+    arena_id: uuid.UUID
+    player: ArenaPlayer
+
+
+@dataclass(frozen=True)
+class RecordArenaPairing:
+    """``arena.paired``: games in progress."""
+
+    arena_id: uuid.UUID
+    games: tuple[RunningGame, ...]
+
+
+@dataclass(frozen=True)
+class RecordArenaGame:
+    """``game.finished`` of an arena game, with its boosts."""
+
+    arena_id: uuid.UUID
+    game: ArenaGame

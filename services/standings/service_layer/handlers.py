@@ -18,6 +18,7 @@ from __future__ import annotations
 import uuid
 
 from services.standings.domain import errors
+from services.standings.domain.arena_standings import ArenaStandings
 from services.standings.domain.tournament import Tournament
 from services.standings.service_layer.commands import (
     AddPlayer,
@@ -25,6 +26,10 @@ from services.standings.service_layer.commands import (
     CompleteTournament,
     CorrectResult,
     PublishRound,
+    RecordArena,
+    RecordArenaEntry,
+    RecordArenaGame,
+    RecordArenaPairing,
     RecordDecision,
     RecordPairing,
     RecordPenalty,
@@ -72,9 +77,46 @@ class Handlers:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
 
-    def record_tournament(self, cmd: RecordTournament, uow: StandingsUnitOfWork) -> None:
+    # -- arenas (docs/arena.md) --------------------------------------------------------------------
+    def record_arena(
+        self, cmd: RecordArena | RecordArenaEntry | RecordArenaPairing | None, uow: StandingsUnitOfWork
+    ) -> None:
+        """The arena queue: its start, players joining later, games paired (in the order registration
+        and pairing published them). Other tournaments' starts and entries are not the arena's."""
+        if isinstance(cmd, RecordArena):
+            if uow.arenas.get(cmd.arena_id) is None:
+                arena = ArenaStandings(cmd.arena_id, cmd.name, cmd.started_at, cmd.ends_at)
+                for p in cmd.players:
+                    arena.enter(p)
+                uow.arenas.add(arena)
+            return
+        if cmd is None:
+            return
+        found = uow.arenas.get(cmd.arena_id, lock=True)
+        if found is None:
+            if isinstance(cmd, RecordArenaPairing):
+                raise NotReady(f"arena {cmd.arena_id} has not started here yet")
+            return  # an entry before the start (the roster has it), or not an arena's
+        if isinstance(cmd, RecordArenaEntry):
+            found.enter(cmd.player)
+        else:
+            found.paired(cmd.games)
+        uow.arenas.save(found)
+
+    def record_arena_game(self, cmd: RecordArenaGame, uow: StandingsUnitOfWork) -> None:
+        """An arena's game ended: the table updates (the game's players' points, streaks, boosts)."""
+        arena = uow.arenas.get(cmd.arena_id, lock=True)
+        if arena is None:
+            raise NotReady(f"arena {cmd.arena_id} has not started here yet")
+        if arena.record_game(cmd.game):
+            uow.arenas.save(arena)
+
+    def record_tournament(self, cmd: RecordTournament | RecordArena, uow: StandingsUnitOfWork) -> None:
         """A start: a new tournament, or one reset to its draft started again. The same start twice
-        changes nothing; another start of a tournament not (yet) reset waits for its reset."""
+        changes nothing; another start of a tournament not (yet) reset waits for its reset. An arena's
+        start is the arena queue's (:meth:`record_arena`)."""
+        if isinstance(cmd, RecordArena):
+            return
         t = uow.tournaments.get(cmd.info.id, lock=True)
         if t is None:
             uow.tournaments.add(Tournament(cmd.info, cmd.roster))
@@ -91,7 +133,10 @@ class Handlers:
         uow.tournaments.save(t)
 
     def record_withdrawal(self, cmd: RecordWithdrawal, uow: StandingsUnitOfWork) -> None:
-        """A player withdrawn or excluded: marked everywhere (group-playoff: matches scored 0:2)."""
+        """A player withdrawn or excluded: marked everywhere (group-playoff: matches scored 0:2). An
+        arena's player withdrawn is out of its pool (pairing's part); their games stand in the table."""
+        if uow.arenas.get(cmd.tournament_id) is not None:
+            return
         t = _locked(uow, cmd.tournament_id)
         t.withdraw(
             cmd.player_id,
@@ -147,7 +192,10 @@ class Handlers:
             )
         uow.tournaments.save(t)
 
-    def record_result(self, cmd: RecordResult, uow: StandingsUnitOfWork) -> None:
+    def record_result(self, cmd: RecordResult | RecordArenaGame, uow: StandingsUnitOfWork) -> None:
+        if isinstance(cmd, RecordArenaGame):
+            self.record_arena_game(cmd, uow)
+            return
         t = _locked(uow, cmd.tournament_id)
         with _not_ready:  # its pairing is still on its way
             t.record_result(
@@ -209,6 +257,11 @@ class Handlers:
         uow.tournaments.save(t)
 
     def complete_tournament(self, cmd: CompleteTournament, uow: StandingsUnitOfWork) -> None:
+        arena = uow.arenas.get(cmd.tournament_id, lock=True)
+        if arena is not None:  # an arena: its final ranking is frozen and announced
+            if arena.complete(cmd.completed_at):
+                uow.arenas.save(arena)
+            return
         t = _locked(uow, cmd.tournament_id)
         with _not_ready:  # the last results (a knockout's cancellations) are on their way
             t.complete(cmd.completed_at, cmd.placing)

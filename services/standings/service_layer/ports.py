@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Protocol
 
+from services.standings.domain.arena_standings import ArenaStandings
 from services.standings.domain.snapshot import Snapshot
 from services.standings.domain.tournament import Tournament, TournamentInfo
 from shared.messagebus import UnitOfWork
@@ -23,9 +24,19 @@ class TournamentRepository(Protocol):
         """Write the changes the tournament recorded since it was loaded or last saved."""
 
 
+class ArenaRepository(Protocol):
+    def get(self, arena_id: uuid.UUID, *, lock: bool = False) -> ArenaStandings | None:
+        """The arena's standings, or None; ``lock`` serialises the changes of one arena."""
+
+    def add(self, arena: ArenaStandings) -> None: ...
+    def save(self, arena: ArenaStandings) -> None: ...
+
+
 class StandingsUnitOfWork(UnitOfWork, Protocol):
     @property
     def tournaments(self) -> TournamentRepository: ...
+    @property
+    def arenas(self) -> ArenaRepository: ...
 
 
 class TournamentViews(Protocol):
@@ -36,3 +47,6 @@ class TournamentViews(Protocol):
 
     def tournament(self, tournament_id: uuid.UUID) -> Tournament | None:
         """The whole tournament as last saved, its rows and snapshot of one revision."""
+
+    def arena(self, arena_id: uuid.UUID) -> ArenaStandings | None:
+        """An arena's standings as last saved."""

@@ -69,7 +69,9 @@ class MemoryStandings:
         self.table = tournaments_table()
         self.published: list[events.Envelope] = []
         self.subscriptions = subscriptions_of(Handlers(FakeClock(NOW)), self.uow)
-        self._by_key = {s.routing_keys[0]: s for s in self.subscriptions}
+        self._by_key: dict[str, Subscription] = {}
+        for s in self.subscriptions:  # each event to its own queue (the arena queue hears starts too)
+            self._by_key.setdefault(s.routing_keys[0], s)
 
     def uow(self) -> MemoryStandingsUnitOfWork:
         uow = MemoryStandingsUnitOfWork(self.table)

@@ -520,7 +520,7 @@ def test_a_reset_is_handled_before_the_round_paired_after_it(svc):
     [queue] = [s for s in svc.subscriptions if "tournament.reset" in s.routing_keys]
     assert (queue.queue, set(queue.routing_keys)) == (
         "clocks.round_paired",
-        {"round.paired", "tournament.reset"},
+        {"round.paired", "tournament.reset", "arena.paired"},
     )
     m = Match()
     announce(svc, m.paired())

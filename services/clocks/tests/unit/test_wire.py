@@ -80,8 +80,15 @@ def test_game_finished():
         '"game_id":"22222222-2222-2222-2222-222222222222","round":3,'
         '"white":"33333333-3333-3333-3333-333333333333","black":"44444444-4444-4444-4444-444444444444",'
         '"outcome":"0-1","reason":"time","moves":17,"finished_at":"2026-06-01T12:03:10.123456Z",'
-        '"both_moved":false,"rated":true,"decision":null}'
+        '"both_moved":false,"rated":true,"decision":null,"boost":null}'
     )
+
+
+def test_an_arena_game_finished_carries_its_boosts():
+    event = domain.GameFinished(
+        T, G, 0, W, B, Outcome.WHITE_WIN, "resignation", 30, AT, True, boost=(True, False)
+    )
+    assert payload_json(event).endswith('"decision":null,"boost":{"white":true,"black":false}}')
 
 
 def test_game_cancelled():
@@ -180,7 +187,7 @@ def test_game_finished_with_its_decision_unrated():
         '"white":"33333333-3333-3333-3333-333333333333","black":"44444444-4444-4444-4444-444444444444",'
         '"outcome":"1/2-1/2","reason":"agreement","moves":40,"finished_at":"2026-06-01T12:03:10.123456Z",'
         '"both_moved":true,"rated":false,"decision":{"by":"55555555-5555-5555-5555-555555555555",'
-        '"role":"arbiter","at":"2026-06-01T12:03:10.123456Z","reason":null}}'
+        '"role":"arbiter","at":"2026-06-01T12:03:10.123456Z","reason":null},"boost":null}'
     )
 
 

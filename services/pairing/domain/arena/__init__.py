@@ -5,7 +5,7 @@
 - :mod:`.pairing` — one pairing pass over the waiting pool;
 - :mod:`.checker` — what a pass promises, checked from its input and output alone (tests, benchmark).
 
-Points, streaks and the ranking are the standings' (``services/standings/domain/arena.py``); the boost's
+Points, streaks and the ranking are shared (``shared/arena_scoring.py``); the boost's
 clock change is the clocks' (``services/clocks/domain/boost.py``). The pool itself, its lease and the
 atomic commit of a pass live in ``services/pairing/adapters/arena_pool.py``. docs/arena.md has it all.
 """

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from scipy.optimize import linear_sum_assignment
 
 Matrix = npt.NDArray[np.float64]
 Mask = npt.NDArray[np.bool_]
@@ -31,6 +30,8 @@ def solve(cost: Matrix) -> tuple[Index, float] | None:
     n = cost.shape[0]
     if n == 0:
         return np.zeros(0, dtype=np.intp), 0.0
+    from scipy.optimize import linear_sum_assignment  # 0.3 s to import: only when a bracket needs it
+
     try:
         rows, cols = linear_sum_assignment(cost)
     except ValueError:  # infeasible

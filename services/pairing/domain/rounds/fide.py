@@ -13,7 +13,8 @@ How a round is coded (TRF-16, as the pairing programs read it):
 * the pairing-allocated bye: ``0000 - U`` (a win's points);
 * a zero-point bye asked for before the round was paired: ``0000 - Z``; a late entry's missed rounds:
   ``0000 - Z`` or ``0000 - H`` as the settings say;
-* a player left out for another reason (withdrawn, an unexcused absence): ``0000 - -`` (no points);
+* a player left out for another reason (withdrawn, an unexcused absence): ``0000 - Z`` (no points;
+  :data:`shared.trf.NOT_PAIRED`, as the standings' export writes it);
 * Baku acceleration (FIDE C.04.7): ``XXA`` lines for group A, the top ``2 × ⌈n/4⌉`` of the players entered
   at the start, one virtual point in the first half of the accelerated rounds and half a point in the
   second (the first ``⌈rounds/2⌉`` rounds).
@@ -30,13 +31,13 @@ from fractions import Fraction
 
 from services.pairing.domain.dutch import model as dutch
 from services.pairing.domain.dutch.engine import pair_round
-from services.pairing.domain.dutch.generator import baku
 from services.pairing.domain.dutch.trf_adapter import from_trf, round_points
 from services.pairing.domain.errors import NoValidPairing
 from services.pairing.domain.rounds.tournament import DEFAULT_TIME as DEFAULT_TIME
 from services.pairing.domain.rounds.tournament import Board, Draw, PairingTournament
 from shared.scoring import FIDE, Outcome
-from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf import NOT_PAIRED, Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.acceleration import baku
 from shared.vocabulary import ByeKind
 
 _CODES: dict[Outcome, tuple[ResultCode, ResultCode]] = {
@@ -53,8 +54,6 @@ _BYES = {
     ByeKind.HALF_POINT: ResultCode.HALF_POINT_BYE,
     ByeKind.FULL_POINT: ResultCode.FULL_POINT_BYE,
 }
-LEFT_OUT = RoundEntry(None, Colour.NONE, ResultCode.FORFEIT_LOSS)
-"""``0000 - -``: not paired, no points (withdrawn, an unexcused absence)."""
 
 
 def _bye(kind: ByeKind) -> RoundEntry:
@@ -83,7 +82,7 @@ def _absence_block(t: PairingTournament, seed: int, number: int) -> RoundEntry:
         return _bye(t.fide.late_entry_bye)
     if (number, seed) in t.bye_requests and t.stays_in_draw(seed):
         return _bye(ByeKind.ZERO_POINT)
-    return LEFT_OUT
+    return NOT_PAIRED
 
 
 def document(t: PairingTournament, rounds: int) -> TrfDocument:

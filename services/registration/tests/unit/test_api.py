@@ -230,5 +230,6 @@ def test_the_list_takes_a_known_status_only(client):
         "knockout",
         "double-knockout",
         "group-playoff",
+        "arena",
     ]
     assert doc["Status"]["enum"] == ["draft", "scheduled", "started", "cancelled", "completed"]

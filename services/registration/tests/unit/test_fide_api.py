@@ -163,6 +163,7 @@ def test_entering_people_by_hand(client, svc, event, clock) -> None:
         },
         "by_hand": True,
         "from_round": None,
+        "paused": False,
     }
     clock.advance(1)
     assert add(client, tid, event["whole"], "Newcomer").json["profile"] is None

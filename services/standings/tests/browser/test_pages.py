@@ -168,8 +168,11 @@ def test_a_round_page_shows_its_results(site, page):
     with page.expect_navigation():  # the next page, not the one still shown
         page.locator("nav .rounds").get_by_role("link", name="3", exact=True).click()
     assert page.locator("h2").inner_text() == "Round 3 of 5"
-    # board, SNo, White, Rtg, points before the round, result, points, SNo, Black, Rtg (pairing_list.html)
-    assert cells(page, "table.pairings tbody tr") == [
+    assert cells(page, "#pairings-3 thead tr") == [
+        ["Bo.", "SNo", "White", "Rtg", "Pts.", "Result", "Pts.", "SNo", "Black", "Rtg"]
+    ]
+    # points before the round (2/1/0): after rounds 1-2, 1 and 2 have 3, 3 has 1, 4 has 4, 5 has 1, 6 has 0
+    assert cells(page, "#pairings-3 tbody tr") == [
         ["1", "2", "Player 2", "2000", "3", "0-1", "0", "6", "Player 6", "1800"],
         ["2", "3", "Player 3", "1950", "1", "1-0", "3", "1", "Player 1", "2050"],
         ["3", "4", "Player 4", "1900", "4", "-/+", "1", "5", "Player 5", "1850"],
@@ -179,7 +182,7 @@ def test_a_round_page_shows_its_results(site, page):
 def test_a_round_in_progress(site, page):
     page.goto(f"{site.url}/t/{site.live.id}/rounds/2")
     assert page.locator("#status").inner_text() == "Round 2 of 3 in progress: 1 of 2 games finished."
-    assert [row[5] for row in cells(page, "table.pairings tbody tr")] == ["1-0", "playing"]
+    assert [row[5] for row in cells(page, "#pairings-2 tbody tr")] == ["1-0", "playing"]
     page.goto(f"{site.url}/t/{site.live.id}")
     assert "round 2 in progress: 1 of 2 games counted" in page.locator("#standings caption").inner_text()
 
@@ -250,7 +253,7 @@ def test_a_paired_unpublished_round_shows_no_result_in_the_bracket(site, page):
 
 def test_a_knockout_round_page_names_every_game(site, page):
     page.goto(f"{site.url}/t/{site.bracket.id}/rounds/1")
-    rows = cells(page, "table.pairings tbody tr")
+    rows = cells(page, "#pairings-1 tbody tr")
     assert [(row[0], row[1], row[5]) for row in rows] == [
         ("1", "Game 1", "1-0"),
         ("1", "Game 2", "1-0"),
@@ -294,9 +297,9 @@ def test_a_withdrawn_player_is_marked_in_the_standings_and_the_crosstable(site, 
 
 def test_a_corrected_result_and_a_requested_bye_on_the_round_pages(site, page):
     page.goto(f"{site.url}/t/{site.decided.id}/rounds/1")
-    rows = cells(page, "table.pairings tbody tr")
+    rows = cells(page, "#pairings-1 tbody tr")
     assert rows[1] == ["2", "2", "Botvinnik", "2000", "0", "0-1 corrected", "0", "5", "Euwe", "1850"]
-    result = page.locator("table.pairings tbody tr").nth(1).locator("td.result")
+    result = page.locator("#pairings-1 tbody tr").nth(1).locator("td.result")
     assert (
         result.get_attribute("title") == "corrected from ½-½ to 0-1 by the arbiter: the scoresheets say 0-1"
     )

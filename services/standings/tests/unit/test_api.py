@@ -259,6 +259,7 @@ def test_pages_answer_html(client, svc):
 def test_openapi_documents_the_json_api_only(client):
     paths = client.get("/openapi.json").json["paths"]
     assert sorted(paths) == [
+        "/tournaments/{tournament_id}/arena",
         "/tournaments/{tournament_id}/bracket",
         "/tournaments/{tournament_id}/crosstable",
         "/tournaments/{tournament_id}/csv",
@@ -375,6 +376,33 @@ def test_a_group_playoff_table(client, svc):
         1,
         0.5,
     )  # board points
+
+
+def test_the_table_after_round_n_leaves_out_the_bye_of_round_n_plus_1(client, svc):
+    """After round 1 a player who drew and has the bye of round 2 has 1 point, not 3 (platform scoring:
+    a draw 1, the bye 2): the bye is on round 2's page, and in the table once round 2 is finished."""
+    story = Story(svc, 5).start()
+    story.play(1, [(1, 2, D), (3, 4, W)], bye=5)
+    story.pair(2, [(5, 3), (4, 2)], bye=1)
+    after_1 = client.get(f"/tournaments/{story.id}/standings").json
+    points = {row["seed"]: row["points"] for row in after_1["rows"]}
+    assert after_1["after_round"] == 1
+    assert points == {1: 1, 2: 1, 3: 2, 4: 0, 5: 2}  # 5's bye of round 1 counts, 1's of round 2 not yet
+    assert after_1["rows"][0]["seed"] == 3
+    round_2 = client.get(f"/tournaments/{story.id}/rounds/2").json
+    assert [(b["player"]["seed"], b["kind"], b["points"]) for b in round_2["byes"]] == [
+        (1, "pairing_allocated", 2)
+    ]
+    page = client.get(f"/t/{story.id}").get_data(as_text=True)
+    assert "Standings after round 1" in page
+    story.result(2, 5, 3, W)
+    assert {r["seed"]: r["points"] for r in client.get(f"/tournaments/{story.id}/standings").json["rows"]}[
+        1
+    ] == 1
+    story.result(2, 4, 2, D)
+    after_2 = client.get(f"/tournaments/{story.id}/standings").json
+    assert after_2["after_round"] == 2
+    assert {row["seed"]: row["points"] for row in after_2["rows"]} == {1: 3, 2: 2, 3: 2, 4: 1, 5: 4}
 
 
 def test_a_group_playoff_event_points_to_pairings_page(client, svc):

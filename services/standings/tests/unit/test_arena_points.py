@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.standings.domain.arena import (
+from shared.arena_scoring import (
     ArenaGame,
     ArenaTable,
     Score,

@@ -1,7 +1,7 @@
 """Presence and the close of a tournament's duration (issue 13)
 
-Revision ID: 0007
-Revises: 0006
+Revision ID: 0008
+Revises: 0007
 Create Date: 2026-12-01 14:00:00
 
 What the game server last reported of each player's presence (connected, disconnected, busy): a busy
@@ -14,8 +14,8 @@ first move must be back within 30 seconds (``games.away``, ``back_by``) or loses
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 

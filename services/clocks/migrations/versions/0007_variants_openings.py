@@ -1,7 +1,7 @@
 """The board of each game: variant, opening, position (issue 13)
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-12-01 13:40:00
 
 A game keeps its variant ('chess' for every existing row), the opening drawn for it (``{code, moves,
@@ -12,8 +12,8 @@ reported with their text, checked by the variant's move generator (null: none).
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

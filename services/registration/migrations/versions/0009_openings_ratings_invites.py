@@ -1,7 +1,7 @@
 """Openings, Glicko-2 ratings and invite links (issue 13)
 
-Revision ID: 0008
-Revises: 0007
+Revision ID: 0009
+Revises: 0008
 Create Date: 2026-12-01 13:10:00
 
 A `platform` tournament keeps its opening option (``tournaments.opening``, 'free' for every existing
@@ -16,8 +16,8 @@ kept by their token, with who made them and when they were revoked or expire.
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

@@ -1,4 +1,5 @@
-"""The arena's points and ranking (RULES.md §3, issue 12).
+"""The arena's points and ranking (RULES.md §3, issue 12), pure and shared: pairing ranks the waiting pool
+by these points, standings shows the table.
 
 **Points** of one game, for one player:
 

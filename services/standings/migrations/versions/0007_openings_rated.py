@@ -1,7 +1,7 @@
 """Rated or friendly, and openings, on the pages (issue 13)
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 Create Date: 2026-12-01 13:50:00
 
 A tournament keeps whether it is rated (true for every existing row: friendly ones were not shown
@@ -12,8 +12,8 @@ code or its moves; null: free, as every existing game).
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

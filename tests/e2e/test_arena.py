@@ -1,0 +1,125 @@
+"""An arena on the real stack (issue 12): two pairing workers pass over the Redis pool, one is SIGKILLed
+mid-arena and pairing goes on under the other (the dead one's leases run out); players take boosts and
+report results as they come. Checked from clocks' games and the standings' final ranking alone: nobody
+in two games at once, no pair inside its cooldown, nothing paired after pairing closed, and a final
+ranking that is exactly what the games make (tests/arena_checks.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import time
+import uuid
+from typing import Any
+
+import pytest
+
+from shared.testing.polling import wait_for
+from tests.arena_checks import check_arena
+from tests.e2e.stack import Stack
+from tests.e2e.story import Account, Story
+
+pytestmark = pytest.mark.e2e
+
+MINUTES = 2
+BASE = 30  # 30+0: pairing closes 30 s before the end
+
+
+def arena_games(story: Story, tid: uuid.UUID) -> list[dict[str, Any]]:
+    return story.call("clocks", "GET", f"/tournaments/{tid}/games")["games"]
+
+
+def play(
+    story: Story, tid: uuid.UUID, players: dict[uuid.UUID, Account], rng: random.Random, seen: set
+) -> int:
+    """Every running game not seen yet: each side may take the boost, then the loser resigns (or both
+    agree a draw). The number of games taken."""
+    taken = 0
+    for game in arena_games(story, tid):
+        if game["status"] != "running" or game["id"] in seen:
+            continue
+        seen.add(game["id"])
+        taken += 1
+        white, black = (players[uuid.UUID(game[side]["player_id"])] for side in ("white", "black"))
+        for who in (white, black):
+            if rng.random() < 0.25:
+                story.call("clocks", "POST", f"/games/{game['id']}/boost", {}, who.token, expect=(200, 409))
+        outcome = rng.choice(["1-0", "0-1", "1/2-1/2"])
+        story.concede(game, outcome, players)
+    return taken
+
+
+def test_an_arena_survives_a_pairing_worker_killed_mid_arena(story: Story, stack: Stack):
+    rng = random.Random(12)
+    organiser = story.register("Arena organiser")
+    players = {a.id: a for a in (story.register(f"Arena {i}", 1500 + 15 * i) for i in range(12))}
+    tid = story.create_tournament(
+        organiser,
+        ruleset="arena",
+        duration_minutes=MINUTES,
+        base_seconds=BASE,
+        start_in=2.0,
+        name="e2e arena",
+    )
+    for p in players.values():
+        story.join(p, tid)
+    started = story.wait_status(tid, "started")
+    start = dt.datetime.fromisoformat(started["starts_at"])
+    closes = start + dt.timedelta(minutes=MINUTES) - dt.timedelta(seconds=BASE)
+    seen: set[str] = set()
+    victim = stack.process("pairing-worker-1")
+    killed_at: dt.datetime | None = None
+    try:
+        while dt.datetime.now(dt.UTC) < closes + dt.timedelta(seconds=5):
+            play(story, tid, players, rng, seen)
+            if killed_at is None and len(seen) >= 12:
+                victim.kill()  # SIGKILL mid-arena: its leases run out, the other worker takes over
+                killed_at = dt.datetime.now(dt.UTC)
+            time.sleep(0.1)
+        assert killed_at is not None, "the arena made too few games to kill a worker mid-arena"
+        wait_for(
+            lambda: (
+                play(story, tid, players, rng, seen) == 0
+                and all(g["status"] == "finished" for g in arena_games(story, tid))
+            ),
+            timeout=60,
+            what="the last games",
+        )
+        story.wait_status(tid, "completed", timeout=120)
+        final = wait_for(
+            lambda: (a := story.call("standings", "GET", f"/tournaments/{tid}/arena"))["final"] and a,
+            timeout=60,
+            what="the final ranking",
+        )
+    finally:
+        if not victim.alive():
+            stack.restart(victim.name)
+    games = arena_games(story, tid)
+    after_kill = [
+        g for g in games if dt.datetime.fromisoformat(g["started_at"]) > killed_at + dt.timedelta(seconds=3)
+    ]
+    assert after_kill, "pairing did not go on after the worker was killed"
+    points = {g["game_id"]: g for g in final["games"]}
+    assert set(points) == {g["id"] for g in games}  # every game counted, once
+
+    def seconds(at: str) -> float:
+        return (dt.datetime.fromisoformat(at) - start).total_seconds()
+
+    checked = [
+        {
+            "white": g["white"]["player_id"],
+            "black": g["black"]["player_id"],
+            "started_at": seconds(g["started_at"]),
+            "ended_at": seconds(g["result"]["finished_at"]),
+            "result": g["result"]["outcome"],
+            "boost": points[g["id"]]["boost"],
+            "points": points[g["id"]]["points"],
+        }
+        for g in games
+    ]
+    for g in games:  # the boosts clocks recorded are the ones the standings counted
+        boosted = g["clock"]["boosted"]
+        assert points[g["id"]]["boost"] == {"white": "white" in boosted, "black": "black" in boosted}
+    ranking = [{**r, "player": str(r["player"])} for r in final["ranking"]]
+    assert {r["player"] for r in ranking} == {str(p) for p in players}
+    check_arena(checked, ranking, closes_after=(closes - start).total_seconds())

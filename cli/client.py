@@ -261,6 +261,7 @@ def register(group: click.Group) -> None:
         type=click.Choice(["chess", "international", "english", "italian", "russian"]),
         default="chess",
         show_default=True,
+        help="the board its games use",
     )
     @OPENING_OPTION
     @click.option("--min-rating", type=int, help="rated only: 1000–2000 in steps of 100")

@@ -110,7 +110,10 @@ def test_the_knockout_demo_withdraws_a_player_and_is_refused_a_correction():
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--format", "knockout", "--json"], "--json goes with --format platform or group-playoff"),
+        (
+            ["--format", "knockout", "--json"],
+            "--json is offered for --format platform, --format group-playoff and --format arena",
+        ),
         (["--format", "fide-rapid", "--variant", "english"], "--variant goes with --format platform"),
         (
             ["--format", "knockout", "--opening", "random-1"],

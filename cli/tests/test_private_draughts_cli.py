@@ -31,7 +31,7 @@ def test_a_private_rated_draughts_swiss_with_a_table_opening(served: Served) -> 
     assert made.exit_code == 0, made.output
     token = json.loads(made.output)["token"]
     joined = served.arbiter(ann, "join", t["id"], "--invite", token)
-    assert joined.exit_code == 0 and "joined Draughts night (1 players)" in joined.output
+    assert joined.exit_code == 0 and "joined Draughts night (1 player)" in joined.output
 
     revoked = served.arbiter(org, "invite", "revoke", t["id"], token)
     assert revoked.exit_code == 0 and revoked.output.startswith(f"revoked {token}")

@@ -123,6 +123,15 @@ class Api:
         return response.json() if response.content else None
 
 
+OPENING_OPTION = click.option(
+    "--opening",
+    default="free",
+    show_default=True,
+    help="free, random-1|2|3, table-1|2|3, table-all (english, italian) or thematic:CODE (docs/openings.md)",
+)
+"""A `platform` tournament's opening option, as `arbiter create` and `arbiter demo` take it."""
+
+
 def _api(ctx: click.Context) -> Api:
     obj = ctx.find_object(Api)
     assert obj is not None
@@ -243,7 +252,20 @@ def register(group: click.Group) -> None:
     @click.option("--double-rounds", is_flag=True, help="each pairing played twice, colours swapped")
     @click.option("--extra-round", is_flag=True, help="one more Swiss round where the field carries it")
     @click.option("--unrated", is_flag=True, help="the games change no rating")
-    @click.option("--password", help="players must give it to join")
+    @click.option(
+        "--password",
+        help="players must give it to join (a private tournament; invite links: `arbiter invite`)",
+    )
+    @click.option(
+        "--variant",
+        type=click.Choice(["chess", "international", "english", "italian", "russian"]),
+        default="chess",
+        show_default=True,
+        help="the board its games use",
+    )
+    @OPENING_OPTION
+    @click.option("--min-rating", type=int, help="rated only: 1000–2000 in steps of 100")
+    @click.option("--duration", help="the announced duration, e.g. 90m, 3h (10 minutes to 14 days)")
     @click.option("--rounds", type=int, help="fide-rapid Swiss: 1–30 rounds")
     @click.option("--round-robin", is_flag=True, help="fide-rapid: a round robin (rounds from the field)")
     @click.option("--place", default="", help="fide-rapid: where it is played")
@@ -282,6 +304,12 @@ def register(group: click.Group) -> None:
             "time_control": parse_time_control(kwargs["time_control"]),
             "rated": not kwargs["unrated"],
             "password": kwargs["password"],
+            "variant": kwargs["variant"],
+            "opening": kwargs["opening"],
+            "min_rating": kwargs["min_rating"],
+            "duration_minutes": None
+            if kwargs["duration"] is None
+            else int(parse_duration(kwargs["duration"]).total_seconds() // 60),
         }
         if kwargs["ruleset"] == "arena":
             if kwargs["minutes"] is None:
@@ -297,21 +325,65 @@ def register(group: click.Group) -> None:
         elif t.get("ends_at"):
             click.echo(f"created {t['id']}: {t['name']}, an arena from {t['starts_at']} to {t['ends_at']}")
         else:
-            click.echo(f"created {t['id']}: {t['name']}, starts {t['starts_at']}")
+            kind = "rated" if t["rated"] else "friendly"
+            click.echo(
+                f"created {t['id']}: {t['name']}, {t['variant']}, openings {t['opening']}, {kind},"
+                f" starts {t['starts_at']}"
+            )
+            if t.get("rated_reason"):
+                click.echo(f"  {t['rated_reason']}")
 
     @group.command()
     @click.argument("tournament", type=click.UUID)
     @click.option("--password", help="the tournament's password, where it has one")
+    @click.option("--invite", help="a private tournament's invite link (its token), instead of the password")
     @options
-    def join(tournament: uuid.UUID, password: str | None, **kwargs: Any) -> None:
+    def join(tournament: uuid.UUID, password: str | None, invite: str | None, **kwargs: Any) -> None:
         """Join a tournament before its start (an arena: until its end, also to come back from a pause)."""
         as_json = kwargs.pop("as_json")
         api = make_api(kwargs)
-        t = api.call("registration", "POST", f"/tournaments/{tournament}/entries", {"password": password})
+        body = {"password": password, "invite": invite}
+        t = api.call("registration", "POST", f"/tournaments/{tournament}/entries", body)
         if as_json:
             _print(t, True)
         else:
             click.echo(f"joined {t['name']} ({plural(len(t['entries']), 'player')})")
+
+    @group.group()
+    def invite() -> None:
+        """Invite links of a private tournament (its organiser)."""
+
+    @invite.command("create")
+    @click.argument("tournament", type=click.UUID)
+    @click.option("--valid-for", "valid_for", help="e.g. 30m, 2h, 3d; unset: until revoked")
+    @options
+    def invite_create(tournament: uuid.UUID, valid_for: str | None, **kwargs: Any) -> None:
+        """Create an invite link: its holder joins with `arbiter join TOURNAMENT --invite TOKEN`."""
+        as_json = kwargs.pop("as_json")
+        api = make_api(kwargs)
+        minutes = None if valid_for is None else max(1, int(parse_duration(valid_for).total_seconds() // 60))
+        link = api.call(
+            "registration", "POST", f"/tournaments/{tournament}/invites", {"valid_for_minutes": minutes}
+        )
+        if as_json:
+            _print(link, True)
+        else:
+            until = f", expires {link['expires_at']}" if link["expires_at"] else ""
+            click.echo(f"invite {link['token']}{until}")
+
+    @invite.command("revoke")
+    @click.argument("tournament", type=click.UUID)
+    @click.argument("link")
+    @options
+    def invite_revoke(tournament: uuid.UUID, link: str, **kwargs: Any) -> None:
+        """Revoke the invite link LINK (its token): joining with it is refused from now on."""
+        as_json = kwargs.pop("as_json")
+        api = make_api(kwargs)
+        revoked = api.call("registration", "DELETE", f"/tournaments/{tournament}/invites/{link}")
+        if as_json:
+            _print(revoked, True)
+        else:
+            click.echo(f"revoked {revoked['token']} at {revoked['revoked_at']}")
 
     @group.command(context_settings=FORFEITS_AS_ARGUMENTS)
     @click.argument("game", type=click.UUID)

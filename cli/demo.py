@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
+import json
 import random
 import tempfile
 import time
@@ -24,8 +25,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from cli.client import OPENING_OPTION
 from cli.text import points
 from shared.events import Envelope, Event, RoundPaired
+from shared.variants import Variant
 
 NAMES = [
     "Anand",
@@ -78,10 +81,15 @@ class Demo:
     minutes: float
     increment: int
     double_rounds: bool
+    variant: str = "chess"
+    opening: str = "free"
+    busy_round: int | None = 2  # a player is busy in another game when this round is paired
     ratings: dict[uuid.UUID, int] = field(default_factory=dict)
     names: dict[uuid.UUID, str] = field(default_factory=dict)
     rounds: list[RoundPaired] = field(default_factory=list)
     completed: bool = False
+    report: dict[str, Any] = field(default_factory=dict)  # what --json prints
+    busy: uuid.UUID | None = None
 
     def run(self, workdir: Path) -> int:
         from cli.embedded import EmbeddedStack
@@ -97,7 +105,8 @@ class Demo:
         staff = stack.token(uuid.uuid4(), "service")
         reg = stack.api["registration"]
         organiser = uuid.UUID(reg.call("POST", "/accounts", {"name": "Organiser"}, staff)["id"])
-        for pid, name, rating in _sign_up(reg, staff, self.rng, self.players, ("blitz", "rapid")):
+        speeds = ("bullet", "blitz", "rapid", "classical")
+        for pid, name, rating in _sign_up(reg, staff, self.rng, self.players, speeds, self.variant):
             self.ratings[pid], self.names[pid] = rating, name
 
         starts_at = stack.clock.now() + dt.timedelta(minutes=5)
@@ -109,16 +118,22 @@ class Demo:
                 "starts_at": starts_at.isoformat(),
                 "time_control": {"base_seconds": int(self.minutes * 60), "increment_seconds": self.increment},
                 "double_rounds": self.double_rounds,
+                "variant": self.variant,
+                "opening": self.opening,
             },
             stack.token(organiser),
         )
         tid = tournament["id"]
+        self.report = {"rated": tournament["rated"], "rounds": [], "final": []}
         for pid in self.ratings:
             reg.call("POST", f"/tournaments/{tid}/entries", {}, stack.token(pid))
         self.console.print(
-            f"[bold]{tournament['name']}[/]: {self.players} players, {self.minutes:g}+{self.increment}"
-            f"{', double rounds' if self.double_rounds else ''}; starts {starts_at:%H:%M} (simulated time)"
+            f"[bold]{tournament['name']}[/]: {self.players} players, {self.variant}, {self.minutes:g}+"
+            f"{self.increment}{', double rounds' if self.double_rounds else ''}, openings: {self.opening}, "
+            f"{'rated' if tournament['rated'] else 'friendly'}; starts {starts_at:%H:%M} (simulated time)"
         )
+        if tournament.get("rated_reason"):
+            self.console.print(f"  ({tournament['rated_reason']})")
 
         stack.listen("demo", ("round.paired", "tournament.completed"), self._on_event)
         stack.advance((starts_at - stack.clock.now()).total_seconds())
@@ -138,6 +153,9 @@ class Demo:
 
         table = stack.api["standings"].call("GET", f"/tournaments/{tid}/standings")
         self._print_table(table)
+        self.report["final"] = [
+            {"player": row["name"], "rank": row["rank"], "points": row["points"]} for row in table["rows"]
+        ]
         self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
         return 0
 
@@ -151,7 +169,10 @@ class Demo:
     def _play_round(self, stack: Any, rnd: RoundPaired) -> None:
         clocks = stack.api["clocks"]
         games = clocks.call("GET", f"/tournaments/{rnd.tournament_id}/games?round={rnd.round}")["games"]
+        self._presence(stack, rnd)
         plans = [self._plan(g) for g in games]
+        for plan in plans:
+            plan.done = plan.game["status"] == "finished"  # a busy player's game: lost by forfeit
         queue: list[tuple[float, int]] = []
         now = stack.clock.now()
         for index, plan in enumerate(plans):
@@ -183,6 +204,21 @@ class Demo:
         while not all(p.done or self._finished(clocks, p) for p in plans):
             stack.advance(30)
         self._print_round(clocks, rnd)
+
+    def _presence(self, stack: Any, rnd: RoundPaired) -> None:
+        """The game server's reports: the round before ``busy_round``'s pairing, one player starts a game
+        elsewhere (busy when that round is paired: no game, a loss by forfeit); they are back after it."""
+        if self.busy_round is None:
+            return
+        server = stack.token(uuid.uuid4(), "service")
+        if rnd.round == self.busy_round - 1:
+            self.busy = self.rng.choice(sorted(self.ratings))
+            body = {"player_id": str(self.busy), "status": "busy"}
+            stack.api["clocks"].call("POST", "/presence", body, server)
+            self.console.print(f"[dim]{self.names[self.busy]} starts a game elsewhere: busy[/]")
+        elif rnd.round == self.busy_round and self.busy is not None:
+            body = {"player_id": str(self.busy), "status": "connected"}
+            stack.api["clocks"].call("POST", "/presence", body, server)
 
     def _plan(self, game: dict[str, Any]) -> Plan:
         expected = _expected(self.ratings, game)
@@ -242,11 +278,13 @@ class Demo:
     def _print_round(self, clocks: Any, rnd: RoundPaired) -> None:
         games = clocks.call("GET", f"/tournaments/{rnd.tournament_id}/games?round={rnd.round}")["games"]
         table = Table(title=f"Round {rnd.round} of {rnd.total_rounds}", title_justify="left")
-        for col in ("Bd", "White", "", "Result", "", "Black", "How"):
+        for col in ("Bd", "White", "", "Result", "", "Black", "How", "Opening"):
             table.add_column(col, justify="right" if col in ("Bd", "") else "left")
+        played = []
         for g in sorted(games, key=lambda g: (g["board"], g["leg"])):
             w, b = uuid.UUID(g["white"]["player_id"]), uuid.UUID(g["black"]["player_id"])
             result = g["result"] or {}
+            opening = None if g.get("opening") is None else g["opening"]["label"]
             table.add_row(
                 f"{g['board']}{'b' if g['leg'] == 2 else ''}",
                 self.names[w],
@@ -255,7 +293,17 @@ class Demo:
                 str(self.ratings[b]),
                 self.names[b],
                 result.get("reason", ""),
+                opening or "",
             )
+            played.append(
+                {
+                    "white": self.names[w],
+                    "black": self.names[b],
+                    "result": result.get("outcome", "*"),
+                    "opening": opening,
+                }
+            )
+        self.report.setdefault("rounds", []).append(played)
         for bye in rnd.byes:
             table.add_row("", self.names[bye.player_id], str(self.ratings[bye.player_id]), "bye", "", "", "")
         self.console.print(table)
@@ -491,15 +539,22 @@ class KnockoutDemo(EmbeddedRun):
 
 
 def _sign_up(
-    reg: Any, staff: str, rng: random.Random, count: int, speeds: tuple[str, ...], *, seeded_ids: bool = False
+    reg: Any,
+    staff: str,
+    rng: random.Random,
+    count: int,
+    speeds: tuple[str, ...],
+    variant: str = "chess",
+    *,
+    seeded_ids: bool = False,
 ) -> list[tuple[uuid.UUID, str, int]]:
-    """Register ``count`` players with random ratings in the given speeds: (id, name, rating) each.
-    ``seeded_ids``: the account ids are drawn from ``rng`` too (the same run for a seed)."""
+    """Register ``count`` players with random ratings in ``variant`` at the given speeds: (id, name,
+    rating) each. ``seeded_ids``: the account ids are drawn from ``rng`` too (the same run for a seed)."""
     players = []
     for i in range(count):
         rating = rng.randrange(1300, 2400, 5)
         name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
-        body: dict[str, Any] = {"name": name, "ratings": {f"chess:{speed}": rating for speed in speeds}}
+        body: dict[str, Any] = {"name": name, "ratings": {f"{variant}:{speed}": rating for speed in speeds}}
         if seeded_ids:
             body["id"] = str(uuid.UUID(int=rng.getrandbits(128), version=4))
         players.append((uuid.UUID(reg.call("POST", "/accounts", body, staff)["id"]), name, rating))
@@ -552,6 +607,15 @@ def register(group: click.Group) -> None:
         "the 4T1 group-playoff event, or an arena",
     )
     @click.option(
+        "--variant",
+        type=click.Choice([v.value for v in Variant]),
+        default="chess",
+        show_default=True,
+        help="platform: chess, or a draughts variant (international 10x10, english, italian, russian)",
+    )
+    @OPENING_OPTION
+    @click.option("--no-busy", is_flag=True, help="platform: nobody is busy elsewhere when round 2 is paired")
+    @click.option(
         "--trf",
         type=click.Path(dir_okay=False, writable=True, path_type=Path),
         default=None,
@@ -564,7 +628,8 @@ def register(group: click.Group) -> None:
         "--json",
         "as_json",
         is_flag=True,
-        help="group-playoff: print the event as one JSON document; arena: one JSON document (games, ranking)",
+        help="platform: one JSON document (rated, rounds, final); group-playoff: the event as one JSON "
+        "document; arena: one JSON document (games, ranking)",
     )
     def demo(
         players: int | None,
@@ -572,16 +637,23 @@ def register(group: click.Group) -> None:
         time_control: str | None,
         double_rounds: bool,
         ruleset: str,
+        variant: str,
+        opening: str,
+        no_busy: bool,
         trf: Path | None,
         minutes: int,
         as_json: bool,
     ) -> None:
-        """Run a whole tournament embedded: one process, simulated players, no servers."""
+        """Run a whole tournament embedded: one process, simulated players, no servers. A platform
+        tournament plays its variant with drawn openings, and a player is busy elsewhere in round 2."""
         from cli.client import parse_time_control
         from cli.demo_fide import FideRapidDemo
 
         if trf is not None and ruleset != "fide-rapid":
             raise click.UsageError("--trf goes with --format fide-rapid")
+        _check_opening(variant, opening, ruleset)
+        if variant != Variant.CHESS.value and ruleset != "platform":
+            raise click.UsageError("--variant goes with --format platform")
         if ruleset == "group-playoff":
             from cli.demo_group_playoff import run
 
@@ -595,9 +667,10 @@ def register(group: click.Group) -> None:
             with tempfile.TemporaryDirectory(prefix="arbiter-demo-") as tmp:
                 runner_.run(Path(tmp))
             return
-        if as_json:
+        if as_json and ruleset != "platform":
             raise click.BadParameter(
-                "--json is offered for --format group-playoff and --format arena", param_hint="--json"
+                "--json is offered for --format platform, --format group-playoff and --format arena",
+                param_hint="--json",
             )
         fide = ruleset == "fide-rapid"
         low, high = (4, 60) if fide else (4, 26)
@@ -608,13 +681,33 @@ def register(group: click.Group) -> None:
                 f"{players} is not in the range {low}<=x<={high}", param_hint="'--players'"
             )
         tc = parse_time_control(time_control or ("15+10" if fide else "3+2"))
-        common = (Console(), random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])
+        console = Console(quiet=as_json)
+        common = (console, random.Random(seed), players, tc["base_seconds"] / 60, tc["increment_seconds"])
         runner: Demo | KnockoutDemo | FideRapidDemo
         if fide:
             runner = FideRapidDemo(*common, trf=trf)
         elif ruleset == "platform":
-            runner = Demo(*common, double_rounds)
+            runner = Demo(*common, double_rounds, variant, opening, None if no_busy else 2)
         else:
             runner = KnockoutDemo(*common, ruleset)
         with tempfile.TemporaryDirectory(prefix="arbiter-demo-") as tmp:
             runner.run(Path(tmp))
+        if isinstance(runner, Demo) and as_json:
+            click.echo(json.dumps(runner.report, ensure_ascii=False))
+
+
+def _check_opening(variant: str, opening: str, ruleset: str) -> None:
+    """The opening option as registration would check it, refused with the rules' message before
+    anything runs (the Italian table comes from ``ARBITER_ITALIAN_OPENINGS``)."""
+    from shared.openings import OpeningError, OpeningOption, check_option
+    from shared.settings import CommonSettings
+
+    try:
+        option = OpeningOption.parse(opening)
+        if ruleset != "platform" and option.kind.value != "free":
+            raise click.BadParameter(
+                "openings are drawn in platform tournaments only", param_hint="--opening"
+            )
+        check_option(option, Variant(variant), italian=CommonSettings().italian_table())
+    except OpeningError as exc:
+        raise click.BadParameter(exc.detail, param_hint="--opening") from None

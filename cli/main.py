@@ -46,7 +46,7 @@ COMMAND_MODULES: tuple[str, ...] = (
 # command name -> the module that registers it (kept complete by cli/tests/test_main.py)
 COMMANDS: dict[str, str] = {
     **dict.fromkeys(("account", "login", "logout"), "cli.accounts"),
-    **dict.fromkeys(("create", "join", "report", "token"), "cli.client"),
+    **dict.fromkeys(("create", "invite", "join", "report", "token"), "cli.client"),
     **dict.fromkeys(("show", "games"), "cli.views"),
     **dict.fromkeys(("appoint", "audit", "revoke", "withdraw"), "cli.officials"),
     **dict.fromkeys(("players", "start"), "cli.roster"),

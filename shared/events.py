@@ -227,6 +227,21 @@ class RosterEntry(BaseModel):
     profile: PlayerProfile | None = None
 
 
+class GameOpening(BaseModel):
+    """The opening a game starts from (RULES.md §2): a table code (None for random moves), the moves in
+    the variant's notation (SAN for chess) and the position after them (FEN)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    code: str | None = Field(None, max_length=20)
+    moves: list[str] = Field(max_length=20)
+    fen: str = Field(max_length=200)
+
+    @property
+    def label(self) -> str:
+        """What pages and ``arbiter demo --json`` show: the table code, or the moves played."""
+        return self.code if self.code is not None else " ".join(self.moves)
+
+
 class PairedGame(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     game_id: uuid.UUID
@@ -242,6 +257,7 @@ class PairedGame(BaseModel):
         None, description="the game's own time control (tie-break games); None: the round's"
     )
     rated: bool = Field(True, description="false: a knockout tie-break or sudden-death game (RULES.md §4)")
+    opening: GameOpening | None = Field(None, description="platform: the drawn opening; None: free")
 
 
 class PairedMatch(BaseModel):
@@ -341,6 +357,18 @@ class TournamentSettings(BaseModel):
     time_control: TimeControl
     knockout: KnockoutSettings | None = Field(None, description="knockout rulesets only")
     fide: FideSettings | None = Field(None, description="fide-rapid only")
+    opening: str = Field(
+        "free",
+        max_length=60,
+        description="platform: free, random-1|2|3, table-1|2|3, table-all or thematic:CODE (RULES.md §2)",
+    )
+    duration_minutes: int | None = Field(
+        None,
+        ge=1,
+        le=20_160,
+        description="platform: the announced duration from the start; then games still running get ten "
+        "more minutes, the tournament closes and no further round is paired (RULES.md §2)",
+    )
     arena: ArenaSettings | None = Field(None, description="arena only")
     group_playoff: GroupPlayoffSettings | None = Field(None, description="group-playoff only")
 
@@ -441,6 +469,23 @@ class ArbiterRevoked(Event):
     decision: DecisionBy
 
 
+@register
+class RatingUpdated(Event):
+    """A rated game moved a player's Glicko-2 rating in one variant and speed class (RULES.md §2)."""
+
+    TYPE: ClassVar[str] = "rating.updated"
+    account_id: uuid.UUID
+    key: str = Field(max_length=60, description="<variant>:<speed>, e.g. english:blitz")
+    rating: int = Field(description="as shown: the Glicko-2 rating rounded")
+    previous: int = Field(description="the rating before the game, as shown")
+    deviation: float = Field(ge=0)
+    volatility: float = Field(ge=0)
+    games: int = Field(ge=1, description="the rated games counted under this key")
+    game_id: uuid.UUID
+    tournament_id: uuid.UUID
+    updated_at: dt.datetime
+
+
 # --------------------------------------------------------------------------------------------------
 # pairing
 
@@ -462,6 +507,7 @@ class RoundPaired(Event):
         "None: public when paired",
     )
     matches: list[PairedMatch] = Field(default_factory=list, description="knockouts: the round's matches")
+    variant: Variant = Field(Variant.CHESS, description="the tournament's variant: the board its games use")
 
 
 class ArenaGame(BaseModel):
@@ -482,6 +528,7 @@ class ArenaPaired(Event):
     games: list[ArenaGame]
     time_control: TimeControl
     paired_at: dt.datetime
+    variant: Variant = Field(Variant.CHESS, description="the arena's variant: the board its games use")
 
 
 @register

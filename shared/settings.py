@@ -11,6 +11,8 @@ from typing import Literal
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from shared.openings import OpeningTable, load_table
+
 LOCAL_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432"
 LOCAL_AMQP = "amqp://guest:guest@127.0.0.1:5672/%2F"
 LOCAL_REDIS = "redis://127.0.0.1:6379/0"
@@ -45,6 +47,15 @@ class CommonSettings(BaseSettings):
         description="port of /healthz and /readyz of a consumer, relay or worker (one process per port); "
         "unset: none",
     )
+    italian_openings: str | None = Field(
+        None,
+        description="path of the Italian federation's opening table (JSON or CSV, docs/openings.md); "
+        "unset: Italian table draws and thematic openings are refused",
+    )
+
+    def italian_table(self) -> OpeningTable | None:
+        """The Italian opening table, loaded (and every move replayed) once per process."""
+        return None if self.italian_openings is None else load_table(self.italian_openings, "italian")
 
 
 def local_database_url(service: str) -> str:

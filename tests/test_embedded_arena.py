@@ -42,6 +42,8 @@ def test_the_table_is_printed(capsys):
     assert "Final ranking" in out and "games played" in out
 
 
-def test_json_is_for_the_arena_and_group_playoff_only(capsys):
-    assert main(["demo", "--json"]) == 2
-    assert "--json is offered for --format group-playoff and --format arena" in capsys.readouterr().err
+def test_json_is_for_the_platform_arena_and_group_playoff_only(capsys):
+    assert main(["demo", "--format", "knockout", "--json"]) == 2
+    assert "--json is offered for --format platform, --format group-playoff and --format arena" in (
+        capsys.readouterr().err
+    )

@@ -29,6 +29,45 @@ def test_the_demo_runs_a_knockout_to_its_final_placing(ruleset, players, places)
     assert sorted(int(seed) for _place, seed in rows) == list(range(1, players + 1))
 
 
+def test_the_demo_plays_a_draughts_swiss_with_table_openings_and_a_busy_player_as_json():
+    """`arbiter demo --variant english --opening table-all --json`: one JSON document (the issue's keys)."""
+    import json
+
+    from shared.openings import english_table
+
+    args = ["demo", "--players", "8", "--variant", "english", "--opening", "table-all", "--json"]
+    result = CliRunner().invoke(build_cli(), args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert set(report) == {"rated", "rounds", "final"}
+    assert (
+        report["rated"] is False
+    )  # English table openings have no balance class: friendly (docs/openings.md)
+    assert len(report["rounds"]) == 4  # a Swiss of 8: ceil(log2 8) + 1
+    codes = {o.code for o in english_table().openings}
+    games = [g for rnd in report["rounds"] for g in rnd]
+    assert all(set(g) == {"white", "black", "result", "opening"} for g in games)
+    assert all(g["opening"] in codes for g in games)
+    assert len({g["opening"] for g in games}) == len(games)  # never twice in a Swiss
+    busy = [g for g in report["rounds"][1] if g["result"] in ("+/-", "-/+")]
+    assert len(busy) == 1  # the player busy elsewhere when round 2 was paired lost by forfeit
+    ranks, points = [row["rank"] for row in report["final"]], [row["points"] for row in report["final"]]
+    assert (
+        len(ranks) == 8
+        and ranks[0] == 1
+        and ranks == sorted(ranks)
+        and points == sorted(points, reverse=True)
+    )
+    assert all(set(row) == {"player", "rank", "points"} for row in report["final"])
+
+
+def test_the_demo_refuses_an_opening_the_variant_cannot_draw():
+    result = CliRunner().invoke(build_cli(), ["demo", "--variant", "chess", "--opening", "table-2"])
+    assert result.exit_code == 2
+    assert "--opening" in result.output and "English and Italian draughts" in result.output
+    assert "Traceback" not in result.output
+
+
 def test_the_knockout_demo_withdraws_a_player_and_is_refused_a_correction():
     """Issue 9's demo: a semi-finalist withdrawn as round 2 begins forfeits both games of the match (the
     forfeit chain), and the third-place match too when it is paired; then a correction of round 1 that
@@ -66,3 +105,24 @@ def test_the_knockout_demo_withdraws_a_player_and_is_refused_a_correction():
     assert refused, out
     assert refused[3] != refused[4] and refused[2] == refused[5] == refused[6] and refused[1] == refused[8]
     assert refused[7] != match  # the player whose match was forfeited is not the one corrected
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--format", "knockout", "--json"],
+            "--json is offered for --format platform, --format group-playoff and --format arena",
+        ),
+        (["--format", "fide-rapid", "--variant", "english"], "--variant goes with --format platform"),
+        (
+            ["--format", "knockout", "--opening", "random-1"],
+            "openings are drawn in platform tournaments only",
+        ),
+        (["--trf", "final.trf"], "--trf goes with --format fide-rapid"),
+    ],
+)
+def test_the_demo_refuses_options_of_another_format(args, message):
+    result = CliRunner().invoke(build_cli(), ["demo", *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output

@@ -27,6 +27,7 @@ from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
+from shared.openings import OpeningTable
 from shared.timesource import Clock
 
 SERVICE = "pairing"
@@ -57,10 +58,15 @@ class Pairing:
         return self.handlers.arena.run_passes(token, self.bus.uow_factory)
 
 
-def flows(clock: Clock) -> Flows:
-    """The formats this service pairs: round robins and Swiss tournaments, knockouts."""
+def flows(clock: Clock, italian: OpeningTable | None = None) -> Flows:
+    """The formats this service pairs: round robins and Swiss tournaments (fide-rapid among them), knockouts,
+    group-playoff events (``italian``: the Italian opening table, where one is configured)."""
     return Flows(
-        [RoundsFlow(clock, pairers(), fide_pairers()), EliminationFlow(clock), GroupPlayoffFlow(clock)]
+        [
+            RoundsFlow(clock, pairers(), fide_pairers(), italian),
+            EliminationFlow(clock),
+            GroupPlayoffFlow(clock),
+        ]
     )
 
 
@@ -172,7 +178,7 @@ def bootstrap(
 
     pool = arena_pool or RedisArenaPool.from_url(settings.redis_url, settings.redis_prefix)
     arena = ArenaHandlers(pool, p.clock, lease_ms=int(settings.arena_lease_seconds * 1000))
-    handlers = Handlers(flows(p.clock), arena)
+    handlers = Handlers(flows(p.clock, settings.italian_table()), arena)
     bus = MessageBus(uow_factory, handlers.table())
     consumer, worker = subscriptions(handlers, uow_factory)
     return Pairing(

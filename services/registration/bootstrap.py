@@ -76,6 +76,7 @@ def bootstrap(
         p.clock,
         dt.timedelta(seconds=settings.min_lead_seconds),
         draw_seed,
+        settings.italian_table(),
         arena_min_minutes=settings.arena_min_minutes,
     )
     bus: MessageBus[UnitOfWork] = MessageBus(uow_factory, handlers.table())
@@ -107,6 +108,13 @@ def subscriptions(handlers: Handlers, uow_factory: Callable[[], UnitOfWork]) -> 
             handlers.on_round_paired,
             uow_factory,
             translate=wire.round_paired,
+        ),
+        event_subscription(
+            "registration.ratings",
+            ("game.finished",),
+            handlers.on_game_finished,
+            uow_factory,
+            translate=wire.game_finished,
         ),
         event_subscription(
             "registration.absence_unexcused",

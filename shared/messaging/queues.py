@@ -10,6 +10,7 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "registration.tournament_completed",
         "registration.tournament_reset",
         "registration.round_paired",
+        "registration.ratings",
         "registration.absence_unexcused",
         "registration.audit",
     ),

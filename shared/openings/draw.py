@@ -27,8 +27,9 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from shared.games import boards
 from shared.openings.options import OpeningKind, OpeningOption
@@ -50,6 +51,17 @@ class GameOpening:
     def label(self) -> str:
         """What pages and ``arbiter demo --json`` show: the table code, or the moves played."""
         return self.code if self.code is not None else " ".join(self.moves)
+
+    def as_json(self) -> dict[str, Any]:
+        """As the services store it (the fields of the wire's ``GameOpening``: code, moves, fen)."""
+        return {"code": self.code, "moves": list(self.moves), "fen": self.fen}
+
+    @classmethod
+    def from_json(cls, variant: Variant, data: Mapping[str, Any] | None) -> GameOpening | None:
+        """An opening as :meth:`as_json` stored it (None stays None: a free game)."""
+        if data is None:
+            return None
+        return cls(variant, data["code"], tuple(data["moves"]), data["fen"])
 
     @property
     def key(self) -> str:

@@ -99,6 +99,10 @@ MATRIX: dict[str, dict[str, int]] = {
     "POST /games/{game_id}/colours": row(403, 403, 403, 403, 200, 200, 403),
     "POST /games/{game_id}/absence": row(403, 403, 403, 403, 200, 200, 403),
     "POST /games/{game_id}/penalties": row(403, 403, 403, 403, 201, 201, 403),
+    # the platform rules (issue 13): invite links are the organiser's alone; presence the game server's
+    "POST /tournaments/{tournament_id}/invites": row(403, 403, 403, 403, 403, 201, 403),
+    "DELETE /tournaments/{tournament_id}/invites/{token}": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /presence": row(403, 403, 403, 403, 403, 403, 204),
     # fide-rapid (issue 10): rounds paired and absences excused on an arbiter's command
     "POST /tournaments/{tournament_id}/rounds/{number}/pair": row(403, 403, 403, 403, 201, 201, 403),
     "POST /tournaments/{tournament_id}/absences/{player_id}/excuse": row(403, 403, 403, 403, 200, 200, 403),
@@ -121,6 +125,7 @@ SERVICE_OF = {
     "POST /games/{game_id}/colours": "clocks",
     "POST /games/{game_id}/absence": "clocks",
     "POST /games/{game_id}/penalties": "clocks",
+    "POST /presence": "clocks",
     # fide-rapid
     "POST /tournaments/{tournament_id}/rounds/{number}/pair": "pairing",
     "POST /tournaments/{tournament_id}/absences/{player_id}/excuse": "pairing",
@@ -170,6 +175,7 @@ class Matrix:
         self.service = issue_token(s.secret, uuid.uuid4(), {"service"})
         self.counter = itertools.count(1)
         self.last: dict[uuid.UUID, Any] = {}  # each world's latest snapshot, while nothing changed it
+        self.link: str | None = None  # the swiss's invite link the refused revocations aim at
         self.tokens = {
             "malformed": "not.a-valid.token",
             "expired": issue_token(s.secret, self.organiser.id, {"player"}, ttl=dt.timedelta(seconds=-30)),
@@ -243,15 +249,21 @@ class Matrix:
 
     def platform_swiss(self) -> World:
         s = self.story
-        tid = s.create_tournament(
-            self.organiser, start_in=6, threshold=7, byes_on_request=True, name="matrix swiss"
+        tid = s.create_tournament(  # private: its invite links are the invite cells' targets
+            self.organiser,
+            start_in=6,
+            threshold=7,
+            byes_on_request=True,
+            name="matrix swiss",
+            password=SWISS_PASSWORD,
         )
         self.appoint(tid)
         players = [self.player("Swiss") for _ in range(8)]
         for p in players:
-            s.join(p, tid)
+            body = {"password": SWISS_PASSWORD}
+            s.call("registration", "POST", f"/tournaments/{tid}/entries", body, p.token, expect=201)
         s.wait_status(tid, "started")
-        world = World(tid, players, rounds=1)
+        world = World(tid, players, rounds=1, reads=[("registration", f"/tournaments/{tid}/invites")])
         world.games[1] = s.wait_games(tid, 1, 4)
         by_id = {p.id: p for p in players}
         for game in world.games[1][:2]:  # two results in, so there are games to correct; round 2 unpaired
@@ -430,6 +442,9 @@ class Matrix:
     def in_game(self, game: dict[str, Any], world: World, side: str = "white") -> Account:
         pid = uuid.UUID(game[side]["player_id"])
         return next(p for p in world.players if p.id == pid)
+
+
+SWISS_PASSWORD = "matrix swiss"
 
 
 def stable(view: Any) -> Any:
@@ -693,6 +708,37 @@ def penalty_body(game: dict[str, Any], player: Account, who: str) -> Any:
     return {"player_id": game["black"]["player_id"], "kind": "illegal_move"}
 
 
+def invite(m: Matrix, who: str, ok: bool):
+    return on(m.swiss, "/invites", {})
+
+
+def _new_link(m: Matrix) -> str:
+    world = m.swiss
+    path = f"/tournaments/{world.id}/invites"
+    link = m.story.call("registration", "POST", path, {}, m.organiser.token, expect=201)
+    m.settled(world)
+    return str(link["token"])
+
+
+def revoke_invite(m: Matrix, who: str, ok: bool):
+    if ok:  # a link of its own to revoke
+        return on(m.swiss, f"/invites/{_new_link(m)}")
+    if m.link is None:
+        m.link = _new_link(m)
+    return on(m.swiss, f"/invites/{m.link}")
+
+
+def presence(m: Matrix, who: str, ok: bool):
+    """No read shows a presence report: a refusal is checked on the started knockout, whose games a
+    report would change (a player reported disconnected after their first move loses within 30 s). The
+    game server's own report is ``connected``, which changes nothing there."""
+    world = m.started
+    game = m.game(world, GAMES["moves"])
+    player = m.in_game(game, world)
+    body = {"player_id": str(player.id), "status": "connected" if ok else "disconnected"}
+    return world, Request("/presence", body), player
+
+
 TARGETS: dict[str, Target] = {
     "POST /accounts": accounts,
     "POST /tournaments": tournaments,
@@ -721,6 +767,9 @@ TARGETS: dict[str, Target] = {
     "POST /games/{game_id}/colours": on_game("colours"),
     "POST /games/{game_id}/absence": on_game("absence", absence_body),
     "POST /games/{game_id}/penalties": on_game("penalties", penalty_body),
+    "POST /tournaments/{tournament_id}/invites": invite,
+    "DELETE /tournaments/{tournament_id}/invites/{token}": revoke_invite,
+    "POST /presence": presence,
     # fide-rapid
     "POST /tournaments/{tournament_id}/rounds/{number}/pair": pair,
     "POST /tournaments/{tournament_id}/absences/{player_id}/excuse": excuse,

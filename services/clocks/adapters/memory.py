@@ -7,6 +7,7 @@ import contextlib
 import datetime as dt
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from services.clocks.adapters.unit_of_work import DeadlineTracking
@@ -14,9 +15,10 @@ from services.clocks.adapters.wire import wire
 from services.clocks.domain import errors
 from services.clocks.domain.game import Game, GameStatus
 from services.clocks.domain.penalties import Incident
+from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import Tournament
 from services.clocks.service_layer.ports import DeadlineStore
-from shared.aggregate import Tracking
+from shared.aggregate import Aggregate, Tracking
 from shared.events import Envelope
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
 
@@ -72,6 +74,18 @@ class MemoryGameRepository(MemoryRepository[uuid.UUID, Game]):
             lambda g: g.id,
         )
 
+    def playing_elsewhere(self, tournament_id: uuid.UUID, player_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
+        ids = set(player_ids)
+        running = self._games(
+            lambda g: g.tournament_id != tournament_id and g.status is GameStatus.RUNNING, lambda g: g.id
+        )
+        return {p for g in running for p in (g.white, g.black)} & ids
+
+    def running_of(self, player_id: uuid.UUID) -> list[Game]:
+        return self._games(
+            lambda g: player_id in (g.white, g.black) and g.status is GameStatus.RUNNING, lambda g: g.id
+        )
+
     def open_games_of(self, tournament_id: uuid.UUID, player_id: uuid.UUID) -> list[Game]:
         return self._games(
             lambda g: (
@@ -115,6 +129,32 @@ class MemoryGameRepository(MemoryRepository[uuid.UUID, Game]):
         return [self.seen.add(g) for g in found]
 
 
+@dataclass
+class Reported(Aggregate):
+    player_id: uuid.UUID
+    status: Presence
+    at: dt.datetime
+
+
+PresenceTable = MemoryTable[uuid.UUID, Reported]
+
+
+def presence_table() -> PresenceTable:
+    return MemoryTable(lambda r: r.player_id)
+
+
+class MemoryPresenceRepository:
+    def __init__(self, table: PresenceTable) -> None:
+        self.table = table
+
+    def of(self, player_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Presence]:
+        found = (self.table.read(p) for p in set(player_ids))
+        return {r.player_id: r.status for r in found if r is not None}
+
+    def report(self, player_id: uuid.UUID, status: Presence, at: dt.datetime) -> None:
+        self.table.write(Reported(player_id, status, at))
+
+
 class MemoryTournamentRepository(MemoryRepository[uuid.UUID, Tournament]):
     def get(self, key: uuid.UUID, *, lock: bool = False) -> Tournament | None:
         return super().get(key)
@@ -138,6 +178,7 @@ class MemoryClocksUnitOfWork(DeadlineTracking, MemoryUnitOfWork):
 
     games: MemoryGameRepository
     tournaments: MemoryTournamentRepository
+    presence: MemoryPresenceRepository
 
     def __init__(
         self,
@@ -146,8 +187,10 @@ class MemoryClocksUnitOfWork(DeadlineTracking, MemoryUnitOfWork):
         deadlines: DeadlineStore,
         *,
         on_commit: Callable[[list[Envelope]], object] | None = None,
+        presence: PresenceTable | None = None,
     ) -> None:
-        super().__init__(wire, [table, tournaments])
+        self.presence_table = presence_table() if presence is None else presence
+        super().__init__(wire, [table, tournaments, self.presence_table])
         self.table = table
         self.tournament_table = tournaments
         self.deadlines = deadlines
@@ -157,6 +200,7 @@ class MemoryClocksUnitOfWork(DeadlineTracking, MemoryUnitOfWork):
     def start(self) -> None:
         self.games = MemoryGameRepository(self.table)
         self.tournaments = MemoryTournamentRepository(self.tournament_table)
+        self.presence = MemoryPresenceRepository(self.presence_table)
         self._deadlines = {}
 
     def repositories(self) -> Iterable[Tracking]:

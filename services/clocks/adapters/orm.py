@@ -64,6 +64,17 @@ games = sa.Table(
     sa.Column("default_time_seconds", sa.Integer(), nullable=True),
     # penalties, oldest first: [{at, kind, player_id, occurrence, consequence, decision, white_ms, black_ms}]
     sa.Column("incidents", sa.JSON(none_as_null=True), nullable=True),
+    # the board (RULES.md §2): the variant, the drawn opening it starts from ({code, moves, fen}; null:
+    # free), the position now (FEN; null: the start) and the moves reported with their text
+    sa.Column("variant", sa.String(40), nullable=False, server_default="chess"),
+    sa.Column("opening", sa.JSON(none_as_null=True), nullable=True),
+    sa.Column("position", sa.String(200), nullable=True),
+    sa.Column("line", sa.JSON(none_as_null=True), nullable=True),
+    # a platform tournament's close (its duration plus ten minutes): the game is drawn then if still open
+    sa.Column("closes_at", sa.DateTime(timezone=True), nullable=True),
+    # a player disconnected after their first move (white | black), and by when they must be back
+    sa.Column("away", sa.String(5), nullable=True),
+    sa.Column("back_by", sa.DateTime(timezone=True), nullable=True),
     # an arena's game (RULES.md §3): the players may take the boost; the sides that took it (white,black)
     sa.Column("arena", sa.Boolean(), nullable=False, server_default=sa.false()),
     sa.Column("boosted", sa.String(20), nullable=True),
@@ -103,6 +114,8 @@ tournaments = sa.Table(
     # who keeps the time (fide.clocks: server | board; null: the server) and the default time in minutes
     sa.Column("clocks", sa.String(10), nullable=True),
     sa.Column("default_time_minutes", sa.Integer(), nullable=True),
+    # platform: when it closes (its announced duration plus ten minutes); null: no duration
+    sa.Column("closes_at", sa.DateTime(timezone=True), nullable=True),
 )
 
 # Each arbiter's standing as last decided by the organiser (revoked ones kept, so an older appointment
@@ -131,4 +144,13 @@ withdrawals = sa.Table(
     sa.Column("excluded", sa.Boolean(), nullable=False),
     sa.Column("reason", sa.String(500), nullable=False),
     sa.Column("decision", sa.JSON(none_as_null=True), nullable=True),  # {by, role, at, reason}
+)
+
+# what the game server last reported of each player's presence (RULES.md §2 "Absence")
+presence = sa.Table(
+    "presence",
+    metadata,
+    sa.Column("player_id", sa.Uuid(), primary_key=True),
+    sa.Column("status", sa.String(20), nullable=False),  # connected | disconnected | busy
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
 )

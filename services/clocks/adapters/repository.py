@@ -21,15 +21,18 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from services.clocks.adapters.orm import arbiters, clock_changes, games, tournaments, withdrawals
+from services.clocks.adapters.orm import arbiters, clock_changes, games, presence, tournaments, withdrawals
 from services.clocks.domain import errors
 from services.clocks.domain.clock import Clock, ClockState, Side, TimeControl
 from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import Claim, Correction, Game, GameStatus, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
+from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, ArbiterPost, Timekeeping, Timing, Tournament, Withdrawal
 from shared.aggregate import Seen
 from shared.database import aware, aware_or_none
+from shared.openings import GameOpening
+from shared.variants import Variant
 from shared.vocabulary import Ruleset
 
 
@@ -60,6 +63,43 @@ _IN_MATCH = (
     .with_for_update()
 )
 _OPEN = (GameStatus.PENDING.value, GameStatus.RUNNING.value, GameStatus.DISPUTED.value)
+_PLAYING_ELSEWHERE = sa.select(games.c.white, games.c.black).where(
+    games.c.tournament_id != sa.bindparam("tournament_id"),
+    games.c.status == GameStatus.RUNNING.value,
+    sa.or_(
+        games.c.white.in_(sa.bindparam("ids", expanding=True)),
+        games.c.black.in_(sa.bindparam("ids", expanding=True)),
+    ),
+)
+_RUNNING_OF_PLAYER = (
+    sa.select(games)
+    .where(
+        sa.or_(games.c.white == sa.bindparam("player_id"), games.c.black == sa.bindparam("player_id")),
+        games.c.status == GameStatus.RUNNING.value,
+    )
+    .order_by(games.c.id)
+    .with_for_update()
+)
+_PRESENCE = sa.select(presence).where(presence.c.player_id.in_(sa.bindparam("ids", expanding=True)))
+_FORGET_PRESENCE = sa.delete(presence).where(presence.c.player_id == sa.bindparam("player_id"))
+_ADD_PRESENCE = sa.insert(presence)
+
+
+class SqlPresenceRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def of(self, player_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Presence]:
+        ids = list(player_ids)
+        if not ids:
+            return {}
+        return {row.player_id: Presence(row.status) for row in self.session.execute(_PRESENCE, {"ids": ids})}
+
+    def report(self, player_id: uuid.UUID, status: Presence, at: dt.datetime) -> None:
+        self.session.execute(_FORGET_PRESENCE, {"player_id": player_id})
+        self.session.execute(_ADD_PRESENCE, {"player_id": player_id, "status": status.value, "at": at})
+
+
 _OPEN_OF_PLAYER = (
     sa.select(games)
     .where(
@@ -130,6 +170,11 @@ _CHANGING = (
     "server_clock",  # the tournament's timing arriving after the game was created
     "default_time_seconds",
     "incidents",
+    "position",
+    "line",
+    "closes_at",
+    "away",
+    "back_by",
     "boosted",
 )
 _SAVE = (
@@ -179,6 +224,16 @@ class SqlGameRepository:
 
     def unfinished_in(self, tournament_id: uuid.UUID) -> list[Game]:
         return self._games(_UNFINISHED, {"tournament_id": tournament_id})
+
+    def playing_elsewhere(self, tournament_id: uuid.UUID, player_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
+        ids = list(player_ids)
+        if not ids:
+            return set()
+        rows = self.session.execute(_PLAYING_ELSEWHERE, {"tournament_id": tournament_id, "ids": ids})
+        return {p for row in rows for p in (row.white, row.black)} & set(ids)
+
+    def running_of(self, player_id: uuid.UUID) -> list[Game]:
+        return self._games(_RUNNING_OF_PLAYER, {"player_id": player_id})
 
     def open_games_of(self, tournament_id: uuid.UUID, player_id: uuid.UUID) -> list[Game]:
         return self._games(_OPEN_OF_PLAYER, {"tournament_id": tournament_id, "player_id": player_id})
@@ -271,6 +326,13 @@ def game_from_row(row: Any) -> Game:
         server_clock=row.server_clock,
         default_time=_seconds(row.default_time_seconds),
         incidents=[incident_in(i) for i in row.incidents or ()],
+        variant=Variant(row.variant),
+        opening=GameOpening.from_json(Variant(row.variant), row.opening),
+        position=row.position,
+        line=list(row.line or ()),
+        closes_at=aware_or_none(row.closes_at),
+        away=_side(row.away),
+        back_by=aware_or_none(row.back_by),
         arena=row.arena,
     )
 
@@ -312,6 +374,11 @@ def _changing(g: Game) -> dict[str, Any]:
         "server_clock": g.server_clock,
         "default_time_seconds": _in_seconds(g.default_time),
         "incidents": [incident_out(i) for i in g.incidents] or None,
+        "position": g.position,
+        "line": g.line or None,
+        "closes_at": g.closes_at,
+        "away": g.away.value if g.away else None,
+        "back_by": g.back_by,
         "boosted": _boosted(g),
     }
 
@@ -362,6 +429,13 @@ def row_of(g: Game) -> dict[str, Any]:
         "server_clock": g.server_clock,
         "default_time_seconds": _in_seconds(g.default_time),
         "incidents": [incident_out(i) for i in g.incidents] or None,
+        "variant": g.variant.value,
+        "opening": None if g.opening is None else g.opening.as_json(),
+        "position": g.position,
+        "line": g.line or None,
+        "closes_at": g.closes_at,
+        "away": g.away.value if g.away else None,
+        "back_by": g.back_by,
         "boosted": _boosted(g),
         "arena": g.arena,
     }
@@ -453,6 +527,7 @@ _SAVE_TOURNAMENT = (
         ruleset=sa.bindparam("ruleset"),
         clocks=sa.bindparam("clocks"),
         default_time_minutes=sa.bindparam("default_time_minutes"),
+        closes_at=sa.bindparam("closes_at"),
     )
 )
 _DROP_ARBITER = sa.delete(arbiters).where(
@@ -495,6 +570,7 @@ class SqlTournamentRepository:
                 "ruleset": t.ruleset and t.ruleset.value,
                 "clocks": None if t.timing == ONLINE else t.timing.clocks.value,
                 "default_time_minutes": t.timing.default_time_minutes,
+                "closes_at": t.timing.closes_at,
             },
         )
         for change in t.collect_changes():
@@ -542,14 +618,14 @@ class SqlTournamentRepository:
                 row.id,
                 row.organiser_id,
                 Ruleset(row.ruleset) if row.ruleset else None,
-                _timing(row.clocks, row.default_time_minutes),
+                _timing(row.clocks, row.default_time_minutes, aware_or_none(row.closes_at)),
                 {a.arbiter_id: a for a in posts},
                 {w.player_id: w for w in gone},
             )
         )
 
 
-def _timing(clocks: str | None, default_time_minutes: int | None) -> Timing:
-    if clocks is None and default_time_minutes is None:
+def _timing(clocks: str | None, default_time_minutes: int | None, closes_at: dt.datetime | None) -> Timing:
+    if clocks is None and default_time_minutes is None and closes_at is None:
         return ONLINE
-    return Timing(Timekeeping(clocks or Timekeeping.SERVER.value), default_time_minutes)
+    return Timing(Timekeeping(clocks or Timekeeping.SERVER.value), default_time_minutes, closes_at)

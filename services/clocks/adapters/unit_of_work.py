@@ -11,7 +11,11 @@ from collections.abc import Callable, Iterable
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
-from services.clocks.adapters.repository import SqlGameRepository, SqlTournamentRepository
+from services.clocks.adapters.repository import (
+    SqlGameRepository,
+    SqlPresenceRepository,
+    SqlTournamentRepository,
+)
 from services.clocks.adapters.wire import wire
 from services.clocks.service_layer.ports import DeadlineStore, DeadlineStoreUnavailable, GameRepository
 from shared.aggregate import Tracking
@@ -70,6 +74,7 @@ class DeadlineTracking(EventCollector):
 class SqlClocksUnitOfWork(DeadlineTracking, SqlUnitOfWork):
     games: SqlGameRepository
     tournaments: SqlTournamentRepository
+    presence: SqlPresenceRepository
 
     def __init__(
         self,
@@ -90,6 +95,7 @@ class SqlClocksUnitOfWork(DeadlineTracking, SqlUnitOfWork):
     def start(self) -> None:
         self.games = SqlGameRepository(self.session)
         self.tournaments = SqlTournamentRepository(self.session)
+        self.presence = SqlPresenceRepository(self.session)
         self._deadlines = {}
 
     def repositories(self) -> Iterable[Tracking]:

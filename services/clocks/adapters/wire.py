@@ -4,15 +4,18 @@ publishes, and the events it consumes as its commands. The one place that conver
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from services.clocks.domain import events as domain
 from services.clocks.domain.clock import TimeControl
 from services.clocks.domain.decision import Decision
-from services.clocks.domain.tournament import ONLINE, Timekeeping, Timing
+from services.clocks.domain.tournament import CLOSING_GRACE, ONLINE, Timekeeping, Timing
 from services.clocks.service_layer import commands
 from shared import events
+from shared.openings import GameOpening
+from shared.variants import Variant
 from shared.vocabulary import Ruleset
 from shared.wire import WireMap
 
@@ -136,11 +139,17 @@ def create_games(event: events.Event) -> commands.CreateGames:
                 number=g.number,
                 label=g.label,
                 rated=g.rated,
+                opening=None if g.opening is None else game_opening(e.variant, g.opening),
             )
             for g in e.games
         ),
         released=e.published is not False,
+        variant=e.variant,
     )
+
+
+def game_opening(variant: Variant, o: events.GameOpening) -> GameOpening:
+    return GameOpening(variant, o.code, tuple(o.moves), o.fen)
 
 
 ARENA_ROUND = 0  # an arena has no rounds: its games carry round 0, numbered by board within their pass
@@ -162,6 +171,7 @@ def create_arena_games(event: events.Event) -> commands.CreateGames:
         ),
         released=True,
         arena=True,
+        variant=e.variant,
     )
 
 
@@ -181,15 +191,18 @@ def close_tournament(event: events.Event) -> commands.CloseTournament:
     return commands.CloseTournament(_as(events.TournamentCompleted, event).tournament_id)
 
 
-def timing_in(settings: events.TournamentSettings) -> Timing:
+def timing_in(settings: events.TournamentSettings, started_at: dt.datetime) -> Timing:
     """Who keeps the time: ``fide.clocks`` (the boards by default for `fide-rapid`), with its default
-    time; every other tournament runs on the server's clocks with no default time."""
+    time; every other tournament runs on the server's clocks with no default time, and closes ten
+    minutes after its announced duration (``duration_minutes``) if it has one."""
     fide = settings.fide
     if fide is not None:
         return Timing(Timekeeping(fide.clocks), fide.default_time_minutes)
     if settings.ruleset is Ruleset.FIDE_RAPID:  # no fide block: its defaults
         defaults = events.FideSettings.model_fields
         return Timing(Timekeeping(defaults["clocks"].default), defaults["default_time_minutes"].default)
+    if settings.duration_minutes is not None:
+        return Timing(closes_at=started_at + dt.timedelta(minutes=settings.duration_minutes) + CLOSING_GRACE)
     return ONLINE
 
 
@@ -197,7 +210,7 @@ def record_tournament(event: events.Event) -> commands.RecordTournament:
     """``tournament.started``: who organises it, under which ruleset, and who keeps the time."""
     e = _as(events.TournamentStarted, event)
     return commands.RecordTournament(
-        e.tournament_id, e.organiser_id, e.settings.ruleset, timing_in(e.settings)
+        e.tournament_id, e.organiser_id, e.settings.ruleset, timing_in(e.settings, e.started_at)
     )
 
 

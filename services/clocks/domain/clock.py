@@ -169,11 +169,13 @@ class Clock:
         return self.to_move
 
     # -- changing -------------------------------------------------------------------------------
-    def start(self, at: dt.datetime, reason: str = ROUND_START) -> ClockChange:
-        """White's time runs from ``at``."""
+    def start(self, at: dt.datetime, reason: str = ROUND_START, first: Side = Side.WHITE) -> ClockChange:
+        """The time of ``first`` (White, unless the position has Black to move: an opening's odd number
+        of moves, English draughts) runs from ``at``."""
         if self.state is not ClockState.PENDING:
             raise errors.AlreadyStarted("the clock has already been started")
-        return self._record(ClockChange(ChangeKind.STARTED, at, reason))
+        side = None if first is Side.WHITE else first  # recorded only when it is not White, as before
+        return self._record(ClockChange(ChangeKind.STARTED, at, reason, side))
 
     def check_flag(self, at: dt.datetime) -> ClockChange | None:
         """Record the flag fall if the side to move has no time left at ``at``."""
@@ -233,7 +235,7 @@ class Clock:
         match change.kind:
             case ChangeKind.STARTED:
                 self.state = ClockState.RUNNING
-                self.to_move = Side.WHITE
+                self.to_move = change.side or Side.WHITE
                 self.turn_started_at = change.at
             case ChangeKind.PRESSED:
                 mover, since = self._turn()

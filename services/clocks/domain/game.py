@@ -63,10 +63,15 @@ from services.clocks.domain.penalties import (
     under_a_minute,
 )
 from shared.aggregate import Aggregate
+from shared.games import boards
+from shared.openings import GameOpening
 from shared.scoring import Outcome as Outcome  # the outcomes every service shares; points come from scoring
+from shared.variants import Variant
 
 REASON = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 TOURNAMENT_CLOSED = "tournament_closed"
+DISCONNECTED = "disconnected"  # not back within RECONNECT of a disconnection after one's first move
+RECONNECT = dt.timedelta(seconds=30)
 MATCH_DECIDED = "match_decided"
 DISPUTED = "disputed"
 COLOURS_SWAPPED = "colours_swapped"
@@ -177,6 +182,13 @@ class Game(Aggregate):
     server_clock: bool = True  # False over the board: the boards keep the time, the server runs no clock
     default_time: dt.timedelta | None = None  # server clocks: no first move by then loses by forfeit
     incidents: list[Incident] = field(default_factory=list)  # penalties, oldest first
+    variant: Variant = Variant.CHESS
+    opening: GameOpening | None = None  # the drawn opening it starts from (RULES.md §2); None: free
+    position: str | None = None  # the FEN now, once a move was reported with its text; None: the start
+    line: list[str] = field(default_factory=list)  # the moves reported with their text, after the opening
+    closes_at: dt.datetime | None = None  # its tournament's close (duration + 10 min): still open, a draw
+    away: Side | None = None  # disconnected after their first move: back by ``back_by`` or the game is lost
+    back_by: dt.datetime | None = None
     arena: bool = False  # an arena's game: the players may take the boost (RULES.md §3)
 
     @classmethod
@@ -200,6 +212,9 @@ class Game(Aggregate):
         rated: bool = True,
         server_clock: bool = True,
         default_time: dt.timedelta | None = None,
+        variant: Variant = Variant.CHESS,
+        opening: GameOpening | None = None,
+        closes_at: dt.datetime | None = None,
         arena: bool = False,
     ) -> Game:
         if white == black:
@@ -222,6 +237,9 @@ class Game(Aggregate):
             rated=rated,
             server_clock=server_clock,
             default_time=default_time if server_clock else None,
+            variant=variant,
+            opening=opening,
+            closes_at=closes_at,
             arena=arena,
         )
 
@@ -254,6 +272,9 @@ class Game(Aggregate):
         if self.status is not GameStatus.RUNNING:
             return None
         flag = self.clock.deadline
+        for other in (self.closes_at, self.back_by):
+            if other is not None:
+                flag = other if flag is None else min(flag, other)
         if self.default_time is None:
             return flag
         due = self._default_due()
@@ -269,6 +290,33 @@ class Game(Aggregate):
             return None
         return self.white_moved and self.black_moved
 
+    @property
+    def first_to_move(self) -> Side:
+        """Who moves first: White from chess's initial position; otherwise as the start position says
+        (an opening of an odd number of moves; English draughts, where Black moves first)."""
+        if self.variant is Variant.CHESS and self.opening is None:
+            return Side.WHITE
+        return Side.WHITE if boards.white_to_move(self.start_position) else Side.BLACK
+
+    @property
+    def start_position(self) -> boards.Position:
+        """The position the game starts from: after its opening, or the variant's initial one."""
+        if self.opening is not None:
+            return boards.Position(self.variant, self.opening.fen)
+        return boards.start(self.variant)
+
+    @property
+    def board_position(self) -> boards.Position:
+        """The position now, as far as the reported moves say (moves reported without their text are
+        not on it)."""
+        return self.start_position if self.position is None else boards.Position(self.variant, self.position)
+
+    @property
+    def tracked(self) -> bool:
+        """Whether the board follows the game: every move so far was reported with its text. A game whose
+        moves are reported as clock presses only (over an older client) is timed, not checked."""
+        return self.moves == len(self.line)
+
     def side_of(self, player_id: uuid.UUID) -> Side | None:
         if player_id == self.white:
             return Side.WHITE
@@ -282,7 +330,7 @@ class Game(Aggregate):
         the server's stays as it is)."""
         if self.status is not GameStatus.PENDING:
             raise errors.AlreadyStarted(f"the game is already {self.status}")
-        change = self.clock.start(at) if self.server_clock else None
+        change = self.clock.start(at, first=self.first_to_move) if self.server_clock else None
         self.status = GameStatus.RUNNING
         self.started_at = at
         self.record(
@@ -325,9 +373,11 @@ class Game(Aggregate):
         self.released = True
         return True
 
-    def move(self, player_id: uuid.UUID, at: dt.datetime) -> FlagFall | None:
+    def move(self, player_id: uuid.UUID, at: dt.datetime, move: str | None = None) -> FlagFall | None:
         """``player_id`` reports a completed move at ``at``: None when it was applied. Too late, the
-        move is not applied: the game is finished on time, and the :class:`FlagFall` says so."""
+        move is not applied: the game is finished on time, and the :class:`FlagFall` says so. With its
+        text (``move``, in the variant's notation) the move is checked by the variant's move generator
+        (:class:`~shared.games.boards.IllegalMove` if it is not legal) and played on the board."""
         side = self.side_of(player_id)
         if side is None:
             raise errors.NotAPlayer("only White and Black of this game can move")
@@ -338,9 +388,17 @@ class Game(Aggregate):
             defaulted = self._defaulted(at)
             if defaulted is not None:
                 return defaulted
+        played: tuple[str, boards.Position] | None = None
+        if move is not None and side is self.clock.to_move and self.tracked:
+            before = self.board_position
+            written = boards.notation(before, move)  # IllegalMove (422) before the clock is pressed
+            played = (written, boards.play(before, written))
         change = self.clock.press(side, at)
         if change.kind is ChangeKind.FLAGGED:
             return self._lose_on_time(change)
+        if played is not None:
+            self.line.append(played[0])
+            self.position = played[1].fen
         self.moves += 1
         if side is Side.WHITE:
             self.white_moved = True
@@ -569,6 +627,14 @@ class Game(Aggregate):
             return False
         if self.default_time is not None and self._defaulted(at) is not None:
             return True
+        if self._closing(at):
+            assert self.closes_at is not None
+            self.report_result(Outcome.DRAW, TOURNAMENT_CLOSED, self.closes_at)
+            return True
+        if self._gone(at):
+            assert self.away is not None and self.back_by is not None
+            self.report_result(loss_for(self.away), DISCONNECTED, self.back_by)
+            return True
         change = self.clock.check_flag(at)
         if change is None:
             return False
@@ -601,6 +667,52 @@ class Game(Aggregate):
             return True
         self.report_result(Outcome.DRAW, TOURNAMENT_CLOSED, at)
         return True
+
+    def disconnected(self, player_id: uuid.UUID, at: dt.datetime) -> bool:
+        """The game server reports ``player_id`` disconnected (RULES.md §2 "Absence"): after their first
+        move they have :data:`RECONNECT` to come back, or lose the game; before it, nothing changes (the
+        clock decides). A correspondence game (a group-playoff event's) is played over days: a player
+        is not expected to stay connected, and their days per move decide. True when this changed
+        the game."""
+        side = self.side_of(player_id)
+        if side is None or self.status is not GameStatus.RUNNING or self.away is not None:
+            return False
+        if self.clock.control.correspondence:
+            return False
+        if not (self.white_moved if side is Side.WHITE else self.black_moved):
+            return False
+        self.away, self.back_by = side, at + RECONNECT
+        return True
+
+    def reconnected(self, player_id: uuid.UUID) -> bool:
+        """The player is back in time: the game goes on. True when this changed the game."""
+        if self.away is None or self.side_of(player_id) is not self.away:
+            return False
+        self.away = self.back_by = None
+        return True
+
+    def closes(self, closes_at: dt.datetime | None) -> bool:
+        """Its tournament's close, heard after the game was created (``tournament.started`` travels on
+        another queue than ``round.paired``). True when this changed the game."""
+        if self.over or self.closes_at == closes_at:
+            return False
+        self.closes_at = closes_at
+        return True
+
+    def _gone(self, at: dt.datetime) -> bool:
+        """Whether a disconnected player's time to come back ran out by ``at``, before any flag fell."""
+        if self.back_by is None or at < self.back_by:
+            return False
+        flag = self.clock.deadline
+        return flag is None or flag > self.back_by
+
+    def _closing(self, at: dt.datetime) -> bool:
+        """Whether the tournament's close came by ``at`` before this game's flag fell (RULES.md §2
+        "Duration": a game still open then is drawn)."""
+        if self.closes_at is None or at < self.closes_at:
+            return False
+        flag = self.clock.deadline
+        return flag is None or flag > self.closes_at
 
     def _require_not_cancelled(self) -> None:
         if self.status is GameStatus.CANCELLED:

@@ -46,6 +46,9 @@ class Timing:
 
     clocks: Timekeeping = Timekeeping.SERVER
     default_time_minutes: int | None = None
+    closes_at: dt.datetime | None = None
+    """A `platform` tournament with an announced duration: its end plus the ten minutes running games get
+    (RULES.md §2 "Duration"); games still open then are drawn (reason ``tournament_closed``)."""
 
     @property
     def server_clock(self) -> bool:
@@ -58,6 +61,9 @@ class Timing:
             return None
         return dt.timedelta(minutes=self.default_time_minutes)
 
+
+CLOSING_GRACE = dt.timedelta(minutes=10)
+"""What games still running when a tournament's duration ends get before it closes."""
 
 ONLINE = Timing()
 

@@ -21,11 +21,13 @@ from services.clocks.entrypoints.schemas import (
     GamesQuery,
     MoveBody,
     PenaltyBody,
+    PresenceBody,
     ResultBody,
     TournamentPath,
 )
 from services.clocks.service_layer import commands
 from shared.authority import Authority
+from shared.games.boards import GameRuleError
 from shared.health import readiness
 from shared.http.app import OPTIONAL_SECURITY, SECURITY, create_openapi_app, json_response
 from shared.http.auth import Principal, authenticate_writes, optional_principal, principal
@@ -38,6 +40,7 @@ DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.NotAllowed: 403,
     errors.Conflict: 409,
     errors.Invalid: 422,
+    GameRuleError: 422,
 }
 
 
@@ -62,11 +65,19 @@ def _games(svc: Clocks, secret: str) -> APIBlueprint:
     api = APIBlueprint("games", __name__, abp_tags=[Tag(name="games")], abp_security=SECURITY)
     authenticate_writes(api, secret)
 
-    @api.post("/games/<uuid:game_id>/moves", responses={200: ClockOut, **problems(401, 403, 404, 409)})
+    @api.post("/presence", responses={204: None, **problems(401, 403, 422)})
+    def presence(body: PresenceBody) -> Response:
+        """The game server (a ``service`` token) reports a player's presence: ``busy`` (playing elsewhere)
+        when a round is paired means no game and a loss by forfeit; anyone else gets 403."""
+        principal().require("service")
+        svc.bus.handle(commands.ReportPresence(body.player_id, body.status))
+        return Response(status=204)
+
+    @api.post("/games/<uuid:game_id>/moves", responses={200: ClockOut, **problems(401, 403, 404, 409, 422)})
     def move(path: GamePath, body: MoveBody) -> Response:
         """The player to move completed a move: their clock stops, the opponent's runs. A service may
         report for a player with ``player_id``. A move after the flag fell ends the game on time (409)."""
-        return _by_the_player(commands.MakeMove(path.game_id, _player(body)))
+        return _by_the_player(commands.MakeMove(path.game_id, _player(body), body.move))
 
     @api.post("/games/<uuid:game_id>/boost", responses={200: ClockOut, **problems(401, 403, 404, 409)})
     def take_boost(path: GamePath, body: MoveBody) -> Response:

@@ -12,7 +12,9 @@ from services.clocks.domain.clock import Side
 from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
+from services.clocks.domain.presence import Presence
 from shared.http.schemas import INT32_MAX, Strict, Text
+from shared.openings import GameOpening
 
 
 class GamePath(BaseModel):
@@ -27,11 +29,34 @@ class GamesQuery(BaseModel):
     round: int | None = Field(None, ge=1, le=INT32_MAX, description="only this round's games")
 
 
+class OpeningOut(BaseModel):
+    code: str | None = Field(description="the table code; null for random moves")
+    moves: list[str] = Field(description="in the variant's notation")
+    fen: str = Field(description="the position the game started from")
+    label: str = Field(description="what pages show: the code, or the moves")
+
+    @classmethod
+    def of(cls, o: GameOpening) -> OpeningOut:
+        return cls(code=o.code, moves=list(o.moves), fen=o.fen, label=o.label)
+
+
+class PresenceBody(Strict):
+    player_id: uuid.UUID
+    status: Presence = Field(description="connected | disconnected | busy (playing elsewhere)")
+
+
 class MoveBody(Strict):
     """Optional: a player reporting their own move sends no body."""
 
     player_id: uuid.UUID | None = Field(
         None, description="service tokens only: the player who moved (players move for themselves)"
+    )
+    move: str | None = Field(
+        None,
+        min_length=1,
+        max_length=40,
+        description="the move in the variant's notation (SAN for chess, PDN squares for draughts): checked "
+        "by the variant's move generator and played on the game's board (422 illegal-move)",
     )
 
     @model_validator(mode="before")
@@ -224,6 +249,16 @@ class GameOut(BaseModel):
         description="server clocks: a player with no first move this long after the start loses by forfeit",
     )
     moves: int
+    variant: str = Field("chess", description="chess, international, english, italian or russian")
+    opening: OpeningOut | None = Field(
+        None, description="the drawn opening the game started from; null: free"
+    )
+    position: str = Field(
+        description="the position now (FEN), as far as the moves reported with their text say"
+    )
+    line: list[str] = Field(
+        default_factory=list, description="the moves reported with their text, after the opening"
+    )
     both_moved: bool | None = Field(
         description="false: one side never moved, so the game changes no rating; null over the board (the "
         "server does not see the moves)"
@@ -284,6 +319,10 @@ class GameOut(BaseModel):
                 None if game.default_time is None else int(game.default_time.total_seconds())
             ),
             moves=game.moves,
+            variant=game.variant.value,
+            opening=None if game.opening is None else OpeningOut.of(game.opening),
+            position=game.board_position.fen,
+            line=list(game.line),
             both_moved=game.both_moved,
             result=result,
             claims=claims,

@@ -16,8 +16,11 @@ from services.clocks.domain.clock import TimeControl
 from services.clocks.domain.decision import Decision
 from services.clocks.domain.game import FlagFall, Game, Outcome
 from services.clocks.domain.penalties import PenaltyKind
+from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, Timing
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
+from shared.openings import GameOpening
+from shared.variants import Variant
 from shared.vocabulary import Ruleset
 
 
@@ -27,6 +30,15 @@ class MakeMove:
 
     game_id: uuid.UUID
     player_id: uuid.UUID
+    move: str | None = None  # the move in the variant's notation, checked by its move generator
+
+
+@dataclass(frozen=True)
+class ReportPresence:
+    """The game server reports a player's presence (RULES.md §2 "Absence")."""
+
+    player_id: uuid.UUID
+    status: Presence
 
 
 @dataclass(frozen=True)
@@ -114,6 +126,7 @@ class PairedGame:
     number: int | None = None
     label: str | None = None
     rated: bool = True
+    opening: GameOpening | None = None  # the drawn opening the game starts from; None: free
 
 
 @dataclass(frozen=True)
@@ -126,6 +139,7 @@ class CreateGames:
     round: int
     games: tuple[PairedGame, ...]
     released: bool
+    variant: Variant = Variant.CHESS
     arena: bool = False  # an arena's games (``arena.paired``): the boost is offered
 
 

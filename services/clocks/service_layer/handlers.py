@@ -13,19 +13,21 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from services.clocks.domain import errors
 from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import FlagFall, Game, GameStatus
 from services.clocks.domain.penalties import displaced
+from services.clocks.domain.presence import Presence, absence_forfeit
 from services.clocks.domain.tournament import ONLINE, Timing, Tournament, Withdrawal, deciding_role
 from services.clocks.service_layer import commands
 from services.clocks.service_layer.ports import ClocksUnitOfWork, DeadlineStoreUnavailable
 from shared.authority import Authority
 from shared.messaging.port import NotReady
 from shared.timesource import Clock
+from shared.vocabulary import Ruleset
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +69,16 @@ class Known:
         t = self.tournament()
         return Authority(game.organiser_id) if t is None else t.authority(game.organiser_id)
 
-    def begin(self, game: Game, now: dt.datetime) -> None:
+    def begin(
+        self, game: Game, now: dt.datetime, presence: Mapping[uuid.UUID, Presence] | None = None
+    ) -> None:
         """A released game's turn has come: it starts, or ends by forfeit at once if a player of it
-        has withdrawn (no ``game.started`` then)."""
+        has withdrawn, or (``presence``, a `platform` tournament) is busy in another game (no
+        ``game.started`` then)."""
         t = self.tournament()
         forfeit = None if t is None else t.forfeit_of(game)
+        if forfeit is None and presence:
+            forfeit = absence_forfeit(presence.get(game.white), presence.get(game.black))
         if forfeit is None:
             game.start(now)
         else:
@@ -110,6 +117,7 @@ class Handlers:
     def table(self) -> dict[type, Callable[[Any, ClocksUnitOfWork], Any]]:
         return {
             commands.MakeMove: self.make_move,
+            commands.ReportPresence: self.report_presence,
             commands.TakeBoost: self.take_boost,
             commands.ReportResult: self.report_result,
             commands.SwapColours: self.swap_colours,
@@ -118,10 +126,26 @@ class Handlers:
             commands.CheckFlags: self.check_flags,
         }
 
+    def report_presence(self, cmd: commands.ReportPresence, uow: ClocksUnitOfWork) -> None:
+        """The game server reports a player connected, disconnected or busy elsewhere: the next round's
+        games are created (or forfeited) accordingly, and a player disconnected after their first move
+        in a running game has 30 seconds to come back (the ticker ends the game otherwise)."""
+        with uow:
+            now = self.clock.now()
+            uow.presence.report(cmd.player_id, cmd.status, now)
+            for game in uow.games.running_of(cmd.player_id):
+                if cmd.status is Presence.DISCONNECTED:
+                    changed = game.disconnected(cmd.player_id, now)
+                else:
+                    changed = game.reconnected(cmd.player_id)
+                if changed:
+                    uow.games.save(game)
+            uow.commit()
+
     def make_move(self, cmd: commands.MakeMove, uow: ClocksUnitOfWork) -> commands.Reported:
         """Press the mover's clock. Too late, the game ends on time instead: that is saved, and the
         answer says so (the caller refuses the move)."""
-        return self._players_act(cmd.game_id, uow, lambda game, now: game.move(cmd.player_id, now))
+        return self._players_act(cmd.game_id, uow, lambda game, now: game.move(cmd.player_id, now, cmd.move))
 
     def take_boost(self, cmd: commands.TakeBoost, uow: ClocksUnitOfWork) -> commands.Reported:
         """The arena boost: a clock change with its reason (``boost.py``); too late, the game ends on
@@ -282,6 +306,7 @@ class Handlers:
         existing = uow.games.existing(g.game_id for g in cmd.games)
         known = Known(uow, cmd.tournament_id)
         timing = known.timing()
+        presence = _presence(uow, known, cmd) if cmd.released else {}
         matches: list[str] = []
         for paired in cmd.games:
             if paired.game_id in existing:
@@ -304,12 +329,15 @@ class Handlers:
                 rated=paired.rated,
                 server_clock=timing.server_clock,
                 default_time=timing.default_time,
+                variant=cmd.variant,
+                opening=paired.opening,
+                closes_at=timing.closes_at,
                 arena=cmd.arena,
             )
             if paired.match_id is not None:  # a match's games start one after the other
                 matches.append(paired.match_id)
             elif cmd.released:
-                known.begin(game, now)  # stored already started: one insert, not an insert and an update
+                known.begin(game, now, presence)  # stored already started: one insert, not two writes
             uow.games.add(game)
         if cmd.released:
             for match_id in dict.fromkeys(matches):
@@ -362,7 +390,8 @@ class Handlers:
             return
         now = self.clock.now()
         for game in uow.games.unfinished_in(cmd.tournament_id):
-            if game.keep_time(timing.server_clock, timing.default_time, now):
+            kept = game.keep_time(timing.server_clock, timing.default_time, now)
+            if game.closes(timing.closes_at) or kept:
                 uow.games.save(game)
 
     def appoint_arbiter(self, cmd: commands.AppointArbiter, uow: ClocksUnitOfWork) -> None:
@@ -440,3 +469,17 @@ class Handlers:
             self.revoke_arbiter(cmd, uow)
         else:
             self.appoint_arbiter(cmd, uow)
+
+
+def _presence(uow: ClocksUnitOfWork, known: Known, cmd: commands.CreateGames) -> dict[uuid.UUID, Presence]:
+    """The presence of a `platform` round's players as its games are created (RULES.md §2 "Absence"):
+    the game server's last report, and busy for those with a game running in another tournament or
+    arena here. Other rulesets: none (their absences are the arbiters' business)."""
+    t = known.tournament()
+    if cmd.arena or (t is not None and t.ruleset not in (None, Ruleset.PLATFORM)):
+        return {}
+    players = {p for g in cmd.games for p in (g.white, g.black)}
+    presence = uow.presence.of(players)
+    for player in uow.games.playing_elsewhere(cmd.tournament_id, players):
+        presence[player] = Presence.BUSY
+    return presence

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from services.clocks.domain.game import Game
 from services.clocks.domain.penalties import Incident
+from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import Tournament
 from shared.aggregate import Seen
 from shared.events import Envelope
@@ -44,6 +45,14 @@ class GameRepository(Protocol):
     def unfinished_in(self, tournament_id: uuid.UUID) -> list[Game]:
         """A tournament's games not finished (pending, running, disputed or cancelled), locked."""
 
+    def playing_elsewhere(self, tournament_id: uuid.UUID, player_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
+        """The players among ``player_ids`` with a game running in another tournament (or arena)."""
+        ...
+
+    def running_of(self, player_id: uuid.UUID) -> list[Game]:
+        """The player's running games, in any tournament, locked."""
+        ...
+
     def open_games_of(self, tournament_id: uuid.UUID, player_id: uuid.UUID) -> list[Game]:
         """A player's released games still open (pending, running or disputed) in a tournament, locked,
         by round, board and number."""
@@ -62,6 +71,16 @@ class GameRepository(Protocol):
     ) -> list[Incident]:
         """The player's incidents (penalties) in the tournament's games, except ``other_than``'s,
         oldest first."""
+
+
+class PresenceRepository(Protocol):
+    """What the game server last reported of each player's presence."""
+
+    def of(self, player_ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, Presence]:
+        """The players' presence, for those with one reported."""
+        ...
+
+    def report(self, player_id: uuid.UUID, status: Presence, at: dt.datetime) -> None: ...
 
 
 class TournamentRepository(Protocol):
@@ -116,6 +135,9 @@ class ClocksUnitOfWork(Protocol):
 
     @property
     def tournaments(self) -> TournamentRepository: ...
+
+    @property
+    def presence(self) -> PresenceRepository: ...
 
     @property
     def deadlines(self) -> DeadlineStore: ...

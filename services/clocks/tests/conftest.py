@@ -8,7 +8,12 @@ from dataclasses import dataclass
 import pytest
 
 from services.clocks.adapters.deadlines import InMemoryDeadlineStore
-from services.clocks.adapters.memory import MemoryClocksUnitOfWork, game_table, tournament_table
+from services.clocks.adapters.memory import (
+    MemoryClocksUnitOfWork,
+    game_table,
+    presence_table,
+    tournament_table,
+)
 from services.clocks.bootstrap import Clocks, bootstrap, subscriptions
 from services.clocks.config import ClocksSettings
 from services.clocks.entrypoints.app import create_app
@@ -66,6 +71,7 @@ class MemoryClocks:
         self.deadlines = deadlines
         self.games = game_table()
         self.tournaments = tournament_table()
+        self.presence = presence_table()
         self.broker = InProcessBroker()
         self.handlers = Handlers(clock)
         self.bus = MessageBus(self.uow, self.handlers.table())
@@ -74,7 +80,11 @@ class MemoryClocks:
 
     def uow(self) -> MemoryClocksUnitOfWork:
         return MemoryClocksUnitOfWork(
-            self.games, self.tournaments, self.deadlines, on_commit=self.broker.publish
+            self.games,
+            self.tournaments,
+            self.deadlines,
+            on_commit=self.broker.publish,
+            presence=self.presence,
         )
 
 

@@ -20,6 +20,7 @@ from shared.arena_scoring import ArenaGame
 from shared.database import aware, aware_or_none
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
+from shared.variants import Variant
 
 _GET = sa.select(arenas).where(arenas.c.id == sa.bindparam("aid"))
 _OPEN = sa.select(arenas.c.id).where(arenas.c.completed_at.is_(None)).order_by(arenas.c.ends_at)
@@ -43,6 +44,7 @@ def _arena_of(row: Any) -> Arena:
         aware(row.ends_at),
         TimeControl(row.base_seconds, row.increment_seconds),
         aware_or_none(row.completed_at),
+        Variant(row.variant),
     )
 
 
@@ -79,6 +81,7 @@ class SqlArenas:
                 base_seconds=arena.time_control.base_seconds,
                 increment_seconds=arena.time_control.increment_seconds,
                 completed_at=arena.completed_at,
+                variant=arena.variant.value,
             )
         )
         self.seen.add(arena)

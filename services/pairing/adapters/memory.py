@@ -121,6 +121,7 @@ class MemoryRoundResults:
                 t.total_rounds,
                 outcomes,
                 rnd.completed,
+                t.ends_at,
                 on_command=t.fide is not None,
             )
         )

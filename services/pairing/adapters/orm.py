@@ -26,6 +26,10 @@ tournaments = sa.Table(
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     # players may ask for a zero-point bye before a round is paired (a Swiss whose settings offer it)
     sa.Column("byes_on_request", sa.Boolean(), nullable=False, server_default=sa.false()),
+    # platform: the variant and the opening option, each round's openings drawn when it is paired
+    sa.Column("variant", sa.String(40), nullable=False, server_default="chess"),
+    sa.Column("opening", sa.String(60), nullable=False, server_default="free"),
+    sa.Column("ends_at", sa.DateTime(timezone=True), nullable=True),  # start + announced duration
     # fide-rapid: paired on the arbiters' command; {acceleration, late_entry_bye} (null: any other ruleset)
     sa.Column("fide", sa.JSON(), nullable=True),
 )
@@ -82,6 +86,7 @@ games = sa.Table(
     sa.Column("label", sa.String(80), nullable=True),
     sa.Column("time_control", sa.JSON(), nullable=True),
     sa.Column("cancelled_at", sa.DateTime(timezone=True), nullable=True),  # the match no longer needed it
+    sa.Column("opening", sa.JSON(), nullable=True),  # {code, moves, fen}: the drawn opening; null: free
     # a cancelled game its match needed again after a correction: the game paired in its place
     sa.Column("replaced_by", sa.Uuid(), nullable=True),
     sa.ForeignKeyConstraint(
@@ -196,6 +201,7 @@ arenas = sa.Table(
     sa.Column("base_seconds", sa.Integer(), nullable=False),
     sa.Column("increment_seconds", sa.Integer(), nullable=False),
     sa.Column("completed_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("variant", sa.String(40), nullable=False, server_default="chess"),  # the board its games use
     sa.Index("ix_arenas_open", "completed_at"),
 )
 

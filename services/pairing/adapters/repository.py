@@ -84,9 +84,11 @@ from services.pairing.domain.rounds.tournament import (
 )
 from shared.aggregate import Seen
 from shared.authority import Role
-from shared.database import aware
+from shared.database import aware, aware_or_none
+from shared.openings import GameOpening, OpeningOption
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
+from shared.variants import Variant
 from shared.vocabulary import ByeKind, Decision, Ruleset, Seeding, System
 
 # -- the statements, built once ------------------------------------------------------------------------
@@ -106,6 +108,7 @@ _ROUND_RESULTS = (
     sa.select(
         tournaments.c.organiser_id,
         tournaments.c.total_rounds,
+        tournaments.c.ends_at,
         tournaments.c.fide,
         rounds.c.completed_at,
         games.c.game_id,
@@ -299,6 +302,9 @@ class SqlTournaments:
             t.double_rounds,
             t.status,
             byes_on_request=t.byes_on_request,
+            variant=t.variant,
+            opening=str(t.opening),
+            ends_at=t.ends_at,
             fide=t.fide,
         )
         self.save(t)
@@ -376,16 +382,17 @@ class SqlTournaments:
                     "leg": g.leg,
                     "white_seed": g.white,
                     "black_seed": g.black,
+                    "opening": None if g.opening is None else g.opening.as_json(),
                 }
                 for g in rnd.games
             ]
             self.session.execute(_INSERT_GAMES, rows)
         if rnd.byes:
-            rows = [
+            bye_rows = [
                 {"tournament_id": tid, "round": b.round, "seed": b.seed, "kind": b.kind.value}
                 for b in rnd.byes
             ]
-            self.session.execute(_INSERT_BYES, rows)
+            self.session.execute(_INSERT_BYES, bye_rows)
 
 
 def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTournament | None:
@@ -400,10 +407,21 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
         r.number: Round(r.number, [], [], r.completed_at is not None, r.published_at is not None)
         for r in session.execute(_ROUNDS, key)
     }
+    variant = Variant(row.variant)
     for g in session.execute(_GAMES, key):
         outcome = Outcome(g.outcome) if g.outcome else None
         by_round[g.round].games.append(
-            Game(g.game_id, g.round, g.board, g.white_seed, g.black_seed, g.leg, outcome, g.reason)
+            Game(
+                g.game_id,
+                g.round,
+                g.board,
+                g.white_seed,
+                g.black_seed,
+                g.leg,
+                outcome,
+                g.reason,
+                opening=GameOpening.from_json(variant, g.opening),
+            )
         )
     for b in session.execute(_BYES, key):
         by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
@@ -427,6 +445,9 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
         byes_on_request=row.byes_on_request,
         withdrawals=withdrawals,
         bye_requests=requests,
+        variant=variant,
+        opening=OpeningOption.parse(row.opening),
+        ends_at=aware_or_none(row.ends_at),
         fide=fide_rules(row.fide),
         excused=excused,
     )
@@ -460,6 +481,7 @@ class SqlRoundResults:
             first.total_rounds,
             outcomes,
             first.completed_at is not None,
+            aware_or_none(first.ends_at),
             on_command=first.fide is not None,
         )
         return self.seen.add(results)
@@ -729,6 +751,9 @@ def _insert_head(
     status: Status,
     *,
     byes_on_request: bool = False,
+    variant: str = "chess",
+    opening: str = "free",
+    ends_at: dt.datetime | None = None,
     fide: FideRules | None = None,
 ) -> None:
     session.execute(
@@ -746,6 +771,9 @@ def _insert_head(
             "status": status.value,
             "started_at": heading.started_at,
             "byes_on_request": byes_on_request,
+            "variant": variant,
+            "opening": opening,
+            "ends_at": ends_at,
             "fide": fide_json(fide),
         },
     )

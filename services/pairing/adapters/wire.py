@@ -22,6 +22,7 @@ from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.tournament import FideRules
 from services.pairing.service_layer import commands
 from shared import events
+from shared.openings import GameOpening, OpeningOption
 from shared.time_control import Stage, TieBreakPlan, TimeControl
 from shared.vocabulary import ByeKind, System
 from shared.wire import WireMap
@@ -58,6 +59,10 @@ def decision(d: Decided) -> events.DecisionBy:
     return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 
+def game_opening(o: GameOpening) -> events.GameOpening:
+    return events.GameOpening(code=o.code, moves=list(o.moves), fen=o.fen)
+
+
 # -- out: domain events → wire events ------------------------------------------------------------------
 wire = WireMap()
 
@@ -87,12 +92,14 @@ def _round_paired(e: domain.RoundPaired) -> events.Event:
                 label=g.label,
                 time_control=None if g.time_control is None else time_control(g.time_control),
                 rated=g.rated,
+                opening=None if g.opening is None else game_opening(g.opening),
             )
             for g in e.games
         ],
         byes=[events.Bye(player_id=b.player_id, kind=b.kind) for b in e.byes],
         time_control=time_control(e.time_control),
         published=e.published,
+        variant=e.variant,
         matches=[
             events.PairedMatch(
                 match_id=m.match_id,
@@ -116,6 +123,7 @@ def _arena_paired(e: domain.ArenaGamesPaired) -> events.Event:
         games=[events.ArenaGame(game_id=g.game_id, white=g.white, black=g.black) for g in e.games],
         time_control=time_control(e.time_control),
         paired_at=e.paired_at,
+        variant=e.variant,
     )
 
 
@@ -253,7 +261,7 @@ def start(event: events.Event) -> commands.StartTournament | commands.StartArena
     ko = settings.knockout
     if settings.arena is not None:
         ends_at = event.started_at + dt.timedelta(minutes=settings.arena.duration_minutes)
-        return commands.StartArena(heading, players, ends_at)
+        return commands.StartArena(heading, players, ends_at, settings.variant)
     if settings.fide is not None:
         return _start_fide(heading, players, settings.fide)
     if ko is None:
@@ -264,6 +272,11 @@ def start(event: events.Event) -> commands.StartTournament | commands.StartArena
             extra_round=settings.extra_round,
             double_rounds=settings.double_rounds,
             byes_on_request=settings.byes_on_request,
+            variant=settings.variant,
+            opening=OpeningOption.parse(settings.opening),
+            ends_at=None
+            if settings.duration_minutes is None
+            else heading.started_at + dt.timedelta(minutes=settings.duration_minutes),
         )
     return commands.StartElimination(
         heading,

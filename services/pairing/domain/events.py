@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 from services.pairing.domain.arbiters import Decided
 from shared.aggregate import DomainEvent
+from shared.openings import GameOpening
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
+from shared.variants import Variant
 from shared.vocabulary import ByeKind, Decision, Section, System
 
 
@@ -33,6 +35,8 @@ class GameInRound:
     time_control: TimeControl | None = None
     rated: bool = True
     """False: a knockout tie-break or sudden-death game (RULES.md §4)."""
+    opening: GameOpening | None = None
+    """The drawn opening the game starts from (RULES.md §2); None: free."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,7 @@ class RoundPaired(DomainEvent):
     published: bool | None = None
     """False: a knockout round only its organiser sees until they publish it; None: public when paired."""
     matches: tuple[MatchInRound, ...] = ()
+    variant: Variant = Variant.CHESS
 
 
 @dataclass(frozen=True)
@@ -176,6 +181,7 @@ class ArenaGamesPaired(DomainEvent):
     games: tuple[ArenaGamePaired, ...]
     time_control: TimeControl
     paired_at: dt.datetime
+    variant: Variant = Variant.CHESS
 
 
 @dataclass(frozen=True)

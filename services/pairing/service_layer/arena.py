@@ -67,7 +67,11 @@ class ArenaHandlers:
         if uow.arenas.get(cmd.tournament_id) is not None:
             return  # started already
         h = cmd.heading
-        uow.arenas.add(Arena(h.id, h.organiser_id, h.name, h.started_at, cmd.ends_at, h.time_control))
+        uow.arenas.add(
+            Arena(
+                h.id, h.organiser_id, h.name, h.started_at, cmd.ends_at, h.time_control, variant=cmd.variant
+            )
+        )
         for p in cmd.players:  # joining again keeps a place already taken: a retry changes nothing
             self.pool.join(h.id, p.player_id, rating=p.rating or 0, at=h.started_at)
 

@@ -12,8 +12,10 @@ from services.pairing.domain.heading import Heading, Player
 from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.tournament import FideRules
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
+from shared.openings import FREE, OpeningOption
 from shared.scoring import Outcome
 from shared.time_control import TieBreakPlan
+from shared.variants import Variant
 from shared.vocabulary import BracketFormat, Seeding
 
 
@@ -27,6 +29,9 @@ class StartRounds:
     extra_round: bool = False
     double_rounds: bool = False
     byes_on_request: bool = False
+    variant: Variant = Variant.CHESS
+    opening: OpeningOption = FREE
+    ends_at: dt.datetime | None = None  # the announced end: start + duration
     fide: FideRules | None = None
     """A `fide-rapid` event: paired on its arbiters' command, by ``fide_plan`` (its system and rounds)."""
     fide_plan: Plan | None = None
@@ -269,6 +274,7 @@ class StartArena:
     heading: Heading
     players: tuple[Player, ...]
     ends_at: dt.datetime
+    variant: Variant = Variant.CHESS
 
     @property
     def tournament_id(self) -> uuid.UUID:

@@ -89,6 +89,9 @@ def started(
     extra_round: bool = False,
     ruleset: str = "platform",
     byes_on_request: bool = False,
+    variant: str = "chess",
+    opening: str = "free",
+    duration_minutes: int | None = None,
 ):
     tid = uuid.uuid4()
     roster = [
@@ -107,6 +110,9 @@ def started(
             extra_round=extra_round,
             byes_on_request=byes_on_request,
             time_control=events.TimeControl(base_seconds=180, increment_seconds=2),
+            variant=variant,
+            opening=opening,
+            duration_minutes=duration_minutes,
         ),
         roster=roster,
     )

@@ -17,7 +17,10 @@ from services.registration.adapters.wire import wire
 from services.registration.domain import errors
 from services.registration.domain.audit import AuditEntry, in_time_order
 from services.registration.domain.model import Account, RosterChanges, Status, Tournament
-from shared.aggregate import Aggregate, Tracking
+from services.registration.domain.passwords import InviteLink
+from services.registration.domain.rating import RatingDecision
+from services.registration.domain.ratings import PlayerRating, RatedGame
+from shared.aggregate import Aggregate, Seen, Tracking
 from shared.events import Envelope
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
 from shared.vocabulary import Ruleset
@@ -88,6 +91,69 @@ class MemoryTournaments(MemoryRepository[uuid.UUID, Tournament]):
         return any(t.organiser_id == organiser_id and _runs_platform(t) for t in self.table.rows())
 
 
+@dataclass
+class HeardGame(Aggregate):
+    """A finished game registration heard, and whether it moved ratings (``rated_games``)."""
+
+    game_id: uuid.UUID
+    key: str
+    rated: bool
+    reason: str
+
+
+class MemoryRatings:
+    def __init__(
+        self,
+        table: MemoryTable[tuple[uuid.UUID, str], PlayerRating],
+        heard: MemoryTable[uuid.UUID, HeardGame],
+        accounts: MemoryTable[uuid.UUID, Account],
+    ) -> None:
+        self.table, self.heard, self.accounts = table, heard, accounts
+        self.seen: Seen[PlayerRating] = Seen()
+
+    def get(self, account_id: uuid.UUID, key: str, *, lock: bool = False) -> PlayerRating | None:
+        found = self.table.read((account_id, key))
+        return None if found is None else self.seen.add(found)
+
+    def save(self, rating: PlayerRating) -> None:
+        self.table.write(rating)
+        account = self.accounts.read(rating.account_id)
+        if account is not None:
+            account.ratings[rating.key] = rating.value.shown
+            self.accounts.write(account)
+        self.seen.add(rating)
+
+    def first_hearing(self, game: RatedGame, key: str, decision: RatingDecision) -> bool:
+        if self.heard.read(game.game_id) is not None:
+            return False
+        self.heard.write(HeardGame(game.game_id, key, decision.moves, decision.reason))
+        return True
+
+
+@dataclass
+class StoredInvite(Aggregate):
+    link: InviteLink
+
+
+class MemoryInvites:
+    def __init__(self, table: MemoryTable[str, StoredInvite]) -> None:
+        self.table = table
+
+    def get(self, token: str) -> InviteLink | None:
+        found = self.table.read(token)
+        return None if found is None else found.link
+
+    def of(self, tournament_id: uuid.UUID) -> list[InviteLink]:
+        links = [s.link for s in self.table.rows() if s.link.tournament_id == tournament_id]
+        return sorted(links, key=lambda link: (link.created_at, link.token))
+
+    def add(self, link: InviteLink) -> None:
+        self.table.write(StoredInvite(link))
+
+    def save(self, link: InviteLink) -> None:
+        self.table.write(StoredInvite(link))
+
+
 def _one_player_per_fide_id(stored: Tournament | None, changes: RosterChanges) -> None:
     """What the SQL side's unique index guarantees whatever the domain checked (a copy loaded before
     another unit of work entered a player, say): the roster changes applied to the stored entries hold
@@ -118,6 +184,13 @@ class MemoryDatabase:
     audit: MemoryTable[uuid.UUID, AuditLog] = field(
         default_factory=lambda: MemoryTable(lambda log: log.tournament_id)
     )
+    ratings: MemoryTable[tuple[uuid.UUID, str], PlayerRating] = field(
+        default_factory=lambda: MemoryTable(lambda r: (r.account_id, r.key))
+    )
+    heard: MemoryTable[uuid.UUID, HeardGame] = field(default_factory=lambda: MemoryTable(lambda g: g.game_id))
+    invites: MemoryTable[str, StoredInvite] = field(
+        default_factory=lambda: MemoryTable(lambda i: i.link.token)
+    )
     outbox: list[Envelope] = field(default_factory=list)
     inbox: set[tuple[uuid.UUID, str]] = field(default_factory=set)
 
@@ -129,9 +202,11 @@ class MemoryRegistrationUnitOfWork(MemoryUnitOfWork):
     accounts: MemoryAccounts
     tournaments: MemoryTournaments
     audit: MemoryAudit
+    ratings: MemoryRatings
+    invites: MemoryInvites
 
     def __init__(self, db: MemoryDatabase) -> None:
-        super().__init__(wire, [db.accounts, db.tournaments, db.audit])
+        super().__init__(wire, [db.accounts, db.tournaments, db.audit, db.ratings, db.heard, db.invites])
         self.db = db
         self.published = db.outbox
         self.inbox = db.inbox
@@ -140,6 +215,8 @@ class MemoryRegistrationUnitOfWork(MemoryUnitOfWork):
         self.accounts = MemoryAccounts(self.db.accounts)
         self.audit = MemoryAudit(self.db.audit)
         self.tournaments = MemoryTournaments(self.db.tournaments, self.audit)
+        self.ratings = MemoryRatings(self.db.ratings, self.db.heard, self.db.accounts)
+        self.invites = MemoryInvites(self.db.invites)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.accounts, self.tournaments)  # type: ignore[return-value]
+        return (self.accounts, self.tournaments, self.ratings)  # type: ignore[return-value]

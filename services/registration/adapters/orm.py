@@ -49,6 +49,10 @@ tournaments = sa.Table(
     sa.Column("fide", sa.JSON(), nullable=True),  # the settings of a fide-rapid event
     # fide-rapid: the last round pairing announced (round.paired); late entries play from the next
     sa.Column("rounds_paired", sa.Integer(), nullable=False, server_default="0"),
+    # platform: the opening option (RULES.md §2) and why it is friendly (or rated despite its opening)
+    sa.Column("opening", sa.String(60), nullable=False, server_default="free"),
+    sa.Column("rated_reason", sa.Text(), nullable=True),
+    sa.Column("duration_minutes", sa.Integer(), nullable=True),  # platform: the announced duration
     sa.Column("arena_minutes", sa.Integer(), nullable=True),  # an arena's duration
     sa.Column("group_playoff", sa.JSON(), nullable=True),  # the settings of a group-playoff event
     sa.Index("ix_tournaments_due", "status", "starts_at"),
@@ -134,4 +138,45 @@ audit_log = sa.Table(
     sa.Column("detail", sa.Text(), nullable=False),
     sa.Column("reason", sa.String(500), nullable=True),
     sa.Index("ix_audit_log_tournament", "tournament_id", "at", "id"),
+)
+
+# Glicko-2 ratings per account and `<variant>:<speed>` key (RULES.md §2); accounts.ratings keeps the shown
+# (rounded) value beside them for floors and seeding
+glicko_ratings = sa.Table(
+    "glicko_ratings",
+    metadata,
+    sa.Column("account_id", sa.Uuid(), primary_key=True),
+    sa.Column("key", sa.String(60), primary_key=True),
+    sa.Column("rating", sa.Float(), nullable=False),
+    sa.Column("deviation", sa.Float(), nullable=False),
+    sa.Column("volatility", sa.Float(), nullable=False),
+    sa.Column("games", sa.Integer(), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# every finished game registration heard of, once: whether it moved ratings, and why
+rated_games = sa.Table(
+    "rated_games",
+    metadata,
+    sa.Column("game_id", sa.Uuid(), primary_key=True),
+    sa.Column("tournament_id", sa.Uuid(), nullable=False),
+    sa.Column("key", sa.String(60), nullable=False),
+    sa.Column("rated", sa.Boolean(), nullable=False),
+    sa.Column("reason", sa.String(200), nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# a private tournament's invite links (RULES.md §2), revocable by its organiser
+invite_links = sa.Table(
+    "invite_links",
+    metadata,
+    sa.Column("token", sa.String(100), primary_key=True),
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("created_by", sa.Uuid(), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Index("ix_invite_links_tournament", "tournament_id"),
 )

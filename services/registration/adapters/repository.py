@@ -11,7 +11,16 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from services.registration.adapters.orm import accounts, arbiters, audit_log, entries, tournaments
+from services.registration.adapters.orm import (
+    accounts,
+    arbiters,
+    audit_log,
+    entries,
+    glicko_ratings,
+    invite_links,
+    rated_games,
+    tournaments,
+)
 from services.registration.domain import errors
 from services.registration.domain.audit import AuditEntry, AuditKind, Subject, SubjectKind
 from services.registration.domain.fide import ClockKeeping, FideFormat, LateEntryBye, PairingSystem
@@ -28,7 +37,10 @@ from services.registration.domain.model import (
     Tournament,
     Withdrawal,
 )
+from services.registration.domain.passwords import InviteLink
 from services.registration.domain.players import Profile, Sex, Title
+from services.registration.domain.rating import Glicko2Rating, RatingDecision
+from services.registration.domain.ratings import PlayerRating, RatedGame
 from shared.aggregate import Seen
 from shared.authority import Role
 from shared.database import aware, aware_or_none
@@ -189,6 +201,147 @@ class AccountRepository:
                 raise
             raise errors.AccountExists(f"account {account.id} exists") from None
         self.seen.add(account)
+
+
+_RATING = sa.select(glicko_ratings).where(
+    glicko_ratings.c.account_id == sa.bindparam("account_id"), glicko_ratings.c.key == sa.bindparam("key")
+)
+_RATING_LOCKED = _RATING.with_for_update()
+_ADD_RATING = sa.insert(glicko_ratings)
+_SAVE_RATING = (
+    sa.update(glicko_ratings)
+    .where(glicko_ratings.c.account_id == sa.bindparam("a"), glicko_ratings.c.key == sa.bindparam("k"))
+    .values(
+        rating=sa.bindparam("rating"),
+        deviation=sa.bindparam("deviation"),
+        volatility=sa.bindparam("volatility"),
+        games=sa.bindparam("games"),
+        updated_at=sa.bindparam("updated_at"),
+    )
+)
+_SET_SHOWN = sa.update(accounts).where(accounts.c.id == sa.bindparam("a")).values(ratings=sa.bindparam("r"))
+_HEARD = sa.select(rated_games.c.game_id).where(rated_games.c.game_id == sa.bindparam("g"))
+_HEAR = sa.insert(rated_games)
+
+
+class RatingRepository:
+    """Glicko-2 ratings (``glicko_ratings``), the shown value kept in ``accounts.ratings`` beside them,
+    and the finished games heard (``rated_games``)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.seen: Seen[PlayerRating] = Seen()
+        self._stored: set[tuple[uuid.UUID, str]] = set()
+
+    def get(self, account_id: uuid.UUID, key: str, *, lock: bool = False) -> PlayerRating | None:
+        query = _RATING_LOCKED if lock else _RATING
+        row = self.session.execute(query, {"account_id": account_id, "key": key}).first()
+        if row is None:
+            return None
+        self._stored.add((account_id, key))
+        value = Glicko2Rating(row.rating, row.deviation, row.volatility)
+        return self.seen.add(PlayerRating(account_id, key, value, row.games, aware_or_none(row.updated_at)))
+
+    def save(self, r: PlayerRating) -> None:
+        values = {
+            "rating": r.value.rating,
+            "deviation": r.value.deviation,
+            "volatility": r.value.volatility,
+            "games": r.games,
+            "updated_at": r.updated_at,
+        }
+        if (r.account_id, r.key) in self._stored:
+            self.session.execute(_SAVE_RATING, {"a": r.account_id, "k": r.key, **values})
+        else:
+            self.session.execute(_ADD_RATING, {"account_id": r.account_id, "key": r.key, **values})
+            self._stored.add((r.account_id, r.key))
+        row = self.session.execute(_ACCOUNT_LOCKED, {"account_id": r.account_id}).first()
+        if row is not None:
+            shown = dict(row.ratings)
+            shown[r.key] = r.value.shown
+            self.session.execute(_SET_SHOWN, {"a": r.account_id, "r": shown})
+        self.seen.add(r)
+
+    def first_hearing(self, game: RatedGame, key: str, decision: RatingDecision) -> bool:
+        if self.session.execute(_HEARD, {"g": game.game_id}).first() is not None:
+            return False
+        try:
+            with self.session.begin_nested():
+                self.session.execute(
+                    _HEAR,
+                    {
+                        "game_id": game.game_id,
+                        "tournament_id": game.tournament_id,
+                        "key": key,
+                        "rated": decision.moves,
+                        "reason": decision.reason[:200],
+                        "finished_at": game.finished_at,
+                    },
+                )
+        except sa.exc.IntegrityError as exc:
+            if unique_violation(exc) is None:
+                raise
+            return False  # heard concurrently, by another consumer
+        return True
+
+
+_INVITE = sa.select(invite_links).where(invite_links.c.token == sa.bindparam("token"))
+_INVITES = (
+    sa.select(invite_links)
+    .where(invite_links.c.tournament_id == sa.bindparam("tid"))
+    .order_by(invite_links.c.created_at, invite_links.c.token)
+)
+_ADD_INVITE = sa.insert(invite_links)
+_REVOKE_INVITE = (
+    sa.update(invite_links)
+    .where(invite_links.c.token == sa.bindparam("t"))
+    .values(revoked_at=sa.bindparam("revoked_at"))
+)
+
+
+def invite_of(row: Any) -> InviteLink:
+    return InviteLink(
+        row.tournament_id,
+        row.token,
+        aware(row.created_at),
+        row.created_by,
+        aware_or_none(row.revoked_at),
+        aware_or_none(row.expires_at),
+    )
+
+
+def invites_of(conn: sa.Connection | Session, tournament_id: uuid.UUID) -> list[InviteLink]:
+    return [invite_of(row) for row in conn.execute(_INVITES, {"tid": tournament_id})]
+
+
+class InviteRepository:
+    """A private tournament's invite links (``invite_links``)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def get(self, token: str) -> InviteLink | None:
+        row = self.session.execute(_INVITE, {"token": token}).first()
+        return None if row is None else invite_of(row)
+
+    def of(self, tournament_id: uuid.UUID) -> list[InviteLink]:
+        return invites_of(self.session, tournament_id)
+
+    def add(self, link: InviteLink) -> None:
+        self.session.execute(
+            _ADD_INVITE,
+            {
+                "token": link.token,
+                "tournament_id": link.tournament_id,
+                "created_by": link.created_by,
+                "created_at": link.created_at,
+                "revoked_at": link.revoked_at,
+                "expires_at": link.expires_at,
+            },
+        )
+
+    def save(self, link: InviteLink) -> None:
+        self.session.execute(_REVOKE_INVITE, {"t": link.token, "revoked_at": link.revoked_at})
 
 
 def account_of(row: Any) -> Account:
@@ -459,6 +612,9 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         arbiters={a.account_id: a for a in map(arbiter_of, arbiter_rows)},
         fide=fide_of(row.fide) if row.fide is not None else None,
         rounds_paired=row.rounds_paired,
+        opening=row.opening,
+        rated_reason=row.rated_reason,
+        duration_minutes=row.duration_minutes,
         arena_minutes=row.arena_minutes,
         group_playoff=None if row.group_playoff is None else group_format_of(row.group_playoff),
     )
@@ -490,6 +646,9 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "byes_on_request": t.byes_on_request,
         "fide": fide_json(t.fide) if t.fide is not None else None,
         "rounds_paired": t.rounds_paired,
+        "opening": t.opening,
+        "rated_reason": t.rated_reason,
+        "duration_minutes": t.duration_minutes,
         "arena_minutes": t.arena_minutes,
         "group_playoff": None if t.group_playoff is None else group_format_json(t.group_playoff),
     }

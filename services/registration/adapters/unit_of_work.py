@@ -9,6 +9,8 @@ from typing import Any
 from services.registration.adapters.repository import (
     AccountRepository,
     AuditRepository,
+    InviteRepository,
+    RatingRepository,
     TournamentRepository,
 )
 from services.registration.adapters.wire import wire
@@ -20,6 +22,8 @@ class SqlRegistrationUnitOfWork(SqlUnitOfWork):
     accounts: AccountRepository
     tournaments: TournamentRepository
     audit: AuditRepository
+    ratings: RatingRepository
+    invites: InviteRepository
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options, wire=wire)
@@ -28,6 +32,8 @@ class SqlRegistrationUnitOfWork(SqlUnitOfWork):
         self.accounts = AccountRepository(self.session)
         self.tournaments = TournamentRepository(self.session)
         self.audit = AuditRepository(self.session)
+        self.ratings = RatingRepository(self.session)
+        self.invites = InviteRepository(self.session)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.accounts, self.tournaments)  # type: ignore[return-value]
+        return (self.accounts, self.tournaments, self.ratings)  # type: ignore[return-value]

@@ -13,10 +13,12 @@ from services.registration.adapters.repository import (
     arbiters_of,
     audit_of,
     entries_of,
+    invites_of,
     tournament_of,
 )
 from services.registration.domain.audit import AuditEntry
 from services.registration.domain.model import Account, Status, Tournament
+from services.registration.domain.passwords import InviteLink
 
 _LIST = sa.select(tournaments).order_by(
     tournaments.c.starts_at.is_(None), tournaments.c.starts_at, tournaments.c.created_at
@@ -46,6 +48,12 @@ def audit(engine: sa.Engine, tournament_id: uuid.UUID) -> list[AuditEntry]:
     """The tournament's audit log in time order."""
     with engine.connect() as conn:
         return audit_of(conn, tournament_id)
+
+
+def invites(engine: sa.Engine, tournament_id: uuid.UUID) -> list[InviteLink]:
+    """The tournament's invite links, oldest first (revoked ones too)."""
+    with engine.connect() as conn:
+        return invites_of(conn, tournament_id)
 
 
 def account(engine: sa.Engine, account_id: uuid.UUID) -> Account | None:

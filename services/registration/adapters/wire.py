@@ -96,6 +96,8 @@ def settings(s: domain.PlaySettings, organiser_id: uuid.UUID) -> events.Tourname
         time_control=time_control(s.time_control),
         knockout=None if s.knockout is None else knockout_settings(s.knockout, _bracket(s)),
         fide=None if s.fide is None else fide_settings(s.fide),
+        opening=s.opening,
+        duration_minutes=s.duration_minutes,
         arena=None if s.arena_minutes is None else events.ArenaSettings(duration_minutes=s.arena_minutes),
         group_playoff=None if s.group_playoff is None else group_settings(s.group_playoff, organiser_id),
     )
@@ -219,6 +221,39 @@ def reset(event: events.Event) -> commands.ResetTournament:
         raise TypeError(f"registration does not consume {event.TYPE} as a reset")
     return commands.ResetTournament(
         event.tournament_id, audit.tournament_reset(event.tournament_id, decided(event.decision))
+    )
+
+
+def game_finished(event: events.Event) -> commands.RateGame:
+    """``game.finished`` (clocks): the game may move both players' ratings."""
+    if not isinstance(event, events.GameFinished):
+        raise TypeError(f"registration does not consume {event.TYPE} as a finished game")
+    return commands.RateGame(
+        game_id=event.game_id,
+        tournament_id=event.tournament_id,
+        white=event.white,
+        black=event.black,
+        outcome=event.outcome,
+        finished_at=event.finished_at,
+        rated=event.rated,
+        both_moved=event.both_moved,
+        moves=event.moves,
+    )
+
+
+@wire.maps(domain.RatingUpdated)
+def _rating_updated(e: domain.RatingUpdated) -> events.Event:
+    return events.RatingUpdated(
+        account_id=e.account_id,
+        key=e.key,
+        rating=round(e.rating),
+        previous=round(e.previous),
+        deviation=e.deviation,
+        volatility=e.volatility,
+        games=e.games,
+        game_id=e.game_id,
+        tournament_id=e.tournament_id,
+        updated_at=e.at,
     )
 
 

@@ -35,6 +35,8 @@ class PlaySettings:
     knockout: KnockoutFormat | None = None
     byes_on_request: bool = False
     fide: FideFormat | None = None  # fide-rapid: fixed at the start (a round robin's rounds too)
+    opening: str = "free"  # the opening option (platform: RULES.md §2)
+    duration_minutes: int | None = None  # platform: the announced duration from the start
     arena_minutes: int | None = None  # arena: how long it runs from its start
     group_playoff: GroupFormat | None = None  # group-playoff: the groups' lot seed drawn at the start
 
@@ -147,3 +149,19 @@ class PlayerWithdrawn(DomainEvent):
     reason: str
     excluded: bool
     decided: Decided
+
+
+@dataclass(frozen=True)
+class RatingUpdated(DomainEvent):
+    """A rated game moved a player's Glicko-2 rating in one variant and speed class (``key``)."""
+
+    account_id: uuid.UUID
+    key: str  # "<variant>:<speed>"
+    rating: float
+    deviation: float
+    volatility: float
+    previous: float
+    games: int
+    game_id: uuid.UUID
+    tournament_id: uuid.UUID
+    at: dt.datetime

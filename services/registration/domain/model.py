@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import hashlib
-import hmac
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from services.registration.domain import errors, fide, knockout
+from services.registration.domain import errors, fide, knockout, passwords
 from services.registration.domain import group_playoff as groups
 from services.registration.domain.audit import AuditEntry, AuditKind, Decided, Subject, SubjectKind
 from services.registration.domain.events import (
@@ -36,9 +34,12 @@ from services.registration.domain.events import (
 from services.registration.domain.fide import FideFormat
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
 from services.registration.domain.players import Person, PlayerChange, Profile, in_starting_rank
+from services.registration.domain.rated import RatedDecision, RatingSettings, rated_after_openings
 from services.registration.domain.speed import rating_key, speed_of
 from shared.aggregate import Aggregate
 from shared.authority import Appointment, Authority, Role
+from shared.games import boards
+from shared.openings import OpeningOption, OpeningTable, check_option
 from shared.seed_draw import draw_order
 from shared.time_control import TimeControl as TimeControl  # re-exported: part of the settings
 from shared.vocabulary import CancelReason, Ruleset, Seeding
@@ -51,6 +52,7 @@ THRESHOLD = (7, 20)
 MAX_LEAD = dt.timedelta(days=14)
 DEFAULT_MIN_LEAD = dt.timedelta(minutes=5)
 RATING_FLOOR = (1000, 2000, 100)  # from, to, step
+DURATION = (10, 20_160)  # minutes: the announced duration of a `platform` tournament
 MAX_REASON = 500  # characters of a decision's reason
 # whether players may ask for a zero-point bye, by ruleset (RULES.md §1, §6: fide-rapid; §4: knockouts never)
 BYES_ON_REQUEST: Mapping[Ruleset, bool] = {Ruleset.FIDE_RAPID: True}
@@ -119,6 +121,8 @@ class Settings:
     rated: bool = True
     min_rating: int | None = None
     password: str | None = None  # private tournament; stored hashed
+    opening: str = "free"  # one of the nine options (shared.openings.ALLOWED)
+    duration_minutes: int | None = None  # platform: the announced duration (RULES.md §2 "Duration")
     knockout: KnockoutFormat | None = None
     byes_on_request: bool | None = None  # None: as the ruleset says (BYES_ON_REQUEST)
     fide: FideFormat | None = None  # the fide-rapid ruleset's settings
@@ -276,6 +280,9 @@ class Tournament(Aggregate):
     arbiters: dict[uuid.UUID, Arbiter] = field(default_factory=dict)
     fide: FideFormat | None = None  # a fide-rapid event's settings
     rounds_paired: int = 0  # fide-rapid: the last round pairing announced (``round.paired``)
+    opening: str = "free"  # a `platform` tournament's opening option (RULES.md §2)
+    rated_reason: str | None = None  # why it is friendly (or rated despite its opening), decided at creation
+    duration_minutes: int | None = None  # platform: the announced duration from the start
     arena_minutes: int | None = None  # an arena's duration from its start
     group_playoff: groups.GroupFormat | None = None  # a group-playoff event's settings
     _roster: RosterChanges = field(default_factory=RosterChanges, init=False, repr=False, compare=False)
@@ -293,8 +300,16 @@ class Tournament(Aggregate):
         arena_min_minutes: int = ARENA_MINUTES[0],
         organiser_busy: bool = False,
         tournament_id: uuid.UUID | None = None,
+        italian: OpeningTable | None = None,
     ) -> Tournament:
+        """``italian``: the Italian federation's opening table, where one is configured."""
         organiser.require_registered("create tournaments")
+        if settings.ruleset is not Ruleset.PLATFORM and settings.duration_minutes is not None:
+            raise errors.InvalidSettings("an announced duration is for platform tournaments only")
+        if settings.ruleset is not Ruleset.PLATFORM and settings.opening != "free":
+            raise errors.InvalidSettings(
+                f"openings are drawn in platform tournaments only, not in a {settings.ruleset} one"
+            )
         if knockout.is_knockout(settings.ruleset):
             return cls._draft(organiser, settings, now=now, tournament_id=tournament_id)
         if settings.ruleset is Ruleset.FIDE_RAPID:
@@ -319,6 +334,7 @@ class Tournament(Aggregate):
         if arena:
             settings = dataclasses.replace(settings, ruleset=Ruleset.ARENA, seats=ARENA_SEATS, minimum=0)
         assert settings.starts_at is not None  # _validate refuses a platform tournament without one
+        decided = _rated(settings, italian)
         t = cls(
             id=tournament_id or uuid.uuid4(),
             organiser_id=organiser.id,
@@ -332,11 +348,14 @@ class Tournament(Aggregate):
             variant=settings.variant,
             double_rounds=settings.double_rounds,
             extra_round=settings.extra_round,
-            rated=settings.rated,
-            min_rating=settings.min_rating if settings.rated else None,
-            password_hash=hash_password(settings.password) if settings.password else None,
+            rated=decided.rated,
+            min_rating=decided.min_rating(settings.min_rating),
+            password_hash=passwords.hash_password(settings.password) if settings.password else None,
             created_at=now,
             byes_on_request=_byes_on_request(settings),
+            opening=str(OpeningOption.parse(settings.opening)),
+            rated_reason=decided.reason,
+            duration_minutes=settings.duration_minutes,
             arena_minutes=settings.arena_minutes if arena else None,
         )
         t.record(
@@ -494,6 +513,8 @@ class Tournament(Aggregate):
             knockout=self.knockout,
             byes_on_request=self.byes_on_request,
             fide=self.fide,
+            opening=self.opening,
+            duration_minutes=self.duration_minutes,
             arena_minutes=self.arena_minutes,
             group_playoff=self.group_playoff,
         )
@@ -632,10 +653,12 @@ class Tournament(Aggregate):
         password: str | None = None,
         profile: Profile | None = None,
         confirmed: bool = False,
+        invited: bool = False,
         creates_games: bool = True,
     ) -> Entry:
         """An account enters. In a fide-rapid event its entry waits for an official's confirmation
-        (``confirmed``: an official entered it, confirmed at once), with the FIDE data it gives."""
+        (``confirmed``: an official entered it, confirmed at once), with the FIDE data it gives. A
+        private tournament takes its password, or an invite link the caller checked (``invited``)."""
         if self.is_knockout:
             raise errors.RosterKeptByOrganiser("the organiser keeps a knockout's roster: ask them to add you")
         account.require_registered("play in tournaments")
@@ -670,7 +693,11 @@ class Tournament(Aggregate):
             return self._enter(
                 Entry(account.id, account.name, rating, now, confirmed=False, creates_games=creates_games)
             )
-        if self.password_hash is not None and not check_password(password or "", self.password_hash):
+        if (
+            not invited
+            and self.password_hash is not None
+            and not passwords.verify_password(password or "", self.password_hash)
+        ):
             raise errors.WrongPassword("this tournament is private: the organiser's password is needed")
         rating = account.ratings.get(self.rating_key)
         if self.min_rating is not None and (rating is None or rating < self.min_rating):
@@ -1465,12 +1492,25 @@ def _validate(s: Settings, *, now: dt.datetime, min_lead: dt.timedelta) -> None:
             f"the start must be {_human(min_lead)} to 14 days ahead; it is {_human(lead)} ahead"
         )
     _check_time_control(s.time_control)
+    if s.duration_minutes is not None and not DURATION[0] <= s.duration_minutes <= DURATION[1]:
+        raise errors.InvalidSettings(
+            f"the duration must be {DURATION[0]}–{DURATION[1]} minutes, got {s.duration_minutes}"
+        )
     if s.min_rating is not None:
         lo, hi, step = RATING_FLOOR
         if not s.rated:
             raise errors.InvalidSettings("only rated tournaments may set a minimum rating")
         if not lo <= s.min_rating <= hi or s.min_rating % step:
             raise errors.InvalidSettings(f"the minimum rating must be {lo}–{hi} in steps of {step}")
+
+
+def _rated(s: Settings, italian: OpeningTable | None) -> RatedDecision:
+    """The variant and opening checked (422 with the opening rules' slug), and whether the tournament is
+    rated given them (``rated.py``): an opening beyond 2N/2B makes it friendly instead of refusing it."""
+    variant = boards.variant_of(s.variant)
+    option = OpeningOption.parse(s.opening)
+    check_option(option, variant, italian=italian)
+    return rated_after_openings(RatingSettings(s.rated, variant, option, s.double_rounds, italian))
 
 
 def _human(delta: dt.timedelta) -> str:
@@ -1480,15 +1520,3 @@ def _human(delta: dt.timedelta) -> str:
     if abs(seconds) < 7200:
         return f"{seconds // 60} min"
     return f"{seconds / 3600:.1f} h"
-
-
-def hash_password(password: str) -> str:
-    salt = uuid.uuid4().hex
-    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), 100_000).hex()
-    return f"pbkdf2${salt}${digest}"
-
-
-def check_password(password: str, stored: str) -> bool:
-    _, salt, digest = stored.split("$", 2)
-    candidate = hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), 100_000).hex()
-    return hmac.compare_digest(candidate, digest)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 
 from flask import Request, Response, request
@@ -31,6 +32,10 @@ from services.registration.entrypoints.schemas import (
     EntryOut,
     EntryPath,
     ImportOut,
+    InviteBody,
+    InviteList,
+    InviteOut,
+    InvitePath,
     JoinBody,
     ListQuery,
     PlayerBody,
@@ -44,6 +49,7 @@ from services.registration.entrypoints.schemas import (
     WithdrawBody,
 )
 from services.registration.service_layer import commands
+from shared.games.boards import GameRuleError
 from shared.health import readiness
 from shared.http.app import SECURITY, create_openapi_app, json_response
 from shared.http.auth import authenticate_writes, current_principal, principal
@@ -58,6 +64,7 @@ from shared.http.problems import (
     problem_response,
     unprocessable,
 )
+from shared.openings import OpeningError
 from shared.vocabulary import Ruleset
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
@@ -66,6 +73,8 @@ DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.Conflict: 409,
     errors.InvalidSettings: 422,
     errors.Unprocessable: 422,
+    OpeningError: 422,
+    GameRuleError: 422,
 }
 
 
@@ -134,8 +143,11 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         event (open for entries until its arbiters start it); the caller becomes its organiser."""
         who = principal()
         tc = body.time_control
-        if body.ruleset is not Ruleset.ARENA and body.duration_minutes is not None:
-            raise unprocessable("invalid-settings", "duration_minutes is an arena's setting")
+        arena = body.ruleset is Ruleset.ARENA
+        if body.ruleset not in (Ruleset.ARENA, Ruleset.PLATFORM) and body.duration_minutes is not None:
+            raise unprocessable(
+                "invalid-settings", "duration_minutes is an arena's or a platform tournament's"
+            )
         if body.ruleset is Ruleset.ARENA:
             not_arena = sorted({"seats", "minimum", "threshold", "knockout", "fide"} & body.model_fields_set)
             if not_arena:
@@ -159,10 +171,12 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             rated=body.rated,
             min_rating=body.min_rating,
             password=body.password,
+            opening=body.opening,
+            duration_minutes=None if arena else body.duration_minutes,
             knockout=body.knockout.domain() if body.knockout else None,
             byes_on_request=body.byes_on_request,
             fide=body.fide.domain() if body.fide else None,
-            arena_minutes=body.duration_minutes,
+            arena_minutes=body.duration_minutes if arena else None,
             group_playoff=body.group_playoff.domain() if body.group_playoff else None,
         )
         t = svc.bus.handle(commands.CreateTournament(who.actor(), settings))
@@ -226,9 +240,51 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         player_id = body.player_id or who.subject
         profile = body.profile.domain() if body.profile else None
         cmd = commands.JoinTournament(
-            who.actor(), path.tournament_id, player_id, body.password, profile, body.creates_games
+            who.actor(),
+            path.tournament_id,
+            player_id,
+            body.password,
+            profile,
+            body.creates_games,
+            invite=body.invite,
         )
         return json_response(TournamentOut.of(svc.bus.handle(cmd)), 201)
+
+    @api.post(
+        "/tournaments/<uuid:tournament_id>/invites",
+        responses={201: InviteOut, **problems(401, 403, 404, 422)},
+    )
+    def create_invite(path: TournamentPath, body: InviteBody) -> Response:
+        """The organiser of a private tournament creates an invite link: its holder joins with
+        ``{invite: token}`` instead of the password, until the organiser revokes it (or it expires)."""
+        who = principal()
+        valid_for = None if body.valid_for_minutes is None else dt.timedelta(minutes=body.valid_for_minutes)
+        link = svc.bus.handle(commands.CreateInvite(who.actor(), path.tournament_id, valid_for))
+        return json_response(InviteOut.of(link), 201)
+
+    @api.delete(
+        "/tournaments/<uuid:tournament_id>/invites/<token>",
+        responses={200: InviteOut, **problems(401, 403, 404, 422)},
+    )
+    def revoke_invite(path: InvitePath) -> Response:
+        """The organiser revokes an invite link: joining with it is refused from now on (403)."""
+        who = principal()
+        link = svc.bus.handle(commands.RevokeInvite(who.actor(), path.tournament_id, path.token))
+        return json_response(InviteOut.of(link))
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/invites",
+        responses={200: InviteList, **problems(401, 403, 404)},
+    )
+    def invites(path: TournamentPath) -> Response:
+        """A private tournament's invite links, revoked ones too (its organiser only)."""
+        who = current_principal(secret)
+        t = views.tournament(svc.engine, path.tournament_id)
+        if t is None:
+            raise not_found("tournament", path.tournament_id)
+        if who.subject != t.organiser_id:
+            raise forbidden("only the organiser of this tournament reads its invite links", "not-organiser")
+        return json_response(InviteList(invites=[InviteOut.of(i) for i in views.invites(svc.engine, t.id)]))
 
     @api.delete(
         "/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Annotated, Final
+from typing import Annotated, Any, Final
 
-from pydantic import AfterValidator, BaseModel, Field, field_validator
+from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
 
 from services.registration.domain import fide, knockout, players
 from services.registration.domain.audit import AuditEntry, AuditKind, SubjectKind
@@ -24,6 +24,7 @@ from services.registration.domain.model import (
     Tournament,
     not_offered,
 )
+from services.registration.domain.passwords import InviteLink
 from services.registration.domain.players import KEEP, Person, PlayerChange, Profile, Sex, Title
 from services.registration.domain.speed import Speed, rating_key
 from shared.authority import Role
@@ -312,6 +313,11 @@ class CreateTournamentBody(Strict):
         None, ge=0, le=MAX_RATING, description="1000–2000 in steps of 100; rated only"
     )
     password: Text | None = Field(None, min_length=1, max_length=100, description="makes it private")
+    opening: str = Field(
+        "free",
+        max_length=60,
+        description="platform: free, random-1|2|3, table-1|2|3, table-all, thematic:CODE (RULES.md §2)",
+    )
     knockout: KnockoutBody | None = Field(
         None, description="knockout rulesets: the format (defaults if left out)"
     )
@@ -322,7 +328,12 @@ class CreateTournamentBody(Strict):
     )
     fide: FideBody | None = Field(None, description="fide-rapid: its settings (required)")
     duration_minutes: int | None = Field(
-        None, ge=0, le=100_000, description="arena: how long it runs, 10–480 minutes (required)"
+        None,
+        ge=0,
+        le=100_000,
+        description="arena: how long it runs, 10–480 minutes (required); platform: the announced duration "
+        "(10–20160 minutes, optional), then running games get ten more minutes, open games are drawn and "
+        "no further round is paired",
     )
     group_playoff: GroupPlayoffBody | None = Field(None, description="group-playoff: its settings (required)")
 
@@ -410,10 +421,56 @@ class JoinBody(Strict):
         " whole tournament): add a player to the roster; a fide-rapid event's: enter an account, confirmed",
     )
     password: Text | None = Field(None, max_length=100)
+    invite: Text | None = Field(
+        None, min_length=1, max_length=100, description="a private tournament: an invite link's token"
+    )
     profile: ProfileBody | None = Field(None, description="fide-rapid: the player's FIDE data")
     creates_games: bool = Field(
         True, description="group-playoff: false if the player cannot create games themselves (ranks last)"
     )
+
+
+class InviteBody(Strict):
+    valid_for_minutes: int | None = Field(
+        None,
+        ge=1,
+        le=20_160,
+        description="the link expires after this long (≤ 14 days); unset: until revoked",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_body_is_empty(cls, data: Any) -> Any:
+        return {} if data is None else data
+
+
+class InviteOut(BaseModel):
+    token: str = Field(description="the link's secret: joining sends it as `invite`")
+    tournament_id: uuid.UUID
+    created_at: dt.datetime
+    expires_at: dt.datetime | None
+    revoked_at: dt.datetime | None
+    join: str = Field(description="where the holder joins: POST this path with {invite: token}")
+
+    @classmethod
+    def of(cls, link: InviteLink) -> InviteOut:
+        return cls(
+            token=link.token,
+            tournament_id=link.tournament_id,
+            created_at=link.created_at,
+            expires_at=link.expires_at,
+            revoked_at=link.revoked_at,
+            join=f"/tournaments/{link.tournament_id}/entries",
+        )
+
+
+class InviteList(BaseModel):
+    invites: list[InviteOut]
+
+
+class InvitePath(BaseModel):
+    tournament_id: uuid.UUID
+    token: str = Field(min_length=1, max_length=100)
 
 
 class ProfileOut(BaseModel):
@@ -544,11 +601,17 @@ class TournamentOut(BaseModel):
     rated: bool
     min_rating: int | None
     private: bool
+    opening: str = Field("free", description="the opening option (platform)")
+    rated_reason: str | None = Field(
+        None, description="why it is friendly, or rated despite an opening beyond 2N/2B; decided at creation"
+    )
     byes_on_request: bool = Field(False, description="players may ask for a zero-point bye (RULES.md §6)")
     entries: list[EntryOut]
     knockout: KnockoutOut | None = None
     fide: FideOut | None = None
-    duration_minutes: int | None = Field(None, description="arena: how long it runs")
+    duration_minutes: int | None = Field(
+        None, description="arena: how long it runs; platform: the announced duration (null: none)"
+    )
     ends_at: dt.datetime | None = Field(None, description="arena: its end (no new game after it closes)")
     group_playoff: GroupPlayoffOut | None = None
 
@@ -577,11 +640,13 @@ class TournamentOut(BaseModel):
             rated=t.rated,
             min_rating=t.min_rating,
             private=t.private,
+            opening=t.opening,
+            rated_reason=t.rated_reason,
             byes_on_request=t.byes_on_request,
             entries=[EntryOut.of(e) for e in t.entries],
             knockout=KnockoutOut.of(t.knockout, t.drawn_order()) if t.knockout is not None else None,
             fide=FideOut.of(t.fide, t.rounds_paired) if t.fide is not None else None,
-            duration_minutes=t.arena_minutes,
+            duration_minutes=t.arena_minutes if t.arena_minutes is not None else t.duration_minutes,
             ends_at=t.ends_at,
             group_playoff=GroupPlayoffOut.of(t) if t.group_playoff is not None else None,
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from dataclasses import dataclass, field
 
@@ -10,6 +11,7 @@ from services.registration.domain.model import AccountKind, Changes, Settings
 from services.registration.domain.player_lists import ListFormat
 from services.registration.domain.players import Person, PlayerChange, Profile
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
+from shared.scoring import Outcome
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,23 @@ class JoinTournament:
     password: str | None = None
     profile: Profile | None = None  # fide-rapid: the FIDE data the player gives
     creates_games: bool = True  # group-playoff: False ranks the entry after all others
+    invite: str | None = None  # a private tournament's invite link (its token), instead of the password
+
+
+@dataclass(frozen=True)
+class CreateInvite:
+    """The organiser of a private tournament creates an invite link (valid until revoked, or for a time)."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    valid_for: dt.timedelta | None = None
+
+
+@dataclass(frozen=True)
+class RevokeInvite:
+    actor: Actor
+    tournament_id: uuid.UUID
+    token: str
 
 
 @dataclass(frozen=True)
@@ -207,6 +226,21 @@ class RecordRoundPaired:
 
     tournament_id: uuid.UUID
     round: int
+
+
+@dataclass(frozen=True)
+class RateGame:
+    """Clocks finished a game (``game.finished``): it may move both players' ratings."""
+
+    game_id: uuid.UUID
+    tournament_id: uuid.UUID
+    white: uuid.UUID
+    black: uuid.UUID
+    outcome: Outcome
+    finished_at: dt.datetime
+    rated: bool = True
+    both_moved: bool | None = None
+    moves: int = 0
 
 
 @dataclass(frozen=True)

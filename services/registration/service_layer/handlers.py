@@ -15,8 +15,11 @@ from typing import Any
 
 from services.registration.domain import errors, knockout, player_lists
 from services.registration.domain.model import ARENA_MINUTES, Account, Entry, Tournament
+from services.registration.domain.passwords import InviteLink, InviteLinkInvalid
+from services.registration.domain.ratings import PlayerRating, RatedGame, rate
 from services.registration.service_layer import commands
 from services.registration.service_layer.ports import UnitOfWork
+from shared.openings import OpeningTable
 from shared.seed_draw import new_draw_seed
 from shared.timesource import Clock
 
@@ -44,10 +47,12 @@ class Handlers:
         clock: Clock,
         min_lead: dt.timedelta,
         draw_seed: Callable[[], int] = new_draw_seed,
+        italian: OpeningTable | None = None,
         *,
         arena_min_minutes: int = ARENA_MINUTES[0],
     ) -> None:
         self.clock = clock
+        self.italian = italian  # the Italian opening table, where one is configured
         self.min_lead = min_lead
         self.draw_seed = draw_seed
         self.arena_min_minutes = arena_min_minutes
@@ -72,6 +77,8 @@ class Handlers:
             commands.ChangePlayer: self.change_player,
             commands.RemovePlayer: self.remove_player,
             commands.ConfirmEntry: self.confirm,
+            commands.CreateInvite: self.create_invite,
+            commands.RevokeInvite: self.revoke_invite,
             commands.RefuseEntry: self.refuse,
         }
 
@@ -94,6 +101,7 @@ class Handlers:
                 organiser_busy=not knockout.is_knockout(cmd.settings.ruleset)
                 and uow.tournaments.organiser_busy(organiser.id),
                 tournament_id=cmd.tournament_id,
+                italian=self.italian,
             )
             uow.tournaments.add(t)  # OrganiserBusy if a concurrent creation got there first
             uow.commit()
@@ -114,17 +122,47 @@ class Handlers:
             if t.is_knockout:
                 t.add_player(account, now=self.clock.now())
             else:  # a fide-rapid entry an official makes is confirmed at once
+                now = self.clock.now()
+                if cmd.invite is not None:
+                    link = uow.invites.get(cmd.invite)
+                    if link is None:
+                        raise InviteLinkInvalid("this invite link is not one of this tournament's")
+                    link.admit(cmd.invite, t.id, now=now)  # 403 when revoked or expired
                 t.join(
                     account,
-                    now=self.clock.now(),
+                    now=now,
                     password=cmd.password,
                     profile=cmd.profile,
                     confirmed=official and t.is_fide,
                     creates_games=cmd.creates_games,
+                    invited=cmd.invite is not None,
                 )
             uow.tournaments.save(t)
             uow.commit()
             return t
+
+    def create_invite(self, cmd: commands.CreateInvite, uow: UnitOfWork) -> InviteLink:
+        """Only the organiser of a private `platform` tournament, before its start."""
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            _invites_of(t, cmd.actor)
+            link = InviteLink.issue(t.id, by=cmd.actor.id, now=self.clock.now(), valid_for=cmd.valid_for)
+            uow.invites.add(link)
+            uow.commit()
+            return link
+
+    def revoke_invite(self, cmd: commands.RevokeInvite, uow: UnitOfWork) -> InviteLink:
+        """Revoking a link twice changes nothing; a link of another tournament is not found here."""
+        with uow:
+            t = _get(uow, cmd.tournament_id)
+            _invites_of(t, cmd.actor)
+            link = uow.invites.get(cmd.token)
+            if link is None or link.tournament_id != t.id:
+                raise errors.NotFound(f"no invite link {cmd.token!r} in this tournament")
+            revoked = link.revoke(self.clock.now())
+            uow.invites.save(revoked)
+            uow.commit()
+            return revoked
 
     def leave(self, cmd: commands.LeaveTournament, uow: UnitOfWork) -> Tournament:
         with uow:
@@ -329,9 +367,54 @@ class Handlers:
         if t is not None and t.round_paired(cmd.round):
             uow.tournaments.save(t)
 
+    def on_game_finished(self, cmd: commands.RateGame, uow: UnitOfWork) -> None:
+        """A finished game moves both players' Glicko-2 ratings in the tournament's variant and speed
+        class when it is rated (``ratings.py``), each published as ``rating.updated``. A game heard
+        before, or of a tournament registration does not know, changes nothing."""
+        t = uow.tournaments.get(cmd.tournament_id)
+        if t is None:
+            return
+        accounts = {a.id: a for a in uow.accounts.get_many((cmd.white, cmd.black))}
+        game = RatedGame(
+            cmd.game_id,
+            cmd.tournament_id,
+            cmd.outcome,
+            cmd.finished_at,
+            t.ruleset,
+            t.rated,
+            cmd.rated,
+            cmd.both_moved,
+            cmd.moves,
+            accounts=len(accounts) == 2,
+        )
+        key = t.rating_key
+        decision = game.decision()
+        if not uow.ratings.first_hearing(game, key, decision) or not decision.moves:
+            return
+        first, second = sorted((cmd.white, cmd.black))  # one lock order for every consumer
+        held = {p: _rating(uow, p, key, accounts[p]) for p in (first, second)}
+        white, black = held[cmd.white], held[cmd.black]
+        rate(game, white, black)
+        uow.ratings.save(white)
+        uow.ratings.save(black)
+
     def on_absence_unexcused(self, cmd: commands.WithdrawAbsentPlayer, uow: UnitOfWork) -> None:
         """Withdraw the player (FIDE C.04.2) through the normal path: ``player.withdrawn`` and the audit
         log, decided by the rules (role ``service``). A repeat, or a player gone already, changes nothing."""
         t = uow.tournaments.get(cmd.tournament_id, lock=True)
         if t is not None and t.withdraw_absent(cmd.player_id, cmd.round, now=self.clock.now()) is not None:
             uow.tournaments.save(t)
+
+
+def _rating(uow: UnitOfWork, account_id: uuid.UUID, key: str, account: Account) -> PlayerRating:
+    """The account's rating under ``key``, locked; its first one if it has none yet."""
+    found = uow.ratings.get(account_id, key, lock=True)
+    return found if found is not None else PlayerRating.first(account_id, key, account.ratings.get(key))
+
+
+def _invites_of(t: Tournament, actor: commands.Actor) -> None:
+    """Invite links are the organiser's, for a private `platform` tournament not started yet."""
+    if actor.id != t.organiser_id:
+        raise errors.NotOrganiser("only the organiser of this tournament makes and revokes its invite links")
+    if not t.private:
+        raise errors.InvalidSettings("invite links are for private tournaments (set a password)")

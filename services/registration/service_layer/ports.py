@@ -13,6 +13,9 @@ from typing import Protocol, Self
 
 from services.registration.domain.audit import AuditEntry
 from services.registration.domain.model import Account, Tournament
+from services.registration.domain.passwords import InviteLink
+from services.registration.domain.rating import RatingDecision
+from services.registration.domain.ratings import PlayerRating, RatedGame
 from shared.aggregate import Seen
 from shared.events import Envelope
 
@@ -69,6 +72,37 @@ class AuditRepository(Protocol):
         ...
 
 
+class RatingRepository(Protocol):
+    """Glicko-2 ratings per account and key, and the finished games heard (each rated at most once)."""
+
+    seen: Seen[PlayerRating]
+
+    def get(self, account_id: uuid.UUID, key: str, *, lock: bool = False) -> PlayerRating | None: ...
+
+    def save(self, rating: PlayerRating) -> None:
+        """Insert or update it; the account's shown rating under its key follows (``accounts.ratings``)."""
+        ...
+
+    def first_hearing(self, game: RatedGame, key: str, decision: RatingDecision) -> bool:
+        """Record that ``game`` was heard and what was decided; False if it was heard before (nothing
+        recorded: the game is not rated twice)."""
+        ...
+
+
+class InviteRepository(Protocol):
+    """A private tournament's invite links, by their token."""
+
+    def get(self, token: str) -> InviteLink | None: ...
+
+    def of(self, tournament_id: uuid.UUID) -> list[InviteLink]:
+        """The tournament's links, oldest first (revoked ones too)."""
+        ...
+
+    def add(self, link: InviteLink) -> None: ...
+
+    def save(self, link: InviteLink) -> None: ...
+
+
 class UnitOfWork(Protocol):
     """One transaction: the aggregates' changes and the events they recorded (written to the outbox at
     commit), and for a consumed event its inbox record."""
@@ -81,6 +115,12 @@ class UnitOfWork(Protocol):
 
     @property
     def audit(self) -> AuditRepository: ...
+
+    @property
+    def ratings(self) -> RatingRepository: ...
+
+    @property
+    def invites(self) -> InviteRepository: ...
 
     def __enter__(self) -> Self: ...
 

@@ -14,6 +14,7 @@ from services.registration.adapters import orm
 from services.registration.adapters.memory import MemoryDatabase
 from services.registration.bootstrap import subscriptions
 from services.registration.domain.fide import FideFormat
+from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.model import AccountKind, Settings, TimeControl
 from services.registration.domain.players import Person, profile
@@ -118,6 +119,17 @@ class InMemoryRegistration:
         )
         return self.bus.handle(commands.CreateTournament(Actor(organiser), settings)).id
 
+    def group_playoff(self, organiser: uuid.UUID) -> uuid.UUID:
+        """A group-playoff event, two days a move, open for entries for two weeks (not started)."""
+        settings = Settings(
+            "4T1",
+            None,
+            TimeControl(0, 0, 2),
+            ruleset=Ruleset.GROUP_PLAYOFF,
+            group_playoff=GroupFormat(self.clock.now() + dt.timedelta(days=14)),
+        )
+        return self.bus.handle(commands.CreateTournament(Actor(organiser), settings)).id
+
     def add(self, tournament_id: uuid.UUID, by: uuid.UUID, name: str, **data: Any) -> uuid.UUID:
         """Enter a person by hand (``data``: their FIDE data); their player id."""
         person = Person(name, profile(**data))
@@ -142,10 +154,12 @@ class InMemoryRegistration:
         return {s.queue: s for s in subscriptions(self.handlers, self.db.uow)}
 
     def hear(self, event: events.Event) -> events.Envelope:
-        """Deliver a consumed event to the subscription that takes it; its envelope."""
+        """Deliver a consumed event to each subscription that takes it; its envelope."""
         envelope = events.wrap(event, getattr(event, "tournament_id", None))
-        (subscription,) = [s for s in self.subscriptions().values() if event.TYPE in s.routing_keys]
-        subscription.handler(envelope, event)
+        taking = [s for s in self.subscriptions().values() if event.TYPE in s.routing_keys]
+        assert taking, f"nobody in registration consumes {event.TYPE}"
+        for subscription in taking:  # game.finished: the ratings and the audit log
+            subscription.handler(envelope, event)
         return envelope
 
     def state(self) -> tuple[Any, ...]:

@@ -20,6 +20,9 @@ tournaments = sa.Table(
     sa.Column("ruleset", sa.String(40), nullable=False),
     sa.Column("variant", sa.String(40), nullable=False),
     sa.Column("double_rounds", sa.Boolean(), nullable=False),
+    # false: a friendly tournament; the opening option (RULES.md §2)
+    sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.true()),
+    sa.Column("opening", sa.String(60), nullable=False, server_default="free"),
     sa.Column("time_control", sa.JSON(), nullable=False),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("system", sa.String(20), nullable=True),
@@ -83,6 +86,7 @@ games = sa.Table(
     sa.Column("label", sa.String(80), nullable=True),
     sa.Column("cancelled_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.true()),
+    sa.Column("opening", sa.String(100), nullable=True),  # the drawn opening's label; null: free
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),

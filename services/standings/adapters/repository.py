@@ -102,6 +102,8 @@ def info_of(row: Any) -> TournamentInfo:
         started_at=started_at,
         time_control=columns.time_control_of(row.time_control),
         double_rounds=row.double_rounds,
+        rated=row.rated,
+        opening=row.opening,
         system=None if row.system is None else System(row.system),
         total_rounds=row.total_rounds,
         completed_at=aware_or_none(row.completed_at),
@@ -173,6 +175,7 @@ def load_tournament(
                 g.label,
                 aware_or_none(g.cancelled_at),
                 g.rated,
+                opening=g.opening,
             )
         )
     if by_round:
@@ -297,6 +300,8 @@ def _what_it_is(info: TournamentInfo) -> dict[str, Any]:
         "ruleset": info.ruleset.value,
         "variant": info.variant,
         "double_rounds": info.double_rounds,
+        "rated": info.rated,
+        "opening": info.opening,
         "time_control": columns.time_control_json(info.time_control),
         "started_at": info.started_at,
         "knockout": None if info.knockout is None else columns.knockout_json(info.knockout),
@@ -317,6 +322,7 @@ def _game_row(tournament_id: uuid.UUID, g: Game) -> dict[str, Any]:
         "number": g.number,
         "label": g.label,
         "rated": g.rated,
+        "opening": g.opening,
     }
 
 

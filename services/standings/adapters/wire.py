@@ -123,6 +123,8 @@ def _started(e: events.TournamentStarted) -> commands.RecordTournament | command
             time_control=time_control(settings.time_control),
             variant=settings.variant,
             double_rounds=settings.double_rounds,
+            rated=settings.rated,
+            opening=settings.opening,
             knockout=knockout_format(settings),
             fide=fide_info(settings),
         ),
@@ -160,7 +162,18 @@ def _paired(e: events.RoundPaired) -> commands.RecordPairing:
         system=e.system,
         total_rounds=e.total_rounds,
         games=tuple(
-            AnnouncedGame(g.game_id, g.board, g.white, g.black, g.leg, g.match_id, g.number, g.label, g.rated)
+            AnnouncedGame(
+                g.game_id,
+                g.board,
+                g.white,
+                g.black,
+                g.leg,
+                g.match_id,
+                g.number,
+                g.label,
+                g.rated,
+                None if g.opening is None else g.opening.label,
+            )
             for g in e.games
         ),
         byes=tuple(AnnouncedBye(b.player_id, b.kind) for b in e.byes),

@@ -25,6 +25,7 @@ class AnnouncedGame:
     number: int | None = None
     label: str | None = None
     rated: bool = True  # False: a knockout's tie-break or sudden-death game
+    opening: str | None = None  # the drawn opening's label: its table code or its moves; None: free
 
 
 @dataclass(frozen=True, slots=True)

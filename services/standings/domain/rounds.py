@@ -125,6 +125,7 @@ class Game:
     cancelled_at: dt.datetime | None = None  # its match was decided without it
     rated: bool = True  # False: a knockout's tie-break or sudden-death game
     corrections: list[Correction] = field(default_factory=list)  # in the order they were made
+    opening: str | None = None  # the drawn opening's label (table code or moves); None: free
     incidents: list[Incident] = field(default_factory=list)  # penalties, in the order they were given
 
     @property

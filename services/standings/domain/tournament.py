@@ -177,6 +177,8 @@ class TournamentInfo:
     time_control: TimeControl
     variant: str = "chess"
     double_rounds: bool = False
+    rated: bool = True  # False: a friendly tournament (the organiser's choice, or its opening)
+    opening: str = "free"  # the opening option (RULES.md §2)
     system: System | None = None
     total_rounds: int | None = None
     completed_at: dt.datetime | None = None
@@ -788,6 +790,7 @@ class Tournament(Aggregate):
             number=g.number,
             label=g.label,
             rated=g.rated,
+            opening=g.opening,
         )
 
     def _match(self, number: int, m: AnnouncedMatch) -> BracketMatch:

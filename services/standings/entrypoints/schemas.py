@@ -56,6 +56,8 @@ class TournamentFields(BaseModel):
     name: str
     ruleset: Ruleset
     variant: str
+    rated: bool = True  # False: a friendly tournament
+    opening: str = "free"  # the opening option: free, random-N, table-K, table-all, thematic:CODE
     system: System | None  # None until round 1 is paired
     double_rounds: bool
     time_control: str
@@ -74,6 +76,8 @@ class TournamentFields(BaseModel):
             "name": info.name,
             "ruleset": info.ruleset,
             "variant": info.variant,
+            "rated": info.rated,
+            "opening": info.opening,
             "system": info.system,
             "double_rounds": info.double_rounds,
             "time_control": info.time_control.label(),
@@ -338,6 +342,7 @@ class GameOut(ResultFields):
     match_id: str | None = None  # knockouts: the match, the game's name in it, not needed any more
     label: str | None = None
     cancelled: bool = False
+    opening: str | None = None  # the drawn opening: its table code, or the moves played; None: free
     incidents: list[IncidentOut] = []  # penalties given in the game, in order
 
 
@@ -381,6 +386,7 @@ class RoundOut(TournamentFields):
                     match_id=g.match_id,
                     label=g.label,
                     cancelled=g.cancelled,
+                    opening=g.opening,
                     incidents=[IncidentOut.of(t, i) for i in g.incidents],
                     **GameOut.fields(g),
                 )

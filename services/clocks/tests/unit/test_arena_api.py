@@ -10,6 +10,7 @@ from services.clocks.service_layer.commands import CheckFlags
 from services.clocks.tests.conftest import a_round, announce, published, token
 from shared import events
 from shared.events import wrap
+from shared.variants import Variant
 
 
 def arena_pass(games: int = 1, *, base: int = 180, increment: int = 2) -> events.ArenaPaired:
@@ -111,3 +112,16 @@ def test_a_player_who_never_arrives_loses_on_time(client, svc, clock):
     assert (finished.payload["outcome"], finished.payload["reason"]) == ("0-1", "time")
     assert finished.payload["boost"] == {"white": False, "black": False}
     assert client.get(f"/games/{g.game_id}").json["status"] == "finished"
+
+
+def test_an_arena_game_is_played_on_the_arenas_board_from_the_start(client, svc):
+    event = arena_pass().model_copy(update={"variant": Variant.INTERNATIONAL})
+    paired(svc, event)
+    g = event.games[0]
+    body = client.get(f"/games/{g.game_id}").json
+    assert body["variant"] == "international" and body["opening"] is None
+    r = client.post(f"/games/{g.game_id}/moves", json={"move": "e4"}, headers=token(g.white))
+    assert r.status_code == 422 and r.json["type"] == "/problems/illegal-move", r.json
+    r = client.post(f"/games/{g.game_id}/moves", json={"move": "32-28"}, headers=token(g.white))
+    assert r.status_code == 200, r.json
+    assert client.get(f"/games/{g.game_id}").json["line"] == ["32-28"]

@@ -22,6 +22,7 @@ from services.pairing.domain.arena.closing import pairing_closes_at
 from services.pairing.domain.events import ArenaCompleted, ArenaGamePaired, ArenaGamesPaired
 from shared.aggregate import Aggregate
 from shared.time_control import TimeControl
+from shared.variants import Variant
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Arena(Aggregate):
     ends_at: dt.datetime
     time_control: TimeControl
     completed_at: dt.datetime | None = None
+    variant: Variant = Variant.CHESS  # the board its games use; they start from the initial position
 
     @property
     def closes_at(self) -> dt.datetime:
@@ -46,7 +48,9 @@ class Arena(Aggregate):
         """Hand these games (id, white, black) on to clocks; the number announced."""
         paired = tuple(ArenaGamePaired(g, w, b) for g, w, b in games)
         if paired:
-            self.record(ArenaGamesPaired(self.id, self.organiser_id, paired, self.time_control, at))
+            self.record(
+                ArenaGamesPaired(self.id, self.organiser_id, paired, self.time_control, at, self.variant)
+            )
         return len(paired)
 
     def complete(self, now: dt.datetime, *, running: int) -> bool:

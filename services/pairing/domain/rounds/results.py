@@ -29,6 +29,9 @@ class RoundResults(Aggregate, Changing):
     outcomes: dict[uuid.UUID, Outcome | None] = field(default_factory=dict)
     """Every game of the round: its outcome, None while it is being played."""
     completed: bool = False
+    ends_at: dt.datetime | None = None
+    """A `platform` tournament's announced end (its start plus its duration): no round is paired after it
+    (RULES.md §2 "Duration"); the round being played then completes the tournament."""
     on_command: bool = False
     """A `fide-rapid` event: its arbiters pair the next round when they are ready (no round falls due)."""
 
@@ -55,12 +58,10 @@ class RoundResults(Aggregate, Changing):
         self.completed = True
         self.change(RoundClosed(self.number, now))
         self.record(events.RoundCompleted(self.tournament_id, self.number))
-        if self.number < self.total_rounds:
+        if self.number < self.total_rounds and (self.ends_at is None or now < self.ends_at):
             if not self.on_command:
                 self.record(events.RoundBecameDue(self.tournament_id, self.number + 1))
-        else:
+        else:  # the last round, or the duration is over: no further round is paired
             self.change(Finished())
-            self.record(
-                events.TournamentCompleted(self.tournament_id, self.organiser_id, self.total_rounds, now)
-            )
+            self.record(events.TournamentCompleted(self.tournament_id, self.organiser_id, self.number, now))
         return True

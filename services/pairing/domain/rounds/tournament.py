@@ -59,7 +59,9 @@ from services.pairing.domain.rounds.platform import Plan, plan
 from services.pairing.domain.rounds.platform import double_rounds as plays_double_rounds
 from shared.aggregate import Aggregate
 from shared.authority import Authority, Role
+from shared.openings import FREE, GameOpening, OpeningOption, OpeningTable, draw_openings
 from shared.scoring import Outcome
+from shared.variants import Variant
 from shared.vocabulary import ByeKind, Ruleset, System
 
 GAME_NAMESPACE = uuid.UUID("5b0c3f4e-7a44-4c55-9d0e-2f3a1e6b8c01")
@@ -79,6 +81,7 @@ class Game:
     outcome: Outcome | None = None
     reason: str | None = None
     """Why it ended (``game.finished``): ``default_time`` is a loss by absence."""
+    opening: GameOpening | None = None  # the drawn opening (RULES.md §2); None: free
 
     def absentees(self) -> tuple[int, ...]:
         """The seeds not at the board by the default time: a forfeit's losers."""
@@ -198,6 +201,11 @@ class PairingTournament(Aggregate, Changing):
     """Players (by seed) who left the tournament for good."""
     bye_requests: dict[tuple[int, int], ByeRequest] = field(default_factory=dict)
     """Requested byes by (round, seed), for rounds paired or not."""
+    variant: Variant = Variant.CHESS
+    opening: OpeningOption = FREE
+    """The opening option: each round's openings are drawn when it is paired (``docs/openings.md``)."""
+    ends_at: dt.datetime | None = None
+    """The announced end (start + duration): no round is paired after it (RULES.md §2 "Duration")."""
     fide: FideRules | None = None
     """A `fide-rapid` event: paired on command, published by its arbiters. None: paired when due."""
     excused: dict[tuple[int, int], Decided] = field(default_factory=dict)
@@ -213,6 +221,9 @@ class PairingTournament(Aggregate, Changing):
         extra_round: bool = False,
         double_rounds: bool = False,
         byes_on_request: bool = False,
+        variant: Variant = Variant.CHESS,
+        opening: OpeningOption = FREE,
+        ends_at: dt.datetime | None = None,
         fide: FideRules | None = None,
         fide_plan: Plan | None = None,
     ) -> PairingTournament:
@@ -231,6 +242,9 @@ class PairingTournament(Aggregate, Changing):
             double,
             tuple(sorted(players, key=lambda p: p.seed)),
             byes_on_request=byes_on_request,
+            variant=variant,
+            opening=opening,
+            ends_at=ends_at,
             fide=fide,
         )
         if fide is None:
@@ -284,15 +298,27 @@ class PairingTournament(Aggregate, Changing):
             return None
         return len(self.rounds) + 1
 
-    def pair_round(self, number: int, pairer: Pairer, *, now: dt.datetime) -> Round:
+    def pair_round(
+        self, number: int, pairer: Pairer, *, now: dt.datetime, italian: OpeningTable | None = None
+    ) -> Round:
+        """Pair round ``number`` and draw its openings, one per pairing (both games of a double round
+        play it, colours swapped); ``italian``: the Italian table, where the variant draws from it."""
         if number != self.next_round_number():
             raise RoundNotDue(f"round {number} cannot be paired now (next: {self.next_round_number()})")
         draw = pairer.pair(self, number)
+        openings = draw_openings(
+            self.opening,
+            self.variant,
+            pairings=len(draw.boards),
+            seed=f"{self.id}:{number}",
+            used=self.openings_used(),
+            italian=italian,
+        )
         games: list[Game] = []
-        for board_no, board in enumerate(draw.boards, start=1):
-            games.append(self._game(number, board_no, board.white, board.black, leg=1))
+        for board_no, (board, opening) in enumerate(zip(draw.boards, openings, strict=True), start=1):
+            games.append(self._game(number, board_no, board.white, board.black, leg=1, opening=opening))
             if self.double_rounds:
-                games.append(self._game(number, board_no, board.black, board.white, leg=2))
+                games.append(self._game(number, board_no, board.black, board.white, leg=2, opening=opening))
         byes = [Bye(number, draw.bye)] if draw.bye is not None else []
         byes += [Bye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
         rnd = Round(number, games, byes)
@@ -300,6 +326,11 @@ class PairingTournament(Aggregate, Changing):
         self.change(RoundAdded(number, now))
         self.record(self._paired(rnd))
         return rnd
+
+    def openings_used(self) -> list[GameOpening]:
+        """The openings drawn in the rounds so far, one per pairing (a double round's return game
+        plays its first game's)."""
+        return [g.opening for rnd in self.rounds for g in rnd.games if g.leg == 1 and g.opening is not None]
 
     def publish_round(
         self, number: int, *, authority: Authority, by: uuid.UUID, at: dt.datetime | None = None
@@ -366,7 +397,10 @@ class PairingTournament(Aggregate, Changing):
         if self.round(number) is not None:
             self._drop(number)
         draw = pairer.pair(self, number)
-        games = [self._game(number, i, b.white, b.black, leg=1) for i, b in enumerate(draw.boards, start=1)]
+        games = [  # over the board: openings are free (fide-rapid takes no opening option)
+            self._game(number, i, b.white, b.black, leg=1, opening=None)
+            for i, b in enumerate(draw.boards, start=1)
+        ]
         byes = [Bye(number, draw.bye)] if draw.bye is not None else []
         byes += [Bye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
         rnd = Round(number, games, byes, published=False)
@@ -596,9 +630,11 @@ class PairingTournament(Aggregate, Changing):
         self.change(ColoursSet(game_id, *seeds))
         return True
 
-    def _game(self, number: int, board: int, white: int, black: int, *, leg: int) -> Game:
+    def _game(
+        self, number: int, board: int, white: int, black: int, *, leg: int, opening: GameOpening | None
+    ) -> Game:
         game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{number}:{board}:{leg}")
-        return Game(game_id, number, board, white, black, leg)
+        return Game(game_id, number, board, white, black, leg, opening=opening)
 
     def _paired(self, rnd: Round) -> events.RoundPaired:
         return events.RoundPaired(
@@ -614,9 +650,11 @@ class PairingTournament(Aggregate, Changing):
                     self.player(g.white).player_id,
                     self.player(g.black).player_id,
                     leg=g.leg,
+                    opening=g.opening,
                 )
                 for g in rnd.games
             ),
             byes=tuple(events.ByeInRound(self.player(b.seed).player_id, b.kind) for b in rnd.byes),
             time_control=self.heading.time_control,
+            variant=self.variant,
         )

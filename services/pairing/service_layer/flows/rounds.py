@@ -25,6 +25,7 @@ from services.pairing.domain.arbiters import Arbiters, authority
 from services.pairing.domain.rounds.tournament import ByeRequest, Pairer, PairingTournament
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.ports import PairingUnitOfWork
+from shared.openings import OpeningTable
 from shared.timesource import Clock
 from shared.vocabulary import System
 
@@ -36,11 +37,16 @@ class RoundsFlow:
     starts: type[Any] = commands.StartRounds
 
     def __init__(
-        self, clock: Clock, pairers: Mapping[System, Pairer], fide_pairers: Mapping[System, Pairer]
+        self,
+        clock: Clock,
+        pairers: Mapping[System, Pairer],
+        fide_pairers: Mapping[System, Pairer],
+        italian: OpeningTable | None = None,
     ) -> None:
         self.clock = clock
         self.pairers = dict(pairers)
         self.fide_pairers = dict(fide_pairers)
+        self.italian = italian  # the Italian opening table, where one is configured
 
     def start(self, cmd: commands.StartRounds, uow: PairingUnitOfWork) -> None:
         t = PairingTournament.start(
@@ -50,6 +56,9 @@ class RoundsFlow:
             extra_round=cmd.extra_round,
             double_rounds=cmd.double_rounds,
             byes_on_request=cmd.byes_on_request,
+            variant=cmd.variant,
+            opening=cmd.opening,
+            ends_at=cmd.ends_at,
             fide=cmd.fide,
             fide_plan=cmd.fide_plan,
         )
@@ -63,7 +72,7 @@ class RoundsFlow:
         if t.next_round_number() != cmd.number:
             log.warning("round %d of %s is not due (next: %s)", cmd.number, t.id, t.next_round_number())
             return
-        t.pair_round(cmd.number, self.pairers[t.system], now=self.clock.now())
+        t.pair_round(cmd.number, self.pairers[t.system], now=self.clock.now(), italian=self.italian)
         uow.tournaments.save(t)
 
     def record_result(self, cmd: commands.RecordResult, uow: PairingUnitOfWork) -> None:

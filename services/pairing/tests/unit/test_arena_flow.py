@@ -14,6 +14,7 @@ from services.pairing.service_layer.arena_pass import run_pass
 from services.pairing.tests.arena_helpers import TC, arena_started, finished
 from services.pairing.tests.helpers import NOW, deliver, in_memory, published
 from shared import events
+from shared.variants import Variant
 
 
 def paired(svc) -> list[events.ArenaPaired]:
@@ -38,6 +39,18 @@ def test_a_pass_pairs_the_roster_and_announces_the_games():
     assert tick(svc) == 0  # the fifth waits; the others are playing
     # the rounds flow did not take the arena for a tournament of rounds
     assert published(svc, "round.paired") == []
+
+
+def test_the_games_are_announced_on_the_arenas_board():
+    svc = in_memory()
+    started = arena_started(2)
+    started = started.model_copy(
+        update={"settings": started.settings.model_copy(update={"variant": Variant.RUSSIAN})}
+    )
+    deliver(svc, started, started.tournament_id)
+    assert tick(svc) == 1
+    (announced,) = paired(svc)
+    assert announced.variant == "russian"
 
 
 def test_a_finished_game_puts_its_players_back_with_their_points():

@@ -32,11 +32,15 @@ from services.registration.domain.model import (
     TimeControl,
     Tournament,
 )
+from services.registration.domain.passwords import InviteLink
 from services.registration.domain.players import Person, PlayerChange, Profile, Sex, Title
+from services.registration.domain.rating import Glicko2Rating, RatingDecision
+from services.registration.domain.ratings import PlayerRating, RatedGame
 from services.registration.service_layer.ports import UnitOfWork
 from services.registration.tests.helpers import NOW
 from shared.authority import Role
 from shared.messaging.inprocess import InProcessBroker
+from shared.scoring import Outcome
 from shared.time_control import Stage, TieBreakPlan
 from shared.vocabulary import Ruleset, Seeding
 
@@ -580,3 +584,56 @@ def test_a_fide_id_is_held_by_one_player_of_an_event(backend: Backend) -> None:
         stale.add_person(org.id, Person("Impostor", Profile(fide_id=8)), uuid.uuid4(), now=NOW)
         uow.tournaments.save(stale)
     assert [(e.name, e.fide_id) for e in reload(backend, t.id).entries] == [("Ann", 7), ("Bob", 8)]
+
+
+# -- ratings and invite links (issue 13) ---------------------------------------------------------------
+def test_ratings_round_trip_with_the_shown_value_on_the_account(backend: Backend) -> None:
+
+    ann = account("Ann", {"chess:blitz": 1650})
+    stored(backend, ann)
+    game = RatedGame(uuid.uuid4(), uuid.uuid4(), Outcome.WHITE_WIN, NOW, Ruleset.PLATFORM, True)
+    with backend.uow() as uow:
+        assert uow.ratings.first_hearing(game, "chess:blitz", RatingDecision(True, "a rated game"))
+        rating = PlayerRating.first(ann.id, "chess:blitz", 1650)
+        rating.moved_to(
+            Glicko2Rating(1661.4, 300.5, 0.0599),
+            game_id=game.game_id,
+            tournament_id=game.tournament_id,
+            at=NOW,
+        )
+        uow.ratings.save(rating)
+        uow.commit()
+    assert ("rating.updated", "chess:blitz") in [(t, p.get("key")) for t, p in backend.published()]
+    with backend.uow() as uow:
+        again = uow.ratings.get(ann.id, "chess:blitz")
+        assert again is not None and again.value == Glicko2Rating(1661.4, 300.5, 0.0599) and again.games == 1
+        assert not uow.ratings.first_hearing(game, "chess:blitz", RatingDecision(True, "a rated game"))
+        shown = uow.accounts.get(ann.id)
+        assert shown is not None and shown.ratings == {"chess:blitz": 1661}
+        again.moved_to(
+            Glicko2Rating(1670.0, 280.0, 0.06), game_id=uuid.uuid4(), tournament_id=game.tournament_id, at=NOW
+        )
+        uow.ratings.save(again)
+        uow.commit()
+    with backend.uow() as uow:
+        latest = uow.ratings.get(ann.id, "chess:blitz")
+        assert latest is not None and latest.value.rating == 1670.0 and latest.games == 2
+
+
+def test_invite_links_round_trip_and_stay_revoked(backend: Backend) -> None:
+
+    organiser = account("Org")
+    t = platform(organiser, password="secret")
+    stored(backend, organiser, tournaments=(t,))
+    link = InviteLink.issue(t.id, by=organiser.id, now=NOW, valid_for=dt.timedelta(hours=1))
+    with backend.uow() as uow:
+        uow.invites.add(link)
+        uow.commit()
+    with backend.uow() as uow:
+        assert uow.invites.get(link.token) == link and uow.invites.of(t.id) == [link]
+        uow.invites.save(link.revoke(NOW + dt.timedelta(minutes=5)))
+        uow.commit()
+    with backend.uow() as uow:
+        found = uow.invites.get(link.token)
+        assert found is not None and found.revoked_at == NOW + dt.timedelta(minutes=5)
+        assert uow.invites.get("no such token") is None

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import uuid
 
 import pytest
 
 from services.registration.domain import errors
-from services.registration.domain.model import hash_password as pbkdf2_hash
 from services.registration.domain.passwords import (
     InvalidPassword,
     InviteLink,
@@ -21,6 +21,14 @@ from services.registration.domain.passwords import (
 )
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
+
+
+def pbkdf2_hash(password: str, salt: str = "0f1e2d3c4b5a69788796a5b4c3d2e1f0") -> str:
+    """A hash as registration wrote them before argon2 (``pbkdf2$salt$hex``, 100,000 SHA-256 rounds)."""
+    digest = hashlib.pbkdf2_hmac("sha256", password.encode(), salt.encode(), 100_000).hex()
+    return f"pbkdf2${salt}${digest}"
+
+
 TID, ORGANISER = uuid.uuid4(), uuid.uuid4()
 
 

@@ -23,6 +23,9 @@ pytestmark = pytest.mark.e2e
 
 MINUTES = 2
 BASE = 30  # 30+0: pairing closes 30 s before the end
+# a game is ended only once it has run this long: 12 players have 66 pairs, each in cooldown for 5 minutes
+# once played, and games ended at once let a quiet machine play all 66 within 3 s, before the kill
+HOLD_SECONDS = 1.5
 
 
 def arena_games(story: Story, tid: uuid.UUID) -> list[dict[str, Any]]:
@@ -32,11 +35,14 @@ def arena_games(story: Story, tid: uuid.UUID) -> list[dict[str, Any]]:
 def play(
     story: Story, tid: uuid.UUID, players: dict[uuid.UUID, Account], rng: random.Random, seen: set
 ) -> int:
-    """Every running game not seen yet: each side may take the boost, then the loser resigns (or both
-    agree a draw). The number of games taken."""
+    """Every running game not seen yet that has run ``HOLD_SECONDS``: each side may take the boost, then
+    the loser resigns (or both agree a draw). The number of games taken."""
     taken = 0
+    now = dt.datetime.now(dt.UTC)
     for game in arena_games(story, tid):
         if game["status"] != "running" or game["id"] in seen:
+            continue
+        if (now - dt.datetime.fromisoformat(game["started_at"])).total_seconds() < HOLD_SECONDS:
             continue
         seen.add(game["id"])
         taken += 1

@@ -4,10 +4,16 @@ the crosstable and the pairing lists."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import subprocess
+import sys
+import uuid
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from services.standings.tests.helpers import (
     B,
@@ -16,6 +22,8 @@ from services.standings.tests.helpers import (
     Story,
     W,
     double_rounds_swiss,
+    problem,
+    six_player_knockout,
     six_player_round_robin,
 )
 from services.standings.tests.unit.test_fide_rapid import arbiter, rapid_open
@@ -123,3 +131,135 @@ def test_the_headers_an_organiser_has(client, svc):
         one = next(line for line in lines if line.startswith("001    1"))
         assert (one[10:13].strip(), one[53:56], one[57:68].strip()) == ("g", "GER", "1300001")
     assert "XAR LOTS " + str(story.id) in lines and "XAR BYES OPPONENT" in lines
+
+
+# -- CSV and PDF of the standings, the crosstable and the pairing lists --------------------------------
+
+
+def csv_rows(response) -> list[list[str]]:
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    return list(csv.reader(io.StringIO(response.get_data(as_text=True))))
+
+
+def pdf_text(response) -> str:
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    assert response.headers["Content-Disposition"].startswith('attachment; filename="')
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(response.data)).pages)
+
+
+def test_the_csv_files_are_the_tables(client, svc):
+    story = platform_swiss_with_a_bye(svc)
+    table = client.get(f"/tournaments/{story.id}/standings").json
+    response = client.get(f"/tournaments/{story.id}/standings.csv")
+    assert response.headers["Content-Disposition"] == f'attachment; filename="{story.id}-standings.csv"'
+    got = csv_rows(response)
+    assert got[0][:9] == ["Rank", "Place", "SNo", "Title", "Name", "FED", "FIDE ID", "Rtg", "Pts"]
+    assert got[0][9:14] == ["BH-C1", "SB", "WIN", "BH", "Status"]
+    assert [(int(r[0]), int(r[2]), r[4], float(r[8]), *map(float, r[9:13])) for r in got[1:]] == [
+        (row["rank"], row["seed"], row["name"], row["points"], *row["tiebreaks"].values(), row["shown"]["BH"])
+        for row in table["rows"]
+    ]
+
+    cross = client.get(f"/tournaments/{story.id}/crosstable").json
+    got = csv_rows(client.get(f"/tournaments/{story.id}/crosstable.csv"))
+    assert got[0] == [
+        "Place",
+        "Rank",
+        "SNo",
+        "Title",
+        "Name",
+        "FED",
+        "Rtg",
+        "R1",
+        "R2",
+        "R3",
+        "Pts",
+        "Status",
+    ]
+    assert [(int(r[2]), r[4], r[7:10], float(r[10])) for r in got[1:]] == [
+        (row["seed"], row["name"], [cell(c) for c in row["rounds"]], row["points"]) for row in cross["rows"]
+    ]
+    assert got[1][2:5] + got[1][7:11] == ["3", "", "Player 3", "bye", "3w1", "2b½", "5"]
+
+    pairings = csv_rows(client.get(f"/tournaments/{story.id}/pairings.csv"))
+    expected = []
+    for number in (1, 2, 3):
+        rnd = client.get(f"/tournaments/{story.id}/rounds/{number}").json
+        boards = [
+            [number, g["board"], g["white"]["seed"], g["result"], g["black"]["seed"]] for g in rnd["games"]
+        ]
+        byes = [[number, "", b["player"]["seed"], f"{b['points']:g}", ""] for b in rnd["byes"]]
+        expected += boards + byes
+    assert [[_int(r[0]), _int(r[1]), _int(r[3]), r[6], _int(r[7])] for r in pairings[1:]] == expected
+    assert pairings[3] == ["1", "", "", "3", "Player 3", "0", "2", "", "", "", "pairing_allocated"]
+    one = csv_rows(client.get(f"/tournaments/{story.id}/rounds/2/pairings.csv"))
+    assert one == [pairings[0], *(r for r in pairings[1:] if r[0] == "2")]
+
+
+def _int(text: str) -> int | str:
+    return int(text) if text.isdigit() else text
+
+
+def cell(c: dict) -> str:
+    if c["bye"]:
+        return "bye"
+    return "" if c["opponent_place"] is None else f"{c['opponent_place']}{c['colour']}{c['result']}"
+
+
+def test_the_pdf_files_are_the_printed_pages(client, svc):
+    story = rapid_open(svc)
+    table = client.get(f"/tournaments/{story.id}/standings").json
+    text = pdf_text(client.get(f"/tournaments/{story.id}/standings.pdf"))
+    lines = text.splitlines()
+    assert "Bern Rapid Open" in lines[0]
+    for row in table["rows"]:  # each row: rank, number, title, name, federation, ..., points, tie-breaks
+        line = next(line for line in lines if f" {row['name']} " in f" {line} ")
+        values = [f"{row['points']:g}", *(f"{v:g}" for v in row["tiebreaks"].values())]
+        assert line.split()[-len(values) :] == values, line
+    cross = pdf_text(client.get(f"/tournaments/{story.id}/crosstable.pdf"))
+    assert all(row["name"] in cross for row in table["rows"]) and "Crosstable" in cross
+    pairings = pdf_text(client.get(f"/tournaments/{story.id}/pairings.pdf"))
+    assert [f"Round {n} of 5" in pairings for n in range(1, 6)] == [True] * 5
+    one = pdf_text(client.get(f"/tournaments/{story.id}/rounds/3/pairings.pdf"))
+    assert "Round 3 of 5" in one and "Round 2 of 5" not in one
+    for g in client.get(f"/tournaments/{story.id}/rounds/3").json["games"]:  # a line a board
+        line = next(line for line in one.splitlines() if f" {g['white']['name']} " in f" {line} ")
+        white, black = line.index(g["white"]["name"]), line.rindex(g["black"]["name"])
+        assert white < line.index(f" {g['result']} ") < black, line
+
+
+def test_the_downloads_answer_problems(client, svc):
+    for path in ("standings", "crosstable", "pairings"):
+        for kind in ("csv", "pdf"):
+            problem(client.get(f"/tournaments/{uuid.uuid4()}/{path}.{kind}"), 404, "tournament-not-found")
+    story = platform_swiss_with_a_bye(svc)
+    for kind in ("csv", "pdf"):
+        problem(client.get(f"/tournaments/{story.id}/rounds/9/pairings.{kind}"), 404, "round-not-found")
+    knockout = six_player_knockout(svc)
+    for path in ("standings.csv", "crosstable.pdf", "pairings.csv", "pairings.pdf"):
+        problem(client.get(f"/tournaments/{knockout.id}/{path}"), 409, "not-a-table")
+
+
+def test_the_downloads_are_documented(client):
+    spec = client.get("/openapi.json").json["paths"]
+    for path, kind in (
+        ("standings.csv", "text/csv"),
+        ("standings.pdf", "application/pdf"),
+        ("crosstable.csv", "text/csv"),
+        ("crosstable.pdf", "application/pdf"),
+        ("pairings.csv", "text/csv"),
+        ("pairings.pdf", "application/pdf"),
+        ("rounds/{number}/pairings.csv", "text/csv"),
+        ("rounds/{number}/pairings.pdf", "application/pdf"),
+    ):
+        answers = spec["/tournaments/{tournament_id}/" + path]["get"]["responses"]
+        assert kind in answers["200"]["content"]
+        assert "application/problem+json" in answers["404"]["content"]
+        assert ("409" in answers) == (not path.startswith("rounds"))
+
+
+def test_the_service_starts_without_weasyprint():
+    """PDF's libraries load with the first PDF asked for, not with the service (start-up time)."""
+    code = "import sys, services.standings.entrypoints.app; print('weasyprint' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "False", done.stderr

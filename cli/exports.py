@@ -102,9 +102,9 @@ def register(group: click.Group) -> None:
             api.answer("standings", response)  # raises with the problem's title and detail
         body = response.content
         if output is None:
-            stream = click.get_binary_stream("stdout")
-            stream.write(body)
-            stream.flush()
+            sys.stdout.flush()
+            sys.stdout.buffer.write(body)
+            sys.stdout.buffer.flush()
             return
         try:
             output.write_bytes(body)

@@ -168,6 +168,9 @@ def _fide_rapid(options: dict[str, Any]) -> dict[str, Any]:
         "acceleration": options["acceleration"],
         "clocks": "server" if options["server_clocks"] else "board",
         "late_entry_bye": options["late_entry_bye"],
+        "federation": options["federation"],
+        "chief_arbiter": options["chief_arbiter"],
+        "deputy_arbiters": list(options["deputy_arbiter"]),
     }
     if options["rounds"] is not None:
         fide["rounds"] = options["rounds"]
@@ -268,7 +271,16 @@ def register(group: click.Group) -> None:
     @click.option("--duration", help="the announced duration, e.g. 90m, 3h (10 minutes to 14 days)")
     @click.option("--rounds", type=int, help="fide-rapid Swiss: 1–30 rounds")
     @click.option("--round-robin", is_flag=True, help="fide-rapid: a round robin (rounds from the field)")
-    @click.option("--place", default="", help="fide-rapid: where it is played")
+    @click.option("--place", default="", help="fide-rapid: where it is played (TRF 022)")
+    @click.option(
+        "--federation", default="", help="fide-rapid: the organising federation, e.g. SUI (TRF 032)"
+    )
+    @click.option("--chief-arbiter", default="", help="fide-rapid: TRF 102, e.g. 'IA Hans Muster 1300001'")
+    @click.option(
+        "--deputy-arbiter",
+        multiple=True,
+        help="fide-rapid: a deputy chief arbiter (TRF 112); repeat for each",
+    )
     @click.option("--start-date", type=click.DateTime(["%Y-%m-%d"]), help="fide-rapid: YYYY-MM-DD")
     @click.option("--end-date", type=click.DateTime(["%Y-%m-%d"]), help="fide-rapid: YYYY-MM-DD")
     @click.option("--acceleration", is_flag=True, help="fide-rapid Swiss: Baku acceleration")

@@ -10,8 +10,12 @@
   rules before 2026-03-01, the 2026 rules from then on (today's date when the file has none).
   ``--byes no-opponent`` applies the platform's "a bye is no opponent" (RULES.md §2: a round without an
   opponent adds nothing to BH, SB and FB, and WIN does not count the pairing-allocated bye), which a
-  TRF file cannot say; the default is the preset's rule, else C.07's dummy opponent. A platform
-  tournament's export reads back to its own table with it.
+  TRF record can say; the default is the preset's rule, else what the file's ``XAR BYES`` record says,
+  else C.07's dummy opponent.
+  Arbiter's extension records (``XAR``, docs/standings.md) are applied where no option says otherwise:
+  the ranking tie-breaks of a TRF-16 (after 202/212), the columns shown for information, the bye rule
+  and the seed of the lots (``--lots``). So an export of the standings service reads back to the page's
+  table with no option at all.
 - ``arbiter crosstable FILE.trf [--json]``: every round of every player, in rank order.
 
 Half points are written ½ (``2½``) in every table; ``--json`` gives numbers (``2.5``) and each row's
@@ -66,12 +70,19 @@ def _tiebreaks(doc: TrfDocument, path: str, given: str | None, ruleset: Ruleset 
     if ruleset is not None:
         return list(ruleset.tiebreaks)
     if doc.tiebreaks:
-        number = next((i for i, line in enumerate(doc.lines, start=1) if line.code in ("202", "212")), None)
-        try:
-            return parse_codes(doc.tiebreaks)
-        except TieBreakCodeError as exc:
-            raise CliError(f"{path}:{number}: {exc}") from None
+        return _file_codes(doc, path, doc.tiebreaks, ("202", "212"))
+    if doc.table_rules.tiebreaks:
+        return _file_codes(doc, path, doc.table_rules.tiebreaks, ("XAR",))
     return list(preset(DEFAULT_PRESET).tiebreaks)
+
+
+def _file_codes(doc: TrfDocument, path: str, codes: list[str], records: tuple[str, ...]) -> list[TieBreak]:
+    """Tie-break codes the file gives; an unknown one names the file and the record's line."""
+    try:
+        return parse_codes(codes)
+    except TieBreakCodeError as exc:
+        number = next((i for i, line in enumerate(doc.lines, start=1) if line.code in records), None)
+        raise CliError(f"{path}:{number}: {exc}") from None
 
 
 def _table(
@@ -97,9 +108,12 @@ def _table(
     if pre_determined is None and ruleset is not None:
         pre_determined = ruleset.pre_determined
     history = history_from_trf(doc, pre_determined=pre_determined)
-    if ruleset is None:
-        rules = Rules(edition=chosen, unrated_rating=unrated, byes_as_opponents=byes != "no-opponent")
-        return doc, compute_table(history, codes, rules, lots_seed=lots)
+    if ruleset is None:  # what the file says (Arbiter's XAR records), else C.07's defaults
+        said = doc.table_rules
+        as_opponents = said.byes_as_opponents is not False if byes is None else byes == "opponent"
+        rules = Rules(edition=chosen, unrated_rating=unrated, byes_as_opponents=as_opponents)
+        shown = _file_codes(doc, path, said.shown, ("XAR",)) if said.shown else []
+        return doc, compute_table(history, codes, rules, lots_seed=lots or said.lots_seed, shown=shown)
     rules = Rules(
         edition=chosen,
         unrated_rating=ruleset.unrated_rating if unrated is None else unrated,

@@ -321,6 +321,11 @@ class FideSettings(BaseModel):
     clocks: Literal["board", "server"] = Field("board", description="who keeps the time")
     default_time_minutes: int = Field(10, ge=0, le=120)
     late_entry_bye: Literal["zero", "half"] = Field("zero", description="for the rounds a late entry missed")
+    federation: str | None = Field(
+        None, min_length=3, max_length=3, description="the organising federation (TRF 032)"
+    )
+    chief_arbiter: str = Field("", max_length=80, description="TRF 102, as the file writes it")
+    deputy_arbiters: list[str] = Field([], max_length=10, description="TRF 112, one line each")
 
 
 class ArenaSettings(BaseModel):

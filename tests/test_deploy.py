@@ -157,6 +157,15 @@ def test_the_image_is_built_in_two_stages_runs_as_nobody_and_holds_no_tests():
     assert {"**/tests", "tests", ".venv", ".git"} <= set(ignored)
 
 
+def test_the_image_has_what_the_pdf_downloads_need():
+    """WeasyPrint (the standings' PDF downloads) loads pango at run time: the final stage installs it,
+    and fonts; .ci/run installs the same where they are missing."""
+    final = re.split(r"^FROM ", (ROOT / "deploy/Dockerfile").read_text(), flags=re.M)[-1]
+    ci = (ROOT / ".ci/run").read_text()
+    for package in ("libpango-1.0-0", "libpangoft2-1.0-0", "fonts-dejavu-core"):
+        assert package in final and package in ci, package
+
+
 # -- Procfile (make dev) ----------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner, Result
+from pypdf import PdfReader
 
 from cli.main import build_cli
 from cli.tests.served import serving
@@ -46,7 +47,7 @@ def test_the_exported_trf_reads_back_to_the_pages_table(standings, tmp_path: Pat
     done = arbiter(url, "export", str(story.id), option, "--output", str(path))
     assert done.exit_code == 0, done.output
     page = httpx.get(f"{url}/tournaments/{story.id}/standings").json()
-    printed = local("standings", str(path), "--lots", str(story.id), "--json")
+    printed = local("standings", str(path), "--json")  # the lots' seed travels in XAR LOTS
     assert printed.exit_code == 0, printed.output
     assert [(r["rank"], r["start"], r["points"], r["tiebreaks"]) for r in json.loads(printed.output)] == [
         (r["rank"], r["seed"], r["points"], r["tiebreaks"]) for r in page["rows"]
@@ -65,6 +66,25 @@ def test_the_csv_goes_to_standard_output(standings) -> None:
     assert lines[1].startswith("1,1,1,GM,Player 1,GER,1300001,2360,3.5,") and len(lines) == 11
 
 
+def test_csv_and_pdf_of_each_table(standings, tmp_path: Path) -> None:
+    svc, url = standings
+    story = rapid_open(svc)
+    cross = arbiter(url, "export", str(story.id), "--format", "csv", "--what", "crosstable")
+    assert cross.exit_code == 0, cross.output
+    assert cross.output.splitlines()[0] == "Place,Rank,SNo,Title,Name,FED,Rtg,R1,R2,R3,R4,R5,Pts,Status"
+    one = arbiter(url, "export", str(story.id), "--format", "csv", "--round", "2")
+    assert one.exit_code == 0, one.output
+    served = httpx.get(f"{url}/tournaments/{story.id}/rounds/2/pairings.csv").content
+    assert one.stdout_bytes == served  # as served: CR LF line ends, UTF-8
+    assert {line.split(",")[0] for line in served.decode().splitlines()[1:]} == {"2"}
+    path = tmp_path / "standings.pdf"
+    done = arbiter(url, "export", str(story.id), "--format", "pdf", "--what", "pairings", "-o", str(path))
+    assert done.exit_code == 0, done.output
+    assert f"wrote the pairings PDF of {story.id} to {path}" in done.output
+    text = "\n".join(p.extract_text() for p in PdfReader(path).pages)
+    assert "Round 5 of 5: pairings and results" in text and "Player 10" in text
+
+
 def test_bad_requests_are_one_error_line(standings, tmp_path: Path) -> None:
     svc, url = standings
     missing = arbiter(url, "export", str(uuid.uuid4()), "--trf")
@@ -73,7 +93,18 @@ def test_bad_requests_are_one_error_line(standings, tmp_path: Path) -> None:
     bracket = arbiter(url, "export", str(knockout.id), "--csv")
     assert bracket.exit_code == 1 and "409" in bracket.output
     none = arbiter(url, "export", str(knockout.id))
-    assert none.exit_code == 2 and "choose one of --trf, --trf2026, --csv" in none.output
+    assert none.exit_code == 2 and "choose a format: --format trf|trf2026|csv|pdf" in none.output
+    for args, message in (
+        (["--format", "trf", "--what", "crosstable"], "a TRF-16 file is the whole event"),
+        (["--format", "csv", "--what", "standings", "--round", "2"], "--round is for the pairing lists"),
+        (["--format", "trf2026", "--round", "2"], "not a TRF"),
+        (["--format", "pdf", "--csv"], "contradict each other"),
+        (["--format", "pdf", "--round", "0"], "0 is not in the range x>=1"),
+    ):
+        refused = arbiter(url, "export", str(knockout.id), *args)
+        assert refused.exit_code == 2 and message in refused.output, refused.output
+    unknown_round = arbiter(url, "export", str(knockout.id), "--format", "csv", "--round", "9")
+    assert unknown_round.exit_code == 1 and "404" in unknown_round.output
     story = rapid_open(svc, upto=1)
     unwritable = arbiter(url, "export", str(story.id), "--trf", "--output", str(tmp_path / "no" / "x.trf"))
     assert unwritable.exit_code == 1 and "cannot write" in unwritable.output

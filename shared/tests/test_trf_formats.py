@@ -16,6 +16,7 @@ from shared.trf import (
     PlayerRecord,
     ResultCode,
     RoundEntry,
+    TableRules,
     TrfDocument,
     TrfError,
     parse,
@@ -227,6 +228,12 @@ def documents(draw: st.DrawFn) -> TrfDocument:
         st.lists(st.sampled_from(["BH", "BH/C1", "SB", "ARO", "DE"]), max_size=3, unique=True)
     )
     doc.tiebreaks_with_points = bool(doc.tiebreaks) and draw(st.booleans())
+    doc.table_rules = TableRules(
+        tiebreaks=draw(st.lists(st.sampled_from(["BH/C1", "SB", "WIN"]), max_size=3, unique=True)),
+        shown=draw(st.lists(st.sampled_from(["BH", "SB"]), max_size=2, unique=True)),
+        byes_as_opponents=draw(st.sampled_from([None, True, False])),
+        lots_seed=draw(st.sampled_from([None, "5f0c7f6e-2d1c-4c0b-9d59-8c3f3f0e2a11"])),
+    )
     doc.time_control = draw(st.sampled_from(["", "5400+30", "900+10"]))
     doc.type_code = draw(st.sampled_from(["", "FIDE_DUTCH_2025"]))
     if doc.trf2026:
@@ -242,7 +249,7 @@ def _model(doc: TrfDocument) -> tuple[object, ...]:
     return (
         doc.players, doc.name, doc.start_date, doc.total_rounds, doc.initial_colour, doc.ranking_by_rating,
         doc.forbidden_pairs, doc.absent_next, doc.byes, doc.tiebreaks, doc.tiebreaks_with_points,
-        doc.time_control, doc.type_code, doc.point_system,
+        doc.time_control, doc.type_code, doc.point_system, doc.table_rules,
     )  # fmt: skip
 
 
@@ -254,3 +261,17 @@ def test_export_then_import_is_the_identity(doc: TrfDocument) -> None:
     assert _model(again) == _model(doc)
     assert write(again) == text
     assert write(again, canonical=True) == text
+
+
+def test_arbiters_extension_records_are_read_and_refused_when_malformed() -> None:
+    doc = parse(player(1) + "\nXAR TIEBREAKS BH/C1, SB\nXAR SHOWN BH\nXAR BYES no-opponent\nXAR LOTS abc\n")
+    assert doc.table_rules == TableRules(["BH/C1", "SB"], ["BH"], False, "abc")
+    assert not doc.trf2026  # an extension, not a TRF-2026 record
+    for bad, message in (
+        ("XAR BYES SOMETIMES", "XAR BYES is OPPONENT or NO-OPPONENT"),
+        ("XAR COLOURS W", "XAR: unknown rule 'COLOURS'"),
+        ("XAR SHOWN", "XAR SHOWN needs a value"),
+    ):
+        with pytest.raises(TrfError, match=message) as caught:
+            parse(player(1) + "\n" + bad + "\n")
+        assert caught.value.line == 2

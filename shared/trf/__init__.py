@@ -1,4 +1,4 @@
-"""FIDE Tournament Report File (TRF-16, TRF-2026 and the JaVaFo/bbpPairings extensions).
+"""FIDE Tournament Report File (TRF-16, TRF-2026, the JaVaFo/bbpPairings extensions and Arbiter's ``XAR``).
 
 Pure code: the tournament-history model (:mod:`shared.trf.model`), a reader that reports bad lines
 with their line number (:mod:`shared.trf.reader`), the point system a file declares
@@ -6,7 +6,16 @@ with their line number (:mod:`shared.trf.reader`), the point system a file decla
 ``write(parse(text)) == text`` for files in canonical layout.
 """
 
-from shared.trf.model import NOT_PAIRED, ByeRecord, Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.model import (
+    NOT_PAIRED,
+    ByeRecord,
+    Colour,
+    PlayerRecord,
+    ResultCode,
+    RoundEntry,
+    TableRules,
+    TrfDocument,
+)
 from shared.trf.points import declared_points
 from shared.trf.reader import TrfError, decode, parse, read
 from shared.trf.writer import write
@@ -18,6 +27,7 @@ __all__ = [
     "PlayerRecord",
     "ResultCode",
     "RoundEntry",
+    "TableRules",
     "TrfDocument",
     "TrfError",
     "declared_points",

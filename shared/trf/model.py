@@ -114,6 +114,27 @@ class ByeRecord:
 
 
 @dataclass(slots=True)
+class TableRules:
+    """Arbiter's extension records ``XAR`` (docs/standings.md, "The TRF extension"): what a table needs
+    that neither TRF-16 nor TRF-2026 can say, so that a file reads back to the table it was exported
+    with. Pairing engines skip records they do not know.
+
+    - ``XAR TIEBREAKS BH/C1, SB, WIN``: the ranking tie-breaks (TRF-16 has no 202 record);
+    - ``XAR SHOWN BH, SB``: tie-breaks shown for information, not ranking;
+    - ``XAR BYES NO-OPPONENT`` (or ``OPPONENT``): a round without an opponent is no game — it adds
+      nothing to BH, SB or FB and WIN does not count it (the platform's rule) — or C.07's dummy opponent;
+    - ``XAR LOTS SEED``: the seed of the recorded drawing of lots that orders the remaining ties."""
+
+    tiebreaks: list[str] = field(default_factory=list)
+    shown: list[str] = field(default_factory=list)
+    byes_as_opponents: bool | None = None  # None: the file does not say
+    lots_seed: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.tiebreaks or self.shown or self.byes_as_opponents is not None or self.lots_seed)
+
+
+@dataclass(slots=True)
 class Line:
     """A record in file order. Player lines point at their :class:`PlayerRecord` by start number;
     every other record keeps its text so the writer reproduces it exactly."""
@@ -147,6 +168,7 @@ class TrfDocument:
     tiebreaks_with_points: bool = False  # True when read from 212
     time_control: str = ""  # 222, encoded, e.g. 5400+30
     byes: list[ByeRecord] = field(default_factory=list)  # 240
+    table_rules: TableRules = field(default_factory=TableRules)  # Arbiter's XAR records
     trf2026: bool = False  # uses TRF-2026 records (142/152/162/.../260): the canonical writer keeps them
 
     @property

@@ -327,6 +327,34 @@ def _parse_record(doc: TrfDocument, code: str, line: str, ctx: _Context) -> None
         doc.time_control = rest
     elif code == "240":
         _parse_bye(doc, line, ctx)
+    elif code == "XAR":
+        _parse_table_rule(doc, rest, ctx)
+
+
+_XAR_KEYS = ("TIEBREAKS", "SHOWN", "BYES", "LOTS")
+
+
+def _parse_table_rule(doc: TrfDocument, rest: str, ctx: _Context) -> None:
+    """Arbiter's ``XAR KEY value`` records (:class:`~shared.trf.model.TableRules`)."""
+    key, _, value = rest.partition(" ")
+    key, value = key.upper(), value.strip()
+    rules = doc.table_rules
+    if key not in _XAR_KEYS:
+        raise ctx.error(f"XAR: unknown rule {key!r} (expected one of {', '.join(_XAR_KEYS)})")
+    if not value:
+        raise ctx.error(f"XAR {key} needs a value")
+    if key in ("TIEBREAKS", "SHOWN"):
+        codes = [t for t in re.split(r"[,\s]+", value) if t]
+        if key == "TIEBREAKS":
+            rules.tiebreaks = codes
+        else:
+            rules.shown = codes
+    elif key == "BYES":
+        if value.upper() not in ("OPPONENT", "NO-OPPONENT"):
+            raise ctx.error(f"XAR BYES is OPPONENT or NO-OPPONENT, got {value!r}")
+        rules.byes_as_opponents = value.upper() == "OPPONENT"
+    else:
+        rules.lots_seed = value
 
 
 def _parse_bye(doc: TrfDocument, line: str, ctx: _Context) -> None:

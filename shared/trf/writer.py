@@ -5,7 +5,7 @@ player line is written as read unless its player record was changed (then it is 
 canonical columns). ``write(doc, canonical=True)`` — and any document built in code without lines —
 lays out every record from the model, in the order: headers (012 ... 222, those kept as read among
 them by number), comments, player lines, then the
-extension records. TRF-16 documents get ``XXR``/``XXC``/``XXP``; documents that use TRF-2026 records get
+extension records (JaVaFo's ``XX*``, bbpPairings' ``BB*``, Arbiter's ``XAR``). TRF-16 documents get ``XXR``/``XXC``/``XXP``; documents that use TRF-2026 records get
 ``142``/``152``/``260`` instead.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from shared.trf.model import Line, PlayerRecord, RoundEntry, TrfDocument
+from shared.trf.model import Line, PlayerRecord, RoundEntry, TableRules, TrfDocument
 from shared.trf.reader import BLOCK_WIDTH, ROUND_START, TrfError, _Context, _digits, _parse_player
 
 __all__ = ["format_player", "format_points", "records", "write"]
@@ -77,7 +77,7 @@ def _decimal(value: Fraction) -> str:
 
 _MODELLED = {
     "001", "012", "042", "052", "092", "142", "152", "162", "172", "192", "202", "212", "222", "240",
-    "260", "XXR", "XXC", "XXP", "XXZ", "XXA", "XXS", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU", "",
+    "260", "XXR", "XXC", "XXP", "XXZ", "XXA", "XXS", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU", "XAR", "",
 }  # fmt: skip
 
 
@@ -158,7 +158,22 @@ def records(doc: TrfDocument) -> list[Line]:
     for key, value in doc.point_system.items():
         if key.startswith("BB"):
             add(key, f"{_decimal(value):>4}")  # bbpPairings reads the value from columns 5-8
+    out.extend(Line("XAR", text) for text in table_rule_records(doc.table_rules))
     out.extend(tail)
+    return out
+
+
+def table_rule_records(rules: TableRules) -> list[str]:
+    """Arbiter's ``XAR`` records (:class:`~shared.trf.model.TableRules`)."""
+    out = []
+    if rules.tiebreaks:
+        out.append("XAR TIEBREAKS " + ", ".join(rules.tiebreaks))
+    if rules.shown:
+        out.append("XAR SHOWN " + ", ".join(rules.shown))
+    if rules.byes_as_opponents is not None:
+        out.append("XAR BYES " + ("OPPONENT" if rules.byes_as_opponents else "NO-OPPONENT"))
+    if rules.lots_seed:
+        out.append(f"XAR LOTS {rules.lots_seed}")
     return out
 
 

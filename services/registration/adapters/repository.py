@@ -713,6 +713,9 @@ def fide_json(fmt: FideFormat) -> dict[str, Any]:
         "clocks": fmt.clocks.value,
         "default_time_minutes": fmt.default_time_minutes,
         "late_entry_bye": fmt.late_entry_bye.value,
+        "federation": fmt.federation,
+        "chief_arbiter": fmt.chief_arbiter,
+        "deputy_arbiters": list(fmt.deputy_arbiters),
     }
 
 
@@ -731,4 +734,7 @@ def fide_of(data: Mapping[str, Any]) -> FideFormat:
         clocks=ClockKeeping(data["clocks"]),
         default_time_minutes=data["default_time_minutes"],
         late_entry_bye=LateEntryBye(data["late_entry_bye"]),
+        federation=data.get("federation", ""),
+        chief_arbiter=data.get("chief_arbiter", ""),
+        deputy_arbiters=tuple(data.get("deputy_arbiters", ())),
     )

@@ -60,6 +60,9 @@ def fide_settings(fmt: FideFormat) -> events.FideSettings:
         clocks=fmt.clocks.value,
         default_time_minutes=fmt.default_time_minutes,
         late_entry_bye=fmt.late_entry_bye.value,
+        federation=fmt.federation or None,
+        chief_arbiter=fmt.chief_arbiter,
+        deputy_arbiters=list(fmt.deputy_arbiters),
     )
 
 

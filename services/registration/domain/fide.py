@@ -12,6 +12,8 @@ Swiss (or a round robin for a small field) that its arbiters start and pair roun
 * Baku acceleration (C.04.7) is a Swiss setting; the clocks are kept by the boards (the default) or by the
   server; the default time is 0–60 minutes (10 by the regulations); a late entry's missed rounds are
   zero-point byes unless the organiser says half.
+* For the report to FIDE (TRF headers 022, 032, 102, 112): the place, the organising federation (three
+  letters), the chief arbiter and the deputies as the file writes them (``IA Hans Muster 1300001``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ RAPID_MINUTES: Final = (10, 60)  # exclusive bounds of base + 60 × increment
 MOVES_COUNTED: Final = 60
 DEFAULT_TIME_MINUTES: Final = (0, 60)
 MAX_PLACE: Final = 100
+MAX_ARBITER: Final = 80  # a TRF 102/112 line's text
+MAX_DEPUTIES: Final = 10
 
 
 class PairingSystem(StrEnum):
@@ -67,6 +71,9 @@ class FideFormat:
     clocks: ClockKeeping = ClockKeeping.BOARD
     default_time_minutes: int = 10
     late_entry_bye: LateEntryBye = LateEntryBye.ZERO
+    federation: str = ""  # the organising federation's FIDE code (TRF 032)
+    chief_arbiter: str = ""  # as the TRF's 102 writes them: title, name, FIDE id
+    deputy_arbiters: tuple[str, ...] = ()  # TRF 112, one each
 
     @property
     def swiss(self) -> bool:
@@ -103,7 +110,20 @@ def validate(fmt: FideFormat) -> FideFormat:
             raise errors.InvalidSettings(
                 f"the end date ({fmt.end_date}) is before the start date ({fmt.start_date})"
             )
-    return dataclasses.replace(fmt, place=place)
+    federation = fmt.federation.strip().upper()
+    if federation and not (len(federation) == 3 and federation.isascii() and federation.isalpha()):
+        raise errors.InvalidSettings(
+            f"a federation is FIDE's three-letter code (e.g. SUI), got {fmt.federation!r}"
+        )
+    chief = " ".join(fmt.chief_arbiter.split())
+    deputies = tuple(" ".join(d.split()) for d in fmt.deputy_arbiters if d.strip())
+    if len(deputies) > MAX_DEPUTIES:
+        raise errors.InvalidSettings(f"at most {MAX_DEPUTIES} deputy arbiters, got {len(deputies)}")
+    if any(len(name) > MAX_ARBITER for name in (chief, *deputies)):
+        raise errors.InvalidSettings(f"an arbiter's line has at most {MAX_ARBITER} characters")
+    return dataclasses.replace(
+        fmt, place=place, federation=federation, chief_arbiter=chief, deputy_arbiters=deputies
+    )
 
 
 def check_rapid(tc: TimeControl) -> None:

@@ -198,6 +198,13 @@ class FideBody(Strict):
     late_entry_bye: LateEntryBye = Field(
         LateEntryBye.ZERO, description="what a late entry scores for each round missed: zero | half"
     )
+    federation: Text = Field("", max_length=3, description="the organising federation, FIDE's code (TRF 032)")
+    chief_arbiter: Text = Field(
+        "", max_length=fide.MAX_ARBITER, description="TRF 102, e.g. 'IA Hans Muster 1300001'"
+    )
+    deputy_arbiters: list[Text] = Field(
+        [], max_length=fide.MAX_DEPUTIES, description="TRF 112, one line each"
+    )
 
     def domain(self) -> FideFormat:
         return FideFormat(
@@ -210,6 +217,9 @@ class FideBody(Strict):
             clocks=self.clocks,
             default_time_minutes=self.default_time_minutes,
             late_entry_bye=self.late_entry_bye,
+            federation=self.federation,
+            chief_arbiter=self.chief_arbiter,
+            deputy_arbiters=tuple(self.deputy_arbiters),
         )
 
 
@@ -223,6 +233,9 @@ class FideOut(BaseModel):
     clocks: ClockKeeping
     default_time_minutes: int
     late_entry_bye: LateEntryBye
+    federation: str
+    chief_arbiter: str
+    deputy_arbiters: list[str]
     rounds_paired: int = Field(
         description="the last round pairing announced: a late entry plays from the next"
     )
@@ -239,6 +252,9 @@ class FideOut(BaseModel):
             clocks=fmt.clocks,
             default_time_minutes=fmt.default_time_minutes,
             late_entry_bye=fmt.late_entry_bye,
+            federation=fmt.federation,
+            chief_arbiter=fmt.chief_arbiter,
+            deputy_arbiters=list(fmt.deputy_arbiters),
             rounds_paired=rounds_paired,
         )
 

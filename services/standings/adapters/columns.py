@@ -192,6 +192,9 @@ def fide_json(f: FideInfo) -> Json:
         "acceleration": f.acceleration,
         "clocks": f.clocks,
         "late_entry_bye": f.late_entry_bye.value,
+        "federation": f.federation,
+        "chief_arbiter": f.chief_arbiter,
+        "deputy_arbiters": list(f.deputy_arbiters),
     }
 
 
@@ -207,6 +210,9 @@ def fide_of(data: Mapping[str, Any]) -> FideInfo:
         acceleration=data["acceleration"],
         clocks=data["clocks"],
         late_entry_bye=ByeKind(data["late_entry_bye"]),
+        federation=data.get("federation", ""),
+        chief_arbiter=data.get("chief_arbiter", ""),
+        deputy_arbiters=tuple(data.get("deputy_arbiters", ())),
     )
 
 

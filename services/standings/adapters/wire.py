@@ -96,6 +96,9 @@ def fide_info(settings: events.TournamentSettings) -> FideInfo | None:
         acceleration=f.acceleration,
         clocks=f.clocks,
         late_entry_bye=ByeKind.HALF_POINT if f.late_entry_bye == "half" else ByeKind.ZERO_POINT,
+        federation=f.federation or "",
+        chief_arbiter=f.chief_arbiter,
+        deputy_arbiters=tuple(f.deputy_arbiters),
     )
 
 

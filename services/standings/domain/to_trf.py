@@ -1,13 +1,17 @@
 """Export a tournament as a TRF document (the FIDE Tournament Report File), TRF-2026 or TRF-16, for
 :func:`shared.trf.write`.
 
-- Headers: 012 name, 022 place (fide-rapid), 042 start date (fide-rapid: the organiser's), 052 end
+- Headers: 012 name, 022 place, 032 federation, 102 chief arbiter and 112 deputies (fide-rapid: the
+  organiser's settings), 042 start date (fide-rapid: the organiser's), 052 end
   date (fide-rapid: the organiser's; else once completed), 062 players, 072 rated players, 092 type (round robin or
   Swiss; it tells a reader the pairings were pre-determined), 142 rounds, 162 scoring (the ruleset's
   points: W D L, Z zero-point bye and forfeit loss, P pairing-allocated bye — the letters bbpPairings
   reads; the half-point bye is a draw's value and has no letter), 202 the ranking tie-breaks (TRF
   spelling, ``BH/C1``), 222 time control in seconds (``180+2``; none for correspondence), 122 the
   time control as people write it (``15+10``), 132 each round's date (the day it was paired).
+  Arbiter's ``XAR`` records (:class:`shared.trf.TableRules`) carry what else the table needs: the
+  tie-breaks shown for information, whether a bye is an opponent (the platform: no), the seed of the
+  lots (fide-rapid), and in TRF-16 the ranking tie-breaks.
   TRF-16 (``trf2026=False``, the file for rating submission) has no 142-222 records: ``XXR`` the
   rounds, ``XXC white1|black1`` the colour the first board's higher seed had in round 1, the point
   system only where it is not FIDE's (``BBW BBD BBL BBZ BBF BBU``, as bbpPairings reads them), and
@@ -38,12 +42,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from services.standings.domain.codes import TieBreak
 from services.standings.domain.live_table import GROUP_COLUMNS
+from services.standings.domain.presets import Ruleset as Preset
 from services.standings.domain.rounds import BYE_RESULTS, Competitor, Game, RoundStatus
 from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
 from services.standings.domain.withdrawals import stays_in_draw
 from shared.scoring import FIDE, PointSystem, Result, side_results
-from shared.trf import NOT_PAIRED, Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf import NOT_PAIRED, Colour, PlayerRecord, ResultCode, RoundEntry, TableRules, TrfDocument
 from shared.trf.acceleration import baku
 from shared.trf.model import Line
 from shared.vocabulary import ByeKind, System
@@ -111,14 +117,22 @@ def _record(p: Competitor) -> PlayerRecord:
 
 
 def _headers(t: Tournament, doc: TrfDocument) -> list[Line]:
-    """The header records the model keeps as text: 022 place, 062 and 072 the players, 122 the
-    time control, 132 the round dates (``YY/MM/DD`` over each round's block)."""
+    """The header records the model keeps as text: 022 place, 032 the organising federation, 062 and
+    072 the players, 102 the chief arbiter and 112 each deputy, 122 the time control, 132 the round
+    dates (``YY/MM/DD`` over each round's block). 082 (teams) is for team events: none here."""
     info = t.info
+    fide = info.fide
     out = []
-    if info.fide is not None and info.fide.place:
-        out.append(Line("022", f"022 {_text(info.fide.place)}"))
+    if fide is not None and fide.place:
+        out.append(Line("022", f"022 {_text(fide.place)}"))
+    if fide is not None and fide.federation:
+        out.append(Line("032", f"032 {_text(fide.federation)}"))
     out.append(Line("062", f"062 {len(t.players)}"))
     out.append(Line("072", f"072 {sum(1 for p in t.players if p.rating)}"))
+    if fide is not None and fide.chief_arbiter:
+        out.append(Line("102", f"102 {_text(fide.chief_arbiter)}"))
+    for deputy in fide.deputy_arbiters if fide is not None else ():
+        out.append(Line("112", f"112 {_text(deputy)}"))
     out.append(Line("122", f"122 {info.time_control.label()}"))
     dates = [r.paired_at for r in t.published_rounds() for _ in range(info.legs)]
     if dates and all(d is not None for d in dates):
@@ -141,6 +155,21 @@ def _initial_colour(t: Tournament) -> Colour | None:
         return None
     game = min(first.games, key=lambda g: (g.leg, g.board))
     return Colour.WHITE if game.white < game.black else Colour.BLACK
+
+
+def _trf_codes(tiebreaks: tuple[TieBreak, ...]) -> list[str]:
+    return [tb.code.replace("-", "/") for tb in tiebreaks]
+
+
+def _table_rules(t: Tournament, ruleset: Preset, *, trf2026: bool) -> TableRules:
+    """Arbiter's ``XAR`` records: what the table needs beyond the TRF's own records — the tie-breaks
+    (TRF-16 has no 202), those shown for information, whether a bye is an opponent, the lots' seed."""
+    return TableRules(
+        tiebreaks=[] if trf2026 else _trf_codes(ruleset.tiebreaks),
+        shown=_trf_codes(ruleset.shown),
+        byes_as_opponents=ruleset.byes_as_opponents,
+        lots_seed=t.lots_seed(ruleset),
+    )
 
 
 def _code(result: Result, game: Game) -> ResultCode:
@@ -172,11 +201,13 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
     )
     if trf2026:
         doc.point_system = _scoring(ruleset.point_system) if ruleset else {}
-        doc.tiebreaks = [tb.code.replace("-", "/") for tb in ruleset.tiebreaks] if ruleset else []
+        doc.tiebreaks = _trf_codes(ruleset.tiebreaks) if ruleset else []
         doc.time_control = info.time_control.trf()
         doc.trf2026 = True
     elif ruleset is not None:
         doc.point_system = _bb(ruleset.point_system)
+    if ruleset is not None and not info.is_group:
+        doc.table_rules = _table_rules(t, ruleset, trf2026=trf2026)
     if info.fide is not None and info.fide.acceleration and ruleset is not None and doc.total_rounds:
         starters = sum(1 for p in t.players if p.from_round is None)
         ps = ruleset.point_system

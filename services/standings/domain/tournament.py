@@ -164,6 +164,9 @@ class FideInfo:
     acceleration: bool = False
     clocks: str = "board"  # board or server
     late_entry_bye: ByeKind = ByeKind.ZERO_POINT
+    federation: str = ""  # the organising federation (TRF 032)
+    chief_arbiter: str = ""  # TRF 102
+    deputy_arbiters: tuple[str, ...] = ()  # TRF 112
 
 
 @dataclass(slots=True)
@@ -357,8 +360,13 @@ class Tournament(Aggregate):
             ruleset.tiebreaks,
             self.info.rules(ruleset),
             shown=ruleset.shown,
-            lots_seed=str(self.id) if ruleset.lots else None,
+            lots_seed=self.lots_seed(ruleset),
         )
+
+    def lots_seed(self, ruleset: Preset) -> str | None:
+        """The seed of the drawing of lots that orders the ties left (the tournament's id), where the
+        ruleset ends in one."""
+        return str(self.id) if ruleset.lots else None
 
     def ranked(self) -> Ranked | None:
         """The table computed from scratch (exact values), or None where there is none."""

@@ -10,7 +10,7 @@ from flask_openapi3.openapi import OpenAPI
 
 from services.standings.bootstrap import StandingsService, bootstrap
 from services.standings.domain import errors
-from services.standings.entrypoints import pages, queries
+from services.standings.entrypoints import exports, pages, queries
 from services.standings.entrypoints.schemas import (
     ArenaOut,
     BracketOut,
@@ -37,6 +37,21 @@ TRF16_RESPONSE = {
 CSV_RESPONSE = {
     "description": "the standings as CSV (a header line, then one row per player in table order)",
     "content": {"text/csv": {"schema": {"type": "string"}}},
+}
+
+CROSSTABLE_CSV_RESPONSE = {
+    "description": "the crosstable as CSV (a header line, then one row per player in table order; a round's"
+    " cell is the opponent's place, colour and result, e.g. 4w1, or bye)",
+    "content": {"text/csv": {"schema": {"type": "string"}}},
+}
+PAIRINGS_CSV_RESPONSE = {
+    "description": "pairing lists as CSV (a header line, a row per board with the points before the round"
+    " and the result, then a row per bye)",
+    "content": {"text/csv": {"schema": {"type": "string"}}},
+}
+PDF_RESPONSE = {
+    "description": "the printed page as PDF",
+    "content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}},
 }
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
@@ -125,5 +140,81 @@ def _api(svc: StandingsService) -> APIBlueprint:
         response = Response(text, mimetype="text/csv")
         response.headers["Content-Disposition"] = f'attachment; filename="{path.tournament_id}.csv"'
         return response
+
+    def download(body: str | bytes, mimetype: str, filename: str) -> Response:
+        response = Response(body, mimetype=mimetype)
+        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+        return response
+
+    def csv_file(path: TournamentPath | RoundPath, what: str, text: str) -> Response:
+        return download(text, "text/csv", f"{path.tournament_id}-{what}.csv")
+
+    def pdf_file(path: TournamentPath | RoundPath, what: str, number: int | None = None) -> Response:
+        html = pages.printed(svc, path.tournament_id, "pairings" if number is not None else what, number)
+        return download(exports.pdf(html), "application/pdf", f"{path.tournament_id}-{what}.pdf")
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/standings.csv", responses={200: CSV_RESPONSE, **problems(404, 409)}
+    )
+    def get_standings_csv(path: TournamentPath) -> Response:
+        """The standings as CSV (as ``/csv``): a header line, then one row per player in table order."""
+        return csv_file(path, "standings", queries.standings_csv(svc, path.tournament_id))
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/standings.pdf", responses={200: PDF_RESPONSE, **problems(404, 409)}
+    )
+    def get_standings_pdf(path: TournamentPath) -> Response:
+        """The standings as PDF: the printed page (``/t/{id}/print/standings``)."""
+        return pdf_file(path, "standings")
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/crosstable.csv",
+        responses={200: CROSSTABLE_CSV_RESPONSE, **problems(404, 409)},
+    )
+    def get_crosstable_csv(path: TournamentPath) -> Response:
+        """The crosstable as CSV: one row per player in table order, one column per round (per leg)."""
+        table = queries.crosstable(svc, path.tournament_id)
+        return csv_file(path, "crosstable", exports.crosstable_csv(table))
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/crosstable.pdf",
+        responses={200: PDF_RESPONSE, **problems(404, 409)},
+    )
+    def get_crosstable_pdf(path: TournamentPath) -> Response:
+        """The crosstable as PDF: the printed page (``/t/{id}/print/crosstable``)."""
+        return pdf_file(path, "crosstable")
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/pairings.csv",
+        responses={200: PAIRINGS_CSV_RESPONSE, **problems(404, 409)},
+    )
+    def get_pairings_csv(path: TournamentPath) -> Response:
+        """Every paired round's pairing list as CSV: a row per board, then a row per bye."""
+        rounds = queries.pairing_rounds(svc, path.tournament_id)
+        return csv_file(path, "pairings", exports.pairings_csv(rounds))
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/pairings.pdf", responses={200: PDF_RESPONSE, **problems(404, 409)}
+    )
+    def get_pairings_pdf(path: TournamentPath) -> Response:
+        """Every paired round's pairing list as PDF, one round a page (``/t/{id}/print/pairings``)."""
+        return pdf_file(path, "pairings")
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/rounds/<int:number>/pairings.csv",
+        responses={200: PAIRINGS_CSV_RESPONSE, **problems(404)},
+    )
+    def get_round_pairings_csv(path: RoundPath) -> Response:
+        """One round's pairing list as CSV (no rows while the round is unpublished)."""
+        rounds = queries.pairing_rounds(svc, path.tournament_id, path.number)
+        return csv_file(path, f"round-{path.number}", exports.pairings_csv(rounds))
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/rounds/<int:number>/pairings.pdf",
+        responses={200: PDF_RESPONSE, **problems(404)},
+    )
+    def get_round_pairings_pdf(path: RoundPath) -> Response:
+        """One round's pairing list as PDF (``/t/{id}/print/pairings/{number}``)."""
+        return pdf_file(path, f"round-{path.number}", path.number)
 
     return api

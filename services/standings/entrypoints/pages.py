@@ -18,7 +18,7 @@ from services.standings.domain import errors
 from services.standings.domain.codes import TieBreakCodeError, parse_code
 from services.standings.domain.tournament import SYSTEM_NAMES
 from services.standings.entrypoints import queries
-from services.standings.entrypoints.schemas import IncidentOut, ResultFields, RoundOut
+from services.standings.entrypoints.schemas import IncidentOut, ResultFields
 from shared.http.problems import Problem, problem_response
 
 PREFIX = "/t/"
@@ -85,6 +85,20 @@ def correction_title(game: ResultFields) -> str:
     return "; ".join(parts)
 
 
+def printed(svc: StandingsService, tournament_id: uuid.UUID, what: str, number: int | None = None) -> str:
+    """A printed page's HTML (in a request): the standings, the crosstable, or the pairing lists of
+    every paired round (``number`` None) or of one. The PDF downloads lay out the same HTML."""
+    if what == "standings":
+        table = queries.standings(svc, tournament_id)
+        return render_template("standings.html", t=table, active="standings", layout="print.html")
+    if what == "crosstable":
+        t = queries.crosstable(svc, tournament_id)
+        return render_template("crosstable.html", t=t, active="crosstable", layout="print.html")
+    rounds = queries.pairing_rounds(svc, tournament_id, number)
+    head = rounds[0] if number is not None else queries.standings(svc, tournament_id)
+    return render_template("print_pairings.html", t=head, rounds=rounds)
+
+
 def register(app: Flask, svc: StandingsService) -> None:
     pages = Blueprint("pages", __name__, url_prefix="/t")
 
@@ -128,25 +142,20 @@ def register(app: Flask, svc: StandingsService) -> None:
 
     @pages.get("/<uuid:tournament_id>/print/standings")
     def print_standings(tournament_id: uuid.UUID) -> str:
-        table = queries.standings(svc, tournament_id)
-        return render_template("standings.html", t=table, active="standings", layout="print.html")
+        return printed(svc, tournament_id, "standings")
 
     @pages.get("/<uuid:tournament_id>/print/crosstable")
     def print_crosstable(tournament_id: uuid.UUID) -> str:
-        t = queries.crosstable(svc, tournament_id)
-        return render_template("crosstable.html", t=t, active="crosstable", layout="print.html")
+        return printed(svc, tournament_id, "crosstable")
 
     @pages.get("/<uuid:tournament_id>/print/pairings")
     def print_pairings(tournament_id: uuid.UUID) -> str:
         """Every paired round's pairing list, one round per printed page."""
-        table = queries.standings(svc, tournament_id)
-        rounds = [queries.round_(svc, tournament_id, r.number) for r in table.rounds]
-        return render_template("print_pairings.html", t=table, rounds=rounds)
+        return printed(svc, tournament_id, "pairings")
 
     @pages.get("/<uuid:tournament_id>/print/pairings/<int:number>")
     def print_round(tournament_id: uuid.UUID, number: int) -> str:
-        rnd: RoundOut = queries.round_(svc, tournament_id, number)
-        return render_template("print_pairings.html", t=rnd, rounds=[rnd])
+        return printed(svc, tournament_id, "pairings", number)
 
     def standings_error(exc: errors.StandingsError) -> tuple[str, int]:
         status = 404 if isinstance(exc, errors.NotFound) else 409

@@ -42,6 +42,15 @@ def round_(svc: StandingsService, tournament_id: uuid.UUID, number: int) -> Roun
     return RoundOut.of(_tournament(svc, tournament_id), number)
 
 
+def pairing_rounds(
+    svc: StandingsService, tournament_id: uuid.UUID, number: int | None = None
+) -> list[RoundOut]:
+    """The pairing lists: round ``number``, or every paired round (of a tournament with a table)."""
+    if number is not None:
+        return [round_(svc, tournament_id, number)]
+    return [round_(svc, tournament_id, r.number) for r in standings(svc, tournament_id).rounds]
+
+
 def trf(svc: StandingsService, tournament_id: uuid.UUID, *, trf2026: bool = True) -> str:
     """The event as TRF-2026, or as TRF-16 (the rating officer's file) with ``trf2026=False``."""
     return write(trf_document(_tournament(svc, tournament_id), trf2026=trf2026), canonical=True)

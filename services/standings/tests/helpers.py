@@ -774,6 +774,9 @@ class FideStory(Story):
             rounds=rounds,
             system=system,
             late_entry_bye=late_entry_bye,
+            federation="SUI",
+            chief_arbiter="IA Hans Muster 1300100",
+            deputy_arbiters=["FA Eva Beispiel 1300101", "NA Urs Probe"],
         )
         self.started = events.TournamentStarted(
             tournament_id=self.id,

@@ -67,6 +67,9 @@ def test_creating_an_event(client, svc) -> None:
         "clocks": "board",
         "default_time_minutes": 10,
         "late_entry_bye": "zero",
+        "federation": "",
+        "chief_arbiter": "",
+        "deputy_arbiters": [],
         "rounds_paired": 0,
     }
     assert body["knockout"] is None and body["entries"] == []
@@ -75,6 +78,25 @@ def test_creating_an_event(client, svc) -> None:
         client, org, fide={"system": "round_robin", "clocks": "server", "late_entry_bye": "half"}
     )
     assert rr.status_code == 201 and rr.json["fide"]["rounds"] is None
+
+
+def test_the_officials_of_record_for_the_trf(client, svc) -> None:
+    """The organising federation, the chief arbiter and the deputies (TRF 032, 102, 112): trimmed, the
+    federation in capitals; a federation that is no three-letter code is refused."""
+    org = register(client, "Org")
+    officials = {
+        "federation": "sui",
+        "chief_arbiter": " IA  Hans Muster 1300100 ",
+        "deputy_arbiters": ["FA Eva", " "],
+    }
+    r = create_fide(client, org, fide={"rounds": 5, **officials})
+    assert r.status_code == 201, r.json
+    fide = r.json["fide"]
+    assert (fide["federation"], fide["chief_arbiter"], fide["deputy_arbiters"]) == (
+        "SUI", "IA Hans Muster 1300100", ["FA Eva"],
+    )  # fmt: skip
+    bad = create_fide(client, org, fide={"rounds": 5, "federation": "S1I"})
+    assert "three-letter code" in problem(bad, 422, "invalid-settings")["detail"]
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,6 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from shared import correlation
 from shared.events import Envelope, Event
-from shared.messaging.errors import describe, is_infrastructure_error
 from shared.messaging.port import DUPLICATE, Handled, Subscription
 
 log = logging.getLogger(__name__)
@@ -101,16 +100,12 @@ def event_subscription(
 
     def on_batch(items: Sequence[tuple[Envelope, Event]]) -> list[BaseException | Handled]:
         """Optimistic: the batch at once (two round trips per message fewer: no savepoint, one inbox
-        statement), and only when a message fails there, again in savepoints to tell which. An outage
-        is not retried here (the caller delivers one by one, waiting it out)."""
+        statement), and only when a message fails there, again in savepoints to tell which. (Through
+        an outage that fails too, and the caller delivers one by one, waiting it out.)"""
         try:
             return at_once(items)
         except Exception as exc:
-            if is_infrastructure_error(exc):
-                raise
-            log.info(
-                "batch of %d on %s: %s; again, a savepoint per message", len(items), queue, describe(exc)
-            )
+            log.info("batch of %d on %s: %r; again, a savepoint per message", len(items), queue, exc)
         return one_by_one(items)
 
     return Subscription(queue, routing_keys, on_message, on_batch)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,10 +32,39 @@ def make_engine(url: str, **kwargs: Any) -> sa.Engine:
             conn.exec_driver_sql("BEGIN")
 
         return engine
-    kwargs.setdefault("pool_pre_ping", True)
     kwargs.setdefault("pool_size", 10)
     kwargs.setdefault("max_overflow", 20)
-    return sa.create_engine(url, **kwargs)
+    if kwargs.get("pool_pre_ping"):
+        return sa.create_engine(url, **kwargs)
+    engine = sa.create_engine(url, **kwargs)
+    _ping_when_idle(engine, PING_AFTER_IDLE_SECONDS)
+    return engine
+
+
+PING_AFTER_IDLE_SECONDS = 2.0
+
+
+def _ping_when_idle(engine: sa.Engine, seconds: float) -> None:
+    """SQLAlchemy's ``pool_pre_ping``, only for a connection that sat in the pool for more than
+    ``seconds``: a consumer takes a connection for every message, and a ping each time was a round
+    trip per message. A connection in steady use is not checked (if the server went away meanwhile,
+    the statement fails as an outage: the consumer waits it out, the web answers 503, and the pool
+    drops every connection of before). One that sat idle — through a database restart, say — is
+    pinged, and replaced when the ping fails (``DisconnectionError``: the pool connects again)."""
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_conn: Any, record: Any) -> None:
+        record.info["arbiter_idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("arbiter_idle_since")
+        if since is None or time.monotonic() - since <= seconds:
+            return  # a new connection, or one used a moment ago
+        try:
+            engine.dialect.do_ping(dbapi_conn)
+        except Exception as exc:
+            raise sa.exc.DisconnectionError(f"idle connection failed its ping: {exc}") from exc
 
 
 def alembic_config(migrations: Path, url: str) -> Config:

@@ -10,7 +10,7 @@ writes them to the outbox in the same transaction.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
 from typing import Self
 
@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from shared.aggregate import DomainEvent, Tracking
 from shared.events import Envelope
-from shared.messaging.inbox import first_delivery
+from shared.messaging.inbox import first_deliveries, first_delivery
 from shared.messaging.outbox import add_to_outbox
 from shared.wire import WireMap
 
@@ -138,6 +138,10 @@ class SqlUnitOfWork(EventCollector):
 
     def first_delivery(self, envelope: Envelope, handler: str) -> bool:
         return first_delivery(self.session, self._inbox, envelope.id, handler)
+
+    def first_deliveries(self, envelopes: Sequence[Envelope], handler: str) -> list[bool]:
+        """:meth:`first_delivery` of a batch, in one statement."""
+        return first_deliveries(self.session, self._inbox, [e.id for e in envelopes], handler)
 
     def commit(self) -> None:
         published = self.take_pending()

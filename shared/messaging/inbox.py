@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import uuid
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
@@ -30,6 +31,27 @@ def first_delivery(session: Session, inbox: sa.Table, event_id: uuid.UUID, handl
         return False
     session.execute(sa.insert(inbox).values(values))
     return True
+
+
+def first_deliveries(
+    session: Session, inbox: sa.Table, event_ids: Sequence[uuid.UUID], handler: str
+) -> list[bool]:
+    """:func:`first_delivery` for a batch in one multi-row statement: for each id, in order, whether
+    this is its first delivery. An id twice in the batch (the relay published it twice) is the first
+    delivery at most once, at its first place."""
+    dialect = session.get_bind().dialect.name
+    if dialect not in ("postgresql", "sqlite"):
+        return [first_delivery(session, inbox, i, handler) for i in event_ids]
+    at = utcnow()
+    unique = list(dict.fromkeys(event_ids))
+    rows = [{"event_id": i, "handler": handler, "processed_at": at} for i in unique]
+    # executemany with RETURNING: SQLAlchemy sends it as one INSERT … VALUES (…), (…) (insertmanyvalues)
+    recorded = set(session.execute(_record_once(inbox, dialect), rows).scalars())
+    out = []
+    for i in event_ids:
+        out.append(i in recorded)
+        recorded.discard(i)
+    return out
 
 
 @functools.cache

@@ -253,6 +253,7 @@ class RabbitMQBroker:
                 report=lambda exc: report("handlers", None if exc is None else f"waiting: {describe(exc)}"),
             )
             sampled_at = -self.SAMPLE_SECONDS
+            acks = _Acks(channel)
             while not stop.is_set():
                 if time.monotonic() - sampled_at >= self.SAMPLE_SECONDS:
                     sampled_at = time.monotonic()
@@ -262,7 +263,8 @@ class RabbitMQBroker:
                     taken = buffers[sub.queue][:]
                     if taken:
                         buffers[sub.queue].clear()
-                        self._handle(channel, sub, taken, patience)
+                        acks.settled(self._handle(channel, sub, taken, patience))
+                acks.send()
         finally:
             if conn.is_open:
                 try:
@@ -276,7 +278,9 @@ class RabbitMQBroker:
         sub: Subscription,
         taken: list[tuple[Basic.Deliver, BasicProperties, bytes]],
         patience: Patience,
-    ) -> None:
+    ) -> tuple[list[int], list[int]]:
+        """The delivery tags to ack (the forwards among them confirmed already), and those nacked here
+        (given back)."""
         headers = [dict(props.headers or {}) for _m, props, _b in taken]
         deferred = [int(h.get("x-arbiter-deferred", 0)) for h in headers]
         verdicts = deliver_batch(
@@ -286,21 +290,31 @@ class RabbitMQBroker:
             patience=patience,
             max_later=self.max_later,
         )
+        forwards: list[Message] = []
+        done: list[int] = []
+        nacked: list[int] = []
         for (method, props, body), head, count, verdict in zip(
             taken, headers, deferred, verdicts, strict=True
         ):
             if verdict.requeue:  # given up unhandled (stopping): back to the queue as it was
                 ch.basic_nack(method.delivery_tag, requeue=True)
+                nacked.append(method.delivery_tag)
                 continue
             if verdict.later:
                 head["x-arbiter-deferred"] = count + 1
-                _forward(ch, "", f"{sub.queue}.later", body, props, head)
+                forwards.append(_forwarded("", f"{sub.queue}.later", body, props, head))
             elif verdict.dead_reason is not None:
                 head["x-arbiter-reason"] = verdict.dead_reason[:1000]
                 head["x-arbiter-queue"] = sub.queue
                 head["x-arbiter-routing-key"] = method.routing_key
-                _forward(ch, DEAD_LETTER_EXCHANGE, sub.queue, body, props, head)
-            ch.basic_ack(method.delivery_tag)  # one by one: other queues' deliveries share the tag sequence
+                forwards.append(_forwarded(DEAD_LETTER_EXCHANGE, sub.queue, body, props, head))
+            done.append(method.delivery_tag)
+        if forwards:  # all at once, their confirms awaited together, before any of them is acked
+            try:
+                self._publish_batch(forwards)
+            except PublishError as exc:  # unacked, they come back once the consumer has reconnected
+                raise pika.exceptions.AMQPConnectionError(str(exc)) from exc
+        return done, nacked
 
     # -- operators --------------------------------------------------------------------------------
     def dead_letters(self, queue: str) -> list[DeadLetter]:
@@ -399,16 +413,11 @@ def _declare_queues(channel: BlockingChannel, subscriptions: Sequence[Subscripti
         )
 
 
-def _forward(
-    ch: BlockingChannel,
-    exchange: str,
-    key: str,
-    body: bytes,
-    props: BasicProperties,
-    headers: dict[str, object],
-) -> None:
-    """Republish a consumed message (to the later queue or the dead letters), confirmed, before its ack."""
-    ch.basic_publish(
+def _forwarded(
+    exchange: str, key: str, body: bytes, props: BasicProperties, headers: dict[str, object]
+) -> Message:
+    """A consumed message to republish (to the later queue or the dead letters), confirmed, before its ack."""
+    return (
         exchange,
         key,
         body,
@@ -419,3 +428,37 @@ def _forward(
             headers=headers,
         ),
     )
+
+
+class _Acks:
+    """The acks of one consuming channel, sent once per round of deliveries: a single ``multiple``
+    ack when every delivery up to the highest tag is settled (acked here, or nacked), else one by
+    one. The tags are the channel's, shared by all its queues, so a multiple ack is sent only over a
+    range with no delivery still waiting in a buffer."""
+
+    def __init__(self, channel: BlockingChannel) -> None:
+        self.channel = channel
+        self.below = 0  # every tag up to this one is settled
+        self.above: set[int] = set()  # settled tags past a gap (a delivery still in a buffer)
+        self.pending: list[int] = []
+
+    def settled(self, handled: tuple[list[int], list[int]]) -> None:
+        """``handled``: the tags to ack, and the tags nacked already."""
+        self.pending.extend(handled[0])
+        self.above.update(handled[1])
+
+    def send(self) -> None:
+        if not self.pending:
+            return
+        tags, self.pending = sorted(self.pending), []
+        self.above.update(tags)
+        below = self.below
+        while below + 1 in self.above:
+            below += 1
+            self.above.discard(below)
+        if below >= tags[-1] and len(tags) > 1:
+            self.channel.basic_ack(tags[-1], multiple=True)  # acks nothing nacked: those are settled
+        else:
+            for tag in tags:
+                self.channel.basic_ack(tag)
+        self.below = below

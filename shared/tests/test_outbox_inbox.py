@@ -101,6 +101,34 @@ def test_inbox_makes_redelivery_a_no_op(db):
         assert conn.execute(sa.select(sa.func.count()).select_from(state)).scalar() == 1
 
 
+def test_the_inbox_takes_a_batch_in_one_statement(db):
+    """A batch's inbox rows in one statement: what was recorded before is a redelivery, an event twice
+    in the batch is its first delivery once; a second handler has its own rows."""
+    engine, _, _, _ = db
+    from shared.events import wrap
+
+    old, new = (wrap(RoundCompleted(tournament_id=T, round=r), T) for r in (1, 2))
+    with uow(db) as u:
+        assert u.first_delivery(old, "handler-a")
+        u.commit()
+    statements: list[str] = []
+
+    def count(_conn, _cursor, statement, *_rest):  # type: ignore[no-untyped-def]
+        statements.append(statement)
+
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        with uow(db) as u:
+            assert u.first_deliveries([old, new, new], "handler-a") == [False, True, False]
+            u.commit()
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)
+    assert len([s for s in statements if "INSERT INTO inbox" in s]) == 1
+    with uow(db) as u:
+        assert u.first_deliveries([new, old], "handler-b") == [True, True]
+        assert u.first_deliveries([new], "handler-a") == [False]
+
+
 @pytest.mark.integration
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_two_relays_publish_each_row_once(db):

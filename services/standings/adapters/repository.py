@@ -369,19 +369,22 @@ class SqlTournamentRepository:
         self.seen: Seen[Tournament] = Seen()
         self._cache = cache
         self._held: dict[uuid.UUID, Tournament] = {}  # locked in this unit of work
+        self._rows: dict[uuid.UUID, tuple[Tournament, dict[str, Any]]] = {}  # rows not written yet
 
     def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Tournament | None:
         """The tournament, or None. ``lock`` takes its row lock first (serialising the changes of
         one tournament) and uses the tournament kept in memory when it is at the locked revision."""
         if not lock:
+            self.flush()
             found = load_tournament(self.session, tournament_id)
             return None if found is None else self.seen.add(found)
+        t = self._held.get(tournament_id)
+        if t is not None:  # locked already in this transaction: nobody else changed it since
+            return self.seen.add(t)
         revision = self.session.execute(_LOCK, {"tid": tournament_id}).scalar_one_or_none()
         if revision is None:
             return None
-        t = self._held.get(tournament_id)
-        if t is None or t.revision != revision:
-            t = self._cache.take(tournament_id, revision) if self._cache is not None else None
+        t = self._cache.take(tournament_id, revision) if self._cache is not None else None
         if t is None:
             t = load_tournament(self.session, tournament_id)
             assert t is not None  # locked above
@@ -410,12 +413,15 @@ class SqlTournamentRepository:
         self.seen.add(t)
 
     def save(self, t: Tournament) -> None:
-        """Write what changed since the tournament was loaded or last saved; nothing if nothing did."""
+        """Write what changed since the tournament was loaded or last saved; nothing if nothing did.
+        The tournament's own row (its revision, its snapshot) is written by :meth:`flush`, once for
+        all the changes of a batch: the unit of work flushes before it commits and at the end of each
+        savepoint."""
         self.seen.add(t)
         changes = t.take_changes()
         if not changes:
             return
-        row: dict[str, Any] = {"revision": t.revision, "snapshot": columns.snapshot_json(t.snapshot)}
+        row = self._rows.setdefault(t.id, (t, {}))[1]
         for change in changes:
             match change:
                 case RoundAdded(round=rnd):
@@ -511,8 +517,15 @@ class SqlTournamentRepository:
                     )
                 case _:
                     raise TypeError(f"no statement for {type(change).__name__}")
-        values = {f"new_{name}": value for name, value in row.items()}
-        self.session.execute(_update_tournament(tuple(row)), {"tid": t.id, **values})
+
+    def flush(self) -> None:
+        """Write the rows of the tournaments saved since the last flush: their revision and snapshot
+        (computed here, once per tournament), with the columns their changes set."""
+        rows, self._rows = self._rows, {}
+        for t, row in rows.values():
+            row.update(revision=t.revision, snapshot=columns.snapshot_json(t.snapshot))
+            values = {f"new_{name}": value for name, value in row.items()}
+            self.session.execute(_update_tournament(tuple(sorted(row))), {"tid": t.id, **values})
 
     def _add_players(self, t: Tournament) -> None:
         self.session.execute(_INSERT_PLAYERS, [_player_row(t.id, p) for p in t.players])
@@ -581,3 +594,4 @@ class SqlTournamentRepository:
         """A savepoint or the transaction was rolled back: what this unit holds in memory may carry
         changes the database no longer has, so none of it is trusted."""
         self._held.clear()
+        self._rows.clear()

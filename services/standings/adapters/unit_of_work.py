@@ -4,7 +4,8 @@ tournament locked in this unit goes back to the cache only once the transaction 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
@@ -49,7 +50,16 @@ class SqlStandingsUnitOfWork(SqlUnitOfWork):
         in memory, so none of them is trusted; they are loaded from the rows when next needed."""
         self.tournaments.forget()
 
+    @contextlib.contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """The tournaments' rows are written before the savepoint ends: one rolled back later must
+        not take them along."""
+        with super().savepoint():
+            yield
+            self.tournaments.flush()
+
     def commit(self) -> None:
+        self.tournaments.flush()
         held = self.tournaments.held()
         super().commit()
         if self.tables is not None:

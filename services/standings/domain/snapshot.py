@@ -1,6 +1,7 @@
 """What the web shows of a tournament and ``standings.updated`` carries: how far it has come, each
-round's status, and its table with the tie-break columns. Computed by the tournament after every
-change (:meth:`~services.standings.domain.tournament.Tournament.snapshot`); the adapters store it as
+round's status, and its table with the tie-break columns. Computed by the tournament when first asked
+for after a change (:attr:`~services.standings.domain.tournament.Tournament.snapshot`: once per batch of
+changes); the adapters store it as
 JSON on the tournament's row and the web serves it as it is. Pure values.
 
 Numbers are as shown: points and tie-break values are integers when they are whole, else floats

@@ -98,7 +98,7 @@ from services.standings.domain.rounds import (
 )
 from services.standings.domain.snapshot import Snapshot, SnapshotRow, SnapshotTable, number
 from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
-from shared.aggregate import Aggregate
+from shared.aggregate import Aggregate, DomainEvent
 from shared.authority import Role
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
@@ -274,7 +274,40 @@ class Tournament(Aggregate):
         self.revision = revision  # the number of changes applied since the start
         self._changes: list[Change] = []
         self._start(info, players, rounds, placing, withdrawals)
-        self.snapshot = snapshot if snapshot is not None else self._snapshot(self._table_from_scratch())
+        self._current: Snapshot | None = (
+            snapshot if snapshot is not None else self._snapshot(self._table_from_scratch())
+        )
+        self._update_due = False  # a change of the table whose StandingsUpdated is not recorded yet
+
+    @property
+    def snapshot(self) -> Snapshot:
+        """The snapshot as of the last change, computed when first asked for after it: a batch of
+        results costs one computation, not one per result."""
+        if self._current is None:
+            self._current = self._snapshot(self._live.ranked() if self._live is not None else None)
+        return self._current
+
+    def record(self, event: DomainEvent) -> None:
+        """Any other event comes after the table update due before it."""
+        if not isinstance(event, StandingsUpdated):
+            self._record_due_update()
+        super().record(event)
+
+    def collect_events(self) -> list[DomainEvent]:
+        """What was recorded, with the update of the table due (one for all the changes since the last
+        collection: what ``standings.updated`` carries is the whole table)."""
+        self._record_due_update()
+        return super().collect_events()
+
+    def _record_due_update(self) -> None:
+        if not self._update_due:
+            return
+        self._update_due = False
+        snapshot = self.snapshot
+        if snapshot.table is not None:
+            super().record(
+                StandingsUpdated(self.id, snapshot.after_round, snapshot.games_counted, snapshot.table.rows)
+            )
 
     def _start(
         self,
@@ -638,6 +671,7 @@ class Tournament(Aggregate):
         """The end (a knockout's with its final placing); publishes the final table. False if it
         was completed already. Pairing completes a tournament only after its last result (and a
         knockout's last cancellations): while some game is open, those are on their way."""
+        self._record_due_update()
         if self.info.completed_at is not None:
             return False
         open_games = [g for r in self.rounds.values() for g in r.live_games if g.outcome is None]
@@ -657,6 +691,7 @@ class Tournament(Aggregate):
         """A knockout reset to its draft (RULES.md §4: round 1 undone): its rounds, withdrawals and
         placing are forgotten and nothing of it is shown until it is started again
         (:meth:`restart`). False if it is in its draft already."""
+        self._record_due_update()
         if self.info.draft:
             return False
         self.info.system = self.info.total_rounds = self.info.completed_at = None
@@ -670,6 +705,7 @@ class Tournament(Aggregate):
     def restart(self, info: TournamentInfo, players: Sequence[Competitor]) -> bool:
         """The tournament, reset to its draft, started again: what it is and its roster are the new
         start's. False unless it is in its draft (a start recorded already stands)."""
+        self._record_due_update()
         if not self.info.draft:
             return False
         self._start(info, players, None, None, ())
@@ -729,6 +765,7 @@ class Tournament(Aggregate):
         """A penalty an arbiter gave in a game (``game.penalised``): kept with the game as an
         incident and shown on its round's page. The result it may bring (a loss) comes as the game's
         ``game.finished``. False when it was recorded already."""
+        self._record_due_update()
         game = self.game(game_id)
         seed = self.seed_of(player_id)
         if game.round != round or seed not in (game.white, game.black):
@@ -841,15 +878,15 @@ class Tournament(Aggregate):
         return None if keeper is None else keeper.ranked()
 
     def _changed(self, *, updated: bool = True) -> None:
-        """After a change: one more revision, the snapshot again, and (with a table, unless the
-        caller publishes something else) ``StandingsUpdated``."""
+        """After a change: one more revision, the snapshot to compute again when next asked for, and
+        (unless the caller publishes something else) ``StandingsUpdated`` due, recorded with the table
+        as it stands when the events are collected (:meth:`collect_events`) or before the next other
+        event or change that publishes none. A change that publishes none records the update due
+        before it first (:meth:`_record_due_update`, at the start of those methods)."""
         self.revision += 1
-        self.snapshot = self._snapshot(self._live.ranked() if self._live is not None else None)
-        table = self.snapshot.table
-        if updated and table is not None:
-            self.record(
-                StandingsUpdated(self.id, self.snapshot.after_round, self.snapshot.games_counted, table.rows)
-            )
+        self._current = None
+        if updated:
+            self._update_due = True
 
     def _snapshot(self, ranked: Ranked | None) -> Snapshot:
         rounds = tuple(r.progress() for r in self.rounds_in_order())

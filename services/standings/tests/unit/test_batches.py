@@ -3,7 +3,10 @@ last table, the same one the results taken one by one end with."""
 
 from __future__ import annotations
 
+import uuid
+
 from services.standings.tests.helpers import (
+    NOW,
     B,
     D,
     Story,
@@ -72,3 +75,68 @@ def _renamed(rows: list[dict], source: Story, target: Story) -> list[dict]:  # t
     """The same table with each player's id as the other story has it (same seeds)."""
     ids = {str(source.player_ids[seed]): str(target.player_ids[seed]) for seed in source.player_ids}
     return [{**row, "player_id": ids[row["player_id"]]} for row in rows]
+
+
+def test_a_batch_computes_one_snapshot_and_writes_one_row_per_tournament(tmp_path, monkeypatch):
+    """Three results of one tournament in a batch: the table is computed once, the tournament's row
+    written once (its revision counts the three changes), and the event twice in the batch (the
+    relay published it twice) is a duplicate."""
+    from services.standings.domain.tournament import Tournament
+
+    svc = embedded(f"sqlite:///{tmp_path / 'once.sqlite'}")
+    story = Story(svc, 6).start()
+    story.pair(1, [(1, 6), (2, 5), (3, 4)])
+    results = [
+        events.wrap(e, e.tournament_id)
+        for e in (story.finished(1, 1, 6, W), story.finished(1, 2, 5, D), story.finished(1, 3, 4, B))
+    ]
+    computed = []
+    original = Tournament._snapshot
+    monkeypatch.setattr(
+        Tournament, "_snapshot", lambda self, ranked: computed.append(1) or original(self, ranked)
+    )
+    statements: list[str] = []
+    sa_event = __import__("sqlalchemy").event
+    listener = lambda *args: statements.append(args[2])  # noqa: E731  # (conn, cursor, statement, …)
+    sa_event.listen(svc.engine, "before_cursor_execute", listener)
+    try:
+        assert _batch(svc, [*results, results[0]]) == [None, None, None, "duplicate"]
+    finally:
+        sa_event.remove(svc.engine, "before_cursor_execute", listener)
+    assert len(computed) == 1
+    assert len([s for s in statements if s.lstrip().upper().startswith("UPDATE TOURNAMENTS")]) == 1
+    svc.broker.run_until_idle()  # type: ignore[attr-defined]
+    assert published(svc, "standings.updated")[-1].payload["games_counted"] == 3
+    assert snapshot(svc, story.id) == recomputed(svc, story.id)
+    svc.engine.dispose()
+
+
+def test_a_batch_with_a_message_not_ready_keeps_the_others(tmp_path):
+    """A result of a game not paired yet fails the batch at once; the batch is done again with a
+    savepoint per message: the others stand, their table is the one computed from the rows."""
+    from shared.messaging.port import NotReady
+
+    svc = embedded(f"sqlite:///{tmp_path / 'savepoints.sqlite'}")
+    story = Story(svc, 4).start()
+    story.pair(1, [(1, 4), (2, 3)])
+    early = Story(svc, 4).start()  # round 1 not paired here yet
+    good = [events.wrap(e, e.tournament_id) for e in (story.finished(1, 1, 4, W), story.finished(1, 2, 3, D))]
+    unpaired = events.GameFinished(
+        tournament_id=early.id,
+        game_id=uuid.uuid4(),
+        round=1,
+        white=early.player_ids[1],
+        black=early.player_ids[4],
+        outcome=W,
+        reason="reported",
+        moves=40,
+        finished_at=NOW,
+    )
+    premature = events.wrap(unpaired, early.id)
+    outcomes = _batch(svc, [good[0], premature, good[1]])
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], NotReady)
+    svc.broker.run_until_idle()  # type: ignore[attr-defined]
+    assert published(svc, "standings.updated")[-1].payload["games_counted"] == 2
+    assert snapshot(svc, story.id) == recomputed(svc, story.id)
+    svc.engine.dispose()

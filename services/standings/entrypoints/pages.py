@@ -110,29 +110,35 @@ def correction_title(game: ResultFields) -> str:
 @dataclass(frozen=True)
 class TreeRound:
     """A column of the drawn bracket: the round's matches in bracket order, ``None`` where a match is
-    not shown (a round not yet paired or published, or a void match of byes). ``halves``: the next
-    round has half as many matches (lines join each pair), else as many (a drop-in round: straight)."""
+    not shown (a round not yet paired or published, or a void match of byes). Each match spans ``span``
+    rows of the section's grid, so it sits level with the middle of the matches it follows. ``halves``:
+    the next round has half as many matches (lines join each pair), else as many (a drop-in round: the
+    lines run straight on); the last round has no line out."""
 
     section_round: int
     name: str
     cells: list[MatchOut | None]
     played: bool  # some of its matches are shown: a missing one is void, not ahead
+    span: int
     halves: bool
+    last: bool
 
 
 @dataclass(frozen=True)
 class TreeSection:
     section: str
     title: str
+    rows: int  # the grid's rows: the most matches a round of the section has
     rounds: list[TreeRound]
 
 
 def bracket_tree(t: BracketOut) -> list[TreeSection]:
-    """The whole bracket as columns of match boxes: the published matches in their places, the rest
-    drawn empty."""
+    """The whole bracket as a grid of match boxes, one column per round: the published matches in
+    their places, the rest drawn empty."""
     shown = {(s.section, r.section_round): r.matches for s in t.sections for r in s.rounds}
     tree = []
     for section in t.layout:
+        rows = max(r.matches for r in section.rounds)
         columns = []
         for i, rnd in enumerate(section.rounds):
             matches = shown.get((section.section, rnd.section_round), [])
@@ -145,10 +151,12 @@ def bracket_tree(t: BracketOut) -> list[TreeSection]:
                     name=rnd.name,
                     cells=[by_number.get(n) for n in range(1, size + 1)],
                     played=bool(matches),
+                    span=max(1, rows // size),
                     halves=following is not None and 2 * following == rnd.matches,
+                    last=following is None,
                 )
             )
-        tree.append(TreeSection(section.section.value, section.title, columns))
+        tree.append(TreeSection(section.section.value, section.title, rows, columns))
     return tree
 
 

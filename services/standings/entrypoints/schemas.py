@@ -8,7 +8,7 @@ import uuid
 from fractions import Fraction
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from services.standings.domain.announced import AnnouncedTournament
 from services.standings.domain.arena_standings import ArenaStandings
@@ -903,6 +903,12 @@ class ArenaOut(BaseModel):
 class IndexQuery(BaseModel):
     q: str | None = Field(None, max_length=100, description="a part of the name, any case")
     status: Phase | None = Field(None, description="only this list: running, upcoming or finished")
+
+    @field_validator("q", "status", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        """``?q=&status=`` (the search form sent as it is): no search, every list."""
+        return None if isinstance(value, str) and not value.strip() else value
 
 
 class ListedOut(BaseModel):

@@ -97,10 +97,9 @@ class Site:
         self.double.start()
         self.double.pair(1, [(f"winners:1:{m}", m, 9 - m) for m in range(1, 5)])
         self.double.publish(1)
-        for m, winner in ((1, 1), (2, 2), (3, 6), (4, 4)):
-            a, b = m, 9 - m
-            self.double.result(1, f"winners:1:{m}", 1, W if winner == a else B)
-            self.double.result(1, f"winners:1:{m}", 2, B if winner == a else W)
+        for m, winner in ((1, 1), (2, 2), (3, 6), (4, 4)):  # seed m has White in game 1
+            self.double.result(1, f"winners:1:{m}", 1, W if winner == m else B)
+            self.double.result(1, f"winners:1:{m}", 2, B if winner == m else W)
             self.double.decide(1, f"winners:1:{m}", winner)
         self.double.pair(
             2, [("winners:2:1", 1, 4), ("winners:2:2", 2, 6), ("losers:1:1", 8, 7), ("losers:1:2", 3, 5)]

@@ -240,7 +240,7 @@ def test_a_double_knockout_tree_joins_pairs_and_runs_straight_into_drop_in_round
     k.pair(1, [(f"winners:1:{m}", m, 9 - m) for m in range(1, 5)])
     k.publish(1)
     body = client.get(f"/tournaments/{k.id}/bracket").json
-    [winners, losers, final] = bracket_tree(BracketOut.model_validate(body))
+    [_, losers, final] = bracket_tree(BracketOut.model_validate(body))
     assert [len(r.cells) for r in losers.rounds] == [2, 2, 1, 1]
     assert [r.halves for r in losers.rounds] == [False, True, False, False]  # 2 → 2 straight, 2 → 1 joined
     assert [r.span for r in losers.rounds] == [1, 1, 2, 2] and losers.rows == 2

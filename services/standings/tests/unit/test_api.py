@@ -263,6 +263,7 @@ def test_openapi_documents_the_json_api_only(client):
         "/tournaments/{tournament_id}/bracket",
         "/tournaments/{tournament_id}/crosstable",
         "/tournaments/{tournament_id}/csv",
+        "/tournaments/{tournament_id}/players/{seed}",
         "/tournaments/{tournament_id}/rounds/{number}",
         "/tournaments/{tournament_id}/standings",
         "/tournaments/{tournament_id}/trf",

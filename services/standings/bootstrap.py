@@ -13,6 +13,7 @@ from services.standings.adapters import orm
 from services.standings.adapters.table_cache import TableCache
 from services.standings.adapters.unit_of_work import SqlStandingsUnitOfWork
 from services.standings.adapters.views import SqlTournamentViews
+from services.standings.adapters.wire import announcement as announcement_translation
 from services.standings.adapters.wire import arena as arena_translation
 from services.standings.adapters.wire import translate
 from services.standings.config import StandingsSettings
@@ -104,7 +105,20 @@ def subscriptions_of(
         uow_factory,
         translate=arena_translation,
     )
+    announcements = event_subscription(  # one queue, in order: a scheduled tournament and its entries
+        "standings.announced",
+        (
+            "tournament.scheduled",
+            "player.joined",
+            "player.left",
+            "tournament.started",
+            "tournament.cancelled",
+        ),
+        handlers.record_announcement,
+        uow_factory,
+        translate=announcement_translation,
+    )
     return [
         event_subscription(queue, (key,), effect, uow_factory, translate=translate)
         for queue, key, effect in queues
-    ] + [arena]
+    ] + [arena, announcements]

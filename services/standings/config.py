@@ -15,3 +15,9 @@ class StandingsSettings(CommonSettings):
     table_cache_size: int = Field(
         64, ge=1, description="tournaments whose live table a consumer keeps in memory (LRU)"
     )
+    page_refresh_seconds: int = Field(
+        15,
+        ge=1,
+        le=3600,
+        description="ARBITER_PAGE_REFRESH_SECONDS: how often a running tournament's public pages fetch themselves again",
+    )

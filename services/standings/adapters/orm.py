@@ -162,6 +162,26 @@ matches = sa.Table(
     ),
 )
 
+# tournaments announced before their start (tournament.scheduled), for the index: who has entered so far
+# (player.joined, player.left), whether it started or was cancelled since
+announced = sa.Table(
+    "announced",
+    metadata,
+    sa.Column("id", sa.Uuid(), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("starts_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("ruleset", sa.String(40), nullable=False),
+    sa.Column("variant", sa.String(40), nullable=False),
+    sa.Column("time_control", sa.JSON(), nullable=False),
+    sa.Column("rated", sa.Boolean(), nullable=False),
+    sa.Column("seats", sa.Integer(), nullable=False),
+    sa.Column("arena", sa.Boolean(), nullable=False),
+    sa.Column("entries", sa.JSON(), nullable=False),  # [{player_id, name, rating, title, federation}]
+    sa.Column("started", sa.Boolean(), nullable=False),
+    sa.Column("cancelled", sa.String(500), nullable=True),
+    sa.Index("ix_announced_starts_at", "starts_at"),
+)
+
 # arenas (RULES.md §3): their players, games in progress and finished games; the table is computed from
 # the finished games (shared.arena_scoring), the final ranking frozen at completion
 arenas = sa.Table(

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
+from services.standings.adapters.announced_repository import SqlAnnouncedTournaments
 from services.standings.adapters.arena_repository import SqlArenaStandings
 from services.standings.adapters.repository import SqlTournamentRepository
 from services.standings.adapters.table_cache import TableCache
@@ -22,6 +23,7 @@ from shared.unit_of_work import SqlUnitOfWork
 class SqlStandingsUnitOfWork(SqlUnitOfWork):
     tournaments: SqlTournamentRepository
     arenas: SqlArenaStandings
+    announced: SqlAnnouncedTournaments
 
     def __init__(
         self,
@@ -41,9 +43,10 @@ class SqlStandingsUnitOfWork(SqlUnitOfWork):
     def start(self) -> None:
         self.tournaments = SqlTournamentRepository(self.session, self.tables)
         self.arenas = SqlArenaStandings(self.session)
+        self.announced = SqlAnnouncedTournaments(self.session)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.arenas)  # type: ignore[return-value]
+        return (self.tournaments, self.arenas, self.announced)  # type: ignore[return-value]
 
     def restore(self, state: object) -> None:
         """A savepoint was rolled back: the tournaments this unit holds may have been changed by it

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from services.standings.domain import events as domain
+from services.standings.domain.announced import AnnouncedTournament, Entrant
 from services.standings.domain.arena_standings import ArenaPlayer, RunningGame
 from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
@@ -28,7 +29,7 @@ from shared.time_control import TimeControl
 from shared.vocabulary import ByeKind
 from shared.wire import WireMap
 
-__all__ = ["arena", "translate", "wire"]
+__all__ = ["announcement", "arena", "translate", "wire"]
 
 # a consumed batch of results publishes one table per tournament: the last one
 wire = WireMap(superseded=(events.StandingsUpdated.TYPE,))
@@ -298,6 +299,41 @@ def arena(event: events.Event) -> object:
         paired.tournament_id,
         tuple(RunningGame(g.game_id, g.white, g.black, paired.paired_at) for g in paired.games),
     )
+
+
+def announcement(event: events.Event) -> commands.AnnouncementNews | None:
+    """The announcements queue: ``tournament.scheduled``, the entries before the start
+    (``player.joined`` not ``late``, ``player.left``), ``tournament.started``, ``tournament.cancelled``."""
+    if isinstance(event, events.TournamentScheduled):
+        s = event.settings
+        return commands.RecordAnnouncement(
+            AnnouncedTournament(
+                id=event.tournament_id,
+                name=event.name,
+                starts_at=event.starts_at,
+                ruleset=s.ruleset,
+                variant=s.variant,
+                time_control=time_control(s.time_control),
+                rated=s.rated,
+                seats=event.seats,
+                arena=s.arena is not None,
+            )
+        )
+    if isinstance(event, events.PlayerJoined):
+        if event.late:
+            return None
+        p = event.profile
+        entrant = Entrant(
+            event.player_id, event.name, event.rating, p.title if p else None, p.federation if p else None
+        )
+        return commands.RecordEntry(event.tournament_id, entrant)
+    if isinstance(event, events.PlayerLeft):
+        return commands.RecordLeaving(event.tournament_id, event.player_id)
+    if isinstance(event, events.TournamentStarted):
+        return commands.RecordStart(event.tournament_id)
+    cancelled = event
+    assert isinstance(cancelled, events.TournamentCancelled)
+    return commands.RecordCancellation(cancelled.tournament_id, cancelled.detail)
 
 
 def translate(event: events.Event) -> object:

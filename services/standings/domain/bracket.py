@@ -96,6 +96,26 @@ def round_name(fmt: BracketFormat, section: Section, section_round: int, players
     return names.get(from_last, f"Round {section_round}")
 
 
+def shape(
+    fmt: BracketFormat, players: int, *, third_place: bool, second_final: bool
+) -> dict[Section, list[int]]:
+    """The whole bracket before it is played: how many matches each round of each section has (section
+    round 1 first), byes included, as pairing lays it out for ``players`` (RULES.md §4). A knockout of
+    2^k slots has k winners rounds of 2^(k-1), …, 1 matches, and a third-place match if played; a double
+    knockout 2(k-1) losers rounds (round r: 2^k / 2^(ceil(r/2)+1) matches, a drop-in round as many as the
+    round before it) and the grand final, with its second final if the settings have one."""
+    size = size_of(players)
+    rounds = size.bit_length() - 1
+    out = {Section.WINNERS: [size >> r for r in range(1, rounds + 1)]}
+    if fmt == BracketFormat.KNOCKOUT:
+        if third_place and rounds >= 2:
+            out[Section.THIRD_PLACE] = [1]
+        return out
+    out[Section.LOSERS] = [size >> ((r + 1) // 2 + 1) for r in range(1, 2 * (rounds - 1) + 1)]
+    out[Section.GRAND_FINAL] = [1, 1] if second_final else [1]
+    return out
+
+
 _TITLES: Final = {
     Section.LOSERS: "Losers' bracket",
     Section.GRAND_FINAL: "Grand final",
@@ -116,5 +136,6 @@ __all__ = [
     "Placing",
     "round_name",
     "section_title",
+    "shape",
     "size_of",
 ]

@@ -23,6 +23,10 @@ class RoundNotFound(NotFound):
     slug = "round-not-found"
 
 
+class PlayerNotFound(NotFound):
+    slug = "player-not-found"
+
+
 class GameNotFound(NotFound):
     slug = "game-not-found"
 

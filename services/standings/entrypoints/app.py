@@ -15,6 +15,8 @@ from services.standings.entrypoints.schemas import (
     ArenaOut,
     BracketOut,
     CrosstableOut,
+    PlayerPageOut,
+    PlayerPath,
     RoundOut,
     RoundPath,
     StandingsOut,
@@ -100,6 +102,16 @@ def _api(svc: StandingsService) -> APIBlueprint:
     def get_round(path: RoundPath) -> Response:
         """A round's games with players and results (none while the round is unpublished)."""
         return json_response(queries.round_(svc, path.tournament_id, path.number))
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/players/<int:seed>",
+        responses={200: PlayerPageOut, **problems(404, 409)},
+    )
+    def get_player(path: PlayerPath) -> Response:
+        """A player by start number: profile, rank, points and each tie-break by code, and every game
+        of theirs in the published rounds (opponent, colour, result and points from their side; byes;
+        rounds without a pairing). 404 ``player-not-found`` for a start number not on the roster."""
+        return json_response(queries.player(svc, path.tournament_id, path.seed))
 
     @api.get("/tournaments/<uuid:tournament_id>/arena", responses={200: ArenaOut, **problems(404)})
     def get_arena(path: TournamentPath) -> Response:

@@ -10,9 +10,18 @@ import uuid
 
 from services.standings.bootstrap import StandingsService
 from services.standings.domain import errors
+from services.standings.domain.announced import AnnouncedTournament
+from services.standings.domain.listing import Index
 from services.standings.domain.to_trf import trf_document
 from services.standings.domain.tournament import Tournament
-from services.standings.entrypoints.schemas import ArenaOut, BracketOut, CrosstableOut, RoundOut, StandingsOut
+from services.standings.entrypoints.schemas import (
+    ArenaOut,
+    BracketOut,
+    CrosstableOut,
+    PlayerPageOut,
+    RoundOut,
+    StandingsOut,
+)
 from shared.trf import write
 
 
@@ -49,6 +58,27 @@ def pairing_rounds(
     if number is not None:
         return [round_(svc, tournament_id, number)]
     return [round_(svc, tournament_id, r.number) for r in standings(svc, tournament_id).rounds]
+
+def player(svc: StandingsService, tournament_id: uuid.UUID, seed: int) -> PlayerPageOut:
+    t = _tournament(svc, tournament_id)
+    if seed not in {p.seed for p in t.players}:
+        raise errors.PlayerNotFound(f"no player with start number {seed} in tournament {tournament_id}")
+    return PlayerPageOut.of(t, seed)
+
+
+INDEX_LIMIT = 100  # tournaments per list of the index: the latest (upcoming: the next ones)
+
+
+def index(svc: StandingsService, query: str | None) -> Index:
+    return svc.views.index(query.strip() if query else None, INDEX_LIMIT)
+
+
+def announced(svc: StandingsService, tournament_id: uuid.UUID) -> AnnouncedTournament:
+    """A tournament announced but not started here (cancelled ones too: their page says so)."""
+    found = svc.views.announced(tournament_id)
+    if found is None:
+        raise _missing(tournament_id)
+    return found
 
 
 def trf(svc: StandingsService, tournament_id: uuid.UUID, *, trf2026: bool = True) -> str:

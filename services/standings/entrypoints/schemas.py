@@ -8,8 +8,9 @@ import uuid
 from fractions import Fraction
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
+from services.standings.domain.announced import AnnouncedTournament
 from services.standings.domain.arena_standings import ArenaStandings
 from services.standings.domain.bracket import (
     SECTIONS,
@@ -17,17 +18,19 @@ from services.standings.domain.bracket import (
     KnockoutFormat,
     round_name,
     section_title,
+    shape,
 )
-from services.standings.domain.crosstable import Cell, player_rounds, results_against
+from services.standings.domain.crosstable import Cell, player_rounds, results_against, symbol
 from services.standings.domain.history import Edition
-from services.standings.domain.rounds import Correction, Game, Incident, PairedRound, RoundStatus
+from services.standings.domain.listing import Index, Listed, Phase
+from services.standings.domain.rounds import BYE_RESULTS, Correction, Game, Incident, PairedRound, RoundStatus
 from services.standings.domain.snapshot import Snapshot, SnapshotRow, number
 from services.standings.domain.tournament import SYSTEM_NAMES, Tournament, TournamentInfo, is_bracket
 from services.standings.domain.withdrawals import PlayerStatus
 from shared.arena_scoring import ArenaGame
 from shared.authority import Role
 from shared.http.schemas import INT32_MAX
-from shared.scoring import FIDE, Outcome
+from shared.scoring import FIDE, Outcome, side_results
 from shared.vocabulary import BracketFormat, ByeKind, Decision, Ruleset, Section, Seeding, System
 
 Number = int | float
@@ -453,6 +456,109 @@ def _result(g: Game) -> str:
     return _spelled(g.outcome) if g.outcome else ""
 
 
+class PlayerPath(BaseModel):
+    tournament_id: uuid.UUID
+    seed: int = Field(ge=1, le=INT32_MAX, description="the player's start number; not on the roster: 404")
+
+
+class PlayerGameOut(ResultFields):
+    """One of the player's games (each leg with double rounds), or a bye, or a round without a pairing."""
+
+    round: int
+    leg: int
+    board: int | None  # None: a bye or no pairing
+    game_id: uuid.UUID | None
+    label: str | None = None  # a knockout's game: Game 1, Tie-break 1 (15+10), game 2 …
+    colour: Literal["w", "b", ""]  # "" for a bye or no pairing
+    opponent: PlayerOut | None
+    result: str  # from the player's side: 1 ½ 0 + - *, "bye"; "" while open or without a pairing
+    points: Number | None  # what it scored under the ruleset (None while open; a bracket: game points)
+    bye: ByeKind | None = None
+    cancelled: bool = False  # a knockout game its match no longer needed
+
+
+class PlayerPageOut(TournamentFields):
+    """A player's page: who they are, their place and tie-breaks in the table, every game of theirs in
+    the published rounds with opponent, colour and result."""
+
+    player: PlayerOut
+    status_reason: str | None = None
+    rank: int | None  # None: a bracket, or no table yet
+    place: int | None
+    points: Number | None
+    tiebreaks: dict[str, Number | None]  # the ranking tie-breaks, by code, in ranking order
+    shown: dict[str, Number | None]  # shown for information only
+    games: list[PlayerGameOut]
+
+    @classmethod
+    def of(cls, t: Tournament, seed: int) -> PlayerPageOut:
+        if not t.info.is_bracket:
+            t.info.check_table()
+        me = t.player(seed)
+        table = t.snapshot.table
+        row = next((r for r in table.rows if r.seed == seed), None) if table else None
+        return cls(
+            **cls.fields(t.info, t.snapshot),
+            player=_player(t, seed),
+            status_reason=row.status_reason if row else None,
+            rank=row.rank if row else None,
+            place=row.place if row else None,
+            points=row.points if row else None,
+            tiebreaks={c: row.tiebreaks[c] for c in table.tiebreaks} if row and table else {},
+            shown={c: row.shown[c] for c in table.shown} if row and table else {},
+            games=_games_of(t, me.seed),
+        )
+
+
+def _games_of(t: Tournament, seed: int) -> list[PlayerGameOut]:
+    preset = t.info.preset_or_none()
+    scoring = preset.point_system if preset else FIDE
+    out: list[PlayerGameOut] = []
+    for rnd in t.published_rounds():
+        mine = sorted(
+            (g for g in rnd.games if seed in (g.white, g.black)), key=lambda g: (g.leg, g.number or 0)
+        )
+        for g in mine:
+            white = g.white == seed
+            sides, points = (
+                (side_results(g.outcome), scoring.game_points(g.outcome)) if g.outcome else (None, None)
+            )
+            out.append(
+                PlayerGameOut(
+                    round=rnd.number,
+                    leg=g.leg,
+                    board=g.board,
+                    game_id=g.game_id,
+                    label=g.label,
+                    colour="w" if white else "b",
+                    opponent=_player(t, g.black if white else g.white),
+                    result=symbol(sides[0 if white else 1]) if sides else "",
+                    points=number(points[0 if white else 1]) if points else None,
+                    cancelled=g.cancelled,
+                    **PlayerGameOut.fields(g),
+                )
+            )
+        bye = next((b for b in rnd.byes if b.seed == seed), None)
+        if bye is not None:
+            for leg in range(1, t.info.legs + 1):
+                scored = scoring.points(BYE_RESULTS[bye.kind]) if preset else None
+                out.append(
+                    PlayerGameOut(
+                        round=rnd.number, leg=leg, board=None, game_id=None, colour="", opponent=None,
+                        result="bye", points=number(scored), bye=bye.kind,
+                    )
+                )  # fmt: skip
+        elif not mine and not t.info.is_bracket:  # not paired (withdrawn, a late entry's round before)
+            for leg in range(1, t.info.legs + 1):
+                out.append(
+                    PlayerGameOut(
+                        round=rnd.number, leg=leg, board=None, game_id=None, colour="", opponent=None,
+                        result="", points=None,
+                    )
+                )  # fmt: skip
+    return out
+
+
 class StageOut(BaseModel):
     games: int
     time_control: str  # 15+10
@@ -570,6 +676,20 @@ class SectionOut(BaseModel):
     rounds: list[SectionRoundOut]
 
 
+class RoundLayoutOut(BaseModel):
+    section_round: int
+    name: str
+    matches: int  # how many matches the round has, byes included
+
+
+class SectionLayoutOut(BaseModel):
+    """A section of the whole bracket, rounds not yet paired included (computed from its size)."""
+
+    section: Section
+    title: str
+    rounds: list[RoundLayoutOut]
+
+
 class PlacingOut(BaseModel):
     rank: int  # dense: one step per group of players out at the same point
     places: list[int]  # the span shared: [5, 6]
@@ -587,7 +707,8 @@ class BracketOut(TournamentFields):
 
     format: FormatOut | None
     seeding: list[PlayerOut]  # seed 1 first
-    sections: list[SectionOut]
+    sections: list[SectionOut]  # the published rounds' matches
+    layout: list[SectionLayoutOut]  # the whole bracket's shape: the rounds ahead too
     unpublished: list[int]  # rounds paired but not yet published: nothing of them is shown
     champion: PlayerOut | None
     placing: list[PlacingOut] | None  # after the end
@@ -636,11 +757,32 @@ class BracketOut(TournamentFields):
                 for p in t.placing
             ]
         champion = next((p for p in t.placing or [] if p.rank == 1), None)
+        counts = shape(
+            kind,
+            len(t.players),
+            third_place=fmt.third_place if fmt else False,
+            second_final=fmt.second_final if fmt else False,
+        )
+        layout = [
+            SectionLayoutOut(
+                section=section,
+                title=section_title(kind, section),
+                rounds=[
+                    RoundLayoutOut(
+                        section_round=r, name=round_name(kind, section, r, len(t.players)), matches=n
+                    )
+                    for r, n in enumerate(counts[section], start=1)
+                ],
+            )
+            for section in SECTIONS
+            if section in counts
+        ]
         return cls(
             **cls.fields(t.info, t.snapshot),
             format=FormatOut.of(fmt) if fmt else None,
             seeding=[_player(t, p.seed) for p in t.players],
             sections=sections,
+            layout=layout,
             unpublished=[r.number for r in t.rounds_in_order() if not r.published],
             champion=_player(t, champion.seed) if champion else None,
             placing=placing,
@@ -754,4 +896,121 @@ class ArenaOut(BaseModel):
                 for g in sorted(a.running.values(), key=lambda g: (g.started_at, g.id.int))
             ],
             games=out,
+        )
+
+
+# -- the index (docs/standings.md, "Public pages") -------------------------------------------------------
+class IndexQuery(BaseModel):
+    q: str | None = Field(None, max_length=100, description="a part of the name, any case")
+    status: Phase | None = Field(None, description="only this list: running, upcoming or finished")
+
+    @field_validator("q", "status", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        """``?q=&status=`` (the search form sent as it is): no search, every list."""
+        return None if isinstance(value, str) and not value.strip() else value
+
+
+class ListedOut(BaseModel):
+    tournament_id: uuid.UUID
+    name: str
+    status: Phase
+    ruleset: str  # an arena: arena
+    variant: str
+    time_control: str | None  # 3+2; None: an arena that started (its clock is pairing's)
+    starts_at: dt.datetime = Field(description="when it started, or (upcoming) is to start")
+    completed_at: dt.datetime | None
+    players: int = Field(description="entered so far (upcoming), else on the roster")
+    rounds_paired: int
+    rounds_total: int | None
+
+    @classmethod
+    def of(cls, t: Listed) -> ListedOut:
+        return cls(
+            tournament_id=t.id,
+            name=t.name,
+            status=t.phase,
+            ruleset=t.ruleset,
+            variant=t.variant,
+            time_control=t.time_control.label() if t.time_control else None,
+            starts_at=t.starts_at,
+            completed_at=t.completed_at,
+            players=t.players,
+            rounds_paired=t.rounds_paired,
+            rounds_total=t.rounds_total,
+        )
+
+
+class IndexOut(BaseModel):
+    """Every tournament whose name contains ``q``: the running ones (latest start first), the upcoming
+    ones (soonest first), the finished ones (latest end first); each list at most ``limit`` long."""
+
+    q: str | None
+    limit: int
+    running: list[ListedOut]
+    upcoming: list[ListedOut]
+    finished: list[ListedOut]
+
+    @classmethod
+    def of(cls, index: Index, query: IndexQuery) -> IndexOut:
+        def listed(phase: Phase, items: tuple[Listed, ...]) -> list[ListedOut]:
+            return [ListedOut.of(t) for t in items] if query.status in (None, phase) else []
+
+        return cls(
+            q=query.q,
+            limit=index.limit,
+            running=listed(Phase.RUNNING, index.running),
+            upcoming=listed(Phase.UPCOMING, index.upcoming),
+            finished=listed(Phase.FINISHED, index.finished),
+        )
+
+
+class EntrantOut(BaseModel):
+    player_id: uuid.UUID
+    name: str
+    rating: int | None
+    title: str | None
+    federation: str | None
+
+
+class AnnouncedOut(BaseModel):
+    """A tournament announced before its start: what it is, when it starts, who has entered so far."""
+
+    tournament_id: uuid.UUID
+    name: str
+    ruleset: str
+    variant: str
+    time_control: str
+    rated: bool
+    starts_at: dt.datetime
+    seats: int
+    arena: bool
+    started: bool
+    cancelled: str | None  # why, once cancelled
+    entries: list[EntrantOut]  # by rating, unrated last
+
+    @classmethod
+    def of(cls, a: AnnouncedTournament) -> AnnouncedOut:
+        return cls(
+            tournament_id=a.id,
+            name=a.name,
+            ruleset=a.ruleset.value,
+            variant=a.variant,
+            time_control=a.time_control.label(),
+            rated=a.rated,
+            starts_at=a.starts_at,
+            seats=a.seats,
+            arena=a.arena,
+            started=a.started,
+            cancelled=a.cancelled,
+            entries=[
+                EntrantOut(
+                    player_id=e.player_id,
+                    name=e.name,
+                    rating=e.rating,
+                    title=e.title,
+                    federation=e.federation,
+                )
+                for e in a.by_rating()
+            ],
         )

@@ -7,6 +7,7 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
+from services.standings.domain.announced import AnnouncedTournament, Entrant
 from services.standings.domain.arena_standings import ArenaPlayer, RunningGame
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
@@ -205,3 +206,45 @@ class RecordArenaGame:
 
     arena_id: uuid.UUID
     game: ArenaGame
+
+
+# -- tournaments announced before their start (the index) -----------------------------------------------
+@dataclass(frozen=True)
+class RecordAnnouncement:
+    """``tournament.scheduled``: a tournament with a start time, upcoming until it starts."""
+
+    tournament: AnnouncedTournament
+
+
+@dataclass(frozen=True)
+class RecordEntry:
+    """``player.joined`` before the start: an entry of an announced tournament."""
+
+    tournament_id: uuid.UUID
+    entrant: Entrant
+
+
+@dataclass(frozen=True)
+class RecordLeaving:
+    """``player.left``: an entry withdrawn before the start."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class RecordStart:
+    """``tournament.started``: no longer upcoming (its own projection shows it from now on)."""
+
+    tournament_id: uuid.UUID
+
+
+@dataclass(frozen=True)
+class RecordCancellation:
+    """``tournament.cancelled``: it will not be played."""
+
+    tournament_id: uuid.UUID
+    detail: str
+
+
+AnnouncementNews = RecordAnnouncement | RecordEntry | RecordLeaving | RecordStart | RecordCancellation

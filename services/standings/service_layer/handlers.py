@@ -22,18 +22,23 @@ from services.standings.domain.arena_standings import ArenaStandings
 from services.standings.domain.tournament import Tournament
 from services.standings.service_layer.commands import (
     AddPlayer,
+    AnnouncementNews,
     CancelGame,
     CompleteTournament,
     CorrectResult,
     PublishRound,
+    RecordAnnouncement,
     RecordArena,
     RecordArenaEntry,
     RecordArenaGame,
     RecordArenaPairing,
     RecordDecision,
+    RecordEntry,
+    RecordLeaving,
     RecordPairing,
     RecordPenalty,
     RecordResult,
+    RecordStart,
     RecordTournament,
     RecordWithdrawal,
     ResetTournament,
@@ -76,6 +81,30 @@ class Handlers:
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
+
+    # -- tournaments announced before their start (the index) ------------------------------------------
+    def record_announcement(self, cmd: AnnouncementNews | None, uow: StandingsUnitOfWork) -> None:
+        """The announcements queue, in the order registration published it: a tournament scheduled,
+        its entries, its start or cancellation. News of a tournament never announced (a knockout draft,
+        a ``fide-rapid`` or ``group-playoff`` event: they have no start time) changes nothing."""
+        if cmd is None:
+            return
+        if isinstance(cmd, RecordAnnouncement):
+            if uow.announced.get(cmd.tournament.id) is None:
+                uow.announced.add(cmd.tournament)
+            return
+        found = uow.announced.get(cmd.tournament_id, lock=True)
+        if found is None:
+            return
+        if isinstance(cmd, RecordEntry):
+            found.enter(cmd.entrant)
+        elif isinstance(cmd, RecordLeaving):
+            found.leave(cmd.player_id)
+        elif isinstance(cmd, RecordStart):
+            found.start()
+        else:
+            found.cancel(cmd.detail)
+        uow.announced.save(found)
 
     # -- arenas (docs/arena.md) --------------------------------------------------------------------
     def record_arena(

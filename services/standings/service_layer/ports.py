@@ -7,7 +7,9 @@ from __future__ import annotations
 import uuid
 from typing import Protocol
 
+from services.standings.domain.announced import AnnouncedTournament
 from services.standings.domain.arena_standings import ArenaStandings
+from services.standings.domain.listing import Index
 from services.standings.domain.snapshot import Snapshot
 from services.standings.domain.tournament import Tournament, TournamentInfo
 from shared.messagebus import UnitOfWork
@@ -32,11 +34,21 @@ class ArenaRepository(Protocol):
     def save(self, arena: ArenaStandings) -> None: ...
 
 
+class AnnouncedRepository(Protocol):
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> AnnouncedTournament | None:
+        """A tournament announced before its start, or None (never announced here)."""
+
+    def add(self, announced: AnnouncedTournament) -> None: ...
+    def save(self, announced: AnnouncedTournament) -> None: ...
+
+
 class StandingsUnitOfWork(UnitOfWork, Protocol):
     @property
     def tournaments(self) -> TournamentRepository: ...
     @property
     def arenas(self) -> ArenaRepository: ...
+    @property
+    def announced(self) -> AnnouncedRepository: ...
 
 
 class TournamentViews(Protocol):
@@ -50,3 +62,9 @@ class TournamentViews(Protocol):
 
     def arena(self, arena_id: uuid.UUID) -> ArenaStandings | None:
         """An arena's standings as last saved."""
+
+    def announced(self, tournament_id: uuid.UUID) -> AnnouncedTournament | None:
+        """A tournament announced before its start, as last saved."""
+
+    def index(self, query: str | None, limit: int) -> Index:
+        """The tournaments whose name contains ``query`` (any case): running, upcoming, finished."""

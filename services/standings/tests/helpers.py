@@ -147,6 +147,7 @@ class Story:
         ruleset: str = "platform",
         names: Sequence[str] | None = None,
         send: Callable[[StandingsService, Any], events.Envelope] = deliver,
+        name: str = "Sunday blitz",
     ) -> None:
         self.svc = svc
         self.send = send
@@ -159,7 +160,7 @@ class Story:
         self.started = events.TournamentStarted(
             tournament_id=self.id,
             organiser_id=self.organiser,
-            name="Sunday blitz",
+            name=name,
             started_at=NOW,
             settings=events.TournamentSettings(
                 ruleset=ruleset,
@@ -333,20 +334,24 @@ class KnockoutStory:
         names: Sequence[str] | None = None,
         third_place: bool = True,
         send: Callable[[StandingsService, Any], events.Envelope] = deliver,
+        fmt: str = "knockout",
+        rounds: int = 3,
+        name: str = "Club knockout",
     ) -> None:
         self.svc, self.send = svc, send
+        self.system, self.total_rounds = fmt, rounds
         self.id, self.organiser = uuid.uuid4(), uuid.uuid4()
         self.player_ids = {seed: uuid.uuid4() for seed in range(1, players + 1)}
         self.started = events.TournamentStarted(
             tournament_id=self.id,
             organiser_id=self.organiser,
-            name="Club knockout",
+            name=name,
             started_at=NOW,
             settings=events.TournamentSettings(
-                ruleset="knockout",
+                ruleset="double-knockout" if fmt == "double_knockout" else "knockout",
                 time_control=TC,
                 knockout=events.KnockoutSettings(
-                    format="knockout",
+                    format=fmt,
                     games_per_match=2,
                     seeding="rating",
                     third_place=third_place,
@@ -524,8 +529,8 @@ class KnockoutStory:
             tournament_id=self.id,
             organiser_id=self.organiser,
             round=number,
-            total_rounds=3,
-            system="knockout",
+            total_rounds=self.total_rounds,
+            system=self.system,
             games=games,
             byes=[events.Bye(player_id=self.player_ids[seed]) for _, seed in byes],
             time_control=TC,
@@ -672,6 +677,53 @@ def six_player_knockout(svc: StandingsService, *, names=None, upto: int = 3, sen
     k.decide(3, "third_place:1:1", 2)
     k.complete(SIX_PLAYER_PLACING)
     return k
+
+
+class Announcement:
+    """A tournament registration announces before its start (``tournament.scheduled``), its entries
+    coming and going (``player.joined``, ``player.left``), then its start or cancellation."""
+
+    def __init__(
+        self, svc: StandingsService, name: str, *, hours: int = 24, seats: int = 20, arena: bool = False
+    ) -> None:
+        self.svc = svc
+        self.id, self.organiser = uuid.uuid4(), uuid.uuid4()
+        self.scheduled = events.TournamentScheduled(
+            tournament_id=self.id,
+            organiser_id=self.organiser,
+            name=name,
+            starts_at=NOW + dt.timedelta(hours=hours),
+            seats=seats,
+            minimum=4,
+            settings=events.TournamentSettings(
+                time_control=events.TimeControl(base_seconds=300, increment_seconds=3),
+                arena=events.ArenaSettings(duration_minutes=60) if arena else None,
+            ),
+        )
+        deliver(svc, self.scheduled)
+        self.players: dict[str, uuid.UUID] = {}
+
+    def join(self, name: str, rating: int | None = None, profile: events.PlayerProfile | None = None) -> None:
+        self.players[name] = uuid.uuid4()
+        deliver(
+            self.svc,
+            events.PlayerJoined(
+                tournament_id=self.id, player_id=self.players[name], name=name, rating=rating, profile=profile
+            ),
+        )
+
+    def leave(self, name: str) -> None:
+        deliver(self.svc, events.PlayerLeft(tournament_id=self.id, player_id=self.players[name]))
+
+    def cancel(self) -> None:
+        deliver(
+            self.svc,
+            events.TournamentCancelled(
+                tournament_id=self.id,
+                reason="too_few_players",
+                detail="too few players: 2 present, at least 4 needed",
+            ),
+        )
 
 
 # -- the tournaments worked out by hand -----------------------------------------------------------------

@@ -6,6 +6,7 @@ are the same everywhere."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import uuid
 from collections.abc import Iterator
@@ -20,6 +21,7 @@ from services.standings.adapters.memory import MemoryStandingsUnitOfWork, tourna
 from services.standings.adapters.table_cache import TableCache
 from services.standings.adapters.unit_of_work import SqlStandingsUnitOfWork
 from services.standings.bootstrap import MIGRATIONS
+from services.standings.domain.announced import AnnouncedTournament, Entrant
 from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.errors import TournamentExists
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
@@ -48,11 +50,12 @@ class Backend:
             self.cache = TableCache(8)
         else:
             self.table = tournaments_table()
+            self.announced: dict[uuid.UUID, AnnouncedTournament] = {}
             self.envelopes: list[events.Envelope] = []
 
     def uow(self) -> Any:
         if self.kind == "memory":
-            uow = MemoryStandingsUnitOfWork(self.table)
+            uow = MemoryStandingsUnitOfWork(self.table, announced=self.announced)
             uow.published = self.envelopes
             return uow
         return SqlStandingsUnitOfWork(
@@ -630,3 +633,47 @@ def test_a_fide_rapid_events_profiles_late_entries_and_penalties_read_back(backe
     rows = {r.seed: r for r in again.snapshot.table.rows}
     assert (rows[1].title, rows[1].federation, rows[1].fide_id) == ("IM", "SUI", 1_300_001)
     assert rows[5].points == 0  # two half-point byes, counted once their rounds are finished (no result yet)
+
+
+def test_an_announced_tournament_and_its_entries_read_back(backend: Backend) -> None:
+    announced = AnnouncedTournament(
+        id=uuid.uuid4(),
+        name="Autumn open",
+        starts_at=LATER,
+        ruleset=Ruleset.PLATFORM,
+        variant="chess960",
+        time_control=TimeControl(300, 3),
+        rated=False,
+        seats=16,
+    )
+    with backend.uow() as uow:
+        uow.announced.add(announced)
+        uow.commit()
+    ann, bob = uuid.uuid4(), uuid.uuid4()
+    with backend.uow() as uow:
+        found = uow.announced.get(announced.id, lock=True)
+        found.enter(Entrant(ann, "Ann", 1900))
+        found.enter(Entrant(bob, "Bob", None, "FM", "SUI"))
+        uow.announced.save(found)
+        uow.commit()
+    with backend.uow() as uow:
+        found = uow.announced.get(announced.id)
+        assert found == dataclasses.replace(
+            announced, entries={ann: Entrant(ann, "Ann", 1900), bob: Entrant(bob, "Bob", None, "FM", "SUI")}
+        )
+        assert [e.name for e in found.by_rating()] == ["Ann", "Bob"]
+        found.leave(ann)
+        found.cancel("cancelled by the organiser")
+        uow.announced.save(found)
+        uow.commit()
+    with backend.uow() as uow:
+        found = uow.announced.get(announced.id)
+        assert (list(found.entries), found.cancelled, found.upcoming) == (
+            [bob],
+            "cancelled by the organiser",
+            False,
+        )
+        found.enter(Entrant(ann, "Ann", 1900))  # cancelled: nothing changes any more
+        assert not found.take_changes()
+        assert uow.announced.get(uuid.uuid4()) is None
+    assert backend.published() == []  # nothing of it goes on the bus

@@ -267,6 +267,7 @@ def test_openapi_documents_the_json_api_only(client):
         "/tournaments/{tournament_id}/csv",
         "/tournaments/{tournament_id}/pairings.csv",
         "/tournaments/{tournament_id}/pairings.pdf",
+        "/tournaments/{tournament_id}/players/{seed}",
         "/tournaments/{tournament_id}/rounds/{number}",
         "/tournaments/{tournament_id}/rounds/{number}/pairings.csv",
         "/tournaments/{tournament_id}/rounds/{number}/pairings.pdf",
@@ -357,7 +358,8 @@ def test_a_zero_point_bye_on_request_in_the_round(client, svc):
         (3, "pairing_allocated", 2),
     ]
     html = client.get(f"/t/{story.id}/rounds/2").get_data(as_text=True)
-    assert "Zero-point bye (requested): Player 2 (2), 0 points" in html
+    link = f'<a href="/t/{story.id}/players/2">Player 2</a>'
+    assert f"Zero-point bye (requested): {link} (2), 0 points" in html
     cell = next(r for r in client.get(f"/tournaments/{story.id}/crosstable").json["rows"] if r["seed"] == 2)[
         "rounds"
     ][1]

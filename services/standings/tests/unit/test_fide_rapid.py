@@ -126,7 +126,8 @@ def test_the_rows_carry_the_profiles(client, event):
     assert (rows[5]["title"], rows[5]["federation"], rows[5]["fide_id"]) == (None, "FRA", 1_300_005)
     assert rows[10]["fide_id"] == 1_300_010 and rows[10]["rating"] == 2000  # the late entry's
     page = client.get(f"/t/{event.id}").get_data(as_text=True)
-    assert '<span class="title">GM</span> Player 1' in page and "1300001" in page and ">GER<" in page
+    link = f'<a href="/t/{event.id}/players/1">Player 1</a>'
+    assert f'<span class="title">GM</span> {link}' in page and "1300001" in page and ">GER<" in page
 
 
 def test_a_late_entry_scores_its_missed_rounds_as_the_settings_say(client, event):
@@ -135,8 +136,9 @@ def test_a_late_entry_scores_its_missed_rounds_as_the_settings_say(client, event
         late = [b for b in byes if b["late"]]
         assert [(b["player"]["seed"], b["kind"], b["points"]) for b in late] == [(10, "zero_point", 0)]
     page = client.get(f"/t/{event.id}/rounds/2").get_data(as_text=True)
-    assert "Zero-point bye (late entry): Player 10 (10)" in page
-    assert "Zero-point bye (requested): Player 9 (9)" in page
+    players = f"/t/{event.id}/players"
+    assert f'Zero-point bye (late entry): <a href="{players}/10">Player 10</a> (10)' in page
+    assert f'Zero-point bye (requested): <a href="{players}/9">Player 9</a> (9)' in page
 
 
 def test_a_half_point_late_entry_bye(svc, client):

@@ -38,7 +38,6 @@ from services.standings.entrypoints.schemas import (
     MatchOut,
     PlayerOut,
     ResultFields,
-    RoundOut,
     TournamentFields,
 )
 from shared.http.problems import PROBLEM_JSON, Problem, problem_response
@@ -119,6 +118,8 @@ def printed(svc: StandingsService, tournament_id: uuid.UUID, what: str, number: 
     rounds = queries.pairing_rounds(svc, tournament_id, number)
     head = rounds[0] if number is not None else queries.standings(svc, tournament_id)
     return render_template("print_pairings.html", t=head, rounds=rounds)
+
+
 @dataclass(frozen=True)
 class TreeRound:
     """A column of the drawn bracket: the round's matches in bracket order, ``None`` where a match is

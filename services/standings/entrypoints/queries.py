@@ -59,6 +59,7 @@ def pairing_rounds(
         return [round_(svc, tournament_id, number)]
     return [round_(svc, tournament_id, r.number) for r in standings(svc, tournament_id).rounds]
 
+
 def player(svc: StandingsService, tournament_id: uuid.UUID, seed: int) -> PlayerPageOut:
     t = _tournament(svc, tournament_id)
     if seed not in {p.seed for p in t.players}:

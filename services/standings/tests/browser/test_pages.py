@@ -605,7 +605,7 @@ def test_the_downloads_on_the_standings(site, page):
     with page.expect_download() as pdf:
         page.locator("#downloads-pdf").get_by_role("link", name="standings").click()
     assert pdf.value.suggested_filename == f"{site.robin.id}-standings.pdf"
-    assert open(pdf.value.path(), "rb").read(5) == b"%PDF-"
+    assert pdf.value.path().read_bytes()[:5] == b"%PDF-"
     with page.expect_download() as crosstable:
         page.locator("#downloads-csv").get_by_role("link", name="crosstable").click()
     assert crosstable.value.suggested_filename == f"{site.robin.id}-crosstable.csv"

@@ -35,6 +35,9 @@ class Subscription:
     routing_keys: tuple[str, ...]
     handler: Handler
     batch_handler: BatchHandler | None = None
+    retired_keys: tuple[str, ...] = ()
+    """Bindings an earlier release made and this one removes when it declares the queue (a queue whose
+    events another queue took over keeps being consumed, bound to nothing, until it is empty)."""
 
 
 @dataclass(frozen=True)

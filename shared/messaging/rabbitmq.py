@@ -402,6 +402,8 @@ def _declare_queues(channel: BlockingChannel, subscriptions: Sequence[Subscripti
         )
         for key in sub.routing_keys:
             channel.queue_bind(sub.queue, EXCHANGE, routing_key=key)
+        for key in sub.retired_keys:  # RabbitMQ unbinds what is not bound without an error
+            channel.queue_unbind(sub.queue, EXCHANGE, routing_key=key)
         channel.queue_declare(
             f"{sub.queue}.later",
             durable=True,

@@ -383,3 +383,11 @@ def playing(event: events.Event) -> commands.RecordPlaying:
     assert isinstance(event, events.GameStarted | events.GameFinished)
     started = isinstance(event, events.GameStarted)
     return commands.RecordPlaying(event.game_id, (event.white, event.black), started)
+
+
+def game(event: events.Event) -> commands.RecordPlaying | commands.GameOver:
+    """The games' queue: ``game.started`` (the players' in-game marker) and ``game.finished`` (the marker
+    goes and the result is recorded), in the order clocks published them."""
+    if isinstance(event, events.GameStarted):
+        return playing(event)
+    return commands.GameOver(result(event), playing(event))

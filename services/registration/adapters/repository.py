@@ -303,7 +303,11 @@ class RatingRepository:
 @functools.cache
 def _hear_once(dialect: str) -> sa.Executable:
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    return insert(rated_games).on_conflict_do_nothing(index_elements=["game_id"]).returning(rated_games.c.game_id)
+    return (
+        insert(rated_games)
+        .on_conflict_do_nothing(index_elements=["game_id"])
+        .returning(rated_games.c.game_id)
+    )
 
 
 _INVITE = sa.select(invite_links).where(invite_links.c.token == sa.bindparam("token"))

@@ -59,6 +59,7 @@ def terms_key(variant: str, tc: TimeControl) -> str:
     """The rating key of a variant at a time control."""
     return rating_key(variant, speed_of(tc.base_seconds, tc.increment_seconds, tc.days_per_move))
 
+
 SEATS = (4, 200)
 ARENA_MINUTES = (10, 480)  # an arena runs 10 minutes to 8 hours (RULES.md §3)
 ARENA_SEATS = 10_000  # an arena has no field to fill: as many as the pool holds

@@ -112,6 +112,12 @@ def event_subscription(
     return Subscription(queue, routing_keys, on_message, on_batch)
 
 
+def rebound(subscription: Subscription, *, retired: tuple[str, ...]) -> Subscription:
+    """A queue bound to fewer keys than an earlier release bound it to: those (``retired``) are removed
+    when it is declared."""
+    return dataclasses.replace(subscription, retired_keys=retired)
+
+
 def retired(subscription: Subscription) -> Subscription:
     """A queue whose events another queue took over: still consumed, to drain what it held when the
     release that retired it was deployed, but bound to nothing (its former bindings are removed when it

@@ -24,7 +24,7 @@ from services.pairing.service_layer.handlers import Handlers
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared import metrics
 from shared.composition import plumbing
-from shared.messagebus import MessageBus, event_subscription, retired
+from shared.messagebus import MessageBus, event_subscription, rebound, retired
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
 from shared.openings import OpeningTable
@@ -111,12 +111,15 @@ def subscriptions(
             uow_factory,
             translate=wire.arbiter,
         ),
-        event_subscription(
-            "pairing.arena",
-            ("tournament.started", "player.joined", "player.paused", "player.left"),
-            handlers.on_arena,
-            uow_factory,
-            translate=wire.arena,
+        rebound(  # one queue, in order: an arena's start and its entries
+            event_subscription(
+                "pairing.arena",
+                ("tournament.started.arena", "player.joined.arena", "player.paused", "player.left.arena"),
+                handlers.on_arena,
+                uow_factory,
+                translate=wire.arena,
+            ),
+            retired=("tournament.started", "player.joined", "player.left"),  # before the qualifiers
         ),
         retired(  # the games' markers before pairing.game_finished took them over: drained, unbound
             event_subscription(

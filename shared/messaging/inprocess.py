@@ -10,7 +10,7 @@ import threading
 from collections import deque
 from collections.abc import Sequence
 
-from shared.events import Envelope
+from shared.events import Envelope, bindings
 from shared.messaging.delivery import Patience, deliver_batch
 from shared.messaging.port import MAX_LATER, DeadLetter, Report, StoredEvent, Subscription, no_report
 
@@ -54,7 +54,7 @@ class InProcessBroker:
     def declare(self, subscriptions: Sequence[Subscription]) -> None:
         with self._lock:
             for sub in subscriptions:
-                self._bindings[sub.queue] = sub.routing_keys
+                self._bindings[sub.queue] = bindings(sub.routing_keys)
                 if sub.queue not in self._queues:
                     self._queues[sub.queue] = deque()
                     self._later[sub.queue] = []

@@ -742,12 +742,12 @@ class Tournament(Aggregate):
             if not entry.paused:
                 entry.paused = True
                 self._roster.change(entry)
-            self.record(PlayerLeft(tournament_id=self.id, player_id=player_id))
+            self.record(PlayerLeft(tournament_id=self.id, player_id=player_id, arena=self.is_arena))
             return
         self.entries = [e for e in self.entries if e.player_id != player_id]
         self._roster.remove(player_id)
         if entry.confirmed:  # an entry never confirmed was never announced
-            self.record(PlayerLeft(tournament_id=self.id, player_id=player_id))
+            self.record(PlayerLeft(tournament_id=self.id, player_id=player_id, arena=self.is_arena))
 
     def pause(self, player_id: uuid.UUID, *, now: dt.datetime) -> Entry:
         """An arena's player pauses (RULES.md §3): out of the waiting pool until they join again, with
@@ -781,6 +781,7 @@ class Tournament(Aggregate):
                 profile=entry.profile,
                 late=entry.from_round is not None,
                 from_round=entry.from_round,
+                arena=self.is_arena,
             )
         )
 

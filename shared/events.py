@@ -119,11 +119,13 @@ QUALIFIERS: dict[str, tuple[str, ...]] = {
     "tournament.started": ("arena",),
     "player.joined": ("arena",),
     "player.left": ("arena",),
+    "game.finished": ("decided",),
 }
 """Event types published under ``<type>.<qualifier>`` when a message is one only some queues want: an
 arena's start and entries go as ``tournament.started.arena``, ``player.joined.arena``,
-``player.left.arena``, so that the arena queues bind those alone. A queue bound to the bare type hears
-them all (:func:`bindings`)."""
+``player.left.arena``, so that the arena queues bind those alone; a result someone entered (a
+``game.finished`` with a ``decision``) as ``game.finished.decided``, for the audit log. A queue bound to
+the bare type hears them all (:func:`bindings`)."""
 
 
 def bindings(routing_keys: tuple[str, ...]) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from shared.messaging.delivery import Patience, deliver_batch
 from shared.messaging.port import MAX_LATER, DeadLetter, Report, StoredEvent, Subscription, no_report
 
 
-def _matches(pattern: str, key: str) -> bool:
+def topic_matches(pattern: str, key: str) -> bool:
     """AMQP topic matching: ``*`` one word, ``#`` zero or more words."""
     p_words, k_words = pattern.split("."), key.split(".")
 
@@ -78,7 +78,7 @@ class InProcessBroker:
 
     def _route(self, key: str, body: bytes) -> None:
         for queue, patterns in self._bindings.items():
-            if any(_matches(p, key) for p in patterns):
+            if any(topic_matches(p, key) for p in patterns):
                 self._queues[queue].append((body, 0))
 
     def consume(

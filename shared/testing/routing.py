@@ -6,6 +6,7 @@ import uuid
 
 from shared.events import (
     Envelope,
+    GameFinished,
     PlayerJoined,
     PlayerLeft,
     TournamentScheduled,
@@ -30,3 +31,11 @@ class AsRegistration:
         if isinstance(event, PlayerJoined | PlayerLeft) and event.tournament_id in self.arenas:
             return envelope.qualified("arena")
         return envelope
+
+
+def as_clocks(envelope: Envelope) -> Envelope:
+    """Qualified as clocks publishes it: a ``game.finished`` someone entered as ``game.finished.decided``."""
+    event = payload_of(envelope)
+    if isinstance(event, GameFinished) and event.decision is not None:
+        return envelope.qualified("decided")
+    return envelope

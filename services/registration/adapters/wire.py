@@ -283,7 +283,7 @@ def absence_unexcused(event: events.Event) -> commands.WithdrawAbsentPlayer:
 
 
 AUDITED = (
-    "game.finished",
+    "game.finished.decided",  # a result someone entered (a played-out one is no decision)
     "game.result_corrected",
     "game.colours_swapped",
     "bye.requested",

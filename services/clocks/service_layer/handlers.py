@@ -41,6 +41,10 @@ def _get(uow: ClocksUnitOfWork, game_id: uuid.UUID) -> Game:
     return game
 
 
+LOT = "lot"
+"""The reason of a result drawn by the organiser's lot (4T1 §4(10))."""
+
+
 class Known:
     """A tournament as this unit of work knows it, read the first time a handler asks."""
 
@@ -429,6 +433,22 @@ class Handlers:
                 matches.append(game.match_id)
         for match_id in dict.fromkeys(matches):
             _play_on(uow, known, match_id, now)
+
+    def decide_by_lot(self, cmd: commands.DecideByLot | None, uow: ClocksUnitOfWork) -> None:
+        """An overdue group-playoff game decided by the organiser's recorded lot (pairing drew it and
+        announced the result): the game ends with it, reason ``lot``, decided by the organiser. A game
+        that ended meanwhile (on time, by a result) keeps its result. Other announcements: nothing."""
+        if cmd is None:
+            return
+        game = uow.games.get(cmd.game_id, lock=True)
+        if game is None:
+            raise NotReady(f"game {cmd.game_id} of the lot is not created here yet")
+        if game.finished:
+            log.warning("game %s ended before its lot (seed %s) came: its result stands", game.id, cmd.seed)
+            return
+        now = self.clock.now()
+        game.report_result(cmd.outcome, LOT, now, decision=cmd.decision)
+        _save(uow, game, now)
 
     def correct_result(self, cmd: commands.CorrectResult, uow: ClocksUnitOfWork) -> None:
         """Pairing corrected a finished game: its outcome changes, the old one is kept with the decision.

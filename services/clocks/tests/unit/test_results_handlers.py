@@ -537,3 +537,39 @@ def test_what_is_known_of_a_tournament_survives_its_reset(svc):
     announce(svc, reset(m.tid, m.organiser))
     announce(svc, m.paired())
     assert finished(svc)[str(m.games[0].game_id)].reason == "withdrawal"
+
+
+def game_lot(pairing, game: events.PairedGame, outcome: Outcome, seconds: float = 0) -> Envelope:
+    event = events.GroupPlayoffAnnounced(
+        tournament_id=pairing.tournament_id,
+        kind="game-lot",
+        at=at(seconds),
+        phase=1,
+        players=[game.white, game.black],
+        seed="die",
+        drawn_by=str(pairing.organiser_id),
+        game_id=game.game_id,
+        result=outcome,
+    )
+    return wrap(event, pairing.tournament_id)
+
+
+def test_an_overdue_game_ends_with_the_organisers_lot_once(svc, clock):
+    pairing = a_round(2)
+    announce(svc, pairing)
+    one, two = pairing.games
+    clock.advance(7)
+    envelope = game_lot(pairing, one, Outcome.WHITE_WIN, seconds=7)
+    announce(svc, envelope)
+    announce(svc, envelope)  # redelivered: nothing twice
+    other = events.GroupPlayoffAnnounced(
+        tournament_id=pairing.tournament_id, kind="deadline", at=at(0), phase=1
+    )
+    announce(svc, wrap(other, pairing.tournament_id))  # the page's: nothing here
+    report(svc, two, Outcome.BLACK_WIN, Actor(two.white))
+    announce(svc, game_lot(pairing, two, Outcome.WHITE_WIN))  # ended before its lot came: it stands
+    done = finished(svc)
+    lot = done[str(one.game_id)]
+    assert (lot.outcome, lot.reason, lot.finished_at) == (Outcome.WHITE_WIN, "lot", at(7))
+    assert lot.decision == decision(pairing.organiser_id, Role.ORGANISER, 7, "drawn by lot, seed die")
+    assert done[str(two.game_id)].outcome is Outcome.BLACK_WIN and len(done) == 2

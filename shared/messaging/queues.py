@@ -51,6 +51,7 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "standings.match_decided",
         "standings.tournament_completed",
         "standings.arena",
+        "standings.group_playoff",
     ),
 }
 

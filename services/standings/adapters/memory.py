@@ -8,9 +8,11 @@ import uuid
 from collections.abc import Iterable
 
 from services.standings.adapters.arena_repository import MemoryArenaStandings
+from services.standings.adapters.group_playoff_pages import MemoryGroupPlayoffPages
 from services.standings.adapters.wire import wire
 from services.standings.domain.arena_standings import ArenaStandings
 from services.standings.domain.errors import TournamentExists
+from services.standings.domain.group_playoff_page import GroupPlayoffPage
 from services.standings.domain.tournament import Tournament
 from shared.aggregate import Tracking
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
@@ -37,18 +39,22 @@ class MemoryStandingsUnitOfWork(MemoryUnitOfWork):
 
     tournaments: MemoryTournamentRepository
     arenas: MemoryArenaStandings
+    group_playoffs: MemoryGroupPlayoffPages
 
     def __init__(
         self,
         table: MemoryTable[uuid.UUID, Tournament] | None = None,
         arenas: dict[uuid.UUID, ArenaStandings] | None = None,
+        pages: dict[uuid.UUID, GroupPlayoffPage] | None = None,
     ) -> None:
         super().__init__(wire, [table if table is not None else tournaments_table()])
         self.arena_store = {} if arenas is None else arenas  # not rolled back: the arena tests commit
+        self.page_store = {} if pages is None else pages  # the same
 
     def start(self) -> None:
         self.tournaments = MemoryTournamentRepository(self.tables[0])
         self.arenas = MemoryArenaStandings(self.arena_store)
+        self.group_playoffs = MemoryGroupPlayoffPages(self.page_store)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.arenas)  # type: ignore[return-value]
+        return (self.tournaments, self.arenas, self.group_playoffs)  # type: ignore[return-value]

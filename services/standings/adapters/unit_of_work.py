@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from services.standings.adapters.arena_repository import SqlArenaStandings
+from services.standings.adapters.group_playoff_pages import SqlGroupPlayoffPages
 from services.standings.adapters.repository import SqlTournamentRepository
 from services.standings.adapters.table_cache import TableCache
 from services.standings.adapters.wire import wire
@@ -21,6 +22,7 @@ from shared.unit_of_work import SqlUnitOfWork
 class SqlStandingsUnitOfWork(SqlUnitOfWork):
     tournaments: SqlTournamentRepository
     arenas: SqlArenaStandings
+    group_playoffs: SqlGroupPlayoffPages
 
     def __init__(
         self,
@@ -40,9 +42,10 @@ class SqlStandingsUnitOfWork(SqlUnitOfWork):
     def start(self) -> None:
         self.tournaments = SqlTournamentRepository(self.session, self.tables)
         self.arenas = SqlArenaStandings(self.session)
+        self.group_playoffs = SqlGroupPlayoffPages(self.session)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.arenas)  # type: ignore[return-value]
+        return (self.tournaments, self.arenas, self.group_playoffs)  # type: ignore[return-value]
 
     def restore(self, state: object) -> None:
         """A savepoint was rolled back: the tournaments this unit holds may have been changed by it

@@ -8,6 +8,7 @@ import uuid
 from typing import Protocol
 
 from services.standings.domain.arena_standings import ArenaStandings
+from services.standings.domain.group_playoff_page import GroupPlayoffPage
 from services.standings.domain.snapshot import Snapshot
 from services.standings.domain.tournament import Tournament, TournamentInfo
 from shared.messagebus import UnitOfWork
@@ -32,11 +33,21 @@ class ArenaRepository(Protocol):
     def save(self, arena: ArenaStandings) -> None: ...
 
 
+class GroupPlayoffPages(Protocol):
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> GroupPlayoffPage | None:
+        """A group-playoff event's page, or None; ``lock`` serialises its changes."""
+
+    def add(self, page: GroupPlayoffPage) -> None: ...
+    def save(self, page: GroupPlayoffPage) -> None: ...
+
+
 class StandingsUnitOfWork(UnitOfWork, Protocol):
     @property
     def tournaments(self) -> TournamentRepository: ...
     @property
     def arenas(self) -> ArenaRepository: ...
+    @property
+    def group_playoffs(self) -> GroupPlayoffPages: ...
 
 
 class TournamentViews(Protocol):
@@ -50,3 +61,6 @@ class TournamentViews(Protocol):
 
     def arena(self, arena_id: uuid.UUID) -> ArenaStandings | None:
         """An arena's standings as last saved."""
+
+    def group_playoff(self, tournament_id: uuid.UUID) -> GroupPlayoffPage | None:
+        """A group-playoff event's page as last saved."""

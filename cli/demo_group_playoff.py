@@ -94,6 +94,7 @@ class GroupPlayoffDemo:
     plies: dict[str, int] = field(default_factory=dict)  # game id → plies it lasts
     announced: list[Any] = field(default_factory=list)
     pages: dict[str, Any] = field(default_factory=dict)  # the event's pages at the end (pairing, standings)
+    tournament_id: str = ""
 
     def _id(self) -> str:
         """An account id drawn from the simulation's generator: the same run for a seed (the groups'
@@ -105,7 +106,7 @@ class GroupPlayoffDemo:
 
         stack = EmbeddedStack.create(workdir, start=dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC))
         try:
-            return self._run(stack)
+            return self.play(stack)
         finally:
             stack.close()
 
@@ -114,7 +115,8 @@ class GroupPlayoffDemo:
             self.console.print(text)
 
     # -- the event ------------------------------------------------------------------------------
-    def _run(self, stack: Any) -> dict[str, Any]:
+    def play(self, stack: Any) -> dict[str, Any]:
+        """The whole event on ``stack`` (left open: its pages can still be read); the ``--json`` document."""
         from cli.embedded import ApiError
 
         reg, pairing = stack.api["registration"], stack.api["pairing"]
@@ -135,7 +137,7 @@ class GroupPlayoffDemo:
             },
             org,
         )
-        tid = event["id"]
+        tid = self.tournament_id = event["id"]
         self.say(
             f"[bold]{event['name']}[/]: group-playoff (4T1), 2 days per move; entries close {closes:%d %b %Y}"
         )

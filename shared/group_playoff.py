@@ -9,6 +9,7 @@ group table decided a player's place.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -18,7 +19,19 @@ from shared.group_table import GroupTable
 from shared.group_table import Match as TableMatch
 from shared.scoring import FIDE, Outcome
 
-__all__ = ["PLACES", "Decided", "Game", "Match", "Stage", "decide", "decided_by"]
+__all__ = [
+    "PLACES",
+    "PLANNED",
+    "Decided",
+    "Game",
+    "Match",
+    "Stage",
+    "decide",
+    "decided_by",
+    "game_id",
+    "planned_games",
+    "planned_key",
+]
 
 
 class Stage(StrEnum):
@@ -150,3 +163,35 @@ def decided_by(table: GroupTable, start: int, *, lot_order: Sequence[int] = ()) 
     if len([r for r in same_c if r.tied_board_points == row.tied_board_points]) == 1:
         return "d"
     return "f" if start in lot_order else "e"
+
+
+# -- game ids ----------------------------------------------------------------------------------------
+PLANNED: tuple[tuple[Stage, tuple[int | None, ...], int], ...] = (
+    (Stage.SEMI_FINAL, (1, 2), 3),
+    (Stage.FINAL, (None,), 4),
+    (Stage.THIRD, (None,), 2),
+    (Stage.FIFTH, (None,), 2),
+    (Stage.SEVENTH, (None,), 2),
+)
+"""The later phases' matches: their slots and how many games each may have (extra games included)."""
+
+
+def game_id(event_id: uuid.UUID, key: str, n: int) -> str:
+    """A game's id, derived (UUID 5) from the event and the game's place: the same facts, the same id."""
+    return str(uuid.uuid5(event_id, f"{key}/{n}"))
+
+
+def planned_key(stage: Stage, slot: int | None) -> str:
+    """``semi-final:1``, ``semi-final:2``, ``final``, ``third-place`` …: a later match's place, which
+    its games' ids derive from (a phase-1 match's derive from its key: its players)."""
+    return stage.value if slot is None or stage is not Stage.SEMI_FINAL else f"{stage.value}:{slot}"
+
+
+def planned_games(event_id: uuid.UUID) -> list[tuple[Stage, int | None, tuple[str, ...]]]:
+    """Every later match of an event with the ids its games will have (its two games, then the extra
+    games it may need): known from the event's id alone, before the phase opens."""
+    return [
+        (stage, slot, tuple(game_id(event_id, planned_key(stage, slot), n) for n in range(games)))
+        for stage, slots, games in PLANNED
+        for slot in slots
+    ]

@@ -39,7 +39,6 @@ def document(demo) -> dict:
     return demo.document
 
 
-@pytest.mark.slow
 def test_the_json_document_is_the_same_on_every_run_of_a_seed(document):
     """Everything is seeded (the accounts' ids too: the groups' lot orders players by id)."""
     result = CliRunner().invoke(build_cli(), ["demo", "--format", "group-playoff", "--json"])
@@ -52,8 +51,14 @@ def test_the_standings_page_shows_what_pairing_decided(demo):
     tables with their criteria, every match with its winner, the overdue game adjudicated, the placing."""
     pairing, standings, html = demo.pages["pairing"], demo.pages["standings"], demo.pages["html"]
     for group in ("I", "II"):
-        mine = [(r["player_id"], r["rank"], Fraction(r["board_points"]), r["decided_by"]) for r in standings["groups"][group]]
-        theirs = [(r["player_id"], r["rank"], Fraction(r["board_points"]), r["decided_by"]) for r in pairing["groups"][group]]
+        mine = [
+            (r["player_id"], r["rank"], Fraction(r["board_points"]), r["decided_by"])
+            for r in standings["groups"][group]
+        ]
+        theirs = [
+            (r["player_id"], r["rank"], Fraction(r["board_points"]), r["decided_by"])
+            for r in pairing["groups"][group]
+        ]
         assert mine == theirs
     assert {r["decided_by"] for r in standings["groups"]["I"]} == {"e", "a"}  # the play-off decided
     key = lambda m: (m["phase"] if "stage" not in m else m["stage"], tuple(m["players"]))  # noqa: E731

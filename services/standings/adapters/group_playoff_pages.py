@@ -13,10 +13,14 @@ from services.standings.adapters.orm import group_playoff_pages
 from services.standings.domain.group_playoff_page import GroupPlayoffPage
 from shared.aggregate import Seen
 
-_STATE = sa.select(group_playoff_pages.c.state).where(group_playoff_pages.c.tournament_id == sa.bindparam("tid"))
+_STATE = sa.select(group_playoff_pages.c.state).where(
+    group_playoff_pages.c.tournament_id == sa.bindparam("tid")
+)
 
 
-def load(connection: Session | sa.Connection, tournament_id: uuid.UUID, *, lock: bool = False) -> GroupPlayoffPage | None:
+def load(
+    connection: Session | sa.Connection, tournament_id: uuid.UUID, *, lock: bool = False
+) -> GroupPlayoffPage | None:
     state = connection.execute(_STATE.with_for_update() if lock else _STATE, {"tid": tournament_id}).scalar()
     return None if state is None else GroupPlayoffPage.from_dict(tournament_id, state)
 
@@ -31,7 +35,9 @@ class SqlGroupPlayoffPages:
         return None if found is None else self.seen.add(found)
 
     def add(self, page: GroupPlayoffPage) -> None:
-        self.session.execute(sa.insert(group_playoff_pages).values(tournament_id=page.id, state=page.to_dict()))
+        self.session.execute(
+            sa.insert(group_playoff_pages).values(tournament_id=page.id, state=page.to_dict())
+        )
         self.seen.add(page)
 
     def save(self, page: GroupPlayoffPage) -> None:

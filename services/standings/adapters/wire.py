@@ -342,7 +342,9 @@ def group_playoff(event: events.Event) -> object:
             None if event.game_id is None else str(event.game_id),
             event.result,
         )
-        return fact(event.tournament_id, announcement=a, matches=tuple(_group_match(m) for m in event.matches))
+        return fact(
+            event.tournament_id, announcement=a, matches=tuple(_group_match(m) for m in event.matches)
+        )
     if isinstance(event, events.RoundPaired):
         if event.system is not System.GROUP_PLAYOFF:
             return None

@@ -27,7 +27,15 @@ from shared.group_playoff import Decided, Game, Match, Stage, decide, decided_by
 from shared.group_table import GroupTable, group_table
 from shared.scoring import Outcome
 
-__all__ = ["Announcement", "GameFacts", "GroupPlayoffPage", "MatchFacts", "PagePlayer", "Result", "Withdrawal"]
+__all__ = [
+    "Announcement",
+    "GameFacts",
+    "GroupPlayoffPage",
+    "MatchFacts",
+    "PagePlayer",
+    "Result",
+    "Withdrawal",
+]
 
 GROUPS = ("I", "II")
 
@@ -226,7 +234,9 @@ class GroupPlayoffPage(Aggregate):
             [m.table_match(start) for m in self.all_matches(Stage.GROUP) if m.group == group and m.finished],
             withdrawn=[start[p] for p in members if left.get(p) == 1],
             playoffs=[
-                m.table_match(start) for m in self.all_matches(Stage.PLAYOFF) if m.group == group and m.finished
+                m.table_match(start)
+                for m in self.all_matches(Stage.PLAYOFF)
+                if m.group == group and m.finished
             ],
             lots_seed=lot.seed if lot else None,
         )
@@ -245,7 +255,9 @@ class GroupPlayoffPage(Aggregate):
         return [
             g
             for g in self.games.values()
-            if g.match.stage.phase in late and g.game_id not in self.results and not self.match(g.match.match).forfeited_by
+            if g.match.stage.phase in late
+            and g.game_id not in self.results
+            and not self.match(g.match.match).forfeited_by
         ]
 
     # ------------------------------------------------------------------ storage
@@ -258,7 +270,8 @@ class GroupPlayoffPage(Aggregate):
             "announcements": [_announcement_dict(a) for a in self.announcements],
             "matches": [_match_dict(m) for m in self.matches.values()],
             "games": [
-                [g.game_id, g.white, g.black, g.label, g.match.match, g.inviter, g.extra] for g in self.games.values()
+                [g.game_id, g.white, g.black, g.label, g.match.match, g.inviter, g.extra]
+                for g in self.games.values()
             ],
             "results": {
                 k: [r.outcome.value, r.reason, r.finished_at.isoformat(), r.decided_by, r.role]
@@ -283,15 +296,15 @@ class GroupPlayoffPage(Aggregate):
             d["lot_seed"],
             [_announcement(a) for a in d["announcements"]],
             matches,
-            {
-                g[0]: GameFacts(g[0], g[1], g[2], g[3], matches[g[4]], g[5], g[6])
-                for g in d["games"]
-            },
+            {g[0]: GameFacts(g[0], g[1], g[2], g[3], matches[g[4]], g[5], g[6]) for g in d["games"]},
             {
                 k: Result(Outcome(o), reason, _time(at), by, role)
                 for k, (o, reason, at, by, role) in d["results"].items()
             },
-            {k: Withdrawal(x, r, None if at is None else _time(at)) for k, (x, r, at) in d["withdrawals"].items()},
+            {
+                k: Withdrawal(x, r, None if at is None else _time(at))
+                for k, (x, r, at) in d["withdrawals"].items()
+            },
             None if d["placing"] is None else [(p, place) for p, place in d["placing"]],
             None if d["completed_at"] is None else _time(d["completed_at"]),
         )

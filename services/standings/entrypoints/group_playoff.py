@@ -279,7 +279,9 @@ def _announcement(page: GroupPlayoffPage, a: Announcement) -> GPAnnouncementOut:
         "lot": f"Lot for the tie in group {a.group} (seed {a.seed}): {who}",
         "colour-lot": f"Lot for White in the final's extra game (seed {a.seed}): {who}",
         "phase": f"Phase {a.phase} opened",
-        "deadline": f"Phase {a.phase} must be finished by {a.deadline:%Y-%m-%d %H:%M} UTC" if a.deadline else "",
+        "deadline": f"Phase {a.phase} must be finished by {a.deadline:%Y-%m-%d %H:%M} UTC"
+        if a.deadline
+        else "",
         "withdrawal": f"{who} {'excluded by the organiser' if _status(page, a.players[0]) == 'excluded' else 'withdrew'}"
         f": every match of phase {a.phase} scored 0:2"
         if a.players

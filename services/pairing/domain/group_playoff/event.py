@@ -46,7 +46,17 @@ from fractions import Fraction
 
 from services.pairing.domain.errors import NotFound, PairingError
 from services.pairing.domain.group_playoff.seeding import GROUPS, Entrant, GroupLot, group_pairings, seeded
-from shared.group_playoff import PLACES, Decided, Game, Match, Stage, decide
+from shared.group_playoff import (
+    PLACES,
+    Decided,
+    Game,
+    Match,
+    Stage,
+    decide,
+    game_id,
+    planned_games,
+    planned_key,
+)
 from shared.group_table import GroupTable, group_table
 from shared.lots import draw_lots
 from shared.scoring import MatchScoring, Outcome
@@ -135,7 +145,7 @@ class GroupPlayoff:
         return event
 
     def _game_id(self, key: str, n: int) -> str:
-        return str(uuid.uuid5(self.id, f"{key}/{n}"))
+        return game_id(self.id, key, n)
 
     def _id_key(self, match: Match) -> str:
         """What a match's game ids derive from: a phase-1 match's players; a later match's slot
@@ -199,14 +209,7 @@ class GroupPlayoff:
     def planned(self) -> list[tuple[Stage, int | None, tuple[str, ...]]]:
         """The matches of the phases not opened yet, each with its slot and its games' ids (the two
         games and the extra games it may need): they are derived from the slot, so known ahead."""
-        planned: list[tuple[Stage, int | None, tuple[str, ...]]] = []
-        for stage, slots, games in PLANNED:
-            if self.stage_matches(stage):
-                continue
-            for slot in slots:
-                key = planned_key(stage, slot)
-                planned.append((stage, slot, tuple(self._game_id(key, n) for n in range(games))))
-        return planned
+        return [p for p in planned_games(self.id) if not self.stage_matches(p[0])]
 
     def open_games(self, *, phases: Iterable[int] = (1, 2, 3)) -> list[Game]:
         wanted = set(phases)
@@ -490,21 +493,6 @@ class GroupPlayoff:
                 assert d.winner and d.loser
                 rows += [(d.winner, place), (d.loser, place + 1)]
         return rows
-
-
-PLANNED: tuple[tuple[Stage, tuple[int | None, ...], int], ...] = (
-    (Stage.SEMI_FINAL, (1, 2), 3),
-    (Stage.FINAL, (None,), 4),
-    (Stage.THIRD, (None,), 2),
-    (Stage.FIFTH, (None,), 2),
-    (Stage.SEVENTH, (None,), 2),
-)
-"""The later phases' matches: their slots and how many games each may have (extra games included)."""
-
-
-def planned_key(stage: Stage, slot: int | None) -> str:
-    """``semi-final:1``, ``semi-final:2``, ``final``, ``third-place`` …: a later match's place."""
-    return stage.value if slot is None or stage is not Stage.SEMI_FINAL else f"{stage.value}:{slot}"
 
 
 def group_pairings_among(players: Sequence[str]) -> list[tuple[str, str]]:

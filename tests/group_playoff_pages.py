@@ -22,6 +22,10 @@ class Overdue:
     lot_game: str
     excluded: str
 
+    @property
+    def excluded_name(self) -> str:
+        return next(name for name, pid in self.players.items() if pid == self.excluded)
+
     def page(self) -> dict[str, Any]:
         return self.stack.api["standings"].call("GET", f"/tournaments/{self.tournament_id}/group-playoff")
 
@@ -64,7 +68,7 @@ def overdue_event(stack: EmbeddedStack) -> Overdue:
     first = page["matches"][0]["games"][0]["game_id"]
     pairing.call("POST", f"/tournaments/{tid}/games/{first}/lot", {"seed": "die 1"}, org)
     stack.settle()
-    excluded = players["Hou"]
+    excluded = [p["player_id"] for p in page["players"] if p["group"] == "II"][-1]  # not in the lot's match
     body = {"player_id": excluded, "reason": "abusive messages", "exclude": True}
     reg.call("POST", f"/tournaments/{tid}/withdrawals", body, org)
     stack.settle()

@@ -57,7 +57,10 @@ def test_an_exclusion_is_announced_and_scores_the_phases_matches_0_2(event):
         1,
     )
     (announced,) = [a for a in page["announcements"] if a["kind"] == "withdrawal"]
-    assert announced["text"] == "Hou excluded by the organiser: every match of phase 1 scored 0:2"
+    assert (
+        announced["text"]
+        == f"{event.excluded_name} excluded by the organiser: every match of phase 1 scored 0:2"
+    )
     mine = [m for m in page["matches"] if event.excluded in m["players"]]
     assert len(mine) == 3 and all(m["forfeited_by"] == event.excluded for m in mine)
     for m in mine:

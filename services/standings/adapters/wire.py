@@ -350,8 +350,8 @@ def group_playoff(event: events.Event) -> object:
             return None
         games = []
         for g in event.games:
-            if g.group_playoff is None:
-                raise ValueError(f"game {g.game_id} of a group-playoff event names no match")
+            if g.group_playoff is None:  # an older producer's: it names no match to show it in
+                continue
             games.append(
                 GameFacts(
                     str(g.game_id),

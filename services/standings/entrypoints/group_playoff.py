@@ -63,7 +63,7 @@ class GPRowOut(BaseModel):
     board_points: float
     tied_match_points: float | None = Field(description="(c), when tied on (a) and (b)")
     tied_board_points: float | None = Field(description="(d)")
-    playoff_needed: bool
+    playoff_needed: bool = Field(description="tied after (a)-(d) once the group's games are all finished")
     decided_by: Literal["a", "b", "c", "d", "e", "f", "tied"]
     criterion: str = Field(description="what decided the place, in words")
 
@@ -160,6 +160,7 @@ class GroupPlayoffPageOut(BaseModel):
         tables: dict[str, list[GPRowOut]] = {}
         for group in groups:
             table = page.table(group)
+            played = all(m.finished for m in page.all_matches() if m.group == group and m.stage.phase == 1)
             rows = []
             for r in table.rows:
                 decided = page.decided_by(group, table, r.start)
@@ -172,8 +173,8 @@ class GroupPlayoffPageOut(BaseModel):
                         board_points=float(r.board_points),
                         tied_match_points=_n(r.tied_match_points),
                         tied_board_points=_n(r.tied_board_points),
-                        playoff_needed=r.playoff_needed,
-                        decided_by=decided,  # type: ignore[arg-type]
+                        playoff_needed=r.playoff_needed and played,
+                        decided_by=decided,
                         criterion=CRITERIA[decided],
                     )
                 )
@@ -222,7 +223,7 @@ def _status(page: GroupPlayoffPage, player: str) -> Literal["withdrawn", "exclud
 
 def _lot(a: Announcement) -> GPLotOut:
     return GPLotOut(
-        kind=LOT_KINDS[a.kind],  # type: ignore[arg-type]
+        kind=LOT_KINDS[a.kind],
         group=a.group,
         game_id=a.game_id,
         result=None if a.result is None else a.result.value,
@@ -244,7 +245,7 @@ def _game(page: GroupPlayoffPage, g: GameFacts, overdue: set[str]) -> GPGameOut:
         label=g.label,
         result=None if r is None else r.outcome.value,
         reason=None if r is None else r.reason,
-        how=None if r is None else how(r.reason),  # type: ignore[arg-type]
+        how=None if r is None else how(r.reason),
         finished_at=None if r is None else r.finished_at,
         decided_by_role=None if r is None else r.role,
         overdue=g.game_id in overdue,
@@ -258,7 +259,7 @@ def _match(page: GroupPlayoffPage, m: Match, overdue: set[str]) -> GPMatchOut:
     return GPMatchOut(
         match=m.key,
         phase=m.stage.phase,
-        stage=m.stage.value,  # type: ignore[arg-type]
+        stage=m.stage.value,
         title=title,
         group=m.group,
         players=[m.a, m.b],
@@ -290,7 +291,7 @@ def _announcement(page: GroupPlayoffPage, a: Announcement) -> GPAnnouncementOut:
         f"{names.get(a.players[0], '') if a.players else ''} drawn first",
     }
     return GPAnnouncementOut(
-        kind=a.kind,  # type: ignore[arg-type]
+        kind=a.kind,
         at=a.at,
         phase=a.phase,
         group=a.group,

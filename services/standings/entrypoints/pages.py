@@ -90,14 +90,15 @@ def register(app: Flask, svc: StandingsService) -> None:
 
     @pages.get("/<uuid:tournament_id>")
     def standings_page(tournament_id: uuid.UUID) -> str:
-        """The tournament's page: its standings, for a knockout its bracket, for an arena its ranking."""
+        """The tournament's page: its standings, for a knockout its bracket, for an arena its ranking,
+        for a group-playoff event its groups, matches and placing."""
         if svc.views.arena(tournament_id) is not None:
             return arena_page(tournament_id)
-        if svc.views.group_playoff(tournament_id) is not None:
-            return group_playoff_page(tournament_id)
         try:
             table = queries.standings(svc, tournament_id)
         except errors.NotATable:
+            if svc.views.group_playoff(tournament_id) is not None:
+                return group_playoff_page(tournament_id)
             return bracket_page(tournament_id)
         return render_template("standings.html", t=table, active="standings")
 

@@ -17,6 +17,7 @@ from services.clocks.service_layer.commands import Actor, CheckFlags, MakeMove, 
 from services.clocks.tests.conftest import NOW, a_round, announce, published
 from shared import events
 from shared.events import Envelope, wrap
+from shared.group_playoff import planned_games
 from shared.vocabulary import Ruleset
 
 
@@ -573,3 +574,25 @@ def test_an_overdue_game_ends_with_the_organisers_lot_once(svc, clock):
     assert (lot.outcome, lot.reason, lot.finished_at) == (Outcome.WHITE_WIN, "lot", at(7))
     assert lot.decision == decision(pairing.organiser_id, Role.ORGANISER, 7, "drawn by lot, seed die")
     assert done[str(two.game_id)].outcome is Outcome.BLACK_WIN and len(done) == 2
+
+
+def test_a_game_of_a_group_playoff_phase_not_started_is_409_not_404(svc):
+    tid, organiser = uuid.uuid4(), uuid.uuid4()
+    announce(svc, started(tid, organiser, Ruleset.GROUP_PLAYOFF))
+    (semi_1, semi_2, final, *_) = planned_games(tid)
+    with pytest.raises(errors.PhaseNotStarted, match="semi-final 1 match of phase 2"):
+        report(svc, uuid.UUID(semi_1[2][0]), Outcome.WHITE_WIN, Actor(organiser))
+    with pytest.raises(errors.GameNotFound):
+        report(svc, uuid.uuid4(), Outcome.WHITE_WIN, Actor(organiser))
+    # phase 2 open: its games are here; an id of it not created (an extra game) is no game yet
+    white, black = uuid.uuid4(), uuid.uuid4()
+    game = events.PairedGame(game_id=uuid.UUID(semi_2[2][0]), board=1, white=white, black=black)
+    paired = events.RoundPaired(
+        tournament_id=tid, organiser_id=organiser, round=2, total_rounds=2, system="group_playoff",
+        games=[game], time_control=events.TimeControl(base_seconds=0, days_per_move=2),
+    )  # fmt: skip
+    announce(svc, wrap(paired, tid))
+    with pytest.raises(errors.GameNotFound):
+        report(svc, uuid.UUID(semi_1[2][2]), Outcome.WHITE_WIN, Actor(organiser))
+    with pytest.raises(errors.PhaseNotStarted, match="final match of phase 3"):
+        report(svc, uuid.UUID(final[2][0]), Outcome.WHITE_WIN, Actor(organiser))

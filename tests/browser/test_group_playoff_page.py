@@ -12,7 +12,6 @@ import random
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from rich.console import Console
@@ -21,7 +20,7 @@ from werkzeug.serving import make_server
 from cli.demo_group_playoff import GroupPlayoffDemo
 from cli.embedded import EmbeddedStack
 from services.standings.entrypoints.app import create_app
-from services.standings.tests.browser.test_pages import ARGS, ARTIFACTS, CHROMIUM, cells
+from services.standings.tests.browser.test_pages import CHROMIUM, cells
 from tests.group_playoff_pages import Overdue, overdue_event
 
 pytestmark = [
@@ -56,26 +55,6 @@ def site(tmp_path_factory) -> Iterator[Site]:
     built = Site(tmp_path_factory.mktemp("gp-site"))
     yield built
     built.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def page(browser, request) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1100, "height": 700})
-    opened = context.new_page()
-    yield opened
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    opened.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-    context.close()
 
 
 def test_a_whole_event_groups_playoff_matches_and_placing(site, page):

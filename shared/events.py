@@ -242,6 +242,31 @@ class GameOpening(BaseModel):
         return self.code if self.code is not None else " ".join(self.moves)
 
 
+GroupPlayoffStage = Literal[
+    "group", "playoff", "semi-final", "final", "third-place", "fifth-place", "seventh-place"
+]
+
+
+class GroupPlayoffMatch(BaseModel):
+    """A match of a `group-playoff` event (RULES.md §5): what it is for, its group, its players (the one
+    named first, who invites, first), and who withdrew from it (scored 0:2) if anyone."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    stage: GroupPlayoffStage
+    phase: int = Field(ge=1, le=3)
+    group: Literal["I", "II"] | None = None
+    match: str = Field(max_length=200, description="the match's key: stage:first:second")
+    players: list[uuid.UUID] = Field(min_length=2, max_length=2, description="the one named first first")
+    forfeited_by: uuid.UUID | None = Field(None, description="withdrawn or excluded: the match scored 0:2")
+
+
+class GroupPlayoffGame(GroupPlayoffMatch):
+    """A `group-playoff` game's place in its event: its match, and who invites (creates) it."""
+
+    inviter: uuid.UUID = Field(description="the player who creates the game (named first)")
+    extra: int = Field(0, ge=0, le=2, description="0: one of the match's two games; 1, 2: an extra game")
+
+
 class PairedGame(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     game_id: uuid.UUID
@@ -258,6 +283,9 @@ class PairedGame(BaseModel):
     )
     rated: bool = Field(True, description="false: a knockout tie-break or sudden-death game (RULES.md §4)")
     opening: GameOpening | None = Field(None, description="platform: the drawn opening; None: free")
+    group_playoff: GroupPlayoffGame | None = Field(
+        None, description="group-playoff: the game's phase, match and inviter"
+    )
 
 
 class PairedMatch(BaseModel):
@@ -639,11 +667,14 @@ class GroupPlayoffAnnounced(Event):
     """What a group-playoff event announces on its page (RULES.md §5): ``groups`` (a group as the lot drew
     it), ``playoff`` (a play-off match the event created), ``lot`` (the organiser's lot for a tie, the
     players in the order drawn), ``colour-lot`` (White in the final's extra game), ``phase`` (a phase
-    opened), ``deadline`` (a phase's deadline)."""
+    opened, with the matches it opened), ``deadline`` (a phase's deadline), ``withdrawal`` (a player
+    withdrawn or excluded: every match of ``phase`` scored 0:2), ``game-lot`` (an overdue game's result
+    drawn by the organiser's lot: ``game_id``, ``result``, the players in the order drawn, the first
+    drawn wins)."""
 
     TYPE: ClassVar[str] = "group_playoff.announced"
     tournament_id: uuid.UUID
-    kind: Literal["groups", "playoff", "lot", "colour-lot", "phase", "deadline"]
+    kind: Literal["groups", "playoff", "lot", "colour-lot", "phase", "deadline", "withdrawal", "game-lot"]
     at: dt.datetime
     phase: int | None = Field(None, ge=1, le=3)
     group: Literal["I", "II"] | None = None
@@ -651,6 +682,11 @@ class GroupPlayoffAnnounced(Event):
     seed: str | None = Field(None, description="the lot's recorded seed")
     drawn_by: str | None = Field(None, description="who drew the lot ('system': from the event's seed)")
     deadline: dt.datetime | None = None
+    matches: list[GroupPlayoffMatch] = Field(
+        default_factory=list, description="phase, playoff: the matches created (those scored 0:2 too)"
+    )
+    game_id: uuid.UUID | None = Field(None, description="game-lot: the overdue game")
+    result: GameOutcome | None = Field(None, description="game-lot: the result the lot gave")
 
 
 # --------------------------------------------------------------------------------------------------

@@ -204,6 +204,18 @@ class ForfeitWithdrawn:
 
 
 @dataclass(frozen=True)
+class DecideByLot:
+    """A group-playoff organiser decided an overdue game by a recorded lot (``group_playoff.announced``,
+    ``game-lot``): the game ends with the lot's result, reason ``lot``."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    outcome: Outcome
+    seed: str
+    decision: Decision
+
+
+@dataclass(frozen=True)
 class CorrectResult:
     """Pairing corrected a finished game's result."""
 

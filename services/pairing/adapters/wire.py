@@ -93,6 +93,7 @@ def _round_paired(e: domain.RoundPaired) -> events.Event:
                 time_control=None if g.time_control is None else time_control(g.time_control),
                 rated=g.rated,
                 opening=None if g.opening is None else game_opening(g.opening),
+                group_playoff=None if g.group_playoff is None else _group_playoff_game(g.group_playoff),
             )
             for g in e.games
         ],
@@ -218,6 +219,25 @@ def _absence_excused(e: domain.AbsenceExcused) -> events.Event:
     )
 
 
+def _group_playoff_match(m: domain.GroupPlayoffPlace) -> events.GroupPlayoffMatch:
+    return events.GroupPlayoffMatch.model_validate(
+        {
+            "stage": m.stage,
+            "phase": m.phase,
+            "group": m.group,
+            "match": m.match,
+            "players": list(m.players),
+            "forfeited_by": m.forfeited_by,
+        }
+    )
+
+
+def _group_playoff_game(m: domain.GroupPlayoffPlace) -> events.GroupPlayoffGame:
+    return events.GroupPlayoffGame.model_validate(
+        {**_group_playoff_match(m).model_dump(), "inviter": m.inviter, "extra": m.extra}
+    )
+
+
 @wire.maps(domain.GroupPlayoffAnnounced)
 def _group_playoff_announced(e: domain.GroupPlayoffAnnounced) -> events.Event:
     return events.GroupPlayoffAnnounced(
@@ -230,6 +250,9 @@ def _group_playoff_announced(e: domain.GroupPlayoffAnnounced) -> events.Event:
         seed=e.seed,
         drawn_by=e.drawn_by,
         deadline=e.deadline,
+        matches=[_group_playoff_match(m) for m in e.matches],
+        game_id=e.game_id,
+        result=e.result,
     )
 
 

@@ -20,6 +20,21 @@ from shared.vocabulary import ByeKind, Decision, Section, System
 
 
 @dataclass(frozen=True)
+class GroupPlayoffPlace:
+    """A group-playoff match (RULES.md §5) as the events name it; for a game also who invites it and
+    which extra game it is."""
+
+    stage: str
+    phase: int
+    group: str | None
+    match: str
+    players: tuple[uuid.UUID, uuid.UUID]
+    forfeited_by: uuid.UUID | None = None
+    inviter: uuid.UUID | None = None
+    extra: int = 0
+
+
+@dataclass(frozen=True)
 class GameInRound:
     """A game as a round announces it; a knockout game also names its match, its number and label in
     the match, and its own time control."""
@@ -37,6 +52,8 @@ class GameInRound:
     """False: a knockout tie-break or sudden-death game (RULES.md §4)."""
     opening: GameOpening | None = None
     """The drawn opening the game starts from (RULES.md §2); None: free."""
+    group_playoff: GroupPlayoffPlace | None = None
+    """A group-playoff game's phase, match and inviter."""
 
 
 @dataclass(frozen=True)
@@ -228,3 +245,6 @@ class GroupPlayoffAnnounced(DomainEvent):
     seed: str | None = None
     drawn_by: str | None = None
     deadline: dt.datetime | None = None
+    matches: tuple[GroupPlayoffPlace, ...] = ()
+    game_id: uuid.UUID | None = None
+    result: Outcome | None = None

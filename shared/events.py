@@ -744,8 +744,9 @@ class GameColoursSwapped(Event):
 
 
 @register
-class GameCancelled(Event):
-    """A game nobody will play: its knockout match was decided before it."""
+class GameCancelledV1(Event):
+    """``game.cancelled`` as first published, without the players: still read (a message written before
+    version 2 may wait in a queue or a dead-letter queue), no longer written."""
 
     TYPE: ClassVar[str] = "game.cancelled"
     tournament_id: uuid.UUID
@@ -753,6 +754,16 @@ class GameCancelled(Event):
     round: int
     reason: str = Field(description="e.g. match_decided")
     cancelled_at: dt.datetime
+
+
+@register
+class GameCancelled(GameCancelledV1):
+    """A game nobody will play: its knockout match was decided before it. Version 2 names the players,
+    so that whoever marked them as in this game (``game.started``) can clear the mark."""
+
+    VERSION: ClassVar[int] = 2
+    white: uuid.UUID
+    black: uuid.UUID
 
 
 # --------------------------------------------------------------------------------------------------

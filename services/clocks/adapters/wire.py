@@ -109,6 +109,8 @@ def _cancelled(e: domain.GameCancelled) -> events.Event:
         round=e.round,
         reason=e.reason,
         cancelled_at=e.cancelled_at,
+        white=e.white,
+        black=e.black,
     )
 
 

@@ -655,7 +655,9 @@ class Game(Aggregate):
         self.reason = reason
         self.finished_at = at
         self.claims = {}
-        self.record(GameCancelled(self.tournament_id, self.id, self.round, reason, at))
+        self.record(
+            GameCancelled(self.tournament_id, self.id, self.round, reason, at, self.white, self.black)
+        )
         return True
 
     def close(self, at: dt.datetime) -> bool:

@@ -164,6 +164,11 @@ def test_a_decided_match_cancels_what_it_no_longer_needs(svc, client, ko, deadli
         (str(third.game_id), "match_decided", 1),
         (str(fourth.game_id), "match_decided", 1),
     ]
+    # version 2 names the players, so the in-game marker of the running game can go
+    assert {e.version for e in published(svc, "game.cancelled")} == {2}
+    assert [(c["white"], c["black"]) for c in cancelled] == [
+        (str(g.white), str(g.black)) for g in (third, fourth)
+    ]
     assert (status(svc, third), status(svc, fourth)) == (GameStatus.CANCELLED, GameStatus.CANCELLED)
     assert deadlines.deadline_of(third.game_id) is None
     game = client.get(f"/games/{third.game_id}").json

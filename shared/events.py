@@ -508,6 +508,11 @@ class RoundPaired(Event):
     )
     matches: list[PairedMatch] = Field(default_factory=list, description="knockouts: the round's matches")
     variant: Variant = Field(Variant.CHESS, description="the tournament's variant: the board its games use")
+    games_cancelled: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="knockouts: games announced before that will not be played, because a correction "
+        "changed who plays their match (paired again, with new games, in this announcement)",
+    )
 
 
 class ArenaGame(BaseModel):

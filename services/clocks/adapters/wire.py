@@ -147,6 +147,7 @@ def create_games(event: events.Event) -> commands.CreateGames:
         ),
         released=e.published is not False,
         variant=e.variant,
+        cancelled=tuple(e.games_cancelled),
     )
 
 

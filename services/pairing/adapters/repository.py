@@ -57,6 +57,7 @@ from services.pairing.domain.elimination.elimination import (
     MatchGame,
     MatchHowChanged,
     MatchReopened,
+    MatchRepaired,
     MatchSettled,
     PairedMatch,
     RoundMadePublic,
@@ -221,6 +222,11 @@ _FIRST_WHITE = (
     sa.update(matches)
     .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
     .values(first_white=sa.bindparam("slot"))
+)
+_REPAIR_MATCH = (
+    sa.update(matches)
+    .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
+    .values(seed_a=sa.bindparam("a"), seed_b=sa.bindparam("b"))
 )
 _REPLACE_GAME = (
     sa.update(games).where(games.c.game_id == sa.bindparam("gid")).values(replaced_by=sa.bindparam("new"))
@@ -549,6 +555,10 @@ class SqlEliminations:
                 self.session.execute(
                     _MATCH_HOW, {"tid": tid, "mid": str(change.match_id), "decision": change.how.value}
                 )
+            elif isinstance(change, MatchRepaired):
+                a, b = change.players
+                self.session.execute(_REPAIR_MATCH, {"tid": tid, "mid": str(change.match_id), "a": a, "b": b})
+                self.session.execute(_CANCEL_GAMES, {"ids": list(change.cancelled), "at": change.at})
             elif isinstance(change, GamesReplaced):
                 for old, new in change.replaced:
                     self.session.execute(_REPLACE_GAME, {"gid": old, "new": new})

@@ -112,6 +112,7 @@ def _round_paired(e: domain.RoundPaired) -> events.Event:
             )
             for m in e.matches
         ],
+        games_cancelled=list(e.games_cancelled),
     )
 
 

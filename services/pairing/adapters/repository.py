@@ -299,7 +299,7 @@ class SqlTournaments:
         return None if t is None else self.seen.add(t)
 
     def add(self, t: PairingTournament) -> None:
-        _insert_head(
+        insert_head(
             self.session,
             t.heading,
             t.players,
@@ -521,7 +521,7 @@ class SqlEliminations:
 
     def add(self, e: Elimination) -> None:
         plan = Plan(e.system, e.rounds_total(), False)
-        _insert_head(self.session, e.heading, e.players, e.system, plan, False, e.status)
+        insert_head(self.session, e.heading, e.players, e.system, plan, False, e.status)
         self.session.execute(
             _INSERT_BRACKET,
             {
@@ -751,7 +751,7 @@ def tournament_of_game(session: Session, game_id: uuid.UUID) -> uuid.UUID | None
 
 
 # -- shared by both formats ----------------------------------------------------------------------------
-def _insert_head(
+def insert_head(
     session: Session,
     heading: Heading,
     roster: Iterable[Player],
@@ -766,6 +766,10 @@ def _insert_head(
     ends_at: dt.datetime | None = None,
     fide: FideRules | None = None,
 ) -> None:
+    """Write a new tournament's head row in ``tournaments`` (its identity, ruleset, system, round plan,
+    status and settings: the row every format's repository locks) and its roster in ``players``. Each
+    format's repository (rounds, knockouts, group-playoff events) calls it from its ``add`` and keeps
+    the rest of its state in tables of its own."""
     session.execute(
         _INSERT_TOURNAMENT,
         {

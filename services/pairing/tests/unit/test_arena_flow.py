@@ -98,8 +98,8 @@ def test_entries_of_other_tournaments_and_before_the_start_change_nothing():
     assert tick(svc) == 0
 
 
-def test_a_player_in_a_game_elsewhere_is_not_paired():
-    svc = in_memory()
+def playing_elsewhere(svc) -> tuple[events.TournamentStarted, uuid.UUID, events.GameStarted]:
+    """An arena of three starts while its first player plays a game of another tournament."""
     started = arena_started(3)
     busy = started.roster[0].player_id
     elsewhere = events.GameStarted(
@@ -113,6 +113,12 @@ def test_a_player_in_a_game_elsewhere_is_not_paired():
     )
     deliver(svc, elsewhere, elsewhere.tournament_id)
     deliver(svc, started, started.tournament_id)
+    return started, busy, elsewhere
+
+
+def test_a_player_in_a_game_elsewhere_is_not_paired():
+    svc = in_memory()
+    started, busy, elsewhere = playing_elsewhere(svc)
     assert tick(svc) == 1
     assert busy not in {paired(svc)[0].games[0].white, paired(svc)[0].games[0].black}
     ended = events.GameFinished(
@@ -133,19 +139,7 @@ def test_a_cancelled_game_elsewhere_clears_its_players_in_game_marker():
     """A knockout game cancelled while running (its match decided without it) ends nobody's game by a
     ``game.finished``: ``game.cancelled`` (version 2, with the players) must clear the marker."""
     svc = in_memory()
-    started = arena_started(3)
-    busy = started.roster[0].player_id
-    elsewhere = events.GameStarted(
-        tournament_id=uuid.uuid4(),
-        game_id=uuid.uuid4(),
-        round=1,
-        white=busy,
-        black=uuid.uuid4(),
-        started_at=NOW,
-        time_control=TC,
-    )
-    deliver(svc, elsewhere, elsewhere.tournament_id)
-    deliver(svc, started, started.tournament_id)
+    started, busy, elsewhere = playing_elsewhere(svc)
     assert svc.pool.playing(busy) is not None
     cancelled = events.GameCancelled(
         tournament_id=elsewhere.tournament_id,

@@ -541,6 +541,11 @@ class RoundPaired(Event):
     )
     matches: list[PairedMatch] = Field(default_factory=list, description="knockouts: the round's matches")
     variant: Variant = Field(Variant.CHESS, description="the tournament's variant: the board its games use")
+    games_cancelled: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="knockouts: games announced before that will not be played, because a correction "
+        "changed who plays their match (paired again, with new games, in this announcement)",
+    )
 
 
 class ArenaGame(BaseModel):
@@ -785,8 +790,9 @@ class GameColoursSwapped(Event):
 
 
 @register
-class GameCancelled(Event):
-    """A game nobody will play: its knockout match was decided before it."""
+class GameCancelledV1(Event):
+    """``game.cancelled`` as first published, without the players: still read (a message written before
+    version 2 may wait in a queue or a dead-letter queue), no longer written."""
 
     TYPE: ClassVar[str] = "game.cancelled"
     tournament_id: uuid.UUID
@@ -794,6 +800,16 @@ class GameCancelled(Event):
     round: int
     reason: str = Field(description="e.g. match_decided")
     cancelled_at: dt.datetime
+
+
+@register
+class GameCancelled(GameCancelledV1):
+    """A game nobody will play: its knockout match was decided before it. Version 2 names the players,
+    so that whoever marked them as in this game (``game.started``) can clear the mark."""
+
+    VERSION: ClassVar[int] = 2
+    white: uuid.UUID
+    black: uuid.UUID
 
 
 # --------------------------------------------------------------------------------------------------

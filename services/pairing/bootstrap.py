@@ -120,7 +120,7 @@ def subscriptions(
         ),
         event_subscription(
             "pairing.playing",
-            ("game.started", "game.finished"),
+            ("game.started", "game.finished", "game.cancelled"),
             handlers.on_playing,
             uow_factory,
             translate=wire.playing,

@@ -110,6 +110,8 @@ def _cancelled(e: domain.GameCancelled) -> events.Event:
         round=e.round,
         reason=e.reason,
         cancelled_at=e.cancelled_at,
+        white=e.white,
+        black=e.black,
     )
 
 
@@ -146,6 +148,7 @@ def create_games(event: events.Event) -> commands.CreateGames:
         ),
         released=e.published is not False,
         variant=e.variant,
+        cancelled=tuple(e.games_cancelled),
     )
 
 

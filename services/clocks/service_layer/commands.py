@@ -141,6 +141,9 @@ class CreateGames:
     released: bool
     variant: Variant = Variant.CHESS
     arena: bool = False  # an arena's games (``arena.paired``): the boost is offered
+    cancelled: tuple[uuid.UUID, ...] = ()
+    """Games of the round not to be played any more: their knockout match was paired again with other
+    players after a correction (its new games are among ``games``)."""
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 from services.clocks.domain import errors
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.game import FlagFall, Game, GameStatus
+from services.clocks.domain.game import MATCH_REPAIRED, FlagFall, Game, GameStatus
 from services.clocks.domain.penalties import displaced
 from services.clocks.domain.presence import Presence, absence_forfeit
 from services.clocks.domain.tournament import ONLINE, Timing, Tournament, Withdrawal, deciding_role
@@ -329,8 +329,13 @@ class Handlers:
         A game that exists already (the same pairing published again, or a knockout round announced again
         with its tie-break games) is left alone. A knockout round's games wait until it is published, and a
         match's games are played one after the other. A game with a withdrawn player ends by forfeit
-        where it would start."""
+        where it would start. Games the announcement cancels (a match paired again with other players
+        after a correction) are cancelled first (``game.cancelled``), the running one too."""
         now = self.clock.now()
+        for game_id in cmd.cancelled:
+            old = uow.games.get(game_id, lock=True)
+            if old is not None and old.cancel(now, MATCH_REPAIRED):
+                uow.games.save(old)
         existing = uow.games.existing(g.game_id for g in cmd.games)
         known = Known(uow, cmd.tournament_id)
         timing = known.timing()

@@ -113,6 +113,7 @@ def _round_paired(e: domain.RoundPaired) -> events.Event:
             )
             for m in e.matches
         ],
+        games_cancelled=list(e.games_cancelled),
     )
 
 
@@ -402,7 +403,11 @@ def arena(event: events.Event) -> commands.StartArena | commands.ArenaEntry | No
 
 
 def playing(event: events.Event) -> commands.RecordPlaying:
-    """``game.started`` and ``game.finished`` of any game: its players are in a game, or no longer."""
-    assert isinstance(event, events.GameStarted | events.GameFinished)
-    started = isinstance(event, events.GameStarted)
-    return commands.RecordPlaying(event.game_id, (event.white, event.black), started)
+    """``game.started``, ``game.finished`` and ``game.cancelled`` of any game: its players are in a
+    game, or no longer. A ``game.cancelled`` of version 1 names no players: it clears no marker."""
+    if isinstance(event, events.GameStarted):
+        return commands.RecordPlaying(event.game_id, (event.white, event.black), True)
+    if isinstance(event, events.GameFinished | events.GameCancelled):
+        return commands.RecordPlaying(event.game_id, (event.white, event.black), False)
+    assert isinstance(event, events.GameCancelledV1)
+    return commands.RecordPlaying(event.game_id, (), False)

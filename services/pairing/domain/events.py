@@ -111,6 +111,9 @@ class RoundPaired(DomainEvent):
     """False: a knockout round only its organiser sees until they publish it; None: public when paired."""
     matches: tuple[MatchInRound, ...] = ()
     variant: Variant = Variant.CHESS
+    games_cancelled: tuple[uuid.UUID, ...] = ()
+    """Games announced before and no longer to be played: a correction changed who plays a knockout
+    match that had no result yet, and the match was paired again under new game ids."""
 
 
 @dataclass(frozen=True)

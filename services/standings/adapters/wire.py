@@ -261,7 +261,8 @@ def _decided(e: events.MatchDecided) -> commands.RecordDecision:
     return commands.RecordDecision(e.tournament_id, e.match_id, e.winner, e.how, e.decided_at)
 
 
-def _cancelled(e: events.GameCancelled) -> commands.CancelGame:
+def _cancelled(e: events.GameCancelledV1) -> commands.CancelGame:
+    """Either version: the standings know the game's players from its pairing."""
     return commands.CancelGame(e.tournament_id, e.game_id, e.cancelled_at)
 
 
@@ -286,6 +287,7 @@ _INBOUND: dict[type[events.Event], Callable[[Any], object]] = {
     events.RoundPublished: _published,
     events.MatchDecided: _decided,
     events.GameCancelled: _cancelled,
+    events.GameCancelledV1: _cancelled,
     events.TournamentCompleted: _completed,
     events.PlayerJoined: _joined,
     events.GamePenalised: _penalised,

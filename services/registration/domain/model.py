@@ -1403,8 +1403,8 @@ def _validate_arena(
     """An arena's settings: what every scheduled competition checks (:func:`_validate_scheduled`), then
     its own. Seats, minimum and threshold are not an arena's: an arena has no seat limit and starts with
     whoever is there, so anything but their defaults is refused. ``lo``: the shortest arena (10 minutes;
-    a test stack's may be shorter)."""
-    _validate_scheduled(s, "an arena", now=now, min_lead=min_lead)
+    a test stack's may be shorter). Its own settings are checked first: a wrong duration is named even
+    when the start is wrong too."""
     defaults = Settings(s.name, s.starts_at, s.time_control)
     not_arena = [
         name for name in ("seats", "minimum", "threshold") if getattr(s, name) != getattr(defaults, name)
@@ -1425,6 +1425,7 @@ def _validate_arena(
             "an arena must outlast one game of its time control (base + 40 × increment): no game could "
             "be paired in it"
         )
+    _validate_scheduled(s, "an arena", now=now, min_lead=min_lead)
     if s.knockout is not None or s.fide is not None:
         raise errors.InvalidSettings("knockout and fide settings are not an arena's")
     if s.double_rounds or s.extra_round:

@@ -2,7 +2,8 @@
 
 - ``python -c pass``: a bare Python start, the floor;
 - ``arbiter --version``: the command group alone (aim: within 0.2 s of the bare start);
-- ``arbiter pair`` on a 200-player round (round 6 of a generated Swiss; aim: 0.5 s as a whole process);
+- ``arbiter pair`` on a 200-player round (round 6 of a generated Swiss; aim: 0.5 s as a whole process),
+  and how much of it is imports (``-X importtime``: the top-level modules' cumulative figures, summed);
 - the import time of the libraries only some commands need, each in a fresh process (``-X importtime``'s
   cumulative figure), so a command that imports one it does not use shows in its start-up.
 """
@@ -27,7 +28,7 @@ LIBRARIES = (
     "pydantic",
     "shared.events",
     "numpy",
-    "scipy.optimize",
+    "scipy.optimize",  # the Dutch engine loads only its assignment solver (dutch/assignment.py)
     "rustworkx",
     "networkx",
 )
@@ -57,6 +58,19 @@ def _import_seconds(module: str) -> float:
     return statistics.median(figures[1:])
 
 
+def _imports_of(argv: list[str]) -> float:
+    """The seconds a whole command spends importing (the median of a few): ``-X importtime``'s
+    cumulative figures of the modules imported at the top level, summed."""
+    figures = []
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", *argv], capture_output=True, text=True, check=True, env=ENV
+        )
+        top = [line.split("|") for line in done.stderr.splitlines() if line.startswith("import time:")]
+        figures.append(sum(int(f[1]) for f in top if f[1].strip().isdigit() and not f[2][1:].startswith(" ")))
+    return statistics.median(figures) / 1e6
+
+
 def _round_of_200(directory: Path) -> Path:
     path = directory / "swiss_200.trf"
     arbiter = [sys.executable, "-m", "cli.main"]
@@ -81,7 +95,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="arbiter_bench_") as tmp:
         trf = _round_of_200(Path(tmp))
         pair = _seconds([*command, "pair", "--dutch", str(trf), "-p"])
+        imports = _imports_of(["-m", "cli.main", "pair", "--dutch", str(trf), "-p"])
     print(f"{'arbiter pair --dutch, 200 players, round 6':<44} {pair:>8.3f}  (aim 0.5)")
+    print(f"{'  of which imports (-X importtime)':<44} {imports:>8.3f}")
     print(f"\n{'import time, fresh process':<44} {'seconds':>8}")
     for module in LIBRARIES:
         print(f"{'import ' + module:<44} {_import_seconds(module):>8.3f}")

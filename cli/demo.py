@@ -340,11 +340,15 @@ class EmbeddedRun:
     console: Console
     clock_start: ClassVar[dt.datetime | None] = None
 
+    def new_ids(self) -> Callable[[], uuid.UUID] | None:
+        """Where registration's new ids come from (None: random ones)."""
+        return None
+
     def run(self, workdir: Path) -> int:
         from cli.embedded import EmbeddedStack
 
         started = time.monotonic()
-        stack = EmbeddedStack.create(workdir, start=self.clock_start)
+        stack = EmbeddedStack.create(workdir, start=self.clock_start, new_id=self.new_ids())
         try:
             self._run(stack)
         finally:

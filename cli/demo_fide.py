@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -51,14 +52,30 @@ class FideRapidDemo(EmbeddedRun):
     ratings: dict[str, int] = field(default_factory=dict)
     incidents: list[str] = field(default_factory=list)
     seed_ratings: dict[int, int] = field(default_factory=dict)
+    new_id: Callable[[], uuid.UUID] = uuid.uuid4
     clock_start: ClassVar[dt.datetime | None] = dt.datetime(2026, 6, 6, 9, 0, tzinfo=dt.UTC)
+
+    def new_ids(self) -> Callable[[], uuid.UUID]:
+        """Every id the run makes is drawn from its seed: the tournament's (it draws the first colour,
+        FIDE C.04.3's lot), the players', the officials' accounts. The same seed, the same run."""
+        ids = random.Random(self.rng.getrandbits(64))
+
+        def new_id() -> uuid.UUID:
+            return uuid.UUID(int=ids.getrandbits(128), version=4)
+
+        self.new_id = new_id
+        return new_id
 
     # -- the event ------------------------------------------------------------------------------
     def _run(self, stack: Any) -> None:
-        staff = stack.token(uuid.uuid4(), "service")
+        staff = stack.token(uuid.uuid4(), "service")  # a token's subject: in no output
         reg, pairing = stack.api["registration"], stack.api["pairing"]
-        organiser_id = uuid.UUID(reg.call("POST", "/accounts", {"name": "Organiser"}, staff)["id"])
-        arbiter_id = uuid.UUID(reg.call("POST", "/accounts", {"name": "Chief Arbiter"}, staff)["id"])
+
+        def account(name: str) -> uuid.UUID:
+            body = {"name": name, "id": str(self.new_id())}
+            return uuid.UUID(reg.call("POST", "/accounts", body, staff)["id"])
+
+        organiser_id, arbiter_id = account("Organiser"), account("Chief Arbiter")
         organiser, arbiter = stack.token(organiser_id), stack.token(arbiter_id)
         tc = {"base_seconds": int(self.minutes * 60), "increment_seconds": self.increment}
         body = {

@@ -93,13 +93,20 @@ class GroupPlayoffDemo:
     moves: dict[str, int] = field(default_factory=dict)  # game id → plies made
     plies: dict[str, int] = field(default_factory=dict)  # game id → plies it lasts
     announced: list[Any] = field(default_factory=list)
+    pages: dict[str, Any] = field(default_factory=dict)  # the event's pages at the end (pairing, standings)
+    tournament_id: str = ""
+
+    def _id(self) -> str:
+        """An account id drawn from the simulation's generator: the same run for a seed (the groups'
+        lot orders the players by their ids)."""
+        return str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
 
     def run(self, workdir: Path) -> dict[str, Any]:
         from cli.embedded import EmbeddedStack
 
         stack = EmbeddedStack.create(workdir, start=dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC))
         try:
-            return self._run(stack)
+            return self.play(stack)
         finally:
             stack.close()
 
@@ -108,12 +115,15 @@ class GroupPlayoffDemo:
             self.console.print(text)
 
     # -- the event ------------------------------------------------------------------------------
-    def _run(self, stack: Any) -> dict[str, Any]:
+    def play(self, stack: Any) -> dict[str, Any]:
+        """The whole event on ``stack`` (left open: its pages can still be read); the ``--json`` document."""
         from cli.embedded import ApiError
 
         reg, pairing = stack.api["registration"], stack.api["pairing"]
         staff = stack.token(uuid.uuid4(), "service")
-        organiser = uuid.UUID(reg.call("POST", "/accounts", {"name": "Organiser"}, staff)["id"])
+        organiser = uuid.UUID(
+            reg.call("POST", "/accounts", {"id": self._id(), "name": "Organiser"}, staff)["id"]
+        )
         org = stack.token(organiser)
         closes = stack.clock.now() + dt.timedelta(days=7)
         event = reg.call(
@@ -127,20 +137,19 @@ class GroupPlayoffDemo:
             },
             org,
         )
-        tid = event["id"]
+        tid = self.tournament_id = event["id"]
         self.say(
             f"[bold]{event['name']}[/]: group-playoff (4T1), 2 days per move; entries close {closes:%d %b %Y}"
         )
         accounts = []
         for i in range(11):
             rating = self.rng.randrange(1705, 1996, 5)
-            body = {"name": NAMES[i], "ratings": {"chess:correspondence": rating}}
+            body = {"id": self._id(), "name": NAMES[i], "ratings": {"chess:correspondence": rating}}
             pid = reg.call("POST", "/accounts", body, staff)["id"]
             self.names[pid], self.ratings[pid] = NAMES[i], rating
             accounts.append(pid)
-        low = reg.call(
-            "POST", "/accounts", {"name": "Outsider", "ratings": {"chess:correspondence": 2150}}, staff
-        )
+        outsider = {"id": self._id(), "name": "Outsider", "ratings": {"chess:correspondence": 2150}}
+        low = reg.call("POST", "/accounts", outsider, staff)
         try:
             reg.call("POST", f"/tournaments/{tid}/entries", {}, stack.token(uuid.UUID(low["id"])))
         except ApiError as exc:
@@ -214,6 +223,13 @@ class GroupPlayoffDemo:
         page = pairing.call("GET", f"/tournaments/{tid}/group-playoff")
         self._print_matches(page)
         self._print_placing(page)
+        standings = stack.api["standings"]
+        self.pages = {
+            "pairing": page,
+            "standings": standings.call("GET", f"/tournaments/{tid}/group-playoff"),
+            "html": standings.client.get(f"/t/{tid}").get_data(as_text=True),
+        }
+        self.say(f"The tournament page: /t/{tid} (standings), as JSON GET /tournaments/{tid}/group-playoff")
         return self._document(page)
 
     def _group_order(self, page: dict[str, Any], group: str) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,7 +77,15 @@ class EmbeddedStack:
     _scheduled_at: dt.datetime | None = None
 
     @classmethod
-    def create(cls, workdir: Path, *, start: dt.datetime | None = None) -> EmbeddedStack:
+    def create(
+        cls,
+        workdir: Path,
+        *,
+        start: dt.datetime | None = None,
+        new_id: Callable[[], uuid.UUID] | None = None,
+    ) -> EmbeddedStack:
+        """``new_id``: where registration's new tournaments and hand-entered players get their ids
+        (None: random); a demo that must repeat itself draws them from its seed."""
         clock = FakeClock(start or dt.datetime.now(dt.UTC).replace(microsecond=0))
         broker = InProcessBroker()
 
@@ -85,7 +94,9 @@ class EmbeddedStack:
 
         common: dict[str, Any] = {"broker": broker, "clock": clock, "migrate": True, "relay_on_commit": True}
         registration = registration_bootstrap(
-            RegistrationSettings(ARBITER_REGISTRATION_DATABASE_URL=sqlite("registration")), **common
+            RegistrationSettings(ARBITER_REGISTRATION_DATABASE_URL=sqlite("registration")),
+            **common,
+            new_id=new_id or uuid.uuid4,
         )
         pairing = pairing_bootstrap(
             PairingSettings(ARBITER_PAIRING_DATABASE_URL=sqlite("pairing")),

@@ -201,6 +201,25 @@ def register(group: click.Group) -> None:
         lot = next(lot for lot in page["lots"] if lot["kind"] == "tie" and lot["group"] == group_name)
         click.echo(f"lot drawn in group {group_name}: " + ", ".join(names[p] for p in lot["order"]))
 
+    @group_playoff.command("game-lot")
+    @click.argument("tournament", type=click.UUID)
+    @click.argument("game", type=click.UUID)
+    @click.option("--seed", default=None, help="the lot's seed, recorded and announced (default: one drawn)")
+    @api_options
+    def game_lot(tournament: uuid.UUID, game: uuid.UUID, seed: str | None, **kwargs: Any) -> None:
+        """Decide the overdue GAME by a recorded lot (its phase's deadline passed): the player drawn
+        first wins; the clocks end the game with it."""
+        as_json = kwargs.pop("as_json")
+        api = make_api(kwargs)
+        body = {} if seed is None else {"seed": seed}
+        page = api.call("pairing", "POST", f"/tournaments/{tournament}/games/{game}/lot", body)
+        if as_json:
+            _echo_json(page)
+            return
+        names = {p["player_id"]: p["name"] for p in page["players"]}
+        lot = next(x for x in page["lots"] if x["kind"] == "game" and x.get("game_id") == str(game))
+        click.echo(f"lot drawn for game {game} (seed {lot['seed']}): {names[lot['order'][0]]} wins")
+
     @group_playoff.command()
     @click.argument("tournament", type=click.UUID)
     @click.argument("number", type=click.IntRange(1, 3))

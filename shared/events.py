@@ -278,6 +278,31 @@ class GameOpening(BaseModel):
         return self.code if self.code is not None else " ".join(self.moves)
 
 
+GroupPlayoffStage = Literal[
+    "group", "playoff", "semi-final", "final", "third-place", "fifth-place", "seventh-place"
+]
+
+
+class GroupPlayoffMatch(BaseModel):
+    """A match of a `group-playoff` event (RULES.md §5): what it is for, its group, its players (the one
+    named first, who invites, first), and who withdrew from it (scored 0:2) if anyone."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    stage: GroupPlayoffStage
+    phase: int = Field(ge=1, le=3)
+    group: Literal["I", "II"] | None = None
+    match: str = Field(max_length=200, description="the match's key: stage:first:second")
+    players: list[uuid.UUID] = Field(min_length=2, max_length=2, description="the one named first first")
+    forfeited_by: uuid.UUID | None = Field(None, description="withdrawn or excluded: the match scored 0:2")
+
+
+class GroupPlayoffGame(GroupPlayoffMatch):
+    """A `group-playoff` game's place in its event: its match, and who invites (creates) it."""
+
+    inviter: uuid.UUID = Field(description="the player who creates the game (named first)")
+    extra: int = Field(0, ge=0, le=2, description="0: one of the match's two games; 1, 2: an extra game")
+
+
 class PairedGame(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     game_id: uuid.UUID
@@ -294,6 +319,9 @@ class PairedGame(BaseModel):
     )
     rated: bool = Field(True, description="false: a knockout tie-break or sudden-death game (RULES.md §4)")
     opening: GameOpening | None = Field(None, description="platform: the drawn opening; None: free")
+    group_playoff: GroupPlayoffGame | None = Field(
+        None, description="group-playoff: the game's phase, match and inviter"
+    )
 
 
 class PairedMatch(BaseModel):
@@ -549,6 +577,11 @@ class RoundPaired(Event):
     )
     matches: list[PairedMatch] = Field(default_factory=list, description="knockouts: the round's matches")
     variant: Variant = Field(Variant.CHESS, description="the tournament's variant: the board its games use")
+    games_cancelled: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="knockouts: games announced before that will not be played, because a correction "
+        "changed who plays their match (paired again, with new games, in this announcement)",
+    )
 
 
 class ArenaGame(BaseModel):
@@ -675,11 +708,14 @@ class GroupPlayoffAnnounced(Event):
     """What a group-playoff event announces on its page (RULES.md §5): ``groups`` (a group as the lot drew
     it), ``playoff`` (a play-off match the event created), ``lot`` (the organiser's lot for a tie, the
     players in the order drawn), ``colour-lot`` (White in the final's extra game), ``phase`` (a phase
-    opened), ``deadline`` (a phase's deadline)."""
+    opened, with the matches it opened), ``deadline`` (a phase's deadline), ``withdrawal`` (a player
+    withdrawn or excluded: every match of ``phase`` scored 0:2), ``game-lot`` (an overdue game's result
+    drawn by the organiser's lot: ``game_id``, ``result``, the players in the order drawn, the first
+    drawn wins)."""
 
     TYPE: ClassVar[str] = "group_playoff.announced"
     tournament_id: uuid.UUID
-    kind: Literal["groups", "playoff", "lot", "colour-lot", "phase", "deadline"]
+    kind: Literal["groups", "playoff", "lot", "colour-lot", "phase", "deadline", "withdrawal", "game-lot"]
     at: dt.datetime
     phase: int | None = Field(None, ge=1, le=3)
     group: Literal["I", "II"] | None = None
@@ -687,6 +723,11 @@ class GroupPlayoffAnnounced(Event):
     seed: str | None = Field(None, description="the lot's recorded seed")
     drawn_by: str | None = Field(None, description="who drew the lot ('system': from the event's seed)")
     deadline: dt.datetime | None = None
+    matches: list[GroupPlayoffMatch] = Field(
+        default_factory=list, description="phase, playoff: the matches created (those scored 0:2 too)"
+    )
+    game_id: uuid.UUID | None = Field(None, description="game-lot: the overdue game")
+    result: GameOutcome | None = Field(None, description="game-lot: the result the lot gave")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -785,8 +826,9 @@ class GameColoursSwapped(Event):
 
 
 @register
-class GameCancelled(Event):
-    """A game nobody will play: its knockout match was decided before it."""
+class GameCancelledV1(Event):
+    """``game.cancelled`` as first published, without the players: still read (a message written before
+    version 2 may wait in a queue or a dead-letter queue), no longer written."""
 
     TYPE: ClassVar[str] = "game.cancelled"
     tournament_id: uuid.UUID
@@ -794,6 +836,16 @@ class GameCancelled(Event):
     round: int
     reason: str = Field(description="e.g. match_decided")
     cancelled_at: dt.datetime
+
+
+@register
+class GameCancelled(GameCancelledV1):
+    """A game nobody will play: its knockout match was decided before it. Version 2 names the players,
+    so that whoever marked them as in this game (``game.started``) can clear the mark."""
+
+    VERSION: ClassVar[int] = 2
+    white: uuid.UUID
+    black: uuid.UUID
 
 
 # --------------------------------------------------------------------------------------------------

@@ -82,3 +82,61 @@ def test_the_trf_reads_back_and_re_pairs_every_round_as_published(run):
         published = published_round(doc, number)
         assert {(b.white, b.black) for b in published.boards} == set(pairing.games), number
         assert list(published.byes) == ([pairing.bye] if pairing.bye is not None else []), number
+
+
+def test_the_same_seed_gives_the_same_run(tmp_path):
+    """Everything the run draws comes from ``--seed`` (default 2026): the players, the incidents, the
+    results, and the ids (the tournament's draws the first colour). Only the real time taken differs."""
+
+    def demo(name: str, *seed: str) -> tuple[str, str]:
+        trf = tmp_path / name
+        args = ["demo", "--format", "fide-rapid", "--players", "14", "--trf", str(trf), *seed]
+        result = CliRunner().invoke(build_cli(), args, terminal_width=200)
+        assert result.exit_code == 0, result.output
+        tournament, written = result.output.split("\nTRF-16 written to ")
+        assert "Finished in " in written  # the file's name and the real time taken: the rest is the run's
+        return tournament, trf.read_text(encoding="utf-8")
+
+    first, again, other = demo("a.trf"), demo("b.trf", "--seed", "2026"), demo("c.trf", "--seed", "7")
+    assert first == again
+    assert other[1] != first[1]
+
+
+def test_registration_s_ids_come_from_the_demo_s_seed(tmp_path):
+    """The tournament's id draws the first colour: a random one made two runs of a seed differ."""
+    import random
+    import uuid
+
+    from rich.console import Console
+
+    from cli.demo_fide import FideRapidDemo
+    from cli.embedded import EmbeddedStack
+
+    def ids(seed: int) -> list[uuid.UUID]:
+        new_id = FideRapidDemo(Console(quiet=True), random.Random(seed), 14, 15, 10).new_ids()
+        return [new_id() for _ in range(3)]
+
+    assert ids(2026) == ids(2026) != ids(7)
+    drawn = iter(ids(2026))
+    stack = EmbeddedStack.create(tmp_path, new_id=lambda: next(drawn))
+    try:
+        reg = stack.api["registration"]
+        organiser = uuid.UUID(int=1)
+        reg.call(
+            "POST",
+            "/accounts",
+            {"name": "Organiser", "id": str(organiser)},
+            stack.token(uuid.UUID(int=2), "service"),
+        )
+        body = {
+            "ruleset": "fide-rapid",
+            "name": "Open",
+            "time_control": {"base_seconds": 900, "increment_seconds": 10},
+            "fide": {"rounds": 5},
+        }
+        tid = reg.call("POST", "/tournaments", body, stack.token(organiser))["id"]
+        entry = reg.call("POST", f"/tournaments/{tid}/players", {"name": "Ann"}, stack.token(organiser))
+    finally:
+        stack.close()
+    first, second, _ = ids(2026)
+    assert (tid, entry["player_id"]) == (str(first), str(second))

@@ -5,15 +5,19 @@ games (shared.group_table) give the semi-finals, the matches give the placing.""
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from rich.console import Console
 
+from cli.demo_group_playoff import GroupPlayoffDemo
 from cli.main import build_cli
 from shared.group_table import Match, group_table
 from shared.scoring import Outcome
 
+SEED = 2026  # the demo's default
 PHASES = {"group", "playoff", "semi-final", "final", "third-place", "fifth-place", "seventh-place"}
 POINTS = {
     "1-0": (Fraction(1), Fraction(0)),
@@ -23,10 +27,56 @@ POINTS = {
 
 
 @pytest.fixture(scope="module")
-def document() -> dict:
+def demo(tmp_path_factory) -> GroupPlayoffDemo:
+    """The demo run once, as ``--json`` runs it (the default seed), its pages kept."""
+    run = GroupPlayoffDemo(Console(), random.Random(SEED), as_json=True)
+    run.document = run.run(tmp_path_factory.mktemp("demo"))  # type: ignore[attr-defined]
+    return run
+
+
+@pytest.fixture(scope="module")
+def document(demo) -> dict:
+    return demo.document
+
+
+def test_the_json_document_is_the_same_on_every_run_of_a_seed(document):
+    """Everything is seeded (the accounts' ids too: the groups' lot orders players by id)."""
     result = CliRunner().invoke(build_cli(), ["demo", "--format", "group-playoff", "--json"])
     assert result.exit_code == 0, result.output
-    return json.loads(result.output)
+    assert json.loads(result.output) == document
+
+
+def test_the_standings_page_shows_what_pairing_decided(demo):
+    """The standings' projection of the events against pairing's own page (the reference): the group
+    tables with their criteria, every match with its winner, the overdue game adjudicated, the placing."""
+    pairing, standings, html = demo.pages["pairing"], demo.pages["standings"], demo.pages["html"]
+    for group in ("I", "II"):
+        mine = [
+            (r["player_id"], r["rank"], Fraction(r["board_points"]), r["decided_by"])
+            for r in standings["groups"][group]
+        ]
+        theirs = [
+            (r["player_id"], r["rank"], Fraction(r["board_points"]), r["decided_by"])
+            for r in pairing["groups"][group]
+        ]
+        assert mine == theirs
+    assert {r["decided_by"] for r in standings["groups"]["I"]} == {"e", "a"}  # the play-off decided
+    key = lambda m: (m["phase"] if "stage" not in m else m["stage"], tuple(m["players"]))  # noqa: E731
+    assert sorted((key(m), m["winner"], m["shared"]) for m in standings["matches"]) == sorted(
+        (key(m), m["winner"], m["shared"]) for m in pairing["matches"]
+    )
+    assert [(r["player_id"], r["place"]) for r in standings["placing"]] == [
+        (r["player_id"], r["place"]) for r in pairing["placing"]
+    ]
+    games = [g for m in standings["matches"] for g in m["games"]]
+    assert [g["how"] for g in games].count("adjudicated") == 1
+    assert any(g["reason"] == "time" for g in games)  # lost on time, found by the clocks
+    assert standings["deadlines"][0]["passed"] and standings["overdue"] == []  # decided since
+    kinds = [a["kind"] for a in standings["announcements"]]
+    assert kinds.count("playoff") == 3 and kinds.count("phase") == 2 and "deadline" in kinds
+    assert standings["completed_at"] is not None
+    assert 'id="group-I"' in html and 'id="placing"' in html and "(e) play-off" in html
+    assert html.count('data-stage="semi-final"') == 2 and "extra game 2" in html
 
 
 def board_points(match: dict) -> tuple[Fraction, Fraction]:

@@ -9,6 +9,7 @@ import threading
 import uuid
 from collections.abc import Iterator
 
+import httpx
 import pytest
 from click.testing import CliRunner
 from werkzeug.serving import make_server
@@ -77,3 +78,23 @@ def test_the_organisers_pairing_commands(pairing_url):
     assert due.exit_code == 0 and "phase 1 ends by 2026-07-01T00:00:00Z" in due.output
     other = arbiter(url, uuid.uuid4(), "group-playoff", "deadline", tid, "1", "--at", "2026-07-01")
     assert other.exit_code != 0 and "only the organiser" in other.output
+
+    early_lot = arbiter(url, ORGANISER, "group-playoff", "game-lot", tid, game_of(url, tid), "--seed", "x")
+    assert early_lot.exit_code != 0 and "is not overdue" in early_lot.output
+
+
+def game_of(url: str, tid: str) -> str:
+    page = httpx.get(f"{url}/tournaments/{tid}/group-playoff").json()
+    return page["matches"][0]["games"][0]["game_id"]
+
+
+def test_an_overdue_game_decided_by_lot_through_the_cli(pairing_url):
+    url, tid = pairing_url
+    past = arbiter(url, ORGANISER, "group-playoff", "deadline", tid, "1", "--at", "2020-01-01")
+    assert past.exit_code == 0, past.output
+    game = game_of(url, tid)
+    drawn = arbiter(url, ORGANISER, "group-playoff", "game-lot", tid, game, "--seed", "die")
+    assert drawn.exit_code == 0, drawn.output
+    assert f"lot drawn for game {game} (seed die): " in drawn.output and drawn.output.strip().endswith("wins")
+    again = arbiter(url, ORGANISER, "group-playoff", "game-lot", tid, game)
+    assert again.exit_code != 0 and "was drawn already" in again.output

@@ -98,6 +98,13 @@ def subscriptions(handlers: Handlers, uow_factory: Callable[[], ClocksUnitOfWork
             uow_factory,
             translate=wire.forfeit_withdrawn,
         ),
+        event_subscription(  # an overdue group-playoff game decided by the organiser's lot
+            "clocks.group_playoff_lots",
+            ("group_playoff.announced",),
+            handlers.decide_by_lot,
+            uow_factory,
+            translate=wire.decide_by_lot,
+        ),
         event_subscription(
             "clocks.result_corrected",
             ("game.result_corrected",),

@@ -83,9 +83,9 @@ def subscriptions(
             uow_factory,
             translate=wire.start,
         ),
-        event_subscription(  # one queue, in order: a game's start and its end, each heard once
+        event_subscription(  # one queue, in order: a game's start and its end (or cancellation), each heard once
             "pairing.game_finished",
-            ("game.finished", "game.started"),
+            ("game.finished", "game.started", "game.cancelled"),
             handlers.on_game,
             uow_factory,
             translate=wire.game,
@@ -124,7 +124,7 @@ def subscriptions(
         retired(  # the games' markers before pairing.game_finished took them over: drained, unbound
             event_subscription(
                 "pairing.playing",
-                ("game.started", "game.finished"),
+                ("game.started", "game.finished", "game.cancelled"),
                 handlers.on_playing,
                 uow_factory,
                 translate=wire.playing,

@@ -4,6 +4,7 @@ wired at import time."""
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,8 +51,10 @@ def bootstrap(
     migrate: bool = False,
     relay_on_commit: bool = False,
     draw_seed: Callable[[], int] = new_draw_seed,
+    new_id: Callable[[], uuid.UUID] = uuid.uuid4,
 ) -> Registration:
-    """``draw_seed``: where a knockout's random seeding draws its recorded seed (tests pin it)."""
+    """``draw_seed``: where a knockout's random seeding draws its recorded seed (tests pin it);
+    ``new_id``: where new tournaments and hand-entered players get their ids (the demos seed it)."""
     settings = settings or RegistrationSettings()
     p = plumbing(
         SERVICE,
@@ -78,6 +81,7 @@ def bootstrap(
         draw_seed,
         settings.italian_table(),
         arena_min_minutes=settings.arena_min_minutes,
+        new_id=new_id,
     )
     bus: MessageBus[UnitOfWork] = MessageBus(uow_factory, handlers.table())
     return Registration(

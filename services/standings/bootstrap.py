@@ -15,6 +15,7 @@ from services.standings.adapters.unit_of_work import SqlStandingsUnitOfWork
 from services.standings.adapters.views import SqlTournamentViews
 from services.standings.adapters.wire import announcement as announcement_translation
 from services.standings.adapters.wire import arena as arena_translation
+from services.standings.adapters.wire import group_playoff as group_playoff_translation
 from services.standings.adapters.wire import translate
 from services.standings.config import StandingsSettings
 from services.standings.service_layer.handlers import Handlers
@@ -121,7 +122,21 @@ def subscriptions_of(
         uow_factory,
         translate=announcement_translation,
     )
+    group_playoff = event_subscription(  # one queue, in causal order: a group-playoff event's page
+        "standings.group_playoff",
+        (
+            "tournament.started",
+            "group_playoff.announced",
+            "round.paired",
+            "game.finished",
+            "player.withdrawn",
+            "tournament.completed",
+        ),
+        handlers.record_group_playoff,
+        uow_factory,
+        translate=group_playoff_translation,
+    )
     return [
         event_subscription(queue, (key,), effect, uow_factory, translate=translate)
         for queue, key, effect in queues
-    ] + [arena, announcements]
+    ] + [arena, announcements, group_playoff]

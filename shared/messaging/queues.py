@@ -34,6 +34,7 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "clocks.arbiters",
         "clocks.player_withdrawn",
         "clocks.result_corrected",
+        "clocks.group_playoff_lots",
     ),
     "standings": (
         "standings.tournament_started",
@@ -51,6 +52,7 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "standings.tournament_completed",
         "standings.arena",
         "standings.announced",
+        "standings.group_playoff",
     ),
 }
 

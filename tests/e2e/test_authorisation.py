@@ -111,6 +111,7 @@ MATRIX: dict[str, dict[str, int]] = {
     "POST /tournaments/{tournament_id}/groups/{group}/lots": row(403, 403, 403, 403, 403, 200, 403),
     "POST /tournaments/{tournament_id}/phases": row(403, 403, 403, 403, 403, 200, 403),
     "POST /tournaments/{tournament_id}/deadlines": row(403, 403, 403, 403, 403, 200, 403),
+    "POST /tournaments/{tournament_id}/games/{game_id}/lot": row(403, 403, 403, 403, 403, 200, 403),
     "POST /games/{game_id}/boost": row(403, 200, 403, 403, 403, 403, 403),
 }
 SERVICE_OF = {
@@ -133,6 +134,7 @@ SERVICE_OF = {
     "POST /tournaments/{tournament_id}/groups/{group}/lots": "pairing",
     "POST /tournaments/{tournament_id}/phases": "pairing",
     "POST /tournaments/{tournament_id}/deadlines": "pairing",
+    "POST /tournaments/{tournament_id}/games/{game_id}/lot": "pairing",
     "POST /games/{game_id}/boost": "clocks",
 }
 
@@ -657,15 +659,39 @@ def lots(m: Matrix, who: str, ok: bool):
     return on(m.gp, "/groups/I/lots", {"seed": f"drawn by {who}"})
 
 
+def _group_lot_drawn(m: Matrix, world: World, page: dict[str, Any]) -> None:
+    if not any(lot["group"] == "I" for lot in page["lots"]):
+        body = {"seed": "drawn before phase 2"}
+        m.story.call("pairing", "POST", f"/tournaments/{world.id}/groups/I/lots", body, m.organiser.token)
+        m.settled(world)
+
+
 def phase(m: Matrix, who: str, ok: bool):
     """Phase 2 opens once group I's lot is drawn (the lots' row runs first; alone, this draws it)."""
     world = m.gp
     page = m.story.call("pairing", "GET", f"/tournaments/{world.id}/group-playoff")
-    if ok and not any(lot["group"] == "I" for lot in page["lots"]):
-        body = {"seed": "drawn before phase 2"}
-        m.story.call("pairing", "POST", f"/tournaments/{world.id}/groups/I/lots", body, m.organiser.token)
-        m.settled(world)
+    if ok:
+        _group_lot_drawn(m, world, page)
     return on(world, "/phases", {"phase": 2})
+
+
+def game_lot(m: Matrix, who: str, ok: bool):
+    """An overdue game decided by lot: refused before the game is looked at; the organiser's, on a
+    semi-final game once phase 2 is open (the phases' row runs first; alone, this opens it) and its
+    deadline has passed."""
+    world, s, token = m.gp, m.story, m.organiser.token
+    url = f"/tournaments/{world.id}"
+    page = s.call("pairing", "GET", f"{url}/group-playoff")
+    game = page["matches"][0]["games"][0]["game_id"]
+    if ok:
+        if page["phase"] < 2:
+            _group_lot_drawn(m, world, page)
+            s.call("pairing", "POST", f"{url}/phases", {"phase": 2}, token)
+        passed = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1)
+        s.call("pairing", "POST", f"{url}/deadlines", {"phase": 2, "at": passed.isoformat()}, token)
+        m.settled(world)
+        game = s.call("pairing", "GET", f"{url}/group-playoff")["overdue"][0]
+    return on(world, f"/games/{game}/lot", {"seed": f"drawn by {who}"})
 
 
 def deadline(m: Matrix, who: str, ok: bool):
@@ -778,6 +804,7 @@ TARGETS: dict[str, Target] = {
     "POST /tournaments/{tournament_id}/groups/{group}/lots": lots,
     "POST /tournaments/{tournament_id}/phases": phase,
     "POST /tournaments/{tournament_id}/deadlines": deadline,
+    "POST /tournaments/{tournament_id}/games/{game_id}/lot": game_lot,
     "POST /games/{game_id}/boost": boost,
 }
 

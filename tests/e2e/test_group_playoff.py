@@ -107,3 +107,26 @@ def test_a_whole_group_playoff_event(story: Story):
     assert seventh["forfeited_by"] == str(h.id)
     placing = [(event.role[r["player_id"]], r["place"]) for r in page["placing"]]
     assert placing == [("E", 1), ("A", 2), ("B", 3), ("F", 4), ("G", 5), ("C", 6), ("D", 7), ("H", 8)]
+
+    # the public page: the standings' projection of the same events shows what pairing decided
+    def standings_page():
+        status, _text, answer = story._request(
+            "standings", "GET", f"/tournaments/{tid}/group-playoff", None, {}
+        )
+        return answer if status == 200 and answer.get("placing") else None
+
+    shown = wait_for(standings_page, timeout=30, what="the standings' page complete")
+    assert [(event.role[r["player_id"]], r["place"]) for r in shown["placing"]] == placing
+    for group in ("I", "II"):
+        assert [r["player_id"] for r in shown["groups"][group]] == [
+            r["player_id"] for r in page["groups"][group]
+        ]
+    (left,) = [p for p in shown["players"] if p["status"] is not None]
+    assert (left["player_id"], left["status"], left["status_reason"], left["left_in_phase"]) == (
+        str(h.id), "withdrawn", "moved abroad", 1,
+    )  # fmt: skip
+    mine = [m for m in shown["matches"] if str(h.id) in m["players"]]
+    assert [m["stage"] for m in mine] == ["group", "group", "group", "seventh-place"]
+    assert all(m["forfeited_by"] == str(h.id) for m in mine) and mine[-1]["games"] == []  # created 0:2
+    html = story.http.get(story.urls["standings"] + f"/t/{tid}")
+    assert html.status_code == 200 and 'id="group-II"' in html.text and 'id="placing"' in html.text

@@ -21,6 +21,7 @@ from services.clocks.service_layer.ports import DeadlineStore
 from shared.aggregate import Aggregate, Tracking
 from shared.events import Envelope
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
+from shared.vocabulary import Ruleset
 
 GameTable = MemoryTable[uuid.UUID, Game]
 TournamentTable = MemoryTable[uuid.UUID, Tournament]
@@ -158,6 +159,9 @@ class MemoryPresenceRepository:
 class MemoryTournamentRepository(MemoryRepository[uuid.UUID, Tournament]):
     def get(self, key: uuid.UUID, *, lock: bool = False) -> Tournament | None:
         return super().get(key)
+
+    def of_ruleset(self, ruleset: Ruleset) -> list[uuid.UUID]:
+        return [t.id for t in self.table.rows() if t.ruleset is ruleset]
 
     def lock(self, tournament_id: uuid.UUID) -> Tournament:
         found = self.table.read(tournament_id)

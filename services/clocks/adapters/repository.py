@@ -554,6 +554,11 @@ class SqlTournamentRepository:
     def get(self, tournament_id: uuid.UUID) -> Tournament | None:
         return self._load(tournament_id, _TOURNAMENT)
 
+    def of_ruleset(self, ruleset: Ruleset) -> list[uuid.UUID]:
+        """The tournaments of a ruleset known here."""
+        query = sa.select(tournaments.c.id).where(tournaments.c.ruleset == ruleset.value)
+        return list(self.session.execute(query).scalars())
+
     def lock(self, tournament_id: uuid.UUID) -> Tournament:
         create = _CREATE_TOURNAMENT[self.session.get_bind().dialect.name]
         self.session.execute(create, {"tournament_id": tournament_id})

@@ -5,12 +5,13 @@ publishes, and the events it consumes as its commands. The one place that conver
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from services.clocks.domain import events as domain
 from services.clocks.domain.clock import TimeControl
-from services.clocks.domain.decision import Decision
+from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.tournament import CLOSING_GRACE, ONLINE, Timekeeping, Timing
 from services.clocks.service_layer import commands
 from shared import events
@@ -109,6 +110,8 @@ def _cancelled(e: domain.GameCancelled) -> events.Event:
         round=e.round,
         reason=e.reason,
         cancelled_at=e.cancelled_at,
+        white=e.white,
+        black=e.black,
     )
 
 
@@ -145,6 +148,7 @@ def create_games(event: events.Event) -> commands.CreateGames:
         ),
         released=e.published is not False,
         variant=e.variant,
+        cancelled=tuple(e.games_cancelled),
     )
 
 
@@ -238,6 +242,19 @@ def correct_result(event: events.Event) -> commands.CorrectResult:
     """``game.result_corrected``."""
     e = _as(events.GameResultCorrected, event)
     return commands.CorrectResult(e.game_id, e.old_outcome, e.outcome, decision_in(e.decision))
+
+
+def decide_by_lot(event: events.Event) -> commands.DecideByLot | None:
+    """``group_playoff.announced``: a ``game-lot`` (an overdue game's result drawn by lot); the other
+    announcements are the page's (None)."""
+    e = _as(events.GroupPlayoffAnnounced, event)
+    if e.kind != "game-lot":
+        return None
+    if e.game_id is None or e.result is None or e.drawn_by is None:
+        raise ValueError("a game-lot announcement names the game, its result and who drew it")
+    reason = f"drawn by lot, seed {e.seed}"
+    decision = Decision(uuid.UUID(e.drawn_by), Role.ORGANISER, e.at, reason)
+    return commands.DecideByLot(e.tournament_id, e.game_id, e.result, e.seed or "", decision)
 
 
 def reset_tournament(event: events.Event) -> commands.ResetTournament:

@@ -65,6 +65,13 @@ class Conflict(ClocksError):
     slug = "conflict"
 
 
+class PhaseNotStarted(Conflict):
+    """A game of a group-playoff phase the organiser has not opened yet (4T1 §4(2)): its id is known
+    ahead (``shared.group_playoff.planned_games``), the game is not created until the phase opens."""
+
+    slug = "phase-not-started"
+
+
 class BoardClock(Conflict):
     """A move reported for a game whose time the boards keep (over the board): the server runs no
     clock for it."""

@@ -58,13 +58,16 @@ class GameFinished(DomainEvent):
 
 @dataclass(frozen=True, slots=True)
 class GameCancelled(DomainEvent):
-    """Nobody will play the game: its knockout match was decided without it."""
+    """Nobody will play the game: its knockout match was decided without it. ``white`` and ``black``
+    let whoever marked them as in this game clear the mark."""
 
     tournament_id: uuid.UUID
     game_id: uuid.UUID
     round: int
     reason: str
     cancelled_at: dt.datetime
+    white: uuid.UUID
+    black: uuid.UUID
 
 
 @dataclass(frozen=True, slots=True)

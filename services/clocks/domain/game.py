@@ -73,6 +73,7 @@ TOURNAMENT_CLOSED = "tournament_closed"
 DISCONNECTED = "disconnected"  # not back within RECONNECT of a disconnection after one's first move
 RECONNECT = dt.timedelta(seconds=30)
 MATCH_DECIDED = "match_decided"
+MATCH_REPAIRED = "match_repaired"  # a correction changed who plays the match: paired again, new games
 DISPUTED = "disputed"
 COLOURS_SWAPPED = "colours_swapped"
 DEFAULT_TIME = "default_time"  # not at the board (or no first move) by the default time: a forfeit
@@ -655,7 +656,9 @@ class Game(Aggregate):
         self.reason = reason
         self.finished_at = at
         self.claims = {}
-        self.record(GameCancelled(self.tournament_id, self.id, self.round, reason, at))
+        self.record(
+            GameCancelled(self.tournament_id, self.id, self.round, reason, at, self.white, self.black)
+        )
         return True
 
     def close(self, at: dt.datetime) -> bool:
@@ -716,7 +719,12 @@ class Game(Aggregate):
 
     def _require_not_cancelled(self) -> None:
         if self.status is GameStatus.CANCELLED:
-            raise errors.GameCancelled("this game was cancelled: its match was decided without it")
+            why = (
+                "its match was paired again with other players"
+                if self.reason == MATCH_REPAIRED
+                else "its match was decided without it"
+            )
+            raise errors.GameCancelled(f"this game was cancelled: {why}")
 
     def _require_running(self) -> None:
         self._require_not_cancelled()

@@ -141,6 +141,9 @@ class CreateGames:
     released: bool
     variant: Variant = Variant.CHESS
     arena: bool = False  # an arena's games (``arena.paired``): the boost is offered
+    cancelled: tuple[uuid.UUID, ...] = ()
+    """Games of the round not to be played any more: their knockout match was paired again with other
+    players after a correction (its new games are among ``games``)."""
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,18 @@ class ForfeitWithdrawn:
     excluded: bool
     reason: str
     decision: Decision | None
+
+
+@dataclass(frozen=True)
+class DecideByLot:
+    """A group-playoff organiser decided an overdue game by a recorded lot (``group_playoff.announced``,
+    ``game-lot``): the game ends with the lot's result, reason ``lot``."""
+
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    outcome: Outcome
+    seed: str
+    decision: Decision
 
 
 @dataclass(frozen=True)

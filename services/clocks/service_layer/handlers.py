@@ -18,13 +18,14 @@ from typing import Any
 
 from services.clocks.domain import errors
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.game import FlagFall, Game, GameStatus
+from services.clocks.domain.game import MATCH_REPAIRED, FlagFall, Game, GameStatus
 from services.clocks.domain.penalties import displaced
 from services.clocks.domain.presence import Presence, absence_forfeit
 from services.clocks.domain.tournament import ONLINE, Timing, Tournament, Withdrawal, deciding_role
 from services.clocks.service_layer import commands
 from services.clocks.service_layer.ports import ClocksUnitOfWork, DeadlineStoreUnavailable
 from shared.authority import Authority
+from shared.group_playoff import planned_games
 from shared.messaging.port import NotReady
 from shared.timesource import Clock
 from shared.vocabulary import Ruleset
@@ -39,6 +40,30 @@ def _get(uow: ClocksUnitOfWork, game_id: uuid.UUID) -> Game:
     if game is None:
         raise errors.GameNotFound(f"no game {game_id}")
     return game
+
+
+LOT = "lot"
+"""The reason of a result drawn by the organiser's lot (4T1 §4(10))."""
+
+
+def _refuse_unknown(uow: ClocksUnitOfWork, game_id: uuid.UUID) -> None:
+    """A game not created here: 409 when it is a game of a group-playoff phase not opened yet (its id
+    is known ahead, and no game of its phase is here yet), else 404."""
+    wanted = str(game_id)
+    for tournament_id in uow.tournaments.of_ruleset(Ruleset.GROUP_PLAYOFF):
+        planned = planned_games(tournament_id)
+        found = next(((stage, slot) for stage, slot, ids in planned if wanted in ids), None)
+        if found is None:
+            continue
+        stage, slot = found
+        same_phase = [i for s, _, ids in planned if s.phase == stage.phase for i in ids]
+        if not any(uow.games.get(uuid.UUID(i)) is not None for i in same_phase):
+            where = stage.value if slot is None else f"{stage.value} {slot}"
+            raise errors.PhaseNotStarted(
+                f"game {game_id} is a game of the {where} match of phase {stage.phase}, which has not started:"
+                " the organiser announces it once every game of the earlier phases is finished"
+            )
+    raise errors.GameNotFound(f"no game {game_id}")
 
 
 class Known:
@@ -172,7 +197,10 @@ class Handlers:
         the game ends on time instead (saved, and the answer says so: the caller refuses the result).
         The tournament is read only for an arbiter, or a player claiming a win."""
         with uow:
-            game = _get(uow, cmd.game_id)
+            game = uow.games.get(cmd.game_id, lock=True)
+            if game is None:
+                _refuse_unknown(uow, cmd.game_id)
+            assert game is not None
             actor = cmd.actor
             now = self.clock.now()
             known = Known(uow, game.tournament_id)
@@ -301,8 +329,13 @@ class Handlers:
         A game that exists already (the same pairing published again, or a knockout round announced again
         with its tie-break games) is left alone. A knockout round's games wait until it is published, and a
         match's games are played one after the other. A game with a withdrawn player ends by forfeit
-        where it would start."""
+        where it would start. Games the announcement cancels (a match paired again with other players
+        after a correction) are cancelled first (``game.cancelled``), the running one too."""
         now = self.clock.now()
+        for game_id in cmd.cancelled:
+            old = uow.games.get(game_id, lock=True)
+            if old is not None and old.cancel(now, MATCH_REPAIRED):
+                uow.games.save(old)
         existing = uow.games.existing(g.game_id for g in cmd.games)
         known = Known(uow, cmd.tournament_id)
         timing = known.timing()
@@ -429,6 +462,22 @@ class Handlers:
                 matches.append(game.match_id)
         for match_id in dict.fromkeys(matches):
             _play_on(uow, known, match_id, now)
+
+    def decide_by_lot(self, cmd: commands.DecideByLot | None, uow: ClocksUnitOfWork) -> None:
+        """An overdue group-playoff game decided by the organiser's recorded lot (pairing drew it and
+        announced the result): the game ends with it, reason ``lot``, decided by the organiser. A game
+        that ended meanwhile (on time, by a result) keeps its result. Other announcements: nothing."""
+        if cmd is None:
+            return
+        game = uow.games.get(cmd.game_id, lock=True)
+        if game is None:
+            raise NotReady(f"game {cmd.game_id} of the lot is not created here yet")
+        if game.finished:
+            log.warning("game %s ended before its lot (seed %s) came: its result stands", game.id, cmd.seed)
+            return
+        now = self.clock.now()
+        game.report_result(cmd.outcome, LOT, now, decision=cmd.decision)
+        _save(uow, game, now)
 
     def correct_result(self, cmd: commands.CorrectResult, uow: ClocksUnitOfWork) -> None:
         """Pairing corrected a finished game: its outcome changes, the old one is kept with the decision.

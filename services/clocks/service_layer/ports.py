@@ -16,6 +16,7 @@ from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import Tournament
 from shared.aggregate import Seen
 from shared.events import Envelope
+from shared.vocabulary import Ruleset
 
 
 class GameRepository(Protocol):
@@ -90,6 +91,9 @@ class TournamentRepository(Protocol):
 
     def get(self, tournament_id: uuid.UUID) -> Tournament | None:
         """What is known, unlocked; None when nothing is."""
+
+    def of_ruleset(self, ruleset: Ruleset) -> list[uuid.UUID]:
+        """The tournaments of a ruleset known here."""
 
     def lock(self, tournament_id: uuid.UUID) -> Tournament:
         """The tournament, locked for a change; one known from now on if nothing was (its first news

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from services.pairing.adapters.orm import group_playoffs, tournaments
-from services.pairing.adapters.repository import RowLocks, _insert_head
+from services.pairing.adapters.repository import RowLocks, insert_head
 from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
 from services.pairing.domain.heading import Status
 from services.pairing.domain.rounds.platform import Plan
@@ -41,7 +41,7 @@ class SqlGroupPlayoffs:
 
     def add(self, t: GroupPlayoffTournament) -> None:
         plan = Plan(System.GROUP_PLAYOFF, 3, False)
-        _insert_head(self.session, t.heading, t.players, System.GROUP_PLAYOFF, plan, False, Status.RUNNING)
+        insert_head(self.session, t.heading, t.players, System.GROUP_PLAYOFF, plan, False, Status.RUNNING)
         self.session.execute(sa.insert(group_playoffs), {"tournament_id": t.id, "state": t.to_dict()})
         self.seen.add(t)
 

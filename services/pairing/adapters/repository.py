@@ -57,6 +57,7 @@ from services.pairing.domain.elimination.elimination import (
     MatchGame,
     MatchHowChanged,
     MatchReopened,
+    MatchRepaired,
     MatchSettled,
     PairedMatch,
     RoundMadePublic,
@@ -222,6 +223,11 @@ _FIRST_WHITE = (
     .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
     .values(first_white=sa.bindparam("slot"))
 )
+_REPAIR_MATCH = (
+    sa.update(matches)
+    .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
+    .values(seed_a=sa.bindparam("a"), seed_b=sa.bindparam("b"))
+)
 _REPLACE_GAME = (
     sa.update(games).where(games.c.game_id == sa.bindparam("gid")).values(replaced_by=sa.bindparam("new"))
 )
@@ -293,7 +299,7 @@ class SqlTournaments:
         return None if t is None else self.seen.add(t)
 
     def add(self, t: PairingTournament) -> None:
-        _insert_head(
+        insert_head(
             self.session,
             t.heading,
             t.players,
@@ -515,7 +521,7 @@ class SqlEliminations:
 
     def add(self, e: Elimination) -> None:
         plan = Plan(e.system, e.rounds_total(), False)
-        _insert_head(self.session, e.heading, e.players, e.system, plan, False, e.status)
+        insert_head(self.session, e.heading, e.players, e.system, plan, False, e.status)
         self.session.execute(
             _INSERT_BRACKET,
             {
@@ -549,6 +555,10 @@ class SqlEliminations:
                 self.session.execute(
                     _MATCH_HOW, {"tid": tid, "mid": str(change.match_id), "decision": change.how.value}
                 )
+            elif isinstance(change, MatchRepaired):
+                a, b = change.players
+                self.session.execute(_REPAIR_MATCH, {"tid": tid, "mid": str(change.match_id), "a": a, "b": b})
+                self.session.execute(_CANCEL_GAMES, {"ids": list(change.cancelled), "at": change.at})
             elif isinstance(change, GamesReplaced):
                 for old, new in change.replaced:
                     self.session.execute(_REPLACE_GAME, {"gid": old, "new": new})
@@ -741,7 +751,7 @@ def tournament_of_game(session: Session, game_id: uuid.UUID) -> uuid.UUID | None
 
 
 # -- shared by both formats ----------------------------------------------------------------------------
-def _insert_head(
+def insert_head(
     session: Session,
     heading: Heading,
     roster: Iterable[Player],
@@ -756,6 +766,10 @@ def _insert_head(
     ends_at: dt.datetime | None = None,
     fide: FideRules | None = None,
 ) -> None:
+    """Write a new tournament's head row in ``tournaments`` (its identity, ruleset, system, round plan,
+    status and settings: the row every format's repository locks) and its roster in ``players``. Each
+    format's repository (rounds, knockouts, group-playoff events) calls it from its ``add`` and keeps
+    the rest of its state in tables of its own."""
     session.execute(
         _INSERT_TOURNAMENT,
         {

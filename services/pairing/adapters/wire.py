@@ -93,6 +93,7 @@ def _round_paired(e: domain.RoundPaired) -> events.Event:
                 time_control=None if g.time_control is None else time_control(g.time_control),
                 rated=g.rated,
                 opening=None if g.opening is None else game_opening(g.opening),
+                group_playoff=None if g.group_playoff is None else _group_playoff_game(g.group_playoff),
             )
             for g in e.games
         ],
@@ -112,6 +113,7 @@ def _round_paired(e: domain.RoundPaired) -> events.Event:
             )
             for m in e.matches
         ],
+        games_cancelled=list(e.games_cancelled),
     )
 
 
@@ -218,6 +220,25 @@ def _absence_excused(e: domain.AbsenceExcused) -> events.Event:
     )
 
 
+def _group_playoff_match(m: domain.GroupPlayoffPlace) -> events.GroupPlayoffMatch:
+    return events.GroupPlayoffMatch.model_validate(
+        {
+            "stage": m.stage,
+            "phase": m.phase,
+            "group": m.group,
+            "match": m.match,
+            "players": list(m.players),
+            "forfeited_by": m.forfeited_by,
+        }
+    )
+
+
+def _group_playoff_game(m: domain.GroupPlayoffPlace) -> events.GroupPlayoffGame:
+    return events.GroupPlayoffGame.model_validate(
+        {**_group_playoff_match(m).model_dump(), "inviter": m.inviter, "extra": m.extra}
+    )
+
+
 @wire.maps(domain.GroupPlayoffAnnounced)
 def _group_playoff_announced(e: domain.GroupPlayoffAnnounced) -> events.Event:
     return events.GroupPlayoffAnnounced(
@@ -230,6 +251,9 @@ def _group_playoff_announced(e: domain.GroupPlayoffAnnounced) -> events.Event:
         seed=e.seed,
         drawn_by=e.drawn_by,
         deadline=e.deadline,
+        matches=[_group_playoff_match(m) for m in e.matches],
+        game_id=e.game_id,
+        result=e.result,
     )
 
 
@@ -379,15 +403,20 @@ def arena(event: events.Event) -> commands.StartArena | commands.ArenaEntry | No
 
 
 def playing(event: events.Event) -> commands.RecordPlaying:
-    """``game.started`` and ``game.finished`` of any game: its players are in a game, or no longer."""
-    assert isinstance(event, events.GameStarted | events.GameFinished)
-    started = isinstance(event, events.GameStarted)
-    return commands.RecordPlaying(event.game_id, (event.white, event.black), started)
+    """``game.started``, ``game.finished`` and ``game.cancelled`` of any game: its players are in a
+    game, or no longer. A ``game.cancelled`` of version 1 names no players: it clears no marker."""
+    if isinstance(event, events.GameStarted):
+        return commands.RecordPlaying(event.game_id, (event.white, event.black), True)
+    if isinstance(event, events.GameFinished | events.GameCancelled):
+        return commands.RecordPlaying(event.game_id, (event.white, event.black), False)
+    assert isinstance(event, events.GameCancelledV1)
+    return commands.RecordPlaying(event.game_id, (), False)
 
 
 def game(event: events.Event) -> commands.RecordPlaying | commands.GameOver:
-    """The games' queue: ``game.started`` (the players' in-game marker) and ``game.finished`` (the marker
-    goes and the result is recorded), in the order clocks published them."""
-    if isinstance(event, events.GameStarted):
-        return playing(event)
-    return commands.GameOver(result(event), playing(event))
+    """The games' queue: ``game.started`` (the players' in-game marker), ``game.cancelled`` (the marker
+    goes) and ``game.finished`` (the marker goes and the result is recorded), in the order clocks
+    published them."""
+    if isinstance(event, events.GameFinished):
+        return commands.GameOver(result(event), playing(event))
+    return playing(event)

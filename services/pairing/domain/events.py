@@ -20,6 +20,21 @@ from shared.vocabulary import ByeKind, Decision, Section, System
 
 
 @dataclass(frozen=True)
+class GroupPlayoffPlace:
+    """A group-playoff match (RULES.md §5) as the events name it; for a game also who invites it and
+    which extra game it is."""
+
+    stage: str
+    phase: int
+    group: str | None
+    match: str
+    players: tuple[uuid.UUID, uuid.UUID]
+    forfeited_by: uuid.UUID | None = None
+    inviter: uuid.UUID | None = None
+    extra: int = 0
+
+
+@dataclass(frozen=True)
 class GameInRound:
     """A game as a round announces it; a knockout game also names its match, its number and label in
     the match, and its own time control."""
@@ -37,6 +52,8 @@ class GameInRound:
     """False: a knockout tie-break or sudden-death game (RULES.md §4)."""
     opening: GameOpening | None = None
     """The drawn opening the game starts from (RULES.md §2); None: free."""
+    group_playoff: GroupPlayoffPlace | None = None
+    """A group-playoff game's phase, match and inviter."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +111,9 @@ class RoundPaired(DomainEvent):
     """False: a knockout round only its organiser sees until they publish it; None: public when paired."""
     matches: tuple[MatchInRound, ...] = ()
     variant: Variant = Variant.CHESS
+    games_cancelled: tuple[uuid.UUID, ...] = ()
+    """Games announced before and no longer to be played: a correction changed who plays a knockout
+    match that had no result yet, and the match was paired again under new game ids."""
 
 
 @dataclass(frozen=True)
@@ -228,3 +248,6 @@ class GroupPlayoffAnnounced(DomainEvent):
     seed: str | None = None
     drawn_by: str | None = None
     deadline: dt.datetime | None = None
+    matches: tuple[GroupPlayoffPlace, ...] = ()
+    game_id: uuid.UUID | None = None
+    result: Outcome | None = None

@@ -28,6 +28,7 @@ from services.pairing.entrypoints.schemas import (
     ExcuseBody,
     ExcuseOut,
     ExcusePath,
+    GameLotBody,
     GamePath,
     GroupPath,
     GroupPlayoffOut,
@@ -38,6 +39,7 @@ from services.pairing.entrypoints.schemas import (
     ResetOut,
     RoundOut,
     RoundPath,
+    TournamentGamePath,
     TournamentOut,
     TournamentPath,
 )
@@ -49,6 +51,7 @@ from shared.http.limits import http_limits
 from shared.http.openapi import problems
 from shared.http.problems import Problem, install_domain_errors, not_found, problem_response
 from shared.scoring import Outcome
+from shared.seed_draw import new_draw_seed
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.TournamentNotFound: 404,
@@ -351,14 +354,33 @@ def _group_playoff(svc: Pairing, secret: str) -> APIBlueprint:
         return show(path.tournament_id)
 
     @api.post(
+        "/tournaments/<uuid:tournament_id>/games/<uuid:game_id>/lot",
+        responses={200: GroupPlayoffOut, **problems(401, 403, 404, 409, 422)},
+        security=SECURITY,
+    )
+    def draw_game_lot(path: TournamentGamePath, body: GameLotBody) -> Response:
+        """The organiser decides an overdue game (its phase's deadline passed, the game open) by a
+        recorded lot (4T1 §4(10)): drawn from ``seed`` (or a seed the service draws), the player drawn
+        first wins. The lot (seed, who, when, the order drawn) is kept and announced
+        (``group_playoff.announced``, ``game-lot``, with the result); the clocks end the game with it
+        (reason ``lot``). 409 ``game-not-overdue`` for a game before its deadline, ``game-finished``
+        for one with its result, ``game-lot-drawn`` for a second lot, ``phase-not-started`` for a game
+        of a phase not opened yet."""
+        who = principal()
+        seed = body.seed if body.seed is not None else str(new_draw_seed())
+        svc.bus.handle(commands.DrawGameLot(who.actor(), path.tournament_id, path.game_id, seed))
+        return show(path.tournament_id)
+
+    @api.post(
         "/tournaments/<uuid:tournament_id>/deadlines",
         responses={200: GroupPlayoffOut, **problems(401, 403, 404, 409, 422)},
         security=SECURITY,
     )
     def set_deadline(path: TournamentPath, body: DeadlineBody) -> Response:
         """The organiser sets the date by which a phase must be finished; once it passes the page lists
-        the phase's open games as overdue, for the organiser's result (adjudicated or by lot) entered in
-        the clocks (``POST /games/{id}/result`` with the reason)."""
+        the phase's open games as overdue, for the organiser's result: adjudicated from the position,
+        entered in the clocks (``POST /games/{id}/result``, reason ``adjudication``), or decided by a
+        recorded lot (``POST /tournaments/{id}/games/{game}/lot``)."""
         who = principal()
         svc.bus.handle(commands.SetPhaseDeadline(who.actor(), path.tournament_id, body.phase, body.at))
         return show(path.tournament_id)

@@ -429,6 +429,11 @@ class GroupPath(BaseModel):
     group: Literal["I", "II"]
 
 
+class TournamentGamePath(BaseModel):
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+
+
 class PhaseBody(Strict):
     phase: int = Field(ge=2, le=3, description="2: the semi-finals, 3: the final and the placement matches")
     with_placement: bool = Field(False, description="phase 2: the 5th and 7th-place matches start as well")
@@ -455,9 +460,19 @@ class GroupRowOut(BaseModel):
     decided_by: Literal["a", "b", "c", "d", "e", "f", "tied"]
 
 
+class GameLotBody(Strict):
+    seed: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="the lot's seed, recorded and announced; none: the service draws one and records it",
+    )
+
+
 class LotOut(BaseModel):
-    kind: Literal["groups", "tie", "final-colours"]
+    kind: Literal["groups", "tie", "final-colours", "game"]
     group: str | None
+    game_id: str | None = Field(None, description="kind game: the overdue game the lot decided")
     seed: str
     drawn_by: str
     drawn_at: dt.datetime | None
@@ -485,6 +500,17 @@ class GroupMatchOut(BaseModel):
     winner: str | None
     shared: bool
     games: list[GroupGameOut]
+
+
+class PlannedMatchOut(BaseModel):
+    """A match of a phase not opened yet: its games' ids are known ahead (a result or lot for one of
+    them is refused, 409 ``phase-not-started``); its players once the earlier results say."""
+
+    phase: int
+    stage: Literal["semi-final", "final", "third-place", "fifth-place", "seventh-place"]
+    slot: int | None = Field(description="the semi-final's number (1: 1st of I v 2nd of II)")
+    players: list[str] | None = Field(description="the one named first first; null while not known")
+    game_ids: list[str] = Field(description="its two games, then the extra games it may need")
 
 
 class GroupPlayerOut(BaseModel):
@@ -516,5 +542,6 @@ class GroupPlayoffOut(BaseModel):
     matches: list[GroupMatchOut]
     deadlines: dict[str, dt.datetime]
     overdue: list[str]
+    planned: list[PlannedMatchOut] = Field(default_factory=list)
     placing: list[PlaceOut]
     completed: bool

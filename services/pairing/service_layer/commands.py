@@ -100,6 +100,16 @@ class DrawGroupLots:
 
 
 @dataclass(frozen=True)
+class DrawGameLot:
+    """The organiser decides an overdue game by a recorded lot (4T1 §4(10))."""
+
+    actor: Actor
+    tournament_id: uuid.UUID
+    game_id: uuid.UUID
+    seed: str
+
+
+@dataclass(frozen=True)
 class SetPhaseDeadline:
     """The organiser sets the date by which a phase must be finished."""
 

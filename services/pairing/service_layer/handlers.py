@@ -39,6 +39,7 @@ class Handlers:
             commands.AnnouncePhase: self.group_playoff,
             commands.DrawGroupLots: self.group_playoff,
             commands.SetPhaseDeadline: self.group_playoff,
+            commands.DrawGameLot: self.group_playoff,
         }
 
     # -- consumer -----------------------------------------------------------------------------------
@@ -115,8 +116,8 @@ class Handlers:
         self.arena.on_playing(cmd, uow)
 
     def on_game(self, cmd: commands.RecordPlaying | commands.GameOver, uow: PairingUnitOfWork) -> None:
-        """The games' queue: a game started (the players' in-game marker), or it finished: the marker
-        goes first (the store is not transactional; taking it off again is harmless), then the result."""
+        """The games' queue: a game started (the players' in-game marker) or was cancelled (the marker
+        goes), or it finished: the marker goes first (the store is not transactional; taking it off again is harmless), then the result."""
         if isinstance(cmd, commands.RecordPlaying):
             self.on_playing(cmd, uow)
             return
@@ -184,10 +185,14 @@ class Handlers:
 
     def group_playoff(
         self,
-        cmd: commands.AnnouncePhase | commands.DrawGroupLots | commands.SetPhaseDeadline,
+        cmd: commands.AnnouncePhase
+        | commands.DrawGroupLots
+        | commands.SetPhaseDeadline
+        | commands.DrawGameLot,
         uow: PairingUnitOfWork,
     ) -> None:
-        """The organiser's decisions in a group-playoff event: a phase announced, a lot, a deadline."""
+        """The organiser's decisions in a group-playoff event: a phase announced, a lot, a deadline, an
+        overdue game's lot."""
         with uow:
             flow = self._flow(uow, cmd.tournament_id)
             if not isinstance(flow, GroupPlayoffFlow):
@@ -196,6 +201,8 @@ class Handlers:
                 flow.announce_phase(cmd, uow)
             elif isinstance(cmd, commands.DrawGroupLots):
                 flow.draw_lots(cmd, uow)
+            elif isinstance(cmd, commands.DrawGameLot):
+                flow.draw_game_lot(cmd, uow)
             else:
                 flow.set_deadline(cmd, uow)
             uow.commit()

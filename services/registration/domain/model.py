@@ -336,20 +336,12 @@ class Tournament(Aggregate):
             raise errors.OrganiserBusy(
                 "you already run a competition; a new one can be opened once it is finished or cancelled"
             )
-        arena = settings.ruleset is Ruleset.ARENA
-        if arena:
-            _validate_arena(settings, arena_min_minutes)
-            settings = dataclasses.replace(
-                settings,
-                ruleset=Ruleset.PLATFORM,
-                seats=SEATS[1],
-                minimum=MIN_PLAYERS,
-                threshold=THRESHOLD[0],
-            )
-        _validate(settings, now=now, min_lead=min_lead)
-        if arena:
-            settings = dataclasses.replace(settings, ruleset=Ruleset.ARENA, seats=ARENA_SEATS, minimum=0)
-        assert settings.starts_at is not None  # _validate refuses a platform tournament without one
+        if settings.ruleset is Ruleset.ARENA:
+            _validate_arena(settings, now=now, min_lead=min_lead, lo=arena_min_minutes)
+            settings = dataclasses.replace(settings, seats=ARENA_SEATS, minimum=0)
+        else:
+            _validate(settings, now=now, min_lead=min_lead)
+        assert settings.starts_at is not None  # both refuse a competition without one
         decided = _rated(settings, italian)
         t = cls(
             id=tournament_id or uuid.uuid4(),
@@ -372,7 +364,7 @@ class Tournament(Aggregate):
             opening=str(OpeningOption.parse(settings.opening)),
             rated_reason=decided.reason,
             duration_minutes=settings.duration_minutes,
-            arena_minutes=settings.arena_minutes if arena else None,
+            arena_minutes=settings.arena_minutes if settings.ruleset is Ruleset.ARENA else None,
         )
         t.record(
             TournamentScheduled(
@@ -1424,9 +1416,20 @@ def not_offered(ruleset: str) -> errors.InvalidSettings:
     return errors.InvalidSettings(f"ruleset {str(ruleset)!r} is not offered for self-registration yet")
 
 
-def _validate_arena(s: Settings, lo: int = ARENA_MINUTES[0]) -> None:
-    """An arena's own settings; the rest is checked as for a platform tournament (start, time control,
-    rating floor, private). ``lo``: the shortest arena (10 minutes; a test stack's may be shorter)."""
+def _validate_arena(
+    s: Settings, *, now: dt.datetime, min_lead: dt.timedelta, lo: int = ARENA_MINUTES[0]
+) -> None:
+    """An arena's settings: what every scheduled competition checks (:func:`_validate_scheduled`), then
+    its own. Seats, minimum and threshold are not an arena's: an arena has no seat limit and starts with
+    whoever is there, so anything but their defaults is refused. ``lo``: the shortest arena (10 minutes;
+    a test stack's may be shorter). Its own settings are checked first: a wrong duration is named even
+    when the start is wrong too."""
+    defaults = Settings(s.name, s.starts_at, s.time_control)
+    not_arena = [
+        name for name in ("seats", "minimum", "threshold") if getattr(s, name) != getattr(defaults, name)
+    ]
+    if not_arena:
+        raise errors.InvalidSettings(f"not an arena setting: {', '.join(not_arena)}")
     hi = ARENA_MINUTES[1]
     if s.arena_minutes is None:
         raise errors.InvalidSettings(f"an arena needs its duration (duration_minutes, {lo}–{hi})")
@@ -1441,6 +1444,7 @@ def _validate_arena(s: Settings, lo: int = ARENA_MINUTES[0]) -> None:
             "an arena must outlast one game of its time control (base + 40 × increment): no game could "
             "be paired in it"
         )
+    _validate_scheduled(s, "an arena", now=now, min_lead=min_lead)
     if s.knockout is not None or s.fide is not None:
         raise errors.InvalidSettings("knockout and fide settings are not an arena's")
     if s.double_rounds or s.extra_round:
@@ -1482,17 +1486,39 @@ def _validate_fide(s: Settings) -> FideFormat:
     return fide.validate(s.fide)
 
 
+def _validate_scheduled(s: Settings, what: str, *, now: dt.datetime, min_lead: dt.timedelta) -> None:
+    """What a competition that starts by itself at a scheduled time checks, a platform tournament and an
+    arena alike (``what`` names it): its name, its start (5 minutes to 14 days ahead), its time
+    control and its rating floor."""
+    if s.starts_at is None:
+        raise errors.InvalidSettings(f"{what} needs its start time (starts_at)")
+    if not s.name.strip():
+        raise errors.InvalidSettings(f"{what} needs a name")
+    if s.starts_at.tzinfo is None:
+        raise errors.InvalidSettings("the start time needs a time zone")
+    lead = s.starts_at - now
+    if lead < min_lead or lead > MAX_LEAD:
+        raise errors.StartOutOfRange(
+            f"the start must be {_human(min_lead)} to 14 days ahead; it is {_human(lead)} ahead"
+        )
+    _check_time_control(s.time_control)
+    if s.min_rating is not None:
+        lo, hi, step = RATING_FLOOR
+        if not s.rated:
+            raise errors.InvalidSettings("only rated tournaments may set a minimum rating")
+        if not lo <= s.min_rating <= hi or s.min_rating % step:
+            raise errors.InvalidSettings(f"the minimum rating must be {lo}–{hi} in steps of {step}")
+
+
 def _validate(s: Settings, *, now: dt.datetime, min_lead: dt.timedelta) -> None:
+    """A platform tournament's settings."""
     if s.ruleset is not Ruleset.PLATFORM:
         raise not_offered(s.ruleset)
     if s.knockout is not None:
         raise errors.InvalidSettings("knockout settings are for the knockout and double-knockout rulesets")
     if s.fide is not None:
         raise errors.InvalidSettings("fide settings are for the fide-rapid ruleset")
-    if s.starts_at is None:
-        raise errors.InvalidSettings("a platform tournament needs its start time (starts_at)")
-    if not s.name.strip():
-        raise errors.InvalidSettings("a tournament needs a name")
+    _validate_scheduled(s, "a platform tournament", now=now, min_lead=min_lead)
     if not SEATS[0] <= s.seats <= SEATS[1]:
         raise errors.InvalidSettings(f"seats must be {SEATS[0]}–{SEATS[1]}, got {s.seats}")
     if not MIN_PLAYERS <= s.minimum <= s.seats:
@@ -1503,24 +1529,10 @@ def _validate(s: Settings, *, now: dt.datetime, min_lead: dt.timedelta) -> None:
         raise errors.InvalidSettings(
             f"the threshold must be {THRESHOLD[0]}–{THRESHOLD[1]}, got {s.threshold}"
         )
-    if s.starts_at.tzinfo is None:
-        raise errors.InvalidSettings("the start time needs a time zone")
-    lead = s.starts_at - now
-    if lead < min_lead or lead > MAX_LEAD:
-        raise errors.StartOutOfRange(
-            f"the start must be {_human(min_lead)} to 14 days ahead; it is {_human(lead)} ahead"
-        )
-    _check_time_control(s.time_control)
     if s.duration_minutes is not None and not DURATION[0] <= s.duration_minutes <= DURATION[1]:
         raise errors.InvalidSettings(
             f"the duration must be {DURATION[0]}–{DURATION[1]} minutes, got {s.duration_minutes}"
         )
-    if s.min_rating is not None:
-        lo, hi, step = RATING_FLOOR
-        if not s.rated:
-            raise errors.InvalidSettings("only rated tournaments may set a minimum rating")
-        if not lo <= s.min_rating <= hi or s.min_rating % step:
-            raise errors.InvalidSettings(f"the minimum rating must be {lo}–{hi} in steps of {step}")
 
 
 def _rated(s: Settings, italian: OpeningTable | None) -> RatedDecision:

@@ -173,7 +173,7 @@ class AddPlayer:
     actor: Actor
     tournament_id: uuid.UUID
     person: Person
-    player_id: uuid.UUID = field(default_factory=uuid.uuid4)
+    player_id: uuid.UUID | None = None  # None: the service gives the entry a new id
 
 
 @dataclass(frozen=True)

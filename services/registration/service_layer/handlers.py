@@ -50,8 +50,12 @@ class Handlers:
         italian: OpeningTable | None = None,
         *,
         arena_min_minutes: int = ARENA_MINUTES[0],
+        new_id: Callable[[], uuid.UUID] = uuid.uuid4,
     ) -> None:
+        """``new_id``: where new tournaments and players entered by hand get their ids (random in
+        production; the embedded demos draw them from their seed, so that a run can be repeated)."""
         self.clock = clock
+        self.new_id = new_id
         self.italian = italian  # the Italian opening table, where one is configured
         self.min_lead = min_lead
         self.draw_seed = draw_seed
@@ -100,7 +104,7 @@ class Handlers:
                 arena_min_minutes=self.arena_min_minutes,
                 organiser_busy=not knockout.is_knockout(cmd.settings.ruleset)
                 and uow.tournaments.organiser_busy(organiser.id),
-                tournament_id=cmd.tournament_id,
+                tournament_id=cmd.tournament_id or self.new_id(),
                 italian=self.italian,
             )
             uow.tournaments.add(t)  # OrganiserBusy if a concurrent creation got there first
@@ -270,7 +274,8 @@ class Handlers:
     def add_player(self, cmd: commands.AddPlayer, uow: UnitOfWork) -> Entry:
         with uow:
             t = _get(uow, cmd.tournament_id)
-            entry = t.add_person(cmd.actor.id, cmd.person, cmd.player_id, now=self.clock.now())
+            player_id = cmd.player_id or self.new_id()
+            entry = t.add_person(cmd.actor.id, cmd.person, player_id, now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return entry
@@ -281,7 +286,7 @@ class Handlers:
             t = _get(uow, cmd.tournament_id)
             t.check_import(cmd.actor.id)  # who and when, before reading what they sent
             people = player_lists.read(cmd.text, cmd.format)
-            ids = [uuid.uuid4() for _ in people]
+            ids = [self.new_id() for _ in people]
             source = f"a {cmd.format.value.upper()} list"
             entered = t.import_people(cmd.actor.id, people, ids, source=source, now=self.clock.now())
             uow.tournaments.save(t)

@@ -9,10 +9,12 @@ from collections.abc import Iterable
 
 from services.standings.adapters.announced_repository import MemoryAnnouncedTournaments
 from services.standings.adapters.arena_repository import MemoryArenaStandings
+from services.standings.adapters.group_playoff_pages import MemoryGroupPlayoffPages
 from services.standings.adapters.wire import wire
 from services.standings.domain.announced import AnnouncedTournament
 from services.standings.domain.arena_standings import ArenaStandings
 from services.standings.domain.errors import TournamentExists
+from services.standings.domain.group_playoff_page import GroupPlayoffPage
 from services.standings.domain.tournament import Tournament
 from shared.aggregate import Tracking
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
@@ -40,21 +42,25 @@ class MemoryStandingsUnitOfWork(MemoryUnitOfWork):
     tournaments: MemoryTournamentRepository
     arenas: MemoryArenaStandings
     announced: MemoryAnnouncedTournaments
+    group_playoffs: MemoryGroupPlayoffPages
 
     def __init__(
         self,
         table: MemoryTable[uuid.UUID, Tournament] | None = None,
         arenas: dict[uuid.UUID, ArenaStandings] | None = None,
         announced: dict[uuid.UUID, AnnouncedTournament] | None = None,
+        pages: dict[uuid.UUID, GroupPlayoffPage] | None = None,
     ) -> None:
         super().__init__(wire, [table if table is not None else tournaments_table()])
         self.arena_store = {} if arenas is None else arenas  # not rolled back: the arena tests commit
         self.announced_store = {} if announced is None else announced  # nor these
+        self.page_store = {} if pages is None else pages  # the same
 
     def start(self) -> None:
         self.tournaments = MemoryTournamentRepository(self.tables[0])
         self.arenas = MemoryArenaStandings(self.arena_store)
         self.announced = MemoryAnnouncedTournaments(self.announced_store)
+        self.group_playoffs = MemoryGroupPlayoffPages(self.page_store)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.arenas, self.announced)  # type: ignore[return-value]
+        return (self.tournaments, self.arenas, self.announced, self.group_playoffs)  # type: ignore[return-value]

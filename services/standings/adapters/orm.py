@@ -217,3 +217,12 @@ arena_games = sa.Table(
     sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_arena_games_arena", "arena_id"),
 )
+
+# a group-playoff event's page (RULES.md §5, docs/group-playoff.md): its state as one document, projected
+# from the events (players, announcements, matches, games, results, withdrawals, placing)
+group_playoff_pages = sa.Table(
+    "group_playoff_pages",
+    metadata,
+    sa.Column("tournament_id", sa.Uuid(), primary_key=True),
+    sa.Column("state", sa.JSON(), nullable=False),
+)

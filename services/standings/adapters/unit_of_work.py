@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from services.standings.adapters.announced_repository import SqlAnnouncedTournaments
 from services.standings.adapters.arena_repository import SqlArenaStandings
+from services.standings.adapters.group_playoff_pages import SqlGroupPlayoffPages
 from services.standings.adapters.repository import SqlTournamentRepository
 from services.standings.adapters.table_cache import TableCache
 from services.standings.adapters.wire import wire
@@ -24,6 +25,7 @@ class SqlStandingsUnitOfWork(SqlUnitOfWork):
     tournaments: SqlTournamentRepository
     arenas: SqlArenaStandings
     announced: SqlAnnouncedTournaments
+    group_playoffs: SqlGroupPlayoffPages
 
     def __init__(
         self,
@@ -44,9 +46,10 @@ class SqlStandingsUnitOfWork(SqlUnitOfWork):
         self.tournaments = SqlTournamentRepository(self.session, self.tables)
         self.arenas = SqlArenaStandings(self.session)
         self.announced = SqlAnnouncedTournaments(self.session)
+        self.group_playoffs = SqlGroupPlayoffPages(self.session)
 
     def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.arenas, self.announced)  # type: ignore[return-value]
+        return (self.tournaments, self.arenas, self.announced, self.group_playoffs)  # type: ignore[return-value]
 
     def restore(self, state: object) -> None:
         """A savepoint was rolled back: the tournaments this unit holds may have been changed by it

@@ -17,10 +17,12 @@ from services.standings.adapters import columns
 from services.standings.adapters.announced_repository import load as load_announced
 from services.standings.adapters.announced_repository import of_row
 from services.standings.adapters.arena_repository import load as load_arena
+from services.standings.adapters.group_playoff_pages import load as load_group_playoff
 from services.standings.adapters.orm import announced, arena_players, arenas, players, rounds, tournaments
 from services.standings.adapters.repository import info_of, load_tournament
 from services.standings.domain.announced import AnnouncedTournament
 from services.standings.domain.arena_standings import ArenaStandings
+from services.standings.domain.group_playoff_page import GroupPlayoffPage
 from services.standings.domain.listing import Index, Listed, Phase
 from services.standings.domain.snapshot import Snapshot
 from services.standings.domain.tournament import Tournament, TournamentInfo
@@ -54,6 +56,11 @@ class SqlTournamentViews:
         """An arena's standings as last saved (players, games in progress, finished games)."""
         with self._sessions() as session:
             return load_arena(session, arena_id)
+
+    def group_playoff(self, tournament_id: uuid.UUID) -> GroupPlayoffPage | None:
+        """A group-playoff event's page as last saved."""
+        with self._sessions() as session:
+            return load_group_playoff(session, tournament_id)
 
     def tournament(self, tournament_id: uuid.UUID) -> Tournament | None:
         """The whole tournament as last saved, rows and snapshot of the same revision."""

@@ -18,6 +18,14 @@ from services.standings.domain import events as domain
 from services.standings.domain.announced import AnnouncedTournament, Entrant
 from services.standings.domain.arena_standings import ArenaPlayer, RunningGame
 from services.standings.domain.bracket import KnockoutFormat
+from services.standings.domain.group_playoff_page import (
+    Announcement,
+    GameFacts,
+    MatchFacts,
+    PagePlayer,
+    Result,
+    Withdrawal,
+)
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
 from services.standings.domain.snapshot import SnapshotRow
@@ -25,11 +33,12 @@ from services.standings.domain.tournament import FideInfo, TournamentInfo
 from services.standings.service_layer import commands
 from shared import events
 from shared.arena_scoring import ArenaGame
+from shared.group_playoff import Stage
 from shared.time_control import TimeControl
-from shared.vocabulary import ByeKind
+from shared.vocabulary import ByeKind, Ruleset, System
 from shared.wire import WireMap
 
-__all__ = ["announcement", "arena", "translate", "wire"]
+__all__ = ["announcement", "arena", "group_playoff", "translate", "wire"]
 
 # a consumed batch of results publishes one table per tournament: the last one
 wire = WireMap(superseded=(events.StandingsUpdated.TYPE,))
@@ -252,7 +261,8 @@ def _decided(e: events.MatchDecided) -> commands.RecordDecision:
     return commands.RecordDecision(e.tournament_id, e.match_id, e.winner, e.how, e.decided_at)
 
 
-def _cancelled(e: events.GameCancelled) -> commands.CancelGame:
+def _cancelled(e: events.GameCancelledV1) -> commands.CancelGame:
+    """Either version: the standings know the game's players from its pairing."""
     return commands.CancelGame(e.tournament_id, e.game_id, e.cancelled_at)
 
 
@@ -277,6 +287,7 @@ _INBOUND: dict[type[events.Event], Callable[[Any], object]] = {
     events.RoundPublished: _published,
     events.MatchDecided: _decided,
     events.GameCancelled: _cancelled,
+    events.GameCancelledV1: _cancelled,
     events.TournamentCompleted: _completed,
     events.PlayerJoined: _joined,
     events.GamePenalised: _penalised,
@@ -334,6 +345,84 @@ def announcement(event: events.Event) -> commands.AnnouncementNews | None:
     cancelled = event
     assert isinstance(cancelled, events.TournamentCancelled)
     return commands.RecordCancellation(cancelled.tournament_id, cancelled.detail)
+
+
+def _group_match(m: events.GroupPlayoffMatch) -> MatchFacts:
+    a, b = (str(p) for p in m.players)
+    forfeited = None if m.forfeited_by is None else str(m.forfeited_by)
+    return MatchFacts(Stage(m.stage), m.group, m.match, (a, b), forfeited)
+
+
+def group_playoff(event: events.Event) -> object:
+    """The group-playoff page's queue: a group-playoff ``tournament.started`` (others: None), its
+    ``group_playoff.announced``, ``round.paired`` (a group-playoff pairing's; others: None), and every
+    ``game.finished``, ``player.withdrawn``, ``tournament.completed`` (the handler keeps those of the
+    events it has a page for)."""
+    if isinstance(event, events.TournamentStarted):
+        if event.settings.ruleset is not Ruleset.GROUP_PLAYOFF:
+            return None
+        gp = event.settings.group_playoff
+        return commands.StartGroupPlayoffPage(
+            event.tournament_id,
+            event.name,
+            event.started_at,
+            tuple(PagePlayer(str(r.player_id), r.seed, r.name, r.rating) for r in event.roster),
+            None if gp is None else str(gp.lot_seed),
+        )
+    fact = commands.GroupPlayoffPageFact
+    if isinstance(event, events.GroupPlayoffAnnounced):
+        a = Announcement(
+            event.kind,
+            event.at,
+            event.phase,
+            event.group,
+            tuple(str(p) for p in event.players),
+            event.seed,
+            event.drawn_by,
+            event.deadline,
+            None if event.game_id is None else str(event.game_id),
+            event.result,
+        )
+        return fact(
+            event.tournament_id, announcement=a, matches=tuple(_group_match(m) for m in event.matches)
+        )
+    if isinstance(event, events.RoundPaired):
+        if event.system is not System.GROUP_PLAYOFF:
+            return None
+        games = []
+        for g in event.games:
+            if g.group_playoff is None:  # an older producer's: it names no match to show it in
+                continue
+            games.append(
+                GameFacts(
+                    str(g.game_id),
+                    str(g.white),
+                    str(g.black),
+                    g.label,
+                    _group_match(g.group_playoff),
+                    str(g.group_playoff.inviter),
+                    g.group_playoff.extra,
+                )
+            )
+        return fact(event.tournament_id, games=tuple(games))
+    if isinstance(event, events.GameFinished):
+        d = event.decision
+        result = Result(
+            event.outcome,
+            event.reason,
+            event.finished_at,
+            None if d is None else str(d.by),
+            None if d is None else d.role.value,
+        )
+        return fact(event.tournament_id, result=(str(event.game_id), result))
+    if isinstance(event, events.PlayerWithdrawn):
+        at = event.decision.at if event.decision is not None else None
+        w = Withdrawal(event.excluded, event.reason or None, at)
+        return fact(event.tournament_id, withdrawal=(str(event.player_id), w))
+    done = event
+    assert isinstance(done, events.TournamentCompleted)
+    placing = tuple((str(p.player_id), p.rank) for p in done.placing or ())
+    return fact(done.tournament_id, completed=(done.completed_at, placing))
 
 
 def translate(event: events.Event) -> object:

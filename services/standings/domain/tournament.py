@@ -236,7 +236,7 @@ class TournamentInfo:
         if self.system is System.GROUP_PLAYOFF:
             raise NotATable(
                 "a group-playoff event is not one table: its group tables, matches and placing are on"
-                " pairing's page (GET /tournaments/{id}/group-playoff)"
+                " its page (GET /tournaments/{id}/group-playoff, /t/{id})"
             )
         if not self.has_table:
             raise NotATable(

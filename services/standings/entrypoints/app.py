@@ -10,7 +10,8 @@ from flask_openapi3.openapi import OpenAPI
 
 from services.standings.bootstrap import StandingsService, bootstrap
 from services.standings.domain import errors
-from services.standings.entrypoints import exports, pages, queries
+from services.standings.entrypoints import exports, group_playoff, pages, queries
+from services.standings.entrypoints.group_playoff import GroupPlayoffPageOut
 from services.standings.entrypoints.schemas import (
     ArenaOut,
     BracketOut,
@@ -125,6 +126,17 @@ def _api(svc: StandingsService) -> APIBlueprint:
         published rounds with their games, results and who advances, and the final placing once it
         is completed. 409 ``not-a-bracket`` for a tournament with a table."""
         return json_response(queries.bracket(svc, path.tournament_id))
+
+    @api.get(
+        "/tournaments/<uuid:tournament_id>/group-playoff",
+        responses={200: GroupPlayoffPageOut, **problems(404, 409)},
+    )
+    def get_group_playoff(path: TournamentPath) -> Response:
+        """A group-playoff event's page (RULES.md §5): the two group tables with the criterion (a)-(f)
+        that decided each place, the lots, every match with its games (inviter, extra games, how each
+        was decided), the deadlines, the overdue games, the announcements and the final placing. 409
+        ``not-a-group-playoff`` for another kind of tournament."""
+        return json_response(group_playoff.group_playoff(svc, path.tournament_id))
 
     @api.get("/tournaments/<uuid:tournament_id>/trf", responses={200: TRF_RESPONSE, **problems(404, 409)})
     def get_trf(path: TournamentPath) -> Response:

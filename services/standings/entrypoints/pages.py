@@ -28,7 +28,7 @@ from services.standings.bootstrap import StandingsService
 from services.standings.domain import errors
 from services.standings.domain.codes import TieBreakCodeError, parse_code
 from services.standings.domain.tournament import SYSTEM_NAMES
-from services.standings.entrypoints import queries
+from services.standings.entrypoints import group_playoff, queries
 from services.standings.entrypoints.schemas import (
     AnnouncedOut,
     BracketOut,
@@ -207,13 +207,16 @@ def register(app: Flask, svc: StandingsService) -> None:
 
     @pages.get("/<uuid:tournament_id>")
     def standings_page(tournament_id: uuid.UUID) -> ResponseReturnValue:
-        """The tournament's page: its standings, for a knockout its bracket, for an arena its ranking;
-        before its start the tournament as announced, with its entries so far."""
+        """The tournament's page: its standings, for a knockout its bracket, for an arena its ranking,
+        for a group-playoff event its groups, matches and placing; before its start the tournament as
+        announced, with its entries so far."""
         if svc.views.arena(tournament_id) is not None:
             return arena_page(tournament_id)
         try:
             table = queries.standings(svc, tournament_id)
         except errors.NotATable:
+            if svc.views.group_playoff(tournament_id) is not None:
+                return group_playoff_page(tournament_id)
             return bracket_page(tournament_id)
         except errors.TournamentNotFound:
             announced = AnnouncedOut.of(queries.announced(svc, tournament_id))
@@ -231,6 +234,13 @@ def register(app: Flask, svc: StandingsService) -> None:
         names = {r.player: r.name for r in a.ranking}
         template = "arena_body.html" if request.args.get("fragment") else "arena.html"
         return render_template(template, a=a, chosen=chosen, names=names)
+
+    @pages.get("/<uuid:tournament_id>/group-playoff")
+    def group_playoff_page(tournament_id: uuid.UUID) -> str:
+        """A group-playoff event's page (``/t/<id>`` too): group tables, play-offs, lots, matches."""
+        page = group_playoff.group_playoff(svc, tournament_id)
+        names = {p.player_id: p.name for p in page.players}
+        return render_template("group_playoff.html", p=page, names=names)
 
     @pages.get("/<uuid:tournament_id>/bracket")
     def bracket_page(tournament_id: uuid.UUID) -> str:

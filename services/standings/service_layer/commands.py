@@ -9,6 +9,14 @@ from dataclasses import dataclass
 
 from services.standings.domain.announced import AnnouncedTournament, Entrant
 from services.standings.domain.arena_standings import ArenaPlayer, RunningGame
+from services.standings.domain.group_playoff_page import (
+    Announcement,
+    GameFacts,
+    MatchFacts,
+    PagePlayer,
+    Result,
+    Withdrawal,
+)
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
 from services.standings.domain.tournament import TournamentInfo
@@ -248,3 +256,29 @@ class RecordCancellation:
 
 
 AnnouncementNews = RecordAnnouncement | RecordEntry | RecordLeaving | RecordStart | RecordCancellation
+
+
+# -- a group-playoff event's page (docs/group-playoff.md): one queue, in the order of the events ------
+@dataclass(frozen=True)
+class StartGroupPlayoffPage:
+    """``tournament.started`` of a group-playoff event: its players and the groups' lot seed."""
+
+    tournament_id: uuid.UUID
+    name: str
+    started_at: dt.datetime
+    players: tuple[PagePlayer, ...]
+    lot_seed: str | None
+
+
+@dataclass(frozen=True)
+class GroupPlayoffPageFact:
+    """Another event of the page's queue: an announcement (with the matches it names), games paired
+    (a group-playoff event's), a result, a withdrawal, the completion with the placing."""
+
+    tournament_id: uuid.UUID
+    announcement: Announcement | None = None
+    matches: tuple[MatchFacts, ...] = ()
+    games: tuple[GameFacts, ...] = ()
+    result: tuple[str, Result] | None = None
+    withdrawal: tuple[str, Withdrawal] | None = None
+    completed: tuple[dt.datetime, tuple[tuple[str, int], ...]] | None = None

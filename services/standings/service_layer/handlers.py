@@ -19,6 +19,7 @@ import uuid
 
 from services.standings.domain import errors
 from services.standings.domain.arena_standings import ArenaStandings
+from services.standings.domain.group_playoff_page import GroupPlayoffPage
 from services.standings.domain.tournament import Tournament
 from services.standings.service_layer.commands import (
     AddPlayer,
@@ -26,6 +27,7 @@ from services.standings.service_layer.commands import (
     CancelGame,
     CompleteTournament,
     CorrectResult,
+    GroupPlayoffPageFact,
     PublishRound,
     RecordAnnouncement,
     RecordArena,
@@ -42,6 +44,7 @@ from services.standings.service_layer.commands import (
     RecordTournament,
     RecordWithdrawal,
     ResetTournament,
+    StartGroupPlayoffPage,
     SwapColours,
 )
 from services.standings.service_layer.ports import StandingsUnitOfWork
@@ -139,6 +142,45 @@ class Handlers:
             raise NotReady(f"arena {cmd.arena_id} has not started here yet")
         if arena.record_game(cmd.game):
             uow.arenas.save(arena)
+
+    # -- a group-playoff event's page (docs/group-playoff.md) -------------------------------------------
+    def record_group_playoff(
+        self, cmd: StartGroupPlayoffPage | GroupPlayoffPageFact | None, uow: StandingsUnitOfWork
+    ) -> None:
+        """The page's queue, in the order the events were published: the start (a group-playoff
+        event's), its announcements and games, and the results, withdrawals and completions of every
+        tournament — kept for the events with a page, the others' ignored. An announcement or a
+        pairing before the start is not ready (the start is on its way)."""
+        if cmd is None:
+            return
+        if isinstance(cmd, StartGroupPlayoffPage):
+            if uow.group_playoffs.get(cmd.tournament_id) is None:
+                uow.group_playoffs.add(
+                    GroupPlayoffPage(cmd.tournament_id, cmd.name, cmd.started_at, cmd.players, cmd.lot_seed)
+                )
+            return
+        page = uow.group_playoffs.get(cmd.tournament_id, lock=True)
+        if page is None:
+            if cmd.announcement is not None or cmd.games:
+                raise NotReady(f"group-playoff event {cmd.tournament_id} has not started here yet")
+            return  # another tournament's result, withdrawal or end
+        changed = False
+        if cmd.announcement is not None:
+            changed = page.announce(cmd.announcement)
+        for match in cmd.matches:
+            page.add_match(match)
+        changed = page.pair(cmd.games) or changed or bool(cmd.matches)
+        if cmd.result is not None:
+            game_id, result = cmd.result
+            if not page.has_game(game_id):
+                raise NotReady(f"game {game_id} of group-playoff event {page.id} is not paired here yet")
+            changed = page.record_result(game_id, result) or changed
+        if cmd.withdrawal is not None:
+            changed = page.withdraw(*cmd.withdrawal) or changed
+        if cmd.completed is not None:
+            changed = page.complete(*cmd.completed) or changed
+        if changed:
+            uow.group_playoffs.save(page)
 
     def record_tournament(self, cmd: RecordTournament | RecordArena, uow: StandingsUnitOfWork) -> None:
         """A start: a new tournament, or one reset to its draft started again. The same start twice

@@ -9,6 +9,7 @@ from typing import Protocol
 
 from services.standings.domain.announced import AnnouncedTournament
 from services.standings.domain.arena_standings import ArenaStandings
+from services.standings.domain.group_playoff_page import GroupPlayoffPage
 from services.standings.domain.listing import Index
 from services.standings.domain.snapshot import Snapshot
 from services.standings.domain.tournament import Tournament, TournamentInfo
@@ -42,6 +43,14 @@ class AnnouncedRepository(Protocol):
     def save(self, announced: AnnouncedTournament) -> None: ...
 
 
+class GroupPlayoffPages(Protocol):
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> GroupPlayoffPage | None:
+        """A group-playoff event's page, or None; ``lock`` serialises its changes."""
+
+    def add(self, page: GroupPlayoffPage) -> None: ...
+    def save(self, page: GroupPlayoffPage) -> None: ...
+
+
 class StandingsUnitOfWork(UnitOfWork, Protocol):
     @property
     def tournaments(self) -> TournamentRepository: ...
@@ -49,6 +58,8 @@ class StandingsUnitOfWork(UnitOfWork, Protocol):
     def arenas(self) -> ArenaRepository: ...
     @property
     def announced(self) -> AnnouncedRepository: ...
+    @property
+    def group_playoffs(self) -> GroupPlayoffPages: ...
 
 
 class TournamentViews(Protocol):
@@ -68,3 +79,6 @@ class TournamentViews(Protocol):
 
     def index(self, query: str | None, limit: int) -> Index:
         """The tournaments whose name contains ``query`` (any case): running, upcoming, finished."""
+
+    def group_playoff(self, tournament_id: uuid.UUID) -> GroupPlayoffPage | None:
+        """A group-playoff event's page as last saved."""

@@ -600,14 +600,17 @@ class KnockoutStory:
         )
 
     def cancel(self, number: int, match_id: str, game: int) -> events.Envelope:
+        g = self.games[(match_id, game)]
         return self.send(
             self.svc,
             events.GameCancelled(
                 tournament_id=self.id,
-                game_id=self.games[(match_id, game)].game_id,
+                game_id=g.game_id,
                 round=number,
                 reason="match_decided",
                 cancelled_at=NOW,
+                white=g.white,
+                black=g.black,
             ),
         )
 

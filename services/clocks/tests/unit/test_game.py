@@ -223,7 +223,7 @@ def test_a_cancelled_game_records_its_cancellation_and_a_fallen_flag_its_end():
     assert running.cancel(at(30)) is True
     assert running.status is GameStatus.CANCELLED and running.clock.deadline is None
     assert running.collect_events() == [
-        GameCancelled(running.tournament_id, running.id, 1, "match_decided", at(30))
+        GameCancelled(running.tournament_id, running.id, 1, "match_decided", at(30), WHITE, BLACK)
     ]
     assert flagged.cancel(at(200)) is True  # White's flag fell at 180 s: it ended on time instead
     assert flagged.status is GameStatus.FINISHED

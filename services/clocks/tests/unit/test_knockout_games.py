@@ -41,7 +41,7 @@ class Knockout:
         self.games.append(game)
         return game
 
-    def paired(self, published: bool) -> events.Envelope:
+    def paired(self, published: bool, cancelled: list[uuid.UUID] | None = None) -> events.Envelope:
         event = events.RoundPaired(
             tournament_id=self.tid,
             organiser_id=self.organiser,
@@ -51,8 +51,21 @@ class Knockout:
             games=self.games,
             time_control=TC,
             published=published,
+            games_cancelled=cancelled or [],
         )
         return events.wrap(event, self.tid)
+
+    def repaired(self, board: int, white: str, black: str) -> tuple[events.Envelope, list[events.PairedGame]]:
+        """A correction changed who plays match ``board`` before it had a result: pairing announces the
+        round again with the match's new games, naming its old ones as cancelled. That announcement,
+        and the new games."""
+        old = [g for g in self.games if g.board == board]
+        self.games = [g for g in self.games if g.board != board]
+        new = [
+            self.add(board, number, w, b, f"Game {number - len(old)}", TC)
+            for number, (w, b) in enumerate(((white, black), (black, white)), start=len(old) + 1)
+        ]
+        return self.paired(published=True, cancelled=[g.game_id for g in old]), new
 
     def published(self) -> events.Envelope:
         return events.wrap(events.RoundPublished(tournament_id=self.tid, round=1, published_at=NOW), self.tid)
@@ -164,6 +177,11 @@ def test_a_decided_match_cancels_what_it_no_longer_needs(svc, client, ko, deadli
         (str(third.game_id), "match_decided", 1),
         (str(fourth.game_id), "match_decided", 1),
     ]
+    # version 2 names the players, so the in-game marker of the running game can go
+    assert {e.version for e in published(svc, "game.cancelled")} == {2}
+    assert [(c["white"], c["black"]) for c in cancelled] == [
+        (str(g.white), str(g.black)) for g in (third, fourth)
+    ]
     assert (status(svc, third), status(svc, fourth)) == (GameStatus.CANCELLED, GameStatus.CANCELLED)
     assert deadlines.deadline_of(third.game_id) is None
     game = client.get(f"/games/{third.game_id}").json
@@ -190,3 +208,22 @@ def test_a_completed_knockout_cancels_a_game_left_open(svc, client, ko):
     announce(svc, events.wrap(completed, ko.tid))
     assert {status(svc, g) for g in ko.games} == {GameStatus.CANCELLED}
     assert len(published(svc, "game.cancelled")) == 4 and published(svc, "game.finished") == []
+
+
+def test_a_match_paired_again_cancels_its_old_games_and_plays_its_new_ones(svc, client, ko):
+    """A correction gave match 2 another player (RULES.md §4: allowed while it has no result): its
+    running first game and its waiting second are cancelled, and its new first game starts."""
+    announce(svc, ko.published())
+    third, fourth = ko.games[2:]
+    assert status(svc, third) is GameStatus.RUNNING
+    again, (new_first, new_second) = ko.repaired(2, "B", "A")
+    announce(svc, again)
+    cancelled = [e.payload for e in published(svc, "game.cancelled")]
+    assert [(c["game_id"], c["reason"], c["white"], c["black"]) for c in cancelled] == [
+        (str(g.game_id), "match_repaired", str(g.white), str(g.black)) for g in (third, fourth)
+    ]
+    assert (status(svc, third), status(svc, fourth)) == (GameStatus.CANCELLED, GameStatus.CANCELLED)
+    assert started(svc)[-1] == new_first.game_id and status(svc, new_second) is GameStatus.PENDING
+    problem(report(client, third, "1-0", ko.players["C"]), 409, "game-cancelled")
+    announce(svc, again)  # redelivered: nothing twice
+    assert len(published(svc, "game.cancelled")) == 2

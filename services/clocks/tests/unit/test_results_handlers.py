@@ -17,6 +17,7 @@ from services.clocks.service_layer.commands import Actor, CheckFlags, MakeMove, 
 from services.clocks.tests.conftest import NOW, a_round, announce, published
 from shared import events
 from shared.events import Envelope, wrap
+from shared.group_playoff import planned_games
 from shared.vocabulary import Ruleset
 
 
@@ -537,3 +538,61 @@ def test_what_is_known_of_a_tournament_survives_its_reset(svc):
     announce(svc, reset(m.tid, m.organiser))
     announce(svc, m.paired())
     assert finished(svc)[str(m.games[0].game_id)].reason == "withdrawal"
+
+
+def game_lot(pairing, game: events.PairedGame, outcome: Outcome, seconds: float = 0) -> Envelope:
+    event = events.GroupPlayoffAnnounced(
+        tournament_id=pairing.tournament_id,
+        kind="game-lot",
+        at=at(seconds),
+        phase=1,
+        players=[game.white, game.black],
+        seed="die",
+        drawn_by=str(pairing.organiser_id),
+        game_id=game.game_id,
+        result=outcome,
+    )
+    return wrap(event, pairing.tournament_id)
+
+
+def test_an_overdue_game_ends_with_the_organisers_lot_once(svc, clock):
+    pairing = a_round(2)
+    announce(svc, pairing)
+    one, two = pairing.games
+    clock.advance(7)
+    envelope = game_lot(pairing, one, Outcome.WHITE_WIN, seconds=7)
+    announce(svc, envelope)
+    announce(svc, envelope)  # redelivered: nothing twice
+    other = events.GroupPlayoffAnnounced(
+        tournament_id=pairing.tournament_id, kind="deadline", at=at(0), phase=1
+    )
+    announce(svc, wrap(other, pairing.tournament_id))  # the page's: nothing here
+    report(svc, two, Outcome.BLACK_WIN, Actor(two.white))
+    announce(svc, game_lot(pairing, two, Outcome.WHITE_WIN))  # ended before its lot came: it stands
+    done = finished(svc)
+    lot = done[str(one.game_id)]
+    assert (lot.outcome, lot.reason, lot.finished_at) == (Outcome.WHITE_WIN, "lot", at(7))
+    assert lot.decision == decision(pairing.organiser_id, Role.ORGANISER, 7, "drawn by lot, seed die")
+    assert done[str(two.game_id)].outcome is Outcome.BLACK_WIN and len(done) == 2
+
+
+def test_a_game_of_a_group_playoff_phase_not_started_is_409_not_404(svc):
+    tid, organiser = uuid.uuid4(), uuid.uuid4()
+    announce(svc, started(tid, organiser, Ruleset.GROUP_PLAYOFF))
+    (semi_1, semi_2, final, *_) = planned_games(tid)
+    with pytest.raises(errors.PhaseNotStarted, match="semi-final 1 match of phase 2"):
+        report(svc, uuid.UUID(semi_1[2][0]), Outcome.WHITE_WIN, Actor(organiser))
+    with pytest.raises(errors.GameNotFound):
+        report(svc, uuid.uuid4(), Outcome.WHITE_WIN, Actor(organiser))
+    # phase 2 open: its games are here; an id of it not created (an extra game) is no game yet
+    white, black = uuid.uuid4(), uuid.uuid4()
+    game = events.PairedGame(game_id=uuid.UUID(semi_2[2][0]), board=1, white=white, black=black)
+    paired = events.RoundPaired(
+        tournament_id=tid, organiser_id=organiser, round=2, total_rounds=2, system="group_playoff",
+        games=[game], time_control=events.TimeControl(base_seconds=0, days_per_move=2),
+    )  # fmt: skip
+    announce(svc, wrap(paired, tid))
+    with pytest.raises(errors.GameNotFound):
+        report(svc, uuid.UUID(semi_1[2][2]), Outcome.WHITE_WIN, Actor(organiser))
+    with pytest.raises(errors.PhaseNotStarted, match="final match of phase 3"):
+        report(svc, uuid.UUID(final[2][0]), Outcome.WHITE_WIN, Actor(organiser))

@@ -91,14 +91,14 @@ def test_an_arena_game_finished_carries_its_boosts():
     assert payload_json(event).endswith('"decision":null,"boost":{"white":true,"black":false}}')
 
 
-def test_game_cancelled():
-    event = domain.GameCancelled(T, G, 2, "match_decided", AT)
+def test_game_cancelled_names_its_players_in_version_2():
+    event = domain.GameCancelled(T, G, 2, "match_decided", AT, W, B)
     envelope = wire.wire.envelope(event)
-    assert (envelope.type, envelope.version) == ("game.cancelled", 1)
+    assert (envelope.type, envelope.version) == ("game.cancelled", 2)
     assert payload_json(event) == (
         '{"tournament_id":"11111111-1111-1111-1111-111111111111",'
         '"game_id":"22222222-2222-2222-2222-222222222222","round":2,"reason":"match_decided",'
-        '"cancelled_at":"2026-06-01T12:03:10.123456Z"}'
+        f'"cancelled_at":"2026-06-01T12:03:10.123456Z","white":"{W}","black":"{B}"}}'
     )
 
 

@@ -12,6 +12,13 @@ column still possible.
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -30,10 +37,8 @@ def solve(cost: Matrix) -> tuple[Index, float] | None:
     n = cost.shape[0]
     if n == 0:
         return np.zeros(0, dtype=np.intp), 0.0
-    from scipy.optimize import linear_sum_assignment  # 0.3 s to import: only when a bracket needs it
-
     try:
-        rows, cols = linear_sum_assignment(cost)
+        rows, cols = linear_sum_assignment()(cost)
     except ValueError:  # infeasible
         return None
     sigma = np.empty(n, dtype=np.intp)
@@ -42,6 +47,43 @@ def solve(cost: Matrix) -> tuple[Index, float] | None:
     if not np.isfinite(total):
         return None
     return sigma, total
+
+
+Solver = Callable[[Matrix], tuple[Index, Index]]
+
+
+@cache
+def linear_sum_assignment() -> Solver:
+    """SciPy's minimum-cost assignment solver (``scipy.optimize.linear_sum_assignment``), loaded once.
+
+    ``import scipy.optimize`` takes about 0.6 s (linalg, sparse, the array API layer, ...) and was
+    most of ``arbiter pair``'s run time; the solver is one small compiled module of that package,
+    ``_lsap``, which needs none of it. It is loaded from its file on its own: the same code, so the
+    same assignments. Should a SciPy release move or change it, the package's public function is
+    imported instead (slower, never wrong); ``test_dutch_assignment.py`` says which one runs."""
+    try:
+        return _lsap_alone()
+    except Exception:
+        from scipy.optimize import linear_sum_assignment as public
+
+        solver: Solver = public
+        return solver
+
+
+def _lsap_alone() -> Solver:
+    spec = importlib.util.find_spec("scipy")
+    if spec is None or spec.origin is None:
+        raise ImportError("scipy is not installed")
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    [path] = [p for p in (Path(spec.origin).parent / "optimize").glob("_lsap*") if p.name.endswith(suffixes)]
+    loader = importlib.machinery.ExtensionFileLoader("_lsap", str(path))
+    found = importlib.util.spec_from_loader("_lsap", loader)
+    if found is None:
+        raise ImportError(f"cannot load {path}")
+    module: Any = importlib.util.module_from_spec(found)
+    loader.exec_module(module)
+    solver: Solver = module.linear_sum_assignment
+    return solver
 
 
 def lex_solve(costs: list[Matrix], last_tight: bool = True) -> tuple[Index, list[float], Mask] | None:

@@ -29,7 +29,7 @@ from services.pairing.domain.dutch.engine import pair_round
 from services.pairing.domain.dutch.model import NoValidPairingError, PairingError
 from services.pairing.domain.dutch.trf_adapter import from_trf, round_points, scoring
 from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
-from shared.trf.acceleration import baku as baku
+from shared.trf.acceleration import baku
 
 LOWEST_RATING = 1400
 HIGHEST_RATING = 2700

@@ -22,8 +22,12 @@ Under the arbiter's authority (RULES.md §4, the results-authority issue):
   A correction that keeps every match's winner is always allowed (also after the event finished). One
   that changes who advances from a match — another winner, or the match left undecided — is refused
   (``correction-changes-advancement``) once a match it feeds (the winner's or, in a double knockout, the
-  loser's next match, through walkovers) is paired, and after the event finished; otherwise the bracket
-  takes the new winner (``match.decided`` again), or the match goes on: the games it had cancelled are
+  loser's next match, through walkovers) has a result (a game of it has one: RULES.md §4), and after
+  the event finished; one that leaves the match undecided is also refused once its round is complete.
+  Otherwise the bracket takes the new winner (``match.decided`` again) and each paired match it feeds
+  that now has other players is paired again: the new players in its slots (the drawn first White
+  stays with its slot), its unplayed games cancelled and new ones paired under new ids, and its round
+  announced again naming the cancelled games. Or the match goes on: the games it had cancelled are
   paired again under new ids and the round is announced again.
 * **Withdrawals** are recorded for display: the clocks forfeit the player's games, and the match logic
   decides their matches from those forfeits.
@@ -236,6 +240,18 @@ class GamesReplaced(Change):
 
     match_id: MatchId
     replaced: tuple[tuple[uuid.UUID, uuid.UUID], ...]
+
+
+@dataclass(frozen=True)
+class MatchRepaired(Change):
+    """A correction changed who plays a paired match without a result: its new players (seeds in its
+    slots), and its old games, cancelled (each replaced by a new one, :class:`GamesReplaced` and
+    :class:`GamesAdded` in the same change list)."""
+
+    match_id: MatchId
+    players: tuple[int, int]
+    cancelled: tuple[uuid.UUID, ...]
+    at: dt.datetime
 
 
 @dataclass(frozen=True)
@@ -471,13 +487,15 @@ class Elimination(Aggregate, Changing):
                 self.change(MatchHowChanged(match.id, state.how))
             return Recorded(match)
         if winner is not None:
-            return self._settle(match, state, at)
+            settled = self._settle(match, state, at)
+            self._repair_fed(match, at)
+            return settled
         return self._reopen(match, state, at)
 
     def _refuse_new_advancement(self, match: PairedMatch, *, reopens: bool) -> None:
         """A correction that changes who advances from a decided match: refused after the event
-        finished, once a match it feeds is paired, and (leaving it undecided) once its round is
-        complete."""
+        finished, once a match it feeds has a result (RULES.md §4: "once that player's next match has
+        a result"), and (leaving it undecided) once its round is complete."""
         mid = str(match.id)
         change = "leave it undecided" if reopens else "change its winner"
         if self.status is Status.COMPLETED:
@@ -487,9 +505,11 @@ class Elimination(Aggregate, Changing):
                 match_id=mid,
             )
         for later in self.bracket.downstream(match.id):
-            if later in self.matches:
+            fed = self.matches.get(later)
+            if fed is not None and any(g.outcome is not None for g in fed.games if g.counts):
                 raise CorrectionChangesAdvancement(
-                    f"the correction would {change} ({mid}), and {later}, which it feeds, is paired already",
+                    f"the correction would {change} ({mid}), and {later}, which it feeds, has a result "
+                    "already: correct that result first",
                     match_id=mid,
                     next_match_id=str(later),
                 )
@@ -498,6 +518,47 @@ class Elimination(Aggregate, Changing):
                 f"the correction would leave {mid} undecided, and round {match.round} is complete",
                 match_id=mid,
             )
+
+    def _repair_fed(self, match: PairedMatch, at: dt.datetime) -> None:
+        """After a new winner: each paired match it feeds that the bracket now fills with other players
+        (none has a result: :meth:`_refuse_new_advancement`) is paired again, and each round concerned
+        is announced again, naming the games cancelled."""
+        cancelled: dict[int, list[uuid.UUID]] = {}
+        for later in self.bracket.downstream(match.id):
+            fed = self.matches.get(later)
+            if fed is None or fed.decided:
+                continue
+            a, b = self.bracket.match(later).players
+            assert a is not None and b is not None, f"{later} was paired: both its slots stay filled"
+            if (a, b) != fed.players:
+                cancelled.setdefault(fed.round, []).extend(self._repair(fed, (a, b), at))
+        for number, games in sorted(cancelled.items()):
+            self.record(self._paired(number, cancelled=tuple(games)))
+
+    def _repair(self, match: PairedMatch, players: tuple[int, int], at: dt.datetime) -> list[uuid.UUID]:
+        """Pair ``match`` again between ``players``: the first White stays with its slot; its games, none
+        played, are cancelled and replaced by new ones under new ids (numbered after them, as a
+        reopened match's are). The ids of the games cancelled."""
+        old = [g for g in match.games if g.counts]
+        assert all(g.outcome is None for g in old), f"{match.id} has a result: it is not paired again"
+        number = max(g.planned.number for g in match.games) + 1
+        new = [
+            self._game(match.id, replace(planned, number=number + i))
+            for i, planned in enumerate(regular_games(self.match_format, match.first_white))
+        ]
+        for g in old:
+            g.cancelled = True
+        for g, replacement in zip(old, new, strict=False):
+            g.replaced_by = replacement.game_id
+        match.players = players
+        match.games.extend(new)
+        ids = [g.game_id for g in old]
+        self.change(MatchRepaired(match.id, players, tuple(ids), at))
+        self.change(
+            GamesReplaced(match.id, tuple((g.game_id, r.game_id) for g, r in zip(old, new, strict=False)))
+        )
+        self.change(GamesAdded(match.id, tuple(g.game_id for g in new)))
+        return ids
 
     def _progress(self, match: PairedMatch, overrides: Mapping[uuid.UUID, Outcome] | None = None) -> Progress:
         return progress(self.match_format, match.first_white, match.counted(overrides))
@@ -665,9 +726,11 @@ class Elimination(Aggregate, Changing):
         game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{started}:{match_id}:{planned.number}")
         return MatchGame(game_id, planned)
 
-    def _paired(self, number: int) -> events.RoundPaired:
+    def _paired(self, number: int, *, cancelled: tuple[uuid.UUID, ...] = ()) -> events.RoundPaired:
         """Round ``number`` as it stands: every match and every game paired in it so far (consumers add
-        the games they do not know yet), and round 1's byes."""
+        the games they do not know yet; a replaced game is left out, since a match paired again has
+        other players than its old games), and round 1's byes. ``cancelled``: games announced before
+        that a match paired again will not play."""
         round_matches = self.round_matches(number)
         games = tuple(
             events.GameInRound(
@@ -682,6 +745,7 @@ class Elimination(Aggregate, Changing):
                 rated=g.planned.kind is GameKind.REGULAR,
             )
             for m, g in round_of_games(round_matches)
+            if g.counts
         )
         paired = tuple(
             events.MatchInRound(
@@ -719,6 +783,7 @@ class Elimination(Aggregate, Changing):
             time_control=self.heading.time_control,
             published=number in self.published,
             matches=(*paired, *walkovers),
+            games_cancelled=cancelled,
         )
 
 
@@ -761,6 +826,7 @@ __all__ = [
     "MatchGame",
     "MatchHowChanged",
     "MatchReopened",
+    "MatchRepaired",
     "MatchSettled",
     "PairedMatch",
     "Recorded",

@@ -42,17 +42,28 @@ import datetime as dt
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from fractions import Fraction
 
 from services.pairing.domain.errors import NotFound, PairingError
 from services.pairing.domain.group_playoff.seeding import GROUPS, Entrant, GroupLot, group_pairings, seeded
+from shared.group_playoff import (
+    PLACES,
+    Decided,
+    Game,
+    Match,
+    Stage,
+    decide,
+    game_id,
+    planned_games,
+    planned_key,
+)
 from shared.group_table import GroupTable, group_table
-from shared.group_table import Match as TableMatch
 from shared.lots import draw_lots
-from shared.scoring import FIDE, MatchScoring, Outcome
+from shared.scoring import MatchScoring, Outcome
 
 __all__ = [
+    "PLACES",
+    "Decided",
     "Game",
     "GamesStillOpen",
     "GroupPlayoff",
@@ -61,26 +72,6 @@ __all__ = [
     "Match",
     "Stage",
 ]
-
-
-class Stage(StrEnum):
-    """What a match is for (the names of the ``--json`` document)."""
-
-    GROUP = "group"
-    PLAYOFF = "playoff"
-    SEMI_FINAL = "semi-final"
-    FINAL = "final"
-    THIRD = "third-place"
-    FIFTH = "fifth-place"
-    SEVENTH = "seventh-place"
-
-    @property
-    def phase(self) -> int:
-        return {Stage.GROUP: 1, Stage.PLAYOFF: 1, Stage.SEMI_FINAL: 2}.get(self, 3)
-
-
-PLACES = {Stage.FINAL: 1, Stage.THIRD: 3, Stage.FIFTH: 5, Stage.SEVENTH: 7}
-"""The better of the two places each phase-3 match decides."""
 
 
 class GroupPlayoffError(PairingError):
@@ -109,56 +100,14 @@ class GameFinished(GroupPlayoffError):
     slug = "game-finished"
 
 
-@dataclass(slots=True)
-class Game:
-    id: str
-    white: str
-    black: str
-    inviter: str  # the player named first: creates the game
-    extra: int = 0  # 0: one of the match's two games; 1, 2: its extra games
-    outcome: Outcome | None = None
-    how: str | None = None  # "played", "adjudicated", "lot"; "withdrawn": no longer played
-
-    @property
-    def open(self) -> bool:
-        return self.outcome is None and self.how is None
+class LotDrawn(GroupPlayoffError):
+    slug = "game-lot-drawn"
 
 
-@dataclass(slots=True)
-class Match:
-    stage: Stage
-    a: str  # named first
-    b: str
-    games: list[Game]
-    group: str | None = None
-    forfeited_by: str | None = None  # withdrawn or excluded: scored 0:2
+class PhaseNotStarted(GroupPlayoffError):
+    """A game or match of a phase the organiser has not opened yet (4T1 §4(2))."""
 
-    @property
-    def key(self) -> str:
-        return f"{self.stage}:{self.a}:{self.b}"
-
-    def board_points(self, *, extra: bool = False) -> tuple[Fraction, Fraction]:
-        """Board points of a and b in the two games (and the extra games if ``extra``); 0:2 when forfeited."""
-        if self.forfeited_by is not None:
-            two = Fraction(2)
-            return (Fraction(0), two) if self.forfeited_by == self.a else (two, Fraction(0))
-        a = b = Fraction(0)
-        for g in self.games:
-            if g.outcome is None or (g.extra and not extra):
-                continue
-            white, black = FIDE.game_points(g.outcome)
-            a, b = (a + white, b + black) if g.white == self.a else (a + black, b + white)
-        return a, b
-
-    @property
-    def finished(self) -> bool:
-        return self.forfeited_by is not None or not any(g.open for g in self.games)
-
-    def table_match(self, start: dict[str, int]) -> TableMatch:
-        games = tuple(
-            (g.outcome, g.white == self.a) for g in self.games if g.outcome is not None and not g.extra
-        )
-        return TableMatch(start[self.a], start[self.b], games)
+    slug = "phase-not-started"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,19 +118,6 @@ class Lot:
     drawn_by: str
     drawn_at: dt.datetime | None  # None: drawn by the system from the event's recorded seed
     order: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Decided:
-    """A match's state: ``winner``/``loser`` when won, ``shared`` when both share it, else open."""
-
-    winner: str | None = None
-    loser: str | None = None
-    shared: bool = False
-
-    @property
-    def done(self) -> bool:
-        return self.shared or self.winner is not None
 
 
 @dataclass
@@ -196,6 +132,7 @@ class GroupPlayoff:
     lots: dict[str, Lot] = field(default_factory=dict)  # group -> the lot the organiser asked for
     colour_lot: Lot | None = None  # the final's extra game, when nothing else decides White
     deadlines: dict[int, dt.datetime] = field(default_factory=dict)
+    game_lots: dict[str, Lot] = field(default_factory=dict)  # game -> the organiser's lot (winner first)
     scoring: MatchScoring = field(default_factory=MatchScoring)
 
     # ------------------------------------------------------------------ creation
@@ -208,13 +145,26 @@ class GroupPlayoff:
         return event
 
     def _game_id(self, key: str, n: int) -> str:
-        return str(uuid.uuid5(self.id, f"{key}/{n}"))
+        return game_id(self.id, key, n)
+
+    def _id_key(self, match: Match) -> str:
+        """What a match's game ids derive from: a phase-1 match's players; a later match's slot
+        (``semi-final:1``, ``final``, ...), so its games' ids are known before the phase opens."""
+        if match.stage.phase == 1:
+            return match.key
+        slot = self.stage_matches(match.stage).index(match) + 1 if match in self.matches else None
+        return planned_key(match.stage, slot)
 
     def _add(self, stage: Stage, a: str, b: str, *, group: str | None = None) -> Match:
         match = Match(stage, a, b, [], group)
+        if stage.phase > 1:
+            slot = len(self.stage_matches(stage)) + 1
+            key = planned_key(stage, slot)
+        else:
+            key = match.key
         match.games = [
-            Game(self._game_id(match.key, 0), a, b, a),
-            Game(self._game_id(match.key, 1), b, a, a),
+            Game(self._game_id(key, 0), a, b, a),
+            Game(self._game_id(key, 1), b, a, a),
         ]
         self.matches.append(match)
         for player in (a, b):
@@ -241,11 +191,25 @@ class GroupPlayoff:
         return [m for m in self.matches if m.stage in stages]
 
     def game(self, game_id: str) -> tuple[Match, Game]:
+        """A game of the event; 409 ``phase-not-started`` for a game of a phase not opened yet (its id
+        is known ahead: :meth:`planned`), 404 for any other."""
         for m in self.matches:
             for g in m.games:
                 if g.id == game_id:
                     return m, g
+        for stage, slot, ids in self.planned():
+            if game_id in ids:
+                where = f"{stage.value}{'' if slot is None else f' {slot}'}"
+                raise PhaseNotStarted(
+                    f"game {game_id} is a game of the {where} match, phase {stage.phase}, which has not"
+                    f" started: the organiser announces it once every game of the earlier phases is finished"
+                )
         raise NotFound(f"game {game_id} is not a game of this event")
+
+    def planned(self) -> list[tuple[Stage, int | None, tuple[str, ...]]]:
+        """The matches of the phases not opened yet, each with its slot and its games' ids (the two
+        games and the extra games it may need): they are derived from the slot, so known ahead."""
+        return [p for p in planned_games(self.id) if not self.stage_matches(p[0])]
 
     def open_games(self, *, phases: Iterable[int] = (1, 2, 3)) -> list[Game]:
         wanted = set(phases)
@@ -285,21 +249,7 @@ class GroupPlayoff:
         return tuple(by_start[r.start] for r in table.rows)
 
     def decided(self, match: Match) -> Decided:
-        if not match.finished and match.forfeited_by is None:
-            return Decided()
-        a, b = match.board_points()
-        if a != b:
-            return Decided(match.a, match.b) if a > b else Decided(match.b, match.a)
-        if match.stage in (Stage.GROUP, Stage.PLAYOFF, Stage.THIRD, Stage.FIFTH, Stage.SEVENTH):
-            return Decided(shared=True)
-        extra = [g for g in match.games if g.extra]
-        for g in extra:
-            white, black = FIDE.game_points(g.outcome or Outcome.NOT_PLAYED)
-            if white != black:
-                return Decided(g.white, g.black) if white > black else Decided(g.black, g.white)
-        if match.stage is Stage.SEMI_FINAL:
-            return Decided(match.a, match.b) if extra else Decided()
-        return Decided(shared=True) if len(extra) == 2 else Decided()
+        return decide(match)
 
     # ------------------------------------------------------------------ results
     def record_result(self, game_id: str, outcome: Outcome, *, how: str = "played") -> list[Game]:
@@ -340,7 +290,9 @@ class GroupPlayoff:
             white, black = self._final_white(match)
         else:
             white, black = extra[0].black, extra[0].white
-        game = Game(self._game_id(match.key, len(match.games)), white, black, white, extra=len(extra) + 1)
+        game = Game(
+            self._game_id(self._id_key(match), len(match.games)), white, black, white, extra=len(extra) + 1
+        )
         match.games.append(game)
         return [game]
 
@@ -409,29 +361,40 @@ class GroupPlayoff:
             raise GroupPlayoffError(
                 f"group {', '.join(undecided)} has places still tied; the play-off or the organiser's lot decides them"
             )
-        one, two = places["I"], places["II"]
-        assert one is not None and two is not None
+        stages = [Stage.SEMI_FINAL] if phase == 2 else [Stage.FINAL, Stage.THIRD]
+        if (phase == 2 and with_placement) or (phase == 3 and not self.placement_early):
+            stages += [Stage.FIFTH, Stage.SEVENTH]
+        pairs = [
+            (stage, self.planned_players(stage, slot)) for stage, slot, _ in self.planned() if stage in stages
+        ]
         created: list[Match] = []
-        if phase == 2:
-            created += [
-                self._add(Stage.SEMI_FINAL, one[0], two[1]),
-                self._add(Stage.SEMI_FINAL, two[0], one[1]),
-            ]
-            if with_placement:
-                created += self._placement(one, two)
-                self.placement_early = True
-        else:
-            winners = [self.decided(m) for m in self.stage_matches(Stage.SEMI_FINAL)]
-            a, b = winners
-            assert a.winner and b.winner and a.loser and b.loser
-            created += [self._add(Stage.FINAL, a.winner, b.winner), self._add(Stage.THIRD, a.loser, b.loser)]
-            if not self.placement_early:
-                created += self._placement(one, two)
+        for stage, players in pairs:
+            assert players is not None
+            created.append(self._add(stage, *players))
+        if phase == 2 and with_placement:
+            self.placement_early = True
         self.phase = phase
         return [g for m in created for g in m.games if g.open]
 
-    def _placement(self, one: Sequence[str], two: Sequence[str]) -> list[Match]:
-        return [self._add(Stage.FIFTH, one[2], two[2]), self._add(Stage.SEVENTH, one[3], two[3])]
+    def planned_players(self, stage: Stage, slot: int | None) -> tuple[str, str] | None:
+        """Who plays a later phase's match (the one named first first), once the earlier results say:
+        the semi-finals 1st of I v 2nd of II and 1st of II v 2nd of I, 5th place the group thirds, 7th
+        the fourths, the final the semi-final winners, third place their losers."""
+        one, two = self.group_places("I"), self.group_places("II")
+        if stage in (Stage.FINAL, Stage.THIRD):
+            semis = [self.decided(m) for m in self.stage_matches(Stage.SEMI_FINAL)]
+            if len(semis) != 2 or not all(d.winner for d in semis):
+                return None
+            x, y = semis
+            pair = (x.winner, y.winner) if stage is Stage.FINAL else (x.loser, y.loser)
+            assert pair[0] is not None and pair[1] is not None
+            return pair[0], pair[1]
+        if one is None or two is None:
+            return None
+        if stage is Stage.SEMI_FINAL:
+            return (one[0], two[1]) if slot == 1 else (two[0], one[1])
+        index = 2 if stage is Stage.FIFTH else 3
+        return one[index], two[index]
 
     def withdraw(self, player: str) -> list[Game]:
         """Withdrawn or excluded after the start: every match of the player's phase scored 0:2. Returns
@@ -469,21 +432,44 @@ class GroupPlayoff:
         late = {p for p, at in self.deadlines.items() if at <= now}
         return [g for g in self.open_games(phases=late)]
 
-    def adjudicate(
-        self, game_id: str, now: dt.datetime, *, outcome: Outcome | None = None, lot_seed: str | None = None
-    ) -> list[Game]:
-        """The organiser's result for an overdue game: from the position (``outcome``) or by a lot."""
+    def _check_overdue(self, game_id: str, now: dt.datetime) -> Game:
         _, game = self.game(game_id)
+        if not game.open:
+            raise GameFinished(f"game {game_id} has its result")
         if game not in self.overdue(now):
             raise NotOverdue(
                 f"game {game_id} is not overdue: the organiser decides only games past the deadline"
             )
+        return game
+
+    def draw_game_lot(self, game_id: str, seed: str, drawn_by: str, drawn_at: dt.datetime) -> Lot:
+        """4T1 §4(10): the organiser decides an overdue game by lot; the player drawn first wins. The lot
+        is recorded (seed, who, when, the order drawn); the result itself is the clocks' to enter.
+        409 when the game is not overdue, has its result or was drawn already."""
+        game = self._check_overdue(game_id, drawn_at)
+        if game_id in self.game_lots:
+            raise LotDrawn(f"the lot for game {game_id} was drawn already; its result is on its way")
+        start = self.start_numbers
+        first = draw_lots([[start[game.white], start[game.black]]], seed).groups[0][0]
+        order = (game.white, game.black) if first == start[game.white] else (game.black, game.white)
+        self.game_lots[game_id] = lot = Lot(seed, drawn_by, drawn_at, order)
+        return lot
+
+    def lot_outcome(self, game_id: str) -> Outcome:
+        """The result the game's lot gave: a win for the player drawn first."""
+        _, game = self.game(game_id)
+        return Outcome.WHITE_WIN if self.game_lots[game_id].order[0] == game.white else Outcome.BLACK_WIN
+
+    def adjudicate(
+        self, game_id: str, now: dt.datetime, *, outcome: Outcome | None = None, lot_seed: str | None = None
+    ) -> list[Game]:
+        """The organiser's result for an overdue game: from the position (``outcome``) or by a lot."""
+        self._check_overdue(game_id, now)
         if (outcome is None) == (lot_seed is None):
             raise GroupPlayoffError("an adjudication gives either the result or the seed of a lot")
         if lot_seed is not None:
-            start = self.start_numbers
-            first = draw_lots([[start[game.white], start[game.black]]], lot_seed).groups[0][0]
-            outcome = Outcome.WHITE_WIN if first == start[game.white] else Outcome.BLACK_WIN
+            self.draw_game_lot(game_id, lot_seed, "organiser", now)
+            outcome = self.lot_outcome(game_id)
         assert outcome is not None
         return self.record_result(game_id, outcome, how="lot" if lot_seed else "adjudicated")
 

@@ -26,11 +26,17 @@ from services.pairing.domain.group_playoff.event import Game, GroupPlayoff, Lot,
 from services.pairing.domain.group_playoff.seeding import Entrant, GroupLot, draw_groups
 from services.pairing.domain.heading import Heading, Player
 from shared.aggregate import Aggregate
+from shared.group_playoff import decided_by
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.vocabulary import Ruleset, System
 
 __all__ = ["GroupPlayoffTournament"]
+
+ADJUDICATION = "adjudication"
+"""The reason of a result the organiser set from the position of an overdue game (4T1 §4(10))."""
+LOT = "lot"
+"""The reason of a result drawn by the organiser's recorded lot (the clocks enter it)."""
 
 
 LABELS = {
@@ -85,22 +91,33 @@ class GroupPlayoffTournament(Aggregate):
         return t
 
     # ------------------------------------------------------------------ facts
-    def record_result(self, game_id: uuid.UUID, outcome: Outcome, now: dt.datetime) -> bool:
+    def record_result(
+        self, game_id: uuid.UUID, outcome: Outcome, now: dt.datetime, reason: str | None = None
+    ) -> bool:
         """A game's result from the clocks; False if the event no longer waits for it (a game of a
-        withdrawn player's match, a result already recorded)."""
+        withdrawn player's match, a result already recorded). How it was decided: by the organiser's
+        recorded lot, adjudicated (reason ``adjudication``), or played."""
         _, game = self.event.game(str(game_id))
         if not game.open:
             return False
         playoffs = len(self.event.stage_matches(Stage.PLAYOFF))
-        created = self.event.record_result(str(game_id), outcome)
+        how = {LOT: "lot", ADJUDICATION: "adjudicated"}.get(reason or "", "played")
+        created = self.event.record_result(str(game_id), outcome, how=how)
         self._after(created, playoffs, now)
         return True
 
     def withdraw(self, player_id: uuid.UUID, now: dt.datetime) -> bool:
-        if str(player_id) in self.event.withdrawn:
+        """Withdrawn or excluded after the start: announced with the phase whose matches are scored 0:2."""
+        player = str(player_id)
+        if player in self.event.withdrawn:
             return False
         playoffs = len(self.event.stage_matches(Stage.PLAYOFF))
-        self.event.withdraw(str(player_id))
+        self.event.withdraw(player)
+        phase = self.event.withdrawn[player]
+        forfeited = [m for m in self.event.matches if m.forfeited_by == player and m.stage.phase == phase]
+        self._announce(
+            "withdrawal", now, phase=phase, players=(player,), matches=tuple(_place(m) for m in forfeited)
+        )
         self._after([], playoffs, now)
         return True
 
@@ -109,8 +126,10 @@ class GroupPlayoffTournament(Aggregate):
         self, phase: int, by: uuid.UUID, now: dt.datetime, *, with_placement: bool = False
     ) -> None:
         self._organiser(by, "announce a phase")
+        before = len(self.event.matches)
         games = self.event.announce_phase(phase, with_placement=with_placement)
-        self._announce("phase", now, phase=phase)
+        opened = tuple(_place(m) for m in self.event.matches[before:])
+        self._announce("phase", now, phase=phase, matches=opened)
         self._paired(games)
         self._complete(now)
 
@@ -118,6 +137,23 @@ class GroupPlayoffTournament(Aggregate):
         self._organiser(by, "draw lots")
         lot = self.event.draw_lots(group, seed, str(by), now)
         self._announce("lot", now, phase=1, group=group, players=lot.order, seed=seed, drawn_by=str(by))
+        return lot
+
+    def draw_game_lot(self, game_id: uuid.UUID, seed: str, by: uuid.UUID, now: dt.datetime) -> Lot:
+        """The organiser decides an overdue game by a recorded lot (4T1 §4(10)), announced with the
+        result it gives (``game-lot``): the clocks enter it (reason ``lot``), the event takes it then."""
+        self._organiser(by, "draw a game's lot")
+        lot = self.event.draw_game_lot(str(game_id), seed, str(by), now)
+        self._announce(
+            "game-lot",
+            now,
+            phase=self._match_of(self.event.game(str(game_id))[1]).stage.phase,
+            players=lot.order,
+            seed=seed,
+            drawn_by=str(by),
+            game_id=game_id,
+            result=self.event.lot_outcome(str(game_id)),
+        )
         return lot
 
     def set_deadline(self, phase: int, at: dt.datetime, by: uuid.UUID, now: dt.datetime) -> None:
@@ -132,7 +168,7 @@ class GroupPlayoffTournament(Aggregate):
     # ------------------------------------------------------------------ recording
     def _after(self, created: list[Game], playoffs_before: int, now: dt.datetime) -> None:
         for m in self.event.stage_matches(Stage.PLAYOFF)[playoffs_before:]:
-            self._announce("playoff", now, phase=1, group=m.group, players=(m.a, m.b))
+            self._announce("playoff", now, phase=1, group=m.group, players=(m.a, m.b), matches=(_place(m),))
         created = created + [
             g
             for m in self.event.stage_matches(Stage.PLAYOFF)[playoffs_before:]
@@ -182,6 +218,7 @@ class GroupPlayoffTournament(Aggregate):
                         black=uuid.UUID(g.black),
                         label=self.label(g),
                         rated=True,
+                        group_playoff=_place(self._match_of(g), g),
                     )
                     for g in games
                 ),
@@ -190,9 +227,12 @@ class GroupPlayoffTournament(Aggregate):
             )
         )
 
+    def _match_of(self, game: Game) -> Match:
+        return next(m for m in self.event.matches if game in m.games)
+
     def label(self, game: Game) -> str:
         """e.g. 'Phase 1, group I: Anand v Tal, game 2 (Anand invites)'."""
-        match = next(m for m in self.event.matches if game in m.games)
+        match = self._match_of(game)
         names = {str(p.player_id): p.name for p in self.players}
         what = LABELS[match.stage] + (f" {match.group}" if match.group else "")
         number = f"extra game {game.extra}" if game.extra else f"game {match.games.index(game) + 1}"
@@ -274,6 +314,7 @@ class GroupPlayoffTournament(Aggregate):
             "lots": {k: _lot_dict(v) for k, v in e.lots.items()},
             "colour_lot": None if e.colour_lot is None else _lot_dict(e.colour_lot),
             "deadlines": {str(k): v.isoformat() for k, v in e.deadlines.items()},
+            "game_lots": {k: _lot_dict(v) for k, v in e.game_lots.items()},
         }
 
     @classmethod
@@ -318,8 +359,23 @@ class GroupPlayoffTournament(Aggregate):
             lots={k: _lot(v) for k, v in d["lots"].items()},
             colour_lot=None if d["colour_lot"] is None else _lot(d["colour_lot"]),
             deadlines={int(k): dt.datetime.fromisoformat(v) for k, v in d["deadlines"].items()},
+            game_lots={k: _lot(v) for k, v in d.get("game_lots", {}).items()},
         )
         return cls(heading, players, event, d["announcements"])
+
+
+def _place(match: Match, game: Game | None = None) -> events.GroupPlayoffPlace:
+    """A match (and one of its games) as the events name it."""
+    return events.GroupPlayoffPlace(
+        stage=match.stage.value,
+        phase=match.stage.phase,
+        group=match.group,
+        match=match.key,
+        players=(uuid.UUID(match.a), uuid.UUID(match.b)),
+        forfeited_by=None if match.forfeited_by is None else uuid.UUID(match.forfeited_by),
+        inviter=None if game is None else uuid.UUID(game.inviter),
+        extra=0 if game is None else game.extra,
+    )
 
 
 def _lot_dict(lot: Lot) -> dict[str, Any]:
@@ -340,24 +396,9 @@ def _lot(d: Mapping[str, Any]) -> Lot:
 
 def _criterion(event: GroupPlayoff, group: str, start: int) -> str:
     """What decided a player's group place: ``a``-``f`` (4T1), or ``tied`` while nothing has yet."""
-    rows = event.table(group).rows
-    row = next(r for r in rows if r.start == start)
-    if sum(1 for r in rows if r.rank == row.rank) > 1:
-        return "tied"
-    same_a = [r for r in rows if r.match_points == row.match_points]
-    if len(same_a) == 1:
-        return "a"
-    same_b = [r for r in same_a if r.board_points == row.board_points]
-    if len(same_b) == 1:
-        return "b"
-    same_c = [r for r in same_b if r.tied_match_points == row.tied_match_points]
-    if len(same_c) == 1:
-        return "c"
-    if len([r for r in same_c if r.tied_board_points == row.tied_board_points]) == 1:
-        return "d"
     lot = event.lots.get(group)
-    by_start = {n: p for p, n in event.start_numbers.items()}
-    return "f" if lot is not None and by_start[start] in lot.order else "e"
+    starts = event.start_numbers
+    return decided_by(event.table(group), start, lot_order=[starts[p] for p in lot.order] if lot else ())
 
 
 def page(t: GroupPlayoffTournament, now: dt.datetime) -> dict[str, Any]:
@@ -403,6 +444,18 @@ def page(t: GroupPlayoffTournament, now: dt.datetime) -> dict[str, Any]:
             }
             for g, lot in e.lots.items()
         ),
+    ]
+    lots += [
+        {
+            "kind": "game",
+            "group": None,
+            "game_id": game_id,
+            "seed": lot.seed,
+            "drawn_by": lot.drawn_by,
+            "drawn_at": lot.drawn_at,
+            "order": list(lot.order),
+        }
+        for game_id, lot in e.game_lots.items()
     ]
     if e.colour_lot is not None:
         c = e.colour_lot
@@ -466,6 +519,16 @@ def page(t: GroupPlayoffTournament, now: dt.datetime) -> dict[str, Any]:
         "matches": matches,
         "deadlines": {str(k): v for k, v in sorted(e.deadlines.items())},
         "overdue": [g.id for g in e.overdue(now)],
+        "planned": [
+            {
+                "phase": stage.phase,
+                "stage": stage.value,
+                "slot": slot,
+                "players": list(e.planned_players(stage, slot) or ()) or None,
+                "game_ids": list(ids),
+            }
+            for stage, slot, ids in e.planned()
+        ],
         "placing": [{"player_id": p, "name": names[p], "place": place} for p, place in e.placing()],
         "completed": t.completed,
     }

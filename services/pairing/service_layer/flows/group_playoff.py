@@ -51,7 +51,7 @@ class GroupPlayoffFlow:
 
     def record_result(self, cmd: commands.RecordResult, uow: PairingUnitOfWork) -> None:
         t = self._load(uow, cmd.tournament_id)
-        if t.record_result(cmd.game_id, cmd.outcome, self.clock.now()):
+        if t.record_result(cmd.game_id, cmd.outcome, self.clock.now(), cmd.reason):
             uow.group_playoffs.save(t)
 
     def record_withdrawal(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None:
@@ -67,6 +67,11 @@ class GroupPlayoffFlow:
     def draw_lots(self, cmd: commands.DrawGroupLots, uow: PairingUnitOfWork) -> None:
         t = self._load(uow, cmd.tournament_id)
         t.draw_lots(cmd.group, cmd.seed, cmd.actor.id, self.clock.now())
+        uow.group_playoffs.save(t)
+
+    def draw_game_lot(self, cmd: commands.DrawGameLot, uow: PairingUnitOfWork) -> None:
+        t = self._load(uow, cmd.tournament_id)
+        t.draw_game_lot(cmd.game_id, cmd.seed, cmd.actor.id, self.clock.now())
         uow.group_playoffs.save(t)
 
     def set_deadline(self, cmd: commands.SetPhaseDeadline, uow: PairingUnitOfWork) -> None:

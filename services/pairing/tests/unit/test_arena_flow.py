@@ -98,8 +98,8 @@ def test_entries_of_other_tournaments_and_before_the_start_change_nothing():
     assert tick(svc) == 0
 
 
-def test_a_player_in_a_game_elsewhere_is_not_paired():
-    svc = in_memory()
+def playing_elsewhere(svc) -> tuple[events.TournamentStarted, uuid.UUID, events.GameStarted]:
+    """An arena of three starts while its first player plays a game of another tournament."""
     started = arena_started(3)
     busy = started.roster[0].player_id
     elsewhere = events.GameStarted(
@@ -113,6 +113,12 @@ def test_a_player_in_a_game_elsewhere_is_not_paired():
     )
     deliver(svc, elsewhere, elsewhere.tournament_id)
     deliver(svc, started, started.tournament_id)
+    return started, busy, elsewhere
+
+
+def test_a_player_in_a_game_elsewhere_is_not_paired():
+    svc = in_memory()
+    started, busy, elsewhere = playing_elsewhere(svc)
     assert tick(svc) == 1
     assert busy not in {paired(svc)[0].games[0].white, paired(svc)[0].games[0].black}
     ended = events.GameFinished(
@@ -127,6 +133,41 @@ def test_a_player_in_a_game_elsewhere_is_not_paired():
     )
     deliver(svc, ended, elsewhere.tournament_id)
     assert busy in {w.player for w in svc.pool.waiting(started.tournament_id, svc.clock.now())}
+
+
+def test_a_cancelled_game_elsewhere_clears_its_players_in_game_marker():
+    """A knockout game cancelled while running (its match decided without it) ends nobody's game by a
+    ``game.finished``: ``game.cancelled`` (version 2, with the players) must clear the marker."""
+    svc = in_memory()
+    started, busy, elsewhere = playing_elsewhere(svc)
+    assert svc.pool.playing(busy) is not None
+    cancelled = events.GameCancelled(
+        tournament_id=elsewhere.tournament_id,
+        game_id=elsewhere.game_id,
+        round=1,
+        reason="match_decided",
+        cancelled_at=NOW,
+        white=busy,
+        black=elsewhere.black,
+    )
+    deliver(svc, cancelled, elsewhere.tournament_id)
+    assert svc.pool.playing(busy) is None
+    assert busy in {w.player for w in svc.pool.waiting(started.tournament_id, svc.clock.now())}
+
+
+def test_a_version_1_game_cancelled_is_still_consumed():
+    """A message written before version 2 names no players: it is acknowledged, not dead-lettered,
+    and clears nothing."""
+    svc = in_memory()
+    busy, game_id, tournament_id = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    svc.pool.start_playing(busy, f"game:{game_id}")
+    old = events.GameCancelledV1(
+        tournament_id=tournament_id, game_id=game_id, round=1, reason="match_decided", cancelled_at=NOW
+    )
+    env = deliver(svc, old, tournament_id)
+    assert (env.type, env.version) == ("game.cancelled", 1)
+    assert svc.broker.dead_letters("pairing.playing") == []
+    assert svc.pool.playing(busy) == f"game:{game_id}"
 
 
 def test_a_worker_takes_over_the_games_a_dead_one_committed():

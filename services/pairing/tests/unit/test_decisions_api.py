@@ -112,7 +112,9 @@ def test_correcting_a_result_over_http(svc, api: Api):
     assert next(g for g in games if g["game_id"] == str(game.game_id))["outcome"] == "-/+"
 
 
-def test_a_correction_that_changes_who_advances_names_the_matches(svc, api: Api):
+def test_a_correction_that_changes_who_advances_repairs_the_next_match_until_it_has_a_result(svc, api: Api):
+    """RULES.md §4: refused once that player's next match has a result; before, the next match (paired,
+    no result) is paired again with the new winner, and its old games are announced as cancelled."""
     ev = knockout_started(4, games=1)
     deliver(svc, ev, ev.tournament_id)
     first = round_paired(svc, 1)
@@ -120,23 +122,30 @@ def test_a_correction_that_changes_who_advances_names_the_matches(svc, api: Api)
     for g in first.games:
         deliver(svc, result(first, g, GameOutcome.WHITE_WIN), ev.tournament_id)
     game = next(g for g in first.games if g.match_id == "winners:1:1")
+    other = next(g for g in first.games if g.match_id == "winners:1:2")
+    final = round_paired(svc, 2)
+    assert {final.games[0].white, final.games[0].black} == {game.white, other.white}
+    url = f"/games/{game.game_id}/correction"
+    api.ok(200, "POST", url, token(ev.organiser_id), {"outcome": "0-1", "reason": "wrong winner"})
+    again = round_paired(svc, 2)
+    [match] = again.matches
+    assert set(match.players) == {game.black, other.white}  # the new winner of winners:1:1 advances
+    [new_game] = again.games
+    assert {new_game.white, new_game.black} == {game.black, other.white}
+    assert again.games_cancelled == [final.games[0].game_id] and new_game.game_id != final.games[0].game_id
+    assert new_game.label == final.games[0].label
+    deliver(svc, result(again, new_game, GameOutcome.DRAW), ev.tournament_id)  # the final has a result
     problem = api.refused(
         409,
         "correction-changes-advancement",
         "POST",
-        f"/games/{game.game_id}/correction",
+        url,
         token(ev.organiser_id),
-        {"outcome": "0-1", "reason": "wrong winner"},
+        {"outcome": "1-0", "reason": "wrong again"},
     )
     assert (problem["match_id"], problem["next_match_id"]) == ("winners:1:1", "winners:2:1")
-    assert "paired already" in problem["detail"]
-    api.ok(
-        200,
-        "POST",
-        f"/games/{game.game_id}/correction",
-        token(ev.organiser_id),
-        {"outcome": "+/-", "reason": "forfeit"},
-    )
+    assert "has a result" in problem["detail"]
+    api.ok(200, "POST", url, token(ev.organiser_id), {"outcome": "-/+", "reason": "forfeit"})  # same winner
 
 
 # -- byes on request --------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from services.pairing.domain.elimination.elimination import (
     GamesReplaced,
     MatchHowChanged,
     MatchReopened,
+    MatchRepaired,
     MatchSettled,
     PairedMatch,
 )
@@ -176,21 +177,50 @@ def test_a_new_winner_goes_into_the_bracket_while_the_next_match_is_not_paired()
     assert [m.players for m in pair(e, 2)] == [(4, 3)]
 
 
-def test_a_new_winner_is_refused_once_the_next_match_is_paired_or_played():
+def test_a_new_winner_repairs_the_next_match_while_it_has_no_result():
+    """RULES.md §4: a result that changes who advances is refused once that player's next match has a
+    result, not as soon as it is paired. A paired next match without a result is paired again."""
     e = event("knockout", 4, games=1)
     one_four, two_three = pair(e, 1)
     win_for(e, one_four, 1)
     win_for(e, two_three, 2)
     [final] = pair(e, 2)
+    old_games = list(final.games)
     settle(e)
     game = one_four.games[0]
-    refusal = refused(e, CorrectionChangesAdvancement, lambda: correct(e, game.game_id, B))
-    assert (refusal.match_id, refusal.next_match_id) == ("winners:1:1", "winners:2:1")
-    record(e, final.games[0].game_id, D)  # the final is played: still refused
+    correct(e, game.game_id, win(one_four, game, 4))  # seed 4 won after all
+    corrected, decided, again = e.collect_events()
+    assert isinstance(corrected, events.ResultCorrected)
+    assert isinstance(decided, events.MatchDecided) and decided.winner == uuid.UUID(int=4)
+    assert final.players == (4, 2) and final.first_white == 0  # the drawn White stays with its slot
+    assert all(g.cancelled and g.replaced_by is not None for g in old_games)
+    [new_game] = [g for g in final.games if g.counts]
+    assert (new_game.planned.number, new_game.planned.label) == (2, old_games[0].planned.label)
+    assert (final.white(new_game), final.black(new_game)) == (4, 2)
+    assert isinstance(again, events.RoundPaired) and again.round == 2
+    assert again.games_cancelled == (old_games[0].game_id,)
+    assert [(g.game_id, g.white, g.black) for g in again.games] == [
+        (new_game.game_id, uuid.UUID(int=4), uuid.UUID(int=2))
+    ]
+    assert [m.players for m in again.matches] == [(uuid.UUID(int=4), uuid.UUID(int=2))]
+    changes = e.take_changes()
+    assert [type(c) for c in changes] == [
+        OutcomeCorrected,
+        MatchSettled,
+        MatchRepaired,
+        GamesReplaced,
+        GamesAdded,
+    ]
+    assert changes[2] == MatchRepaired(final.id, (4, 2), (old_games[0].game_id,), NOW)
+    # the old game, played anyway, counts no more; the new one is the final's result
+    assert record(e, old_games[0].game_id, W).winner is None and not final.decided
+    record(e, new_game.game_id, D)  # a draw: the final is undecided (its tie-break is paired), with a result
     settle(e)
-    refused(e, CorrectionChangesAdvancement, lambda: correct(e, game.game_id, B))
-    correct(e, game.game_id, WF)  # the same winner (by forfeit): allowed
-    assert e.bracket.match("winners:1:1").winner == 1
+    refusal = refused(e, CorrectionChangesAdvancement, lambda: correct(e, game.game_id, W))
+    assert (refusal.match_id, refusal.next_match_id) == ("winners:1:1", "winners:2:1")
+    assert "has a result" in refusal.detail
+    correct(e, game.game_id, BF)  # the same winner (by forfeit): allowed
+    assert e.bracket.match("winners:1:1").winner == 4
 
 
 def test_after_the_event_every_match_keeps_its_winner():
@@ -297,16 +327,29 @@ def test_a_correction_can_decide_a_match_still_being_played():
     assert all(g.cancelled for g in tb)
 
 
-def test_a_double_knockout_refuses_a_new_winner_once_the_losers_next_match_is_paired():
+def test_a_double_knockout_repairs_the_winners_and_the_losers_next_match():
     e = event("double_knockout", 4, games=1)
     for m in pair(e, 1):
         win_for(e, m, min(m.players))
     second = pair(e, 2)
     assert sorted(str(m.id) for m in second) == ["losers:1:1", "winners:2:1"]
+    winners, losers = (e.matches[m.id] for m in sorted(second, key=lambda m: str(m.id), reverse=True))
+    assert (winners.players, losers.players) == ((1, 2), (4, 3))
+    old = [winners.games[0].game_id, losers.games[0].game_id]
     settle(e)
     first = e.round_matches(1)[0]
-    refusal = refused(e, CorrectionChangesAdvancement, lambda: correct(e, first.games[0].game_id, B))
-    assert (refusal.match_id, refusal.next_match_id) == ("winners:1:1", "winners:2:1")
+    correct(e, first.games[0].game_id, win(first, first.games[0], 4))  # 4 beat 1 after all
+    assert (winners.players, losers.players) == ((4, 2), (1, 3))
+    *_, again = e.collect_events()
+    assert isinstance(again, events.RoundPaired) and sorted(again.games_cancelled) == sorted(old)
+    assert {(m.match_id, m.players) for m in again.matches} == {
+        ("winners:2:1", (uuid.UUID(int=4), uuid.UUID(int=2))),
+        ("losers:1:1", (uuid.UUID(int=1), uuid.UUID(int=3))),
+    }
+    record(e, losers.games[-1].game_id, W)  # the losers' match has a result: no further change
+    settle(e)
+    refusal = refused(e, CorrectionChangesAdvancement, lambda: correct(e, first.games[0].game_id, W))
+    assert (refusal.match_id, refusal.next_match_id) == ("winners:1:1", "losers:1:1")
 
 
 def test_who_may_correct():

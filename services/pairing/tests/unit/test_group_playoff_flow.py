@@ -19,6 +19,7 @@ from services.pairing.tests.helpers import (
 from shared import events
 from shared.events import GameOutcome
 from shared.http.auth import issue_token
+from shared.lots import draw_lots
 from shared.settings import DEV_JWT_SECRET
 
 W, D, B = GameOutcome.WHITE_WIN, GameOutcome.DRAW, GameOutcome.BLACK_WIN
@@ -44,11 +45,11 @@ class Event:
     def open(self) -> list[events.PairedGame]:
         return [g for g in self.games() if g.game_id not in self.done]
 
-    def result(self, game: events.PairedGame, outcome: GameOutcome) -> None:
+    def result(self, game: events.PairedGame, outcome: GameOutcome, reason: str = "reported") -> None:
         self.done.add(game.game_id)
         finished = events.GameFinished(
             tournament_id=self.tid, game_id=game.game_id, round=1, white=game.white, black=game.black,
-            outcome=outcome, reason="reported", finished_at=NOW,
+            outcome=outcome, reason=reason, finished_at=NOW,
         )  # fmt: skip
         deliver(self.svc, finished, self.tid)
 
@@ -132,3 +133,86 @@ def test_a_three_way_tie_gets_a_playoff_round_robin_and_a_withdrawal_after_the_g
     deliver(service, withdrawn(run.started, leaver), run.tid)  # the group phase is over for group II
     run.play_all()
     assert not [a for a in run.announced() if a.kind == "lot"]
+
+
+def test_games_carry_their_match_and_a_phase_announces_the_matches_it_opens(svc):
+    run = Event(svc, group_playoff_started())
+    client = create_app(svc).test_client()
+    url = f"/tournaments/{run.tid}"
+    first = run.games()[0]
+    place = first.group_playoff
+    assert place is not None and (place.phase, place.stage, place.group, place.extra) == (1, "group", "I", 0)
+    assert place.inviter == place.players[0] and {first.white, first.black} == set(place.players)
+    assert place.match == f"group:{place.players[0]}:{place.players[1]}"
+    leaver = run.started.roster[-1].player_id
+    deliver(svc, withdrawn(run.started, leaver), run.tid)
+    (withdrawal,) = [a for a in run.announced() if a.kind == "withdrawal"]
+    assert withdrawal.players == [leaver] and withdrawal.phase == 1
+    assert len(withdrawal.matches) == 3 and all(m.forfeited_by == leaver for m in withdrawal.matches)
+    run.play_all()
+    client.post(f"{url}/phases", json={"phase": 2, "with_placement": True}, headers=headers())
+    (phase,) = [a for a in run.announced() if a.kind == "phase"]
+    assert [m.stage for m in phase.matches] == ["semi-final", "semi-final", "fifth-place", "seventh-place"]
+    (seventh,) = [m for m in phase.matches if m.stage == "seventh-place"]
+    assert seventh.forfeited_by == leaver  # a withdrawn player plays no later phase: created scored 0:2
+    assert not [g for g in run.games() if leaver in (g.white, g.black) and g.group_playoff.phase == 3]
+
+
+def test_an_overdue_game_decided_by_the_organisers_recorded_lot(svc):
+    run = Event(svc, group_playoff_started())
+    client = create_app(svc).test_client()
+    url = f"/tournaments/{run.tid}"
+    game = run.games()[0]
+    lot_url = f"{url}/games/{game.game_id}/lot"
+    early = client.post(lot_url, json={"seed": "die"}, headers=headers())
+    assert early.status_code == 409 and early.json["type"].endswith("game-not-overdue")
+    client.post(f"{url}/deadlines", json={"phase": 1, "at": NOW.isoformat()}, headers=headers())
+    assert client.post(lot_url, json={"seed": "die"}, headers=headers(uuid.uuid4())).status_code == 403
+    drawn = client.post(lot_url, json={"seed": "die"}, headers=headers())
+    assert drawn.status_code == 200, drawn.json
+    (lot,) = [x for x in drawn.json["lots"] if x["kind"] == "game"]
+    assert (lot["game_id"], lot["seed"], lot["drawn_by"]) == (str(game.game_id), "die", str(ORGANISER))
+    (announced,) = [a for a in run.announced() if a.kind == "game-lot"]
+    seeds = {r.player_id: r.seed for r in run.started.roster}
+    first = draw_lots([[seeds[game.white], seeds[game.black]]], "die").groups[0][0]
+    winner = game.white if seeds[game.white] == first else game.black
+    assert announced.game_id == game.game_id and announced.players[0] == winner
+    assert announced.result == (W if winner == game.white else B)
+    again = client.post(lot_url, json={"seed": "again"}, headers=headers())
+    assert again.status_code == 409 and again.json["type"].endswith("game-lot-drawn")
+    run.result(game, announced.result, "lot")  # the clocks enter the lot's result
+    page = client.get(f"{url}/group-playoff").json
+    (shown,) = [g for m in page["matches"] for g in m["games"] if g["game_id"] == str(game.game_id)]
+    assert shown["how"] == "lot" and shown["result"] == announced.result.value
+    done = client.post(lot_url, json={"seed": "late"}, headers=headers())
+    assert done.status_code == 409 and done.json["type"].endswith("game-finished")
+    unseeded = client.post(f"{url}/games/{run.games()[1].game_id}/lot", json={}, headers=headers())
+    assert unseeded.status_code == 200
+    assert [x["seed"] for x in unseeded.json["lots"] if x["kind"] == "game"][1].isdigit()  # drawn, recorded
+
+
+def test_a_game_of_a_phase_not_started_is_409_not_404(svc):
+    run = Event(svc, group_playoff_started())
+    client = create_app(svc).test_client()
+    url = f"/tournaments/{run.tid}"
+    client.post(f"{url}/deadlines", json={"phase": 2, "at": NOW.isoformat()}, headers=headers())
+    page = client.get(f"{url}/group-playoff").json
+    planned = page["planned"]
+    assert [(p["stage"], p["slot"], len(p["game_ids"])) for p in planned] == [
+        ("semi-final", 1, 3), ("semi-final", 2, 3), ("final", None, 4), ("third-place", None, 2),
+        ("fifth-place", None, 2), ("seventh-place", None, 2),
+    ]  # fmt: skip
+    assert all(p["players"] is None for p in planned)  # nothing decided yet
+    semi = planned[0]["game_ids"][0]
+    refused = client.post(f"{url}/games/{semi}/lot", json={"seed": "x"}, headers=headers())
+    assert refused.status_code == 409 and refused.json["type"].endswith("phase-not-started")
+    unknown = client.post(f"{url}/games/{uuid.uuid4()}/lot", json={"seed": "x"}, headers=headers())
+    assert unknown.status_code == 404
+    run.play_all()
+    page = client.get(f"{url}/group-playoff").json
+    assert page["planned"][0]["players"] is not None  # the groups are decided: the semi-finals known
+    client.post(f"{url}/phases", json={"phase": 2}, headers=headers())
+    page = client.get(f"{url}/group-playoff").json
+    semis = [m for m in page["matches"] if m["phase"] == "semi-final"]
+    assert semis[0]["games"][0]["game_id"] == semi  # the id known ahead is the game's
+    assert [p["stage"] for p in page["planned"]] == ["final", "third-place", "fifth-place", "seventh-place"]

@@ -9,6 +9,7 @@ import pytest
 
 from services.registration.domain import errors, events
 from services.registration.domain.model import (
+    ARENA_SEATS,
     Account,
     AccountKind,
     Settings,
@@ -56,6 +57,30 @@ def tournament(**kw) -> Tournament:
 def test_settings_are_validated(kw, error):
     with pytest.raises(errors.InvalidSettings, match=error):
         tournament(**kw)
+
+
+@pytest.mark.parametrize(
+    ("kw", "error"),
+    [
+        ({"starts_at": None}, "an arena needs its start time"),
+        ({"name": " "}, "an arena needs a name"),
+        ({"seats": 3}, "not an arena setting: seats"),
+        ({"minimum": 10, "threshold": 12}, "not an arena setting: minimum, threshold"),
+        ({"starts_at": NOW + dt.timedelta(minutes=4)}, "5 min to 14 days ahead"),
+        ({"min_rating": 1500, "rated": False}, "only rated"),
+        ({"arena_minutes": 9}, "10 minutes to 8 hours"),
+    ],
+)
+def test_arena_settings_are_validated_as_an_arena_s(kw, error):
+    """An arena is validated on its own path, not as a platform tournament with made-up seats: the
+    messages name the arena, and the platform's settings are refused instead of overwritten."""
+    with pytest.raises(errors.InvalidSettings, match=error):
+        tournament(**{"ruleset": Ruleset.ARENA, "arena_minutes": 60, **kw})
+
+
+def test_an_arena_keeps_its_ruleset_and_has_no_seat_limit():
+    arena = tournament(ruleset=Ruleset.ARENA, arena_minutes=60)
+    assert (arena.ruleset, arena.seats, arena.minimum) == (Ruleset.ARENA, ARENA_SEATS, 0)
 
 
 def test_start_window_edges_are_inclusive():

@@ -265,6 +265,7 @@ def test_openapi_documents_the_json_api_only(client):
         "/tournaments/{tournament_id}/crosstable.csv",
         "/tournaments/{tournament_id}/crosstable.pdf",
         "/tournaments/{tournament_id}/csv",
+        "/tournaments/{tournament_id}/group-playoff",
         "/tournaments/{tournament_id}/pairings.csv",
         "/tournaments/{tournament_id}/pairings.pdf",
         "/tournaments/{tournament_id}/players/{seed}",
@@ -417,8 +418,17 @@ def test_the_table_after_round_n_leaves_out_the_bye_of_round_n_plus_1(client, sv
 
 def test_a_group_playoff_event_points_to_pairings_page(client, svc):
     """The 4T1 event (system group_playoff) is not one table: its groups, matches and placing are on
-    pairing's page; standings says where instead of calling it a bracket."""
+    its own page; standings says where instead of calling it a bracket."""
     story = Story(svc, 8, system="group_playoff", rounds=1, ruleset="group-playoff").start()
     story.pair(1, [(1, 8), (2, 7)])
     body = client.get(f"/tournaments/{story.id}/standings").json
     assert body["status"] == 409 and "GET /tournaments/{id}/group-playoff" in body["detail"]
+
+
+def test_the_group_playoff_page_of_no_event_or_of_another_kind_is_a_problem(client, svc):
+    missing = client.get(f"/tournaments/{uuid.uuid4()}/group-playoff")
+    assert missing.status_code == 404 and missing.json["type"].endswith("tournament-not-found")
+    story = Story(svc, 4, system="swiss", rounds=2).start()
+    other = client.get(f"/tournaments/{story.id}/group-playoff")
+    assert other.status_code == 409 and other.json["type"].endswith("not-a-group-playoff")
+    assert client.get(f"/t/{story.id}/group-playoff").status_code == 409  # the page says so too

@@ -95,6 +95,8 @@ def test_a_knockout_match_or_game_not_paired_yet_is_not_ready(memory):
         round=1,
         reason="match_decided",
         cancelled_at=story.started.started_at,
+        white=uuid.uuid4(),
+        black=uuid.uuid4(),
     )
     with pytest.raises(NotReady, match="is not in tournament"):
         on_the_fakes(memory, unknown)

@@ -78,10 +78,10 @@ def test_a_match_decided_again_after_a_correction_and_its_next_match_repaired(cl
     story.decide(1, "winners:1:1", 4)  # pairing decides again: 4 advances
     old_games = [story.games[("winners:2:1", n)].game_id for n in (1, 2)]
     story.repair(2, "winners:2:1", 4, 2)  # the final with 4, its games anew
-    for game_id in old_games:
+    for game_id in old_games:  # as a producer before version 2 wrote it: no players
         deliver(
             svc,
-            events.GameCancelled(
+            events.GameCancelledV1(
                 tournament_id=story.id,
                 game_id=game_id,
                 round=2,

@@ -1,0 +1,97 @@
+"""A group-playoff event's page in the standings, on the embedded stack (every service, the events
+between them): a deadline passed with its games overdue, one decided by the organiser's recorded lot
+(pairing draws it, the clocks end the game, the page shows the lot and the result), an exclusion
+announced with its matches scored 0:2, and a later phase's game refused 409 before the phase starts."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+import pytest
+
+from cli.embedded import ApiError, EmbeddedStack
+from shared.lots import draw_lots
+from tests.group_playoff_pages import Overdue, overdue_event
+
+
+@pytest.fixture(scope="module")
+def event(tmp_path_factory) -> Iterator[Overdue]:
+    stack = EmbeddedStack.create(
+        tmp_path_factory.mktemp("stack"), start=dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC)
+    )
+    try:
+        yield overdue_event(stack)
+    finally:
+        stack.close()
+
+
+def test_the_overdue_games_and_the_lot_that_decided_one(event):
+    page = event.page()
+    (lot,) = [x for x in page["lots"] if x["kind"] == "game"]
+    game = next(g for m in page["matches"] for g in m["games"] if g["game_id"] == event.lot_game)
+    seeds = {p["player_id"]: p["seed"] for p in page["players"]}
+    first = draw_lots([[seeds[game["white"]], seeds[game["black"]]]], "die 1").groups[0][0]
+    winner = game["white"] if seeds[game["white"]] == first else game["black"]
+    assert (lot["game_id"], lot["seed"], lot["order"][0]) == (event.lot_game, "die 1", winner)
+    assert game["result"] == ("1-0" if winner == game["white"] else "0-1") == lot["result"]
+    assert (game["how"], game["reason"], game["decided_by_role"]) == ("lot", "lot", "organiser")
+    open_games = [
+        g for m in page["matches"] if not m["forfeited_by"] for g in m["games"] if g["result"] is None
+    ]
+    assert {g["game_id"] for g in page["overdue"]} == {g["game_id"] for g in open_games}
+    assert len(page["overdue"]) == 24 - 1 - 6  # the lot's game and the excluded player's three matches
+    assert page["deadlines"][0]["passed"] and page["deadlines"][0]["phase"] == 1
+    assert sorted(page["overdue"], key=lambda g: g["game_id"]) == sorted(
+        (g for g in open_games), key=lambda g: g["game_id"]
+    )
+    assert {g["game_id"] for g in page["overdue"]} == set(event.pairing_page()["overdue"])  # the reference
+
+
+def test_an_exclusion_is_announced_and_scores_the_phases_matches_0_2(event):
+    page = event.page()
+    (player,) = [p for p in page["players"] if p["player_id"] == event.excluded]
+    assert (player["status"], player["status_reason"], player["left_in_phase"]) == (
+        "excluded",
+        "abusive messages",
+        1,
+    )
+    (announced,) = [a for a in page["announcements"] if a["kind"] == "withdrawal"]
+    assert (
+        announced["text"]
+        == f"{event.excluded_name} excluded by the organiser: every match of phase 1 scored 0:2"
+    )
+    mine = [m for m in page["matches"] if event.excluded in m["players"]]
+    assert len(mine) == 3 and all(m["forfeited_by"] == event.excluded for m in mine)
+    for m in mine:
+        a, b = m["board_points"]
+        assert (a, b) == ((0, 2) if m["players"][0] == event.excluded else (2, 0))
+    group = next(
+        g for g, rows in page["groups"].items() if any(r["player_id"] == event.excluded for r in rows)
+    )
+    (row,) = [r for r in page["groups"][group] if r["player_id"] == event.excluded]
+    assert (row["match_points"], row["board_points"], row["rank"]) == (0, 0, 4)
+
+
+def test_a_later_phases_game_is_refused_409_before_the_phase_starts(event):
+    pairing, clocks = event.stack.api["pairing"], event.stack.api["clocks"]
+    planned = event.pairing_page()["planned"]
+    semi = planned[0]["game_ids"][0]
+    with pytest.raises(ApiError) as refused:
+        pairing.call(
+            "POST", f"/tournaments/{event.tournament_id}/games/{semi}/lot", {"seed": "x"}, event.organiser
+        )
+    assert refused.value.status == 409 and refused.value.problem["type"].endswith("phase-not-started")
+    with pytest.raises(ApiError) as result:
+        clocks.call(
+            "POST", f"/games/{semi}/result", {"outcome": "1-0", "reason": "adjudication"}, event.organiser
+        )
+    assert result.value.status == 409 and result.value.problem["type"].endswith("phase-not-started")
+
+
+def test_the_tournament_page_routes_to_the_group_playoff_page(event):
+    client = event.stack.api["standings"].client
+    html = client.get(f"/t/{event.tournament_id}").get_data(as_text=True)
+    assert 'id="overdue"' in html and "decided by lot" in html and "excluded" in html
+    assert "&lt;b&gt;overdue&lt;/b&gt;" in html  # names from users are escaped
+    assert client.get(f"/t/{event.tournament_id}/group-playoff").status_code == 200

@@ -16,6 +16,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     SerializerFunctionWrapHandler,
     ValidationError,
     model_serializer,
@@ -89,6 +90,21 @@ class Envelope(BaseModel):
         None, description="the id of the event whose handler wrote this one"
     )
 
+    _qualifier: str | None = PrivateAttr(None)
+
+    @property
+    def routing_key(self) -> str:
+        """The key it is published with: its type, or ``<type>.<qualifier>`` for a message only some
+        of the queues of its type want (:data:`QUALIFIERS`). Not part of the body."""
+        return self.type if self._qualifier is None else f"{self.type}.{self._qualifier}"
+
+    def qualified(self, qualifier: str | None) -> Envelope:
+        """This envelope, published under ``<type>.<qualifier>`` (None: its type)."""
+        if qualifier is not None and qualifier not in QUALIFIERS.get(self.type, ()):
+            raise ValueError(f"{self.type} has no routing qualifier {qualifier!r}")
+        self._qualifier = qualifier
+        return self
+
     @model_serializer(mode="wrap")
     def _omit_absent_trace(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         """An envelope without correlation fields serialises exactly as before they existed."""
@@ -97,6 +113,26 @@ class Envelope(BaseModel):
             if data.get(key, "") is None:
                 del data[key]
         return data
+
+
+QUALIFIERS: dict[str, tuple[str, ...]] = {
+    "tournament.started": ("arena",),
+    "player.joined": ("arena",),
+    "player.left": ("arena",),
+    "game.finished": ("decided",),
+}
+"""Event types published under ``<type>.<qualifier>`` when a message is one only some queues want: an
+arena's start and entries go as ``tournament.started.arena``, ``player.joined.arena``,
+``player.left.arena``, so that the arena queues bind those alone; a result someone entered (a
+``game.finished`` with a ``decision``) as ``game.finished.decided``, for the audit log. A queue bound to
+the bare type hears them all (:func:`bindings`)."""
+
+
+def bindings(routing_keys: tuple[str, ...]) -> tuple[str, ...]:
+    """What a queue is bound to for its routing keys: a bare type with qualifiers binds its qualified
+    keys too, so that a queue that wants every ``player.joined`` still hears an arena's."""
+    out = [bound for key in routing_keys for bound in (key, *(f"{key}.{q}" for q in QUALIFIERS.get(key, ())))]
+    return tuple(dict.fromkeys(out))
 
 
 class MalformedMessage(ValueError):

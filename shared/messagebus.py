@@ -4,6 +4,7 @@ transaction as their effect."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -109,6 +110,19 @@ def event_subscription(
         return one_by_one(items)
 
     return Subscription(queue, routing_keys, on_message, on_batch)
+
+
+def rebound(subscription: Subscription, *, retired: tuple[str, ...]) -> Subscription:
+    """A queue bound to fewer keys than an earlier release bound it to: those (``retired``) are removed
+    when it is declared."""
+    return dataclasses.replace(subscription, retired_keys=retired)
+
+
+def retired(subscription: Subscription) -> Subscription:
+    """A queue whose events another queue took over: still consumed, to drain what it held when the
+    release that retired it was deployed, but bound to nothing (its former bindings are removed when it
+    is declared). The release after can drop it."""
+    return dataclasses.replace(subscription, routing_keys=(), retired_keys=subscription.routing_keys)
 
 
 def first_deliveries(uow: UnitOfWork, items: Sequence[tuple[Envelope, Event]], handler: str) -> list[bool]:

@@ -20,15 +20,22 @@ class WireMap:
         """``superseded``: wire types that carry a whole state (a table, say), so that within one
         transaction the last one about a tournament stands for the ones before it (see :meth:`latest`)."""
         self._mappers: dict[type[DomainEvent], Callable[[Any], Event]] = {}
+        self._qualifiers: dict[type[DomainEvent], Callable[[Any], str | None]] = {}
         self.superseded = frozenset(superseded)
 
-    def maps(self, kind: type[D]) -> Callable[[Callable[[D], Event]], Callable[[D], Event]]:
-        """Decorator: ``@wire.maps(GameFinished)`` on the function that builds its wire event."""
+    def maps(
+        self, kind: type[D], *, qualifier: Callable[[D], str | None] | None = None
+    ) -> Callable[[Callable[[D], Event]], Callable[[D], Event]]:
+        """Decorator: ``@wire.maps(GameFinished)`` on the function that builds its wire event.
+        ``qualifier``: the routing key's qualifier of a domain event only some queues want
+        (``shared.events.QUALIFIERS``), or None."""
 
         def register(fn: Callable[[D], Event]) -> Callable[[D], Event]:
             if kind in self._mappers:
                 raise RuntimeError(f"{kind.__name__} is mapped twice")
             self._mappers[kind] = fn
+            if qualifier is not None:
+                self._qualifiers[kind] = qualifier
             return fn
 
         return register
@@ -42,7 +49,9 @@ class WireMap:
 
     def envelope(self, event: DomainEvent) -> Envelope:
         wire = self.to_wire(event)
-        return wrap(wire, getattr(wire, "tournament_id", None))
+        envelope = wrap(wire, getattr(wire, "tournament_id", None))
+        qualifier = self._qualifiers.get(type(event))
+        return envelope if qualifier is None else envelope.qualified(qualifier(event))
 
     def latest(self, envelopes: list[Envelope]) -> list[Envelope]:
         """The envelopes one transaction publishes, less those a later one of the same superseded type

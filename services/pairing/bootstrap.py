@@ -24,7 +24,7 @@ from services.pairing.service_layer.handlers import Handlers
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared import metrics
 from shared.composition import plumbing
-from shared.messagebus import MessageBus, event_subscription
+from shared.messagebus import MessageBus, event_subscription, rebound, retired
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
 from shared.openings import OpeningTable
@@ -83,12 +83,12 @@ def subscriptions(
             uow_factory,
             translate=wire.start,
         ),
-        event_subscription(
+        event_subscription(  # one queue, in order: a game's start and its end (or cancellation), each heard once
             "pairing.game_finished",
-            ("game.finished",),
-            handlers.on_game_finished,
+            ("game.finished", "game.started", "game.cancelled"),
+            handlers.on_game,
             uow_factory,
-            translate=wire.result,
+            translate=wire.game,
         ),
         event_subscription(
             "pairing.player_withdrawn",
@@ -111,19 +111,24 @@ def subscriptions(
             uow_factory,
             translate=wire.arbiter,
         ),
-        event_subscription(
-            "pairing.arena",
-            ("tournament.started", "player.joined", "player.paused", "player.left"),
-            handlers.on_arena,
-            uow_factory,
-            translate=wire.arena,
+        rebound(  # one queue, in order: an arena's start and its entries
+            event_subscription(
+                "pairing.arena",
+                ("tournament.started.arena", "player.joined.arena", "player.paused", "player.left.arena"),
+                handlers.on_arena,
+                uow_factory,
+                translate=wire.arena,
+            ),
+            retired=("tournament.started", "player.joined", "player.left"),  # before the qualifiers
         ),
-        event_subscription(
-            "pairing.playing",
-            ("game.started", "game.finished", "game.cancelled"),
-            handlers.on_playing,
-            uow_factory,
-            translate=wire.playing,
+        retired(  # the games' markers before pairing.game_finished took them over: drained, unbound
+            event_subscription(
+                "pairing.playing",
+                ("game.started", "game.finished", "game.cancelled"),
+                handlers.on_playing,
+                uow_factory,
+                translate=wire.playing,
+            )
         ),
         event_subscription(
             "pairing.colours_swapped",

@@ -18,7 +18,7 @@ from services.registration.service_layer.handlers import Handlers
 from services.registration.service_layer.ports import UnitOfWork
 from shared.composition import plumbing
 from shared.events import Envelope, Event
-from shared.messagebus import MessageBus, event_subscription
+from shared.messagebus import MessageBus, event_subscription, rebound
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Handled, Subscription
 from shared.seed_draw import new_draw_seed
@@ -127,14 +127,17 @@ def subscriptions(handlers: Handlers, uow_factory: Callable[[], UnitOfWork]) -> 
             uow_factory,
             translate=wire.absence_unexcused,
         ),
-        decisions_only(
-            event_subscription(
-                "registration.audit",
-                wire.AUDITED,
-                handlers.on_decision,
-                uow_factory,
-                translate=wire.decision_heard,
-            )
+        rebound(
+            decisions_only(  # what the queue held of every game.finished before the qualifier
+                event_subscription(
+                    "registration.audit",
+                    wire.AUDITED,
+                    handlers.on_decision,
+                    uow_factory,
+                    translate=wire.decision_heard,
+                )
+            ),
+            retired=("game.finished",),  # every result, before clocks qualified the entered ones
         ),
     ]
 

@@ -21,7 +21,7 @@ from services.standings.config import StandingsSettings
 from services.standings.service_layer.handlers import Handlers
 from services.standings.service_layer.ports import StandingsUnitOfWork, TournamentViews
 from shared.composition import plumbing
-from shared.messagebus import event_subscription
+from shared.messagebus import event_subscription, rebound
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
 from shared.timesource import Clock
@@ -99,12 +99,15 @@ def subscriptions_of(
         ("standings.match_decided", "match.decided", handlers.record_decision),
         ("standings.tournament_completed", "tournament.completed", handlers.complete_tournament),
     ]
-    arena = event_subscription(  # one queue, in order: an arena's start, its later entries, its games
-        "standings.arena",
-        ("tournament.started", "player.joined", "arena.paired"),
-        handlers.record_arena,
-        uow_factory,
-        translate=arena_translation,
+    arena = rebound(  # one queue, in order: an arena's start, its later entries, its games
+        event_subscription(
+            "standings.arena",
+            ("tournament.started.arena", "player.joined.arena", "arena.paired"),
+            handlers.record_arena,
+            uow_factory,
+            translate=arena_translation,
+        ),
+        retired=("tournament.started", "player.joined"),  # every tournament's, before the qualifiers
     )
     announcements = event_subscription(  # one queue, in order: a scheduled tournament and its entries
         "standings.announced",

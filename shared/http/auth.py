@@ -12,6 +12,8 @@ a player acts on their own entries, games and byes. Refusals are 403 problems wi
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import time
 import uuid
 from dataclasses import dataclass
 
@@ -55,6 +57,18 @@ def issue_token(
 
 
 def decode_token(token: str, secret: str) -> Principal:
+    """The token's principal. A token verified before is not verified again (a client sends the same
+    one with every request; an HMAC check and the claims' parsing cost more than the rest of a small
+    request's Python): the verified ones are kept, per secret, with their expiry, which is checked at
+    every use. A token that fails is never kept."""
+    found, expires = _verified(token, secret)
+    if expires <= time.time():
+        raise unauthorized("the token has expired")
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _verified(token: str, secret: str) -> tuple[Principal, float]:
     try:
         claims = jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "exp"]})
     except jwt.ExpiredSignatureError:
@@ -68,7 +82,7 @@ def decode_token(token: str, secret: str) -> Principal:
     roles = claims.get("roles", [])
     if not isinstance(roles, list) or not all(isinstance(r, str) for r in roles):
         raise unauthorized("the token's roles claim must be a list of strings")
-    return Principal(subject, frozenset(roles) & ROLES)
+    return Principal(subject, frozenset(roles) & ROLES), float(claims["exp"])
 
 
 def current_principal(secret: str) -> Principal:

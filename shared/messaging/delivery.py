@@ -16,19 +16,9 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from tenacity import (
-    RetryCallState,
-    RetryError,
-    Retrying,
-    retry_if_exception,
-    retry_if_not_exception_type,
-    stop_after_attempt,
-    stop_never,
-    wait_exponential,
-)
 
 from shared import correlation, metrics
 from shared.events import Envelope, Event, MalformedMessage, UnknownEvent, decode, utcnow
@@ -158,22 +148,56 @@ def deliver_batch(
                 )
             seconds[index] = time.perf_counter() - start
             interrupted = verdicts[index].requeue
-    for index, (envelope, event) in good:
-        _account(queue, envelope, event, verdicts[index], seconds[index])
+    _account(queue, [(envelope, event, verdicts[i], seconds[i]) for i, (envelope, event) in good])
     return verdicts
 
 
-def _account(queue: str, envelope: Envelope, event: Event, verdict: Verdict, seconds: float) -> None:
-    """The metrics and the log line of a message the consumer finished with: the one line per message
-    and handler that lets ``grep <correlation id>`` follow an action across processes."""
+def _account(queue: str, finished: Sequence[tuple[Envelope, Event, Verdict, float]]) -> None:
+    """The metrics and the log lines of the messages the consumer finished with, once per batch: a
+    message alone gets its own line (``grep <correlation id>`` follows an action across processes);
+    a batch one line at INFO with its counts and its messages' correlation ids, each message's own
+    line at DEBUG. A dead-lettered message always gets its own line, at WARNING."""
+    if not finished:
+        return
+    now = utcnow()
+    handling = metrics.HANDLING.labels(queue)
+    lag = metrics.LAG.labels(queue)
+    outcomes: Counter[str] = Counter()
+    for envelope, _event, verdict, seconds in finished:
+        outcome = verdict.outcome
+        outcomes[outcome] += 1
+        if outcome in ("done", "duplicate"):
+            handling.observe(seconds)
+            lag.observe(max(0.0, (now - envelope.occurred_at).total_seconds()))
+    for outcome, count in outcomes.items():
+        metrics.MESSAGES.labels(queue, outcome).inc(count)
+    alone = len(finished) == 1
+    debug = not alone and log.isEnabledFor(logging.DEBUG)
+    for envelope, event, verdict, seconds in finished:
+        if alone or debug or verdict.dead_reason is not None:
+            _log_message(queue, envelope, event, verdict, seconds, logging.INFO if alone else logging.DEBUG)
+    if not alone and log.isEnabledFor(logging.INFO):
+        log.info(
+            "%d messages on %s: %s in %.1f ms",
+            len(finished),
+            queue,
+            ", ".join(f"{n} {outcome}" for outcome, n in sorted(outcomes.items())),
+            sum(seconds for *_, seconds in finished) * 1000,
+            extra={
+                "queue": queue,
+                "correlation_ids": sorted({e.correlation_id or str(e.id) for e, *_ in finished}),
+            },
+        )
+
+
+def _log_message(
+    queue: str, envelope: Envelope, event: Event, verdict: Verdict, seconds: float, level: int
+) -> None:
+    """The one line of a message, in its context."""
     outcome = verdict.outcome
-    metrics.MESSAGES.labels(queue, outcome).inc()
-    if outcome in ("done", "duplicate"):
-        metrics.HANDLING.labels(queue).observe(seconds)
-        metrics.LAG.labels(queue).observe(max(0.0, (utcnow() - envelope.occurred_at).total_seconds()))
     with correlation.bound(correlation.for_message(envelope, event, queue)):
         log.log(
-            logging.WARNING if outcome == "dead_lettered" else logging.INFO,
+            logging.WARNING if outcome == "dead_lettered" else level,
             "%s %s on %s: %s in %.1f ms",
             envelope.type,
             envelope.id,
@@ -202,75 +226,71 @@ def _handle(
     deferred: int,
     max_later: int,
 ) -> Verdict:
-    """Up to ``attempts`` failures of the handler itself, each attempt waiting out any outage first."""
-    handled: Handled = None
-    try:
-        for attempt in Retrying(
-            retry=retry_if_not_exception_type((NotReady, Interrupted)),
-            stop=stop_after_attempt(attempts),
-            wait=wait_exponential(multiplier=patience.backoff, max=2.0),
-            sleep=patience.sleep,
-            reraise=False,
-        ):
-            with attempt:
-                handled = _through_outages(envelope, handler, event, patience)
-    except NotReady as exc:
-        return _not_ready(exc, deferred, max_later)
-    except Interrupted as exc:
-        log.info("%s %s given back unhandled: %s", envelope.type, envelope.id, exc)
-        return Verdict(None, requeue=True)
-    except RetryError as exc:
-        cause = exc.last_attempt.exception()
-        log.error("handler failed %d times on %s %s: %r", attempts, envelope.type, envelope.id, cause)
-        return Verdict(f"handler failed {attempts} times: {cause!r}")
-    return Verdict(None, duplicate=handled == DUPLICATE)
+    """Up to ``attempts`` failures of the handler itself (waiting ``patience.backoff``, then twice as
+    long each time, at most 2 s, between them), each attempt waiting out any outage first. Plain loops:
+    a message that succeeds at once (nearly all of them) pays for no retry machinery."""
+    failures = 0
+    while True:
+        try:
+            handled = _through_outages(envelope, handler, event, patience)
+        except NotReady as exc:
+            return _not_ready(exc, deferred, max_later)
+        except Interrupted as exc:
+            return _given_back(envelope, exc)
+        except Exception as cause:
+            failures += 1
+            if failures >= attempts:
+                log.error("handler failed %d times on %s %s: %r", attempts, envelope.type, envelope.id, cause)
+                return Verdict(f"handler failed {attempts} times: {cause!r}")
+            try:
+                patience.sleep(min(2.0, patience.backoff * 2 ** (failures - 1)))
+            except Interrupted as exc:
+                return _given_back(envelope, exc)
+            continue
+        return Verdict(None, duplicate=handled == DUPLICATE)
+
+
+def _given_back(envelope: Envelope, exc: Interrupted) -> Verdict:
+    log.info("%s %s given back unhandled: %s", envelope.type, envelope.id, exc)
+    return Verdict(None, requeue=True)
 
 
 def _through_outages(envelope: Envelope, handler: Handler, event: Event, patience: Patience) -> Handled:
-    """One attempt of the handler, repeated for as long as it fails for an infrastructure error."""
-    down = False
+    """One attempt of the handler, repeated for as long as it fails for an infrastructure error
+    (waiting ``patience.outage_backoff``, then twice as long each time, at most ``outage_max``)."""
+    waits = 0
+    while True:
+        try:
+            handled = handler(envelope, event)
+        except Interrupted:
+            raise
+        except Exception as exc:
+            if not is_infrastructure_error(exc):  # whatever failed, the servers answered
+                if waits:
+                    _back(envelope, patience)
+                raise
+            waits += 1
+            pause = min(patience.outage_max, patience.outage_backoff * 2 ** (waits - 1))
+            patience.report(exc)
+            log.log(
+                logging.WARNING if waits == 1 or waits % 10 == 0 else logging.INFO,
+                "infrastructure unavailable while handling %s %s (%s); keeping the message, retry %d in %.1f s",
+                envelope.type,
+                envelope.id,
+                describe(exc),
+                waits,
+                pause,
+            )
+            patience.sleep(pause)
+            continue
+        if waits:
+            _back(envelope, patience)
+        return handled
 
-    def waiting(state: RetryCallState) -> None:
-        nonlocal down
-        down = True
-        exc = state.outcome.exception() if state.outcome else None
-        assert exc is not None
-        patience.report(exc)
-        loud = state.attempt_number == 1 or state.attempt_number % 10 == 0
-        log.log(
-            logging.WARNING if loud else logging.INFO,
-            "infrastructure unavailable while handling %s %s (%s); keeping the message, retry %d in %.1f s",
-            envelope.type,
-            envelope.id,
-            describe(exc),
-            state.attempt_number,
-            state.upcoming_sleep,
-        )
 
-    def back() -> None:
-        patience.report(None)
-        log.warning("infrastructure back: %s %s delivered again", envelope.type, envelope.id)
-
-    try:
-        for attempt in Retrying(
-            retry=retry_if_exception(is_infrastructure_error),
-            stop=stop_never,
-            wait=wait_exponential(multiplier=patience.outage_backoff, max=patience.outage_max),
-            sleep=patience.sleep,
-            before_sleep=waiting,
-            reraise=True,
-        ):
-            with attempt:
-                handled = handler(envelope, event)
-    except Interrupted:
-        raise
-    except Exception:  # not an outage (those are retried): whatever failed, the servers answered
-        if down:
-            back()
-        raise
-    if down:
-        back()
-    return handled
+def _back(envelope: Envelope, patience: Patience) -> None:
+    patience.report(None)
+    log.warning("infrastructure back: %s %s delivered again", envelope.type, envelope.id)
 
 
 def _not_ready(exc: NotReady, deferred: int, max_later: int) -> Verdict:

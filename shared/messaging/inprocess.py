@@ -10,12 +10,12 @@ import threading
 from collections import deque
 from collections.abc import Sequence
 
-from shared.events import Envelope
+from shared.events import Envelope, bindings
 from shared.messaging.delivery import Patience, deliver_batch
 from shared.messaging.port import MAX_LATER, DeadLetter, Report, StoredEvent, Subscription, no_report
 
 
-def _matches(pattern: str, key: str) -> bool:
+def topic_matches(pattern: str, key: str) -> bool:
     """AMQP topic matching: ``*`` one word, ``#`` zero or more words."""
     p_words, k_words = pattern.split("."), key.split(".")
 
@@ -54,7 +54,7 @@ class InProcessBroker:
     def declare(self, subscriptions: Sequence[Subscription]) -> None:
         with self._lock:
             for sub in subscriptions:
-                self._bindings[sub.queue] = sub.routing_keys
+                self._bindings[sub.queue] = bindings(sub.routing_keys)
                 if sub.queue not in self._queues:
                     self._queues[sub.queue] = deque()
                     self._later[sub.queue] = []
@@ -78,7 +78,7 @@ class InProcessBroker:
 
     def _route(self, key: str, body: bytes) -> None:
         for queue, patterns in self._bindings.items():
-            if any(_matches(p, key) for p in patterns):
+            if any(topic_matches(p, key) for p in patterns):
                 self._queues[queue].append((body, 0))
 
     def consume(

@@ -42,7 +42,7 @@ def add_to_outbox(session: Session, outbox: sa.Table, envelopes: Iterable[Envelo
     rows = [
         {
             "event_id": e.id,
-            "type": e.type,
+            "type": e.routing_key,  # what the relay publishes it under (the type, or a qualified one)
             "tournament_id": e.tournament_id,
             "body": e.model_dump_json(),
             "created_at": utcnow(),

@@ -35,6 +35,9 @@ class Subscription:
     routing_keys: tuple[str, ...]
     handler: Handler
     batch_handler: BatchHandler | None = None
+    retired_keys: tuple[str, ...] = ()
+    """Bindings an earlier release made and this one removes when it declares the queue (a queue whose
+    events another queue took over keeps being consumed, bound to nothing, until it is empty)."""
 
 
 @dataclass(frozen=True)
@@ -42,12 +45,12 @@ class StoredEvent:
     """An envelope as the outbox stored it: published as these bytes, never decoded and encoded again."""
 
     event_id: uuid.UUID
-    type: str
+    type: str  # the routing key: the event's type, or ``<type>.<qualifier>`` (shared.events.QUALIFIERS)
     body: bytes
 
     @classmethod
     def of(cls, envelope: Envelope) -> StoredEvent:
-        return cls(envelope.id, envelope.type, encode(envelope))
+        return cls(envelope.id, envelope.routing_key, encode(envelope))
 
 
 @dataclass(frozen=True)

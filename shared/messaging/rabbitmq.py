@@ -35,7 +35,7 @@ from pika.spec import Basic, BasicProperties
 from tenacity import retry, retry_if_exception_type, stop_after_delay, wait_exponential
 
 from shared import metrics
-from shared.events import DEAD_LETTER_EXCHANGE, EXCHANGE, Envelope
+from shared.events import DEAD_LETTER_EXCHANGE, EXCHANGE, Envelope, bindings
 from shared.messaging.confirms import ConfirmingPublisher, ConnectionLost, Message
 from shared.messaging.delivery import Interrupted, Patience, deliver_batch
 from shared.messaging.errors import describe
@@ -400,8 +400,10 @@ def _declare_queues(channel: BlockingChannel, subscriptions: Sequence[Subscripti
                 "x-dead-letter-routing-key": sub.queue,
             },
         )
-        for key in sub.routing_keys:
+        for key in bindings(sub.routing_keys):
             channel.queue_bind(sub.queue, EXCHANGE, routing_key=key)
+        for key in sub.retired_keys:  # RabbitMQ unbinds what is not bound without an error
+            channel.queue_unbind(sub.queue, EXCHANGE, routing_key=key)
         channel.queue_declare(
             f"{sub.queue}.later",
             durable=True,

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import uuid
 
-from shared.events import GameFinished, RoundCompleted, wrap
+import pytest
+
+from shared.events import GameFinished, PlayerJoined, RoundCompleted, wrap
+from shared.messagebus import retired
 from shared.messaging.port import NotReady, Subscription
 from shared.testing.brokers import ConsumerHarness
 from shared.testing.polling import wait_for
@@ -42,6 +45,57 @@ def test_routing_by_key(broker):
         poll(h, lambda: games and rounds, "both deliveries")
     assert games == ["game.finished"]
     assert rounds == ["round.completed"]
+
+
+def test_a_qualified_message_reaches_its_types_queues_and_its_qualifiers_alone(broker):
+    """``player.joined.arena``: every queue bound to ``player.joined`` hears it, the arena's queue hears
+    only the arena's entries."""
+    every, arenas = [], []
+    plain = wrap(PlayerJoined(tournament_id=T, player_id=uuid.uuid4(), name="Ann"), T)
+    arena = wrap(PlayerJoined(tournament_id=T, player_id=uuid.uuid4(), name="Bob"), T).qualified("arena")
+    assert (plain.routing_key, arena.routing_key) == ("player.joined", "player.joined.arena")
+    with ConsumerHarness(broker) as h:
+        h.start(
+            [
+                Subscription(
+                    "contract.every_entry", ("player.joined",), lambda env, ev: every.append(env.id)
+                ),
+                Subscription(
+                    "contract.arena_entries", ("player.joined.arena",), lambda env, ev: arenas.append(env.id)
+                ),
+            ]
+        )
+        broker.publish([plain, arena])
+        poll(h, lambda: len(every) == 2 and arenas, "both entries, and the arena's")
+    assert sorted(every) == sorted([plain.id, arena.id]) and arenas == [arena.id]
+    with pytest.raises(ValueError, match="no routing qualifier"):
+        wrap(finished(), T).qualified("arena")
+
+
+def test_a_retired_queue_is_drained_and_bound_to_nothing_any_more(broker):
+    """A queue whose events another took over: what it held is still handled, nothing new reaches it,
+    and declaring it retired again (its bindings gone already) is no error."""
+    before, taken_over = [], []
+    old = Subscription("contract.retired", ("game.finished",), lambda env, ev: before.append(env.id))
+    waiting, new = wrap(finished(1), T), wrap(finished(2), T)
+    broker.declare([old])
+    broker.publish([waiting])
+    successor = Subscription(
+        "contract.successor", ("game.finished",), lambda env, ev: taken_over.append(env.id)
+    )
+    for _ in range(2):
+        with ConsumerHarness(broker) as h:
+            h.start([retired(old), successor])
+            if not taken_over:
+                broker.publish([new])
+            poll(h, lambda: before and taken_over, "the waiting message drained, the new one taken over")
+    assert before == [waiting.id] and taken_over == [new.id]
+    later = wrap(finished(3), T)
+    broker.publish([later])
+    with ConsumerHarness(broker) as h:
+        h.start([retired(old), successor])
+        poll(h, lambda: len(taken_over) == 2, "the later message, taken over")
+    assert before == [waiting.id] and taken_over == [new.id, later.id]
 
 
 def test_poison_message_is_dead_lettered_and_the_next_is_processed(broker):

@@ -190,3 +190,29 @@ def test_every_operation_documents_its_problems(client):
     assert set(doc["components"]["schemas"]["Problem"]["required"]) == {"type", "title", "status"}
     reads = doc["paths"]["/from-the-database"]["get"]["responses"]
     assert "413" not in reads  # takes no body
+
+
+def test_a_verified_token_is_kept_only_until_it_expires_and_a_bad_one_never(monkeypatch):
+    """The web servers keep the tokens they verified (no HMAC check per request), with their expiry,
+    checked at every use; a token that failed, or signed with another secret, is refused every time."""
+    import datetime as dt
+    import time
+    import uuid
+
+    from shared.http import auth
+    from shared.http.problems import Problem
+
+    secret, subject = "k" * 32, uuid.uuid4()
+    token = auth.issue_token(secret, subject, {"player"}, ttl=dt.timedelta(seconds=60))
+    assert auth.decode_token(token, secret).subject == subject
+    assert auth.decode_token(token, secret) == auth.decode_token(token, secret)
+    for _ in range(2):
+        with pytest.raises(Problem, match="invalid token"):
+            auth.decode_token(token, "another secret" * 3)
+        with pytest.raises(Problem, match="invalid token"):
+            auth.decode_token(token[:-2] + "xx", secret)
+    now = time.time()
+    monkeypatch.setattr(auth.time, "time", lambda: now + 61)
+    with pytest.raises(Problem, match="expired") as refused:
+        auth.decode_token(token, secret)
+    assert refused.value.status == 401

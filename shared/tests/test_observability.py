@@ -23,6 +23,7 @@ from shared.events import Envelope, MalformedMessage, RoundCompleted, decode, en
 from shared.http.app import create_openapi_app, json_response
 from shared.http.limits import HttpLimits
 from shared.messagebus import event_subscription
+from shared.messaging.delivery import Patience, deliver_batch
 from shared.messaging.inprocess import InProcessBroker
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import NotReady, Subscription
@@ -222,6 +223,51 @@ def test_consumers_count_each_outcome(db):
 
 
 # -- logs ----------------------------------------------------------------------------------------------
+
+
+def test_a_message_alone_logs_its_line_and_a_batch_one_line_with_its_correlation_ids(caplog):
+    """Alone: the message's own line at INFO, in its context. A batch: one INFO line with the counts and
+    every message's correlation id, each message's own line at DEBUG; a dead-lettered one at WARNING."""
+    queue = "logs.batch"
+    poison = wrap(finished(9), T)
+
+    def batch(items):
+        return [ValueError("a bug") if envelope.id == poison.id else None for envelope, _ in items]
+
+    def handler(envelope, _event):
+        if envelope.id == poison.id:
+            raise ValueError("a bug")
+
+    sub = Subscription(queue, ("game.finished",), handler, batch)
+    sent = []
+    for n in range(3):
+        with correlation.bound(correlation.Context(f"request-{n}")):
+            sent.append(wrap(finished(n), T))
+    caplog.set_level(logging.DEBUG, logger="shared.messaging.delivery")
+    deliver_batch([(encode(sent[0]), 0)], sub)
+    mine = [r for r in caplog.records if r.name == "shared.messaging.delivery"]
+    assert [(r.levelname, r.getMessage()) for r in mine] == [
+        ("INFO", f"game.finished {sent[0].id} on {queue}: done in {mine[0].args[-1]:.1f} ms")
+    ]
+    caplog.clear()
+    verdicts = deliver_batch(
+        [(encode(e), 0) for e in [*sent, poison]], sub, patience=Patience(sleep=lambda _s: None)
+    )
+    assert [v.outcome for v in verdicts] == ["done", "done", "done", "dead_lettered"]
+    mine = [r for r in caplog.records if r.name == "shared.messaging.delivery"]
+    summary = [r for r in mine if r.levelname == "INFO"]
+    assert len(summary) == 1 and summary[0].getMessage().startswith(
+        f"4 messages on {queue}: 1 dead_lettered, 3 done"
+    )
+    assert summary[0].correlation_ids == sorted(
+        [*(f"request-{n}" for n in range(3)), poison.correlation_id or str(poison.id)]
+    )
+    assert sorted(r.getMessage().split(" on ")[0] for r in mine if r.levelname == "DEBUG") == sorted(
+        f"game.finished {e.id}" for e in sent
+    )
+    warned = [r.getMessage() for r in mine if r.levelname == "WARNING"]
+    assert len(warned) == 1 and warned[0].startswith(f"game.finished {poison.id} on {queue}: dead_lettered")
+    assert any(r.levelname == "ERROR" and "failed 3 times" in r.getMessage() for r in mine)
 
 
 def test_a_log_line_is_one_json_object_with_the_process_and_its_context():

@@ -57,7 +57,7 @@ def _started(e: domain.GameStarted) -> events.Event:
     )
 
 
-@wire.maps(domain.GameFinished)
+@wire.maps(domain.GameFinished, qualifier=lambda e: None if e.decision is None else "decided")
 def _finished(e: domain.GameFinished) -> events.Event:
     return events.GameFinished(
         tournament_id=e.tournament_id,

@@ -411,3 +411,12 @@ def playing(event: events.Event) -> commands.RecordPlaying:
         return commands.RecordPlaying(event.game_id, (event.white, event.black), False)
     assert isinstance(event, events.GameCancelledV1)
     return commands.RecordPlaying(event.game_id, (), False)
+
+
+def game(event: events.Event) -> commands.RecordPlaying | commands.GameOver:
+    """The games' queue: ``game.started`` (the players' in-game marker), ``game.cancelled`` (the marker
+    goes) and ``game.finished`` (the marker goes and the result is recorded), in the order clocks
+    published them."""
+    if isinstance(event, events.GameFinished):
+        return commands.GameOver(result(event), playing(event))
+    return playing(event)

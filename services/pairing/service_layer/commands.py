@@ -324,6 +324,15 @@ class RecordPlaying:
 
 
 @dataclass(frozen=True)
+class GameOver:
+    """``game.finished``, once for both its consequences here: the players' in-game marker goes, and the
+    result is recorded (``result``)."""
+
+    result: RecordResult | RecordArenaResult
+    playing: RecordPlaying
+
+
+@dataclass(frozen=True)
 class RunArenaPasses:
     """A pairing worker's tick: a pass over each open arena whose lease it can take."""
 

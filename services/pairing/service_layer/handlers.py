@@ -115,6 +115,15 @@ class Handlers:
     def on_playing(self, cmd: commands.RecordPlaying, uow: PairingUnitOfWork) -> None:
         self.arena.on_playing(cmd, uow)
 
+    def on_game(self, cmd: commands.RecordPlaying | commands.GameOver, uow: PairingUnitOfWork) -> None:
+        """The games' queue: a game started (the players' in-game marker) or was cancelled (the marker
+        goes), or it finished: the marker goes first (the store is not transactional; taking it off again is harmless), then the result."""
+        if isinstance(cmd, commands.RecordPlaying):
+            self.on_playing(cmd, uow)
+            return
+        self.on_playing(cmd.playing, uow)
+        self.on_game_finished(cmd.result, uow)
+
     def on_colours_swapped(self, cmd: commands.RecordColours, uow: PairingUnitOfWork) -> None:
         self._flow(uow, cmd.tournament_id).record_colours(cmd, uow)
 

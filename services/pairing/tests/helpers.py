@@ -31,6 +31,7 @@ from shared.messagebus import MessageBus
 from shared.messaging.inprocess import InProcessBroker
 from shared.messaging.port import Subscription
 from shared.settings import DEV_JWT_SECRET
+from shared.testing.routing import AsRegistration
 from shared.timesource import FakeClock
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
@@ -229,8 +230,11 @@ def withdrawn(
     )
 
 
+AS_REGISTRATION = AsRegistration()  # an arena's start and entries routed as registration routes them
+
+
 def deliver(svc, event: events.Event, tournament_id: uuid.UUID) -> events.Envelope:
-    env = events.wrap(event, tournament_id)
+    env = AS_REGISTRATION(events.wrap(event, tournament_id))
     svc.broker.publish([env])
     svc.broker.run_until_idle()
     return env

@@ -16,7 +16,7 @@ from services.registration.adapters.repository import RUNNING
 from services.registration.adapters.wire import wire
 from services.registration.domain import errors
 from services.registration.domain.audit import AuditEntry, in_time_order
-from services.registration.domain.model import Account, RosterChanges, Status, Tournament
+from services.registration.domain.model import Account, RatingTerms, RosterChanges, Status, Tournament
 from services.registration.domain.passwords import InviteLink
 from services.registration.domain.rating import RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
@@ -73,6 +73,10 @@ class MemoryTournaments(MemoryRepository[uuid.UUID, Tournament]):
         _one_player_per_fide_id(None, t.collect_roster_changes())  # the whole aggregate is stored
         self.audit.add(t.collect_decisions())
         super().add(t)
+
+    def rating_terms(self, tournament_id: uuid.UUID) -> RatingTerms | None:
+        t = self.table.read(tournament_id)  # a read: not an aggregate the unit of work saves
+        return None if t is None else t.rating_terms()
 
     def save(self, t: Tournament) -> None:
         _one_player_per_fide_id(self.table.read(t.id), t.collect_roster_changes())

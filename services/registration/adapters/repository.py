@@ -4,11 +4,13 @@ driver errors into domain errors. Statements are built once; a call only binds i
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from services.registration.adapters.orm import (
@@ -31,11 +33,13 @@ from services.registration.domain.model import (
     AccountKind,
     Arbiter,
     Entry,
+    RatingTerms,
     Standing,
     Status,
     TimeControl,
     Tournament,
     Withdrawal,
+    terms_key,
 )
 from services.registration.domain.passwords import InviteLink
 from services.registration.domain.players import Profile, Sex, Title
@@ -67,6 +71,14 @@ _ADD_ACCOUNT = sa.insert(accounts).values({c.name: sa.bindparam(c.name) for c in
 
 _TOURNAMENT = sa.select(tournaments).where(tournaments.c.id == sa.bindparam("tournament_id"))
 _TOURNAMENT_LOCKED = _TOURNAMENT.with_for_update()
+_RATING_TERMS = sa.select(
+    tournaments.c.ruleset,
+    tournaments.c.rated,
+    tournaments.c.variant,
+    tournaments.c.base_seconds,
+    tournaments.c.increment_seconds,
+    tournaments.c.days_per_move,
+).where(tournaments.c.id == sa.bindparam("tournament_id"))
 _ENTRIES = (
     sa.select(entries)
     .where(entries.c.tournament_id.in_(sa.bindparam("ids", expanding=True)))
@@ -263,26 +275,39 @@ class RatingRepository:
         self.seen.add(r)
 
     def first_hearing(self, game: RatedGame, key: str, decision: RatingDecision) -> bool:
+        """One statement where the database can (``INSERT … ON CONFLICT DO NOTHING RETURNING``): a game
+        heard before, or concurrently by another consumer, inserts nothing."""
+        values = {
+            "game_id": game.game_id,
+            "tournament_id": game.tournament_id,
+            "key": key,
+            "rated": decision.moves,
+            "reason": decision.reason[:200],
+            "finished_at": game.finished_at,
+        }
+        dialect = self.session.get_bind().dialect.name
+        if dialect in ("postgresql", "sqlite"):
+            return self.session.execute(_hear_once(dialect), values).first() is not None
         if self.session.execute(_HEARD, {"g": game.game_id}).first() is not None:
             return False
         try:
             with self.session.begin_nested():
-                self.session.execute(
-                    _HEAR,
-                    {
-                        "game_id": game.game_id,
-                        "tournament_id": game.tournament_id,
-                        "key": key,
-                        "rated": decision.moves,
-                        "reason": decision.reason[:200],
-                        "finished_at": game.finished_at,
-                    },
-                )
+                self.session.execute(_HEAR, values)
         except sa.exc.IntegrityError as exc:
             if unique_violation(exc) is None:
                 raise
             return False  # heard concurrently, by another consumer
         return True
+
+
+@functools.cache
+def _hear_once(dialect: str) -> sa.Executable:
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    return (
+        insert(rated_games)
+        .on_conflict_do_nothing(index_elements=["game_id"])
+        .returning(rated_games.c.game_id)
+    )
 
 
 _INVITE = sa.select(invite_links).where(invite_links.c.token == sa.bindparam("token"))
@@ -363,6 +388,13 @@ class TournamentRepository:
                 row, entries_of(self.session, [row.id])[row.id], arbiters_of(self.session, [row.id])[row.id]
             )
         )
+
+    def rating_terms(self, tournament_id: uuid.UUID) -> RatingTerms | None:
+        row = self.session.execute(_RATING_TERMS, {"tournament_id": tournament_id}).first()
+        if row is None:
+            return None
+        tc = TimeControl(row.base_seconds, row.increment_seconds, row.days_per_move)
+        return RatingTerms(Ruleset(row.ruleset), row.rated, terms_key(row.variant, tc))
 
     def add(self, t: Tournament) -> None:
         try:

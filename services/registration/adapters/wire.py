@@ -140,7 +140,12 @@ def _scheduled(e: domain.TournamentScheduled) -> events.Event:
     )
 
 
-@wire.maps(domain.PlayerJoined)
+def _an_arenas(e: domain.PlayerJoined | domain.PlayerLeft) -> str | None:
+    """The routing qualifier of an arena's entries (``shared.events.QUALIFIERS``)."""
+    return "arena" if e.arena else None
+
+
+@wire.maps(domain.PlayerJoined, qualifier=_an_arenas)
 def _joined(e: domain.PlayerJoined) -> events.Event:
     return events.PlayerJoined(
         tournament_id=e.tournament_id,
@@ -158,12 +163,15 @@ def _paused(e: domain.PlayerPaused) -> events.Event:
     return events.PlayerPaused(tournament_id=e.tournament_id, player_id=e.player_id)
 
 
-@wire.maps(domain.PlayerLeft)
+@wire.maps(domain.PlayerLeft, qualifier=_an_arenas)
 def _left(e: domain.PlayerLeft) -> events.Event:
     return events.PlayerLeft(tournament_id=e.tournament_id, player_id=e.player_id)
 
 
-@wire.maps(domain.TournamentStarted)
+@wire.maps(
+    domain.TournamentStarted,
+    qualifier=lambda e: None if e.settings.arena_minutes is None else "arena",  # as the consumers tell
+)
 def _started(e: domain.TournamentStarted) -> events.Event:
     return events.TournamentStarted(
         tournament_id=e.tournament_id,
@@ -275,7 +283,7 @@ def absence_unexcused(event: events.Event) -> commands.WithdrawAbsentPlayer:
 
 
 AUDITED = (
-    "game.finished",
+    "game.finished.decided",  # a result someone entered (a played-out one is no decision)
     "game.result_corrected",
     "game.colours_swapped",
     "bye.requested",

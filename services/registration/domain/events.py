@@ -90,6 +90,7 @@ class PlayerJoined(DomainEvent):
     profile: Profile | None = None
     late: bool = False
     from_round: int | None = None
+    arena: bool = False  # an arena's: published as ``player.joined.arena`` (the arena queues bind it)
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,7 @@ class PlayerLeft(DomainEvent):
 
     tournament_id: uuid.UUID
     player_id: uuid.UUID
+    arena: bool = False  # an arena's: published as ``player.left.arena``
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,22 @@ from shared.seed_draw import draw_order
 from shared.time_control import TimeControl as TimeControl  # re-exported: part of the settings
 from shared.vocabulary import CancelReason, Ruleset, Seeding
 
+
+@dataclass(frozen=True)
+class RatingTerms:
+    """What a finished game of a tournament needs to be rated: the tournament's ruleset, whether it is
+    rated, and the rating key of its variant and speed class (``chess:blitz``)."""
+
+    ruleset: Ruleset
+    rated: bool
+    key: str
+
+
+def terms_key(variant: str, tc: TimeControl) -> str:
+    """The rating key of a variant at a time control."""
+    return rating_key(variant, speed_of(tc.base_seconds, tc.increment_seconds, tc.days_per_move))
+
+
 SEATS = (4, 200)
 ARENA_MINUTES = (10, 480)  # an arena runs 10 minutes to 8 hours (RULES.md §3)
 ARENA_SEATS = 10_000  # an arena has no field to fill: as many as the pool holds
@@ -490,8 +506,10 @@ class Tournament(Aggregate):
 
     @property
     def rating_key(self) -> str:
-        tc = self.time_control
-        return rating_key(self.variant, speed_of(tc.base_seconds, tc.increment_seconds, tc.days_per_move))
+        return terms_key(self.variant, self.time_control)
+
+    def rating_terms(self) -> RatingTerms:
+        return RatingTerms(self.ruleset, self.rated, self.rating_key)
 
     def play_settings(self) -> PlaySettings:
         return PlaySettings(
@@ -716,12 +734,12 @@ class Tournament(Aggregate):
             if not entry.paused:
                 entry.paused = True
                 self._roster.change(entry)
-            self.record(PlayerLeft(tournament_id=self.id, player_id=player_id))
+            self.record(PlayerLeft(tournament_id=self.id, player_id=player_id, arena=self.is_arena))
             return
         self.entries = [e for e in self.entries if e.player_id != player_id]
         self._roster.remove(player_id)
         if entry.confirmed:  # an entry never confirmed was never announced
-            self.record(PlayerLeft(tournament_id=self.id, player_id=player_id))
+            self.record(PlayerLeft(tournament_id=self.id, player_id=player_id, arena=self.is_arena))
 
     def pause(self, player_id: uuid.UUID, *, now: dt.datetime) -> Entry:
         """An arena's player pauses (RULES.md §3): out of the waiting pool until they join again, with
@@ -755,6 +773,7 @@ class Tournament(Aggregate):
                 profile=entry.profile,
                 late=entry.from_round is not None,
                 from_round=entry.from_round,
+                arena=self.is_arena,
             )
         )
 

@@ -376,7 +376,7 @@ class Handlers:
         """A finished game moves both players' Glicko-2 ratings in the tournament's variant and speed
         class when it is rated (``ratings.py``), each published as ``rating.updated``. A game heard
         before, or of a tournament registration does not know, changes nothing."""
-        t = uow.tournaments.get(cmd.tournament_id)
+        t = uow.tournaments.rating_terms(cmd.tournament_id)
         if t is None:
             return
         accounts = {a.id: a for a in uow.accounts.get_many((cmd.white, cmd.black))}
@@ -392,7 +392,7 @@ class Handlers:
             cmd.moves,
             accounts=len(accounts) == 2,
         )
-        key = t.rating_key
+        key = t.key
         decision = game.decision()
         if not uow.ratings.first_hearing(game, key, decision) or not decision.moves:
             return

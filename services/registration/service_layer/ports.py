@@ -12,7 +12,7 @@ from types import TracebackType
 from typing import Protocol, Self
 
 from services.registration.domain.audit import AuditEntry
-from services.registration.domain.model import Account, Tournament
+from services.registration.domain.model import Account, RatingTerms, Tournament
 from services.registration.domain.passwords import InviteLink
 from services.registration.domain.rating import RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
@@ -39,6 +39,11 @@ class TournamentRepository(Protocol):
     seen: Seen[Tournament]
 
     def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Tournament | None: ...
+
+    def rating_terms(self, tournament_id: uuid.UUID) -> RatingTerms | None:
+        """What rating a finished game of the tournament needs (its ruleset, whether it is rated, its
+        rating key), without loading its roster: one read per game on the results' path."""
+        ...
 
     def add(self, tournament: Tournament) -> None:
         """Raises :class:`~services.registration.domain.errors.OrganiserBusy` when its organiser runs

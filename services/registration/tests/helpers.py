@@ -24,8 +24,10 @@ from shared import events
 from shared.commands import Actor
 from shared.http.auth import issue_token
 from shared.messagebus import MessageBus
+from shared.messaging.inprocess import topic_matches
 from shared.messaging.port import Subscription
 from shared.settings import DEV_JWT_SECRET
+from shared.testing.routing import AsRegistration, as_clocks
 from shared.timesource import FakeClock
 from shared.vocabulary import Ruleset
 
@@ -76,6 +78,9 @@ def problem(r, status, slug) -> dict[str, Any]:
     assert r.json["type"] == f"/problems/{slug}"
     assert "Traceback" not in r.get_data(as_text=True)
     return r.json
+
+
+AS_REGISTRATION = AsRegistration()
 
 
 class InMemoryRegistration:
@@ -155,10 +160,14 @@ class InMemoryRegistration:
 
     def hear(self, event: events.Event) -> events.Envelope:
         """Deliver a consumed event to each subscription that takes it; its envelope."""
-        envelope = events.wrap(event, getattr(event, "tournament_id", None))
-        taking = [s for s in self.subscriptions().values() if event.TYPE in s.routing_keys]
+        envelope = AS_REGISTRATION(as_clocks(events.wrap(event, getattr(event, "tournament_id", None))))
+        taking = [
+            s
+            for s in self.subscriptions().values()
+            if any(topic_matches(b, envelope.routing_key) for b in events.bindings(s.routing_keys))
+        ]
         assert taking, f"nobody in registration consumes {event.TYPE}"
-        for subscription in taking:  # game.finished: the ratings and the audit log
+        for subscription in taking:  # game.finished: the ratings (and the audit log: a decision)
             subscription.handler(envelope, event)
         return envelope
 

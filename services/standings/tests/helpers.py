@@ -23,6 +23,7 @@ from shared import events
 from shared.events import GameOutcome
 from shared.messaging.inprocess import InProcessBroker
 from shared.messaging.port import Subscription
+from shared.testing.routing import AsRegistration
 from shared.timesource import FakeClock
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
@@ -50,10 +51,13 @@ def embedded(url: str, broker: InProcessBroker | None = None, *, migrate: bool =
     return service
 
 
+AS_REGISTRATION = AsRegistration()  # an arena's start and entries routed as registration routes them
+
+
 def deliver(svc: StandingsService, event: events.Event | events.Envelope) -> events.Envelope:
     """Publish an event (or an envelope again, as a redelivery) and let the consumer take it."""
     envelope = event if isinstance(event, events.Envelope) else events.wrap(event, event.tournament_id)  # type: ignore[attr-defined]
-    svc.broker.publish([envelope])
+    svc.broker.publish([AS_REGISTRATION(envelope)])
     svc.broker.run_until_idle()  # type: ignore[attr-defined]
     dead = [d for s in svc.subscriptions for d in svc.broker.dead_letters(s.queue)]
     assert not dead, dead

@@ -205,6 +205,19 @@ def test_the_decision_comes_back_with_the_result(client, svc, scene):
         "reason": None,
     }
     assert published(svc, "game.finished")[0].payload["decision"]["role"] == "arbiter"
+    r = client.post(  # a player's own loss: no decision
+        f"/games/{scene.ours.game(2).game_id}/result",
+        json={"outcome": "0-1", "reason": "resignation"},
+        headers={"Authorization": f"Bearer {issue_token(DEV_JWT_SECRET, scene.ours.game(2).white)}"},
+    )
+    assert r.status_code == 200 and r.json["result"]["decision"] is None, r.json
+    with svc.engine.connect() as conn:  # routed apart: the audit log binds the entered results alone
+        keys = conn.execute(
+            sa.select(orm.outbox.c.type)
+            .where(orm.outbox.c.type.like("game.finished%"))
+            .order_by(orm.outbox.c.id)
+        ).scalars()
+        assert list(keys) == ["game.finished.decided", "game.finished"]
 
 
 def test_a_draw_offered_and_accepted_over_http(client, svc, scene, clock):

@@ -26,6 +26,7 @@ from services.registration.domain.model import (
     Account,
     AccountKind,
     Changes,
+    RatingTerms,
     Settings,
     Standing,
     Status,
@@ -164,6 +165,20 @@ def test_a_platform_tournament_round_trips_with_its_entries(backend: Backend) ->
     with backend.uow() as uow:
         assert uow.tournaments.get(t.id, lock=True) == t
         assert uow.tournaments.get(uuid.uuid4()) is None
+
+
+def test_rating_terms_read_what_a_finished_game_needs_without_the_roster(backend: Backend) -> None:
+    org = account("Org")
+    rated = platform(org, seats=12, minimum=5, threshold=9)
+    friendly = platform(account("Org 2"), seats=12, minimum=5, threshold=9, rated=False)
+    stored(backend, org, tournaments=(rated, friendly))
+    with backend.uow() as uow:
+        terms = uow.tournaments.rating_terms(rated.id)
+        assert terms == RatingTerms(Ruleset.PLATFORM, True, rated.rating_key)
+        assert terms.key.startswith("chess:")
+        other = uow.tournaments.rating_terms(friendly.id)
+        assert other is not None and other.rated is False
+        assert uow.tournaments.rating_terms(uuid.uuid4()) is None
 
 
 def test_a_knockout_round_trips_with_its_format(backend: Backend) -> None:

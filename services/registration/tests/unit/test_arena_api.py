@@ -6,6 +6,9 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 
+import sqlalchemy as sa
+
+from services.registration.adapters import orm
 from services.registration.service_layer.commands import StartDueTournaments
 from services.registration.tests.helpers import NOW, create, problem, published, register, token
 from shared.events import TournamentCompleted, wrap
@@ -112,3 +115,38 @@ def test_nobody_joins_a_finished_arena(client, svc, clock):
     problem(client.post(f"/tournaments/{tid}/entries", json={}, headers=token(q)), 409, "registration-closed")
     again = (clock.now() + dt.timedelta(hours=1)).isoformat()
     assert arena(client, org, starts_at=again).status_code == 201  # the organiser is free again
+
+
+def test_an_arenas_start_and_entries_are_routed_to_the_arena_queues_and_other_tournaments_are_not(
+    client, svc, clock
+):
+    """Published as ``tournament.started.arena``, ``player.joined.arena``, ``player.left.arena``
+    (shared.events.QUALIFIERS): the arena queues bind those alone; a platform tournament's keep their
+    bare types."""
+    tid = arena(client, register(client, "Org")).json["id"]
+    other = create(client, register(client, "Other org")).json["id"]
+    a, b = register(client, "A", rating=1500), register(client, "B", rating=1510)
+    for t in (tid, other):
+        for p in (a, b):
+            assert client.post(f"/tournaments/{t}/entries", json={}, headers=token(p)).status_code == 201
+    assert client.delete(f"/tournaments/{other}/entries/{b}", headers=token(b)).status_code == 200
+    clock.advance(30 * 60)
+    assert svc.bus.handle(StartDueTournaments()) == 2  # the other cancels itself: one player
+    assert client.delete(f"/tournaments/{tid}/entries/{b}", headers=token(b)).status_code == 200
+    with svc.engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(orm.outbox.c.type, orm.outbox.c.tournament_id).order_by(orm.outbox.c.id)
+        )
+        keys = {(str(r.tournament_id), r.type) for r in rows}
+    assert {k for t, k in keys if t == tid} >= {
+        "player.joined.arena",
+        "tournament.started.arena",
+        "player.left.arena",
+    }
+    assert not {k for t, k in keys if t == tid} & {"player.joined", "tournament.started", "player.left"}
+    assert {k for t, k in keys if t == other} == {
+        "tournament.scheduled",
+        "player.joined",
+        "player.left",
+        "tournament.cancelled",
+    }

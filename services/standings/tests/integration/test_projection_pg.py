@@ -37,11 +37,11 @@ def test_a_round_robin_on_postgresql(pg_svc):
     with pg_svc.engine.connect() as conn:
         assert conn.execute(
             sa.select(sa.func.count()).select_from(orm.inbox)
-        ).scalar() == 1 + 5 + 15 + 1 + 1 + 1 + (
+        ).scalar() == 1 + 5 + 15 + 1 + 1 + (
             1 + 5 + 15 + 1
-        )  # + the arena and the announcements queues, which hear every start, and the group-playoff page's,
-        # which hears the starts, pairings, results and completions of every tournament (and keeps a
-        # group-playoff event's)
+        )  # + the announcements queue, which hears every start (the arena queue hears an arena's only), and
+        # the group-playoff page's, which hears the starts, pairings, results and completions of every
+        # tournament (and keeps a group-playoff event's)
         assert conn.execute(sa.select(sa.func.count()).select_from(orm.outbox)).scalar() == 5 + 15 + 1
         assert conn.execute(sa.select(orm.tournaments.c.revision)).scalar() == 5 + 15 + 1  # and completion
 

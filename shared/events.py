@@ -98,11 +98,20 @@ class Envelope(BaseModel):
         of the queues of its type want (:data:`QUALIFIERS`). Not part of the body."""
         return self.type if self._qualifier is None else f"{self.type}.{self._qualifier}"
 
-    def qualified(self, qualifier: str | None) -> Envelope:
-        """This envelope, published under ``<type>.<qualifier>`` (None: its type)."""
-        if qualifier is not None and qualifier not in QUALIFIERS.get(self.type, ()):
-            raise ValueError(f"{self.type} has no routing qualifier {qualifier!r}")
-        self._qualifier = qualifier
+    def qualified(self, *qualifiers: str | None) -> Envelope:
+        """This envelope, published under ``<type>.<qualifier>…`` (none, or only None: its type). A type
+        may have several kinds of qualifier (:data:`QUALIFIERS`), each at its place in the key: at most
+        one of each kind, in their order (``game.finished.platform.decided``)."""
+        given = [q for q in qualifiers if q is not None]
+        places = QUALIFIERS.get(self.type, ())
+        at = 0
+        for q in given:
+            while at < len(places) and q not in places[at]:
+                at += 1
+            if at == len(places):
+                raise ValueError(f"{self.type} has no routing qualifier {q!r} at that place")
+            at += 1
+        self._qualifier = ".".join(given) or None
         return self
 
     @model_serializer(mode="wrap")
@@ -115,23 +124,59 @@ class Envelope(BaseModel):
         return data
 
 
-QUALIFIERS: dict[str, tuple[str, ...]] = {
-    "tournament.started": ("arena",),
-    "player.joined": ("arena",),
-    "player.left": ("arena",),
-    "game.finished": ("decided",),
+RULESETS: tuple[str, ...] = tuple(r.value for r in Ruleset)
+
+QUALIFIERS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "tournament.started": (("arena",),),
+    "player.joined": (("arena",),),
+    "player.left": (("arena",),),
+    "game.finished": (RULESETS, ("decided",)),
 }
-"""Event types published under ``<type>.<qualifier>`` when a message is one only some queues want: an
-arena's start and entries go as ``tournament.started.arena``, ``player.joined.arena``,
-``player.left.arena``, so that the arena queues bind those alone; a result someone entered (a
-``game.finished`` with a ``decision``) as ``game.finished.decided``, for the audit log. A queue bound to
-the bare type hears them all (:func:`bindings`)."""
+"""Event types published under ``<type>.<qualifier>…`` when a message is one only some queues want,
+each kind of qualifier at its place: an arena's start and entries go as ``tournament.started.arena``,
+``player.joined.arena``, ``player.left.arena``, so that the arena queues bind those alone. A result
+goes with its tournament's ruleset when clocks knew it as it created the game
+(``game.finished.platform``), so that the group-playoff page's queue takes only results of
+group-playoff events and of games whose ruleset clocks did not know; a result someone entered (a
+``game.finished`` with a ``decision``) with ``decided`` after it (``game.finished.decided``,
+``game.finished.knockout.decided``), for the audit log. A queue bound to the bare type hears them all
+(:func:`bindings`)."""
+
+EXACT = "="
+"""Before a routing key in a subscription: bind that key alone, not the qualified keys it stands for
+(``=game.finished``: the results published without a ruleset)."""
+
+
+def _split(key: str) -> tuple[str, list[str]]:
+    """A routing key as its type and its qualifiers (a type's name has dots of its own)."""
+    for kind in QUALIFIERS:
+        if key == kind or key.startswith(kind + "."):
+            rest = key[len(kind) + 1 :]
+            return kind, rest.split(".") if rest else []
+    return key, []
 
 
 def bindings(routing_keys: tuple[str, ...]) -> tuple[str, ...]:
-    """What a queue is bound to for its routing keys: a bare type with qualifiers binds its qualified
-    keys too, so that a queue that wants every ``player.joined`` still hears an arena's."""
-    out = [bound for key in routing_keys for bound in (key, *(f"{key}.{q}" for q in QUALIFIERS.get(key, ())))]
+    """What a queue is bound to for its routing keys. A key stands for every key of its type that has
+    its qualifiers, whatever the other kinds of qualifier: ``player.joined`` binds
+    ``player.joined.arena`` too, so that a queue that wants every entry still hears an arena's;
+    ``game.finished.decided`` binds ``game.finished.decided`` and ``game.finished.<ruleset>.decided``
+    for every ruleset. ``=<key>`` (:data:`EXACT`) binds that key alone."""
+    out: list[str] = []
+    for key in routing_keys:
+        if key.startswith(EXACT):
+            out.append(key[len(EXACT) :])
+            continue
+        kind, given = _split(key)
+        unknown = [q for q in given if not any(q in place for place in QUALIFIERS.get(kind, ()))]
+        if unknown:
+            raise ValueError(f"{key}: {kind} has no routing qualifier {unknown[0]!r}")
+        keys = [kind]
+        for place in QUALIFIERS.get(kind, ()):
+            fixed: list[str | None] = [q for q in given if q in place]
+            options = fixed or [None, *place]
+            keys = [k if q is None else f"{k}.{q}" for k in keys for q in options]
+        out.extend(keys)
     return tuple(dict.fromkeys(out))
 
 

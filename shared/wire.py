@@ -13,6 +13,8 @@ from shared.aggregate import DomainEvent
 from shared.events import Envelope, Event, wrap
 
 D = TypeVar("D", bound=DomainEvent)
+Qualifiers = str | tuple[str | None, ...] | None
+"""A routing key's qualifiers (``shared.events.QUALIFIERS``): one, several in their order, or none."""
 
 
 class WireMap:
@@ -20,15 +22,15 @@ class WireMap:
         """``superseded``: wire types that carry a whole state (a table, say), so that within one
         transaction the last one about a tournament stands for the ones before it (see :meth:`latest`)."""
         self._mappers: dict[type[DomainEvent], Callable[[Any], Event]] = {}
-        self._qualifiers: dict[type[DomainEvent], Callable[[Any], str | None]] = {}
+        self._qualifiers: dict[type[DomainEvent], Callable[[Any], Qualifiers]] = {}
         self.superseded = frozenset(superseded)
 
     def maps(
-        self, kind: type[D], *, qualifier: Callable[[D], str | None] | None = None
+        self, kind: type[D], *, qualifier: Callable[[D], Qualifiers] | None = None
     ) -> Callable[[Callable[[D], Event]], Callable[[D], Event]]:
         """Decorator: ``@wire.maps(GameFinished)`` on the function that builds its wire event.
-        ``qualifier``: the routing key's qualifier of a domain event only some queues want
-        (``shared.events.QUALIFIERS``), or None."""
+        ``qualifier``: the routing key's qualifiers of a domain event only some queues want
+        (``shared.events.QUALIFIERS``; a tuple for several kinds, in their order), or None."""
 
         def register(fn: Callable[[D], Event]) -> Callable[[D], Event]:
             if kind in self._mappers:
@@ -51,7 +53,10 @@ class WireMap:
         wire = self.to_wire(event)
         envelope = wrap(wire, getattr(wire, "tournament_id", None))
         qualifier = self._qualifiers.get(type(event))
-        return envelope if qualifier is None else envelope.qualified(qualifier(event))
+        if qualifier is None:
+            return envelope
+        qualifiers = qualifier(event)
+        return envelope.qualified(*(qualifiers if isinstance(qualifiers, tuple) else (qualifiers,)))
 
     def latest(self, envelopes: list[Envelope]) -> list[Envelope]:
         """The envelopes one transaction publishes, less those a later one of the same superseded type

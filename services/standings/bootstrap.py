@@ -21,6 +21,7 @@ from services.standings.config import StandingsSettings
 from services.standings.service_layer.handlers import Handlers
 from services.standings.service_layer.ports import StandingsUnitOfWork, TournamentViews
 from shared.composition import plumbing
+from shared.events import EXACT
 from shared.messagebus import event_subscription, rebound
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
@@ -128,7 +129,11 @@ def subscriptions_of(
             "tournament.started",
             "group_playoff.announced",
             "round.paired",
-            "game.finished",
+            # the results of group-playoff events, and those published without a ruleset (a game created
+            # before clocks knew its tournament's, or by a release before the qualifier): not the others
+            "game.finished.group-playoff",
+            f"{EXACT}game.finished",
+            f"{EXACT}game.finished.decided",
             "player.withdrawn",
             "tournament.completed",
         ),

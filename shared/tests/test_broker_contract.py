@@ -69,7 +69,47 @@ def test_a_qualified_message_reaches_its_types_queues_and_its_qualifiers_alone(b
         poll(h, lambda: len(every) == 2 and arenas, "both entries, and the arena's")
     assert sorted(every) == sorted([plain.id, arena.id]) and arenas == [arena.id]
     with pytest.raises(ValueError, match="no routing qualifier"):
-        wrap(finished(), T).qualified("arena")
+        wrap(finished(), T).qualified("rated")
+
+
+def test_a_result_reaches_the_queues_of_its_ruleset_and_of_its_decision(broker):
+    """``game.finished.<ruleset>[.decided]``: a queue of every result hears them all, the audit log's the
+    decided ones of every ruleset, the group-playoff page's those of its ruleset and those published
+    without one (``=game.finished``: exact keys), not a platform tournament's."""
+    every, audit, paged = [], [], []
+    platform = wrap(finished(1), T).qualified("platform", None)
+    entered = wrap(finished(2), T).qualified("platform", "decided")
+    grouped = wrap(finished(3), T).qualified("group-playoff")
+    bare, bare_entered = wrap(finished(4), T), wrap(finished(5), T).qualified(None, "decided")
+    assert (platform.routing_key, entered.routing_key, bare_entered.routing_key) == (
+        "game.finished.platform",
+        "game.finished.platform.decided",
+        "game.finished.decided",
+    )
+    with ConsumerHarness(broker) as h:
+        h.start(
+            [
+                Subscription(
+                    "contract.every_result", ("game.finished",), lambda env, ev: every.append(env.id)
+                ),
+                Subscription(
+                    "contract.entered_results",
+                    ("game.finished.decided",),
+                    lambda env, ev: audit.append(env.id),
+                ),
+                Subscription(
+                    "contract.paged_results",
+                    ("game.finished.group-playoff", "=game.finished", "=game.finished.decided"),
+                    lambda env, ev: paged.append(env.id),
+                ),
+            ]
+        )
+        broker.publish([platform, entered, grouped, bare, bare_entered])
+        poll(h, lambda: len(every) == 5 and len(audit) == 2 and len(paged) == 3, "every result routed")
+    assert sorted(audit) == sorted([entered.id, bare_entered.id])
+    assert sorted(paged) == sorted([grouped.id, bare.id, bare_entered.id])
+    with pytest.raises(ValueError, match="at that place"):
+        wrap(finished(), T).qualified("decided", "platform")  # out of their order
 
 
 def test_a_retired_queue_is_drained_and_bound_to_nothing_any_more(broker):

@@ -215,3 +215,30 @@ def test_a_handed_out_aggregate_is_a_copy_in_memory() -> None:
         uow.commit()
     with MemUow(wire, [table]) as uow:
         assert uow.counters.get(1).rounds == 0
+
+
+def test_bindings_expand_a_key_over_the_qualifiers_it_leaves_free():
+    """A queue's routing keys as RabbitMQ binds them (shared.events.QUALIFIERS): a bare type stands for
+    every qualified key of it, a qualified one for those with its qualifiers, ``=`` for the key alone."""
+    from shared.events import RULESETS, bindings
+
+    every = bindings(("game.finished",))
+    assert len(every) == (1 + len(RULESETS)) * 2 and len(set(every)) == len(every)
+    assert {"game.finished", "game.finished.decided", "game.finished.arena.decided"} <= set(every)
+    assert bindings(("game.finished.decided",)) == (
+        "game.finished.decided",
+        *(f"game.finished.{r}.decided" for r in RULESETS),
+    )
+    assert bindings(("game.finished.knockout",)) == (
+        "game.finished.knockout",
+        "game.finished.knockout.decided",
+    )
+    assert bindings(("=game.finished", "player.joined", "round.paired")) == (
+        "game.finished",
+        "player.joined",
+        "player.joined.arena",
+        "round.paired",
+    )
+    assert bindings(("game.*",)) == ("game.*",)  # a pattern of other types' keys, bound as it is
+    with pytest.raises(ValueError, match="no routing qualifier 'decided'"):
+        bindings(("player.left.decided",))

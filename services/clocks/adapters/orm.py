@@ -78,6 +78,9 @@ games = sa.Table(
     # an arena's game (RULES.md §3): the players may take the boost; the sides that took it (white,black)
     sa.Column("arena", sa.Boolean(), nullable=False, server_default=sa.false()),
     sa.Column("boosted", sa.String(20), nullable=True),
+    # its tournament's ruleset when the game was created (null: not known then), which its result is
+    # routed by (game.finished.<ruleset>)
+    sa.Column("ruleset", sa.String(40), nullable=True),
     sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
     sa.Index(
         "ix_games_deadline",

@@ -334,6 +334,7 @@ def game_from_row(row: Any) -> Game:
         away=_side(row.away),
         back_by=aware_or_none(row.back_by),
         arena=row.arena,
+        ruleset=Ruleset(row.ruleset) if row.ruleset else None,
     )
 
 
@@ -438,6 +439,7 @@ def row_of(g: Game) -> dict[str, Any]:
         "back_by": g.back_by,
         "boosted": _boosted(g),
         "arena": g.arena,
+        "ruleset": g.ruleset.value if g.ruleset else None,
     }
 
 

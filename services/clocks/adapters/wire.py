@@ -57,7 +57,13 @@ def _started(e: domain.GameStarted) -> events.Event:
     )
 
 
-@wire.maps(domain.GameFinished, qualifier=lambda e: None if e.decision is None else "decided")
+def _result_route(e: domain.GameFinished) -> tuple[str | None, str | None]:
+    """A result's routing qualifiers (``shared.events.QUALIFIERS``): its tournament's ruleset, when it was
+    known as the game was created, and ``decided`` when someone entered it."""
+    return (None if e.ruleset is None else e.ruleset.value, None if e.decision is None else "decided")
+
+
+@wire.maps(domain.GameFinished, qualifier=_result_route)
 def _finished(e: domain.GameFinished) -> events.Event:
     return events.GameFinished(
         tournament_id=e.tournament_id,

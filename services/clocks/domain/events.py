@@ -17,6 +17,7 @@ from services.clocks.domain.decision import Decision
 from services.clocks.domain.penalties import Consequence, PenaltyKind
 from shared.aggregate import DomainEvent
 from shared.scoring import Outcome
+from shared.vocabulary import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,7 @@ class GameFinished(DomainEvent):
     rated: bool = True
     decision: Decision | None = None
     boost: tuple[bool, bool] | None = None  # an arena game: (White, Black) took the boost
+    ruleset: Ruleset | None = None  # its tournament's, as known when the game was created; None: not known
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,7 @@ from shared.games import boards
 from shared.openings import GameOpening
 from shared.scoring import Outcome as Outcome  # the outcomes every service shares; points come from scoring
 from shared.variants import Variant
+from shared.vocabulary import Ruleset
 
 REASON = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 TOURNAMENT_CLOSED = "tournament_closed"
@@ -191,6 +192,9 @@ class Game(Aggregate):
     away: Side | None = None  # disconnected after their first move: back by ``back_by`` or the game is lost
     back_by: dt.datetime | None = None
     arena: bool = False  # an arena's game: the players may take the boost (RULES.md §3)
+    # its tournament's ruleset as known when it was created (None: not known yet then); what its result
+    # is routed by (``game.finished.<ruleset>``, shared.events.QUALIFIERS)
+    ruleset: Ruleset | None = None
 
     @classmethod
     def pair(
@@ -217,6 +221,7 @@ class Game(Aggregate):
         opening: GameOpening | None = None,
         closes_at: dt.datetime | None = None,
         arena: bool = False,
+        ruleset: Ruleset | None = None,
     ) -> Game:
         if white == black:
             raise errors.InvalidPairing(f"game {game_id}: a player cannot play themselves")
@@ -242,6 +247,7 @@ class Game(Aggregate):
             opening=opening,
             closes_at=closes_at,
             arena=arena,
+            ruleset=ruleset,
         )
 
     # -- reading --------------------------------------------------------------------------------
@@ -831,6 +837,7 @@ class Game(Aggregate):
                 self.rated,
                 decision,
                 self.boosted,
+                self.ruleset,
             )
         )
 

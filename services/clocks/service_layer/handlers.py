@@ -339,6 +339,8 @@ class Handlers:
         existing = uow.games.existing(g.game_id for g in cmd.games)
         known = Known(uow, cmd.tournament_id)
         timing = known.timing()
+        tournament = known.tournament()
+        ruleset = None if tournament is None else tournament.ruleset  # routes its result
         presence = _presence(uow, known, cmd) if cmd.released else {}
         matches: list[str] = []
         for paired in cmd.games:
@@ -366,6 +368,7 @@ class Handlers:
                 opening=paired.opening,
                 closes_at=timing.closes_at,
                 arena=cmd.arena,
+                ruleset=ruleset,
             )
             if paired.match_id is not None:  # a match's games start one after the other
                 matches.append(paired.match_id)

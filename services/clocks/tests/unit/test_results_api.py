@@ -220,6 +220,43 @@ def test_the_decision_comes_back_with_the_result(client, svc, scene):
         assert list(keys) == ["game.finished.decided", "game.finished"]
 
 
+@pytest.mark.parametrize(
+    ("ruleset", "started_first", "key"),
+    [
+        (Ruleset.PLATFORM, True, "game.finished.platform"),
+        (Ruleset.GROUP_PLAYOFF, True, "game.finished.group-playoff"),
+        (Ruleset.PLATFORM, False, "game.finished"),  # created before clocks knew the ruleset: bare
+    ],
+)
+def test_a_result_is_routed_by_its_tournaments_ruleset(client, svc, ruleset, started_first, key):
+    """``game.finished.<ruleset>`` when clocks knew the ruleset as it created the game (the group-playoff
+    page's queue takes its own and the bare ones alone), ``.decided`` after it when someone entered it;
+    the ruleset stays the game's (a start arriving later does not change what its result is routed by)."""
+    pairing = a_round(2)
+    for envelope in (started(pairing, ruleset), pairing.envelope())[:: 1 if started_first else -1]:
+        announce(svc, envelope)
+    own_loss = pairing.game(1)
+    r = client.post(
+        f"/games/{own_loss.game_id}/result",
+        json={"outcome": "0-1", "reason": "resignation"},
+        headers={"Authorization": f"Bearer {issue_token(DEV_JWT_SECRET, own_loss.white)}"},
+    )
+    assert r.status_code == 200, r.json
+    r = client.post(
+        f"/games/{pairing.game(2).game_id}/result",
+        json={"outcome": "1-0", "reason": "absent"},
+        headers=token(pairing.organiser_id),
+    )
+    assert r.status_code == 200, r.json
+    with svc.engine.connect() as conn:
+        keys = conn.execute(
+            sa.select(orm.outbox.c.type)
+            .where(orm.outbox.c.type.like("game.finished%"))
+            .order_by(orm.outbox.c.id)
+        ).scalars()
+        assert list(keys) == [key, f"{key}.decided"]
+
+
 def test_a_draw_offered_and_accepted_over_http(client, svc, scene, clock):
     g, url = scene.game, f"/games/{scene.game.game_id}/result"
     body = {"outcome": "1/2-1/2", "reason": "agreement"}

@@ -35,7 +35,7 @@ def main() -> None:
             running_stack(servers, Path(tmp), consumers=CONSUMERS) as stack,
             _Listener(stack.env["ARBITER_AMQP_URL"]) as bus,
         ):
-            ceiling = _ceiling(stack.env)
+            ceiling, costs = _ceiling(stack.env)
             print(f"tournaments at once: {TOURNAMENTS} × {PLAYERS} players, per pass")
             print(f"consumer processes of standings and of pairing: {CONSUMERS} each")
             print("-- saturation: every result posted as soon as its game exists")
@@ -44,6 +44,14 @@ def main() -> None:
             print(f"-- paced: results posted at {paced:.0f}/s ({PACE:.0%} of the saturated rate)")
             slow = _run_pass(stack, bus, rate=paced)
             _print_memory(stack)
+            commits, published, delivered = saturated.pieces
+            floor_ms = commits * costs[0] + published * costs[1] + delivered * costs[2]
+            print(
+                f"floor of the guarantees: {commits:.1f} commits, {published:.1f} confirmed publishes and"
+                f" {delivered:.1f} consumes per result at the ceiling's CPU each = {floor_ms:.1f} ms CPU per"
+                f" result; Arbiter's {saturated.cpu_ms:.1f} ms is {saturated.cpu_ms / max(floor_ms, 1e-9):.1f}"
+                " times it"
+            )
             print(
                 f"e2e saturation: {saturated.rate:.0f} results/s, {saturated.cpu_ms:.1f} ms CPU per result,"
                 f" {saturated.rate / ceiling:.2f} of the ceiling"
@@ -174,6 +182,7 @@ class _Pass:
     p50: float  # latency HTTP result → standings.updated, ms
     p95: float
     p99: float
+    pieces: tuple[float, float, float] = (0.0, 0.0, 0.0)  # commits, publishes, deliveries per result
 
 
 # What one result costs on its path, in the pieces the ceiling measures: the clocks web server's
@@ -186,12 +195,27 @@ PATH_CONSUMES = 3
 CEILING_MESSAGES = int(os.environ.get("ARBITER_BENCH_CEILING_MESSAGES", "2000"))
 
 
-def _ceiling(env: dict[str, str]) -> float:
+class _Cost:
+    """The CPU of one piece of the ceiling: this process's and the servers' (PostgreSQL, RabbitMQ)."""
+
+    def __init__(self) -> None:
+        self.mine, self.servers = time.process_time(), _machine_cpu()
+
+    def ms_each(self, n: int) -> float:
+        after = _machine_cpu()
+        servers = sum(after[k] - self.servers[k] for k in SERVER_PROCESSES.values())
+        return 1000 * (time.process_time() - self.mine + servers) / n
+
+
+def _ceiling(env: dict[str, str]) -> tuple[float, tuple[float, float, float]]:
     """The raw pieces on this machine, now, with the stack's libraries and settings (blocking pika,
     persistent messages on a durable queue; psycopg on the service's database): a publish confirmed
     one by one, a consume with a manual ack (prefetch 32, as the consumers), a single-row commit.
     Prints each and returns the results per second a path made of them allows, one piece at a time
-    (PATH_COMMITS + PATH_PUBLISHES + PATH_CONSUMES): the figure the e2e rate is a share of."""
+    (PATH_COMMITS + PATH_PUBLISHES + PATH_CONSUMES): the figure the e2e rate is a share of; and the CPU
+    those pieces cost per result, here and in the servers (the floor the guarantees set: what is above
+    it is Arbiter's own work): a commit's, a publish's and a consume's, in ms. The stack is idle
+    meanwhile, its servers' share of it counted in."""
     import pika
     import psycopg
 
@@ -204,10 +228,11 @@ def _ceiling(env: dict[str, str]) -> float:
         ch.queue_purge(queue)
         props = pika.BasicProperties(content_type="application/json", delivery_mode=2)
         body = b'{"payload": "' + b"x" * 400 + b'"}'  # about an event's size
-        start = time.perf_counter()
+        start, cost = time.perf_counter(), _Cost()
         for _ in range(n):
             ch.basic_publish("", queue, body, props)
         publish = n / (time.perf_counter() - start)
+        publish_ms = cost.ms_each(n)
         ch.basic_qos(prefetch_count=32)
         taken = 0
 
@@ -217,31 +242,39 @@ def _ceiling(env: dict[str, str]) -> float:
             taken += 1
 
         ch.basic_consume(queue, on_message)
-        start = time.perf_counter()
+        start, cost = time.perf_counter(), _Cost()
         while taken < n:
             conn.process_data_events(time_limit=1)
         consume = n / (time.perf_counter() - start)
+        consume_ms = cost.ms_each(n)
         ch.queue_delete(queue)
     finally:
         conn.close()
     url = env["ARBITER_STANDINGS_DATABASE_URL"].replace("postgresql+psycopg://", "postgresql://")
     with psycopg.connect(url, autocommit=True) as db:
         db.execute("CREATE TEMP TABLE bench_ceiling (id bigserial PRIMARY KEY, body text)")
-        start = time.perf_counter()
+        start, cost = time.perf_counter(), _Cost()
         for _ in range(n):
             with db.transaction():
                 db.execute("INSERT INTO bench_ceiling (body) VALUES (%s)", ("x" * 200,))
         commit = n / (time.perf_counter() - start)
+        commit_ms = cost.ms_each(n)
     per_result = PATH_COMMITS / commit + PATH_PUBLISHES / publish + PATH_CONSUMES / consume
     ceiling = 1 / per_result
-    print(f"ceiling confirmed publish: {publish:.0f} msg/s (blocking pika, a confirm per message)")
-    print(f"ceiling consume and ack: {consume:.0f} msg/s (blocking pika, prefetch 32)")
-    print(f"ceiling single-row commit: {commit:.0f} commits/s (psycopg)")
+    floor_ms = PATH_COMMITS * commit_ms + PATH_PUBLISHES * publish_ms + PATH_CONSUMES * consume_ms
+    print(
+        f"ceiling confirmed publish: {publish:.0f} msg/s (blocking pika, a confirm per message),"
+        f" {publish_ms:.2f} ms CPU each"
+    )
+    print(
+        f"ceiling consume and ack: {consume:.0f} msg/s (blocking pika, prefetch 32), {consume_ms:.2f} ms CPU each"
+    )
+    print(f"ceiling single-row commit: {commit:.0f} commits/s (psycopg), {commit_ms:.2f} ms CPU each")
     print(
         f"ceiling path: {ceiling:.0f} results/s ({PATH_COMMITS} commits, {PATH_PUBLISHES} confirmed"
-        f" publishes, {PATH_CONSUMES} consumes per result, one at a time)"
+        f" publishes, {PATH_CONSUMES} consumes per result, one at a time), {floor_ms:.2f} ms CPU per result"
     )
-    return ceiling
+    return ceiling, (commit_ms, publish_ms, consume_ms)
 
 
 def _run_pass(stack, bus: _Listener, *, rate: float | None) -> _Pass:  # type: ignore[no-untyped-def]
@@ -289,7 +322,7 @@ def _run_pass(stack, bus: _Listener, *, rate: float | None) -> _Pass:  # type: i
 
     for tid in tids:
         story.wait_status(tid, "started", timeout=lead + 60)
-    cpu_before, machine_before = _cpu_by_process(stack), _machine_cpu()
+    cpu_before, machine_before, path_before = _cpu_by_process(stack), _machine_cpu(), _path_counts(stack)
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=TOURNAMENTS) as pool:
         list(pool.map(drive, tids, fields))
@@ -299,7 +332,7 @@ def _run_pass(stack, bus: _Listener, *, rate: float | None) -> _Pass:  # type: i
         if all(any(n >= rounds * per_round for n, _ in bus.arrivals.get(str(t), [])) for t in tids):
             break
         time.sleep(0.05)
-    cpu_after, machine_after = _cpu_by_process(stack), _machine_cpu()
+    cpu_after, machine_after, path_after = _cpu_by_process(stack), _machine_cpu(), _path_counts(stack)
     mine = {str(t) for t in tids}
     last = max(t for key, series in bus.arrivals.items() if key in mine for _, t in series)
     latencies = []
@@ -340,7 +373,37 @@ def _run_pass(stack, bus: _Listener, *, rate: float | None) -> _Pass:  # type: i
             f"{n} {1000 * s / max(total, 1):.2f}" for n, s in sorted(used.items(), key=lambda kv: -kv[1])
         )
     )
-    return _Pass(sustained, cpu_ms, p50, p95, p99)
+    per_result = {
+        service: tuple((a - b) / max(total, 1) for a, b in zip(after, path_before[service], strict=True))
+        for service, after in path_after.items()
+    }
+    sums = [sum(counts[i] for counts in per_result.values()) for i in range(3)]
+    print(
+        f"per result on the path: {sums[0]:.1f} commits, {sums[1]:.1f} events published, {sums[2]:.1f} deliveries"
+        " handled (" + ", ".join(f"{s} {c:.1f}/{o:.1f}/{i:.1f}" for s, (c, o, i) in per_result.items()) + ")"
+    )
+    return _Pass(sustained, cpu_ms, p50, p95, p99, (sums[0], sums[1], sums[2]))
+
+
+def _path_counts(stack) -> dict[str, tuple[int, int, int]]:  # type: ignore[no-untyped-def]
+    """Per service database: its committed transactions (``pg_stat_database``, as PostgreSQL's statistics
+    have them: a backend reports at most once a second), the events its outbox holds (each published
+    once) and the deliveries its inbox recorded (each handled once)."""
+    import psycopg
+
+    out = {}
+    for service in stack.services:
+        url = stack.env[f"ARBITER_{service.upper()}_DATABASE_URL"].replace(
+            "postgresql+psycopg://", "postgresql://"
+        )
+        with psycopg.connect(url, autocommit=True) as db:
+            commits = db.execute(
+                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+            )
+            outbox = db.execute("SELECT count(*) FROM outbox")
+            inbox = db.execute("SELECT count(*) FROM inbox")
+            out[service] = (commits.fetchone()[0], outbox.fetchone()[0], inbox.fetchone()[0])  # type: ignore[index]
+    return out
 
 
 SERVER_PROCESSES = {"postgres": "postgres", "beam.smp": "rabbitmq", "redis-server": "redis"}
@@ -358,9 +421,9 @@ def _machine_cpu() -> dict[str, Any]:
         except OSError:
             continue
         name = SERVER_PROCESSES.get(head.split("(", 1)[1])
-        if name is not None:
+        if name is not None:  # with the children it reaped: the backends that ended meanwhile
             fields = tail.split()
-            out[name] += (int(fields[11]) + int(fields[12])) / tick
+            out[name] += sum(int(f) for f in fields[11:15]) / tick
     jiffies = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
     idle = jiffies[3] + jiffies[4]
     out["total"] = (sum(jiffies) - idle, sum(jiffies))

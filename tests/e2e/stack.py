@@ -160,7 +160,9 @@ class Stack:
             except httpx.HTTPError:
                 return False
 
-        wait_for(ready, timeout=60, interval=0.1, what=f"{service} to be ready")
+        # generous: two stacks starting at once on two cores import about thirty Python processes together
+        # (some 2.5 s of CPU each), which can take most of a minute before the first answer
+        wait_for(ready, timeout=180, interval=0.1, what=f"{service} to be ready")
 
     def process(self, name: str) -> Process:
         return next(p for p in self.processes if p.name == name)

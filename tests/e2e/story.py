@@ -280,13 +280,13 @@ class Spy:
     def __init__(self, amqp_url: str, *routing_keys: str) -> None:
         import pika
 
-        from shared.events import EXCHANGE
+        from shared.events import EXCHANGE, bindings
 
         self._conn = pika.BlockingConnection(pika.URLParameters(amqp_url))
         self.channel = self._conn.channel()
         self.channel.exchange_declare(EXCHANGE, exchange_type="topic", durable=True)
         self.queue = self.channel.queue_declare("", exclusive=True).method.queue
-        for key in routing_keys:
+        for key in bindings(routing_keys):  # as a consumer's queue: a type with its qualified keys
             self.channel.queue_bind(self.queue, EXCHANGE, routing_key=key)
 
     def drain(self) -> list[bytes]:

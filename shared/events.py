@@ -103,14 +103,7 @@ class Envelope(BaseModel):
         may have several kinds of qualifier (:data:`QUALIFIERS`), each at its place in the key: at most
         one of each kind, in their order (``game.finished.platform.decided``)."""
         given = [q for q in qualifiers if q is not None]
-        places = QUALIFIERS.get(self.type, ())
-        at = 0
-        for q in given:
-            while at < len(places) and q not in places[at]:
-                at += 1
-            if at == len(places):
-                raise ValueError(f"{self.type} has no routing qualifier {q!r} at that place")
-            at += 1
+        _placed(self.type, given)
         self._qualifier = ".".join(given) or None
         return self
 
@@ -147,6 +140,22 @@ EXACT = "="
 (``=game.finished``: the results published without a ruleset)."""
 
 
+def _placed(kind: str, given: list[str]) -> dict[int, str]:
+    """Each of a key's qualifiers by its place among ``kind``'s (:data:`QUALIFIERS`); ValueError for one
+    the type does not have, or not in their order."""
+    places = QUALIFIERS.get(kind, ())
+    out: dict[int, str] = {}
+    at = 0
+    for q in given:
+        while at < len(places) and q not in places[at]:
+            at += 1
+        if at == len(places):
+            raise ValueError(f"{kind} has no routing qualifier {q!r} at that place")
+        out[at] = q
+        at += 1
+    return out
+
+
 def _split(key: str) -> tuple[str, list[str]]:
     """A routing key as its type and its qualifiers (a type's name has dots of its own)."""
     for kind in QUALIFIERS:
@@ -168,13 +177,10 @@ def bindings(routing_keys: tuple[str, ...]) -> tuple[str, ...]:
             out.append(key[len(EXACT) :])
             continue
         kind, given = _split(key)
-        unknown = [q for q in given if not any(q in place for place in QUALIFIERS.get(kind, ()))]
-        if unknown:
-            raise ValueError(f"{key}: {kind} has no routing qualifier {unknown[0]!r}")
+        fixed = _placed(kind, given)
         keys = [kind]
-        for place in QUALIFIERS.get(kind, ()):
-            fixed: list[str | None] = [q for q in given if q in place]
-            options = fixed or [None, *place]
+        for at, place in enumerate(QUALIFIERS.get(kind, ())):
+            options: list[str | None] = [fixed[at]] if at in fixed else [None, *place]
             keys = [k if q is None else f"{k}.{q}" for k in keys for q in options]
         out.extend(keys)
     return tuple(dict.fromkeys(out))

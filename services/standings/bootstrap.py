@@ -26,6 +26,7 @@ from shared.messagebus import event_subscription, rebound
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
 from shared.timesource import Clock
+from shared.vocabulary import Ruleset
 
 SERVICE = "standings"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -131,7 +132,7 @@ def subscriptions_of(
             "round.paired",
             # the results of group-playoff events, and those published without a ruleset (a game created
             # before clocks knew its tournament's, or by a release before the qualifier): not the others
-            "game.finished.group-playoff",
+            f"game.finished.{Ruleset.GROUP_PLAYOFF}",
             f"{EXACT}game.finished",
             f"{EXACT}game.finished.decided",
             "player.withdrawn",

@@ -242,3 +242,5 @@ def test_bindings_expand_a_key_over_the_qualifiers_it_leaves_free():
     assert bindings(("game.*",)) == ("game.*",)  # a pattern of other types' keys, bound as it is
     with pytest.raises(ValueError, match="no routing qualifier 'decided'"):
         bindings(("player.left.decided",))
+    with pytest.raises(ValueError, match="at that place"):  # the ruleset's place is before the decision's
+        bindings(("game.finished.decided.platform",))

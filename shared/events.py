@@ -680,6 +680,13 @@ class MatchDecided(Event):
     how: Decision
     games_cancelled: list[uuid.UUID] = Field(default_factory=list)
     decided_at: dt.datetime
+    revision: int | None = Field(
+        default=None,
+        ge=1,
+        description="the match's decisions so far, this one included: 1 for its first, one more for each "
+        "decision after a correction; a consumer keeps the decision with the highest (null: a producer "
+        "before revisions)",
+    )
 
 
 @register

@@ -134,6 +134,8 @@ matches = sa.Table(
     sa.Column("first_white", sa.Integer(), nullable=False),
     sa.Column("how", sa.String(20), nullable=True),
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=True),
+    # how many times it was decided (its first decision, then each after a correction): match.decided's revision
+    sa.Column("decisions", sa.Integer(), nullable=False, server_default="0"),
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),

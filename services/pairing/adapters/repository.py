@@ -216,7 +216,7 @@ _REOPEN_MATCH = (
 _MATCH_HOW = (
     sa.update(matches)
     .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
-    .values(how=sa.bindparam("decision"))
+    .values(how=sa.bindparam("decision"), decided_at=sa.bindparam("at"), decisions=sa.bindparam("n"))
 )
 _FIRST_WHITE = (
     sa.update(matches)
@@ -246,7 +246,7 @@ _FINISH = sa.update(tournaments).where(tournaments.c.id == _TID).values(status=S
 _DECIDE_MATCH = (
     sa.update(matches)
     .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
-    .values(how=sa.bindparam("decision"), decided_at=sa.bindparam("at"))
+    .values(how=sa.bindparam("decision"), decided_at=sa.bindparam("at"), decisions=sa.bindparam("n"))
 )
 _CANCEL_GAMES = (
     sa.update(games)
@@ -553,7 +553,14 @@ class SqlEliminations:
                 self._move_bracket(e)
             elif isinstance(change, MatchHowChanged):
                 self.session.execute(
-                    _MATCH_HOW, {"tid": tid, "mid": str(change.match_id), "decision": change.how.value}
+                    _MATCH_HOW,
+                    {
+                        "tid": tid,
+                        "mid": str(change.match_id),
+                        "decision": change.how.value,
+                        "at": change.at,
+                        "n": change.decisions,
+                    },
                 )
             elif isinstance(change, MatchRepaired):
                 a, b = change.players
@@ -640,7 +647,13 @@ class SqlEliminations:
         tid = e.id
         self.session.execute(
             _DECIDE_MATCH,
-            {"tid": tid, "mid": str(change.match_id), "decision": change.how.value, "at": change.at},
+            {
+                "tid": tid,
+                "mid": str(change.match_id),
+                "decision": change.how.value,
+                "at": change.at,
+                "n": change.decisions,
+            },
         )
         if change.cancelled:
             self.session.execute(_CANCEL_GAMES, {"ids": list(change.cancelled), "at": change.at})
@@ -666,7 +679,9 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
     for m in session.execute(_MATCHES, key):
         mid = MatchId.parse(m.match_id)
         how = Decision(m.how) if m.how else None
-        found[mid] = PairedMatch(mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=how)
+        found[mid] = PairedMatch(
+            mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=how, decisions=m.decisions
+        )
         if m.published_at is not None:
             published.add(m.round)
         if m.completed_at is not None:

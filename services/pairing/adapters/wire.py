@@ -153,6 +153,7 @@ def _match_decided(e: domain.MatchDecided) -> events.Event:
         how=e.how,
         games_cancelled=list(e.games_cancelled),
         decided_at=e.decided_at,
+        revision=e.revision,
     )
 
 

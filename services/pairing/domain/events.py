@@ -134,6 +134,8 @@ class MatchDecided(DomainEvent):
     how: Decision
     games_cancelled: tuple[uuid.UUID, ...]
     decided_at: dt.datetime
+    revision: int = 1
+    """The match's decisions so far, this one included (:attr:`PairedMatch.decisions`)."""
 
 
 @dataclass(frozen=True)

@@ -157,6 +157,7 @@ matches = sa.Table(
     sa.Column("winner", sa.Integer(), nullable=True),
     sa.Column("how", sa.String(20), nullable=True),
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("revision", sa.Integer(), nullable=True),  # the decision's (match.decided's revision)
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),

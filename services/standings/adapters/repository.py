@@ -200,6 +200,7 @@ def load_tournament(
                 m.winner,
                 None if m.how is None else Decision(m.how),
                 aware_or_none(m.decided_at),
+                m.revision,
             )
         )
     return Tournament(
@@ -279,7 +280,12 @@ _CANCEL_GAME = (
 _DECIDE_MATCH = (
     sa.update(matches)
     .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
-    .values(winner=sa.bindparam("winner"), how=sa.bindparam("how"), decided_at=sa.bindparam("at"))
+    .values(
+        winner=sa.bindparam("winner"),
+        how=sa.bindparam("how"),
+        decided_at=sa.bindparam("at"),
+        revision=sa.bindparam("revision"),
+    )
 )
 
 
@@ -454,6 +460,7 @@ class SqlTournamentRepository:
                             "winner": m.winner,
                             "how": None if m.how is None else m.how.value,
                             "at": m.decided_at,
+                            "revision": m.revision,
                         },
                     )
                 case ResultCorrected(game=g, correction=c):

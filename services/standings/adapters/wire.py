@@ -258,7 +258,9 @@ def _published(e: events.RoundPublished) -> commands.PublishRound:
 
 
 def _decided(e: events.MatchDecided) -> commands.RecordDecision:
-    return commands.RecordDecision(e.tournament_id, e.match_id, e.winner, e.how, e.decided_at)
+    return commands.RecordDecision(
+        e.tournament_id, e.match_id, e.winner, e.how, e.decided_at, tuple(e.players), e.revision
+    )
 
 
 def _cancelled(e: events.GameCancelledV1) -> commands.CancelGame:

@@ -31,7 +31,8 @@ swapped; a knockout reset to its draft forgets its rounds until it is started ag
 **Repeated news.** A round paired again adds only the games and matches it did not have (a
 knockout's tie-break games, or a match's new players after a correction); a second result for a
 game, a second publication, decision, cancellation, withdrawal or completion changes nothing (the
-first one stands; a match decided again after one of its games was corrected takes the new winner).
+first one stands; a match decided again after a correction takes the decision pairing numbered
+highest, in whatever order the decisions come).
 Each changing method says whether anything changed.
 """
 
@@ -638,23 +639,49 @@ class Tournament(Aggregate):
         self._changed()
         return True
 
-    def decide(self, match_id: str, winner: uuid.UUID, how: Decision, at: dt.datetime) -> bool:
-        """A knockout match's winner and how it was decided; False if it had one already (the first
-        decision stands, unless one of the match's games was corrected since: then pairing's new
-        decision replaces it)."""
+    def decide(
+        self,
+        match_id: str,
+        winner: uuid.UUID,
+        how: Decision,
+        at: dt.datetime,
+        *,
+        players: Iterable[uuid.UUID] | None = None,
+        revision: int | None = None,
+    ) -> bool:
+        """A knockout match's winner and how it was decided. Pairing decides a match again after a
+        correction and counts its decisions (``revision``): the decision with the highest count stands,
+        whatever order they are heard in — a later one replaces the one shown, an earlier one heard
+        after it changes nothing. A decision of a producer that did not count them (None) is older than
+        any counted one; of two such, the second replaces the first only once one of the match's games
+        was corrected. ``players``: whom the decision names; other players than the match has here
+        mean its new pairing (a correction before it moved a player in) is on its way. False when
+        nothing changed."""
         match = self.match(match_id)
         seed = self.seed_of(winner)
-        if seed not in match.players:
-            raise EventMismatch(f"{winner} does not play in match {match_id}")
-        if match.winner is not None:
-            corrected = any(g.corrected for g in self._games.values() if g.match_id == match_id)
-            if (match.winner, match.how) == (seed, how) or not corrected:
-                return False
+        named = {seed} if players is None else {self.seed_of(p) for p in players}
+        if seed not in named or not named <= set(match.players):
+            if match.decided or seed not in named:
+                raise EventMismatch(f"match.decided for {match_id} names other players than its pairing")
+            raise ChangeOutstanding(f"match {match_id} is paired again with other players: on its way")
+        if match.winner is not None and not self._replaces(match, seed, how, revision):
+            return False
+        if (match.winner, match.how, match.decided_at, match.revision) == (seed, how, at, revision):
+            return False
         self._live_table()
-        match.winner, match.how, match.decided_at = seed, how, at
+        match.winner, match.how, match.decided_at, match.revision = seed, how, at, revision
         self._changes.append(MatchDecided(match))
         self._changed()
         return True
+
+    def _replaces(self, match: BracketMatch, seed: int, how: Decision, revision: int | None) -> bool:
+        """Whether a decision replaces the one ``match`` has (see :meth:`decide`)."""
+        if revision is not None:
+            return match.revision is None or revision > match.revision
+        if match.revision is not None:
+            return False
+        corrected = any(g.corrected for g in self._games.values() if g.match_id == match.match_id)
+        return corrected and (match.winner, match.how) != (seed, how)
 
     def cancel(self, game_id: uuid.UUID, at: dt.datetime) -> bool:
         """A game its knockout match no longer needed: counted nowhere. False if it was already."""

@@ -129,6 +129,8 @@ class RecordDecision:
     winner: uuid.UUID
     how: Decision
     decided_at: dt.datetime
+    players: tuple[uuid.UUID, ...] = ()  # whom it names (both; empty: not said)
+    revision: int | None = None  # None: a producer before decisions were counted
 
 
 @dataclass(frozen=True)

@@ -317,7 +317,14 @@ class Handlers:
         """Who advances from a knockout match, and how it was decided."""
         t = _locked(uow, cmd.tournament_id)
         with _not_ready:
-            t.decide(cmd.match_id, cmd.winner, cmd.how, cmd.decided_at)
+            t.decide(
+                cmd.match_id,
+                cmd.winner,
+                cmd.how,
+                cmd.decided_at,
+                players=cmd.players or None,
+                revision=cmd.revision,
+            )
         uow.tournaments.save(t)
 
     def cancel_game(self, cmd: CancelGame, uow: StandingsUnitOfWork) -> None:

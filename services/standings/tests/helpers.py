@@ -583,7 +583,10 @@ class KnockoutStory:
             ),
         )
 
-    def decide(self, number: int, match_id: str, winner: int, how: str = "regular") -> events.Envelope:
+    def decide(
+        self, number: int, match_id: str, winner: int, how: str = "regular", *, revision: int | None = None
+    ) -> events.Envelope:
+        """``revision``: pairing's count of the match's decisions (None: as a producer before it)."""
         players = next(m for m in self.rounds[number].matches if m.match_id == match_id).players
         return self.send(
             self.svc,
@@ -596,6 +599,7 @@ class KnockoutStory:
                 winner=self.player_ids[winner],
                 how=how,
                 decided_at=NOW,
+                revision=revision,
             ),
         )
 
@@ -745,6 +749,37 @@ def checked(svc: StandingsService, event: events.Event | events.Envelope) -> eve
     assert tid is not None
     assert snapshot(svc, tid) == recomputed(svc, tid)
     return envelope
+
+
+def four_player_knockout(svc: StandingsService, send=checked) -> KnockoutStory:
+    """Four players, 2-game matches, no third-place match: semi-finals 1 v 4 and 2 v 3, published."""
+    story = KnockoutStory(svc, 4, third_place=False, send=send).start()
+    story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
+    story.publish(1)
+    return story
+
+
+def corrected_semi_final(svc: StandingsService) -> tuple[KnockoutStory, list[events.Envelope]]:
+    """Four players: 1 beats 4 1½-½ and 2 beats 3 2-0 (each match decided once, revision 1), the final
+    1 v 2 paired and published. Then game 1 of 1 v 4 is corrected to 0-1, and pairing publishes together
+    (returned, not delivered): the correction, the match decided again (4 wins 1½-½, revision 2) and the
+    final announced again with 4 in it."""
+    story = four_player_knockout(svc)
+    story.result(1, "winners:1:1", 1, W)  # 1 (White) wins
+    story.result(1, "winners:1:1", 2, D)
+    story.decide(1, "winners:1:1", 1, revision=1)
+    story.result(1, "winners:1:2", 1, W)
+    story.result(1, "winners:1:2", 2, B)  # 2 wins both
+    story.decide(1, "winners:1:2", 2, revision=1)
+    story.pair(2, [("winners:2:1", 1, 2)])
+    story.publish(2)
+    held: list[events.Envelope] = []
+    story.send = lambda _svc, event: held.append(events.wrap(event, story.id)) or held[-1]
+    story.correct(1, "winners:1:1", 1, B)  # 4 (Black) won game 1
+    story.decide(1, "winners:1:1", 4, revision=2)
+    story.repair(2, "winners:2:1", 4, 2)
+    story.send = checked
+    return story, held
 
 
 def six_player_round_robin(svc: StandingsService, send=checked) -> Story:

@@ -24,7 +24,9 @@ Under the arbiter's authority (RULES.md §4, the results-authority issue):
   (``correction-changes-advancement``) once a match it feeds (the winner's or, in a double knockout, the
   loser's next match, through walkovers) has a result (a game of it has one: RULES.md §4), and after
   the event finished; one that leaves the match undecided is also refused once its round is complete.
-  Otherwise the bracket takes the new winner (``match.decided`` again) and each paired match it feeds
+  Otherwise the bracket takes the new winner (``match.decided`` again, its ``revision`` the match's
+  decisions so far; a correction that keeps the winner but moves where the match was decided is a
+  decision again too) and each paired match it feeds
   that now has other players is paired again: the new players in its slots (the drawn first White
   stays with its slot), its unplayed games cancelled and new ones paired under new ids, and its round
   announced again naming the cancelled games. Or the match goes on: the games it had cancelled are
@@ -159,6 +161,10 @@ class PairedMatch:
     first_white: int
     games: list[MatchGame] = field(default_factory=list)
     how: Decision | None = None
+    decisions: int = 0
+    """How many times the match was decided: its first decision, then each one after a correction (a
+    new winner, or the same winner decided elsewhere). Published as ``match.decided``'s ``revision``,
+    so that a consumer that hears two decisions in either order keeps the later."""
 
     def seed(self, slot: int) -> int:
         return self.players[slot]
@@ -204,12 +210,13 @@ class GamesAdded(Change):
 @dataclass(frozen=True)
 class MatchSettled(Change):
     """A match has its winner (the bracket's state and its round count changed with it) and no longer
-    needs the games in ``cancelled``."""
+    needs the games in ``cancelled``; ``decisions``: its decisions so far."""
 
     match_id: MatchId
     how: Decision
     at: dt.datetime
     cancelled: tuple[uuid.UUID, ...]
+    decisions: int
 
 
 @dataclass(frozen=True)
@@ -227,10 +234,13 @@ class MatchReopened(Change):
 
 @dataclass(frozen=True)
 class MatchHowChanged(Change):
-    """A correction kept the match's winner but changed where it was decided."""
+    """A correction kept the match's winner but changed where it was decided (a decision again:
+    ``decisions`` counts it)."""
 
     match_id: MatchId
     how: Decision
+    at: dt.datetime
+    decisions: int
 
 
 @dataclass(frozen=True)
@@ -481,10 +491,12 @@ class Elimination(Aggregate, Changing):
         if not match.decided:
             return self._go_on(match, state, at)
         if winner == was:
-            assert state.how is not None
+            assert state.how is not None and winner is not None
             if state.how != match.how:
                 match.how = state.how
-                self.change(MatchHowChanged(match.id, state.how))
+                match.decisions += 1
+                self.change(MatchHowChanged(match.id, state.how, at, match.decisions))
+                self.record(self._decided(match, winner, (), at))
             return Recorded(match)
         if winner is not None:
             settled = self._settle(match, state, at)
@@ -584,26 +596,34 @@ class Elimination(Aggregate, Changing):
         cancelled = tuple(g for g in match.games if g.open)
         for g in cancelled:
             g.cancelled = True
-        self.change(MatchSettled(match.id, state.how, now, tuple(g.game_id for g in cancelled)))
-        self.record(
-            events.MatchDecided(
-                tournament_id=self.id,
-                match_id=str(match.id),
-                round=match.round,
-                section=match.id.section,
-                players=(self.player_of(match.players[0]), self.player_of(match.players[1])),
-                winner=self.player_of(winner),
-                how=state.how,
-                games_cancelled=tuple(g.game_id for g in cancelled),
-                decided_at=now,
-            )
-        )
+        match.decisions += 1
+        ids = tuple(g.game_id for g in cancelled)
+        self.change(MatchSettled(match.id, state.how, now, ids, match.decisions))
+        self.record(self._decided(match, winner, ids, now))
         if match.round not in self.completed:
             if self.round_decided(match.round):
                 self._close_round(match.round, now)
         elif self.bracket.is_finished() and self.status is Status.RUNNING:
             self._finish(now)  # a corrected match of a closed round ended the event
         return Recorded(match, winner=winner, cancelled=cancelled)
+
+    def _decided(
+        self, match: PairedMatch, winner: int, cancelled: tuple[uuid.UUID, ...], at: dt.datetime
+    ) -> events.MatchDecided:
+        """``match.decided`` for the match's latest decision (``how`` set), numbered by its count."""
+        assert match.how is not None
+        return events.MatchDecided(
+            tournament_id=self.id,
+            match_id=str(match.id),
+            round=match.round,
+            section=match.id.section,
+            players=(self.player_of(match.players[0]), self.player_of(match.players[1])),
+            winner=self.player_of(winner),
+            how=match.how,
+            games_cancelled=cancelled,
+            decided_at=at,
+            revision=match.decisions,
+        )
 
     def _reopen(self, match: PairedMatch, state: Progress, now: dt.datetime) -> Recorded:
         """A correction left the match undecided: its winner leaves the bracket, the games it had

@@ -138,8 +138,12 @@ def same_elimination(a: Elimination, b: Elimination) -> None:
     )
     assert a.bracket.to_dict() == b.bracket.to_dict()
     assert {
-        k: (m.round, m.board, m.players, m.first_white, m.how, m.games) for k, m in a.matches.items()
-    } == {k: (m.round, m.board, m.players, m.first_white, m.how, m.games) for k, m in b.matches.items()}
+        k: (m.round, m.board, m.players, m.first_white, m.how, m.decisions, m.games)
+        for k, m in a.matches.items()
+    } == {
+        k: (m.round, m.board, m.players, m.first_white, m.how, m.decisions, m.games)
+        for k, m in b.matches.items()
+    }
 
 
 def started_tournament(backend: Backend, n: int = 5, **options: Any) -> PairingTournament:
@@ -541,6 +545,7 @@ def test_decisions_on_a_knockout_come_back_as_they_were_made(backend: Backend) -
     same_elimination(found, loaded)
     reopened = found.matches[one_four.id]
     assert not reopened.decided and "winners:1:1" not in {str(k) for k in found.bracket.results}
+    assert reopened.decisions == 1  # decided once; the next decision is its second
     assert reopened.games[3].replaced_by == reopened.games[4].game_id
     assert found.matches[two_three.id].first_white == 1
     kinds = [kind for kind, _ in backend.published(e.id)]

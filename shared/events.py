@@ -709,6 +709,11 @@ class TournamentReset(Event):
     TYPE: ClassVar[str] = "tournament.reset"
     tournament_id: uuid.UUID
     decision: DecisionBy
+    games: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="the games the reset removed (every game paired for the start it undoes): news of them "
+        "that comes after the reset is settled, not waited for",
+    )
 
 
 @register

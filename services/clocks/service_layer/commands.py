@@ -152,6 +152,7 @@ class ReleaseRound:
 
     tournament_id: uuid.UUID
     round: int
+    published_at: dt.datetime | None = None  # pairing's time (None: not said)
 
 
 @dataclass(frozen=True)
@@ -233,3 +234,5 @@ class ResetTournament:
     """A knockout went back to its draft: its games are removed (round 1 is undone)."""
 
     tournament_id: uuid.UUID
+    at: dt.datetime | None = None  # pairing's time of the reset (None: not said)
+    games: tuple[uuid.UUID, ...] = ()  # every game pairing had paired for the start it undid

@@ -330,7 +330,9 @@ class Handlers:
         with its tie-break games) is left alone. A knockout round's games wait until it is published, and a
         match's games are played one after the other. A game with a withdrawn player ends by forfeit
         where it would start. Games the announcement cancels (a match paired again with other players
-        after a correction) are cancelled first (``game.cancelled``), the running one too."""
+        after a correction) are cancelled first (``game.cancelled``), the running one too. A round naming
+        games a reset of its knockout removed (paired before the reset, heard after it) is settled: its
+        games are not created again."""
         now = self.clock.now()
         for game_id in cmd.cancelled:
             old = uow.games.get(game_id, lock=True)
@@ -340,6 +342,9 @@ class Handlers:
         known = Known(uow, cmd.tournament_id)
         timing = known.timing()
         tournament = known.tournament()
+        if tournament is not None and any(tournament.resets.removed(g.game_id) for g in cmd.games):
+            _settled("round.paired", f"round {cmd.round}", tournament)
+            return
         ruleset = None if tournament is None else tournament.ruleset  # routes its result
         presence = _presence(uow, known, cmd) if cmd.released else {}
         matches: list[str] = []
@@ -380,7 +385,17 @@ class Handlers:
                 _play_on(uow, known, match_id, now)
 
     def release_round(self, cmd: commands.ReleaseRound, uow: ClocksUnitOfWork) -> None:
-        """A knockout round is public: its games are released, and each match starts its first game."""
+        """A knockout round is public: its games are released, and each match starts its first game.
+        A round published at or before its knockout's reset belongs to the start the reset undid: settled
+        (its games are gone; the round of the same number that a new start pairs is not released by it)."""
+        tournament = uow.tournaments.get(cmd.tournament_id)
+        if (
+            tournament is not None
+            and cmd.published_at is not None
+            and tournament.resets.undone(cmd.published_at)
+        ):
+            _settled("round.published", f"round {cmd.round}", tournament)
+            return
         now = self.clock.now()
         games = uow.games.of_round(cmd.tournament_id, cmd.round)
         if not games:  # its pairing is still on its way
@@ -388,7 +403,7 @@ class Handlers:
         for game in games:
             if game.release():
                 uow.games.save(game)
-        known = Known(uow, cmd.tournament_id)
+        known = Known(uow, cmd.tournament_id, tournament)
         for match_id in dict.fromkeys(g.match_id for g in games if g.match_id is not None):
             _play_on(uow, known, match_id, now)
 
@@ -495,12 +510,20 @@ class Handlers:
 
     def reset_tournament(self, cmd: commands.ResetTournament, uow: ClocksUnitOfWork) -> None:
         """A knockout is back to its draft: round 1 never happened. Its games (none has a result, pairing
-        made sure) are deleted with their clocks' history and leave the deadline store, so that round 1
-        paired again — with new game ids or the same — is created afresh. What is known of the
-        tournament (organiser, arbiters, withdrawals) stays."""
+        made sure) are deleted with their clocks' history and leave the deadline store; round 1 paired
+        again after a new start has new game ids. What is known of the tournament (organiser, arbiters,
+        withdrawals) stays, with the reset: when, and the games it removed (those pairing names and those
+        deleted here), so that news of them heard later is settled."""
+        removed = set(cmd.games)
         for game in uow.games.of_tournament(cmd.tournament_id):
+            removed.add(game.id)
             uow.games.remove(game)
             uow.forget(game.id)
+        if cmd.at is None:
+            return  # a producer that did not say when: nothing to tell later news by
+        tournament = uow.tournaments.lock(cmd.tournament_id)
+        if tournament.reset(cmd.at, removed):
+            uow.tournaments.save(tournament)
 
     def from_pairing(
         self, cmd: commands.CreateGames | commands.ResetTournament, uow: ClocksUnitOfWork
@@ -521,6 +544,17 @@ class Handlers:
             self.revoke_arbiter(cmd, uow)
         else:
             self.appoint_arbiter(cmd, uow)
+
+
+def _settled(what: str, about: str, tournament: Tournament) -> None:
+    """Log news of a knockout's start that a reset undid: acknowledged, nothing to do."""
+    log.info(
+        "%s (%s) of tournament %s: about the start its reset to the draft undid (at %s); settled",
+        what,
+        about,
+        tournament.id,
+        tournament.resets.last_at,
+    )
 
 
 def _presence(uow: ClocksUnitOfWork, known: Known, cmd: commands.CreateGames) -> dict[uuid.UUID, Presence]:

@@ -35,6 +35,7 @@ from services.pairing.adapters.orm import (
     games,
     matches,
     players,
+    resets,
     rounds,
     tournaments,
 )
@@ -87,6 +88,7 @@ from shared.aggregate import Seen
 from shared.authority import Role
 from shared.database import aware, aware_or_none
 from shared.openings import GameOpening, OpeningOption
+from shared.resets import Resets
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.variants import Variant
@@ -140,6 +142,7 @@ _ELIMINATION = (  # the head, the bracket and the players: one row per player
         brackets.c.state,
         brackets.c.seeding,
         brackets.c.match_format,
+        brackets.c.restarts,
         players.c.seed,
         players.c.player_id,
         players.c.name.label("player_name"),
@@ -232,6 +235,8 @@ _REPLACE_GAME = (
     sa.update(games).where(games.c.game_id == sa.bindparam("gid")).values(replaced_by=sa.bindparam("new"))
 )
 _ERASE = sa.delete(tournaments).where(tournaments.c.id == _TID)
+_REMEMBER_RESET = sa.insert(resets)
+_RESETS = sa.select(resets.c.reset_at, resets.c.games).where(resets.c.tournament_id == _TID)
 _CLOSE_ROUND = (
     sa.update(rounds)
     .where(rounds.c.tournament_id == _TID, rounds.c.number == sa.bindparam("n"))
@@ -529,6 +534,7 @@ class SqlEliminations:
                 "state": e.bracket.to_dict(),
                 "seeding": seed_list_json(e.seeds),
                 "match_format": e.match_format.to_dict(),
+                "restarts": e.restarts,
             },
         )
         self.save(e)
@@ -587,6 +593,10 @@ class SqlEliminations:
                 self.session.execute(_FINISH, {"tid": tid})
             elif isinstance(change, Erased):
                 self.session.execute(_ERASE, {"tid": tid})  # players, rounds, games, matches: cascaded
+                self.session.execute(
+                    _REMEMBER_RESET,
+                    {"tournament_id": tid, "reset_at": change.at, "games": [str(g) for g in change.games]},
+                )
             else:
                 raise TypeError(f"an elimination does not make {type(change).__name__}")
         self.seen.add(e)
@@ -709,10 +719,24 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
         completed,
         Status(row.status),
         {p.seed: _withdrawal(p) for p in head if p.withdrawn_at is not None},
+        row.restarts,
     )
 
 
 # -- the arbiters of a tournament ----------------------------------------------------------------------
+class SqlResets:
+    """What the resets of each knockout removed (written with the reset by :class:`SqlEliminations`)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def of(self, tournament_id: uuid.UUID) -> Resets:
+        found = Resets()
+        for row in self.session.execute(_RESETS, {"tid": tournament_id}):
+            found = found.add(aware(row.reset_at), (uuid.UUID(g) for g in row.games))
+        return found
+
+
 class SqlArbiters:
     """The arbiters of a tournament, one row per arbiter (the latest decision about them)."""
 

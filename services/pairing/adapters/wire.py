@@ -260,7 +260,9 @@ def _group_playoff_announced(e: domain.GroupPlayoffAnnounced) -> events.Event:
 
 @wire.maps(domain.TournamentReset)
 def _tournament_reset(e: domain.TournamentReset) -> events.Event:
-    return events.TournamentReset(tournament_id=e.tournament_id, decision=decision(e.decision))
+    return events.TournamentReset(
+        tournament_id=e.tournament_id, decision=decision(e.decision), games=list(e.games)
+    )
 
 
 # -- in: consumed events → commands --------------------------------------------------------------------

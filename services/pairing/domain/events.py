@@ -181,10 +181,11 @@ class ByeRequested(DomainEvent):
 
 @dataclass(frozen=True)
 class TournamentReset(DomainEvent):
-    """A knockout went back to its draft: pairing forgot it."""
+    """A knockout went back to its draft: pairing forgot it, and ``games``, every game it had paired."""
 
     tournament_id: uuid.UUID
     decision: Decided
+    games: tuple[uuid.UUID, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
 from shared.aggregate import Seen
 from shared.authority import Role
 from shared.database import aware_or_none
+from shared.resets import Resets
 from shared.scoring import Outcome
 from shared.vocabulary import ByeKind, Decision, Ruleset, Section, System
 
@@ -211,6 +212,7 @@ def load_tournament(
         withdrawals=withdrawals,
         revision=row.revision,
         snapshot=columns.snapshot_of(row.snapshot),
+        resets=Resets.from_json(row.resets),
     )
 
 
@@ -496,7 +498,14 @@ class SqlTournamentRepository:
                     for statement in _FORGET:
                         self.session.execute(statement, {"tid": t.id})
                     self.session.execute(_CLEAR_WITHDRAWALS, {"tid": t.id})
-                    row.update(system=None, total_rounds=None, completed_at=None, placing=None, reset_at=at)
+                    row.update(
+                        system=None,
+                        total_rounds=None,
+                        completed_at=None,
+                        placing=None,
+                        reset_at=at,
+                        resets=t.resets.to_json(),
+                    )
                 case TournamentRestarted():
                     self.session.execute(_FORGET_PLAYERS, {"tid": t.id})
                     self._add_players(t)

@@ -250,11 +250,11 @@ def _withdrawn(e: events.PlayerWithdrawn) -> commands.RecordWithdrawal:
 
 
 def _reset(e: events.TournamentReset) -> commands.ResetTournament:
-    return commands.ResetTournament(e.tournament_id, e.decision.at)
+    return commands.ResetTournament(e.tournament_id, e.decision.at, tuple(e.games))
 
 
 def _published(e: events.RoundPublished) -> commands.PublishRound:
-    return commands.PublishRound(e.tournament_id, e.round)
+    return commands.PublishRound(e.tournament_id, e.round, e.published_at)
 
 
 def _decided(e: events.MatchDecided) -> commands.RecordDecision:

@@ -101,6 +101,7 @@ from services.standings.domain.snapshot import Snapshot, SnapshotRow, SnapshotTa
 from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
 from shared.aggregate import Aggregate, DomainEvent
 from shared.authority import Role
+from shared.resets import Resets
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.vocabulary import ByeKind, Decision, Ruleset, System
@@ -271,8 +272,10 @@ class Tournament(Aggregate):
         withdrawals: Iterable[Withdrawal] = (),
         revision: int = 0,
         snapshot: Snapshot | None = None,
+        resets: Resets | None = None,
     ) -> None:
         self.revision = revision  # the number of changes applied since the start
+        self.resets = resets or Resets()  # a knockout's resets to its draft: what they removed
         self._changes: list[Change] = []
         self._start(info, players, rounds, placing, withdrawals)
         self._current: Snapshot | None = (
@@ -714,13 +717,21 @@ class Tournament(Aggregate):
             self.record(StandingsFinal(self.id, self.snapshot.table.rows))
         return True
 
-    def reset(self, at: dt.datetime) -> bool:
-        """A knockout reset to its draft (RULES.md §4: round 1 undone): its rounds, withdrawals and
-        placing are forgotten and nothing of it is shown until it is started again
-        (:meth:`restart`). False if it is in its draft already."""
+    def reset(self, at: dt.datetime, games: Iterable[uuid.UUID] = ()) -> bool:
+        """A knockout reset to its draft at ``at`` (RULES.md §4: round 1 undone): its rounds,
+        withdrawals and placing are forgotten and nothing of it is shown until it is started again
+        (:meth:`restart`). What it removed is kept (:attr:`resets`): ``games`` (pairing's list) and the
+        games recorded here, so that news of them heard later is told from the next start's. False if
+        it is in its draft by this reset already; a later reset while it is in its draft is the reset
+        of a start not recorded yet (its ``tournament.started`` is on its way)."""
         self._record_due_update()
         if self.info.draft:
+            if self.info.reset_at is not None and at > self.info.reset_at:
+                raise ChangeOutstanding(
+                    f"tournament {self.id} was reset again at {at}: the start it undoes is on its way"
+                )
             return False
+        self.resets = self.resets.add(at, {*games, *self._games})
         self.info.system = self.info.total_rounds = self.info.completed_at = None
         self.info.reset_at = at
         self._start(self.info, self.players, None, None, ())
@@ -739,6 +750,25 @@ class Tournament(Aggregate):
         self._changes.append(TournamentRestarted())
         self._changed(updated=False)
         return True
+
+    def removed(self, game_id: uuid.UUID) -> bool:
+        """Whether a reset to the draft removed the game (news of it belongs to an undone start)."""
+        return self.resets.removed(game_id)
+
+    def undone(self, at: dt.datetime) -> bool:
+        """Whether what pairing did at ``at`` (a round published, a match decided) belongs to a start a
+        reset undid: it did it at or before the latest reset."""
+        return self.resets.undone(at)
+
+    def undone_withdrawal(self, player_id: uuid.UUID, at: dt.datetime | None) -> bool:
+        """Whether a withdrawal decided at ``at`` belongs to a start a reset undid: while in the draft,
+        decided at or before the reset; once started again, decided before this start and of a player
+        not in it (registration seeds no player withdrawn before a reset). Unsaid (None): no."""
+        if not self.resets or at is None:
+            return False
+        if self.info.draft:
+            return self.resets.undone(at)
+        return at < self.info.started_at and player_id not in self._seeds
 
     def add_player(
         self,

@@ -110,6 +110,7 @@ class ResetTournament:
 
     tournament_id: uuid.UUID
     at: dt.datetime
+    games: tuple[uuid.UUID, ...] = ()  # the games it removed (pairing's list)
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ class PublishRound:
 
     tournament_id: uuid.UUID
     round: int
+    published_at: dt.datetime | None = None  # pairing's time
 
 
 @dataclass(frozen=True)

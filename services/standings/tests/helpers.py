@@ -382,9 +382,13 @@ class KnockoutStory:
         return self
 
     def reset(self, minutes: int = 5) -> events.Envelope:
+        """Back to the draft, ``minutes`` after NOW: the reset names every game paired so far."""
+        removed = [g.game_id for r in self.rounds.values() for g in r.games]
         return self.send(
             self.svc,
-            events.TournamentReset(tournament_id=self.id, decision=decision(None, "organiser", minutes)),
+            events.TournamentReset(
+                tournament_id=self.id, decision=decision(None, "organiser", minutes), games=removed
+            ),
         )
 
     def start_again(self, order: Sequence[int], minutes: int = 10) -> events.Envelope:
@@ -404,6 +408,8 @@ class KnockoutStory:
         return self.send(self.svc, self.started)
 
     def withdraw(self, seed: int, reason: str = "ill", *, excluded: bool = False) -> events.Envelope:
+        """Decided as its start began (after a reset, the new start's withdrawals come after it)."""
+        at = self.started.started_at
         return self.send(
             self.svc,
             events.PlayerWithdrawn(
@@ -411,7 +417,7 @@ class KnockoutStory:
                 player_id=self.player_ids[seed],
                 reason=reason,
                 excluded=excluded,
-                decision=decision(reason, "organiser"),
+                decision=events.DecisionBy(by=ARBITER, role="organiser", at=at, reason=reason),
             ),
         )
 
@@ -485,8 +491,9 @@ class KnockoutStory:
         tc,
         rated: bool = True,
     ) -> events.PairedGame:
+        started = self.started.started_at.isoformat()  # as pairing's: a new start names new games
         game = events.PairedGame(
-            game_id=uuid.uuid5(self.id, f"{match_id}/{number}/{self.generation}"),
+            game_id=uuid.uuid5(self.id, f"{started}/{match_id}/{number}/{self.generation}"),
             board=board,
             white=self.player_ids[white],
             black=self.player_ids[black],
@@ -561,8 +568,10 @@ class KnockoutStory:
         return event
 
     def publish(self, number: int) -> events.Envelope:
+        """Published as its start began (pairing's time: a start after a reset publishes after it)."""
+        published_at = self.started.started_at
         return self.send(
-            self.svc, events.RoundPublished(tournament_id=self.id, round=number, published_at=NOW)
+            self.svc, events.RoundPublished(tournament_id=self.id, round=number, published_at=published_at)
         )
 
     def result(self, number: int, match_id: str, game: int, outcome: GameOutcome) -> events.Envelope:

@@ -493,8 +493,19 @@ def test_a_colour_swap_is_published_with_its_decision(svc, clock):
         svc.bus.handle(SwapColours(m.games[0].game_id, Actor(m.organiser)))
 
 
-def reset(tid: uuid.UUID, organiser: uuid.UUID) -> Envelope:
-    return wrap(events.TournamentReset(tournament_id=tid, decision=decision(organiser)), tid)
+def reset(tid: uuid.UUID, organiser: uuid.UUID, seconds: float = 0, games=()) -> Envelope:
+    event = events.TournamentReset(
+        tournament_id=tid, decision=decision(organiser, seconds=seconds), games=list(games)
+    )
+    return wrap(event, tid)
+
+
+def started_again(m: Match) -> Match:
+    """The same knockout's round 1 after a new start: new game ids (they derive from the start)."""
+    again = Match()
+    again.tid, again.organiser, again.a, again.b = m.tid, m.organiser, m.a, m.b
+    again.games = [again.game(1, m.a, m.b), again.game(2, m.b, m.a)]
+    return again
 
 
 def test_a_reset_removes_round_one_so_it_can_be_paired_again(svc, deadlines):
@@ -507,13 +518,11 @@ def test_a_reset_removes_round_one_so_it_can_be_paired_again(svc, deadlines):
         assert uow.games.of_tournament(m.tid) == []
     assert deadlines.deadline_of(running) is None
     assert published(svc, "game.cancelled") == []  # the round never happened: standings forgets it itself
-    announce(svc, m.paired())  # the same game ids again
-    again = Match()
-    again.tid, again.organiser = m.tid, m.organiser
-    announce(svc, again.paired())  # or new ones
+    again = started_again(m)
+    announce(svc, again.paired())
     with svc.uow() as uow:
-        assert {g.id for g in uow.games.of_tournament(m.tid)} == {g.game_id for g in m.games + again.games}
-    assert game_of(svc, running).status is GameStatus.RUNNING
+        assert {g.id for g in uow.games.of_tournament(m.tid)} == {g.game_id for g in again.games}
+    assert game_of(svc, again.games[0].game_id).status is GameStatus.RUNNING
 
 
 def test_a_reset_is_handled_before_the_round_paired_after_it(svc):
@@ -525,11 +534,48 @@ def test_a_reset_is_handled_before_the_round_paired_after_it(svc):
     )
     m = Match()
     announce(svc, m.paired())
-    svc.broker.publish([reset(m.tid, m.organiser), m.paired()])
+    again = started_again(m)
+    svc.broker.publish([reset(m.tid, m.organiser), again.paired()])
     svc.broker.run_until_idle()
     with svc.uow() as uow:
         assert [g.status for g in uow.games.of_tournament(m.tid)] == [GameStatus.RUNNING, GameStatus.PENDING]
-    assert len(published(svc, "game.started")) == 2  # game 1 started twice: before and after the reset
+    assert len(published(svc, "game.started")) == 2  # a game 1 started before the reset, one after it
+
+
+def test_a_round_published_before_its_reset_is_settled_and_releases_nothing_after_it(svc, caplog):
+    """Issue 22: the organiser publishes round 1 and resets at once; the clocks hear the publication
+    after the reset. It waited for games that never came back and was dead-lettered — or, once the
+    knockout started again, released the new round 1 its organiser had not published."""
+    m = Match()
+    announce(svc, m.paired(published=False))
+    announce(svc, reset(m.tid, m.organiser, seconds=60))  # published at NOW, reset a minute later
+    with caplog.at_level("INFO", logger="services.clocks.service_layer.handlers"):
+        announce(svc, m.published())
+    assert "round.published (round 1)" in caplog.text and "settled" in caplog.text
+    again = started_again(m)
+    announce(svc, again.paired(published=False))
+    svc.broker.run_until_idle()  # anything parked comes back now
+    assert [game_of(svc, g.game_id).released for g in again.games] == [False, False]
+    assert published(svc, "game.started") == []
+    assert svc.broker.dead_letters("clocks.round_published") == []
+    publication = events.RoundPublished(tournament_id=m.tid, round=1, published_at=at(120))
+    announce(svc, wrap(publication, m.tid))  # the new start's own publication releases its round
+    assert [game_of(svc, g.game_id).released for g in again.games] == [True, True]
+
+
+def test_a_round_paired_before_its_reset_and_heard_after_it_is_settled(svc, caplog):
+    """Should the reset overtake the pairing it undoes (another queue, or a sharded one), the round's
+    games are not created again: they run no clocks and end nobody's game."""
+    m = Match()
+    announce(svc, reset(m.tid, m.organiser, games=[g.game_id for g in m.games]))
+    with caplog.at_level("INFO", logger="services.clocks.service_layer.handlers"):
+        announce(svc, m.paired())
+    assert "round.paired (round 1)" in caplog.text
+    with svc.uow() as uow:
+        assert uow.games.of_tournament(m.tid) == []
+    assert published(svc, "game.started") == []
+    announce(svc, Match().paired())  # another tournament's round is created as ever
+    assert len(published(svc, "game.started")) == 1
 
 
 def test_what_is_known_of_a_tournament_survives_its_reset(svc):

@@ -266,7 +266,11 @@ class MatchRepaired(Change):
 
 @dataclass(frozen=True)
 class Erased(Change):
-    """The knockout went back to its draft: everything pairing held of it goes."""
+    """The knockout went back to its draft at ``at``: everything pairing held of it goes, but which games
+    it removed (news of them may still come: it is settled, not waited for)."""
+
+    at: dt.datetime
+    games: tuple[uuid.UUID, ...]
 
 
 @dataclass(eq=False)
@@ -284,6 +288,9 @@ class Elimination(Aggregate, Changing):
     status: Status = Status.RUNNING
     withdrawals: dict[int, Withdrawal] = field(default_factory=dict)
     """Players (by seed) who left for good: their games are lost by forfeit (the clocks)."""
+    restarts: int = 0
+    """How many resets to its draft came before this start: its game ids differ from every earlier
+    start's even at the same start time (news of a removed game is told from this start's by its id)."""
 
     @classmethod
     def start(
@@ -298,8 +305,10 @@ class Elimination(Aggregate, Changing):
         third_place: bool = False,
         second_final: bool = True,
         tiebreak_plan: TieBreakPlan,
+        restarts: int = 0,
     ) -> Elimination:
-        """The bracket, its seed list (the roster's order) and its match format; round 1 is due."""
+        """The bracket, its seed list (the roster's order) and its match format; round 1 is due.
+        ``restarts``: the resets to its draft before this start."""
         roster = tuple(sorted(players, key=lambda p: p.seed))
         if [p.seed for p in roster] != list(range(1, len(roster) + 1)):
             raise UnsupportedField("a knockout's roster must be seeded 1 … N")
@@ -309,7 +318,7 @@ class Elimination(Aggregate, Changing):
             match_format = MatchFormat(games_per_match, heading.time_control, tiebreak_plan)
         except ValueError as exc:  # BracketError, SeedingError, MatchPlayError
             raise UnsupportedField(f"cannot run this knockout: {exc}") from exc
-        e = cls(heading, roster, match_format, bracket, seeds)
+        e = cls(heading, roster, match_format, bracket, seeds, restarts=restarts)
         e.record(events.RoundBecameDue(e.id, 1))
         return e
 
@@ -651,6 +660,10 @@ class Elimination(Aggregate, Changing):
         return Recorded(match, added=revived)
 
     # -- who plays, colours, reset -----------------------------------------------------------------
+    def plays(self, player_id: uuid.UUID) -> bool:
+        """Whether the player is in this start's roster."""
+        return any(p.player_id == player_id for p in self.players)
+
     def seed_of(self, player_id: uuid.UUID) -> int:
         for p in self.players:
             if p.player_id == player_id:
@@ -706,8 +719,9 @@ class Elimination(Aggregate, Changing):
             raise ResetNotAllowed(f"round {self.paired_rounds} is paired: only round 1 can be undone")
         if any(g.outcome is not None for m in self.matches.values() for g in m.games):
             raise ResetNotAllowed("a game of round 1 has a result: the draft cannot come back")
-        self.change(Erased())
-        self.record(events.TournamentReset(self.id, Decided(by, Role.ORGANISER, at)))
+        games = tuple(g.game_id for m in self.matches.values() for g in m.games)
+        self.change(Erased(at, games))
+        self.record(events.TournamentReset(self.id, Decided(by, Role.ORGANISER, at), games))
 
     def placings(self) -> tuple[Placing, ...]:
         return self.bracket.placings()
@@ -743,7 +757,8 @@ class Elimination(Aggregate, Changing):
 
     def _game(self, match_id: MatchId, planned: PlannedGame) -> MatchGame:
         started = self.heading.started_at.astimezone(dt.UTC).isoformat()
-        game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{started}:{match_id}:{planned.number}")
+        again = f":{self.restarts}" if self.restarts else ""  # the first start's ids as they always were
+        game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{started}{again}:{match_id}:{planned.number}")
         return MatchGame(game_id, planned)
 
     def _paired(self, number: int, *, cancelled: tuple[uuid.UUID, ...] = ()) -> events.RoundPaired:

@@ -126,6 +126,7 @@ def same_elimination(a: Elimination, b: Elimination) -> None:
         a.completed,
         a.status,
         a.withdrawals,
+        a.restarts,
     ) == (
         b.heading,
         b.players,
@@ -135,6 +136,7 @@ def same_elimination(a: Elimination, b: Elimination) -> None:
         b.completed,
         b.status,
         b.withdrawals,
+        b.restarts,
     )
     assert a.bracket.to_dict() == b.bracket.to_dict()
     assert {
@@ -561,11 +563,13 @@ def test_decisions_on_a_knockout_come_back_as_they_were_made(backend: Backend) -
 def test_a_reset_knockout_is_gone(backend: Backend) -> None:
     e = started_elimination(backend, 4)
     with backend.uow() as uow:
+        assert not uow.resets.of(e.id)
         loaded = uow.eliminations.get(e.id, lock=True)
         assert loaded is not None
-        loaded.pair_round(1, lambda: 0, now=NOW)
+        paired = loaded.pair_round(1, lambda: 0, now=NOW)
         uow.eliminations.save(loaded)
         uow.commit()
+    removed = {g.game_id for m in paired for g in m.games}
     with backend.uow() as uow:
         loaded = uow.eliminations.get(e.id, lock=True)
         assert loaded is not None
@@ -574,6 +578,9 @@ def test_a_reset_knockout_is_gone(backend: Backend) -> None:
         uow.commit()
     with backend.uow() as uow:
         assert uow.lock(e.id) is None and uow.eliminations.get(e.id) is None
+        resets = uow.resets.of(e.id)  # but what the reset removed is kept
+    assert resets.last_at == LATER and all(resets.removed(g) for g in removed) and len(removed) == 4
+    assert not resets.removed(uuid.uuid4())
     assert backend.published(e.id)[-1][0] == "tournament.reset"
     with backend.uow() as uow:  # the same id starts again
         uow.eliminations.add(e)

@@ -11,6 +11,7 @@ import uuid
 import pytest
 
 from services.standings.tests.helpers import (
+    NOW,
     B,
     D,
     KnockoutStory,
@@ -281,21 +282,83 @@ def test_a_reset_knockout_is_forgotten_until_it_starts_again(client, svc):
     assert svc.views.tournament(story.id).info.started_at == story.started.started_at
 
 
+def held(story: KnockoutStory) -> list[events.Envelope]:
+    """From now on the story's events are kept, not delivered (``story.send = checked`` to resume)."""
+    kept: list[events.Envelope] = []
+    story.send = lambda _svc, event: kept.append(events.wrap(event, story.id)) or kept[-1]
+    return kept
+
+
 def test_events_of_a_reset_knockout_wait_for_its_new_start(svc):
     story = KnockoutStory(svc, 4, third_place=False, send=checked).start()
     story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
     story.reset()
-    new_start = story.started.model_copy(update={"started_at": story.started.started_at.replace(hour=18)})
-    pairing = story.rounds[1]
-    svc.broker.publish([events.wrap(pairing, story.id)])  # the new pairing before the new start
+    kept = held(story)
+    story.start_again([1, 2, 3, 4], minutes=6 * 60)
+    story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])  # its games: new ids
+    story.publish(1)
+    new_start, pairing, publication = kept
+    for envelope in (pairing, publication):  # the new pairing and its publication before the new start
+        svc.broker.publish([envelope])
+        svc.broker.run_until_idle()
+    assert svc.views.tournament(story.id) is None  # still in its draft (nothing shown): they wait
+    svc.broker.publish([new_start])
     svc.broker.run_until_idle()
-    svc.broker.publish([events.wrap(new_start, story.id)])
-    svc.broker.run_until_idle()
-    svc.broker.run_until_idle()  # the pairing comes back behind the start
+    svc.broker.run_until_idle()  # the pairing comes back behind the start, the publication behind it
     t = svc.views.tournament(story.id)
-    assert t is not None and t.info.started_at == new_start.started_at
+    assert t is not None and t.info.started_at == story.started.started_at
     assert [m.match_id for m in t.round(1).matches] == ["winners:1:1", "winners:1:2"]
+    assert t.round(1).published
     assert [d for s in svc.subscriptions for d in svc.broker.dead_letters(s.queue)] == []
+
+
+def finished(story: KnockoutStory, g: events.PairedGame, outcome) -> events.GameFinished:
+    return events.GameFinished(
+        tournament_id=story.id,
+        game_id=g.game_id,
+        round=1,
+        white=g.white,
+        black=g.black,
+        outcome=outcome,
+        reason="resignation",
+        finished_at=NOW,
+    )
+
+
+def test_news_of_what_a_reset_removed_is_settled(svc, caplog):
+    """Issue 22: a colour swap followed at once by a reset (two quick clicks) was dead-lettered: the
+    swap waited for a new start that never names its game. News of the undone start — a game's swap,
+    result or penalty, its round paired or published, a withdrawal from it — heard after the reset is
+    acknowledged and logged, in the draft and after the new start, and changes nothing of the new one."""
+    story = KnockoutStory(svc, 5, third_place=False, send=checked).start()
+    story.pair(1, [("winners:1:2", 4, 5)], byes=[("winners:1:1", 1), ("winners:1:3", 2), ("winners:1:4", 3)])
+    story.publish(1)
+    kept = held(story)
+    story.swap(1, "winners:1:2", 1)
+    story.withdraw(3)
+    story.send = checked
+    story.reset()
+    old_round, old_game = story.rounds[1], story.games[("winners:1:2", 2)]
+    late = [
+        *kept,  # the swap and the withdrawal, decided before the reset
+        events.wrap(old_round, story.id),  # its round paired (heard late)
+        events.wrap(events.RoundPublished(tournament_id=story.id, round=1, published_at=NOW), story.id),
+        events.wrap(finished(story, old_game, W), story.id),  # a result in flight at the reset
+    ]
+    with caplog.at_level("INFO", logger="services.standings.service_layer.handlers"):
+        for envelope in late:  # in the draft
+            deliver(svc, envelope)
+        story.start_again([1, 2, 4, 5])  # 3 is not seeded again: withdrawn before the reset
+        story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
+        for envelope in late:  # and after the new start: the same news, as new messages
+            deliver(svc, envelope.model_copy(update={"id": uuid.uuid4()}))
+    settled = [r.getMessage() for r in caplog.records]
+    assert len(settled) == 2 * len(late) and all(m.endswith("settled") for m in settled)
+    t = svc.views.tournament(story.id)
+    assert not t.round(1).published and t.withdrawals == {}  # the new round 1 waits for its own
+    assert all(g.outcome is None and g.white != g.black for g in t.round(1).games)
+    assert {g.game_id for g in t.round(1).games} == {g.game_id for g in story.rounds[1].games}
+    assert snapshot(svc, story.id) == recomputed(svc, story.id)
 
 
 def test_a_new_start_before_its_reset_waits_for_the_reset(svc):

@@ -664,6 +664,12 @@ class RoundPublished(Event):
     tournament_id: uuid.UUID
     round: int = Field(ge=1)
     published_at: dt.datetime
+    restarts: int | None = Field(
+        default=None,
+        ge=0,
+        description="the number of the knockout's start the round belongs to: the resets to its draft before "
+        "it (0: its first start; null: a producer before starts were numbered)",
+    )
 
 
 @register
@@ -713,6 +719,12 @@ class TournamentReset(Event):
         default_factory=list,
         description="the games the reset removed (every game paired for the start it undoes): news of them "
         "that comes after the reset is settled, not waited for",
+    )
+    restarts: int | None = Field(
+        default=None,
+        ge=0,
+        description="the number of the start it undoes: the resets before it (0: the knockout's first start; "
+        "null: a producer before starts were numbered)",
     )
 
 

@@ -134,12 +134,13 @@ class Tournament(Aggregate):
         self.changes.append(withdrawal)
         return True
 
-    def reset(self, at: dt.datetime, games: Iterable[uuid.UUID]) -> bool:
-        """``tournament.reset``: a knockout back to its draft at ``at``; ``games`` (its games, deleted) are
-        gone for good: what comes later about them, or about the start the reset undid, is settled. True
-        when this changed what is known (a reset heard again changes nothing)."""
+    def reset(self, at: dt.datetime, games: Iterable[uuid.UUID], start: int | None = None) -> bool:
+        """``tournament.reset``: a knockout back to its draft at ``at``, undoing its start number
+        ``start``; ``games`` (its games, deleted) are gone for good: what comes later about them, or about
+        the start the reset undid, is settled. True when this changed what is known (a reset heard again
+        changes nothing)."""
         before = self.resets
-        self.resets = self.resets.add(at, games)
+        self.resets = self.resets.add(at, games, start)
         return self.resets != before
 
     def collect_changes(self) -> list[ArbiterPost | Withdrawal]:

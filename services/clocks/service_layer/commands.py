@@ -153,6 +153,7 @@ class ReleaseRound:
     tournament_id: uuid.UUID
     round: int
     published_at: dt.datetime | None = None  # pairing's time (None: not said)
+    restarts: int | None = None  # the number of the start it belongs to (None: not said)
 
 
 @dataclass(frozen=True)
@@ -236,3 +237,4 @@ class ResetTournament:
     tournament_id: uuid.UUID
     at: dt.datetime | None = None  # pairing's time of the reset (None: not said)
     games: tuple[uuid.UUID, ...] = ()  # every game pairing had paired for the start it undid
+    restarts: int | None = None  # the number of the start it undid (None: not said)

@@ -27,6 +27,7 @@ from services.clocks.service_layer.ports import ClocksUnitOfWork, DeadlineStoreU
 from shared.authority import Authority
 from shared.group_playoff import planned_games
 from shared.messaging.port import NotReady
+from shared.resets import Resets
 from shared.timesource import Clock
 from shared.vocabulary import Ruleset
 
@@ -386,16 +387,17 @@ class Handlers:
 
     def release_round(self, cmd: commands.ReleaseRound, uow: ClocksUnitOfWork) -> None:
         """A knockout round is public: its games are released, and each match starts its first game.
-        A round published at or before its knockout's reset belongs to the start the reset undid: settled
-        (its games are gone; the round of the same number that a new start pairs is not released by it)."""
+        A round of a knockout's start that a reset undid (its number below the resets heard) is settled:
+        its games are gone, and the round of the same number a new start pairs is not released by it. A
+        round of a start whose reset is not heard yet waits for it."""
         tournament = uow.tournaments.get(cmd.tournament_id)
-        if (
-            tournament is not None
-            and cmd.published_at is not None
-            and tournament.resets.undone(cmd.published_at)
-        ):
-            _settled("round.published", f"round {cmd.round}", tournament)
-            return
+        if cmd.restarts is not None:
+            resets = Resets() if tournament is None else tournament.resets
+            if tournament is not None and resets.undone(cmd.restarts):
+                _settled("round.published", f"round {cmd.round}, start {cmd.restarts}", tournament)
+                return
+            if resets.ahead(cmd.restarts):
+                raise NotReady(f"round {cmd.round} of {cmd.tournament_id}: its start's reset is on its way")
         now = self.clock.now()
         games = uow.games.of_round(cmd.tournament_id, cmd.round)
         if not games:  # its pairing is still on its way
@@ -515,14 +517,16 @@ class Handlers:
         withdrawals) stays, with the reset: when, and the games it removed (those pairing names and those
         deleted here), so that news of them heard later is settled."""
         removed = set(cmd.games)
+        now = self.clock.now()
         for game in uow.games.of_tournament(cmd.tournament_id):
             removed.add(game.id)
+            game.undo(now)  # a game that started: game.cancelled, so that its players' in-game mark goes
             uow.games.remove(game)
             uow.forget(game.id)
         if cmd.at is None:
             return  # a producer that did not say when: nothing to tell later news by
         tournament = uow.tournaments.lock(cmd.tournament_id)
-        if tournament.reset(cmd.at, removed):
+        if tournament.reset(cmd.at, removed, cmd.restarts):
             uow.tournaments.save(tournament)
 
     def from_pairing(

@@ -112,7 +112,7 @@ class MemoryEliminations(_Writes[Elimination]):
         if erased is not None:  # back to its draft: nothing of it is kept but what the reset removed
             self.table.delete(e.id)
             known = MemoryResets(self.resets).of(e.id)
-            self.resets.write(ResetsOf(e.id, known.add(erased.at, erased.games)))
+            self.resets.write(ResetsOf(e.id, known.add(erased.at, erased.games, erased.restarts)))
             self.seen.add(e)
             return
         super().save(e)

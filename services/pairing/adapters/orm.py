@@ -160,7 +160,8 @@ resets = sa.Table(
     "resets",
     metadata,
     sa.Column("tournament_id", sa.Uuid(), primary_key=True),
-    sa.Column("reset_at", sa.DateTime(timezone=True), primary_key=True),
+    sa.Column("start", sa.Integer(), primary_key=True),  # the start it undid: the resets before it
+    sa.Column("reset_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("games", sa.JSON(), nullable=False),  # the game ids, as strings
 )
 

@@ -236,7 +236,11 @@ _REPLACE_GAME = (
 )
 _ERASE = sa.delete(tournaments).where(tournaments.c.id == _TID)
 _REMEMBER_RESET = sa.insert(resets)
-_RESETS = sa.select(resets.c.reset_at, resets.c.games).where(resets.c.tournament_id == _TID)
+_RESETS = (
+    sa.select(resets.c.start, resets.c.reset_at, resets.c.games)
+    .where(resets.c.tournament_id == _TID)
+    .order_by(resets.c.start)
+)
 _CLOSE_ROUND = (
     sa.update(rounds)
     .where(rounds.c.tournament_id == _TID, rounds.c.number == sa.bindparam("n"))
@@ -595,7 +599,12 @@ class SqlEliminations:
                 self.session.execute(_ERASE, {"tid": tid})  # players, rounds, games, matches: cascaded
                 self.session.execute(
                     _REMEMBER_RESET,
-                    {"tournament_id": tid, "reset_at": change.at, "games": [str(g) for g in change.games]},
+                    {
+                        "tournament_id": tid,
+                        "start": change.restarts,
+                        "reset_at": change.at,
+                        "games": [str(g) for g in change.games],
+                    },
                 )
             else:
                 raise TypeError(f"an elimination does not make {type(change).__name__}")
@@ -733,7 +742,7 @@ class SqlResets:
     def of(self, tournament_id: uuid.UUID) -> Resets:
         found = Resets()
         for row in self.session.execute(_RESETS, {"tid": tournament_id}):
-            found = found.add(aware(row.reset_at), (uuid.UUID(g) for g in row.games))
+            found = found.add(aware(row.reset_at), (uuid.UUID(g) for g in row.games), row.start)
         return found
 
 

@@ -121,6 +121,8 @@ class RoundPublished(DomainEvent):
     tournament_id: uuid.UUID
     round: int
     published_at: dt.datetime
+    restarts: int = 0
+    """The number of the start the round belongs to (the resets before it)."""
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,8 @@ class TournamentReset(DomainEvent):
     tournament_id: uuid.UUID
     decision: Decided
     games: tuple[uuid.UUID, ...] = ()
+    restarts: int = 0
+    """The number of the start it undoes (the resets before it)."""
 
 
 @dataclass(frozen=True)

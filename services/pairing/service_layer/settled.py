@@ -38,13 +38,14 @@ def undone_withdrawal(
     started_at: dt.datetime | None,
 ) -> bool:
     """True, logged, when a withdrawal the tournament does not hold belongs to a start a reset undid: the
-    knockout is reset and not started again here, and the withdrawal was decided at or before the reset
-    (``started_at`` None); or it is started again and the withdrawal was decided before that start
-    (registration's clock, both). A withdrawal decided later waits for its start, as any other."""
+    knockout is reset and not started again here, and the withdrawal was decided before the reset
+    (``started_at`` None; registration's clock against pairing's, strictly before); or it is started
+    again and the withdrawal was decided before that start (registration's clock, both). A withdrawal
+    decided later waits for its start, as any other."""
     resets = uow.resets.of(tournament_id)
     if not resets or decided_at is None:
         return False
-    undone = resets.undone(decided_at) if started_at is None else decided_at < started_at
+    undone = resets.before(decided_at) if started_at is None else decided_at < started_at
     if undone:
         log.info(
             "player.withdrawn of %s from tournament %s (decided %s): the start it withdrew from was undone by "

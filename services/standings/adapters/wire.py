@@ -250,11 +250,11 @@ def _withdrawn(e: events.PlayerWithdrawn) -> commands.RecordWithdrawal:
 
 
 def _reset(e: events.TournamentReset) -> commands.ResetTournament:
-    return commands.ResetTournament(e.tournament_id, e.decision.at, tuple(e.games))
+    return commands.ResetTournament(e.tournament_id, e.decision.at, tuple(e.games), e.restarts)
 
 
 def _published(e: events.RoundPublished) -> commands.PublishRound:
-    return commands.PublishRound(e.tournament_id, e.round, e.published_at)
+    return commands.PublishRound(e.tournament_id, e.round, e.published_at, e.restarts)
 
 
 def _decided(e: events.MatchDecided) -> commands.RecordDecision:

@@ -717,21 +717,25 @@ class Tournament(Aggregate):
             self.record(StandingsFinal(self.id, self.snapshot.table.rows))
         return True
 
-    def reset(self, at: dt.datetime, games: Iterable[uuid.UUID] = ()) -> bool:
-        """A knockout reset to its draft at ``at`` (RULES.md §4: round 1 undone): its rounds,
-        withdrawals and placing are forgotten and nothing of it is shown until it is started again
-        (:meth:`restart`). What it removed is kept (:attr:`resets`): ``games`` (pairing's list) and the
-        games recorded here, so that news of them heard later is told from the next start's. False if
-        it is in its draft by this reset already; a later reset while it is in its draft is the reset
-        of a start not recorded yet (its ``tournament.started`` is on its way)."""
+    def reset(self, at: dt.datetime, games: Iterable[uuid.UUID] = (), start: int | None = None) -> bool:
+        """A knockout reset to its draft at ``at`` (RULES.md §4: round 1 undone), undoing its start
+        number ``start`` (the resets before it): its rounds, withdrawals and placing are forgotten and
+        nothing of it is shown until it is started again (:meth:`restart`). What it removed is kept
+        (:attr:`resets`): ``games`` (pairing's list) and the games recorded here, so that news of them
+        heard later is told from the next start's. False if that reset was heard already (or, unnumbered,
+        while in the draft); the reset of a start not recorded here yet waits for that start."""
         self._record_due_update()
-        if self.info.draft:
-            if self.info.reset_at is not None and at > self.info.reset_at:
+        if start is not None:
+            current = len(self.resets)  # this start's number (in the draft: the next one's)
+            if start < current:
+                return False
+            if start > current or self.info.draft:
                 raise ChangeOutstanding(
-                    f"tournament {self.id} was reset again at {at}: the start it undoes is on its way"
+                    f"tournament {self.id}: the reset of its start {start} came before that start"
                 )
+        elif self.info.draft:
             return False
-        self.resets = self.resets.add(at, {*games, *self._games})
+        self.resets = self.resets.add(at, {*games, *self._games}, start)
         self.info.system = self.info.total_rounds = self.info.completed_at = None
         self.info.reset_at = at
         self._start(self.info, self.players, None, None, ())
@@ -755,19 +759,23 @@ class Tournament(Aggregate):
         """Whether a reset to the draft removed the game (news of it belongs to an undone start)."""
         return self.resets.removed(game_id)
 
-    def undone(self, at: dt.datetime) -> bool:
-        """Whether what pairing did at ``at`` (a round published, a match decided) belongs to a start a
-        reset undid: it did it at or before the latest reset."""
-        return self.resets.undone(at)
+    def undone(self, start: int) -> bool:
+        """Whether start number ``start`` (what pairing's news of it says) was undone by a reset."""
+        return self.resets.undone(start)
+
+    def ahead(self, start: int) -> bool:
+        """Whether start number ``start`` comes after a reset not recorded here yet."""
+        return self.resets.ahead(start)
 
     def undone_withdrawal(self, player_id: uuid.UUID, at: dt.datetime | None) -> bool:
         """Whether a withdrawal decided at ``at`` belongs to a start a reset undid: while in the draft,
-        decided at or before the reset; once started again, decided before this start and of a player
-        not in it (registration seeds no player withdrawn before a reset). Unsaid (None): no."""
+        decided before the reset (registration's time against pairing's, strictly); once started again,
+        decided before this start (registration's time, both) and of a player not in it (registration
+        seeds no player withdrawn before a reset). Unsaid (None): no."""
         if not self.resets or at is None:
             return False
         if self.info.draft:
-            return self.resets.undone(at)
+            return self.resets.before(at)
         return at < self.info.started_at and player_id not in self._seeds
 
     def add_player(

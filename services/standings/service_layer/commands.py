@@ -111,6 +111,7 @@ class ResetTournament:
     tournament_id: uuid.UUID
     at: dt.datetime
     games: tuple[uuid.UUID, ...] = ()  # the games it removed (pairing's list)
+    restarts: int | None = None  # the number of the start it undoes (None: not said)
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ class PublishRound:
     tournament_id: uuid.UUID
     round: int
     published_at: dt.datetime | None = None  # pairing's time
+    restarts: int | None = None  # the number of the start the round belongs to (None: not said)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ gets here.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import uuid
 
@@ -111,11 +110,16 @@ def _removed_game(t: Tournament, game_id: uuid.UUID, what: str) -> bool:
     return True
 
 
-def _undone(t: Tournament, at: dt.datetime | None, what: str) -> bool:
-    """True, logged, when pairing did what the event tells (at ``at``) before the tournament's reset."""
-    if at is None or not t.undone(at):
+def _undone(t: Tournament, start: int | None, what: str) -> bool:
+    """True, logged, when the event is about start number ``start``, which a reset undid; not ready when
+    it is about a start whose reset is not recorded yet. Unnumbered (None): neither."""
+    if start is None:
         return False
-    _settled(t, f"{what} ({at.isoformat()})")
+    if t.ahead(start):
+        raise NotReady(f"{what} of tournament {t.id}: the reset before its start {start} is on its way")
+    if not t.undone(start):
+        return False
+    _settled(t, f"{what} (start {start})")
     return True
 
 
@@ -242,7 +246,7 @@ class Handlers:
         removed kept. A reset of a start not recorded yet waits for it."""
         t = _locked(uow, cmd.tournament_id, draft=True)
         with _not_ready:
-            t.reset(cmd.at, cmd.games)
+            t.reset(cmd.at, cmd.games, cmd.restarts)
         uow.tournaments.save(t)
 
     def record_withdrawal(self, cmd: RecordWithdrawal, uow: StandingsUnitOfWork) -> None:
@@ -374,10 +378,10 @@ class Handlers:
 
     def publish_round(self, cmd: PublishRound, uow: StandingsUnitOfWork) -> None:
         """A knockout round is public: its pairings and results are shown from now on. A round published
-        before its knockout's reset is the undone start's: settled (the new start's round of the same
-        number is not made public by it)."""
+        by a start its knockout's reset undid is settled (the new start's round of the same number is not
+        made public by it); one of a start whose reset is not recorded yet waits for it."""
         t = _held(uow, cmd.tournament_id)
-        if _undone(t, cmd.published_at, f"round.published (round {cmd.round})"):
+        if _undone(t, cmd.restarts, f"round.published (round {cmd.round})"):
             return
         _started(t)
         with _not_ready:

@@ -376,6 +376,7 @@ class KnockoutStory:
         self.games: dict[tuple[str, int], events.PairedGame] = {}
         self.outcomes: dict[uuid.UUID, GameOutcome] = {}
         self.generation = 0  # games paired again (a match's new players) get new ids
+        self.restarts = 0  # this start's number: the resets before it
 
     def start(self) -> KnockoutStory:
         self.send(self.svc, self.started)
@@ -384,12 +385,15 @@ class KnockoutStory:
     def reset(self, minutes: int = 5) -> events.Envelope:
         """Back to the draft, ``minutes`` after NOW: the reset names every game paired so far."""
         removed = [g.game_id for r in self.rounds.values() for g in r.games]
-        return self.send(
-            self.svc,
-            events.TournamentReset(
-                tournament_id=self.id, decision=decision(None, "organiser", minutes), games=removed
-            ),
+        undone = events.TournamentReset(
+            tournament_id=self.id,
+            decision=decision(None, "organiser", minutes),
+            games=removed,
+            restarts=self.restarts,
         )
+        envelope = self.send(self.svc, undone)
+        self.restarts += 1  # the next start's number
+        return envelope
 
     def start_again(self, order: Sequence[int], minutes: int = 10) -> events.Envelope:
         """Started again after a reset, seeded in ``order`` (old seeds: the new seed 1 first)."""
@@ -491,9 +495,11 @@ class KnockoutStory:
         tc,
         rated: bool = True,
     ) -> events.PairedGame:
-        started = self.started.started_at.isoformat()  # as pairing's: a new start names new games
+        start = (
+            f"{self.started.started_at.isoformat()}:{self.restarts}"  # as pairing's: a new start, new games
+        )
         game = events.PairedGame(
-            game_id=uuid.uuid5(self.id, f"{started}/{match_id}/{number}/{self.generation}"),
+            game_id=uuid.uuid5(self.id, f"{start}/{match_id}/{number}/{self.generation}"),
             board=board,
             white=self.player_ids[white],
             black=self.player_ids[black],
@@ -568,11 +574,11 @@ class KnockoutStory:
         return event
 
     def publish(self, number: int) -> events.Envelope:
-        """Published as its start began (pairing's time: a start after a reset publishes after it)."""
-        published_at = self.started.started_at
-        return self.send(
-            self.svc, events.RoundPublished(tournament_id=self.id, round=number, published_at=published_at)
+        """Published as its start began, by its start (its number)."""
+        published = events.RoundPublished(
+            tournament_id=self.id, round=number, published_at=self.started.started_at, restarts=self.restarts
         )
+        return self.send(self.svc, published)
 
     def result(self, number: int, match_id: str, game: int, outcome: GameOutcome) -> events.Envelope:
         g = self.games[(match_id, game)]

@@ -493,11 +493,16 @@ def test_a_colour_swap_is_published_with_its_decision(svc, clock):
         svc.bus.handle(SwapColours(m.games[0].game_id, Actor(m.organiser)))
 
 
-def reset(tid: uuid.UUID, organiser: uuid.UUID, seconds: float = 0, games=()) -> Envelope:
+def reset(tid: uuid.UUID, organiser: uuid.UUID, seconds: float = 0, games=(), start: int = 0) -> Envelope:
     event = events.TournamentReset(
-        tournament_id=tid, decision=decision(organiser, seconds=seconds), games=list(games)
+        tournament_id=tid, decision=decision(organiser, seconds=seconds), games=list(games), restarts=start
     )
     return wrap(event, tid)
+
+
+def published_round(m: Match, start: int, seconds: float = 0) -> Envelope:
+    event = events.RoundPublished(tournament_id=m.tid, round=1, published_at=at(seconds), restarts=start)
+    return wrap(event, m.tid)
 
 
 def started_again(m: Match) -> Match:
@@ -517,12 +522,31 @@ def test_a_reset_removes_round_one_so_it_can_be_paired_again(svc, deadlines):
     with svc.uow() as uow:
         assert uow.games.of_tournament(m.tid) == []
     assert deadlines.deadline_of(running) is None
-    assert published(svc, "game.cancelled") == []  # the round never happened: standings forgets it itself
+    # the round never happened (standings forgets it itself), but the game that started marked its players
+    # as in a game (pairing keeps the mark, so that no arena pairs them): its cancellation takes it away
+    [cancelled] = [events.GameCancelled.model_validate(e.payload) for e in published(svc, "game.cancelled")]
+    assert (cancelled.game_id, cancelled.reason, {cancelled.white, cancelled.black}) == (
+        running,
+        "tournament_reset",
+        {m.a, m.b},
+    )
     again = started_again(m)
     announce(svc, again.paired())
     with svc.uow() as uow:
         assert {g.id for g in uow.games.of_tournament(m.tid)} == {g.game_id for g in again.games}
     assert game_of(svc, again.games[0].game_id).status is GameStatus.RUNNING
+
+
+def test_a_game_removed_by_a_reset_is_lost_by_nobody(svc, clock):
+    """A running game whose flag had fallen unnoticed when the reset came is cancelled like the others:
+    nobody loses a game that never happened (no game.finished)."""
+    m = Match()
+    announce(svc, m.paired())
+    clock.advance(3600)  # far past White's ten minutes; the ticker has not run
+    announce(svc, reset(m.tid, m.organiser))
+    assert published(svc, "game.finished") == []
+    [cancelled] = published(svc, "game.cancelled")
+    assert cancelled.payload["reason"] == "tournament_reset"
 
 
 def test_a_reset_is_handled_before_the_round_paired_after_it(svc):
@@ -545,22 +569,37 @@ def test_a_reset_is_handled_before_the_round_paired_after_it(svc):
 def test_a_round_published_before_its_reset_is_settled_and_releases_nothing_after_it(svc, caplog):
     """Issue 22: the organiser publishes round 1 and resets at once; the clocks hear the publication
     after the reset. It waited for games that never came back and was dead-lettered — or, once the
-    knockout started again, released the new round 1 its organiser had not published."""
+    knockout started again, released the new round 1 its organiser had not published. Starts are told
+    by their number, not by the time: here everything happens at one instant (a fake clock)."""
     m = Match()
     announce(svc, m.paired(published=False))
-    announce(svc, reset(m.tid, m.organiser, seconds=60))  # published at NOW, reset a minute later
+    announce(svc, reset(m.tid, m.organiser, start=0))
     with caplog.at_level("INFO", logger="services.clocks.service_layer.handlers"):
-        announce(svc, m.published())
-    assert "round.published (round 1)" in caplog.text and "settled" in caplog.text
+        announce(svc, published_round(m, start=0))
+    assert "round.published (round 1, start 0)" in caplog.text and "settled" in caplog.text
     again = started_again(m)
     announce(svc, again.paired(published=False))
     svc.broker.run_until_idle()  # anything parked comes back now
     assert [game_of(svc, g.game_id).released for g in again.games] == [False, False]
     assert published(svc, "game.started") == []
     assert svc.broker.dead_letters("clocks.round_published") == []
-    publication = events.RoundPublished(tournament_id=m.tid, round=1, published_at=at(120))
-    announce(svc, wrap(publication, m.tid))  # the new start's own publication releases its round
+    announce(svc, published_round(again, start=1))  # the new start's own publication releases its round
     assert [game_of(svc, g.game_id).released for g in again.games] == [True, True]
+
+
+def test_a_round_published_by_a_start_whose_reset_is_not_heard_yet_waits(svc):
+    """The new start's publication overtakes the reset (another queue): it waits for the reset, so that
+    it does not release the undone start's games, which the reset then deletes."""
+    m = Match()
+    announce(svc, m.paired(published=False))
+    again = started_again(m)
+    announce(svc, published_round(again, start=1))  # waits: the reset of start 0 is on its way
+    assert game_of(svc, m.games[0].game_id).released is False
+    announce(svc, reset(m.tid, m.organiser, start=0))
+    announce(svc, again.paired(published=False))
+    svc.broker.run_until_idle()  # the publication comes back behind them
+    assert [game_of(svc, g.game_id).released for g in again.games] == [True, True]
+    assert svc.broker.dead_letters("clocks.round_published") == []
 
 
 def test_a_round_paired_before_its_reset_and_heard_after_it_is_settled(svc, caplog):

@@ -267,10 +267,12 @@ class MatchRepaired(Change):
 @dataclass(frozen=True)
 class Erased(Change):
     """The knockout went back to its draft at ``at``: everything pairing held of it goes, but which games
-    it removed (news of them may still come: it is settled, not waited for)."""
+    it removed from start number ``restarts`` (news of them may still come: it is settled, not waited
+    for)."""
 
     at: dt.datetime
     games: tuple[uuid.UUID, ...]
+    restarts: int
 
 
 @dataclass(eq=False)
@@ -414,7 +416,7 @@ class Elimination(Aggregate, Changing):
             return False
         self.published.add(number)
         self.change(RoundMadePublic(number, now))
-        self.record(events.RoundPublished(self.id, number, now))
+        self.record(events.RoundPublished(self.id, number, now, self.restarts))
         return True
 
     def byes(self, number: int) -> list[int]:
@@ -720,8 +722,8 @@ class Elimination(Aggregate, Changing):
         if any(g.outcome is not None for m in self.matches.values() for g in m.games):
             raise ResetNotAllowed("a game of round 1 has a result: the draft cannot come back")
         games = tuple(g.game_id for m in self.matches.values() for g in m.games)
-        self.change(Erased(at, games))
-        self.record(events.TournamentReset(self.id, Decided(by, Role.ORGANISER, at), games))
+        self.change(Erased(at, games, self.restarts))
+        self.record(events.TournamentReset(self.id, Decided(by, Role.ORGANISER, at), games, self.restarts))
 
     def placings(self) -> tuple[Placing, ...]:
         return self.bracket.placings()

@@ -33,7 +33,8 @@ def upgrade() -> None:
     op.create_table(
         "resets",
         sa.Column("tournament_id", sa.Uuid(), primary_key=True),
-        sa.Column("reset_at", sa.DateTime(timezone=True), primary_key=True),
+        sa.Column("start", sa.Integer(), primary_key=True),
+        sa.Column("reset_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("games", sa.JSON(), nullable=False),
     )
 

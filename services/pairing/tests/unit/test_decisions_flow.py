@@ -346,6 +346,16 @@ def test_a_knockout_started_again_at_the_same_time_names_new_games(service):
     with service.uow() as uow:
         e = uow.eliminations.get(ev.tournament_id)
     assert e is not None and e.restarts == 1 and e.heading.started_at == ev.started_at
+    reset(service, ev)  # reset again at the same instant: its own record, start number 1
+    with service.uow() as uow:
+        resets = uow.resets.of(ev.tournament_id)
+    assert [(r.start, r.at) for r in resets.resets] == [(0, NOW), (1, NOW)]
+    published_rounds = published(service, "round.published")
+    assert published_rounds == []  # (nothing was published)
+    undone = [
+        events.TournamentReset.model_validate(e.payload) for e in published(service, "tournament.reset")
+    ]
+    assert [u.restarts for u in undone] == [0, 1]
 
 
 def test_a_reset_names_the_games_it_removed(service):

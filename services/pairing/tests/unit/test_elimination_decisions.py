@@ -491,7 +491,7 @@ def test_the_organiser_resets_round_one_before_any_result():
     )
     e.reset(authority=WHO, by=ORGANISER, at=NOW)
     games = tuple(g.game_id for m in first for g in m.games)  # round 1's, named so news of them is settled
-    assert len(games) == 4 and e.take_changes() == [Erased(NOW, games)]
+    assert len(games) == 4 and e.take_changes() == [Erased(NOW, games, 0)]
     [reset] = e.collect_events()
     assert reset == events.TournamentReset(e.id, reset.decision, games)
     assert (reset.decision.by, reset.decision.role) == (ORGANISER, Role.ORGANISER)

@@ -68,10 +68,10 @@ def test_the_decisions_reach_the_wire_with_who_decided():
         "decision": decision,
     }
     removed = uuid.uuid4()
-    reset = wire.wire.envelope(domain.TournamentReset(tid, decided, (removed,)))
+    reset = wire.wire.envelope(domain.TournamentReset(tid, decided, (removed,), 1))
     assert (reset.type, reset.payload) == (
         "tournament.reset",
-        {"tournament_id": str(tid), "decision": decision, "games": [str(removed)]},
+        {"tournament_id": str(tid), "decision": decision, "games": [str(removed)], "restarts": 1},
     )
 
 

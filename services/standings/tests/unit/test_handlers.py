@@ -229,8 +229,8 @@ def test_a_reset_tournament_waits_for_its_new_start(memory):
     undone = story.reset()
     on_the_fakes(memory, undone.model_copy(update={"id": uuid.uuid4()}))  # the same reset again: nothing
     assert memory.tournament(story.id).info.draft and memory.tournament(story.id).revision == 2
-    with pytest.raises(NotReady, match="the start it undoes is on its way"):
-        story.reset(minutes=6)  # a later reset: of a start not heard yet
+    with pytest.raises(NotReady, match="came before that start"):
+        story.reset(minutes=6)  # the reset of start 1, which is not heard yet: it waits for it
     next_start = story.started.model_copy(update={"started_at": story.started.started_at.replace(hour=18)})
     kept: list[events.Envelope] = []
     story.send = lambda _memory, event: kept.append(events.wrap(event, story.id)) or kept[-1]
@@ -252,8 +252,9 @@ def test_a_reset_tournament_waits_for_its_new_start(memory):
 
 
 def test_only_what_a_reset_removed_is_settled(memory):
-    """A game no reset removed, of a tournament known or not, a round published after the reset and a
-    withdrawal decided after it are not ready, as before: their causes may be on their way."""
+    """A game no reset removed, of a tournament known or not, a round published by the start after the
+    reset (or a later one) and a withdrawal decided after it are not ready, as before: their causes may
+    be on their way."""
     story = KnockoutStory(memory, 4, third_place=False, send=on_the_fakes).start()
     story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
     story.reset()
@@ -268,7 +269,7 @@ def test_only_what_a_reset_removed_is_settled(memory):
         decision=events.DecisionBy(by=story.organiser, role="organiser", at=story.started.started_at),
     )
     later = story.started.started_at.replace(hour=20)
-    published = events.RoundPublished(tournament_id=story.id, round=1, published_at=later)
+    published = events.RoundPublished(tournament_id=story.id, round=1, published_at=later, restarts=1)
     left = events.PlayerWithdrawn(
         tournament_id=story.id,
         player_id=story.player_ids[2],
@@ -276,6 +277,7 @@ def test_only_what_a_reset_removed_is_settled(memory):
         excluded=False,
         decision=events.DecisionBy(by=story.organiser, role="organiser", at=later),
     )
-    for event in (swap, published, left, swap.model_copy(update={"tournament_id": uuid.uuid4()})):
+    ahead = published.model_copy(update={"restarts": 2})  # a start after a reset not heard yet
+    for event in (swap, published, ahead, left, swap.model_copy(update={"tournament_id": uuid.uuid4()})):
         with pytest.raises(NotReady):
             on_the_fakes(memory, event)

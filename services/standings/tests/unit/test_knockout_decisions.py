@@ -342,7 +342,9 @@ def test_news_of_what_a_reset_removed_is_settled(svc, caplog):
     late = [
         *kept,  # the swap and the withdrawal, decided before the reset
         events.wrap(old_round, story.id),  # its round paired (heard late)
-        events.wrap(events.RoundPublished(tournament_id=story.id, round=1, published_at=NOW), story.id),
+        events.wrap(
+            events.RoundPublished(tournament_id=story.id, round=1, published_at=NOW, restarts=0), story.id
+        ),
         events.wrap(finished(story, old_game, W), story.id),  # a result in flight at the reset
     ]
     with caplog.at_level("INFO", logger="services.standings.service_layer.handlers"):

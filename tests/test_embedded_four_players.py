@@ -39,7 +39,10 @@ def test_four_players_play_three_rounds_of_two_games_a_pairing_embedded(tmp_path
                     assert [(g["status"], g["started_at"]) for g in waiting] == [("pending", None)] * 2
                 stack.advance(60)  # each leg is played for a simulated minute
                 for game in games:
-                    white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
+                    white, black = (
+                        uuid.UUID(game["white"]["player_id"]),
+                        uuid.UUID(game["black"]["player_id"]),
+                    )
                     w, b = seed[white], seed[black]
                     played[rnd].append((game["leg"], w, b))
                     # seed 1 wins every game; otherwise the lower seed wins the first game and the second

@@ -27,7 +27,7 @@ from rich.table import Table
 
 from cli.client import OPENING_OPTION
 from cli.text import points
-from shared.events import Envelope, Event, RoundPaired
+from shared.events import Envelope, Event, GameFinished, GameStarted, RoundPaired
 from shared.variants import Variant
 
 NAMES = [
@@ -71,6 +71,7 @@ class Plan:
     stall_at: int | None = None  # the side to move at this ply never moves again: its flag falls
     played: int = 0
     done: bool = False
+    started: bool = False  # its clock runs (a double round's leg 2 starts when its leg 1 ends)
 
 
 @dataclass
@@ -90,6 +91,8 @@ class Demo:
     completed: bool = False
     report: dict[str, Any] = field(default_factory=dict)  # what --json prints
     busy: uuid.UUID | None = None
+    busy_told: bool = True  # whether the game server has reported ``busy`` busy yet
+    heard: list[tuple[str, str]] = field(default_factory=list)  # (game.started|game.finished, game id)
 
     def run(self, workdir: Path) -> int:
         from cli.embedded import EmbeddedStack
@@ -135,7 +138,9 @@ class Demo:
         if tournament.get("rated_reason"):
             self.console.print(f"  ({tournament['rated_reason']})")
 
-        stack.listen("demo", ("round.paired", "tournament.completed"), self._on_event)
+        stack.listen(
+            "demo", ("round.paired", "tournament.completed", "game.started", "game.finished"), self._on_event
+        )
         stack.advance((starts_at - stack.clock.now()).total_seconds())
         system = None
         while not self.completed:
@@ -164,25 +169,56 @@ class Demo:
             self.rounds.append(event)
         elif envelope.type == "tournament.completed":
             self.completed = True
+        elif isinstance(event, GameStarted | GameFinished):
+            self.heard.append((envelope.type, str(event.game_id)))
 
     # -- one round ------------------------------------------------------------------------------
     def _play_round(self, stack: Any, rnd: RoundPaired) -> None:
+        """Play the round's games move by move as their clocks run. With double rounds a pairing's leg 2
+        waits until its leg 1 ends (the clocks start it then, ``game.started``): it is played from then
+        on. A stalled game ends on time; the simulated clock runs on until every game has ended."""
         clocks = stack.api["clocks"]
         games = clocks.call("GET", f"/tournaments/{rnd.tournament_id}/games?round={rnd.round}")["games"]
         self._presence(stack, rnd)
         plans = [self._plan(g) for g in games]
-        for plan in plans:
-            plan.done = plan.game["status"] == "finished"  # a busy player's game: lost by forfeit
+        index_of = {plan.game["id"]: index for index, plan in enumerate(plans)}
         queue: list[tuple[float, int]] = []
+        self.heard.clear()  # the legs 1 started before this round's games were read
         now = stack.clock.now()
         for index, plan in enumerate(plans):
-            heapq.heappush(queue, (self._think(plan, now), index))
-        while queue:
+            plan.done = plan.game["status"] == "finished"  # a busy player's game: lost by forfeit
+            plan.started = plan.game["status"] == "running"
+            if plan.started:
+                heapq.heappush(queue, (self._think(plan, now), index))
+
+        def follow() -> None:
+            """What the clocks did meanwhile: a leg 2 started (it is played from now on), a game ended
+            (a flag fell, or it ended before it started)."""
+            heard, self.heard[:] = list(self.heard), []
+            for kind, game_id in heard:
+                index = index_of.get(game_id)
+                if index is None:
+                    continue
+                plan = plans[index]
+                if kind == "game.finished":
+                    plan.done = True
+                elif not plan.started:
+                    plan.started = True
+                    heapq.heappush(queue, (self._think(plan, stack.clock.now()), index))
+            self._tell_busy(stack, plans)
+
+        follow()
+        while not all(p.done for p in plans):
+            if not queue:  # only stalled games are left: the clock runs until their flags fall
+                stack.advance(30)
+                follow()
+                continue
             when, index = heapq.heappop(queue)
             plan = plans[index]
             delta = when - stack.clock.now().timestamp()
             if delta > 0:
                 stack.advance(delta)
+                follow()
             if plan.done:
                 continue
             if plan.stall_at is not None and plan.played == plan.stall_at:
@@ -190,6 +226,7 @@ class Demo:
             mover = plan.game["white" if plan.played % 2 == 0 else "black"]["player_id"]
             if not self._send(clocks, f"/games/{plan.game['id']}/moves", None, stack.token(uuid.UUID(mover))):
                 plan.done = True  # the flag fell as the move came in: a loss on time
+                follow()
                 continue
             plan.played += 1
             if plan.played >= plan.plies:
@@ -198,27 +235,37 @@ class Demo:
                     self._send(clocks, f"/games/{plan.game['id']}/result", body, stack.token(reporter))
                 plan.done = True
                 stack.settle()
+                follow()
             else:
                 heapq.heappush(queue, (self._think(plan, stack.clock.now()), index))
-        # stalled games end on time: let the clock run until every flag has fallen
-        while not all(p.done or self._finished(clocks, p) for p in plans):
-            stack.advance(30)
         self._print_round(clocks, rnd)
 
     def _presence(self, stack: Any, rnd: RoundPaired) -> None:
-        """The game server's reports: the round before ``busy_round``'s pairing, one player starts a game
-        elsewhere (busy when that round is paired: no game, a loss by forfeit); they are back after it."""
+        """The game server's reports: in the round before ``busy_round``, one player starts a game
+        elsewhere (busy when that round is paired: no game, a loss by forfeit) once their games of this
+        round are under way (with double rounds, their leg 2 too); they are back after it."""
         if self.busy_round is None:
             return
-        server = stack.token(uuid.uuid4(), "service")
         if rnd.round == self.busy_round - 1:
             self.busy = self.rng.choice(sorted(self.ratings))
-            body = {"player_id": str(self.busy), "status": "busy"}
-            stack.api["clocks"].call("POST", "/presence", body, server)
-            self.console.print(f"[dim]{self.names[self.busy]} starts a game elsewhere: busy[/]")
+            self.busy_told = False
         elif rnd.round == self.busy_round and self.busy is not None:
             body = {"player_id": str(self.busy), "status": "connected"}
-            stack.api["clocks"].call("POST", "/presence", body, server)
+            stack.api["clocks"].call("POST", "/presence", body, stack.token(uuid.uuid4(), "service"))
+
+    def _tell_busy(self, stack: Any, plans: list[Plan]) -> None:
+        """The busy player is reported busy once none of their games of the round waits to start."""
+        if self.busy_told or self.busy is None:
+            return
+        mine = [
+            p for p in plans if str(self.busy) in (p.game["white"]["player_id"], p.game["black"]["player_id"])
+        ]
+        if any(not (p.started or p.done) for p in mine):
+            return
+        self.busy_told = True
+        body = {"player_id": str(self.busy), "status": "busy"}
+        stack.api["clocks"].call("POST", "/presence", body, stack.token(uuid.uuid4(), "service"))
+        self.console.print(f"[dim]{self.names[self.busy]} starts a game elsewhere: busy[/]")
 
     def _plan(self, game: dict[str, Any]) -> Plan:
         expected = _expected(self.ratings, game)
@@ -266,25 +313,32 @@ class Demo:
             return False
         return True
 
-    @staticmethod
-    def _finished(clocks: Any, plan: Plan) -> bool:
-        if plan.done:
-            return True
-        state = clocks.call("GET", f"/games/{plan.game['id']}")
-        plan.done = state["status"] == "finished"
-        return plan.done
-
     # -- printing -------------------------------------------------------------------------------
     def _print_round(self, clocks: Any, rnd: RoundPaired) -> None:
+        """The round's games; with double rounds each leg's start and end (simulated time, "—": it was
+        never played), leg 2 (``1b``) starting when leg 1 ended."""
         games = clocks.call("GET", f"/tournaments/{rnd.tournament_id}/games?round={rnd.round}")["games"]
+        legs = any(g["leg"] == 2 for g in games)
         table = Table(title=f"Round {rnd.round} of {rnd.total_rounds}", title_justify="left")
-        for col in ("Bd", "White", "", "Result", "", "Black", "How", "Opening"):
+        columns = (
+            "Bd",
+            "White",
+            "",
+            "Result",
+            "",
+            "Black",
+            "How",
+            "Opening",
+            *(("Start", "End") if legs else ()),
+        )
+        for col in columns:
             table.add_column(col, justify="right" if col in ("Bd", "") else "left")
         played = []
         for g in sorted(games, key=lambda g: (g["board"], g["leg"])):
             w, b = uuid.UUID(g["white"]["player_id"]), uuid.UUID(g["black"]["player_id"])
             result = g["result"] or {}
             opening = None if g.get("opening") is None else g["opening"]["label"]
+            times = (_clock_time(g["started_at"]), _clock_time(result.get("finished_at"))) if legs else ()
             table.add_row(
                 f"{g['board']}{'b' if g['leg'] == 2 else ''}",
                 self.names[w],
@@ -294,6 +348,7 @@ class Demo:
                 self.names[b],
                 result.get("reason", ""),
                 opening or "",
+                *times,
             )
             played.append(
                 {
@@ -301,6 +356,9 @@ class Demo:
                     "black": self.names[b],
                     "result": result.get("outcome", "*"),
                     "opening": opening,
+                    "leg": g["leg"],
+                    "started_at": g["started_at"],
+                    "finished_at": result.get("finished_at"),
                 }
             )
         self.report.setdefault("rounds", []).append(played)
@@ -580,6 +638,11 @@ def _for_first(game: dict[str, Any], seed: int) -> str:
 
 
 FORFEITS_REVERSED = {"+/-": "-/+", "-/+": "+/-", "-/-": "-/-"}  # a forfeit has no "-" between two sides
+
+
+def _clock_time(instant: str | None) -> str:
+    """An instant of the game's life as the demo's simulated clock shows it (HH:MM:SS); "—": none."""
+    return "—" if instant is None else f"{dt.datetime.fromisoformat(instant):%H:%M:%S}"
 
 
 def _num(value: Any) -> str:

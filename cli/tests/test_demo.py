@@ -46,7 +46,10 @@ def test_the_demo_plays_a_draughts_swiss_with_table_openings_and_a_busy_player_a
     assert len(report["rounds"]) == 4  # a Swiss of 8: ceil(log2 8) + 1
     codes = {o.code for o in english_table().openings}
     games = [g for rnd in report["rounds"] for g in rnd]
-    assert all(set(g) == {"white", "black", "result", "opening"} for g in games)
+    assert all(
+        set(g) == {"white", "black", "result", "opening", "leg", "started_at", "finished_at"} for g in games
+    )
+    assert {g["leg"] for g in games} == {1}
     assert all(g["opening"] in codes for g in games)
     assert len({g["opening"] for g in games}) == len(games)  # never twice in a Swiss
     busy = [g for g in report["rounds"][1] if g["result"] in ("+/-", "-/+")]
@@ -59,6 +62,34 @@ def test_the_demo_plays_a_draughts_swiss_with_table_openings_and_a_busy_player_a
         and points == sorted(points, reverse=True)
     )
     assert all(set(row) == {"player", "rank", "points"} for row in report["final"])
+
+
+def test_the_four_player_demo_plays_each_pairings_legs_one_after_the_other():
+    """`arbiter demo --players 4 --json`: double rounds (RULES.md §2), every leg 2 started when its leg 1
+    ended, never before; its table shows each leg's start and end."""
+    import datetime as dt
+    import json
+
+    result = CliRunner().invoke(build_cli(), ["demo", "--players", "4", "--json"])
+    assert result.exit_code == 0, result.output
+    rounds = json.loads(result.stdout)["rounds"]
+    assert len(rounds) == 3 and all(len(r) == 4 for r in rounds)
+    for games in rounds:
+        firsts = {(g["white"], g["black"]): g for g in games if g["leg"] == 1}
+        for second in (g for g in games if g["leg"] == 2):
+            first = firsts[(second["black"], second["white"])]  # the same pairing, colours swapped
+            if second["started_at"] is None:  # not played: a forfeit (busy), ended with its leg 1
+                assert second["finished_at"] == first["finished_at"] and second["result"] in ("+/-", "-/+")
+                continue
+            assert second["started_at"] == first["finished_at"] or dt.datetime.fromisoformat(
+                second["started_at"]
+            ) > dt.datetime.fromisoformat(first["finished_at"])
+            assert dt.datetime.fromisoformat(first["started_at"]) < dt.datetime.fromisoformat(
+                first["finished_at"]
+            )
+    table = CliRunner().invoke(build_cli(), ["demo", "--players", "4"], env={"COLUMNS": "160"}).output
+    assert re.search(r"┃ Start\s+┃ End\s+┃", table)
+    assert len(re.findall(r"^│ +\db │.*│ (?:\d\d:\d\d:\d\d|—) +│ \d\d:\d\d:\d\d │$", table, flags=re.M)) == 6
 
 
 def test_the_demo_refuses_an_opening_the_variant_cannot_draw():

@@ -90,9 +90,10 @@ def test_too_few_players_cancel_the_tournament(story: Story):
 
 
 def test_flags_fall_with_nobody_reporting(story: Story):
-    """Four players (three rounds, each with both games of every pairing, colours swapped) on a
-    4-second clock. In every game White makes one move and then nobody moves or reports: Black's flag
-    falls and the server ends the game."""
+    """Four players (three rounds, each with both games of every pairing, colours swapped, one after
+    the other) on a 4-second clock. In every game White makes one move once it has started and then
+    nobody moves or reports: Black's flag falls, the server ends the game, and the pairing's leg 2
+    starts then."""
     organiser = story.register("Organiser flags")
     players = field(story, 4, "Flag ")
     by_id = {p.id: p for p in players}
@@ -101,8 +102,11 @@ def test_flags_fall_with_nobody_reporting(story: Story):
         story.join(p, tid)
     story.wait_status(tid, "started")
     for rnd in range(1, 4):
-        for game in story.wait_games(tid, rnd, 4):
-            story.move(game, by_id[uuid.UUID(game["white"]["player_id"])])
+        for leg in (1, 2):
+            for game in (g for g in story.wait_games(tid, rnd, 4) if g["leg"] == leg):
+                running = story.wait_started(game)
+                assert running["status"] == "running", running
+                story.move(running, by_id[uuid.UUID(running["white"]["player_id"])])
     final = story.wait_final(tid, timeout=90)
     games = [g for rnd in range(1, 4) for g in story.games(tid, rnd)]
     assert len(games) == 12  # six games each

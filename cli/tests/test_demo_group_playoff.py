@@ -18,10 +18,11 @@ from shared.group_table import Match, group_table
 from shared.scoring import Outcome
 
 SEED = 2026  # the demo's default
+OUTCOMES = {"1-0": Outcome.WHITE_WIN, "½-½": Outcome.DRAW, "0-1": Outcome.BLACK_WIN}
 PHASES = {"group", "playoff", "semi-final", "final", "third-place", "fifth-place", "seventh-place"}
 POINTS = {
     "1-0": (Fraction(1), Fraction(0)),
-    "1/2-1/2": (Fraction(1, 2), Fraction(1, 2)),
+    "½-½": (Fraction(1, 2), Fraction(1, 2)),  # one notation in every demo (issue 22)
     "0-1": (Fraction(0), Fraction(1)),
 }
 
@@ -132,7 +133,7 @@ def group_order(document: dict, group: str) -> list[str]:
         for m in of(document, phase):
             a, b = m["players"]
             if a in number and b in number:
-                games = tuple((Outcome(g["result"]), g["white"] == a) for g in m["games"])
+                games = tuple((OUTCOMES[g["result"]], g["white"] == a) for g in m["games"])
                 out.append(Match(number[a], number[b], games))
         return out
 

@@ -6,7 +6,6 @@ Screenshots under ``test-artifacts/standings/``."""
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import random
 import threading
@@ -18,7 +17,6 @@ from rich.console import Console
 from werkzeug.serving import make_server
 
 from cli.demo_group_playoff import GroupPlayoffDemo
-from cli.embedded import EmbeddedStack
 from services.standings.entrypoints.app import create_app
 from services.standings.tests.browser.test_pages import CHROMIUM, cells
 from tests.group_playoff_pages import Overdue, overdue_event
@@ -34,8 +32,8 @@ pytestmark = [
 
 class Site:
     def __init__(self, tmp: Path) -> None:
-        self.stack = EmbeddedStack.create(tmp, start=dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC))
         self.demo = GroupPlayoffDemo(Console(file=io.StringIO()), random.Random(2026), as_json=True)
+        self.stack = self.demo.stack(tmp)
         self.demo.play(self.stack)
         self.whole = self.demo.tournament_id
         self.overdue: Overdue = overdue_event(self.stack)

@@ -163,11 +163,13 @@ def _trf_codes(tiebreaks: tuple[TieBreak, ...]) -> list[str]:
 
 def _table_rules(t: Tournament, ruleset: Preset, *, trf2026: bool) -> TableRules:
     """Arbiter's ``XAR`` records: what the table needs beyond the TRF's own records — the tie-breaks
-    (TRF-16 has no 202), those shown for information, whether a bye is an opponent, the lots' seed."""
+    (TRF-16 has no 202), those shown for information, whether a bye is an opponent, whose definitions
+    of BH and SB apply, the lots' seed."""
     return TableRules(
         tiebreaks=[] if trf2026 else _trf_codes(ruleset.tiebreaks),
         shown=_trf_codes(ruleset.shown),
         byes_as_opponents=ruleset.byes_as_opponents,
+        platform_definitions=ruleset.platform_definitions,
         lots_seed=t.lots_seed(ruleset),
     )
 

@@ -760,12 +760,12 @@ def six_player_round_robin(svc: StandingsService, send=checked) -> Story:
 
 
 SIX_PLAYER_TABLE = [  # (rank, seed, points, ranking tie-breaks, shown), worked out in unit/test_projection.py
-    (1, 4, 6, {"WIN": 3, "DE": 0, "SNO": 4}, {"SB": 28}),
-    (2, 1, 6, {"WIN": 2, "DE": 0, "SNO": 1}, {"SB": 31}),
-    (3, 6, 5, {"WIN": 2, "DE": 1, "SNO": 6}, {"SB": 22}),
-    (4, 2, 5, {"WIN": 2, "DE": 2, "SNO": 2}, {"SB": 22}),
-    (5, 3, 4, {"WIN": 1, "DE": 0, "SNO": 3}, {"SB": 21}),
-    (6, 5, 4, {"WIN": 1, "DE": 0, "SNO": 5}, {"SB": 22}),
+    (1, 4, 6, {"WIN": 3, "DE": 0, "SNO": 4}, {"SB": 14}),
+    (2, 1, 6, {"WIN": 2, "DE": 0, "SNO": 1}, {"SB": 15.5}),
+    (3, 6, 5, {"WIN": 2, "DE": 1, "SNO": 6}, {"SB": 11}),
+    (4, 2, 5, {"WIN": 2, "DE": 2, "SNO": 2}, {"SB": 11}),
+    (5, 3, 4, {"WIN": 1, "DE": 0, "SNO": 3}, {"SB": 10.5}),
+    (6, 5, 4, {"WIN": 1, "DE": 0, "SNO": 5}, {"SB": 11}),
 ]
 
 

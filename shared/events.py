@@ -312,6 +312,11 @@ class RosterEntry(BaseModel):
     name: str
     rating: int | None = None
     profile: PlayerProfile | None = None
+    creates_games: bool = Field(
+        True,
+        description="group-playoff: false when the player said at entry they cannot create games (4T1 §3(5)):"
+        " the other player of their matches invites (§4(5))",
+    )
 
 
 class GameOpening(BaseModel):
@@ -350,7 +355,10 @@ class GroupPlayoffMatch(BaseModel):
 class GroupPlayoffGame(GroupPlayoffMatch):
     """A `group-playoff` game's place in its event: its match, and who invites (creates) it."""
 
-    inviter: uuid.UUID = Field(description="the player who creates the game (named first)")
+    inviter: uuid.UUID = Field(
+        description="the player who creates the game: the one named first, unless they cannot create games"
+        " and the other can (4T1 §4(5))"
+    )
     extra: int = Field(0, ge=0, le=2, description="0: one of the match's two games; 1, 2: an extra game")
 
 

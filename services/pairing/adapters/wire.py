@@ -281,7 +281,8 @@ def start(event: events.Event) -> commands.StartTournament | commands.StartArena
     )
     gp = settings.group_playoff
     if gp is not None:
-        return commands.StartGroupPlayoff(heading, players, gp.lot_seed, gp.drawn_by)
+        cannot_create = frozenset(r.player_id for r in event.roster if not r.creates_games)
+        return commands.StartGroupPlayoff(heading, players, gp.lot_seed, gp.drawn_by, cannot_create)
     ko = settings.knockout
     if settings.arena is not None:
         ends_at = event.started_at + dt.timedelta(minutes=settings.arena.duration_minutes)

@@ -114,7 +114,12 @@ def _bracket(s: domain.PlaySettings) -> BracketFormat:
 
 def roster_entry(s: domain.Seeded) -> events.RosterEntry:
     return events.RosterEntry(
-        seed=s.seed, player_id=s.player_id, name=s.name, rating=s.rating, profile=profile(s.profile)
+        seed=s.seed,
+        player_id=s.player_id,
+        name=s.name,
+        rating=s.rating,
+        profile=profile(s.profile),
+        creates_games=s.creates_games,
     )
 
 

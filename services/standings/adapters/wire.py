@@ -366,7 +366,9 @@ def group_playoff(event: events.Event) -> object:
             event.tournament_id,
             event.name,
             event.started_at,
-            tuple(PagePlayer(str(r.player_id), r.seed, r.name, r.rating) for r in event.roster),
+            tuple(
+                PagePlayer(str(r.player_id), r.seed, r.name, r.rating, r.creates_games) for r in event.roster
+            ),
             None if gp is None else str(gp.lot_seed),
         )
     fact = commands.GroupPlayoffPageFact

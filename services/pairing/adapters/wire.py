@@ -208,6 +208,13 @@ def _bye_requested(e: domain.ByeRequested) -> events.Event:
     )
 
 
+@wire.maps(domain.ByeTakenBack)
+def _bye_taken_back(e: domain.ByeTakenBack) -> events.Event:
+    return events.ByeTakenBack(
+        tournament_id=e.tournament_id, player_id=e.player_id, round=e.round, decision=decision(e.decision)
+    )
+
+
 @wire.maps(domain.AbsenceUnexcused)
 def _absence_unexcused(e: domain.AbsenceUnexcused) -> events.Event:
     return events.AbsenceUnexcused(tournament_id=e.tournament_id, player_id=e.player_id, round=e.round)

@@ -136,7 +136,7 @@ def test_entries_confirmed_refused_waiting_replaced_and_started(client, svc, clo
     (event,) = published(svc, "tournament.started")
     roster = event.payload["roster"]
     assert [r["player_id"] for r in roster] == [str(p) for p in reversed([*players[:2], *players[3:9]])]
-    assert all(r["creates_games"] for r in roster)  # the non-creator waits: the eight all create games
+    assert all("creates_games" not in r for r in roster)  # the eight all create games: said by leaving it out
     settings = event.payload["settings"]
     assert settings["ruleset"] == "group-playoff" and settings["time_control"]["days_per_move"] == 2
     assert settings["group_playoff"]["drawn_by"] == str(org)
@@ -169,5 +169,6 @@ def test_the_roster_says_who_cannot_create_games(client, svc, clock):
     clock.advance(15 * 24 * 3600)
     assert client.post(f"/tournaments/{tid}/start", headers=token(org)).status_code == 200
     (event,) = published(svc, "tournament.started")
-    cannot = [r["player_id"] for r in event.payload["roster"] if not r["creates_games"]]
+    cannot = [r["player_id"] for r in event.payload["roster"] if not r.get("creates_games", True)]
     assert cannot == [str(players[3])]
+    assert [r.get("creates_games") for r in event.payload["roster"]].count(False) == 1  # written where false

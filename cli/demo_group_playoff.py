@@ -168,8 +168,16 @@ class GroupPlayoffDemo:
             reg.call("POST", f"/tournaments/{tid}/entries", {}, stack.token(uuid.UUID(low["id"])))
         except ApiError as exc:
             self.say(f"Outsider (2150) refused: {exc.problem.get('detail')}")
+        lower = reg.call(
+            "POST", "/accounts", {"name": NAMES[0].lower(), "ratings": outsider["ratings"]}, staff
+        )
+        try:  # an id of the server's: the simulation's draws stay as they were
+            reg.call("POST", f"/tournaments/{tid}/entries", {}, stack.token(uuid.UUID(lower["id"])))
+        except ApiError as exc:
+            self.say(f"{lower['name']} refused: {exc.problem.get('detail')}")
+        cannot = (0, 10)  # said at entry they cannot create games: ranked after all others (4T1 §3(5))
         for i, pid in enumerate(accounts):
-            entry = {"creates_games": i != 10}
+            entry = {"creates_games": i not in cannot}
             reg.call("POST", f"/tournaments/{tid}/entries", entry, stack.token(uuid.UUID(pid)))
         for pid in [*accounts[:9], accounts[10]]:
             reg.call("POST", f"/tournaments/{tid}/entries/{pid}/confirm", None, org)
@@ -202,6 +210,13 @@ class GroupPlayoffDemo:
         )
         for group in ("I", "II"):
             self.say(f"  group {group}: " + ", ".join(self._label(p) for p in self._group_order(page, group)))
+        for p in page["players"]:
+            if not p["creates_games"]:
+                invited = next(m for m in page["matches"] if m["players"][0] == p["player_id"])
+                self.say(
+                    f"{p['name']} cannot create games: the other player invites (4T1 §4(5)), e.g. "
+                    + invited["games"][0]["label"]
+                )
 
         # phase 1: the groups, a deadline, the play-off
         deadline = stack.clock.now() + dt.timedelta(days=30)

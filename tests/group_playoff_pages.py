@@ -1,5 +1,6 @@
-"""A group-playoff event on the embedded stack for the page tests: entered, started and left in phase 1
-with a deadline passed, one overdue game decided by the organiser's lot and one player excluded."""
+"""A group-playoff event on the embedded stack for the page tests: entered (one player, ``NO_INVITES``,
+saying they cannot create games), started and left in phase 1 with a deadline passed, one overdue game
+decided by the organiser's lot and one player excluded."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from cli.embedded import EmbeddedStack
 
 NAMES = ["Anand", "Botvinnik", "Capablanca", "Euwe", "Fischer", "Gaprindashvili", "Hou", "Ivanchuk"]
+NO_INVITES = "Hou"  # entered with creates_games: false (4T1 §4(5): the other player invites)
 
 
 @dataclass
@@ -55,7 +57,8 @@ def overdue_event(stack: EmbeddedStack) -> Overdue:
     for i, name in enumerate(NAMES):
         body = {"name": name, "ratings": {"chess:correspondence": 1990 - 10 * i}}
         pid = reg.call("POST", "/accounts", body, staff)["id"]
-        reg.call("POST", f"/tournaments/{tid}/entries", {}, stack.token(uuid.UUID(pid)))
+        entry = {"creates_games": name != NO_INVITES}
+        reg.call("POST", f"/tournaments/{tid}/entries", entry, stack.token(uuid.UUID(pid)))
         reg.call("POST", f"/tournaments/{tid}/entries/{pid}/confirm", None, org)
         players[name] = pid
     stack.advance((closes - stack.clock.now()).total_seconds() + 60)

@@ -78,6 +78,11 @@ def test_the_standings_page_shows_what_pairing_decided(demo):
     assert standings["completed_at"] is not None
     assert 'id="group-I"' in html and 'id="placing"' in html and "(e) play-off" in html
     assert html.count('data-stage="semi-final"') == 2 and "extra game 2" in html
+    # 4T1 §4(5): the player who said at entry they cannot create games is invited by the other player
+    (cannot,) = [p["player_id"] for p in standings["players"] if not p["creates_games"]]
+    first = [m for m in standings["matches"] if m["players"][0] == cannot]
+    assert first and all(m["inviter"] == m["players"][1] for m in first)
+    assert "(does not invite)" in html
 
 
 def board_points(match: dict) -> tuple[Fraction, Fraction]:

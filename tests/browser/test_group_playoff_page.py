@@ -61,11 +61,15 @@ def test_a_whole_event_groups_playoff_matches_and_placing(site, page):
     assert "Completed" in page.locator("#status").inner_text()
     reference = site.demo.pages["pairing"]
     names = {p["player_id"]: p["name"] for p in reference["players"]}
+    mark = " (does not invite)"  # said at entry they cannot create games (4T1 §4(5))
+    marked = [names[p["player_id"]] + mark for p in reference["players"] if not p["creates_games"]]
     for group in ("I", "II"):
         rows = cells(page, f"#group-{group} table tbody tr")
         expected = [names[r["player_id"]] for r in reference["groups"][group]]
-        assert [r[1] for r in rows] == expected  # pairing's group order
+        assert [r[1].removesuffix(mark) for r in rows] == expected  # pairing's group order
         assert all(r[6] for r in rows)  # each place says what decided it
+    shown = [r[1] for group in ("I", "II") for r in cells(page, f"#group-{group} table tbody tr")]
+    assert [name for name in shown if name.endswith(mark)] == marked and len(marked) == 1
     group_i = [r[6] for r in cells(page, "#group-I table tbody tr")]
     assert group_i.count("(e) play-off") == 3 and group_i[3] == "(a) match points"
     assert page.locator('[data-stage="playoff"]').count() == 3

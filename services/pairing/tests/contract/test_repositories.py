@@ -414,8 +414,14 @@ def test_decisions_on_a_swiss_come_back_as_they_were_made(backend: Backend) -> N
     )
     assert set(found.bye_requests) == {(2, 3), (3, 4)} and found.withdrawals[8].reason == "ill"
     kinds = [kind for kind, _ in backend.published(t.id)]
-    # the one taken back was announced too: taking it back announces nothing
-    assert kinds[-4:] == ["game.result_corrected", "bye.requested", "bye.requested", "bye.requested"]
+    # the one taken back was announced, and so was its taking back
+    assert kinds[-5:] == [
+        "game.result_corrected",
+        "bye.requested",
+        "bye.requested",
+        "bye.requested",
+        "bye.taken_back",
+    ]
 
 
 def test_a_fide_event_keeps_its_rules_pairings_absences_and_late_entries(backend: Backend) -> None:

@@ -10,6 +10,7 @@ or with ``--json`` one JSON document: ``{"games": [...], "ranking": [...]}``.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import heapq
 import itertools
 import json
@@ -22,6 +23,7 @@ from typing import Any
 import click
 from rich.console import Console
 
+from cli.text import result as written
 from shared.events import ArenaPaired, Envelope, Event, GameFinished
 
 TICK_SECONDS = 5.0  # the simulation's step: a pass runs at each (a worker's tick is about a second)
@@ -75,13 +77,15 @@ class ArenaDemo:
     # -- the arena --------------------------------------------------------------------------------
     def _run(self, stack: Any) -> int:
         from cli.demo import _sign_up
+        from cli.embedded import random_id
 
         staff = stack.token(uuid.uuid4(), "service")
         reg = stack.api["registration"]
         organiser_id = uuid.UUID(reg.call("POST", "/accounts", {"name": "Organiser"}, staff)["id"])
         self.organiser = stack.token(organiser_id)
         speeds = ("bullet", "blitz", "rapid")
-        for pid, name, rating in _sign_up(reg, staff, self.rng, self.players, speeds, seeded_ids=True):
+        ids = functools.partial(random_id, self.rng)  # drawn between the ratings, as they always were
+        for pid, name, rating in _sign_up(reg, staff, self.rng, self.players, speeds, ids=ids):
             self.names[pid], self.ratings[pid] = name, rating
         starts_at = stack.clock.now() + dt.timedelta(minutes=5)
         arena = reg.call(
@@ -251,7 +255,7 @@ class ArenaDemo:
                     "black": names[g["black"]],
                     "started_at": None if paired is None else seconds(paired),
                     "ended_at": seconds(dt.datetime.fromisoformat(g["ended_at"])),
-                    "result": g["result"],
+                    "result": written(g["result"]),
                     "boost": g["boost"],
                     "points": g["points"],
                 }

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cli.config import CONFIG_ENV, saved_token
-from cli.text import plural
+from cli.text import plural, points
 from shared.scoring import Outcome
 
 if TYPE_CHECKING:
@@ -183,6 +183,166 @@ def _fide_rapid(options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+KNOCKOUTS = ("knockout", "double-knockout")
+KNOCKOUT_OPTIONS = (
+    "games_per_match",
+    "tiebreaks",
+    "sudden_death",
+    "third_place",
+    "no_second_final",
+    "seeding",
+)
+# options of the tournaments with a start time and a field: a knockout draft has neither (docs/api.md)
+NOT_FOR_KNOCKOUTS = (
+    "minutes",
+    "starts_in",
+    "seats",
+    "minimum",
+    "threshold",
+    "double_rounds",
+    "extra_round",
+    "password",
+    "opening",
+    "min_rating",
+    "duration",
+)
+_STAGE = re.compile(r"^([12])x(.+)$")
+
+
+def _option(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _check_knockout_options(options: dict[str, Any]) -> None:
+    """The knockout's options go with a knockout, and the options of a scheduled tournament not with one."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    given = [n for n in options if ctx.get_parameter_source(n) is ParameterSource.COMMANDLINE]
+    if options["ruleset"] in KNOCKOUTS:
+        wrong = [n for n in given if n in NOT_FOR_KNOCKOUTS or n in _FIDE_ONLY]
+        if wrong:
+            raise click.UsageError(f"{_option(wrong[0])} does not go with --ruleset {options['ruleset']}")
+        if options["third_place"] and options["ruleset"] == "double-knockout":
+            raise click.UsageError("--third-place goes with --ruleset knockout (a double knockout has none)")
+        if options["no_second_final"] and options["ruleset"] == "knockout":
+            raise click.UsageError("--no-second-final goes with --ruleset double-knockout")
+        return
+    wrong = [n for n in given if n in KNOCKOUT_OPTIONS]
+    if wrong:
+        raise click.UsageError(f"{_option(wrong[0])} goes with --ruleset knockout or double-knockout")
+
+
+_FIDE_ONLY = (
+    "rounds",
+    "round_robin",
+    "place",
+    "federation",
+    "chief_arbiter",
+    "deputy_arbiter",
+    "start_date",
+    "end_date",
+    "acceleration",
+    "server_clocks",
+    "late_entry_bye",
+)
+
+
+def _stage(value: str) -> dict[str, Any]:
+    """``2x15+10``: a tie-break stage of 2 games at 15+10."""
+    match = _STAGE.match(value.strip())
+    if not match:
+        raise click.BadParameter(
+            f"{value!r}: a stage is GAMESxTC, 1 or 2 games at minutes+increment, e.g. 2x15+10",
+            param_hint="'--tiebreak'",
+        )
+    try:
+        clock = parse_time_control(match.group(2))
+    except click.BadParameter:
+        raise click.BadParameter(
+            f"{value!r}: the time control is minutes+increment, e.g. 2x15+10", param_hint="'--tiebreak'"
+        ) from None
+    return {"games": int(match.group(1)), "time_control": clock}
+
+
+def _tiebreak_plan(tiebreaks: tuple[str, ...], sudden_death: str | None) -> dict[str, Any] | None:
+    """The plan from ``--tiebreak`` and ``--sudden-death``; None: neither given, the service's default."""
+    if not tiebreaks and sudden_death is None:
+        return None
+    from shared.time_control import DEFAULT_PLAN
+
+    if tiebreaks == ("none",):
+        stages: list[dict[str, Any]] = []
+    elif tiebreaks:
+        stages = [_stage(t) for t in tiebreaks]
+    else:  # the default stages, another sudden-death game
+        stages = [
+            {
+                "games": s.games,
+                "time_control": _clock(s.time_control.base_seconds, s.time_control.increment_seconds),
+            }
+            for s in DEFAULT_PLAN.stages
+        ]
+    if sudden_death is None:
+        last = DEFAULT_PLAN.sudden_death
+        sudden = _clock(last.base_seconds, last.increment_seconds)
+    else:
+        try:
+            sudden = parse_time_control(sudden_death)
+        except click.BadParameter as exc:
+            raise click.BadParameter(exc.message, param_hint="'--sudden-death'") from None
+    return {"stages": stages, "sudden_death": sudden}
+
+
+def _clock(base: int, increment: int) -> dict[str, int]:
+    return {"base_seconds": base, "increment_seconds": increment}
+
+
+def _knockout(options: dict[str, Any]) -> dict[str, Any]:
+    """The body creating a knockout draft from ``arbiter create``'s options (docs/api.md)."""
+    knockout: dict[str, Any] = {}
+    if options["games_per_match"] is not None:
+        knockout["games_per_match"] = int(options["games_per_match"])
+    if options["seeding"] is not None:
+        knockout["seeding"] = options["seeding"]
+    if options["third_place"]:
+        knockout["third_place"] = True
+    if options["no_second_final"]:
+        knockout["second_final"] = False
+    plan = _tiebreak_plan(options["tiebreaks"], options["sudden_death"])
+    if plan is not None:
+        knockout["tiebreak_plan"] = plan
+    return {
+        "name": options["name"],
+        "ruleset": options["ruleset"],
+        "time_control": parse_time_control(options["time_control"]),
+        "variant": options["variant"],
+        "rated": not options["unrated"],
+        "knockout": knockout,
+    }
+
+
+def _plan(t: dict[str, Any]) -> list[str]:
+    """A knockout's format in words, a line each: the games, the tie-breaks, the seeding and the extras."""
+    ko = t["knockout"]
+
+    def tc(clock: dict[str, int]) -> str:
+        return f"{points(clock['base_seconds'] / 60)}+{clock['increment_seconds']}"
+
+    plan = ko["tiebreak_plan"]
+    stages = ", ".join(f"{s['games']}x{tc(s['time_control'])}" for s in plan["stages"]) or "none"
+    extras = [f"seeding by {ko['seeding']}"]
+    if t["ruleset"] == "knockout" and ko["third_place"]:
+        extras.append("a third-place match")
+    if t["ruleset"] == "double-knockout":
+        extras.append("a second final if needed" if ko["second_final"] else "no second final")
+    return [
+        f"{plural(ko['games_per_match'], 'game')} a match; tie-breaks {stages}, then sudden death "
+        f"{tc(plan['sudden_death'])}",
+        "; ".join(extras),
+    ]
+
+
 def _print(data: Any, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(data, indent=2))
@@ -232,11 +392,12 @@ def register(group: click.Group) -> None:
     @click.option("--name", required=True, help="the tournament's name")
     @click.option(
         "--ruleset",
-        type=click.Choice(["platform", "fide-rapid", "arena"]),
+        type=click.Choice(["platform", "fide-rapid", "arena", *KNOCKOUTS]),
         default="platform",
         show_default=True,
         help="fide-rapid: an over-the-board event its arbiters start (`arbiter start`); arena: continuous"
-        " pairing for --minutes",
+        " pairing for --minutes; knockout, double-knockout: a draft whose roster you keep (`arbiter players"
+        " enter`) until you start it",
     )
     @click.option("--minutes", type=int, help="arena: how long it runs (10–480)")
     @click.option("--starts-in", "starts_in", default="10m", show_default=True, help="e.g. 10m, 2h, 3d")
@@ -292,14 +453,60 @@ def register(group: click.Group) -> None:
         show_default=True,
         help="fide-rapid: what a late entry scores for the rounds missed",
     )
+    @click.option(
+        "--games-per-match",
+        type=click.Choice(["1", "2", "4", "6"]),
+        default=None,
+        help="knockouts: regular games a match, colours alternating (default 2)",
+    )
+    @click.option(
+        "--tiebreak",
+        "tiebreaks",
+        multiple=True,
+        metavar="GAMESxTC",
+        help="knockouts: a tie-break stage for a level match, e.g. 2x15+10 (1 or 2 games; repeat for the next,"
+        " up to 5; 'none': straight to the sudden-death game). Default: 2x15+10, 2x5+3",
+    )
+    @click.option(
+        "--sudden-death",
+        "sudden_death",
+        metavar="TC",
+        help="knockouts: the sudden-death game's time control after the last stage (default 3+2)",
+    )
+    @click.option("--third-place", is_flag=True, help="knockout: the semi-final losers play for third place")
+    @click.option(
+        "--no-second-final",
+        is_flag=True,
+        help="double-knockout: no second final when the losers' bracket winner takes the first",
+    )
+    @click.option(
+        "--seeding",
+        type=click.Choice(["rating", "custom", "random"]),
+        default=None,
+        help="knockouts: by rating in the time control (default), your order (`arbiter seeding order`), or a"
+        " random draw (`arbiter seeding draw`, else drawn at the start)",
+    )
     @quiet_option
     @options
     def create(**kwargs: Any) -> None:
         """Create a `platform` tournament, or (--ruleset fide-rapid) an over-the-board rapid event open for
-        entries until its arbiters start it (you become its organiser)."""
+        entries until its arbiters start it, or (--ruleset knockout|double-knockout) a knockout draft with
+        its plan, whose roster you keep until you start it (you become its organiser)."""
         as_json = kwargs.pop("as_json")
         quiet = kwargs.pop("quiet")
         api = make_api(kwargs)
+        _check_knockout_options(kwargs)
+        if kwargs["ruleset"] in KNOCKOUTS:
+            t = api.call("registration", "POST", "/tournaments", _knockout(kwargs))
+            if as_json:
+                _print(t, True)
+            elif quiet:
+                click.echo(t["id"])
+            else:
+                click.echo(f"created {t['id']}: {t['name']}, a {t['ruleset']} draft")
+                for line in [*_plan(t), "next: `arbiter players enter`, then `arbiter start`"]:
+                    click.echo(f"  {line}")
+            return
         if kwargs["ruleset"] == "fide-rapid":
             t = api.call("registration", "POST", "/tournaments", _fide_rapid(kwargs))
             if as_json:

@@ -5,7 +5,14 @@ each round published, its matches played game by game (tie-breaks included), a p
 begins (the forfeit chain) and a correction of round 1 refused because the player's next match has a result
 (with three rounds or more), the final placing.
 `arbiter demo --format fide-rapid [--trf PATH]`: an over-the-board rapid Swiss run by its arbiters
-(``cli/demo_fide.py``)."""
+(``cli/demo_fide.py``).
+
+Every demo repeats itself for its ``--seed`` (:class:`EmbeddedRun`: the services' draws and the accounts'
+ids come from it, the simulated clock starts at a fixed time) and writes results White first, ``1-0``,
+``½-½``, ``0-1`` (:func:`cli.text.result`). The platform's ``--json`` document: ``rated``, ``rounds`` (each a
+list of games ``{white, black, result, opening}``), ``final`` (``{player, rank, points, tiebreaks}``, the
+tie-breaks by code in ranking order), ``byes`` (``{round, player, kind}``) and ``tiebreaks`` (the codes in
+ranking order)."""
 
 from __future__ import annotations
 
@@ -19,7 +26,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import click
 from rich.console import Console
@@ -27,8 +34,12 @@ from rich.table import Table
 
 from cli.client import OPENING_OPTION
 from cli.text import points
-from shared.events import Envelope, Event, RoundPaired
+from cli.text import result as written
+from shared.events import Envelope, Event, GameFinished, GameStarted, RoundPaired
 from shared.variants import Variant
+
+if TYPE_CHECKING:
+    from cli.embedded import Draws
 
 NAMES = [
     "Anand",
@@ -68,13 +79,62 @@ class Plan:
     plies: int
     outcome: str
     reason: str
+    first: str = "white"  # the side to move in the game's starting position (a drawn opening may leave Black)
     stall_at: int | None = None  # the side to move at this ply never moves again: its flag falls
     played: int = 0
     done: bool = False
+    started: bool = False  # its clock runs (a double round's leg 2 starts when its leg 1 ends)
+
+    def to_move(self, ply: int) -> str:
+        """The side that makes ply ``ply`` (0: the first move of the game)."""
+        return self.first if ply % 2 == 0 else OTHER[self.first]
+
+
+OTHER = {"white": "black", "black": "white"}
+DEMO_START = dt.datetime(2026, 6, 6, 9, 0, tzinfo=dt.UTC)
+"""Where a demo's simulated clock starts: a fixed time, so that a seed gives the same run to the byte."""
+
+
+class EmbeddedRun:
+    """A demo that runs ``_run(stack)`` on an embedded stack, its simulated clock at ``clock_start``, and
+    says how long it took. Everything it and the services draw comes from its ``rng`` (``--seed``): the
+    services' draws (:class:`cli.embedded.Draws`: the tournament's id, which draws the first colour, a
+    knockout's seeding and colours) and the accounts' ids (:meth:`new_id`). The same seed, the same run."""
+
+    console: Console
+    rng: random.Random
+    clock_start: ClassVar[dt.datetime] = DEMO_START
+    draws: Draws
+
+    def run(self, workdir: Path) -> int:
+        from cli.embedded import Draws, EmbeddedStack
+
+        started = time.monotonic()
+        self.draws = Draws.seeded(self.rng)
+        stack = EmbeddedStack.create(workdir, start=self.clock_start, draws=self.draws)
+        try:
+            self._run(stack)
+        finally:
+            stack.close()
+        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
+        return 0
+
+    def new_id(self) -> uuid.UUID:
+        """A new account's id, drawn with the services' ids."""
+        return self.draws.new_id()
+
+    def account(self, stack: Any, name: str, staff: str) -> tuple[uuid.UUID, str]:
+        """An account named ``name`` (its id drawn from the seed) and its token."""
+        body = {"name": name, "id": str(self.new_id())}
+        account_id = uuid.UUID(stack.api["registration"].call("POST", "/accounts", body, staff)["id"])
+        return account_id, stack.token(account_id)
+
+    def _run(self, stack: Any) -> None:
+        raise NotImplementedError
 
 
 @dataclass
-class Demo:
+class Demo(EmbeddedRun):
     console: Console
     rng: random.Random
     players: int
@@ -90,23 +150,16 @@ class Demo:
     completed: bool = False
     report: dict[str, Any] = field(default_factory=dict)  # what --json prints
     busy: uuid.UUID | None = None
+    busy_told: bool = True  # whether the game server has reported ``busy`` busy yet
+    heard: list[tuple[str, str]] = field(default_factory=list)  # (game.started|game.finished, game id)
 
-    def run(self, workdir: Path) -> int:
-        from cli.embedded import EmbeddedStack
-
-        started = time.monotonic()
-        stack = EmbeddedStack.create(workdir)
-        try:
-            return self._run(stack, started)
-        finally:
-            stack.close()
-
-    def _run(self, stack: Any, started: float) -> int:
-        staff = stack.token(uuid.uuid4(), "service")
+    def _run(self, stack: Any) -> None:
+        staff = stack.token(uuid.uuid4(), "service")  # a token's subject: in no output
         reg = stack.api["registration"]
-        organiser = uuid.UUID(reg.call("POST", "/accounts", {"name": "Organiser"}, staff)["id"])
+        _organiser_id, organiser = self.account(stack, "Organiser", staff)
         speeds = ("bullet", "blitz", "rapid", "classical")
-        for pid, name, rating in _sign_up(reg, staff, self.rng, self.players, speeds, self.variant):
+        signed = _sign_up(reg, staff, self.rng, self.players, speeds, self.variant, ids=self.new_id)
+        for pid, name, rating in signed:
             self.ratings[pid], self.names[pid] = rating, name
 
         starts_at = stack.clock.now() + dt.timedelta(minutes=5)
@@ -121,10 +174,10 @@ class Demo:
                 "variant": self.variant,
                 "opening": self.opening,
             },
-            stack.token(organiser),
+            organiser,
         )
         tid = tournament["id"]
-        self.report = {"rated": tournament["rated"], "rounds": [], "final": []}
+        self.report = {"rated": tournament["rated"], "rounds": [], "final": [], "byes": []}
         for pid in self.ratings:
             reg.call("POST", f"/tournaments/{tid}/entries", {}, stack.token(pid))
         self.console.print(
@@ -135,7 +188,9 @@ class Demo:
         if tournament.get("rated_reason"):
             self.console.print(f"  ({tournament['rated_reason']})")
 
-        stack.listen("demo", ("round.paired", "tournament.completed"), self._on_event)
+        stack.listen(
+            "demo", ("round.paired", "tournament.completed", "game.started", "game.finished"), self._on_event
+        )
         stack.advance((starts_at - stack.clock.now()).total_seconds())
         system = None
         while not self.completed:
@@ -154,42 +209,79 @@ class Demo:
         table = stack.api["standings"].call("GET", f"/tournaments/{tid}/standings")
         self._print_table(table)
         self.report["final"] = [
-            {"player": row["name"], "rank": row["rank"], "points": row["points"]} for row in table["rows"]
+            {
+                "player": row["name"],
+                "rank": row["rank"],
+                "points": row["points"],
+                "tiebreaks": {code: row["tiebreaks"][code] for code in table["tiebreaks"]},
+            }
+            for row in table["rows"]
         ]
-        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
-        return 0
+        self.report["tiebreaks"] = list(table["tiebreaks"])
 
     def _on_event(self, envelope: Envelope, event: Event) -> None:
         if isinstance(event, RoundPaired):
             self.rounds.append(event)
         elif envelope.type == "tournament.completed":
             self.completed = True
+        elif isinstance(event, GameStarted | GameFinished):
+            self.heard.append((envelope.type, str(event.game_id)))
 
     # -- one round ------------------------------------------------------------------------------
     def _play_round(self, stack: Any, rnd: RoundPaired) -> None:
+        """Play the round's games move by move as their clocks run. With double rounds a pairing's leg 2
+        waits until its leg 1 ends (the clocks start it then, ``game.started``): it is played from then
+        on. A stalled game ends on time; the simulated clock runs on until every game has ended."""
         clocks = stack.api["clocks"]
         games = clocks.call("GET", f"/tournaments/{rnd.tournament_id}/games?round={rnd.round}")["games"]
         self._presence(stack, rnd)
         plans = [self._plan(g) for g in games]
-        for plan in plans:
-            plan.done = plan.game["status"] == "finished"  # a busy player's game: lost by forfeit
+        index_of = {plan.game["id"]: index for index, plan in enumerate(plans)}
         queue: list[tuple[float, int]] = []
+        self.heard.clear()  # the legs 1 started before this round's games were read
         now = stack.clock.now()
         for index, plan in enumerate(plans):
-            heapq.heappush(queue, (self._think(plan, now), index))
-        while queue:
+            plan.done = plan.game["status"] == "finished"  # a busy player's game: lost by forfeit
+            plan.started = plan.game["status"] == "running"
+            if plan.started:
+                heapq.heappush(queue, (self._think(plan, now), index))
+
+        def follow() -> None:
+            """What the clocks did meanwhile: a leg 2 started (it is played from now on), a game ended
+            (a flag fell, or it ended before it started)."""
+            heard, self.heard[:] = list(self.heard), []
+            for kind, game_id in heard:
+                index = index_of.get(game_id)
+                if index is None:
+                    continue
+                plan = plans[index]
+                if kind == "game.finished":
+                    plan.done = True
+                elif not plan.started:
+                    plan.started = True
+                    heapq.heappush(queue, (self._think(plan, stack.clock.now()), index))
+            self._tell_busy(stack, plans)
+
+        follow()
+        while not all(p.done for p in plans):
+            if not queue:  # only stalled games are left: the clock runs until their flags fall
+                stack.advance(30)
+                follow()
+                continue
             when, index = heapq.heappop(queue)
             plan = plans[index]
             delta = when - stack.clock.now().timestamp()
             if delta > 0:
                 stack.advance(delta)
+                follow()
             if plan.done:
                 continue
             if plan.stall_at is not None and plan.played == plan.stall_at:
                 continue  # this player never moves again; the ticker will see the flag fall
-            mover = plan.game["white" if plan.played % 2 == 0 else "black"]["player_id"]
+            mover = plan.game[plan.to_move(plan.played)]["player_id"]
             if not self._send(clocks, f"/games/{plan.game['id']}/moves", None, stack.token(uuid.UUID(mover))):
                 plan.done = True  # the flag fell as the move came in: a loss on time
+                follow()
                 continue
             plan.played += 1
             if plan.played >= plan.plies:
@@ -198,27 +290,37 @@ class Demo:
                     self._send(clocks, f"/games/{plan.game['id']}/result", body, stack.token(reporter))
                 plan.done = True
                 stack.settle()
+                follow()
             else:
                 heapq.heappush(queue, (self._think(plan, stack.clock.now()), index))
-        # stalled games end on time: let the clock run until every flag has fallen
-        while not all(p.done or self._finished(clocks, p) for p in plans):
-            stack.advance(30)
         self._print_round(clocks, rnd)
 
     def _presence(self, stack: Any, rnd: RoundPaired) -> None:
-        """The game server's reports: the round before ``busy_round``'s pairing, one player starts a game
-        elsewhere (busy when that round is paired: no game, a loss by forfeit); they are back after it."""
+        """The game server's reports: in the round before ``busy_round``, one player starts a game
+        elsewhere (busy when that round is paired: no game, a loss by forfeit) once their games of this
+        round are under way (with double rounds, their leg 2 too); they are back after it."""
         if self.busy_round is None:
             return
-        server = stack.token(uuid.uuid4(), "service")
         if rnd.round == self.busy_round - 1:
             self.busy = self.rng.choice(sorted(self.ratings))
-            body = {"player_id": str(self.busy), "status": "busy"}
-            stack.api["clocks"].call("POST", "/presence", body, server)
-            self.console.print(f"[dim]{self.names[self.busy]} starts a game elsewhere: busy[/]")
+            self.busy_told = False
         elif rnd.round == self.busy_round and self.busy is not None:
             body = {"player_id": str(self.busy), "status": "connected"}
-            stack.api["clocks"].call("POST", "/presence", body, server)
+            stack.api["clocks"].call("POST", "/presence", body, stack.token(uuid.uuid4(), "service"))
+
+    def _tell_busy(self, stack: Any, plans: list[Plan]) -> None:
+        """The busy player is reported busy once none of their games of the round waits to start."""
+        if self.busy_told or self.busy is None:
+            return
+        mine = [
+            p for p in plans if str(self.busy) in (p.game["white"]["player_id"], p.game["black"]["player_id"])
+        ]
+        if any(not (p.started or p.done) for p in mine):
+            return
+        self.busy_told = True
+        body = {"player_id": str(self.busy), "status": "busy"}
+        stack.api["clocks"].call("POST", "/presence", body, stack.token(uuid.uuid4(), "service"))
+        self.console.print(f"[dim]{self.names[self.busy]} starts a game elsewhere: busy[/]")
 
     def _plan(self, game: dict[str, Any]) -> Plan:
         expected = _expected(self.ratings, game)
@@ -236,11 +338,11 @@ class Demo:
             if outcome == "1/2-1/2"
             else self.rng.choice(["resignation", "checkmate", "resignation"])
         )
-        plan = Plan(game, plies, outcome, reason)
+        plan = Plan(game, plies, outcome, reason, first=first_to_move(game))
         if outcome != "1/2-1/2" and self.rng.random() < 0.1:
             # the loser stops moving: the winner never reports, the server's clock decides
-            loser_moves_on = 0 if outcome == "0-1" else 1
-            plan.stall_at = self.rng.randrange(10, plies) // 2 * 2 + loser_moves_on
+            loser = "black" if outcome == "1-0" else "white"
+            plan.stall_at = self.rng.randrange(10, plies) // 2 * 2 + (0 if plan.first == loser else 1)
         return plan
 
     @staticmethod
@@ -266,46 +368,60 @@ class Demo:
             return False
         return True
 
-    @staticmethod
-    def _finished(clocks: Any, plan: Plan) -> bool:
-        if plan.done:
-            return True
-        state = clocks.call("GET", f"/games/{plan.game['id']}")
-        plan.done = state["status"] == "finished"
-        return plan.done
-
     # -- printing -------------------------------------------------------------------------------
     def _print_round(self, clocks: Any, rnd: RoundPaired) -> None:
+        """The round's games; with double rounds each leg's start and end (simulated time, "—": it was
+        never played), leg 2 (``1b``) starting when leg 1 ended."""
         games = clocks.call("GET", f"/tournaments/{rnd.tournament_id}/games?round={rnd.round}")["games"]
+        legs = any(g["leg"] == 2 for g in games)
         table = Table(title=f"Round {rnd.round} of {rnd.total_rounds}", title_justify="left")
-        for col in ("Bd", "White", "", "Result", "", "Black", "How", "Opening"):
+        columns = (
+            "Bd",
+            "White",
+            "",
+            "Result",
+            "",
+            "Black",
+            "How",
+            "Opening",
+            *(("Start", "End") if legs else ()),
+        )
+        for col in columns:
             table.add_column(col, justify="right" if col in ("Bd", "") else "left")
         played = []
         for g in sorted(games, key=lambda g: (g["board"], g["leg"])):
             w, b = uuid.UUID(g["white"]["player_id"]), uuid.UUID(g["black"]["player_id"])
             result = g["result"] or {}
             opening = None if g.get("opening") is None else g["opening"]["label"]
+            times = (_clock_time(g["started_at"]), _clock_time(result.get("finished_at"))) if legs else ()
             table.add_row(
                 f"{g['board']}{'b' if g['leg'] == 2 else ''}",
                 self.names[w],
                 str(self.ratings[w]),
-                result.get("outcome", "*"),
+                written(result.get("outcome")),
                 str(self.ratings[b]),
                 self.names[b],
                 result.get("reason", ""),
                 opening or "",
+                *times,
             )
             played.append(
                 {
                     "white": self.names[w],
                     "black": self.names[b],
-                    "result": result.get("outcome", "*"),
+                    "result": written(result.get("outcome")),
                     "opening": opening,
+                    "leg": g["leg"],
+                    "started_at": g["started_at"],
+                    "finished_at": result.get("finished_at"),
                 }
             )
         self.report.setdefault("rounds", []).append(played)
         for bye in rnd.byes:
             table.add_row("", self.names[bye.player_id], str(self.ratings[bye.player_id]), "bye", "", "", "")
+            self.report.setdefault("byes", []).append(
+                {"round": rnd.round, "player": self.names[bye.player_id], "kind": bye.kind.value}
+            )
         self.console.print(table)
 
     def _print_table(self, data: dict[str, Any]) -> None:
@@ -333,33 +449,6 @@ def final_table(data: dict[str, Any], rating: Callable[[dict[str, Any]], str]) -
     return table
 
 
-class EmbeddedRun:
-    """A demo that runs ``_run(stack)`` on an embedded stack, its simulated clock at ``clock_start`` (None:
-    now), and says how long it took."""
-
-    console: Console
-    clock_start: ClassVar[dt.datetime | None] = None
-
-    def new_ids(self) -> Callable[[], uuid.UUID] | None:
-        """Where registration's new ids come from (None: random ones)."""
-        return None
-
-    def run(self, workdir: Path) -> int:
-        from cli.embedded import EmbeddedStack
-
-        started = time.monotonic()
-        stack = EmbeddedStack.create(workdir, start=self.clock_start, new_id=self.new_ids())
-        try:
-            self._run(stack)
-        finally:
-            stack.close()
-        self.console.print(f"\nFinished in {time.monotonic() - started:.1f} s of real time.")
-        return 0
-
-    def _run(self, stack: Any) -> None:
-        raise NotImplementedError
-
-
 @dataclass
 class KnockoutDemo(EmbeddedRun):
     """A knockout run as its organiser runs it, the players' results drawn from their ratings (the games
@@ -375,10 +464,9 @@ class KnockoutDemo(EmbeddedRun):
     ratings: dict[uuid.UUID, int] = field(default_factory=dict)
 
     def _run(self, stack: Any) -> None:
-        staff = stack.token(uuid.uuid4(), "service")
+        staff = stack.token(uuid.uuid4(), "service")  # a token's subject: in no output
         reg, pairing, clocks = stack.api["registration"], stack.api["pairing"], stack.api["clocks"]
-        organiser_id = uuid.UUID(reg.call("POST", "/accounts", {"name": "Organiser"}, staff)["id"])
-        organiser = stack.token(organiser_id)
+        _organiser_id, organiser = self.account(stack, "Organiser", staff)
         knockout = {"third_place": True} if self.ruleset == "knockout" else {}
         body = {
             "name": f"Arbiter demo {self.ruleset}",
@@ -387,7 +475,8 @@ class KnockoutDemo(EmbeddedRun):
             "knockout": knockout,
         }
         tid = reg.call("POST", "/tournaments", body, organiser)["id"]
-        for pid, name, rating in _sign_up(reg, staff, self.rng, self.players, ("blitz", "rapid", "bullet")):
+        speeds = ("blitz", "rapid", "bullet")
+        for pid, name, rating in _sign_up(reg, staff, self.rng, self.players, speeds, ids=self.new_id):
             self.names[pid], self.ratings[pid] = name, rating
             reg.call("POST", f"/tournaments/{tid}/entries", {"player_id": str(pid)}, organiser)
         reg.call("POST", f"/tournaments/{tid}/start", None, organiser)
@@ -466,15 +555,17 @@ class KnockoutDemo(EmbeddedRun):
         played = {p["seed"]: m for m in later if m["winner"] is not None for p in m["players"]}
         for match in self._matches(stack, tid, 1, organiser):
             winner = next(p for p in match["players"] if p["seed"] == match["winner"])
-            loser = next(p for p in match["players"] if p is not winner)
             games = [g for g in match["games"] if not g["cancelled"] and g["outcome"] in ("1-0", "0-1")]
             if winner["seed"] not in played or winner["status"] is not None or not games:
                 continue
             game = games[-1]
             flipped = "0-1" if game["outcome"] == "1-0" else "1-0"
             body = {"outcome": flipped, "reason": "the result was entered the wrong way round"}
+            white, black = (
+                next(p for p in match["players"] if p["seed"] == game[s]) for s in ("white", "black")
+            )
             self.console.print(
-                f"Correction asked: {game['label']} of {match['match_id']} ({winner['name']} v {loser['name']}) "
+                f"Correction asked: {game['label']} of {match['match_id']} ({white['name']} v {black['name']}) "
                 f"{game['outcome']} → {flipped}, which would no longer put {winner['name']} through; "
                 f"{winner['name']}'s next match, {played[winner['seed']]['match_id']}, already has a result."
             )
@@ -512,7 +603,7 @@ class KnockoutDemo(EmbeddedRun):
     def _print_round(self, stack: Any, tid: str, number: int) -> None:
         bracket = stack.api["standings"].call("GET", f"/tournaments/{tid}/bracket")
         table = Table(title=f"Round {number}", title_justify="left")
-        for col in ("Match", "", "Score", "", "Games", "Through"):
+        for col in ("Match", "", "Score", "", "Games (White–Black by seed)", "Through"):
             table.add_column(col)
         for section in bracket["sections"]:
             for rnd in section["rounds"]:
@@ -520,7 +611,11 @@ class KnockoutDemo(EmbeddedRun):
                     if m["round"] != number or m["bye"]:
                         continue
                     a, b = m["players"]
-                    games = ", ".join(_for_first(g, a["seed"]) for g in m["games"] if not g["cancelled"])
+                    games = ", ".join(
+                        f"{g['white']}–{g['black']} {written(g['outcome'])}"
+                        for g in m["games"]
+                        if not g["cancelled"]
+                    )
                     winner = a if m["winner"] == a["seed"] else b
                     how = {"tiebreak": " (tie-break)", "sudden_death": " (sudden death)"}.get(m["how"], "")
                     table.add_row(
@@ -550,19 +645,31 @@ def _sign_up(
     speeds: tuple[str, ...],
     variant: str = "chess",
     *,
-    seeded_ids: bool = False,
+    ids: Callable[[], uuid.UUID],
 ) -> list[tuple[uuid.UUID, str, int]]:
     """Register ``count`` players with random ratings in ``variant`` at the given speeds: (id, name,
-    rating) each. ``seeded_ids``: the account ids are drawn from ``rng`` too (the same run for a seed)."""
+    rating) each, their ids from ``ids`` (drawn from the seed: the same run for a seed)."""
     players = []
     for i in range(count):
         rating = rng.randrange(1300, 2400, 5)
         name = NAMES[i] if i < len(NAMES) else f"Player {i + 1}"
         body: dict[str, Any] = {"name": name, "ratings": {f"{variant}:{speed}": rating for speed in speeds}}
-        if seeded_ids:
-            body["id"] = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        body["id"] = str(ids())
         players.append((uuid.UUID(reg.call("POST", "/accounts", body, staff)["id"]), name, rating))
     return players
+
+
+def first_to_move(game: dict[str, Any]) -> str:
+    """The side to move first in ``game`` (the clocks' JSON): the running clock's side to move, else the
+    board's in the starting position. A drawn opening of an odd number of plies leaves Black to move (as
+    does English draughts' own start)."""
+    to_move = game["clock"].get("to_move")
+    if to_move in OTHER and not game["moves"]:
+        return str(to_move)
+    from shared.games.boards import Position, variant_of, white_to_move
+
+    fen = game["opening"]["fen"] if game.get("opening") else game["position"]
+    return "white" if white_to_move(Position(variant_of(game["variant"]), fen)) else "black"
 
 
 def _expected(ratings: dict[uuid.UUID, int], game: dict[str, Any]) -> float:
@@ -571,15 +678,9 @@ def _expected(ratings: dict[uuid.UUID, int], game: dict[str, Any]) -> float:
     return 1 / (1 + 10 ** ((ratings[black] - ratings[white]) / 400))
 
 
-def _for_first(game: dict[str, Any], seed: int) -> str:
-    """A game's result as the match's first player scored it (``1-0``: they won)."""
-    result = str(game["result"])
-    if game["white"] == seed:
-        return result
-    return FORFEITS_REVERSED.get(result) or "-".join(reversed(result.split("-")))
-
-
-FORFEITS_REVERSED = {"+/-": "-/+", "-/+": "+/-", "-/-": "-/-"}  # a forfeit has no "-" between two sides
+def _clock_time(instant: str | None) -> str:
+    """An instant of the game's life as the demo's simulated clock shows it (HH:MM:SS); "—": none."""
+    return "—" if instant is None else f"{dt.datetime.fromisoformat(instant):%H:%M:%S}"
 
 
 def _num(value: Any) -> str:
@@ -632,8 +733,8 @@ def register(group: click.Group) -> None:
         "--json",
         "as_json",
         is_flag=True,
-        help="platform: one JSON document (rated, rounds, final); group-playoff: the event as one JSON "
-        "document; arena: one JSON document (games, ranking)",
+        help="platform: one JSON document (rated, rounds, final with each player's tie-breaks, byes, "
+        "tiebreaks); group-playoff: the event as one JSON document; arena: one JSON document (games, ranking)",
     )
     def demo(
         players: int | None,

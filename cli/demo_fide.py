@@ -11,18 +11,17 @@ players' ratings with the demo's random seed."""
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.console import Console
 
 from cli.demo import NAMES, EmbeddedRun, final_table
 from cli.pairing_list import pairing_lines
+from cli.text import result as written
 from shared.trf import parse
 
 FEDERATIONS = ("SUI", "GER", "FRA", "ITA", "AUT", "NED", "ENG", "ESP")
@@ -52,31 +51,13 @@ class FideRapidDemo(EmbeddedRun):
     ratings: dict[str, int] = field(default_factory=dict)
     incidents: list[str] = field(default_factory=list)
     seed_ratings: dict[int, int] = field(default_factory=dict)
-    new_id: Callable[[], uuid.UUID] = uuid.uuid4
-    clock_start: ClassVar[dt.datetime | None] = dt.datetime(2026, 6, 6, 9, 0, tzinfo=dt.UTC)
-
-    def new_ids(self) -> Callable[[], uuid.UUID]:
-        """Every id the run makes is drawn from its seed: the tournament's (it draws the first colour,
-        FIDE C.04.3's lot), the players', the officials' accounts. The same seed, the same run."""
-        ids = random.Random(self.rng.getrandbits(64))
-
-        def new_id() -> uuid.UUID:
-            return uuid.UUID(int=ids.getrandbits(128), version=4)
-
-        self.new_id = new_id
-        return new_id
 
     # -- the event ------------------------------------------------------------------------------
     def _run(self, stack: Any) -> None:
         staff = stack.token(uuid.uuid4(), "service")  # a token's subject: in no output
         reg, pairing = stack.api["registration"], stack.api["pairing"]
-
-        def account(name: str) -> uuid.UUID:
-            body = {"name": name, "id": str(self.new_id())}
-            return uuid.UUID(reg.call("POST", "/accounts", body, staff)["id"])
-
-        organiser_id, arbiter_id = account("Organiser"), account("Chief Arbiter")
-        organiser, arbiter = stack.token(organiser_id), stack.token(arbiter_id)
+        _organiser_id, organiser = self.account(stack, "Organiser", staff)
+        arbiter_id, arbiter = self.account(stack, "Chief Arbiter", staff)
         tc = {"base_seconds": int(self.minutes * 60), "increment_seconds": self.increment}
         body = {
             "ruleset": "fide-rapid",
@@ -148,9 +129,6 @@ class FideRapidDemo(EmbeddedRun):
         pairing.call("POST", f"{base}/pair", None, arbiter)
         pairing.call("POST", f"{base}/publish", None, arbiter)
         stack.settle()
-        listing = pairing.call("GET", f"{base}/pairings")
-        self.console.print("\n".join(pairing_lines(listing)), highlight=False, markup=False, soft_wrap=True)
-        self.console.print()
         games = clocks.call("GET", f"/tournaments/{tid}/games?round={number}", None, arbiter)["games"]
         stack.advance(60 * 11)  # past the default time: the boards without a player are forfeited
         for game in sorted(games, key=lambda g: g["board"]):
@@ -179,6 +157,10 @@ class FideRapidDemo(EmbeddedRun):
             self._note(
                 f"round {number}: {self.names[player]}'s absence excused: paired again in round {number + 1}"
             )
+        # the round's pairing list as the arbiters post it at its end: every board with its result
+        listing = pairing.call("GET", f"{base}/pairings")
+        self.console.print("\n".join(pairing_lines(listing)), highlight=False, markup=False, soft_wrap=True)
+        self.console.print()
 
     def _absent(self, stack: Any, game: dict[str, Any], side: str, arbiter: str, why: str) -> None:
         player = game[side]["player_id"]
@@ -200,7 +182,7 @@ class FideRapidDemo(EmbeddedRun):
         self._note(
             f"round {game['round']}, board {game['board']}: {self.names[player]}'s first illegal move: "
             f"{consequences[0]} for the opponent; the second: {consequences[1]} "
-            f"({second['result']['outcome']})"
+            f"({written(second['result']['outcome'])})"
         )
 
     def _outcome(self, game: dict[str, Any]) -> str:

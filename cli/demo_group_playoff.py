@@ -17,24 +17,31 @@ import tempfile
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
 from cli.demo import NAMES
+from cli.text import points
+from cli.text import result as written
+
+if TYPE_CHECKING:
+    from cli.embedded import EmbeddedStack
 
 DAY = 24 * 3600
+START = dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC)  # the simulated clock's start
 DRAW = "="
 RESULT = {
     "1-0": "1-0",
-    "1/2-1/2": "1/2-1/2",
+    "1/2-1/2": "½-½",
     "0-1": "0-1",
     "+/-": "1-0",
     "-/+": "0-1",
-}  # forfeits as their winner
+}  # White first, a draw ½-½ (cli.text.result); forfeits as their winner
 
 
 @dataclass
@@ -99,12 +106,19 @@ class GroupPlayoffDemo:
     def _id(self) -> str:
         """An account id drawn from the simulation's generator: the same run for a seed (the groups'
         lot orders the players by their ids)."""
-        return str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
+        from cli.embedded import random_id
+
+        return str(random_id(self.rng))
+
+    def stack(self, workdir: Path) -> EmbeddedStack:
+        """The services the event runs on: the simulated clock at the event's start, and every draw of
+        theirs (the tournament's id, the groups' lot seed) from the seed (:class:`cli.embedded.Draws`)."""
+        from cli.embedded import Draws, EmbeddedStack
+
+        return EmbeddedStack.create(workdir, start=START, draws=Draws.seeded(self.rng))
 
     def run(self, workdir: Path) -> dict[str, Any]:
-        from cli.embedded import EmbeddedStack
-
-        stack = EmbeddedStack.create(workdir, start=dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC))
+        stack = self.stack(workdir)
         try:
             return self.play(stack)
         finally:
@@ -154,8 +168,16 @@ class GroupPlayoffDemo:
             reg.call("POST", f"/tournaments/{tid}/entries", {}, stack.token(uuid.UUID(low["id"])))
         except ApiError as exc:
             self.say(f"Outsider (2150) refused: {exc.problem.get('detail')}")
+        lower = reg.call(
+            "POST", "/accounts", {"name": NAMES[0].lower(), "ratings": outsider["ratings"]}, staff
+        )
+        try:  # an id of the server's: the simulation's draws stay as they were
+            reg.call("POST", f"/tournaments/{tid}/entries", {}, stack.token(uuid.UUID(lower["id"])))
+        except ApiError as exc:
+            self.say(f"{lower['name']} refused: {exc.problem.get('detail')}")
+        cannot = (0, 10)  # said at entry they cannot create games: ranked after all others (4T1 §3(5))
         for i, pid in enumerate(accounts):
-            entry = {"creates_games": i != 10}
+            entry = {"creates_games": i not in cannot}
             reg.call("POST", f"/tournaments/{tid}/entries", entry, stack.token(uuid.UUID(pid)))
         for pid in [*accounts[:9], accounts[10]]:
             reg.call("POST", f"/tournaments/{tid}/entries/{pid}/confirm", None, org)
@@ -174,8 +196,6 @@ class GroupPlayoffDemo:
         )
         stack.listen("group-playoff", ("group_playoff.announced",), lambda env, ev: self.announced.append(ev))
         stack.advance((closes - stack.clock.now()).total_seconds() + 3600)
-        lot_seed = self.rng.randrange(2**31)  # the simulation's: the groups' lot is reproducible
-        stack.registration.handlers.draw_seed = lambda: lot_seed
         reg.call("POST", f"/tournaments/{tid}/start", None, org)
         stack.settle()
         page = pairing.call("GET", f"/tournaments/{tid}/group-playoff")
@@ -190,6 +210,13 @@ class GroupPlayoffDemo:
         )
         for group in ("I", "II"):
             self.say(f"  group {group}: " + ", ".join(self._label(p) for p in self._group_order(page, group)))
+        for p in page["players"]:
+            if not p["creates_games"]:
+                invited = next(m for m in page["matches"] if m["players"][0] == p["player_id"])
+                self.say(
+                    f"{p['name']} cannot create games: the other player invites (4T1 §4(5)), e.g. "
+                    + invited["games"][0]["label"]
+                )
 
         # phase 1: the groups, a deadline, the play-off
         deadline = stack.clock.now() + dt.timedelta(days=30)
@@ -209,7 +236,8 @@ class GroupPlayoffDemo:
                     g["label"] for m in page["matches"] for g in m["games"] if g["game_id"] == game["id"]
                 )
                 self.say(
-                    f"Lost on time (two days for a move, found by the clocks): {label}, {game['result']['outcome']}"
+                    f"Lost on time (two days for a move, found by the clocks): {label}, "
+                    f"{written(game['result']['outcome'])}"
                 )
         self._print_groups(page)
         self.say(
@@ -275,7 +303,8 @@ class GroupPlayoffDemo:
                         clocks.call("POST", f"/games/{game['game_id']}/result", body, org)
                         adjudicated = True
                         self.say(
-                            f"Deadline passed: {game['label']} adjudicated by the organiser from the position: {body['outcome']}"
+                            f"Deadline passed: {game['label']} adjudicated by the organiser from the position: "
+                            f"{written(body['outcome'])}"
                         )
                         continue
                     self._day(stack, match, index, game, roles)
@@ -343,31 +372,40 @@ class GroupPlayoffDemo:
             for col in ("Rank", "Player", "MP", "BP", "MP tied", "BP tied", "Decided by"):
                 table.add_column(col)
             for r in page["groups"][group]:
-                table.add_row(str(r["rank"]), r["name"], r["match_points"], r["board_points"],
-                              r["tied_match_points"] or "", r["tied_board_points"] or "", f"({r['decided_by']})")  # fmt: skip
+                table.add_row(str(r["rank"]), r["name"], _points(r["match_points"]), _points(r["board_points"]),
+                              _points(r["tied_match_points"]), _points(r["tied_board_points"]), f"({r['decided_by']})")  # fmt: skip
             self.console.print(table)
         for m in page["matches"]:
             if m["phase"] == "playoff":
                 self.say(f"Play-off (group {m['group']}): {self._score(m)}")
 
     def _score(self, m: dict[str, Any]) -> str:
+        """``A 1½–½ B  [A–B 1-0, B–A ½-½]``: the board points, then each game White–Black, White's result first."""
         a, b = m["players"]
-        games = " ".join(g["result"] or "*" for g in m["games"])
-        return f"{self.names[a]} {m['board_points'][0]}-{m['board_points'][1]} {self.names[b]}  [{games}]"
+        score = "–".join(_points(p) for p in m["board_points"])
+        return f"{self.names[a]} {score} {self.names[b]}  [{self._games(m)}]"
+
+    def _games(self, m: dict[str, Any]) -> str:
+        """A match's games, each ``White–Black result`` (White's result first), the extra games marked."""
+        return ", ".join(
+            f"{self.names[g['white']]}–{self.names[g['black']]} {written(g['result'])}"
+            + (" (extra)" if g.get("extra") else "")
+            for g in m["games"]
+        )
 
     def _print_matches(self, page: dict[str, Any]) -> None:
         if self.as_json:
             return
         table = Table(title="Semi-finals and phase 3", title_justify="left")
-        for col in ("Match", "Players", "Games", "Outcome"):
+        for col in ("Match", "Players", "Score", "Games (White–Black)", "Outcome"):
             table.add_column(col)
         for m in page["matches"]:
             if m["phase"] in ("group", "playoff"):
                 continue
             a, b = m["players"]
             outcome = "shared" if m["shared"] else (self.names[m["winner"]] if m["winner"] else "")
-            games = ", ".join(f"{g['result']}{' (extra)' if g['extra'] else ''}" for g in m["games"])
-            table.add_row(m["phase"], f"{self.names[a]} v {self.names[b]}", games, outcome)
+            score = "–".join(_points(p) for p in m["board_points"])
+            table.add_row(m["phase"], f"{self.names[a]} v {self.names[b]}", score, self._games(m), outcome)
         self.console.print(table)
 
     def _print_placing(self, page: dict[str, Any]) -> None:
@@ -400,6 +438,11 @@ class GroupPlayoffDemo:
             ],
             "final": [{"player": r["name"], "place": r["place"]} for r in page["placing"]],
         }
+
+
+def _points(value: str | None) -> str:
+    """Match or board points as pairing's page gives them (``"3/2"``), written ``1½``; empty for none."""
+    return "" if value is None or value == "" else points(Fraction(value))
 
 
 def run(seed: int, as_json: bool) -> None:

@@ -5,6 +5,7 @@ runs as in production; only the adapters differ. Used by `arbiter demo`."""
 from __future__ import annotations
 
 import datetime as dt
+import random
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from services.pairing.bootstrap import Pairing
 from services.pairing.bootstrap import bootstrap as pairing_bootstrap
 from services.pairing.config import PairingSettings
 from services.pairing.entrypoints.app import create_app as pairing_app
+from services.pairing.service_layer.flows.elimination import draw_white
 from services.registration.bootstrap import Registration
 from services.registration.bootstrap import bootstrap as registration_bootstrap
 from services.registration.config import RegistrationSettings
@@ -37,11 +39,40 @@ from shared.events import Envelope, Event
 from shared.http.auth import issue_token
 from shared.messaging.inprocess import InProcessBroker
 from shared.messaging.port import Subscription
+from shared.seed_draw import new_draw_seed
 from shared.settings import DEV_JWT_SECRET
 from shared.timesource import FakeClock
 
 SCHEDULER_SECONDS = 5.0
 ARENA_WORKER = "embedded"  # the lease token of the one pairing worker in this process
+
+
+def random_id(rng: random.Random) -> uuid.UUID:
+    """An id drawn from ``rng`` (a version-4 UUID): the same for the same seed."""
+    return uuid.UUID(int=rng.getrandbits(128), version=4)
+
+
+@dataclass(frozen=True)
+class Draws:
+    """Everything the services draw at random, in one place: the ids registration gives new tournaments
+    and players entered by hand (a tournament's id draws the first colour of a Swiss or a round robin,
+    FIDE C.04.3's lot), the seed of a knockout's random seeding and of a group-playoff event's groups'
+    lot (registration), and the colours of a knockout match's first game (pairing). The services' own
+    draws are random; a demo gives :meth:`seeded` ones so that the same seed gives the same run."""
+
+    new_id: Callable[[], uuid.UUID] = uuid.uuid4
+    draw_seed: Callable[[], int] = new_draw_seed
+    draw_white: Callable[[], int] = draw_white
+
+    @classmethod
+    def seeded(cls, rng: random.Random) -> Draws:
+        """Draws from a generator of their own, seeded from ``rng`` (which the caller goes on using)."""
+        own = random.Random(rng.getrandbits(64))
+        return cls(
+            new_id=lambda: random_id(own),
+            draw_seed=lambda: own.getrandbits(63),
+            draw_white=lambda: own.randrange(2),
+        )
 
 
 class ApiError(RuntimeError):
@@ -82,10 +113,11 @@ class EmbeddedStack:
         workdir: Path,
         *,
         start: dt.datetime | None = None,
-        new_id: Callable[[], uuid.UUID] | None = None,
+        draws: Draws | None = None,
     ) -> EmbeddedStack:
-        """``new_id``: where registration's new tournaments and hand-entered players get their ids
-        (None: random); a demo that must repeat itself draws them from its seed."""
+        """``draws``: where the services' random draws come from (None: random); a demo that must repeat
+        itself draws them from its seed (:meth:`Draws.seeded`)."""
+        draws = draws or Draws()
         clock = FakeClock(start or dt.datetime.now(dt.UTC).replace(microsecond=0))
         broker = InProcessBroker()
 
@@ -96,11 +128,13 @@ class EmbeddedStack:
         registration = registration_bootstrap(
             RegistrationSettings(ARBITER_REGISTRATION_DATABASE_URL=sqlite("registration")),
             **common,
-            new_id=new_id or uuid.uuid4,
+            new_id=draws.new_id,
+            draw_seed=draws.draw_seed,
         )
         pairing = pairing_bootstrap(
             PairingSettings(ARBITER_PAIRING_DATABASE_URL=sqlite("pairing")),
             arena_pool=InMemoryArenaPool(),  # the arena's waiting pool in this process (Redis in production)
+            draw_white=draws.draw_white,
             **common,
         )
         clocks = clocks_bootstrap(

@@ -44,7 +44,7 @@ def _show(page: dict[str, Any]) -> None:
             )
         console.print(table)
     matches = Table(title="Matches", title_justify="left")
-    for col in ("Phase", "Players", "Board points", "Games"):
+    for col in ("Phase", "Players", "Invites", "Board points", "Games"):
         matches.add_column(col)
     for m in page["matches"]:
         a, b = m["players"]
@@ -52,9 +52,13 @@ def _show(page: dict[str, Any]) -> None:
         matches.add_row(
             m["phase"] + (f" {m['group']}" if m["group"] else ""),
             f"{names[a]} v {names[b]}",
+            names[m["inviter"]],  # named first, unless they cannot create games (4T1 §4(5))
             "-".join(m["board_points"]),
             games,
         )
+    cannot = [p["name"] for p in page["players"] if not p.get("creates_games", True)]
+    if cannot:
+        console.print(f"cannot create games (the other player invites): {', '.join(cannot)}")
     console.print(matches)
     for lot in page["lots"]:
         order = ", ".join(names.get(p, p) for p in lot["order"])
@@ -119,10 +123,16 @@ def register(group: click.Group) -> None:
 
     @group_playoff.command()
     @click.argument("tournament", type=click.UUID)
-    @click.option("--cannot-create-games", is_flag=True, help="you cannot create games yourself (ranks last)")
+    @click.option(
+        "--cannot-create-games",
+        is_flag=True,
+        help="you cannot create games yourself: your entry ranks last, and the other player of your matches"
+        " invites (4T1 §4(5))",
+    )
     @api_options
     def enter(tournament: uuid.UUID, cannot_create_games: bool, **kwargs: Any) -> None:
-        """Enter TOURNAMENT; the entry waits for the organiser's confirmation."""
+        """Enter TOURNAMENT; the entry waits for the organiser's confirmation. An entry under a name written
+        all in lower case is not accepted (4T1 §3(3))."""
         as_json = kwargs.pop("as_json")
         api = make_api(kwargs)
         body = {"creates_games": not cannot_create_games}

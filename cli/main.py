@@ -40,6 +40,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.demo",
     "cli.arena",
     "cli.group_playoff",
+    "cli.knockouts",
     "cli.dlq",
 )
 
@@ -61,6 +62,7 @@ COMMANDS: dict[str, str] = {
     "demo": "cli.demo",
     **dict.fromkeys(("arena", "boost", "leave", "pause"), "cli.arena"),
     "group-playoff": "cli.group_playoff",
+    **dict.fromkeys(("publish", "reset", "seeding", "swap-colours"), "cli.knockouts"),
     "export": "cli.exports",
     "dlq": "cli.dlq",
 }

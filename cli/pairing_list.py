@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cli.text import points
+from cli.text import result as written
+
 BYES = {"pairing_allocated": "pairing-allocated bye (1 point)", "zero_point": "zero-point bye (asked for)"}
-
-
-def points(value: float) -> str:
-    whole = int(value)
-    return f"{whole}½" if value - whole else str(whole)
 
 
 def _player(p: dict[str, Any]) -> str:
@@ -27,7 +25,7 @@ def pairing_lines(listing: dict[str, Any]) -> list[str]:
         f"{'Bd':>3}  {'White':<24} {'Rtg':>4} {'Pts':>4}  {'Black':<24} {'Rtg':>4} {'Pts':>4}  Result",
     ]
     for b in listing["boards"]:
-        result = b.get("result") or ""
+        result = written(b["result"]) if b.get("result") else ""  # White first: 1-0, ½-½, 0-1, +/- ...
         lines.append(f"{b['board']:>3}  {_player(b['white'])}  {_player(b['black'])}  {result}".rstrip())
     for bye in listing["byes"]:
         p = bye["player"]

@@ -1,7 +1,9 @@
-"""A `fide-rapid` event's players and its start, for its organiser and arbiters (registration's API):
+"""A `fide-rapid` event's players and its start, for its organiser and arbiters, and a knockout draft's
+roster (registration's API):
 
     arbiter players add TOURNAMENT NAME [--fide-id N] [--federation SUI] [--title GM] [--sex m|w]
                         [--birth-year YYYY] [--rating N] [--rapid-rating N]
+    arbiter players enter TOURNAMENT ACCOUNT...   accounts entered by an official (a knockout's roster)
     arbiter players import TOURNAMENT FILE        a CSV list (.csv) or a TRF file (.trf, .txt)
     arbiter players list TOURNAMENT               the players in starting-rank order
     arbiter players confirm TOURNAMENT PLAYER     an account's entry
@@ -57,7 +59,30 @@ def _content_type(file: Path, fmt: str | None) -> str:
 def register(group: click.Group) -> None:
     @group.group()
     def players() -> None:
-        """A fide-rapid event's players: enter, import, list, confirm, remove."""
+        """A fide-rapid event's players: add, import, list, confirm, remove; a knockout's: enter."""
+
+    @players.command("enter")
+    @click.argument("tournament", type=click.UUID)
+    @click.argument("accounts", metavar="ACCOUNT...", nargs=-1, required=True, type=click.UUID)
+    @api_options
+    def enter(tournament: uuid.UUID, accounts: tuple[uuid.UUID, ...], **kwargs: Any) -> None:
+        """Enter the accounts ACCOUNT... in TOURNAMENT before its start: a knockout draft's roster (its
+        organiser or an arbiter of the whole tournament keeps it), or a fide-rapid event's entry, confirmed
+        at once. One by one, in the order given; a refusal stops there."""
+        as_json = kwargs.pop("as_json")
+        api = make_api(kwargs)
+        answers = []
+        for account in accounts:
+            body = {"player_id": str(account)}
+            t = api.call("registration", "POST", f"/tournaments/{tournament}/entries", body)
+            answers.append(t)
+            if not as_json:
+                entry = next(e for e in t["entries"] if e["player_id"] == str(account))
+                click.echo(f"entered {entry['name']} ({entry['rating'] or 'unrated'}) in {t['name']}")
+        if as_json:
+            _json(answers[-1])
+        else:
+            click.echo(f"{plural(len(answers[-1]['entries']), 'player')} entered")
 
     @players.command("add")
     @click.argument("tournament", type=click.UUID)
@@ -190,7 +215,8 @@ def register(group: click.Group) -> None:
     @api_options
     def start(tournament: uuid.UUID, **kwargs: Any) -> None:
         """Start TOURNAMENT: a fide-rapid event (its organiser or an arbiter of the whole event) or a
-        knockout draft (its organiser). The roster and its starting rank are fixed; round 1 can be paired."""
+        knockout draft (its organiser). The roster and its starting rank are fixed; round 1 can be paired
+        (a knockout's is paired at once, unpublished: `arbiter publish TOURNAMENT 1`)."""
         as_json = kwargs.pop("as_json")
         api = make_api(kwargs)
         t = api.call("registration", "POST", f"/tournaments/{tournament}/start")

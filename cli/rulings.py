@@ -55,7 +55,8 @@ def register(group: click.Group) -> None:
     ) -> None:
         """Correct a finished game's result: 1-0, 1/2-1/2, 0-1, +/-, -/+ or -/- (the organiser or an
         arbiter of the game). Rounds already paired stand; the next pairing uses the new result. In a
-        knockout, a correction that changes who advances is refused once the next match is paired."""
+        knockout, a correction that changes who advances is refused once the next match of that player
+        has a result, and after the event has finished; before that, the next match is paired again."""
         body = {"outcome": result, "reason": _reason(reason)}
         answer = _api(pairing_url, token).call("pairing", "POST", f"/games/{game}/correction", body)
         if as_json:

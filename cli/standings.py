@@ -13,8 +13,9 @@
   TRF record can say; the default is the preset's rule, else what the file's ``XAR BYES`` record says,
   else C.07's dummy opponent.
   Arbiter's extension records (``XAR``, docs/standings.md) are applied where no option says otherwise:
-  the ranking tie-breaks of a TRF-16 (after 202/212), the columns shown for information, the bye rule
-  and the seed of the lots (``--lots``). So an export of the standings service reads back to the page's
+  the ranking tie-breaks of a TRF-16 (after 202/212), the columns shown for information, the bye rule,
+  whose definitions of BH and SB apply (``XAR DEFINITIONS PLATFORM``: the platform's, RULES.md §2, as
+  the ``platform-*`` presets take them; else C.07's) and the seed of the lots (``--lots``). So an export of the standings service reads back to the page's
   table with no option at all.
 - ``arbiter crosstable FILE.trf [--json]``: every round of every player, in rank order.
 
@@ -111,13 +112,19 @@ def _table(
     if ruleset is None:  # what the file says (Arbiter's XAR records), else C.07's defaults
         said = doc.table_rules
         as_opponents = said.byes_as_opponents is not False if byes is None else byes == "opponent"
-        rules = Rules(edition=chosen, unrated_rating=unrated, byes_as_opponents=as_opponents)
+        rules = Rules(
+            edition=chosen,
+            unrated_rating=unrated,
+            byes_as_opponents=as_opponents,
+            platform_definitions=bool(said.platform_definitions),
+        )
         shown = _file_codes(doc, path, said.shown, ("XAR",)) if said.shown else []
         return doc, compute_table(history, codes, rules, lots_seed=lots or said.lots_seed, shown=shown)
     rules = Rules(
         edition=chosen,
         unrated_rating=ruleset.unrated_rating if unrated is None else unrated,
         byes_as_opponents=ruleset.byes_as_opponents if byes is None else byes == "opponent",
+        platform_definitions=ruleset.platform_definitions,
     )
     return doc, compute_table(history, codes, rules, lots_seed=lots, shown=ruleset.shown)
 

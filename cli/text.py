@@ -56,3 +56,12 @@ def table(
         justify: JustifyMethod = "right" if name in right else "left"
         out.add_column(name, justify=justify, no_wrap=name in whole)
     return out
+
+
+def result(outcome: str | None) -> str:
+    """A game's result as the command line and the demos write it (the standings' pages too): White's
+    score first, ``1-0``, ``½-½``, ``0-1``; a forfeit ``+/-``, ``-/+``, ``-/-``; ``*`` while open. The
+    services' JSON writes a draw ``1/2-1/2``: that is turned into ``½-½`` here, the rest kept."""
+    if not outcome:
+        return "*"
+    return "½-½" if outcome in ("1/2-1/2", "½-½") else outcome

@@ -7,7 +7,8 @@ arbiter games TOURNAMENT --round 2 --wait 5m -q   # wait for round 2's pairing, 
 ```
 
 Both read public answers (no token needed): registration's tournament (its settings, start time and
-entries), standings' table and rounds (names, results, byes), pairing's rounds for a knockout.
+entries), standings' table, a knockout's bracket and rounds (names, results, byes), pairing's rounds for a
+knockout.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import click
 
 from cli.client import Api, api_options, make_api, parse_duration
 from cli.errors import CliError
-from cli.text import plural, points, table
+from cli.text import plural, points, result, table
 
 if TYPE_CHECKING:
     import httpx
@@ -101,30 +102,39 @@ def register(group: click.Group) -> None:
     @click.argument("tournament", type=click.UUID)
     @api_options
     def show(tournament: uuid.UUID, **kwargs: Any) -> None:
-        """Show a tournament: its settings, start time and entries; from the start also its table
-        (a knockout: `arbiter bracket`'s view is at standings' /tournaments/ID/bracket)."""
+        """Show a tournament: its settings, start time and entries; from the start also its table, or a
+        knockout's bracket (the published rounds' matches, games White–Black by seed) and its placing."""
         as_json = kwargs.pop("as_json")
         api = make_api(kwargs)
         t = api.call("registration", "GET", f"/tournaments/{tournament}", auth=False)
+        knockout = t["ruleset"] in ("knockout", "double-knockout")
         table = None
         if t["status"] in ("started", "completed"):
-            answer = _public(api, "standings", f"/tournaments/{tournament}/standings")
+            path = f"/tournaments/{tournament}/{'bracket' if knockout else 'standings'}"
+            answer = _public(api, "standings", path)
             if answer.status_code == 200:
                 table = answer.json()
-            elif answer.status_code not in (404, 409):  # not there yet; a knockout has no table
+            elif answer.status_code not in (404, 409):  # not there yet; a group-playoff event has its page
                 api.answer("standings", answer)
         if as_json:
-            click.echo(json.dumps({"tournament": t, "standings": table}, indent=2))
+            click.echo(
+                json.dumps({"tournament": t, ("bracket" if knockout else "standings"): table}, indent=2)
+            )
             return
         lines = [_summary(t)]
         if t["status"] in ("scheduled", "draft"):
+            who = "its organiser" if knockout else "an arbiter"
             lines.append(
-                f"starts {_when(t['starts_at'])}" if t["starts_at"] else "starts when an arbiter starts it"
+                f"starts {_when(t['starts_at'])}" if t["starts_at"] else f"starts when {who} starts it"
             )
         elif t["starts_at"]:
             lines.append(f"started {_when(t['starts_at'])}")
         if t.get("status_reason"):
             lines.append(f"reason: {t['status_reason']}")
+        if knockout and table is not None:
+            click.echo("\n".join(lines))
+            _print(*_bracket(table))
+            return
         if table is None or not table["rows"]:
             lines.append(f"{plural(len(t['entries']), 'player')} entered")
             click.echo("\n".join(lines))
@@ -186,6 +196,38 @@ def register(group: click.Group) -> None:
         for bye in found["byes"]:
             scored = "" if bye["points"] is None else f": {plural_points(bye['points'])}"
             click.echo(f"bye: {bye['player']['name']} ({BYE_KINDS.get(bye['kind'], bye['kind'])}{scored})")
+
+
+def _bracket(data: dict[str, Any]) -> list[Any]:
+    """A knockout's published matches (each game White–Black by seed, White's result first) and, at the
+    end, its placing; the rounds paired but not published are only named."""
+    out = table("Round", "Match", "Players", "Score", "Games", "Through")
+    for section in data["sections"]:
+        for rnd in section["rounds"]:
+            for m in rnd["matches"]:
+                a, b = m["players"]
+                name = {p["seed"]: f"{p['name']} ({p['seed']})" for p in (a, b) if p is not None}
+                if m["bye"]:
+                    players, score = f"{next(iter(name.values()))}, a bye", ""
+                else:
+                    players = " v ".join(name.values())
+                    score = "–".join(points(x) for x in m["score"])
+                games = ", ".join(
+                    f"{g['white']}–{g['black']} {result(g['outcome']) if g['outcome'] else '*'}"
+                    for g in m["games"]
+                    if not g["cancelled"]
+                )
+                through = name.get(m["winner"], "") if m["winner"] is not None else ""
+                out.add_row(rnd["name"], m["match_id"], players, score, games, through)
+    things: list[Any] = [out]
+    if data["unpublished"]:
+        things.append(f"paired, not published: round {', '.join(str(n) for n in data['unpublished'])}")
+    if data.get("placing"):
+        placing = table("Place", "Seed", "Name", "Matches won", right=("Seed", "Matches won"))
+        for p in data["placing"]:
+            placing.add_row(p["place"], str(p["seed"]), p["name"], str(p["matches_won"]))
+        things += ["final placing", placing]
+    return things
 
 
 def plural_points(value: float) -> str:

@@ -312,6 +312,20 @@ class RosterEntry(BaseModel):
     name: str
     rating: int | None = None
     profile: PlayerProfile | None = None
+    creates_games: bool = Field(
+        True,
+        description="group-playoff: false when the player said at entry they cannot create games (4T1 §3(5)):"
+        " the other player of their matches invites (§4(5)); left out of the JSON when true",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_the_default(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A roster entry of a player who creates games serialises exactly as before the field existed,
+        so a consumer of an older release reads every roster but one that says otherwise."""
+        data: dict[str, Any] = handler(self)
+        if data.get("creates_games") is True:
+            del data["creates_games"]
+        return data
 
 
 class GameOpening(BaseModel):
@@ -350,7 +364,10 @@ class GroupPlayoffMatch(BaseModel):
 class GroupPlayoffGame(GroupPlayoffMatch):
     """A `group-playoff` game's place in its event: its match, and who invites (creates) it."""
 
-    inviter: uuid.UUID = Field(description="the player who creates the game (named first)")
+    inviter: uuid.UUID = Field(
+        description="the player who creates the game: the one named first, unless they cannot create games"
+        " and the other can (4T1 §4(5))"
+    )
     extra: int = Field(0, ge=0, le=2, description="0: one of the match's two games; 1, 2: an extra game")
 
 
@@ -705,6 +722,18 @@ class ByeRequested(Event):
     player_id: uuid.UUID
     round: int = Field(ge=1)
     kind: ByeKind = ByeKind.ZERO_POINT
+    decision: DecisionBy
+
+
+@register
+class ByeTakenBack(Event):
+    """A zero-point bye asked for a round not yet paired, taken back before it was paired (by the player,
+    an arbiter or the organiser): the player is paired in that round again."""
+
+    TYPE: ClassVar[str] = "bye.taken_back"
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int = Field(ge=1)
     decision: DecisionBy
 
 

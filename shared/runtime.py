@@ -48,18 +48,25 @@ def every(
     report: Report = no_report,
     probe: Callable[[], object] | None = None,
     outage_max: float = 5.0,
+    condition: str = "infrastructure",
 ) -> None:
     """Call ``tick`` every ``seconds`` until stopped; an error is logged and the loop goes on. A tick
-    that fails because a server is unreachable is reported (the process is unready) and tried again
-    with a growing pause, up to ``outage_max``, until the server is back; the work it would have done
-    is still there for the next tick. While the outage lasts, ``probe`` (a database ping, say) must
-    answer before the next tick: a tick that happens not to need the server proves nothing.
+    that fails because a server is unreachable is reported as ``condition`` (the process is unready)
+    and tried again with a growing pause (0.1 s, 0.2 s, … up to ``outage_max``) until the server is
+    back; the work it would have done is still there for the next tick. While the outage lasts,
+    ``probe`` (a database ping, say) must answer before the next tick: a tick that happens not to need
+    the server proves nothing.
+
+    An outage is logged twice: one WARNING when it begins and one when it ends (how long it lasted, how
+    many ticks failed); the attempts in between are DEBUG lines, so an outage of minutes costs two lines
+    and no traceback. A tick that fails otherwise (a bug) is logged with its traceback every time.
 
     Each tick works in a correlation context of its own (its log lines and the events it writes share
     one new id), and is counted in ``arbiter_loop_ticks_total{loop=name}`` and timed in
     ``arbiter_loop_tick_seconds``."""
     log = logging.getLogger(name)
     outages = 0
+    began = 0.0
     ok, failed, outage = (metrics.TICKS.labels(name, outcome) for outcome in ("ok", "failed", "outage"))
     duration = metrics.TICK_SECONDS.labels(name)
     while not stop.is_set():
@@ -78,22 +85,35 @@ def every(
                 outage.inc()
                 outages += 1
                 pause = max(seconds, min(outage_max, 0.1 * 2 ** (outages - 1)))
-                report("infrastructure", describe(exc))
-                loud = outages == 1 or outages % 10 == 0
-                log.log(
-                    logging.WARNING if loud else logging.INFO,
-                    "%s: infrastructure unavailable (%s); tick %d again in %.1f s",
-                    name,
-                    describe(exc),
-                    outages,
-                    pause,
-                )
+                report(condition, describe(exc))
+                if outages == 1:
+                    began = time.monotonic()
+                    log.warning(
+                        "%s: unavailable (%s); waiting it out, trying again with a growing pause (at most "
+                        "%.0f s)",
+                        name,
+                        describe(exc),
+                        max(seconds, outage_max),
+                    )
+                else:
+                    log.debug(
+                        "%s: still unavailable (%s); tick %d again in %.1f s",
+                        name,
+                        describe(exc),
+                        outages,
+                        pause,
+                    )
         else:
             ok.inc()
             duration.observe(time.perf_counter() - start)
             if outages:
-                log.warning("%s: infrastructure back after %d failed ticks", name, outages)
-                report("infrastructure", None)
+                log.warning(
+                    "%s: available again after %.1f s (%d failed ticks)",
+                    name,
+                    time.monotonic() - began,
+                    outages,
+                )
+                report(condition, None)
                 outages = 0
         finally:
             correlation.leave(token)

@@ -58,7 +58,7 @@ def _check_points(games: Sequence[dict[str, Any]], ranking: Sequence[dict[str, A
             uuid.uuid4(),
             ids[g["white"]],
             ids[g["black"]],
-            Outcome(g["result"]),
+            Outcome("1/2-1/2" if g["result"] == "½-½" else g["result"]),  # the demo writes a draw ½-½
             EPOCH + dt.timedelta(seconds=g["ended_at"]),
             g["boost"]["white"],
             g["boost"]["black"],

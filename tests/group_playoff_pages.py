@@ -1,6 +1,7 @@
-"""Group-playoff events on the embedded stack for the page tests: one entered, started and left in phase 1
-with a deadline passed, one overdue game decided by the organiser's lot and one player excluded; one
-whose group I ends with three players level on (a)-(d), so that a play-off decides them."""
+"""Group-playoff events on the embedded stack for the page tests: one entered (one player, ``NO_INVITES``,
+saying they cannot create games), started and left in phase 1 with a deadline passed, one overdue game
+decided by the organiser's lot and one player excluded; one whose group I ends with three players level on
+(a)-(d), so that a play-off decides them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 from cli.embedded import EmbeddedStack
 
 NAMES = ["Anand", "Botvinnik", "Capablanca", "Euwe", "Fischer", "Gaprindashvili", "Hou", "Ivanchuk"]
+NO_INVITES = "Hou"  # entered with creates_games: false (4T1 §4(5): the other player invites)
 
 
 @dataclass
@@ -58,7 +60,8 @@ def started_event(stack: EmbeddedStack, name: str) -> tuple[str, str, dict[str, 
     for i, player in enumerate(NAMES):
         body = {"name": player, "ratings": {"chess:correspondence": 1990 - 10 * i}}
         pid = reg.call("POST", "/accounts", body, staff)["id"]
-        reg.call("POST", f"/tournaments/{tid}/entries", {}, stack.token(uuid.UUID(pid)))
+        entry = {"creates_games": player != NO_INVITES}
+        reg.call("POST", f"/tournaments/{tid}/entries", entry, stack.token(uuid.UUID(pid)))
         reg.call("POST", f"/tournaments/{tid}/entries/{pid}/confirm", None, org)
         players[player] = pid
     stack.advance((closes - stack.clock.now()).total_seconds() + 60)

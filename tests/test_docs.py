@@ -70,3 +70,13 @@ def test_every_metric_is_in_docs_operations(tmp_path):
     }
     assert "arbiter_http_request_duration_seconds" in http_names
     assert documented == own | http_names
+
+
+def test_every_command_is_in_the_readme():
+    """Each command of the `arbiter` command line is shown at work in the README (issue 22: the knockout's
+    publish, reset, seeding and swap-colours were reachable over HTTP only)."""
+    from cli.main import COMMANDS
+
+    text = (ROOT / "README.md").read_text()
+    missing = [name for name in sorted(COMMANDS) if not re.search(rf"\barbiter {re.escape(name)}\b", text)]
+    assert not missing, f"README.md shows no `arbiter COMMAND` for: {', '.join(missing)}"

@@ -22,7 +22,7 @@ def test_a_whole_arena_embedded(capsys):
     assert len(ranking) == 10 and ranking[0]["rank"] == 1
     assert set(ranking[0]) == {"player", "rank", "points", "wins", "games"}
     assert set(games[0]) == {"white", "black", "started_at", "ended_at", "result", "boost", "points"}
-    assert {g["result"] for g in games} <= {"1-0", "1/2-1/2", "0-1"}
+    assert {g["result"] for g in games} <= {"1-0", "½-½", "0-1"}
     assert len(games) >= 10
     assert any(g["boost"]["white"] or g["boost"]["black"] for g in games)  # boosts were taken
     # 3+2: pairing closes 4 min 20 s before the end of a 12-minute arena

@@ -1,6 +1,7 @@
 """Four players, told to all four services in one process (the embedded mode): RULES.md §2 says a round
 robin of exactly four is three rounds, each with both games of every pairing, colours swapped, whatever
-the organiser chose. Six games each, never twelve; points stay per game (win+draw = 3, two wins = 4)."""
+the organiser chose, one after the other (leg 2 starts when leg 1 ends). Six games each, never twelve;
+points stay per game (win+draw = 3, two wins = 4)."""
 
 from __future__ import annotations
 
@@ -29,16 +30,32 @@ def test_four_players_play_three_rounds_of_two_games_a_pairing_embedded(tmp_path
 
         played: dict[int, list[tuple[int, int, int]]] = {}
         for rnd in (1, 2, 3):
-            games = story.wait_games(tid, rnd, 4)
             played[rnd] = []
-            for game in games:
-                white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
-                w, b = seed[white], seed[black]
-                played[rnd].append((game["leg"], w, b))
-                # seed 1 wins every game; otherwise the lower seed wins the first game and the second is drawn
-                stronger_wins = "1-0" if w < b else "0-1"
-                outcome = stronger_wins if 1 in (w, b) or game["leg"] == 1 else "1/2-1/2"
-                story.concede(game, outcome, by_id)
+            for leg in (1, 2):  # a pairing's two games one after the other: leg 2 waits for leg 1
+                games = [g for g in story.wait_games(tid, rnd, 4) if g["leg"] == leg]
+                assert [g["status"] for g in games] == ["running", "running"], f"round {rnd} leg {leg}"
+                if leg == 1:
+                    waiting = [g for g in story.games(tid, rnd) if g["leg"] == 2]
+                    assert [(g["status"], g["started_at"]) for g in waiting] == [("pending", None)] * 2
+                stack.advance(60)  # each leg is played for a simulated minute
+                for game in games:
+                    white, black = (
+                        uuid.UUID(game["white"]["player_id"]),
+                        uuid.UUID(game["black"]["player_id"]),
+                    )
+                    w, b = seed[white], seed[black]
+                    played[rnd].append((game["leg"], w, b))
+                    # seed 1 wins every game; otherwise the lower seed wins the first game and the second
+                    # is drawn
+                    stronger_wins = "1-0" if w < b else "0-1"
+                    outcome = stronger_wins if 1 in (w, b) or game["leg"] == 1 else "1/2-1/2"
+                    story.concede(game, outcome, by_id)
+            # each leg 2 started when its leg 1 ended, a simulated minute after the round began
+            shown = {(g["board"], g["leg"]): g for g in story.games(tid, rnd)}
+            for board in (1, 2):
+                first, second = shown[(board, 1)], shown[(board, 2)]
+                assert second["started_at"] == first["result"]["finished_at"], f"round {rnd} board {board}"
+                assert first["next_leg"] == second["id"]
         final = story.wait_final(tid)
 
         assert story.pairing(tid)["total_rounds"] == 3

@@ -15,7 +15,7 @@ import pytest
 
 from cli.embedded import ApiError, EmbeddedStack
 from shared.lots import draw_lots
-from tests.group_playoff_pages import Overdue, overdue_event, tied_group_event
+from tests.group_playoff_pages import NO_INVITES, Overdue, overdue_event, tied_group_event
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +98,28 @@ def test_the_tournament_page_routes_to_the_group_playoff_page(event):
     assert 'id="overdue"' in html and "decided by lot" in html and "excluded" in html
     assert "&lt;b&gt;overdue&lt;/b&gt;" in html  # names from users are escaped
     assert client.get(f"/t/{event.tournament_id}/group-playoff").status_code == 200
+
+
+def test_the_other_player_invites_where_the_first_named_cannot_create_games(event):
+    """4T1 §4(5): the registration's entry (``creates_games: false``) reaches pairing in the roster; the
+    games of a match where that player is named first are created by the other one, and both pages say so."""
+    page, reference = event.page(), event.pairing_page()
+    hou = event.players[NO_INVITES]
+    assert [p["player_id"] for p in page["players"] if not p["creates_games"]] == [hou]
+    assert [p["player_id"] for p in reference["players"] if not p["creates_games"]] == [hou]
+    named_first = [m for m in page["matches"] if m["players"][0] == hou]
+    assert named_first  # everyone is named first in a group of four at least once
+    for m in page["matches"]:
+        expected = m["players"][1] if m["players"][0] == hou else m["players"][0]
+        assert m["inviter"] == expected and {g["inviter"] for g in m["games"]} == {expected}
+    assert [m["inviter"] for m in reference["matches"]] == [m["inviter"] for m in page["matches"]]
+    html = event.stack.api["standings"].client.get(f"/t/{event.tournament_id}").get_data(as_text=True)
+    assert "(does not invite)" in html
+    names = {pid: name for name, pid in event.players.items()}
+    assert (
+        f'{NO_INVITES} – {names[named_first[0]["players"][1]]} <span class="inviter">({names[named_first[0]["players"][1]]} invites)</span>'
+        in html
+    )
 
 
 def test_a_tie_after_the_group_games_needs_its_playoff_until_the_playoff_is_played(tmp_path):

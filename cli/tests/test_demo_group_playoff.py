@@ -18,10 +18,11 @@ from shared.group_table import Match, group_table
 from shared.scoring import Outcome
 
 SEED = 2026  # the demo's default
+OUTCOMES = {"1-0": Outcome.WHITE_WIN, "½-½": Outcome.DRAW, "0-1": Outcome.BLACK_WIN}
 PHASES = {"group", "playoff", "semi-final", "final", "third-place", "fifth-place", "seventh-place"}
 POINTS = {
     "1-0": (Fraction(1), Fraction(0)),
-    "1/2-1/2": (Fraction(1, 2), Fraction(1, 2)),
+    "½-½": (Fraction(1, 2), Fraction(1, 2)),  # one notation in every demo (issue 22)
     "0-1": (Fraction(0), Fraction(1)),
 }
 
@@ -77,6 +78,11 @@ def test_the_standings_page_shows_what_pairing_decided(demo):
     assert standings["completed_at"] is not None
     assert 'id="group-I"' in html and 'id="placing"' in html and "(e) play-off" in html
     assert html.count('data-stage="semi-final"') == 2 and "extra game 2" in html
+    # 4T1 §4(5): the player who said at entry they cannot create games is invited by the other player
+    (cannot,) = [p["player_id"] for p in standings["players"] if not p["creates_games"]]
+    first = [m for m in standings["matches"] if m["players"][0] == cannot]
+    assert first and all(m["inviter"] == m["players"][1] for m in first)
+    assert "(does not invite)" in html
 
 
 def board_points(match: dict) -> tuple[Fraction, Fraction]:
@@ -132,7 +138,7 @@ def group_order(document: dict, group: str) -> list[str]:
         for m in of(document, phase):
             a, b = m["players"]
             if a in number and b in number:
-                games = tuple((Outcome(g["result"]), g["white"] == a) for g in m["games"])
+                games = tuple((OUTCOMES[g["result"]], g["white"] == a) for g in m["games"])
                 out.append(Match(number[a], number[b], games))
         return out
 

@@ -1,5 +1,6 @@
 """`arbiter group-playoff ...` against registration and pairing served over HTTP: the organiser creates
-the event, players enter (one who cannot create games), the organiser refuses one; on pairing's side the
+the event, players enter (one who cannot create games; one written all in lower case is refused, 4T1
+§3(3)), the organiser refuses one; on pairing's side the
 page, a phase refused while the group games are open (the problem's detail names them), a lot refused
 where no tie needs one, and a deadline."""
 
@@ -27,6 +28,8 @@ def pairing_url(tmp_path) -> Iterator[tuple[str, str]]:
     """Pairing on a free local port with a started group-playoff event: (its URL, the event's id)."""
     svc = on_sqlite(tmp_path)
     started = group_playoff_started()
+    roster = [r.model_copy(update={"creates_games": r.seed != 3}) for r in started.roster]  # P3 cannot
+    started = started.model_copy(update={"roster": roster})
     deliver(svc, started, started.tournament_id)
     server = make_server("127.0.0.1", 0, create_app(svc), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -59,6 +62,12 @@ def test_entries_through_the_cli(served: Served):
     low = served.account("Low")  # no correspondence rating: outside the window
     refused = served.arbiter(low, "group-playoff", "enter", tid)
     assert refused.exit_code != 0 and "strictly between 1699 and 2001" in refused.output
+    body = {"name": "thommytulpe", "ratings": {"chess:correspondence": 1850}}
+    lower = uuid.UUID(served.call("POST", "/accounts", body, None, "service")["id"])
+    written = served.arbiter(lower, "group-playoff", "enter", tid)  # 4T1 §3(3): all in lower case
+    assert written.exit_code == 1 and "Traceback" not in written.output
+    (line,) = written.output.strip().splitlines()
+    assert line.startswith("Error: 422 ") and "4T1 §3(3)" in line and "'thommytulpe'" in line
     gone = served.arbiter(organiser, "group-playoff", "refuse", tid, str(ann), "--reason", "a second account")
     assert gone.exit_code == 0 and "playing 0, waiting 0" in gone.output
 
@@ -70,6 +79,9 @@ def test_the_organisers_pairing_commands(pairing_url):
     assert (
         "Group I" in shown.output and "Group II" in shown.output and "lot (groups, seed 11)" in shown.output
     )
+    assert "Invites" in shown.output and "cannot create games (the other player invites): P3" in shown.output
+    rows = [line for line in shown.output.splitlines() if "P3 v " in line]
+    assert rows and all("P3 v" in r and r.split("│")[3].strip() != "P3" for r in rows)  # 4T1 §4(5)
     early = arbiter(url, ORGANISER, "group-playoff", "phase", tid, "2")
     assert early.exit_code != 0 and "24 game(s) of earlier phases are open" in early.output
     no_tie = arbiter(url, ORGANISER, "group-playoff", "lots", tid, "I", "--seed", "x")

@@ -79,3 +79,13 @@ def test_arbiter_bye_asks_and_takes_back(pairing):
     assert paired.exit_code == 1 and "409" in paired.output
     zero = run(url, player, "bye", tid, str(player), "--round", "0")
     assert zero.exit_code == 2
+
+
+def test_arbiter_correct_h_states_when_a_knockout_correction_is_refused():
+    """The help says what pairing enforces (RULES.md §4, docs/api.md): a correction that changes who
+    advances is refused once that player's next match has a result, not once it is paired (issue 22)."""
+    result = CliRunner().invoke(build_cli(), ["correct", "-h"], terminal_width=200)
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "refused once the next match of that player has a result, and after the event has finished" in text
+    assert "once the next match is paired" not in text

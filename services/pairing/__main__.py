@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import socket
 import sys
@@ -11,29 +10,45 @@ import uuid
 
 from services.pairing.bootstrap import Pairing, bootstrap
 from shared import metrics
-from shared.messaging.port import Report
-from shared.runtime import Process, service_main
+from shared.database import ping
+from shared.messaging.port import Report, no_report
+from shared.runtime import Process, every, service_main
 
-log = logging.getLogger("services.pairing.worker")
+ARENA_PASSES = "arena passes"  # the condition the arena loop reports on /readyz
 
 
-def arena_loop(svc: Pairing, stop: threading.Event) -> None:
+def arena_loop(svc: Pairing, stop: threading.Event, report: Report = no_report) -> None:
     """The worker's arena passes (docs/arena.md): a tick every ``ARBITER_ARENA_PASS_SECONDS``, under a
-    token of this process's own; a failing tick (Redis or the database away) is logged and retried."""
+    token of this process's own. Each tick asks Redis first (a tick with no arena open would not
+    touch it), so the worker is unready while Redis or PostgreSQL is unreachable; meanwhile the loop
+    waits with a growing pause (at most 5 s), tries again only once both answer, and logs one line
+    when the outage begins and one when it ends (``shared.runtime.every``)."""
     token = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-    while not stop.is_set():
-        try:
-            with metrics.PAIRING.labels("arena_pass").time():
-                svc.run_arena_passes(token)
-        except Exception:
-            log.exception("arena passes failed; trying again")
-        stop.wait(svc.settings.arena_pass_seconds)
+
+    def tick() -> None:
+        svc.arena_pool.ping()
+        with metrics.PAIRING.labels("arena_pass").time():
+            svc.run_arena_passes(token)
+
+    def probe() -> None:
+        ping(svc.engine)
+        svc.arena_pool.ping()
+
+    every(
+        svc.settings.arena_pass_seconds,
+        tick,
+        stop,
+        name="pairing-arena-passes",
+        report=report,
+        probe=probe,
+        condition=ARENA_PASSES,
+    )
 
 
 def worker(svc: Pairing, stop: threading.Event, report: Report) -> None:
     for kind in metrics.PAIRING_KINDS:  # on /metrics from the start, at zero
         metrics.PAIRING.labels(kind)
-    arenas = threading.Thread(target=arena_loop, args=(svc, stop), name="arena-passes", daemon=True)
+    arenas = threading.Thread(target=arena_loop, args=(svc, stop, report), name="arena-passes", daemon=True)
     arenas.start()
     try:
         svc.broker.consume(svc.worker_subscriptions, stop, report)

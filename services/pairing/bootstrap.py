@@ -17,7 +17,7 @@ from services.pairing.domain.rounds.pairers import fide_pairers, pairers
 from services.pairing.service_layer.arena import ArenaHandlers
 from services.pairing.service_layer.arena_ports import ArenaPool
 from services.pairing.service_layer.flows import Flows
-from services.pairing.service_layer.flows.elimination import EliminationFlow
+from services.pairing.service_layer.flows.elimination import EliminationFlow, draw_white
 from services.pairing.service_layer.flows.group_playoff import GroupPlayoffFlow
 from services.pairing.service_layer.flows.rounds import RoundsFlow
 from services.pairing.service_layer.handlers import Handlers
@@ -58,13 +58,16 @@ class Pairing:
         return self.handlers.arena.run_passes(token, self.bus.uow_factory)
 
 
-def flows(clock: Clock, italian: OpeningTable | None = None) -> Flows:
+def flows(
+    clock: Clock, italian: OpeningTable | None = None, draw_white: Callable[[], int] = draw_white
+) -> Flows:
     """The formats this service pairs: round robins and Swiss tournaments (fide-rapid among them), knockouts,
-    group-playoff events (``italian``: the Italian opening table, where one is configured)."""
+    group-playoff events (``italian``: the Italian opening table, where one is configured; ``draw_white``:
+    where a knockout match's first colours are drawn, random but for a demo that repeats its seed)."""
     return Flows(
         [
             RoundsFlow(clock, pairers(), fide_pairers(), italian),
-            EliminationFlow(clock),
+            EliminationFlow(clock, draw_white),
             GroupPlayoffFlow(clock),
         ]
     )
@@ -159,7 +162,9 @@ def bootstrap(
     migrate: bool = False,
     relay_on_commit: bool = False,
     arena_pool: ArenaPool | None = None,
+    draw_white: Callable[[], int] = draw_white,
 ) -> Pairing:
+    """``draw_white``: where a knockout match's first colours are drawn (the embedded demos seed it)."""
     settings = settings or PairingSettings()
     p = plumbing(
         SERVICE,
@@ -183,7 +188,7 @@ def bootstrap(
 
     pool = arena_pool or RedisArenaPool.from_url(settings.redis_url, settings.redis_prefix)
     arena = ArenaHandlers(pool, p.clock, lease_ms=int(settings.arena_lease_seconds * 1000))
-    handlers = Handlers(flows(p.clock, settings.italian_table()), arena)
+    handlers = Handlers(flows(p.clock, settings.italian_table(), draw_white), arena)
     bus = MessageBus(uow_factory, handlers.table())
     consumer, worker = subscriptions(handlers, uow_factory)
     return Pairing(

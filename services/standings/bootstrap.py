@@ -101,6 +101,13 @@ def subscriptions_of(
         ("standings.match_decided", "match.decided", handlers.record_decision),
         ("standings.tournament_completed", "tournament.completed", handlers.complete_tournament),
     ]
+    next_round = event_subscription(  # one queue, in order: a bye asked for and taken back, excuses
+        "standings.next_round",
+        ("bye.requested", "bye.taken_back", "absence.excused"),
+        handlers.record_next_round,
+        uow_factory,
+        translate=translate,
+    )
     arena = rebound(  # one queue, in order: an arena's start, its later entries, its games
         event_subscription(
             "standings.arena",
@@ -145,4 +152,4 @@ def subscriptions_of(
     return [
         event_subscription(queue, (key,), effect, uow_factory, translate=translate)
         for queue, key, effect in queues
-    ] + [arena, announcements, group_playoff]
+    ] + [next_round, arena, announcements, group_playoff]

@@ -151,16 +151,18 @@ class ConfirmingPublisher:
         self._check()
 
     def keepalive(self) -> None:
-        """Answer the broker's heartbeats (one turn of the loop) while the owner has nothing to publish."""
-        if self._conn is None:
-            return
-        if self._closed is None:
+        """Answer the broker's heartbeats (one turn of the loop) while the owner has nothing to publish;
+        a connection that closed meanwhile, or none yet, is opened (again). Raises
+        :class:`ConnectionLost` when it cannot be opened."""
+        if self._conn is not None and self._closed is None:
             loop = self._conn.ioloop
             loop.call_later(0, loop.stop)
             loop.start()
-        if self._closed is not None:
-            log.info("publishing connection lost while idle (%s); reconnecting on demand", self._closed)
+        if self._conn is not None and self._closed is not None:
+            log.info("publishing connection lost while idle (%s); connecting again", self._closed)
             self.close()
+        if self._conn is None:
+            self._open()
 
     def close(self) -> None:
         conn, self._conn, self._channel, self._ready = self._conn, None, None, False

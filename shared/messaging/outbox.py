@@ -7,7 +7,8 @@ database restarted) it polls meanwhile and listens again as soon as the database
 
 The relay survives outages: while the database or the broker is unreachable it keeps its rows, says
 so to its readiness and tries again with a growing pause (at most 5 s). While it has nothing to
-publish it keeps its broker connection alive (:meth:`Broker.keepalive`: heartbeats answered).
+publish it keeps its broker connection alive (:meth:`Broker.keepalive`: heartbeats answered, the
+connection opened again when it was lost), so it knows whether the broker is there.
 
 Each outbox row carries the correlation id and the causing event's id of its envelope
 (:mod:`shared.correlation`), so an operator can follow an action through the table too.
@@ -166,7 +167,9 @@ class OutboxRelay:
         outage_max: float = 5.0,
     ) -> None:
         """Relay until ``stop`` is set: drain, then wait for a NOTIFY (or ``poll_seconds``). An outage
-        of the database or the broker is waited out (told to ``report``), the rows kept."""
+        of the database or the broker is waited out (told to ``report``), the rows kept. An idle relay
+        keeps its broker connection open (:meth:`Broker.keepalive`), so it says it is unready while the
+        broker is away even with nothing to publish."""
         waiter = _NotifyWaiter(self.engine, self.channel, max_backoff=outage_max)
         failures: dict[str, int] = {}  # consecutive failures, by what failed
         sampled_at = -self.SAMPLE_SECONDS
@@ -188,14 +191,27 @@ class OutboxRelay:
                         raise
                     self._unavailable("database", exc, failures, report, stop, outage_max)
                     continue
-                for name in list(failures):
-                    log.warning("outbox relay: %s back after %d failed attempts", name, failures.pop(name))
-                    report(name, None)
+                self._back("database", failures, report)
+                if published:
+                    self._back("broker", failures, report)
                 if not published or waiter.listening:
-                    self.broker.keepalive()  # idle: answer the broker's heartbeats
+                    try:  # idle: answer the broker's heartbeats, or find out that it is away
+                        self.broker.keepalive()
+                    except PublishError as exc:
+                        self._unavailable("broker", exc, failures, report, stop, outage_max)
+                        continue
+                    self._back("broker", failures, report)
                     waiter.wait(poll_seconds)  # a commit during the drain has already woken it
         finally:
             waiter.close()
+
+    @staticmethod
+    def _back(name: str, failures: dict[str, int], report: Report) -> None:
+        """``name`` answered again (the database: a drain went through; the broker: a publish, or an
+        idle relay's connection)."""
+        if name in failures:
+            log.warning("outbox relay: %s back after %d failed attempts", name, failures.pop(name))
+            report(name, None)
 
     @staticmethod
     def _unavailable(

@@ -107,7 +107,9 @@ class Broker(Protocol):
 
     def keepalive(self) -> None:
         """Service the publishing connection while its owner is idle (answer the broker's heartbeats),
-        so the next publish finds it alive. Call it at least every few seconds from the thread that
-        publishes; it never blocks."""
+        so the next publish finds it alive, and open it again when it is gone (or was never opened):
+        raises :class:`PublishError` when the broker cannot be reached, so an idle publisher knows it
+        could not publish (a relay reports it: unready). Call it at least every few seconds from the
+        thread that publishes; it blocks only to open a connection."""
 
     def close(self) -> None: ...

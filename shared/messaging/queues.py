@@ -50,6 +50,7 @@ QUEUES: dict[str, tuple[str, ...]] = {
         "standings.game_cancelled",
         "standings.match_decided",
         "standings.tournament_completed",
+        "standings.next_round",
         "standings.arena",
         "standings.announced",
         "standings.group_playoff",

@@ -113,12 +113,16 @@ class RabbitMQBroker:
         return self._publish_channel
 
     def keepalive(self) -> None:
-        """Answer the broker's heartbeats on the publishing connection, if there is one: a relay with
-        nothing to publish calls this while it waits, or RabbitMQ closes the silent connection after
-        two to three heartbeat intervals and the next publish fails on it. A connection that is gone
-        is dropped quietly; the next publish opens a new one."""
+        """Answer the broker's heartbeats on the publishing connection, and open it when there is none
+        (a relay with nothing to publish calls this while it waits: RabbitMQ closes a silent connection
+        after two to three heartbeat intervals, and a relay that has no connection cannot tell whether
+        the broker is there). :class:`PublishError` when the broker cannot be reached. The operator
+        connection, if there is one, is serviced too; one that is gone is dropped quietly."""
         with self._lock:
-            self._publisher.keepalive()
+            try:
+                self._publisher.keepalive()
+            except ConnectionLost as exc:
+                raise PublishError(f"the broker cannot be reached: {exc}") from exc
             if self._conn is None or not self._conn.is_open:
                 return
             try:

@@ -1,6 +1,7 @@
 """A relay whose stack is quiet keeps its RabbitMQ connection: it answers the broker's heartbeats while
 it waits for work, so the first publish after a long quiet spell goes out on the same connection, with
-nothing logged (it used to cost a pika ERROR, two ConnectionResetError tracebacks and a reconnect)."""
+nothing logged (it used to cost a pika ERROR, two ConnectionResetError tracebacks and a reconnect); and
+it says it is unready while the broker is away, with nothing to publish (issue 22)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from shared.messaging.rabbitmq import RabbitMQBroker
 from shared.messaging.tables import messaging_tables
 from shared.testing.brokers import ConsumerHarness
 from shared.testing.polling import wait_for
+from shared.testing.proxy import TcpProxy
 from shared.testing.wire import TEST_WIRE, RoundClosed
 from shared.unit_of_work import SqlUnitOfWork
 
@@ -79,3 +81,40 @@ def test_an_idle_relay_keeps_its_connection_and_publishes(servers, caplog):
         f"{r.name} {r.levelname} {r.getMessage()}" for r in caplog.records if r.levelno >= logging.WARNING
     ]
     assert problems == []
+
+
+def test_an_idle_relay_is_unready_while_the_broker_is_away(servers, tmp_path):
+    """With nothing to publish a relay still keeps a connection to RabbitMQ, so it knows when the broker
+    goes away and says so (unready), and when it is back (it used to stay ready all along). The broker
+    is taken away through a TCP proxy of this test's own."""
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'outbox.sqlite'}")
+    outbox, _ = messaging_tables(sa.MetaData())
+    outbox.metadata.create_all(engine)
+    url = servers.create_vhost("idle")
+    proxy = TcpProxy.to(url, 5672).start()
+    broker = RabbitMQBroker(proxy.url(url), heartbeat=HEARTBEAT)
+    relay = OutboxRelay(engine, outbox, broker, channel="idle_ready")
+    reports: list[tuple[str, str | None]] = []
+    stop = threading.Event()
+    runner = threading.Thread(
+        target=relay.run,
+        args=(stop,),
+        kwargs={"poll_seconds": 0.1, "outage_max": 0.5, "report": lambda n, p: reports.append((n, p))},
+        daemon=True,
+    )
+    runner.start()
+    try:
+        wait_for(lambda: proxy.connections == 1, timeout=30, what="the idle relay's connection")
+        assert reports == []
+        proxy.cut()
+        wait_for(lambda: ("broker", None) not in reports and reports, timeout=30, what="the relay unready")
+        assert reports[0][0] == "broker" and reports[0][1] is not None
+        proxy.restore()
+        wait_for(lambda: reports[-1] == ("broker", None), timeout=30, what="the relay ready again")
+    finally:
+        stop.set()
+        runner.join(timeout=10)
+        proxy.close()
+        broker.close()
+        engine.dispose()
+    assert {name for name, _ in reports} == {"broker"}

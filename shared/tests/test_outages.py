@@ -4,6 +4,7 @@ consumer does with its message and its RabbitMQ connection meanwhile."""
 from __future__ import annotations
 
 import errno
+import logging
 import socket
 import threading
 import time
@@ -111,6 +112,31 @@ def test_a_periodic_loop_waits_out_an_outage_and_says_so():
     assert [n for n, _ in reports] == ["infrastructure", "infrastructure", "infrastructure"]
     assert [p is None for _, p in reports] == [False, False, True]
     assert "OperationalError" in str(reports[0][1])
+
+
+def test_a_periodic_loop_logs_an_outage_once_when_it_begins_and_once_when_it_ends(caplog):
+    """Thirty failed ticks are two lines, without a traceback (the pairing worker's arena loop logged a
+    traceback on every pass: 514 of them, 4.4 MB, in one outage)."""
+    stop = threading.Event()
+    script: list[BaseException | None] = [*(outage() for _ in range(30)), None, None]
+
+    def tick() -> None:
+        if not script:
+            stop.set()
+            return
+        failure = script.pop(0)
+        if failure is not None:
+            raise failure
+
+    with caplog.at_level(logging.DEBUG, logger="test-loop"):
+        every(0.0, tick, stop, name="test-loop", outage_max=0.001)
+    lines = [r for r in caplog.records if r.name == "test-loop" and r.levelno >= logging.INFO]
+    assert [r.levelname for r in lines] == ["WARNING", "WARNING"], [r.getMessage() for r in lines]
+    assert lines[0].getMessage().startswith("test-loop: unavailable (OperationalError")
+    assert lines[1].getMessage().startswith("test-loop: available again after ")
+    assert "(30 failed ticks)" in lines[1].getMessage()
+    assert all(r.exc_info is None for r in caplog.records if r.name == "test-loop")
+    assert len([r for r in caplog.records if r.name == "test-loop"]) == 31  # the attempts at DEBUG
 
 
 # -- the RabbitMQ consumer during an outage ------------------------------------------------------------

@@ -232,6 +232,7 @@ def documents(draw: st.DrawFn) -> TrfDocument:
         tiebreaks=draw(st.lists(st.sampled_from(["BH/C1", "SB", "WIN"]), max_size=3, unique=True)),
         shown=draw(st.lists(st.sampled_from(["BH", "SB"]), max_size=2, unique=True)),
         byes_as_opponents=draw(st.sampled_from([None, True, False])),
+        platform_definitions=draw(st.sampled_from([None, True, False])),
         lots_seed=draw(st.sampled_from([None, "5f0c7f6e-2d1c-4c0b-9d59-8c3f3f0e2a11"])),
     )
     doc.time_control = draw(st.sampled_from(["", "5400+30", "900+10"]))
@@ -266,9 +267,12 @@ def test_export_then_import_is_the_identity(doc: TrfDocument) -> None:
 def test_arbiters_extension_records_are_read_and_refused_when_malformed() -> None:
     doc = parse(player(1) + "\nXAR TIEBREAKS BH/C1, SB\nXAR SHOWN BH\nXAR BYES no-opponent\nXAR LOTS abc\n")
     assert doc.table_rules == TableRules(["BH/C1", "SB"], ["BH"], False, "abc")
+    assert parse(player(1) + "\nXAR DEFINITIONS platform\n").table_rules.platform_definitions is True
+    assert parse(player(1) + "\nXAR DEFINITIONS C07\n").table_rules.platform_definitions is False
     assert not doc.trf2026  # an extension, not a TRF-2026 record
     for bad, message in (
         ("XAR BYES SOMETIMES", "XAR BYES is OPPONENT or NO-OPPONENT"),
+        ("XAR DEFINITIONS FMJD", "XAR DEFINITIONS is PLATFORM or C07"),
         ("XAR COLOURS W", "XAR: unknown rule 'COLOURS'"),
         ("XAR SHOWN", "XAR SHOWN needs a value"),
     ):

@@ -123,15 +123,25 @@ class TableRules:
     - ``XAR SHOWN BH, SB``: tie-breaks shown for information, not ranking;
     - ``XAR BYES NO-OPPONENT`` (or ``OPPONENT``): a round without an opponent is no game — it adds
       nothing to BH, SB or FB and WIN does not count it (the platform's rule) — or C.07's dummy opponent;
+    - ``XAR DEFINITIONS PLATFORM`` (or ``C07``): BH and SB as the platform defines them (every scheduled
+      opponent, a forfeit's too, with their final score; SB the beaten opponents' points plus half the
+      drawn ones') — or as C.07 does;
     - ``XAR LOTS SEED``: the seed of the recorded drawing of lots that orders the remaining ties."""
 
     tiebreaks: list[str] = field(default_factory=list)
     shown: list[str] = field(default_factory=list)
     byes_as_opponents: bool | None = None  # None: the file does not say
     lots_seed: str | None = None
+    platform_definitions: bool | None = None  # None: the file does not say
 
     def __bool__(self) -> bool:
-        return bool(self.tiebreaks or self.shown or self.byes_as_opponents is not None or self.lots_seed)
+        return bool(
+            self.tiebreaks
+            or self.shown
+            or self.byes_as_opponents is not None
+            or self.lots_seed
+            or self.platform_definitions is not None
+        )
 
 
 @dataclass(slots=True)

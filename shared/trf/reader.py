@@ -331,7 +331,7 @@ def _parse_record(doc: TrfDocument, code: str, line: str, ctx: _Context) -> None
         _parse_table_rule(doc, rest, ctx)
 
 
-_XAR_KEYS = ("TIEBREAKS", "SHOWN", "BYES", "LOTS")
+_XAR_KEYS = ("TIEBREAKS", "SHOWN", "BYES", "DEFINITIONS", "LOTS")
 
 
 def _parse_table_rule(doc: TrfDocument, rest: str, ctx: _Context) -> None:
@@ -353,6 +353,10 @@ def _parse_table_rule(doc: TrfDocument, rest: str, ctx: _Context) -> None:
         if value.upper() not in ("OPPONENT", "NO-OPPONENT"):
             raise ctx.error(f"XAR BYES is OPPONENT or NO-OPPONENT, got {value!r}")
         rules.byes_as_opponents = value.upper() == "OPPONENT"
+    elif key == "DEFINITIONS":
+        if value.upper() not in ("PLATFORM", "C07"):
+            raise ctx.error(f"XAR DEFINITIONS is PLATFORM or C07, got {value!r}")
+        rules.platform_definitions = value.upper() == "PLATFORM"
     else:
         rules.lots_seed = value
 

@@ -172,6 +172,8 @@ def table_rule_records(rules: TableRules) -> list[str]:
         out.append("XAR SHOWN " + ", ".join(rules.shown))
     if rules.byes_as_opponents is not None:
         out.append("XAR BYES " + ("OPPONENT" if rules.byes_as_opponents else "NO-OPPONENT"))
+    if rules.platform_definitions is not None:
+        out.append("XAR DEFINITIONS " + ("PLATFORM" if rules.platform_definitions else "C07"))
     if rules.lots_seed:
         out.append(f"XAR LOTS {rules.lots_seed}")
     return out

@@ -6,7 +6,6 @@ Screenshots under ``test-artifacts/standings/``."""
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import random
 import threading
@@ -18,7 +17,6 @@ from rich.console import Console
 from werkzeug.serving import make_server
 
 from cli.demo_group_playoff import GroupPlayoffDemo
-from cli.embedded import EmbeddedStack
 from services.standings.entrypoints.app import create_app
 from services.standings.tests.browser.test_pages import CHROMIUM, cells
 from tests.group_playoff_pages import Overdue, overdue_event
@@ -34,8 +32,8 @@ pytestmark = [
 
 class Site:
     def __init__(self, tmp: Path) -> None:
-        self.stack = EmbeddedStack.create(tmp, start=dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC))
         self.demo = GroupPlayoffDemo(Console(file=io.StringIO()), random.Random(2026), as_json=True)
+        self.stack = self.demo.stack(tmp)
         self.demo.play(self.stack)
         self.whole = self.demo.tournament_id
         self.overdue: Overdue = overdue_event(self.stack)
@@ -63,11 +61,15 @@ def test_a_whole_event_groups_playoff_matches_and_placing(site, page):
     assert "Completed" in page.locator("#status").inner_text()
     reference = site.demo.pages["pairing"]
     names = {p["player_id"]: p["name"] for p in reference["players"]}
+    mark = " (does not invite)"  # said at entry they cannot create games (4T1 §4(5))
+    marked = [names[p["player_id"]] + mark for p in reference["players"] if not p["creates_games"]]
     for group in ("I", "II"):
         rows = cells(page, f"#group-{group} table tbody tr")
         expected = [names[r["player_id"]] for r in reference["groups"][group]]
-        assert [r[1] for r in rows] == expected  # pairing's group order
+        assert [r[1].removesuffix(mark) for r in rows] == expected  # pairing's group order
         assert all(r[6] for r in rows)  # each place says what decided it
+    shown = [r[1] for group in ("I", "II") for r in cells(page, f"#group-{group} table tbody tr")]
+    assert [name for name in shown if name.endswith(mark)] == marked and len(marked) == 1
     group_i = [r[6] for r in cells(page, "#group-I table tbody tr")]
     assert group_i.count("(e) play-off") == 3 and group_i[3] == "(a) match points"
     assert page.locator('[data-stage="playoff"]').count() == 3

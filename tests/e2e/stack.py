@@ -29,6 +29,15 @@ PROCESSES = {
 SCALED = ("standings", "pairing")  # the services whose consumers compete on their queues
 JWT_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef"
 
+# every key matching ARGV[1], deleted in one script: atomic, as a restart that lost the data would be
+_EMPTY_PREFIX = """
+local keys = redis.call('KEYS', ARGV[1])
+for i = 1, #keys, 1000 do
+  redis.call('DEL', unpack(keys, i, math.min(i + 999, #keys)))
+end
+return #keys
+"""
+
 
 @dataclass
 class Process:
@@ -166,6 +175,18 @@ class Stack:
 
     def process(self, name: str) -> Process:
         return next(p for p in self.processes if p.name == name)
+
+    def empty_redis(self) -> int:
+        """What this stack sees after a Redis restart without its data: every key under its prefix goes,
+        in one atomic step (one script). The shared Redis itself is never flushed. The keys removed."""
+        import redis
+
+        client = redis.Redis.from_url(self.servers.redis_url)
+        try:
+            pattern = self.env["ARBITER_REDIS_PREFIX"].replace("[", "\\[").replace("]", "\\]") + "*"
+            return int(client.eval(_EMPTY_PREFIX, 0, pattern))
+        finally:
+            client.close()
 
     def restart(self, name: str) -> None:
         self.process(name).start()

@@ -114,6 +114,18 @@ class Story:
             what=f"{count} games in round {round_no}",
         )
 
+    def game(self, game_id: str) -> dict[str, Any]:
+        return self.call("clocks", "GET", f"/games/{game_id}")
+
+    def wait_started(self, game: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
+        """The game once its turn has come (a double round's leg 2 starts when its leg 1 ends): running,
+        or already over (a forfeit)."""
+        return wait_for(
+            lambda: (g := self.game(game["id"]))["status"] != "pending" and g,
+            timeout=timeout,
+            what=f"round {game['round']} board {game['board']} leg {game['leg']} under way",
+        )
+
     def pairing(self, tournament: uuid.UUID) -> dict[str, Any]:
         return self.call("pairing", "GET", f"/tournaments/{tournament}")
 

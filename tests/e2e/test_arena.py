@@ -1,8 +1,9 @@
 """An arena on the real stack (issue 12): two pairing workers pass over the Redis pool, one is SIGKILLed
 mid-arena and pairing goes on under the other (the dead one's leases run out); players take boosts and
-report results as they come. Checked from clocks' games and the standings' final ranking alone: nobody
-in two games at once, no pair inside its cooldown, nothing paired after pairing closed, and a final
-ranking that is exactly what the games make (tests/arena_checks.py)."""
+report results as they come. Then (issue 22) Redis comes back empty mid-arena: the workers rebuild the
+pool from pairing's database and pairing goes on. Checked from clocks' games and the standings' final
+ranking alone: nobody in two games at once, no pair inside its cooldown, nothing paired after pairing
+closed, and a final ranking that is exactly what the games make (tests/arena_checks.py)."""
 
 from __future__ import annotations
 
@@ -33,16 +34,21 @@ def arena_games(story: Story, tid: uuid.UUID) -> list[dict[str, Any]]:
 
 
 def play(
-    story: Story, tid: uuid.UUID, players: dict[uuid.UUID, Account], rng: random.Random, seen: set
+    story: Story,
+    tid: uuid.UUID,
+    players: dict[uuid.UUID, Account],
+    rng: random.Random,
+    seen: set,
+    hold: float = HOLD_SECONDS,
 ) -> int:
-    """Every running game not seen yet that has run ``HOLD_SECONDS``: each side may take the boost, then
+    """Every running game not seen yet that has run ``hold`` seconds: each side may take the boost, then
     the loser resigns (or both agree a draw). The number of games taken."""
     taken = 0
     now = dt.datetime.now(dt.UTC)
     for game in arena_games(story, tid):
         if game["status"] != "running" or game["id"] in seen:
             continue
-        if (now - dt.datetime.fromisoformat(game["started_at"])).total_seconds() < HOLD_SECONDS:
+        if (now - dt.datetime.fromisoformat(game["started_at"])).total_seconds() < hold:
             continue
         seen.add(game["id"])
         taken += 1
@@ -105,6 +111,19 @@ def test_an_arena_survives_a_pairing_worker_killed_mid_arena(story: Story, stack
         g for g in games if dt.datetime.fromisoformat(g["started_at"]) > killed_at + dt.timedelta(seconds=3)
     ]
     assert after_kill, "pairing did not go on after the worker was killed"
+    referee(games, final, players, start, closes)
+
+
+def referee(
+    games: list[dict[str, Any]],
+    final: dict[str, Any],
+    players: dict[uuid.UUID, Account],
+    start: dt.datetime,
+    closes: dt.datetime,
+) -> None:
+    """Every game counted once, the boosts clocks recorded counted, and tests/arena_checks.py on the
+    whole run: nobody in two games at once, no pair inside its cooldown, nothing paired after pairing
+    closed, points and ranking exactly the games'."""
     points = {g["game_id"]: g for g in final["games"]}
     assert set(points) == {g["id"] for g in games}  # every game counted, once
 
@@ -129,3 +148,81 @@ def test_an_arena_survives_a_pairing_worker_killed_mid_arena(story: Story, stack
     ranking = [{**r, "player": str(r["player"])} for r in final["ranking"]]
     assert {r["player"] for r in ranking} == {str(p) for p in players}
     check_arena(checked, ranking, closes_after=(closes - start).total_seconds())
+
+
+FLUSH_PLAYERS = 30  # 435 pairs: the arena does not run out of partners out of cooldown before it closes
+FLUSH_HOLD_SECONDS = 4.0
+FLUSH_AFTER_SECONDS = 40  # of the 90 s pairing is open
+
+
+def per_ten_seconds(games: list[dict[str, Any]], start: dt.datetime, until: float) -> list[int]:
+    """Games paired in each 10 s from the arena's start."""
+    counts = [0] * (int(until) // 10 + 1)
+    for g in games:
+        counts[int((dt.datetime.fromisoformat(g["started_at"]) - start).total_seconds()) // 10] += 1
+    return counts
+
+
+def test_an_arena_goes_on_after_redis_comes_back_empty(story: Story, stack: Stack):
+    """Redis restarted without its data mid-arena (this stack's keys gone at once: the pool, the leases,
+    the in-game markers, the clocks' deadlines): the workers find the pool missing, rebuild it from
+    pairing's database and pair again within seconds; no cooldown is broken and the points are the
+    games' (the referee)."""
+    rng = random.Random(22)
+    organiser = story.register("Flushed arena organiser")
+    players = {a.id: a for a in (story.register(f"Flushed {i}", 1500 + 7 * i) for i in range(FLUSH_PLAYERS))}
+    tid = story.create_tournament(
+        organiser,
+        ruleset="arena",
+        duration_minutes=MINUTES,
+        base_seconds=BASE,
+        start_in=2.0,
+        name="e2e arena, Redis emptied",
+    )
+    for p in players.values():
+        story.join(p, tid)
+    started = story.wait_status(tid, "started")
+    start = dt.datetime.fromisoformat(started["starts_at"])
+    closes = start + dt.timedelta(minutes=MINUTES) - dt.timedelta(seconds=BASE)
+    flush_at = start + dt.timedelta(seconds=FLUSH_AFTER_SECONDS)
+    seen: set[str] = set()
+    flushed_at: dt.datetime | None = None
+    removed = 0
+    while dt.datetime.now(dt.UTC) < closes + dt.timedelta(seconds=5):
+        play(story, tid, players, rng, seen, FLUSH_HOLD_SECONDS)
+        if flushed_at is None and dt.datetime.now(dt.UTC) >= flush_at:
+            running = sum(g["status"] == "running" for g in arena_games(story, tid))
+            removed = stack.empty_redis()
+            flushed_at = dt.datetime.now(dt.UTC)
+        time.sleep(0.1)
+    assert flushed_at is not None
+    wait_for(
+        lambda: (
+            play(story, tid, players, rng, seen, FLUSH_HOLD_SECONDS) == 0
+            and all(g["status"] == "finished" for g in arena_games(story, tid))
+        ),
+        timeout=60,
+        what="the last games",
+    )
+    story.wait_status(tid, "completed", timeout=120)
+    final = wait_for(
+        lambda: (a := story.call("standings", "GET", f"/tournaments/{tid}/arena"))["final"] and a,
+        timeout=60,
+        what="the final ranking",
+    )
+    games = arena_games(story, tid)
+    since_flush = sorted(
+        (dt.datetime.fromisoformat(g["started_at"]) - flushed_at).total_seconds()
+        for g in games
+        if dt.datetime.fromisoformat(g["started_at"]) > flushed_at
+    )
+    buckets = per_ten_seconds(games, start, (closes - start).total_seconds())
+    flush_second = (flushed_at - start).total_seconds()
+    print(
+        f"\nRedis emptied at {flush_second:.1f} s ({removed} keys, {running} games running); "
+        f"games paired per 10 s from the start: {buckets}; "
+        f"first game after it {since_flush[0] if since_flush else None} s later"
+    )
+    assert since_flush, "no game was paired after Redis came back empty"
+    assert since_flush[0] < 10, f"pairing resumed only {since_flush[0]:.1f} s after Redis came back empty"
+    referee(games, final, players, start, closes)

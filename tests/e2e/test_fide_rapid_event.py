@@ -11,10 +11,11 @@ Two checks against things computed apart from the services:
   a result list the test writes down itself, round by round, from what it entered; and the table read back
   from the exported TRF (``/trf16``, ``/trf``, ``arbiter export``) by ``arbiter standings --preset
   fide-rapid`` is the same;
-* after every round the standings' TRF-16, paired offline by ``arbiter pair --dutch``, gives exactly the
-  pairing the service publishes for the next round (the players the arbiter leaves out of that round —
-  a requested bye, an unexcused absence — are added as ``0000 - Z`` blocks, as an arbiter tells
-  bbpPairings, when the export does not already have them)."""
+* before every round (the first too) the standings' TRF-16, unmodified, paired offline by ``arbiter pair
+  --dutch`` (the Dutch engine, identical to bbpPairings), gives exactly the pairing the service publishes
+  for it: the players pairing leaves out of the round — a zero-point bye asked for it, an absence in the
+  round before nobody excused, a late entry not in yet, a withdrawal — have their ``0000 - Z`` (or
+  late-entry bye) block for it in the export already (issue 22)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ from shared.scoring import FIDE, Outcome, Result, side_results
 from shared.testing.polling import wait_for
 from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument, parse, write
 from tests.e2e.story import Story
+from tests.e2e.trf_rounds import engine_pairs, export_before, left_out_of, published_pairs
 
 pytestmark = pytest.mark.e2e
 
@@ -83,34 +85,6 @@ def cli(*args: str, env: dict[str, str] | None = None) -> str:
     result = CliRunner().invoke(build_cli(), list(args), env={"COLUMNS": "400", **(env or {})})
     assert result.exit_code == 0, f"arbiter {' '.join(args)}: {result.output}"
     return result.output
-
-
-def pairs_of(listing: dict[str, Any]) -> list[tuple[int, int]]:
-    """A published round as bbpPairings writes it: ``white black`` by board, then ``bye 0``."""
-    boards = sorted(listing["boards"], key=lambda b: b["board"])
-    out = [(b["white"]["seed"], b["black"]["seed"]) for b in boards]
-    return out + [(b["player"]["seed"], 0) for b in listing["byes"] if b["kind"] == "pairing_allocated"]
-
-
-def offline_pairing(trf16: str, left_out: set[int], number: int, tmp: Path) -> list[tuple[int, int]]:
-    """``arbiter pair --dutch`` on the export, with the players left out of round ``number`` as
-    ``0000 - Z`` there (unless the export has that block already)."""
-    doc = parse(trf16)
-    for seed in left_out:
-        record = doc.players[seed]
-        assert len(record.rounds) in (number - 1, number), f"{seed}: {record.rounds}"
-        if len(record.rounds) == number - 1:
-            record.rounds.append(RoundEntry(None, Colour.NONE, ResultCode.ZERO_POINT_BYE))
-    for seed, record in doc.players.items():
-        if seed not in left_out:
-            assert len(record.rounds) == number - 1, f"{seed} has a block for round {number}: {record.rounds}"
-    source, target = tmp / f"after_{number - 1}.trf", tmp / f"round_{number}.pairs"
-    source.write_text(write(doc), encoding="utf-8")
-    cli("pair", "--dutch", str(source), "-p", str(target))
-    lines = target.read_text().split()
-    count, numbers = int(lines[0]), [int(x) for x in lines[1:]]
-    assert len(numbers) == 2 * count
-    return [(numbers[2 * i], numbers[2 * i + 1]) for i in range(count)]
 
 
 def test_a_rapid_open_from_entries_to_the_rating_file(story: Story, tmp_path: Path):
@@ -187,23 +161,22 @@ def test_a_rapid_open_from_entries_to_the_rating_file(story: Story, tmp_path: Pa
             timeout=60,
             what=f"round {number} pairable",
         )
-        left_out = {
-            p["seed"] for key in ("bye_requests", "withdrawn", "absent", "late") for p in preview[key]
-        }
+        left_out = left_out_of(preview)
+        # the cross-check: the TRF before this round, as exported, paired offline (read before pairing it)
+        trf16 = export_before(story, tournament, number, left_out)
         if number == BYE_REQUEST_ROUND:
             assert [p["seed"] for p in preview["bye_requests"]] == [marks["bye_seed"]]
             assert [p["seed"] for p in preview["absent"]] == [marks["unexcused"]]
             assert [p["seed"] for p in preview["excused"]] == [marks["excused"]]
         listing = story.call("pairing", "POST", f"{base}/{number}/pair", None, officials, expect=201)
         assert not listing["published"]
-        published = pairs_of(listing)
-        if number > 1:
-            # the cross-check: the TRF after the round before, paired offline, is this pairing
-            trf16 = story.call_text("standings", f"/tournaments/{tid}/trf16")
-            assert offline_pairing(trf16, left_out, number, tmp_path) == published, (number, trf16)
+        published = published_pairs(listing)
+        assert engine_pairs(trf16, number, tmp_path) == published, (number, trf16)
         story.call("pairing", "POST", f"{base}/{number}/publish", None, officials)
         listing = story.call("pairing", "GET", f"{base}/{number}/pairings")
-        assert pairs_of(listing) == published and all(s not in withdrawn for pair in published for s in pair)
+        assert published_pairs(listing) == published and all(
+            s not in withdrawn for pair in published for s in pair
+        )
         for b in listing["byes"]:
             kind = {"pairing_allocated": Result.PAIRING_BYE, "zero_point": Result.ZERO_POINT_BYE}[b["kind"]]
             byes.append((number, b["player"]["seed"], kind))

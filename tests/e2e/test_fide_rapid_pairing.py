@@ -2,17 +2,21 @@
 players entered by hand and the arbiter's start; pairing's preview, pairing on command and publication
 (only then do the clocks create the games); results by board from the score sheets; a zero-point bye asked
 for, and refused once the round is paired; a round refused while boards lack results; two absences at the
-default time, one excused (paired again) and one not (reported, withdrawn by registration, left out)."""
+default time, one excused (paired again) and one not (reported, withdrawn by registration, left out).
+Before each pairing the standings' TRF-16, unmodified, paired by the Dutch engine, gives the pairing
+pairing makes (issue 22): the requested bye of round 1, the absence of round 1 nobody excused."""
 
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from shared.testing.polling import wait_for
 from tests.e2e.story import Story
+from tests.e2e.trf_rounds import engine_pairs, export_before, left_out_of, published_pairs
 
 pytestmark = pytest.mark.e2e
 
@@ -21,7 +25,7 @@ def players_of(listing: dict[str, Any]) -> set[str]:
     return {b[side]["player_id"] for b in listing["boards"] for side in ("white", "black")}
 
 
-def test_an_arbiter_pairs_publishes_and_deals_with_absences(story: Story):
+def test_an_arbiter_pairs_publishes_and_deals_with_absences(story: Story, tmp_path: Path):
     organiser, arbiter = story.register("Organiser"), story.register("Chief arbiter")
     body = {
         "ruleset": "fide-rapid",
@@ -51,7 +55,9 @@ def test_an_arbiter_pairs_publishes_and_deals_with_absences(story: Story):
     story.call("pairing", "POST", f"/tournaments/{tid}/byes", bye, officials, expect=201)
     preview = story.call("pairing", "GET", f"{base}/1/preview")
     assert len(preview["present"]) == 8 and [p["seed"] for p in preview["bye_requests"]] == [9]
+    trf16 = export_before(story, uuid.UUID(tid), 1, {9})
     listing = story.call("pairing", "POST", f"{base}/1/pair", None, officials, expect=201)
+    assert engine_pairs(trf16, 1, tmp_path) == published_pairs(listing), trf16
     assert not listing["published"] and len(listing["boards"]) == 4
     assert [(b["player"]["seed"], b["kind"]) for b in listing["byes"]] == [(9, "zero_point")]
     assert story.games(uuid.UUID(tid), 1) == []  # unpublished: the clocks have nothing yet
@@ -106,7 +112,12 @@ def test_an_arbiter_pairs_publishes_and_deals_with_absences(story: Story):
         officials,
     )
     assert answer["pairing_dropped"]
+    preview = story.call("pairing", "GET", f"{base}/2/preview")
+    absent = next(p["seed"] for p in preview["absent"])  # the one nobody excused
+    assert left_out_of(preview) == {absent}
+    trf16 = export_before(story, uuid.UUID(tid), 2, {absent})  # the excused one paired again
     second = story.call("pairing", "POST", f"{base}/2/pair", None, officials, expect=201)
+    assert engine_pairs(trf16, 2, tmp_path) == published_pairs(second), trf16
     assert excused in players_of(second) and unexcused not in players_of(second)
     story.call("pairing", "POST", f"{base}/2/publish", None, officials)
 
@@ -132,7 +143,10 @@ def test_an_arbiter_pairs_publishes_and_deals_with_absences(story: Story):
                 timeout=30,
                 what="round 2 complete",
             )
-            story.call("pairing", "POST", f"{base}/3/pair", None, officials, expect=201)
+            left_out = left_out_of(story.call("pairing", "GET", f"{base}/3/preview"))
+            trf16 = export_before(story, uuid.UUID(tid), 3, left_out)
+            third = story.call("pairing", "POST", f"{base}/3/pair", None, officials, expect=201)
+            assert engine_pairs(trf16, 3, tmp_path) == published_pairs(third), trf16
             story.call("pairing", "POST", f"{base}/3/publish", None, officials)
         listing = story.call("pairing", "GET", f"{base}/{number}/pairings")
         assert unexcused not in players_of(listing)

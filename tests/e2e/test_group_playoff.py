@@ -1,5 +1,7 @@
 """A whole `group-playoff` event (the 4T1 rules, RULES.md §5) over HTTP against the real stack:
-registration's entries and the organiser's start with the groups' lot seed recorded, the groups drawn by
+registration's entries (one written all in lower case refused, 4T1 §3(3); one player who cannot create
+games, invited by the other player of their matches, §4(5)) and the organiser's start with the groups'
+lot seed recorded, the groups drawn by
 pairing from that seed, correspondence games on the clocks, a withdrawal in phase 1 (every match of the
 phase 0:2), a 1:1 semi-final decided by its extra game, a level final whose first extra game is drawn,
 and the final placing checked exactly."""
@@ -48,8 +50,16 @@ def test_a_whole_group_playoff_event(story: Story):
         expect=201,
     )
     tid = created["id"]
+    # 4T1 §3(3): an entry written all in lower case is not accepted
+    lower = rated(story, "gp lower", 1900)
+    refused_entry = story.call(
+        "registration", "POST", f"/tournaments/{tid}/entries", {}, lower.token, expect=422
+    )
+    assert refused_entry["type"].endswith("entry-all-lower-case") and "4T1 §3(3)" in refused_entry["detail"]
+    # the ninth cannot create games (4T1 §3(5)): they rank after all others, and play once the third leaves
     for p in players:
-        story.call("registration", "POST", f"/tournaments/{tid}/entries", {}, p.token, expect=201)
+        entry = {"creates_games": p is not players[8]}
+        story.call("registration", "POST", f"/tournaments/{tid}/entries", entry, p.token, expect=201)
         story.call(
             "registration", "POST", f"/tournaments/{tid}/entries/{p.id}/confirm", None, organiser.token
         )
@@ -70,6 +80,15 @@ def test_a_whole_group_playoff_event(story: Story):
     for members, letters in zip(groups, ("ABCD", "EFGH"), strict=True):
         event.role.update(zip(members, letters, strict=True))
     assert len(event.open_games(page)) == 24
+    # 4T1 §4(5): where the ninth is named first, the other player invites (creates) the match's games
+    cannot = str(players[8].id)
+    assert [p["player_id"] for p in page["players"] if not p["creates_games"]] == [cannot]
+    assert any(m["players"][0] == cannot for m in page["matches"])
+    inviters = {}
+    for m in page["matches"]:
+        expected = m["players"][1] if m["players"][0] == cannot else m["players"][0]
+        assert m["inviter"] == expected and {g["inviter"] for g in m["games"]} == {expected}
+        inviters[tuple(m["players"])] = expected
     # a withdrawal in phase 1: H leaves after its first game; every match of H's is 0:2
     h = next(p for p in playing if event.role[str(p.id)] == "H")
     first = next((m, i, g) for m, i, g in event.open_games(page) if str(h.id) in (g["white"], g["black"]))
@@ -128,5 +147,10 @@ def test_a_whole_group_playoff_event(story: Story):
     mine = [m for m in shown["matches"] if str(h.id) in m["players"]]
     assert [m["stage"] for m in mine] == ["group", "group", "group", "seventh-place"]
     assert all(m["forfeited_by"] == str(h.id) for m in mine) and mine[-1]["games"] == []  # created 0:2
+    assert [p["player_id"] for p in shown["players"] if not p["creates_games"]] == [cannot]
+    assert all(
+        m["inviter"] == inviters[tuple(m["players"])] for m in shown["matches"] if m["stage"] == "group"
+    )
     html = story.http.get(story.urls["standings"] + f"/t/{tid}")
     assert html.status_code == 200 and 'id="group-II"' in html.text and 'id="placing"' in html.text
+    assert "(does not invite)" in html.text

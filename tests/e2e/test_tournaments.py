@@ -34,9 +34,9 @@ def test_six_player_round_robin(story: Story):
     #  3: -1 -2 +4 +5 =6 → 5, 2 wins          4: -1 =2 -3 =5 +6 → 4, 1 win
     #  5: =1 -2 -3 =4 +6 → 4, 1 win           6: -1 -2 =3 -4 -5 → 1, 0 wins
     # 1 and 2 (and 4 and 5) are level on points and wins, drew their game (DE equal): start number decides.
-    # SB (shown, 2-1-0: opponent's score × points scored against them):
-    #  1: 8·1 + 5·2 + 4·2 + 4·1 + 1·2 = 32;  2: 8·1 + 5·2 + 4·1 + 4·2 + 1·2 = 32;  3: 4·2 + 4·2 + 1·1 = 17
-    #  4: 8·1 + 4·1 + 1·2 = 14;  5: 8·1 + 4·1 + 1·2 = 14;  6: 5·1 = 5
+    # SB (shown; RULES.md §2: the beaten opponents' scores plus half the drawn opponents'):
+    #  1: ½·8 + 5 + 4 + ½·4 + 1 = 16;  2: ½·8 + 5 + ½·4 + 4 + 1 = 16;  3: 4 + 4 + ½·1 = 8½
+    #  4: ½·8 + ½·4 + 1 = 7;  5: ½·8 + ½·4 + 1 = 7;  6: ½·5 = 2½
     assert [(r["rank"], r["seed"], r["points"]) for r in final["rows"]] == [
         (1, 1, 8),
         (2, 2, 8),
@@ -46,7 +46,7 @@ def test_six_player_round_robin(story: Story):
         (6, 6, 1),
     ]
     assert [r["tiebreaks"]["WIN"] for r in final["rows"]] == [3, 3, 2, 1, 1, 0]
-    assert [r["shown"]["SB"] for r in final["rows"]] == [32, 32, 17, 14, 14, 5]
+    assert [r["shown"]["SB"] for r in final["rows"]] == [16, 16, 8.5, 7, 7, 2.5]
     assert story.tournament(tid)["status"] == "completed"
 
 
@@ -90,9 +90,10 @@ def test_too_few_players_cancel_the_tournament(story: Story):
 
 
 def test_flags_fall_with_nobody_reporting(story: Story):
-    """Four players (three rounds, each with both games of every pairing, colours swapped) on a
-    4-second clock. In every game White makes one move and then nobody moves or reports: Black's flag
-    falls and the server ends the game."""
+    """Four players (three rounds, each with both games of every pairing, colours swapped, one after
+    the other) on a 4-second clock. In every game White makes one move once it has started and then
+    nobody moves or reports: Black's flag falls, the server ends the game, and the pairing's leg 2
+    starts then."""
     organiser = story.register("Organiser flags")
     players = field(story, 4, "Flag ")
     by_id = {p.id: p for p in players}
@@ -101,8 +102,11 @@ def test_flags_fall_with_nobody_reporting(story: Story):
         story.join(p, tid)
     story.wait_status(tid, "started")
     for rnd in range(1, 4):
-        for game in story.wait_games(tid, rnd, 4):
-            story.move(game, by_id[uuid.UUID(game["white"]["player_id"])])
+        for leg in (1, 2):
+            for game in (g for g in story.wait_games(tid, rnd, 4) if g["leg"] == leg):
+                running = story.wait_started(game)
+                assert running["status"] == "running", running
+                story.move(running, by_id[uuid.UUID(running["white"]["player_id"])])
     final = story.wait_final(tid, timeout=90)
     games = [g for rnd in range(1, 4) for g in story.games(tid, rnd)]
     assert len(games) == 12  # six games each

@@ -36,10 +36,12 @@ def play_rounds(
     seed = {p.id: i for i, p in enumerate(players, start=1)}
     by_id = {p.id: p for p in players}
     for rnd in range(first, rounds + 1):
-        for game in story.wait_games(tid, rnd, games_per_round):
-            white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
-            result = outcome(seed[white], seed[black])
-            story.concede(game, result, by_id)
+        games = story.wait_games(tid, rnd, games_per_round)
+        for leg in sorted({g["leg"] for g in games}):  # a double round's leg 2 starts when leg 1 ends
+            for game in (story.wait_started(g) if leg > 1 else g for g in games if g["leg"] == leg):
+                white, black = uuid.UUID(game["white"]["player_id"]), uuid.UUID(game["black"]["player_id"])
+                result = outcome(seed[white], seed[black])
+                story.concede(game, result, by_id)
 
 
 def lower_seed_wins(white: int, black: int) -> str:

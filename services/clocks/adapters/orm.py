@@ -81,6 +81,8 @@ games = sa.Table(
     # its tournament's ruleset when the game was created (null: not known then), which its result is
     # routed by (game.finished.<ruleset>)
     sa.Column("ruleset", sa.String(40), nullable=True),
+    # a double round's leg 1: the pairing's leg 2, which waits and starts when this game ends
+    sa.Column("next_leg", sa.Uuid(), nullable=True),
     sa.Index("ix_games_tournament_round", "tournament_id", "round", "board"),
     sa.Index(
         "ix_games_deadline",

@@ -336,6 +336,7 @@ def game_from_row(row: Any) -> Game:
         back_by=aware_or_none(row.back_by),
         arena=row.arena,
         ruleset=Ruleset(row.ruleset) if row.ruleset else None,
+        next_leg=row.next_leg,
     )
 
 
@@ -441,6 +442,7 @@ def row_of(g: Game) -> dict[str, Any]:
         "boosted": _boosted(g),
         "arena": g.arena,
         "ruleset": g.ruleset.value if g.ruleset else None,
+        "next_leg": g.next_leg,
     }
 
 

@@ -16,6 +16,10 @@ Knockouts (RULES.md §4): a game of a round its organiser has not published yet 
 waits, and takes no result. A match's games are played one after the other (``match_id``, ``number``),
 and a game its match no longer needs is ``cancelled`` (``pending|running → cancelled``).
 
+Double rounds (RULES.md §2): a pairing's two games are played one after the other. Leg 2 exists from the
+pairing on but waits, pending, until leg 1 ends (``next_leg``, :mod:`.legs`); :meth:`Game.begin` then
+starts it with a clock of its own.
+
 FIDE rapid (RULES.md §6): over the board (``server_clock`` False) the boards keep the time: the game
 runs with no clock on the server — no move is reported, no flag falls — and takes results, absences
 and penalties. With server clocks a ``default_time`` forfeits a player who has not made a first move
@@ -196,6 +200,8 @@ class Game(Aggregate):
     # its tournament's ruleset as known when it was created (None: not known yet then); what its result
     # is routed by (``game.finished.<ruleset>``, shared.events.QUALIFIERS)
     ruleset: Ruleset | None = None
+    # a double round's leg 1: the pairing's leg 2, which waits and starts when this game ends (legs.py)
+    next_leg: uuid.UUID | None = None
 
     @classmethod
     def pair(
@@ -333,6 +339,19 @@ class Game(Aggregate):
         return None
 
     # -- playing --------------------------------------------------------------------------------
+    def begin(self, at: dt.datetime, forfeit: Forfeit | None = None) -> None:
+        """The game's turn has come: its round starts, or the game before it ended (in its knockout
+        match, or a double round's leg 1). It starts now — unless it ends at once: drawn at the close
+        when its tournament has closed already (RULES.md §2 "Duration": a game still open then is
+        drawn; a leg 2 whose leg 1 ended after the close is never played), or by ``forfeit`` (a player
+        withdrew, or is busy elsewhere now)."""
+        if self.closes_at is not None and at >= self.closes_at:
+            self.report_result(Outcome.DRAW, TOURNAMENT_CLOSED, self.closes_at)
+        elif forfeit is not None:
+            self.forfeit(forfeit, at)
+        else:
+            self.start(at)
+
     def start(self, at: dt.datetime) -> ClockChange | None:
         """The game begins; White's time runs on the server's clock (over the board: on the board's, and
         the server's stays as it is)."""

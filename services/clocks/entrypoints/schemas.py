@@ -235,8 +235,9 @@ class GameOut(BaseModel):
     board: int
     leg: int
     status: str = Field(
-        description="pending | running | disputed (the players reported different results: both clocks "
-        "are stopped until the arbiter enters it) | finished | cancelled"
+        description="pending (not started yet: a knockout game waiting for its match's previous game, a "
+        "double round's leg 2 waiting for leg 1) | running | disputed (the players reported different "
+        "results: both clocks are stopped until the arbiter enters it) | finished | cancelled"
     )
     white: PlayerOut
     black: PlayerOut
@@ -276,6 +277,11 @@ class GameOut(BaseModel):
     number: int | None = Field(None, description="knockouts: the game's number in its match")
     label: str | None = Field(None, description="knockouts: e.g. 'Game 2', 'Sudden death (3+2)'")
     published: bool = Field(True, description="false while its knockout round is unpublished")
+    next_leg: uuid.UUID | None = Field(
+        None,
+        description="a double round's leg 1: the pairing's leg 2, which stays pending until this game ends "
+        "and starts then",
+    )
 
     @classmethod
     def of(cls, game: Game, now: dt.datetime) -> GameOut:
@@ -333,6 +339,7 @@ class GameOut(BaseModel):
             number=game.number,
             label=game.label,
             published=game.released,
+            next_leg=game.next_leg,
         )
 
 

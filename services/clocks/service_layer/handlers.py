@@ -13,10 +13,10 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from services.clocks.domain import errors
+from services.clocks.domain import errors, legs
 from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import MATCH_REPAIRED, FlagFall, Game, GameStatus
 from services.clocks.domain.penalties import displaced
@@ -98,17 +98,28 @@ class Known:
     def begin(
         self, game: Game, now: dt.datetime, presence: Mapping[uuid.UUID, Presence] | None = None
     ) -> None:
-        """A released game's turn has come: it starts, or ends by forfeit at once if a player of it
-        has withdrawn, or (``presence``, a `platform` tournament) is busy in another game (no
-        ``game.started`` then)."""
+        """A released game's turn has come: it starts, or ends at once (no ``game.started`` then) by
+        forfeit if a player of it has withdrawn, or (``presence``, a `platform` tournament) is busy in
+        another game; drawn if its tournament has closed already (:meth:`Game.begin`)."""
         t = self.tournament()
         forfeit = None if t is None else t.forfeit_of(game)
         if forfeit is None and presence:
             forfeit = absence_forfeit(presence.get(game.white), presence.get(game.black))
-        if forfeit is None:
-            game.start(now)
-        else:
-            game.forfeit(forfeit, now)
+        game.begin(now, forfeit)
+
+    def presence(self, players: Iterable[uuid.UUID], *, arena: bool = False) -> dict[uuid.UUID, Presence]:
+        """The presence of a `platform` tournament's players as their games begin (RULES.md §2
+        "Absence"): the game server's last report, and busy for those with a game running in another
+        tournament or arena here. An arena's games and other rulesets: none (their absences are the
+        arbiters' business)."""
+        t = self.tournament()
+        if arena or (t is not None and t.ruleset not in (None, Ruleset.PLATFORM)):
+            return {}
+        wanted = set(players)
+        found = self.uow.presence.of(wanted)
+        for player in self.uow.games.playing_elsewhere(self.tournament_id, wanted):
+            found[player] = Presence.BUSY
+        return found
 
 
 def _play_on(uow: ClocksUnitOfWork, known: Known, match_id: str, now: dt.datetime) -> None:
@@ -126,12 +137,25 @@ def _play_on(uow: ClocksUnitOfWork, known: Known, match_id: str, now: dt.datetim
                 return
 
 
+def _next_leg(uow: ClocksUnitOfWork, known: Known, ended: Game, now: dt.datetime) -> None:
+    """A double round's leg 1 is over: its pairing's leg 2 begins now (``legs.py``), with the presence
+    of its players as it is now — or ends at once (a forfeit; after the close, a draw)."""
+    assert ended.next_leg is not None
+    leg = uow.games.get(ended.next_leg, lock=True)
+    if leg is None or not legs.turn_has_come(leg, ended):
+        return
+    known.begin(leg, now, known.presence((leg.white, leg.black), arena=leg.arena))
+    _save(uow, leg, now, known)
+
+
 def _save(uow: ClocksUnitOfWork, game: Game, now: dt.datetime, known: Known | None = None) -> None:
-    """Save a game a report or the ticker changed; once it is finished, a knockout match goes on with
-    its next game."""
+    """Save a game a report or the ticker changed; once it is over, a knockout match goes on with its
+    next game, and a double round's leg 1 hands over to its leg 2."""
     uow.games.save(game)
     if game.finished and game.match_id is not None:
         _play_on(uow, known or Known(uow, game.tournament_id), game.match_id, now)
+    elif game.over and game.next_leg is not None:
+        _next_leg(uow, known or Known(uow, game.tournament_id), game, now)
 
 
 class Handlers:
@@ -329,8 +353,9 @@ class Handlers:
         """Create the round's games and start their clocks now: White's time runs from the round start.
         A game that exists already (the same pairing published again, or a knockout round announced again
         with its tie-break games) is left alone. A knockout round's games wait until it is published, and a
-        match's games are played one after the other. A game with a withdrawn player ends by forfeit
-        where it would start. Games the announcement cancels (a match paired again with other players
+        match's games are played one after the other; a double round's leg 2 waits until its leg 1 ends.
+        A game with a withdrawn player (or a `platform` player busy elsewhere) ends by forfeit where it
+        would start. Games the announcement cancels (a match paired again with other players
         after a correction) are cancelled first (``game.cancelled``), the running one too. A round naming
         games a reset of its knockout removed (paired before the reset, heard after it) is settled: its
         games are not created again."""
@@ -347,8 +372,9 @@ class Handlers:
             _settled("round.paired", f"round {cmd.round}", tournament)
             return
         ruleset = None if tournament is None else tournament.ruleset  # routes its result
-        presence = _presence(uow, known, cmd) if cmd.released else {}
-        matches: list[str] = []
+        players = (p for g in cmd.games for p in (g.white, g.black))
+        presence = known.presence(players, arena=cmd.arena) if cmd.released else {}
+        created: list[Game] = []
         for paired in cmd.games:
             if paired.game_id in existing:
                 continue
@@ -376,10 +402,20 @@ class Handlers:
                 arena=cmd.arena,
                 ruleset=ruleset,
             )
-            if paired.match_id is not None:  # a match's games start one after the other
-                matches.append(paired.match_id)
-            elif cmd.released:
+            created.append(game)
+        waiting = legs.link(created)  # a double round's leg 2 starts when its leg 1 ends
+        by_id = {g.id: g for g in created}
+        matches: list[str] = []
+        for game in created:
+            if game.match_id is not None:  # a match's games start one after the other
+                matches.append(game.match_id)
+            elif cmd.released and game.id not in waiting:
                 known.begin(game, now, presence)  # stored already started: one insert, not two writes
+                # ended at once (a forfeit): its leg 2's turn has come too
+                while game.next_leg in by_id and legs.turn_has_come(nxt := by_id[game.next_leg], game):
+                    known.begin(nxt, now, presence)
+                    game = nxt
+        for game in created:
             uow.games.add(game)
         if cmd.released:
             for match_id in dict.fromkeys(matches):
@@ -559,17 +595,3 @@ def _settled(what: str, about: str, tournament: Tournament) -> None:
         tournament.id,
         tournament.resets.last_at,
     )
-
-
-def _presence(uow: ClocksUnitOfWork, known: Known, cmd: commands.CreateGames) -> dict[uuid.UUID, Presence]:
-    """The presence of a `platform` round's players as its games are created (RULES.md §2 "Absence"):
-    the game server's last report, and busy for those with a game running in another tournament or
-    arena here. Other rulesets: none (their absences are the arbiters' business)."""
-    t = known.tournament()
-    if cmd.arena or (t is not None and t.ruleset not in (None, Ruleset.PLATFORM)):
-        return {}
-    players = {p for g in cmd.games for p in (g.white, g.black)}
-    presence = uow.presence.of(players)
-    for player in uow.games.playing_elsewhere(cmd.tournament_id, players):
-        presence[player] = Presence.BUSY
-    return presence

@@ -151,6 +151,41 @@ def a_round(
     )
 
 
+OPENING = events.GameOpening(moves=["e4"], fen="rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")
+"""1. e4: a drawn opening both legs of a pairing start from."""
+
+
+def double_round(boards: int = 2, *, base: int = 60, increment: int = 0, opening: bool = False) -> Pairing:
+    """A round as pairing announces it with double rounds: each board's leg 1, then its leg 2 with the
+    colours swapped on the same opening."""
+    games = []
+    for board in range(1, boards + 1):
+        white, black = uuid.uuid4(), uuid.uuid4()
+        drawn = OPENING if opening else None
+        games.append(
+            events.PairedGame(
+                game_id=uuid.uuid4(), board=board, leg=1, white=white, black=black, opening=drawn
+            )
+        )
+        games.append(
+            events.PairedGame(
+                game_id=uuid.uuid4(), board=board, leg=2, white=black, black=white, opening=drawn
+            )
+        )
+    return Pairing(
+        uuid.uuid4(),
+        uuid.uuid4(),
+        1,
+        games,
+        events.TimeControl(base_seconds=base, increment_seconds=increment),
+    )
+
+
+def legs(pairing: Pairing, board: int = 1) -> tuple[events.PairedGame, events.PairedGame]:
+    mine = {g.leg: g for g in pairing.games if g.board == board}
+    return mine[1], mine[2]
+
+
 def announce(svc: Clocks, pairing: Pairing | Envelope) -> Envelope:
     """Publish ``round.paired`` on the in-process broker and let the consumer handle it."""
     envelope = pairing.envelope() if isinstance(pairing, Pairing) else pairing

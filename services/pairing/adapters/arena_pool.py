@@ -16,8 +16,12 @@ Keys, under the configured prefix ``P`` (``{A}``: the arena id as a hash tag):
 ``P pairing:arena:{A}:cooldowns``      zset    ``<low>|<high>`` → when their cooldown ends (ms)
 ``P pairing:arena:{A}:games``          hash    game → ``<white>|<black>|<paired ms>``, while running
 ``P pairing:arena:{A}:unannounced``    hash    the same, committed and not yet handed on
+``P pairing:arena:{A}:built``          string  when the pool was built (opened or rebuilt), epoch ms
 ``P pairing:playing:<player>``         string  the in-game marker, shared by every arena and tournament
 =====================================  ======  =====================================================
+
+A pool whose ``built`` key is missing was lost (Redis came back without its data): the worker holding
+the lease rebuilds it from the database (:meth:`RedisArenaPool.rebuild`, one fenced transaction).
 
 The commit is one Lua script: it checks the lease token first (fencing: a worker whose lease expired or
 was taken over writes nothing), then for each pair that both players are still waiting and in no game,
@@ -32,11 +36,12 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from services.pairing.domain.arena.cooldown import PER_GAME_MS, Meeting, ends_ms
 from services.pairing.domain.arena.pairing import Colour, Waiting
+from services.pairing.domain.arena.record import PoolState
 from services.pairing.service_layer.arena_ports import (
     ArenaPoolUnavailable,
     Committed,
@@ -159,6 +164,7 @@ class _Keys:
     cooldowns: str
     games: str
     unannounced: str
+    built: str
 
     @classmethod
     def of(cls, prefix: str, arena: uuid.UUID) -> _Keys:
@@ -367,6 +373,56 @@ class RedisArenaPool:
     def ping(self) -> None:
         self._call(self.client.ping)
 
+    # -- a lost pool ---------------------------------------------------------------------------------
+    def open(self, arena: uuid.UUID) -> None:
+        built = self.keys(arena).built
+        self._call(lambda: self.client.set(built, _now_ms(), nx=True))
+
+    def intact(self, arena: uuid.UUID) -> bool:
+        built = self.keys(arena).built
+        return bool(self._call(lambda: self.client.exists(built)))
+
+    def rebuild(self, arena: uuid.UUID, token: str, state: PoolState) -> None:
+        """One transaction (MULTI/EXEC) under a WATCH of the lease: written whole, or not at all when
+        the lease is not ``token``'s or changes hands meanwhile."""
+        import redis
+
+        k, now = self.keys(arena), _now_ms()
+
+        def run() -> None:
+            with self.client.pipeline(transaction=True) as pipe:
+                pipe.watch(k.lease)
+                holder = pipe.get(k.lease)
+                if holder is None or _text(holder) != token:
+                    raise LeaseLost(
+                        f"arena {arena}: the lease is not this worker's; the pool was not rebuilt"
+                    )
+                pipe.multi()
+                _write_state(pipe, k, state, now, self.marker)
+                pipe.set(k.built, now)
+                pipe.execute()
+
+        try:
+            self._call(run)
+        except redis.WatchError as exc:
+            raise LeaseLost(f"arena {arena}: the lease changed hands; the pool was not rebuilt") from exc
+
+    def snapshot(self, arena: uuid.UUID) -> PoolState:
+        """The pool as a :class:`PoolState` (the tests compare a rebuilt pool with the one lost)."""
+        k = self.keys(arena)
+
+        def read(pipe: Any) -> None:
+            pipe.zrange(k.waiting, 0, -1, withscores=True)
+            for key in (k.absent, k.points, k.rating, k.colours, k.met, k.games):
+                pipe.hgetall(key)
+
+        waiting, absent, points, ratings, colours, met, games = self._pipeline(read)
+        state = _state_of(waiting, absent, points, ratings, colours, met, games)
+        players = sorted(state.players() | {p for pair in state.running.values() for p in pair}, key=str)
+        markers = self._call(lambda: self.client.mget([self.marker(p) for p in players])) if players else []
+        playing = {p: _text(m) for p, m in zip(players, markers, strict=True) if m is not None}
+        return replace(state, playing=playing)
+
     # -- plumbing ---------------------------------------------------------------------------------
     def _transaction(self, commands: Callable[[Any], None]) -> list[Any]:
         def run() -> list[Any]:
@@ -394,6 +450,78 @@ class RedisArenaPool:
 
 
 _COLOUR: Final = {"w": Colour.WHITE, "b": Colour.BLACK}
+_LETTER: Final = {Colour.WHITE: "w", Colour.BLACK: "b"}
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _write_state(
+    pipe: Any, k: _Keys, state: PoolState, now_ms: int, marker: Callable[[uuid.UUID], str]
+) -> None:
+    """The commands that write ``state`` over what the pool holds (nothing is deleted)."""
+    if state.waiting:
+        pipe.zadd(k.waiting, {str(p): to_ms(t) for p, t in state.waiting.items()})
+    hashes = (
+        (k.absent, {str(p): why for p, why in state.absent.items()}),
+        (k.points, {str(p): n for p, n in state.points.items()}),
+        (k.rating, {str(p): n for p, n in state.ratings.items()}),
+        (
+            k.colours,
+            {f"{p}:b": n for p, n in state.balance.items()}
+            | {f"{p}:l": _LETTER[c] for p, c in state.last.items()},
+        ),
+        (
+            k.met,
+            {pair_key(*pair): f"{m.games}|{to_ms(m.last_ended_at)}" for pair, m in state.met.items()},
+        ),
+        (k.games, {str(g): f"{w}|{b}|{now_ms}" for g, (w, b) in state.running.items()}),
+    )
+    for key, mapping in hashes:
+        if mapping:
+            pipe.hset(key, mapping=mapping)
+    if state.met:
+        pipe.zadd(
+            k.cooldowns,
+            {pair_key(*pair): ends_ms(m.games, to_ms(m.last_ended_at)) for pair, m in state.met.items()},
+        )
+    for player, ref in state.playing.items():
+        pipe.set(marker(player), ref, nx=True)
+
+
+def _state_of(
+    waiting: list[Any],
+    absent: dict[Any, Any],
+    points: dict[Any, Any],
+    ratings: dict[Any, Any],
+    colours: dict[Any, Any],
+    met: dict[Any, Any],
+    games: dict[Any, Any],
+) -> PoolState:
+    balance: dict[uuid.UUID, int] = {}
+    last: dict[uuid.UUID, Colour] = {}
+    for field_, value in colours.items():
+        player, _, kind = _text(field_).rpartition(":")
+        if kind == "b":
+            balance[uuid.UUID(player)] = int(value)
+        else:
+            last[uuid.UUID(player)] = _COLOUR[_text(value)]
+    meetings = {}
+    for pair, value in met.items():
+        a, b = _text(pair).split("|")
+        n, ended = _text(value).split("|")
+        meetings[frozenset((uuid.UUID(a), uuid.UUID(b)))] = Meeting(int(n), from_ms(int(ended)))
+    return PoolState(
+        waiting={uuid.UUID(_text(p)): from_ms(ms) for p, ms in waiting},
+        absent={uuid.UUID(_text(p)): _text(v) for p, v in absent.items()},
+        points={uuid.UUID(_text(p)): int(v) for p, v in points.items()},
+        ratings={uuid.UUID(_text(p)): int(v) for p, v in ratings.items()},
+        balance=balance,
+        last=last,
+        met=meetings,
+        running={g.id: (g.white, g.black) for g in _games(games)},
+    )
 
 
 def _meetings(
@@ -435,6 +563,7 @@ class _Arena:
     games: dict[uuid.UUID, NewGame] = field(default_factory=dict)
     unannounced: dict[uuid.UUID, NewGame] = field(default_factory=dict)
     lease: tuple[str, float] | None = None  # token, expiry (monotonic seconds)
+    built: bool = False
 
 
 class InMemoryArenaPool:
@@ -628,3 +757,52 @@ class InMemoryArenaPool:
 
     def ping(self) -> None:
         return None
+
+    # -- a lost pool ---------------------------------------------------------------------------------
+    def open(self, arena: uuid.UUID) -> None:
+        with self._lock:
+            self._arena(arena).built = True
+
+    def intact(self, arena: uuid.UUID) -> bool:
+        with self._lock:
+            return self._arena(arena).built
+
+    def rebuild(self, arena: uuid.UUID, token: str, state: PoolState) -> None:
+        with self._lock:
+            a = self._arena(arena)
+            if self._holder(a, self._monotonic()) != token:
+                raise LeaseLost(f"arena {arena}: the lease is not this worker's; the pool was not rebuilt")
+            a.waiting.update((p, to_ms(t)) for p, t in state.waiting.items())
+            a.absent.update(state.absent)
+            a.points.update(state.points)
+            a.rating.update(state.ratings)
+            a.balance.update(state.balance)
+            a.last.update(state.last)
+            a.met.update((pair, (m.games, to_ms(m.last_ended_at))) for pair, m in state.met.items())
+            a.games.update((g, NewGame(g, w, b)) for g, (w, b) in state.running.items())
+            for player, ref in state.playing.items():
+                self._playing.setdefault(player, ref)
+            a.built = True
+
+    def snapshot(self, arena: uuid.UUID) -> PoolState:
+        with self._lock:
+            a = self._arena(arena)
+            state = PoolState(
+                waiting={p: from_ms(ms) for p, ms in a.waiting.items()},
+                absent=dict(a.absent),
+                points=dict(a.points),
+                ratings=dict(a.rating),
+                balance=dict(a.balance),
+                last=dict(a.last),
+                met={pair: Meeting(n, from_ms(ms)) for pair, (n, ms) in a.met.items()},
+                running={g.id: (g.white, g.black) for g in a.games.values()},
+            )
+            players = state.players() | {p for pair in state.running.values() for p in pair}
+            playing = {p: self._playing[p] for p in players if p in self._playing}
+            return replace(state, playing=playing)
+
+    def lose(self) -> None:
+        """Everything goes at once, as with a Redis that restarts without its data (for the tests)."""
+        with self._lock:
+            self._arenas.clear()
+            self._playing.clear()

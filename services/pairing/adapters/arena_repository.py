@@ -1,20 +1,25 @@
-"""The arenas and their games on SQL (:class:`~services.pairing.service_layer.arena_ports.ArenaRepository`)
-and in memory, held to one contract (``tests/unit/test_arena_repository.py``)."""
+"""The arenas, their entries and games on SQL
+(:class:`~services.pairing.service_layer.arena_ports.ArenaRepository`) and in memory, held to one contract
+(``tests/contract/test_repositories.py``), with the record of who is playing anywhere (``playing``): what
+an arena's pool is rebuilt from when Redis loses it."""
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from services.pairing.adapters.orm import arena_games, arenas
+from services.pairing.adapters.orm import arena_entries, arena_games, arenas, playing
 from services.pairing.domain.arena.arena import Arena
-from services.pairing.service_layer.arena_ports import NewGame
+from services.pairing.domain.arena.record import ACTIVE, Entry, PlayedGame
+from services.pairing.service_layer.arena_ports import ArenaRecord, NewGame
 from shared.aggregate import Seen
 from shared.arena_scoring import ArenaGame
 from shared.database import aware, aware_or_none
@@ -33,6 +38,67 @@ _RUNNING = (
     .select_from(arena_games)
     .where(arena_games.c.arena_id == sa.bindparam("aid"), arena_games.c.outcome.is_(None))
 )
+# the record a lost pool is rebuilt from, share-locked: a result or an entry being written meanwhile waits
+# for the rebuild, and then reaches the rebuilt pool (docs/arena.md, "When Redis loses the pool")
+_ENTRIES = (
+    sa.select(arena_entries)
+    .where(arena_entries.c.arena_id == sa.bindparam("aid"))
+    .order_by(arena_entries.c.player_id)
+    .with_for_update(read=True)
+)
+_GAMES = (
+    sa.select(arena_games)
+    .where(arena_games.c.arena_id == sa.bindparam("aid"))
+    .order_by(arena_games.c.paired_at, arena_games.c.game_id)
+    .with_for_update(read=True)
+)
+_IN = sa.select(arena_entries.c.player_id).where(arena_entries.c.arena_id == sa.bindparam("aid"))
+_PLAYING_ELSEWHERE = (
+    sa.select(playing.c.player_id, playing.c.game_id)
+    .where(playing.c.player_id.in_(_IN.scalar_subquery()))
+    .order_by(playing.c.player_id, playing.c.game_id)
+    .with_for_update(read=True)
+)
+_RUNNING_ELSEWHERE = (
+    sa.select(arena_games.c.game_id, arena_games.c.arena_id, arena_games.c.white, arena_games.c.black)
+    .where(
+        arena_games.c.outcome.is_(None),
+        arena_games.c.arena_id != sa.bindparam("aid"),
+        sa.or_(
+            arena_games.c.white.in_(_IN.scalar_subquery()), arena_games.c.black.in_(_IN.scalar_subquery())
+        ),
+    )
+    .order_by(arena_games.c.game_id)
+    .with_for_update(read=True)
+)
+_STOP_PLAYING = sa.delete(playing).where(
+    playing.c.player_id == sa.bindparam("pid"), playing.c.game_id == sa.bindparam("gid")
+)
+
+
+@functools.cache
+def _upserts(dialect: str) -> tuple[sa.Executable, sa.Executable, sa.Executable]:
+    """(enter, away when unknown, start playing), each one statement that a concurrent twin cannot
+    break (ON CONFLICT)."""
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    entry = insert(arena_entries)
+    enter = entry.on_conflict_do_update(
+        index_elements=["arena_id", "player_id"],
+        set_={
+            "rating": entry.excluded.rating,
+            "status": ACTIVE,
+            # joining while active keeps when they came in; coming back from a pause is coming in
+            "since": sa.case(
+                (arena_entries.c.status == ACTIVE, arena_entries.c.since), else_=entry.excluded.since
+            ),
+        },
+    )
+    gone = insert(arena_entries)
+    away = gone.on_conflict_do_update(
+        index_elements=["arena_id", "player_id"], set_={"status": gone.excluded.status}
+    )
+    start = insert(playing).on_conflict_do_nothing(index_elements=["player_id", "game_id"])
+    return enter, away, start
 
 
 def _arena_of(row: Any) -> Arena:
@@ -141,11 +207,60 @@ class SqlArenas:
     def running(self, arena_id: uuid.UUID) -> int:
         return int(self.session.execute(_RUNNING, {"aid": arena_id}).scalar() or 0)
 
+    # -- the record a lost pool is rebuilt from ------------------------------------------------------
+    def _dialect(self) -> str:
+        return self.session.get_bind().dialect.name
+
+    def enter(self, arena_id: uuid.UUID, player: uuid.UUID, *, rating: int, at: dt.datetime) -> None:
+        enter, _, _ = _upserts(self._dialect())
+        row = {"arena_id": arena_id, "player_id": player, "status": ACTIVE, "since": at, "rating": rating}
+        self.session.execute(enter, row)
+
+    def away(self, arena_id: uuid.UUID, player: uuid.UUID, status: str, *, at: dt.datetime) -> None:
+        _, away, _ = _upserts(self._dialect())
+        row = {"arena_id": arena_id, "player_id": player, "status": status, "since": at, "rating": None}
+        self.session.execute(away, row)
+
+    def record(self, arena_id: uuid.UUID) -> ArenaRecord:
+        aid = {"aid": arena_id}
+        entrants = set(self.session.execute(_IN, aid).scalars())
+        elsewhere: list[tuple[uuid.UUID, uuid.UUID, uuid.UUID | None]] = [
+            (r.player_id, r.game_id, None) for r in self.session.execute(_PLAYING_ELSEWHERE, aid)
+        ]
+        entries = [
+            Entry(r.player_id, r.status, aware(r.since), r.rating)
+            for r in self.session.execute(_ENTRIES, aid)
+        ]
+        games = [
+            PlayedGame(
+                r.game_id,
+                r.white,
+                r.black,
+                aware(r.paired_at),
+                None if r.outcome is None else Outcome(r.outcome),
+                aware_or_none(r.ended_at),
+                r.white_boost,
+                r.black_boost,
+            )
+            for r in self.session.execute(_GAMES, aid)
+        ]
+        for r in self.session.execute(_RUNNING_ELSEWHERE, aid):
+            elsewhere += [(p, r.game_id, r.arena_id) for p in (r.white, r.black) if p in entrants]
+        return ArenaRecord(entries, games, elsewhere)
+
+    def start_playing(self, player: uuid.UUID, game: uuid.UUID) -> None:
+        _, _, start = _upserts(self._dialect())
+        self.session.execute(start, {"player_id": player, "game_id": game})
+
+    def stop_playing(self, player: uuid.UUID, game: uuid.UUID) -> None:
+        self.session.execute(_STOP_PLAYING, {"pid": player, "gid": game})
+
 
 @dataclass
 class _Game:
     arena_id: uuid.UUID
     game: NewGame
+    paired_at: dt.datetime
     result: ArenaGame | None = None
 
 
@@ -153,6 +268,8 @@ class _Game:
 class MemoryArenaStore:
     arenas: dict[uuid.UUID, Arena]
     games: dict[uuid.UUID, _Game]
+    entries: dict[tuple[uuid.UUID, uuid.UUID], Entry] = field(default_factory=dict)
+    playing: set[tuple[uuid.UUID, uuid.UUID]] = field(default_factory=set)  # (player, game)
 
 
 class MemoryArenas:
@@ -182,7 +299,7 @@ class MemoryArenas:
     def add_games(self, arena_id: uuid.UUID, games: Sequence[NewGame], at: dt.datetime) -> list[NewGame]:
         new = [g for g in games if g.id not in self.store.games]
         for g in new:
-            self.store.games[g.id] = _Game(arena_id, g)
+            self.store.games[g.id] = _Game(arena_id, g, at)
         return new
 
     def finish_game(
@@ -205,3 +322,45 @@ class MemoryArenas:
 
     def running(self, arena_id: uuid.UUID) -> int:
         return sum(1 for f in self.store.games.values() if f.arena_id == arena_id and f.result is None)
+
+    # -- the record a lost pool is rebuilt from ------------------------------------------------------
+    def enter(self, arena_id: uuid.UUID, player: uuid.UUID, *, rating: int, at: dt.datetime) -> None:
+        before = self.store.entries.get((arena_id, player))
+        since = before.since if before is not None and before.status == ACTIVE else at
+        self.store.entries[arena_id, player] = Entry(player, ACTIVE, since, rating)
+
+    def away(self, arena_id: uuid.UUID, player: uuid.UUID, status: str, *, at: dt.datetime) -> None:
+        before = self.store.entries.get((arena_id, player))
+        kept = before or Entry(player, status, at)
+        self.store.entries[arena_id, player] = replace(kept, status=status)
+
+    def record(self, arena_id: uuid.UUID) -> ArenaRecord:
+        entries = sorted(
+            (e for (a, _), e in self.store.entries.items() if a == arena_id), key=lambda e: e.player
+        )
+        games = [_played(f) for f in self.store.games.values() if f.arena_id == arena_id]
+        entrants = {e.player for e in entries}
+        elsewhere: list[tuple[uuid.UUID, uuid.UUID, uuid.UUID | None]] = sorted(
+            (p, g, None) for p, g in self.store.playing if p in entrants
+        )
+        for f in sorted(self.store.games.values(), key=lambda f: f.game.id):
+            if f.arena_id != arena_id and f.result is None:
+                elsewhere += [
+                    (p, f.game.id, f.arena_id) for p in (f.game.white, f.game.black) if p in entrants
+                ]
+        return ArenaRecord(entries, sorted(games, key=lambda g: (g.paired_at, g.id)), elsewhere)
+
+    def start_playing(self, player: uuid.UUID, game: uuid.UUID) -> None:
+        self.store.playing.add((player, game))
+
+    def stop_playing(self, player: uuid.UUID, game: uuid.UUID) -> None:
+        self.store.playing.discard((player, game))
+
+
+def _played(f: _Game) -> PlayedGame:
+    g, r = f.game, f.result
+    if r is None:
+        return PlayedGame(g.id, g.white, g.black, f.paired_at)
+    return PlayedGame(
+        g.id, g.white, g.black, f.paired_at, r.outcome, r.ended_at, r.white_boost, r.black_boost
+    )

@@ -202,8 +202,9 @@ arbiters = sa.Table(
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
 )
 
-# arenas (RULES.md §3, docs/arena.md): the row the workers pair by, and every game a pass made; the
-# waiting pool itself is in Redis (adapters/arena_pool.py)
+# arenas (RULES.md §3, docs/arena.md): the row the workers pair by, its entries, and every game a pass
+# made; the waiting pool itself is in Redis (adapters/arena_pool.py), a cache rebuilt from these three
+# when Redis loses it (domain/arena/record.py)
 arenas = sa.Table(
     "arenas",
     metadata,
@@ -232,6 +233,32 @@ arena_games = sa.Table(
     sa.Column("black_boost", sa.Boolean(), nullable=False, server_default=sa.false()),
     sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_arena_games_arena", "arena_id", "ended_at"),
+    sa.Index(
+        "ix_arena_games_running",
+        "arena_id",
+        postgresql_where=sa.text("outcome IS NULL"),
+        sqlite_where=sa.text("outcome IS NULL"),
+    ),
+)
+
+# who is in an arena: joined (active), paused or left, since when, with the rating they joined with
+arena_entries = sa.Table(
+    "arena_entries",
+    metadata,
+    sa.Column("arena_id", sa.Uuid(), sa.ForeignKey("arenas.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("player_id", sa.Uuid(), primary_key=True),
+    sa.Column("status", sa.String(8), nullable=False),  # active | paused | left
+    sa.Column("since", sa.DateTime(timezone=True), nullable=False),  # when they last came in
+    sa.Column("rating", sa.Integer(), nullable=True),  # None: never joined, only sent away
+)
+
+# the games anywhere in Arbiter that have started and not ended, per player: the record of the in-game
+# markers, so an arena whose pool is rebuilt keeps a player who is playing elsewhere out of its pairs
+playing = sa.Table(
+    "playing",
+    metadata,
+    sa.Column("player_id", sa.Uuid(), primary_key=True),
+    sa.Column("game_id", sa.Uuid(), primary_key=True),
 )
 
 # A group-playoff event (4T1, RULES.md §5): its whole state as one document

@@ -211,6 +211,13 @@ def _bye_requested(e: domain.ByeRequested) -> events.Event:
     )
 
 
+@wire.maps(domain.ByeTakenBack)
+def _bye_taken_back(e: domain.ByeTakenBack) -> events.Event:
+    return events.ByeTakenBack(
+        tournament_id=e.tournament_id, player_id=e.player_id, round=e.round, decision=decision(e.decision)
+    )
+
+
 @wire.maps(domain.AbsenceUnexcused)
 def _absence_unexcused(e: domain.AbsenceUnexcused) -> events.Event:
     return events.AbsenceUnexcused(tournament_id=e.tournament_id, player_id=e.player_id, round=e.round)
@@ -289,7 +296,8 @@ def start(event: events.Event) -> commands.StartTournament | commands.StartArena
     )
     gp = settings.group_playoff
     if gp is not None:
-        return commands.StartGroupPlayoff(heading, players, gp.lot_seed, gp.drawn_by)
+        cannot_create = frozenset(r.player_id for r in event.roster if not r.creates_games)
+        return commands.StartGroupPlayoff(heading, players, gp.lot_seed, gp.drawn_by, cannot_create)
     ko = settings.knockout
     if settings.arena is not None:
         ends_at = event.started_at + dt.timedelta(minutes=settings.arena.duration_minutes)

@@ -182,6 +182,16 @@ class ByeRequested(DomainEvent):
 
 
 @dataclass(frozen=True)
+class ByeTakenBack(DomainEvent):
+    """A requested bye taken back before its round was paired: the player is paired in it again."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+    decision: Decided
+
+
+@dataclass(frozen=True)
 class TournamentReset(DomainEvent):
     """A knockout went back to its draft: pairing forgot it, and ``games``, every game it had paired."""
 

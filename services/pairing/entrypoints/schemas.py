@@ -494,7 +494,9 @@ class GroupMatchOut(BaseModel):
     phase: Literal["group", "playoff", "semi-final", "final", "third-place", "fifth-place", "seventh-place"]
     group: str | None
     players: list[str]
-    inviter: str
+    inviter: str = Field(
+        description="who creates the games: the one named first unless they cannot (4T1 §4(5))"
+    )
     board_points: list[str]
     forfeited_by: str | None
     winner: str | None
@@ -520,6 +522,9 @@ class GroupPlayerOut(BaseModel):
     seed: int
     group: str
     withdrawn: bool
+    creates_games: bool = Field(
+        description="false: said at entry they cannot create games; the other player invites (4T1 §4(5))"
+    )
 
 
 class PlaceOut(BaseModel):

@@ -11,6 +11,12 @@ lease's time runs out (a few seconds); then another worker takes the arena over.
 fenced by the lease, so a worker that stalled past it writes nothing; the games' table is keyed by the
 game id, so a game handed on twice is announced once.
 
+**A lost pool** (issue 22): the pool is a cache of the arena's record in pairing's database (its entries,
+its games and their results, and who plays elsewhere). The consumer writes both, the record in the
+handler's transaction; a worker that finds an arena's pool missing (Redis came back without its data)
+rebuilds it from the record under the lease and the arena's row lock, before it hands anything on or
+pairs (:meth:`ArenaHandlers.rebuild_pool`), and the pass goes on in the same tick.
+
 **Completion** (**Decision**): the arena is complete when its end has passed and its last game has
 finished — a game still running at the end counts when it finishes — and then ``tournament.completed``
 freezes the final ranking.
@@ -22,12 +28,20 @@ import logging
 import random
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Final
 
 from services.pairing.domain.arena.arena import Arena
+from services.pairing.domain.arena.record import LEFT, PAUSED, pool_state
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.arena_pass import run_pass
-from services.pairing.service_layer.arena_ports import ArenaPool, FinishedGame, LeaseLost, NewGame
+from services.pairing.service_layer.arena_ports import (
+    ArenaPool,
+    FinishedGame,
+    LeaseLost,
+    NewGame,
+    arena_game_ref,
+)
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared.arena_scoring import sheet
 from shared.messaging.port import NotReady
@@ -73,7 +87,9 @@ class ArenaHandlers:
             )
         )
         for p in cmd.players:  # joining again keeps a place already taken: a retry changes nothing
+            uow.arenas.enter(h.id, p.player_id, rating=p.rating or 0, at=h.started_at)
             self.pool.join(h.id, p.player_id, rating=p.rating or 0, at=h.started_at)
+        self.pool.open(h.id)
 
     def on_entry(self, cmd: commands.ArenaEntry, uow: PairingUnitOfWork) -> None:
         """Before the start (no arena here yet) the roster of ``tournament.started`` carries the
@@ -81,11 +97,15 @@ class ArenaHandlers:
         arena = uow.arenas.get(cmd.tournament_id)
         if arena is None or arena.completed_at is not None:
             return
+        now = self.clock.now()
         if cmd.kind == JOIN:
-            self.pool.join(arena.id, cmd.player_id, rating=cmd.rating or 0, at=self.clock.now())
+            uow.arenas.enter(arena.id, cmd.player_id, rating=cmd.rating or 0, at=now)
+            self.pool.join(arena.id, cmd.player_id, rating=cmd.rating or 0, at=now)
         elif cmd.kind == PAUSE:
+            uow.arenas.away(arena.id, cmd.player_id, PAUSED, at=now)
             self.pool.pause(arena.id, cmd.player_id)
         else:
+            uow.arenas.away(arena.id, cmd.player_id, LEFT, at=now)
             self.pool.leave(arena.id, cmd.player_id)
 
     def on_game_finished(self, cmd: commands.RecordArenaResult, uow: PairingUnitOfWork) -> None:
@@ -116,8 +136,10 @@ class ArenaHandlers:
         ref = game_ref(cmd.game_id)
         for player in cmd.players:
             if cmd.playing:
+                uow.arenas.start_playing(player, cmd.game_id)
                 self.pool.start_playing(player, ref)
             else:
+                uow.arenas.stop_playing(player, cmd.game_id)
                 self.pool.stop_playing(player, ref)
 
     # -- worker -----------------------------------------------------------------------------------
@@ -144,6 +166,8 @@ class ArenaHandlers:
             if arena is None or arena.completed_at is not None:
                 return 0
             now = self.clock.now()
+            if not self.pool.intact(arena_id):
+                self.rebuild_pool(arena_id, token, uow)
             pending: dict[uuid.UUID, NewGame] = {g.id: g for g in self.pool.unannounced(arena_id)}
             if arena.pairing_open(now):
                 outcome = run_pass(self.pool, arena_id, token, now, new_game_id=self.new_game_id)
@@ -159,3 +183,29 @@ class ArenaHandlers:
         if completed:
             self.pool.discard(arena_id)
         return made
+
+    def rebuild_pool(self, arena_id: uuid.UUID, token: str, uow: PairingUnitOfWork) -> None:
+        """The arena's pool was lost (Redis came back without its data): write it again from the arena's
+        record, which stays share-locked until this pass commits (a result or an entry written meanwhile
+        waits, then reaches the rebuilt pool). The games a worker committed and had not handed on are
+        lost with the pool; nobody heard of them, and their players wait again."""
+        record = uow.arenas.record(arena_id)
+        state = pool_state(record.entries, record.games)
+        markers: dict[uuid.UUID, str] = {}
+        for player, game, other in record.elsewhere:
+            ref = game_ref(game) if other is None else arena_game_ref(other, game)
+            if other is not None or player not in markers:  # an arena's own marker before clocks'
+                markers[player] = ref
+        for game, players in state.running.items():
+            markers.update(dict.fromkeys(players, arena_game_ref(arena_id, game)))
+        self.pool.rebuild(arena_id, token, replace(state, playing=markers))
+        own = f"arena:{arena_id}:"
+        log.warning(
+            "arena %s: its pool was missing from Redis (lost with Redis's data); rebuilt from the database: "
+            "%d waiting, %d paused or gone, %d games running, %d players in a game elsewhere",
+            arena_id,
+            len(state.waiting),
+            len(state.absent),
+            len(state.running),
+            sum(1 for ref in markers.values() if not ref.startswith(own)),
+        )

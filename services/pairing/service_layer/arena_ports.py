@@ -5,6 +5,12 @@ ranking needs, the colours and the meetings the pass needs, the games it paired 
 and the games committed but not yet handed on; per player, across every arena and tournament, whether
 they are in a game (the in-game marker); and per arena a **lease**: one worker at a time runs its passes.
 
+The pool is a cache (issue 22): what it holds is derived from the arena's record in pairing's database
+(:mod:`services.pairing.domain.arena.record`), and a pool that was lost (a Redis that came back empty) is
+rebuilt from it under the lease. Each pool carries a mark of having been built (:meth:`ArenaPool.open` at
+the arena's start, :meth:`ArenaPool.rebuild` after a loss), which goes with the rest of the data: a
+missing mark is a lost pool.
+
 Two adapters hold to one contract (``tests/arena_pool_contract.py``): Redis
 (``adapters/arena_pool.py``) and an in-memory twin for the embedded mode and the unit tests.
 """
@@ -19,6 +25,7 @@ from typing import Protocol
 
 from services.pairing.domain.arena.arena import Arena
 from services.pairing.domain.arena.pairing import Waiting
+from services.pairing.domain.arena.record import Entry, PlayedGame, PoolState
 from shared.aggregate import Seen
 from shared.arena_scoring import ArenaGame
 from shared.scoring import Outcome
@@ -136,6 +143,31 @@ class ArenaPool(Protocol):
     def discard(self, arena: uuid.UUID) -> None:
         """The arena is over: its pool goes (the in-game markers of running games stay until they end)."""
 
+    def ping(self) -> None:
+        """Answer if the pool's store is reachable (else :class:`ArenaPoolUnavailable`)."""
+
+    # -- a lost pool ---------------------------------------------------------------------------------
+    def open(self, arena: uuid.UUID) -> None:
+        """Mark the arena's pool as built (the arena started; its players join as they come)."""
+
+    def intact(self, arena: uuid.UUID) -> bool:
+        """False when the pool was lost since it was built (its mark is gone with the rest)."""
+
+    def rebuild(self, arena: uuid.UUID, token: str, state: PoolState) -> None:
+        """Write ``state`` into the arena's pool and mark it built, atomically and only while ``token``
+        holds the lease (else :class:`LeaseLost`, nothing written). What the pool holds besides (a player
+        who joined since the state was read) is kept; an in-game marker already set is kept."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaRecord:
+    """An arena's record in pairing's database: its entries, every game its passes made, and the games
+    its players are in outside it, as (player, game, that game's arena or None for a tournament's)."""
+
+    entries: list[Entry]
+    games: list[PlayedGame]
+    elsewhere: list[tuple[uuid.UUID, uuid.UUID, uuid.UUID | None]]
+
 
 class ArenaRepository(Protocol):
     """The arenas and the games their passes made (pairing's database)."""
@@ -165,3 +197,22 @@ class ArenaRepository(Protocol):
 
     def running(self, arena_id: uuid.UUID) -> int:
         """How many of the arena's games have no result yet."""
+
+    # -- the record a lost pool is rebuilt from ------------------------------------------------------
+    def enter(self, arena_id: uuid.UUID, player: uuid.UUID, *, rating: int, at: dt.datetime) -> None:
+        """The player joined (or came back from a pause) at ``at``: active, with this rating. Joining
+        while active keeps when they came in."""
+
+    def away(self, arena_id: uuid.UUID, player: uuid.UUID, status: str, *, at: dt.datetime) -> None:
+        """The player paused or left (``status``)."""
+
+    def record(self, arena_id: uuid.UUID) -> ArenaRecord:
+        """What the arena's pool is made from. On PostgreSQL the rows read are share-locked until the
+        transaction ends (in the order the consumer writes them: who plays, entries, games), so a result
+        or an entry being written waits, and then reaches the rebuilt pool."""
+
+    def start_playing(self, player: uuid.UUID, game: uuid.UUID) -> None:
+        """A game anywhere in Arbiter started with the player in it (the in-game marker's record)."""
+
+    def stop_playing(self, player: uuid.UUID, game: uuid.UUID) -> None:
+        """That game ended or was cancelled."""

@@ -69,6 +69,7 @@ class StartGroupPlayoff:
     players: tuple[Player, ...]
     lot_seed: int
     drawn_by: uuid.UUID
+    cannot_create: frozenset[uuid.UUID] = frozenset()  # said at entry they cannot create games (4T1 §4(5))
 
     @property
     def tournament_id(self) -> uuid.UUID:

@@ -1,4 +1,6 @@
-"""One contract for every ArenaPool adapter: subclass it with a ``pool`` fixture (a fresh, empty pool)."""
+"""One contract for every ArenaPool adapter: subclass it with a ``pool`` fixture (a fresh, empty pool) and
+a ``lose`` fixture (a function that empties the pool's store at once, as a Redis that restarts without
+its data does)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import pytest
 
 from services.pairing.domain.arena.cooldown import Meeting
 from services.pairing.domain.arena.pairing import Colour, pair
+from services.pairing.domain.arena.record import LEFT, PAUSED, PoolState
 from services.pairing.service_layer.arena_ports import (
     FinishedGame,
     LeaseLost,
@@ -37,6 +40,10 @@ def by_id(pool, arena, now):
 class ArenaPoolContract:
     @pytest.fixture
     def pool(self):
+        raise NotImplementedError
+
+    @pytest.fixture
+    def lose(self, pool):
         raise NotImplementedError
 
     @pytest.fixture
@@ -298,3 +305,89 @@ class ArenaPoolContract:
         assert pool.playing(a) == arena_game_ref(arena, g.id)  # the game runs on
         assert not pool.finish(arena, FinishedGame(g.id, a, b, at(3)))
         assert pool.playing(a) is None and pool.playing(b) is None
+
+    # -- a lost pool ---------------------------------------------------------------------------------
+    def played(self, pool, arena):
+        """A pool that has seen some play: a finished game (a cooldown, points, colours), a running one,
+        a paused and a gone player, and one waiting."""
+        a, b, c, d, e, f = self.joined(pool, arena, 6)
+        first = self.paired(pool, arena, a, b, minutes=1)
+        pool.finish(arena, FinishedGame(first.id, a, b, at(3), 2, 0))
+        running = self.paired(pool, arena, c, d, minutes=4)
+        pool.pause(arena, e)
+        pool.leave(arena, f)
+        return (a, b, c, d, e, f), running
+
+    def test_a_pool_is_intact_once_opened_until_it_is_lost_or_discarded(self, pool, arena, lose):
+        assert not pool.intact(arena)
+        pool.open(arena)
+        assert pool.intact(arena)
+        pool.discard(arena)
+        assert not pool.intact(arena)
+        pool.open(arena)
+        other = uuid.uuid4()
+        pool.open(other)
+        lose()
+        assert not pool.intact(arena) and not pool.intact(other)
+
+    def test_a_snapshot_is_what_the_pool_holds(self, pool, arena):
+        (a, b, c, d, e, f), running = self.played(pool, arena)
+        state = pool.snapshot(arena)
+        assert state.waiting == {a: at(3), b: at(3)}
+        assert state.absent == {e: PAUSED, f: LEFT}
+        assert state.points == {a: 2, b: 0, c: 0, d: 0, e: 0, f: 0}
+        assert state.ratings == {p: 1500 + i for i, p in enumerate((a, b, c, d, e, f))}
+        assert state.balance == {a: 1, b: -1, c: 1, d: -1}
+        assert state.last == {a: Colour.WHITE, b: Colour.BLACK, c: Colour.WHITE, d: Colour.BLACK}
+        assert state.met == {frozenset((a, b)): Meeting(1, at(3))}
+        assert state.running == {running.id: (c, d)}
+        ref = arena_game_ref(arena, running.id)
+        assert state.playing == {c: ref, d: ref}
+
+    def test_a_lost_pool_is_rebuilt_as_it_was_under_the_lease(self, pool, arena, lose):
+        pool.open(arena)
+        (a, b, c, d, _, _), running = self.played(pool, arena)
+        before = pool.snapshot(arena)
+        lose()
+        assert pool.snapshot(arena) == PoolState()
+        assert pool.take_lease(arena, "w2", TTL)
+        pool.rebuild(arena, "w2", before)
+        assert pool.intact(arena)
+        assert pool.snapshot(arena) == before
+        # and it works as before: the cooldown of a and b holds until 5 minutes after their game
+        assert set(by_id(pool, arena, at(4))) == {a, b}
+        assert pair(pool.waiting(arena, at(4)), at(4)).pairs == ()
+        assert pool.finish(arena, FinishedGame(running.id, c, d, at(6), 1, 1))
+        assert pool.playing(c) is None and set(by_id(pool, arena, at(8))) == {a, b, c, d}
+        assert by_id(pool, arena, at(8))[c].met == {d: Meeting(1, at(6))}
+        assert {frozenset((p.white, p.black)) for p in pair(pool.waiting(arena, at(8)), at(8)).pairs} in (
+            {frozenset((a, c)), frozenset((b, d))},
+            {frozenset((a, d)), frozenset((b, c))},
+        )
+
+    def test_without_the_lease_a_rebuild_writes_nothing(self, pool, arena, lose):
+        self.played(pool, arena)
+        before = pool.snapshot(arena)
+        lose()
+        with pytest.raises(LeaseLost):
+            pool.rebuild(arena, "w1", before)
+        assert pool.take_lease(arena, "w2", TTL)
+        with pytest.raises(LeaseLost):
+            pool.rebuild(arena, "w1", before)
+        assert not pool.intact(arena)
+        assert pool.snapshot(arena) == PoolState()
+
+    def test_a_rebuild_keeps_what_came_meanwhile(self, pool, arena, lose):
+        """A player who joined after the state was read, and a marker set meanwhile, stay."""
+        (a, b, *_), _ = self.played(pool, arena)
+        before = pool.snapshot(arena)
+        lose()
+        late = players(1)[0]
+        pool.join(arena, late, rating=1400, at=at(5))
+        assert pool.start_playing(a, "game:elsewhere")
+        assert pool.take_lease(arena, "w1", TTL)
+        pool.rebuild(arena, "w1", before)
+        after = pool.snapshot(arena)
+        assert after.waiting == {**before.waiting, late: at(5)}
+        assert after.playing == {**before.playing, a: "game:elsewhere"}
+        assert set(by_id(pool, arena, at(9))) == {b, late}

@@ -114,7 +114,12 @@ def _bracket(s: domain.PlaySettings) -> BracketFormat:
 
 def roster_entry(s: domain.Seeded) -> events.RosterEntry:
     return events.RosterEntry(
-        seed=s.seed, player_id=s.player_id, name=s.name, rating=s.rating, profile=profile(s.profile)
+        seed=s.seed,
+        player_id=s.player_id,
+        name=s.name,
+        rating=s.rating,
+        profile=profile(s.profile),
+        creates_games=s.creates_games,
     )
 
 
@@ -287,6 +292,7 @@ AUDITED = (
     "game.result_corrected",
     "game.colours_swapped",
     "bye.requested",
+    "bye.taken_back",
     "absence.excused",
     "game.penalised",
 )
@@ -329,6 +335,10 @@ def decision_heard(event: events.Event) -> commands.RecordDecision | None:
     elif isinstance(event, events.ByeRequested):
         entry = audit.bye_requested(
             event.tournament_id, event.player_id, event.round, event.kind.value, decided(event.decision)
+        )
+    elif isinstance(event, events.ByeTakenBack):
+        entry = audit.bye_taken_back(
+            event.tournament_id, event.player_id, event.round, decided(event.decision)
         )
     elif isinstance(event, events.AbsenceExcused):
         entry = audit.absence_excused(

@@ -28,6 +28,7 @@ class AuditKind(StrEnum):
     RESULT_CORRECTED = "result_corrected"
     COLOURS_SWAPPED = "colours_swapped"
     BYE_REQUESTED = "bye_requested"
+    BYE_TAKEN_BACK = "bye_taken_back"
     TOURNAMENT_RESET = "tournament_reset"
     # fide-rapid: the roster its officials keep, the start, absences and penalties
     PLAYER_ADDED = "player_added"
@@ -152,6 +153,18 @@ def bye_requested(
         AuditKind.BYE_REQUESTED,
         Subject(SubjectKind.PLAYER, player_id, round_no),
         f"{kind.replace('_', '-')} bye in round {round_no}",
+    )
+
+
+def bye_taken_back(
+    tournament_id: uuid.UUID, player_id: uuid.UUID, round_no: int, decided: Decided
+) -> AuditEntry:
+    return AuditEntry.of(
+        tournament_id,
+        decided,
+        AuditKind.BYE_TAKEN_BACK,
+        Subject(SubjectKind.PLAYER, player_id, round_no),
+        f"bye in round {round_no} taken back",
     )
 
 

@@ -236,3 +236,9 @@ class RatingOutsideWindow(Unprocessable):
     """A group-playoff entry whose rating is not strictly inside the event's window (RULES.md §5)."""
 
     slug = "rating-outside-window"
+
+
+class EntryAllLowerCase(Unprocessable):
+    """A group-playoff entry whose letters are all lower case is not accepted (4T1 §3(3))."""
+
+    slug = "entry-all-lower-case"

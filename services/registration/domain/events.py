@@ -55,6 +55,7 @@ class Seeded:
     name: str
     rating: int | None
     profile: Profile | None = None  # fide-rapid: the player's FIDE data
+    creates_games: bool = True  # group-playoff: False when they cannot create games (4T1 §4(5))
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,11 @@
 
 * **The window.** Registration is announced with its closing date (``closes_at``) and the expected start
   (``expected_start``); an entry after the closing date is refused (409).
+* **Lower case (§3(3)).** "Entries whose letters are all lower case are not accepted": an entry
+  states the player's name and rating (§3(2)); here the entry is made under the account's name, so a
+  name with letters and none of them upper case is refused (422 ``entry-all-lower-case``, naming the
+  rule). **Decision:** letters without case (as in CJK scripts) do not count, so a name written only
+  in them is accepted; so is a name without letters.
 * **Ratings.** The account's rating in the event's variant and time control (correspondence) at the time
   of entry lies strictly between ``rating_above`` and ``rating_below`` (the preset: 1699 and 2001, so
   1700-2000): else 422 stating the window. An account with no rating there is refused the same way.
@@ -64,10 +69,24 @@ def validate(fmt: GroupFormat, tc: TimeControl, now: dt.datetime) -> GroupFormat
     return fmt
 
 
-def check_entry(fmt: GroupFormat, rating: int | None, rating_key: str, now: dt.datetime) -> None:
-    """An entry now, with this rating: 409 after the closing date, 422 outside the window."""
+def all_lower_case(text: str) -> bool:
+    """Whether every letter of ``text`` that has a case is lower case (and there is one)."""
+    cased = [c for c in text if c.isalpha() and (c.islower() or c.isupper())]
+    return bool(cased) and all(c.islower() for c in cased)
+
+
+def check_entry(
+    fmt: GroupFormat, rating: int | None, rating_key: str, now: dt.datetime, name: str = ""
+) -> None:
+    """An entry now, under this name, with this rating: 409 after the closing date, 422 for an entry
+    written all in lower case (§3(3)) or a rating outside the window."""
     if now >= fmt.closes_at:
         raise errors.RegistrationClosed(f"entries closed on {fmt.closes_at.isoformat()}")
+    if all_lower_case(name):
+        raise errors.EntryAllLowerCase(
+            f"the entry {name!r} is written all in lower case: 4T1 §3(3) accepts no such entry"
+            " (write the name as it is spelled, with its capitals)"
+        )
     if rating is None or not fmt.rating_above < rating < fmt.rating_below:
         raise errors.RatingOutsideWindow(
             f"entries need a {rating_key} rating {fmt.window} (yours: {rating if rating is not None else 'none'})"

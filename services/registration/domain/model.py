@@ -209,7 +209,7 @@ class Entry:
         return None if self.profile is None else self.profile.fide_id
 
     def seeded(self, seed: int) -> Seeded:
-        return Seeded(seed, self.player_id, self.name, self.rating, self.profile)
+        return Seeded(seed, self.player_id, self.name, self.rating, self.profile, self.creates_games)
 
 
 @dataclass(frozen=True)
@@ -699,7 +699,7 @@ class Tournament(Aggregate):
             raise errors.InvalidPlayer("FIDE player data is given in fide-rapid events only")
         if self.group_playoff is not None:  # in order of arrival, waiting for the organiser
             rating = account.ratings.get(self.rating_key)
-            groups.check_entry(self.group_playoff, rating, self.rating_key, now)
+            groups.check_entry(self.group_playoff, rating, self.rating_key, now, account.name)
             return self._enter(
                 Entry(account.id, account.name, rating, now, confirmed=False, creates_games=creates_games)
             )

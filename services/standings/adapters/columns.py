@@ -31,7 +31,7 @@ from services.standings.domain.snapshot import RoundProgress, Snapshot, Snapshot
 from services.standings.domain.tournament import FideInfo
 from services.standings.domain.withdrawals import PlayerStatus
 from shared.time_control import TimeControl
-from shared.vocabulary import BracketFormat, ByeKind, Seeding
+from shared.vocabulary import BracketFormat, ByeKind, Seeding, System
 
 Json = dict[str, Any]
 
@@ -192,6 +192,7 @@ def fide_json(f: FideInfo) -> Json:
         "acceleration": f.acceleration,
         "clocks": f.clocks,
         "late_entry_bye": f.late_entry_bye.value,
+        "system": None if f.system is None else f.system.value,
         "federation": f.federation,
         "chief_arbiter": f.chief_arbiter,
         "deputy_arbiters": list(f.deputy_arbiters),
@@ -210,6 +211,7 @@ def fide_of(data: Mapping[str, Any]) -> FideInfo:
         acceleration=data["acceleration"],
         clocks=data["clocks"],
         late_entry_bye=ByeKind(data["late_entry_bye"]),
+        system=None if data.get("system") is None else System(data["system"]),  # stored before: unknown
         federation=data.get("federation", ""),
         chief_arbiter=data.get("chief_arbiter", ""),
         deputy_arbiters=tuple(data.get("deputy_arbiters", ())),

@@ -142,6 +142,28 @@ byes = sa.Table(
     ),
 )
 
+# what the round to come leaves out (a Swiss): the zero-point byes asked for a round not paired yet
+# (bye.requested; a bye taken back is deleted), and the absences an arbiter excused (absence.excused)
+bye_requests = sa.Table(
+    "bye_requests",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("round", sa.Integer(), primary_key=True),
+    sa.Column("seed", sa.Integer(), primary_key=True),
+)
+
+excused_absences = sa.Table(
+    "excused_absences",
+    metadata,
+    sa.Column(
+        "tournament_id", sa.Uuid(), sa.ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("round", sa.Integer(), primary_key=True),
+    sa.Column("seed", sa.Integer(), primary_key=True),
+)
+
 # A knockout round's matches, byes included (one empty slot, no board); the winner once decided.
 matches = sa.Table(
     "matches",

@@ -2,7 +2,7 @@
 the HTTP views share with it.
 
 A tournament is rows (``orm.py``: the tournament with its JSON columns, players, rounds, games,
-byes, matches, corrections) and is saved as the changes it recorded (``Tournament.take_changes``): a
+byes, matches, corrections, the byes asked for rounds not paired yet and the excused absences) and is saved as the changes it recorded (``Tournament.take_changes``): a
 paired round is inserted, a result, a publication, a withdrawal or a colour swap updates its one row,
 a correction is inserted beside its game, a reset deletes the rounds, and the tournament's row gets
 the new revision and snapshot. Results arrive far more often than a tournament is loaded whole, so each
@@ -25,8 +25,10 @@ from sqlalchemy.orm import Session
 
 from services.standings.adapters import columns
 from services.standings.adapters.orm import (
+    bye_requests,
     byes,
     corrections,
+    excused_absences,
     games,
     incidents,
     matches,
@@ -38,6 +40,9 @@ from services.standings.adapters.table_cache import TableCache
 from services.standings.domain.bracket import BracketMatch
 from services.standings.domain.errors import TournamentExists
 from services.standings.domain.events import (
+    AbsenceExcused,
+    ByeRequested,
+    ByeRequestTakenBack,
     ColoursSwapped,
     GameCancelled,
     GamesAdded,
@@ -77,6 +82,12 @@ _GAMES = (
     .order_by(games.c.round, games.c.leg, games.c.board, games.c.number)
 )
 _BYES = sa.select(byes).where(byes.c.tournament_id == _TID).order_by(byes.c.round, byes.c.seed)
+_BYE_REQUESTS = sa.select(bye_requests.c.round, bye_requests.c.seed).where(
+    bye_requests.c.tournament_id == _TID
+)
+_EXCUSED = sa.select(excused_absences.c.round, excused_absences.c.seed).where(
+    excused_absences.c.tournament_id == _TID
+)
 _MATCHES = (
     sa.select(matches).where(matches.c.tournament_id == _TID).order_by(matches.c.round, matches.c.board)
 )
@@ -210,6 +221,8 @@ def load_tournament(
         by_round,
         None if row.placing is None else columns.placing_of(row.placing),
         withdrawals=withdrawals,
+        bye_requests=[(r.round, r.seed) for r in session.execute(_BYE_REQUESTS, key)],
+        excused=[(r.round, r.seed) for r in session.execute(_EXCUSED, key)],
         revision=row.revision,
         snapshot=columns.snapshot_of(row.snapshot),
         resets=Resets.from_json(row.resets),
@@ -268,8 +281,15 @@ _WITHDRAW = (
 )
 _FORGET = [  # a reset: the rounds and what hangs on them, children first
     sa.delete(table).where(table.c.tournament_id == _TID)
-    for table in (corrections, incidents, games, byes, matches, rounds)
+    for table in (corrections, incidents, games, byes, matches, rounds, bye_requests, excused_absences)
 ]
+_INSERT_BYE_REQUEST = sa.insert(bye_requests)
+_DELETE_BYE_REQUEST = sa.delete(bye_requests).where(
+    bye_requests.c.tournament_id == _TID,
+    bye_requests.c.round == sa.bindparam("n"),
+    bye_requests.c.seed == sa.bindparam("pseed"),
+)
+_INSERT_EXCUSED = sa.insert(excused_absences)
 _CLEAR_WITHDRAWALS = (
     sa.update(players)
     .where(players.c.tournament_id == _TID)
@@ -530,6 +550,16 @@ class SqlTournamentRepository:
                             "decided_by": i.by,
                             "decided_at": i.at,
                         },
+                    )
+                case ByeRequested(round=number, seed=seed):
+                    self.session.execute(
+                        _INSERT_BYE_REQUEST, {"tournament_id": t.id, "round": number, "seed": seed}
+                    )
+                case ByeRequestTakenBack(round=number, seed=seed):
+                    self.session.execute(_DELETE_BYE_REQUEST, {"tid": t.id, "n": number, "pseed": seed})
+                case AbsenceExcused(round=number, seed=seed):
+                    self.session.execute(
+                        _INSERT_EXCUSED, {"tournament_id": t.id, "round": number, "seed": seed}
                     )
                 case _:
                     raise TypeError(f"no statement for {type(change).__name__}")

@@ -106,6 +106,7 @@ def fide_info(settings: events.TournamentSettings) -> FideInfo | None:
         acceleration=f.acceleration,
         clocks=f.clocks,
         late_entry_bye=ByeKind.HALF_POINT if f.late_entry_bye == "half" else ByeKind.ZERO_POINT,
+        system=System(f.system),
         federation=f.federation or "",
         chief_arbiter=f.chief_arbiter,
         deputy_arbiters=tuple(f.deputy_arbiters),
@@ -278,6 +279,18 @@ def _completed(e: events.TournamentCompleted) -> commands.CompleteTournament:
     return commands.CompleteTournament(e.tournament_id, e.completed_at, placing)
 
 
+def _bye_requested(e: events.ByeRequested) -> commands.RecordByeRequest:
+    return commands.RecordByeRequest(e.tournament_id, e.player_id, e.round)
+
+
+def _bye_taken_back(e: events.ByeTakenBack) -> commands.TakeBackBye:
+    return commands.TakeBackBye(e.tournament_id, e.player_id, e.round)
+
+
+def _absence_excused(e: events.AbsenceExcused) -> commands.ExcuseAbsence:
+    return commands.ExcuseAbsence(e.tournament_id, e.player_id, e.round)
+
+
 _INBOUND: dict[type[events.Event], Callable[[Any], object]] = {
     events.TournamentStarted: _started,
     events.RoundPaired: _paired,
@@ -293,6 +306,9 @@ _INBOUND: dict[type[events.Event], Callable[[Any], object]] = {
     events.TournamentCompleted: _completed,
     events.PlayerJoined: _joined,
     events.GamePenalised: _penalised,
+    events.ByeRequested: _bye_requested,
+    events.ByeTakenBack: _bye_taken_back,
+    events.AbsenceExcused: _absence_excused,
 }
 
 
@@ -368,7 +384,9 @@ def group_playoff(event: events.Event) -> object:
             event.tournament_id,
             event.name,
             event.started_at,
-            tuple(PagePlayer(str(r.player_id), r.seed, r.name, r.rating) for r in event.roster),
+            tuple(
+                PagePlayer(str(r.player_id), r.seed, r.name, r.rating, r.creates_games) for r in event.roster
+            ),
             None if gp is None else str(gp.lot_seed),
         )
     fact = commands.GroupPlayoffPageFact

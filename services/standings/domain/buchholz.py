@@ -8,6 +8,10 @@
 
 Events with pre-determined pairings (round robin): forfeits count as games against the scheduled
 opponent, and rounds without an opponent contribute nothing.
+
+The platform's definitions (:attr:`~services.standings.domain.context.Rules.platform_definitions`,
+RULES.md §2): every scheduled opponent, a forfeit's too, counts with their final score as it stands;
+no dummy opponent, no adjusted score, no VUR for the cuts.
 """
 
 from __future__ import annotations
@@ -54,10 +58,15 @@ def _contributions(ctx: Context, start: int, fore: bool) -> list[Contribution]:
     me = ctx.basis(start)
     own = me.fore_score if fore else me.score
     byes_count = ctx.rules.byes_as_opponents
+    final = ctx.rules.platform_definitions
     out: list[Contribution] = []
     for i in range(n):
         opponent = me.opponents[i]
-        if opponent and (me.played[i] or pre_determined or (fore and i == n - 1)):
+        if opponent and final:  # "the final points of all opponents": forfeits too, real scores
+            opp = ctx.basis(opponent)
+            score = opp.fore_score if fore else opp.score
+            vur = False
+        elif opponent and (me.played[i] or pre_determined or (fore and i == n - 1)):
             opp = ctx.basis(opponent)
             score = opp.fore_adjusted if fore else opp.adjusted
             vur = False

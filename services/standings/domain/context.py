@@ -32,11 +32,19 @@ class Rules:
     ``byes_as_opponents``: C.07 16.4 — a round without an opponent (a bye) is a game against a dummy
     opponent. False where a ruleset says "a bye is no opponent" (``platform`` BH-C1, the draughts
     Solkoff option): such a round then adds nothing to BH, SB or FB and is not counted by WIN.
-    Forfeits keep C.07's handling either way (they have a scheduled opponent)."""
+    Forfeits keep C.07's handling either way (they have a scheduled opponent), unless
+    ``platform_definitions``.
+    ``platform_definitions``: the platform's own definitions (RULES.md §2, seed "Turniere") instead of
+    C.07's: BH is "the sum of the final points of all opponents", so every scheduled opponent — a
+    forfeit's too — counts with their real score (no dummy opponent, no adjusted score of 16.3, and a
+    cut drops the weakest opponent, with no VUR preference of 16.5); SB is "the points of the beaten
+    opponents plus half the points of the drawn ones": each opponent's score × the points made
+    against them ÷ a win's points (on 2-1-0, half of C.07's product)."""
 
     edition: Edition = Edition.E2026
     unrated_rating: int | None = None
     byes_as_opponents: bool = True
+    platform_definitions: bool = False
 
 
 @dataclass(slots=True)

@@ -11,7 +11,8 @@ Two kinds:
   published, a result, a result corrected, a game's colours swapped, a match decided (or decided
   again after a correction), a match's players changed, a game cancelled, a player withdrawn, the
   completion, a knockout reset to its draft and started again; a late entry (``fide-rapid``) with the
-  byes of the rounds it missed, and a penalty given in a game.
+  byes of the rounds it missed, and a penalty given in a game; a zero-point bye asked for a round not
+  paired yet, or taken back, and an absence excused (what the TRF written before the next pairing says).
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ from services.standings.domain.withdrawals import Withdrawal
 from shared.aggregate import DomainEvent
 
 __all__ = [
+    "AbsenceExcused",
+    "ByeRequestTakenBack",
+    "ByeRequested",
     "Change",
     "ColoursSwapped",
     "GameCancelled",
@@ -175,3 +179,28 @@ class IncidentRecorded(Change):
 
     game: Game
     incident: Incident
+
+
+@dataclass(frozen=True)
+class ByeRequested(Change):
+    """A zero-point bye asked for round ``round`` before it was paired (``bye.requested``)."""
+
+    round: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class ByeRequestTakenBack(Change):
+    """A requested bye taken back before its round was paired (``bye.taken_back``)."""
+
+    round: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class AbsenceExcused(Change):
+    """An arbiter excused a player's absence from round ``round`` (``absence.excused``): they are paired
+    in the next round."""
+
+    round: int
+    seed: int

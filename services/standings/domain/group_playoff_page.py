@@ -1,6 +1,7 @@
 """A ``group-playoff`` event's public page (RULES.md §5, "Public pages"), projected from the events:
 
-* ``tournament.started`` — the eight players (seeds, ratings) and the groups' recorded lot seed;
+* ``tournament.started`` — the eight players (seeds, ratings, who said they cannot create games) and the
+  groups' recorded lot seed;
 * ``group_playoff.announced`` — the groups as drawn, each play-off, each lot (the organiser's for a
   tie, the final's colours, an overdue game's), each phase opened (with its matches, those created
   scored 0:2 too), each deadline, each withdrawal with the phase whose matches it scores 0:2;
@@ -46,6 +47,7 @@ class PagePlayer:
     seed: int
     name: str
     rating: int | None
+    creates_games: bool = True  # False: said at entry they cannot; the other player invites (4T1 §4(5))
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +280,7 @@ class GroupPlayoffPage(Aggregate):
         return {
             "name": self.name,
             "started_at": self.started_at.isoformat(),
-            "players": [[p.player_id, p.seed, p.name, p.rating] for p in self.players],
+            "players": [[p.player_id, p.seed, p.name, p.rating, p.creates_games] for p in self.players],
             "lot_seed": self.lot_seed,
             "announcements": [_announcement_dict(a) for a in self.announcements],
             "matches": [_match_dict(m) for m in self.matches.values()],
@@ -305,7 +307,7 @@ class GroupPlayoffPage(Aggregate):
             tournament_id,
             d["name"],
             _time(d["started_at"]),
-            tuple(PagePlayer(p, s, n, r) for p, s, n, r in d["players"]),
+            tuple(PagePlayer(*p) for p in d["players"]),  # stored before 4T1 §4(5): everyone creates games
             d["lot_seed"],
             [_announcement(a) for a in d["announcements"]],
             matches,

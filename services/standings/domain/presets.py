@@ -12,7 +12,10 @@
 bye is no opponent)". C.07 instead counts a bye as a game against a dummy opponent with the
 participant's own score (16.4) and lets the cut prefer it (16.5); on the platform the bye round is
 left out entirely, so the cut removes the weakest real opponent. The pairing-allocated bye "is not a
-won game": WIN does not count it there either.
+won game": WIN does not count it there either. The platform presets also take BH and SB as the seed
+defines them (``platform_definitions``): a forfeit's opponent is an opponent and counts with their
+real score (no dummy), and SB is the points of the beaten opponents plus half those of the drawn
+ones (C.07's product on 2-1-0 is twice that). ``fide-rapid`` keeps C.07, dummy opponent included.
 
 Organisers may give their own ordered list: :meth:`Ruleset.with_tiebreaks` validates it
 (:class:`~services.standings.domain.codes.TieBreakCodeError` names an unknown code; ``/`` is accepted
@@ -39,6 +42,7 @@ class Ruleset:
     tiebreaks: tuple[TieBreak, ...]  # the ranking order after points
     shown: tuple[TieBreak, ...] = ()  # shown for information, not used for ranking
     byes_as_opponents: bool = True
+    platform_definitions: bool = False  # BH and SB as RULES.md §2 defines them (Rules.platform_definitions)
     lots: bool = False  # the regulations end in a drawing of lots
     pre_determined: bool = False
     unrated_rating: int | None = None
@@ -61,6 +65,7 @@ class Ruleset:
             edition=edition,
             unrated_rating=self.unrated_rating,
             byes_as_opponents=self.byes_as_opponents,
+            platform_definitions=self.platform_definitions,
         )
 
 
@@ -71,13 +76,21 @@ def _codes(text: str) -> tuple[TieBreak, ...]:
 PRESETS: dict[str, Ruleset] = {
     r.name: r
     for r in (
-        Ruleset("platform-swiss", PLATFORM, _codes("BH-C1,SB,WIN"), _codes("BH,SB"), byes_as_opponents=False),
+        Ruleset(
+            "platform-swiss",
+            PLATFORM,
+            _codes("BH-C1,SB,WIN"),
+            _codes("BH,SB"),
+            byes_as_opponents=False,
+            platform_definitions=True,
+        ),
         Ruleset(
             "platform-round-robin",
             PLATFORM,
             _codes("WIN,DE,SNO"),
             _codes("SB"),
             byes_as_opponents=False,
+            platform_definitions=True,
             pre_determined=True,
         ),
         Ruleset("fide-rapid", FIDE, _codes("BH,BH-C1,SB,ARO"), lots=True),

@@ -25,12 +25,17 @@
   written ``W D L``; a player without a pairing in a published round (withdrawn, excluded) is
   ``0000 - Z``, a known absence (TRF-16: the same as a blank block).
 - **Withdrawals** (TRF-16 has no mark of its own): a withdrawn player keeps the games played; the
-  rounds without a pairing are ``0000 - Z``; while a next round is still to be paired, a player who
-  will not be paired in it (withdrawn, or excluded outside the platform) also gets ``0000 - Z`` for
-  it, the way bbpPairings and JaVaFo read a player to leave out of the round they pair (a block
-  beyond the last round played); so does a `fide-rapid` late entry whose first round is later than
-  the next (its late-entry bye, ``Z`` or ``H``). A ``###`` comment names each withdrawal and each
+  rounds without a pairing are ``0000 - Z``. A ``###`` comment names each withdrawal and each
   correction.
+- **The round to come**: while a Swiss's next round is still to be paired (before round 1 too), every
+  player it will leave out (:meth:`~services.standings.domain.tournament.Tournament.left_out`, as
+  pairing decides it) gets a block for it, the way bbpPairings and JaVaFo read a player to leave out of
+  the round they pair (a block beyond the last round played): ``0000 - Z`` for a player withdrawn (or
+  excluded outside the platform), a zero-point bye asked for that round, and an absence at the default
+  time in the round before that no arbiter excused (FIDE C.04.2); a `fide-rapid` late entry whose first
+  round is later than the next gets its late-entry bye (``Z`` or ``H``). So the file, unmodified, pairs
+  the round as pairing does. Before round 1 of a Swiss, ``XXC`` gives the colour lot pairing draws from
+  the tournament's id.
 - ``group-playoff``: the games with board points (1/½/0) and the group table's rank; the 001 points
   are the board points (the match points are no TRF score).
 
@@ -47,7 +52,6 @@ from services.standings.domain.live_table import GROUP_COLUMNS
 from services.standings.domain.presets import Ruleset as Preset
 from services.standings.domain.rounds import BYE_RESULTS, Competitor, Game, RoundStatus
 from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
-from services.standings.domain.withdrawals import stays_in_draw
 from shared.scoring import FIDE, PointSystem, Result, side_results
 from shared.trf import NOT_PAIRED, Colour, PlayerRecord, ResultCode, RoundEntry, TableRules, TrfDocument
 from shared.trf.acceleration import baku
@@ -149,8 +153,11 @@ def _rounds(t: Tournament) -> int | None:
 
 
 def _initial_colour(t: Tournament) -> Colour | None:
-    """White or Black for the higher seed of round 1's first board (``XXC white1``/``152 W``)."""
+    """White or Black for the higher seed of round 1's first board (``XXC white1``/``152 W``); before
+    round 1 of a Swiss, the lot pairing draws from the tournament's id (C.04.3: White when even)."""
     first = t.rounds.get(1)
+    if first is None and t.info.planned_system is System.SWISS:
+        return Colour.WHITE if t.id.int % 2 == 0 else Colour.BLACK
     if first is None or not first.games:
         return None
     game = min(first.games, key=lambda g: (g.leg, g.board))
@@ -163,11 +170,13 @@ def _trf_codes(tiebreaks: tuple[TieBreak, ...]) -> list[str]:
 
 def _table_rules(t: Tournament, ruleset: Preset, *, trf2026: bool) -> TableRules:
     """Arbiter's ``XAR`` records: what the table needs beyond the TRF's own records — the tie-breaks
-    (TRF-16 has no 202), those shown for information, whether a bye is an opponent, the lots' seed."""
+    (TRF-16 has no 202), those shown for information, whether a bye is an opponent, whose definitions
+    of BH and SB apply, the lots' seed."""
     return TableRules(
         tiebreaks=[] if trf2026 else _trf_codes(ruleset.tiebreaks),
         shown=_trf_codes(ruleset.shown),
         byes_as_opponents=ruleset.byes_as_opponents,
+        platform_definitions=ruleset.platform_definitions,
         lots_seed=t.lots_seed(ruleset),
     )
 
@@ -240,15 +249,13 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
                 entries[bye.seed] = RoundEntry(None, Colour.NONE, _BYES[bye.kind])
             for seed, player_blocks in blocks.items():
                 player_blocks.append(entries.get(seed, NOT_PAIRED))
-    if info.system is System.SWISS and info.completed_at is None and last < (info.total_rounds or 0):
-        for seed, withdrawal in t.withdrawals.items():  # left out of the next round's pairing
-            if not stays_in_draw(info.ruleset, withdrawal.status):
-                blocks[seed].extend([NOT_PAIRED] * info.legs)
-        if info.fide is not None:  # a late entry not in yet: its bye for the next round, written ahead
-            late = RoundEntry(None, Colour.NONE, _BYES[info.fide.late_entry_bye])
-            for p in t.players:
-                if p.from_round is not None and last + 1 < p.from_round and p.seed not in t.withdrawals:
-                    blocks[p.seed].extend([late] * info.legs)
+    if (
+        info.planned_system is System.SWISS
+        and info.completed_at is None
+        and last < (info.rounds_to_play or 0)
+    ):
+        for seed, block in _left_out(t, last + 1).items():  # written ahead, as a pairing program reads it
+            blocks[seed].extend([block] * info.legs)
     for p in t.players:
         row = rows.get(p.seed)
         # before round 1: 0.0 (bbpPairings refuses a player line without points); a bye of a round being
@@ -264,6 +271,23 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
         doc.players[p.seed] = record
     doc.lines = _headers(t, doc) + _comments(t)
     return doc
+
+
+def _left_out(t: Tournament, number: int) -> dict[int, RoundEntry]:
+    """The block of each player round ``number`` (not paired yet) leaves out: a late entry not in yet
+    its late-entry bye, a zero-point bye asked for ``Z``, anyone else (withdrawn, an absence nobody
+    excused) ``0000 - Z``."""
+    fide = t.info.fide
+    out: dict[int, RoundEntry] = {}
+    for seed in sorted(t.left_out(number)):
+        first = t.player(seed).from_round
+        if fide is not None and first is not None and number < first and t.stays_in_draw(seed):
+            out[seed] = RoundEntry(None, Colour.NONE, _BYES[fide.late_entry_bye])
+        elif seed in t.requested_byes(number):
+            out[seed] = RoundEntry(None, Colour.NONE, _BYES[ByeKind.ZERO_POINT])
+        else:
+            out[seed] = NOT_PAIRED
+    return out
 
 
 def _comments(t: Tournament) -> list[Line]:

@@ -28,6 +28,14 @@ correction, its table, crosstable and pages follow); a withdrawn or excluded pla
 table changes only where the ruleset says so: ``group-playoff``); an open game's colours may be
 swapped; a knockout reset to its draft forgets its rounds until it is started again.
 
+**The round to come.** Before a Swiss round is paired the standings know who it leaves out, as pairing
+does (``PairingTournament.absent``): the withdrawn (an excluded `platform` player stays in the draw), the
+zero-point byes asked for it (``bye.requested``, unless taken back: ``bye.taken_back``), and in a
+`fide-rapid` event the absentees of the round before (a loss at the default time) whom no arbiter excused
+(``absence.excused``) and the late entries not in yet (:meth:`Tournament.left_out`). The TRF written then
+gives each of them a block for that round, so that a pairing program reading it pairs the round as
+pairing does.
+
 **Repeated news.** A round paired again adds only the games and matches it did not have (a
 knockout's tie-break games, or a match's new players after a correction); a second result for a
 game, a second publication, decision, cancellation, withdrawal or completion changes nothing (the
@@ -60,6 +68,9 @@ from services.standings.domain.errors import (
     UnsupportedRuleset,
 )
 from services.standings.domain.events import (
+    AbsenceExcused,
+    ByeRequested,
+    ByeRequestTakenBack,
     Change,
     ColoursSwapped,
     GameCancelled,
@@ -98,7 +109,7 @@ from services.standings.domain.rounds import (
     record_round,
 )
 from services.standings.domain.snapshot import Snapshot, SnapshotRow, SnapshotTable, number
-from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
+from services.standings.domain.withdrawals import PlayerStatus, Withdrawal, stays_in_draw
 from shared.aggregate import Aggregate, DomainEvent
 from shared.authority import Role
 from shared.resets import Resets
@@ -116,6 +127,8 @@ __all__ = [
     "published_on_pairing",
 ]
 
+DEFAULT_TIME: Final = "default_time"
+"""The reason of a loss by absence (``game.finished``: not at the board by the default time, RULES.md §6)."""
 TABLE_SYSTEMS: Final = frozenset({System.ROUND_ROBIN, System.SWISS})
 SYSTEM_NAMES: Final[Mapping[System, str]] = {
     System.ROUND_ROBIN: "Round robin",
@@ -166,6 +179,7 @@ class FideInfo:
     acceleration: bool = False
     clocks: str = "board"  # board or server
     late_entry_bye: ByeKind = ByeKind.ZERO_POINT
+    system: System | None = None  # swiss or round robin, as the organiser set it (None: not stored)
     federation: str = ""  # the organising federation (TRF 032)
     chief_arbiter: str = ""  # TRF 102
     deputy_arbiters: tuple[str, ...] = ()  # TRF 112
@@ -201,6 +215,18 @@ class TournamentInfo:
     @property
     def legs(self) -> int:
         return 2 if self.double_rounds else 1
+
+    @property
+    def planned_system(self) -> System | None:
+        """The system: the first pairing's, before it the organiser's (a `fide-rapid` event's settings)."""
+        if self.system is not None:
+            return self.system
+        return None if self.fide is None else self.fide.system
+
+    @property
+    def rounds_to_play(self) -> int | None:
+        """The rounds: the pairings', before them the organiser's (`fide-rapid`)."""
+        return self.total_rounds or (self.fide.rounds if self.fide is not None else None)
 
     @property
     def draft(self) -> bool:
@@ -270,6 +296,8 @@ class Tournament(Aggregate):
         placing: Sequence[Placing] | None = None,
         *,
         withdrawals: Iterable[Withdrawal] = (),
+        bye_requests: Iterable[tuple[int, int]] = (),
+        excused: Iterable[tuple[int, int]] = (),
         revision: int = 0,
         snapshot: Snapshot | None = None,
         resets: Resets | None = None,
@@ -277,7 +305,7 @@ class Tournament(Aggregate):
         self.revision = revision  # the number of changes applied since the start
         self.resets = resets or Resets()  # a knockout's resets to its draft: what they removed
         self._changes: list[Change] = []
-        self._start(info, players, rounds, placing, withdrawals)
+        self._start(info, players, rounds, placing, withdrawals, bye_requests, excused)
         self._current: Snapshot | None = (
             snapshot if snapshot is not None else self._snapshot(self._table_from_scratch())
         )
@@ -320,6 +348,8 @@ class Tournament(Aggregate):
         rounds: Mapping[int, PairedRound] | None,
         placing: Sequence[Placing] | None,
         withdrawals: Iterable[Withdrawal],
+        bye_requests: Iterable[tuple[int, int]] = (),
+        excused: Iterable[tuple[int, int]] = (),
     ) -> None:
         self.info = info
         self.players = sorted(players, key=lambda p: p.seed)
@@ -329,6 +359,8 @@ class Tournament(Aggregate):
             rnd.matches.sort(key=_bracket_order)
         self.placing: list[Placing] | None = None if placing is None else list(placing)
         self.withdrawals: dict[int, Withdrawal] = {w.seed: w for w in withdrawals}
+        self.bye_requests: set[tuple[int, int]] = set(bye_requests)  # (round, seed): zero-point byes asked
+        self.excused: set[tuple[int, int]] = set(excused)  # (round, seed): absences an arbiter excused
         self._seeds = {p.player_id: p.seed for p in self.players}
         self._by_seed = {p.seed: p for p in self.players}
         self._games = {g.game_id: g for r in self.rounds.values() for g in r.games}
@@ -413,6 +445,47 @@ class Tournament(Aggregate):
         """Withdrawn, excluded, or None while the player plays on."""
         found = self.withdrawals.get(seed)
         return None if found is None else found.status
+
+    def stays_in_draw(self, seed: int) -> bool:
+        """Whether the player is paired in later rounds (an excluded `platform` player still is)."""
+        found = self.withdrawals.get(seed)
+        return found is None or stays_in_draw(self.info.ruleset, found.status)
+
+    def absentees(self, number: int) -> frozenset[int]:
+        """Who lost round ``number`` at the default time (not at the board): a forfeit's losers."""
+        rnd = self.rounds.get(number)
+        if rnd is None or not rnd.published:
+            return frozenset()
+        out: set[int] = set()
+        for g in rnd.games:
+            if g.reason != DEFAULT_TIME or g.cancelled:
+                continue
+            if g.outcome in (Outcome.BLACK_FORFEIT_WIN, Outcome.DOUBLE_FORFEIT):
+                out.add(g.white)
+            if g.outcome in (Outcome.WHITE_FORFEIT_WIN, Outcome.DOUBLE_FORFEIT):
+                out.add(g.black)
+        return frozenset(out)
+
+    def unexcused(self, number: int) -> list[int]:
+        """The absentees of round ``number`` no arbiter excused who are still in the draw (in a
+        `fide-rapid` event they count as withdrawn from the next round on, FIDE C.04.2)."""
+        return sorted(
+            s for s in self.absentees(number) if (number, s) not in self.excused and self.stays_in_draw(s)
+        )
+
+    def requested_byes(self, number: int) -> list[int]:
+        """The seeds with a zero-point bye asked for round ``number`` who are still in the draw."""
+        return sorted(s for (r, s) in self.bye_requests if r == number and self.stays_in_draw(s))
+
+    def left_out(self, number: int) -> frozenset[int]:
+        """The seeds a Swiss leaves out of round ``number``, as pairing does: the withdrawn, the byes asked
+        for it, and in a `fide-rapid` event the absentees of the round before nobody excused and the late
+        entries not in yet."""
+        gone = {seed for seed in self.withdrawals if not self.stays_in_draw(seed)}
+        if self.info.fide is not None:
+            gone |= set(self.unexcused(number - 1))
+            gone |= {p.seed for p in self.players if p.from_round is not None and p.from_round > number}
+        return frozenset(gone | set(self.requested_byes(number)))
 
     # -- changing ------------------------------------------------------------------------------
 
@@ -845,6 +918,50 @@ class Tournament(Aggregate):
         self._changes.append(IncidentRecorded(game, incident))
         self._changed(updated=False)
         return True
+
+    # -- the round to come ----------------------------------------------------------------------------
+
+    def request_bye(self, player_id: uuid.UUID, number: int) -> bool:
+        """A zero-point bye asked for round ``number`` before it is paired (``bye.requested``): the
+        player is left out of it. False when it was heard already."""
+        return self._next_round_fact(self.bye_requests, (number, self._heard(player_id)), ByeRequested)
+
+    def take_back_bye(self, player_id: uuid.UUID, number: int) -> bool:
+        """A requested bye taken back before its round is paired (``bye.taken_back``): the player is
+        paired in it again. False when no such bye is recorded."""
+        key = (number, self._heard(player_id))
+        if key not in self.bye_requests:
+            return False
+        self._record_due_update()
+        self.bye_requests.discard(key)
+        self._changes.append(ByeRequestTakenBack(*key))
+        self._changed(updated=False)
+        return True
+
+    def excuse_absence(self, player_id: uuid.UUID, number: int) -> bool:
+        """An arbiter excused the player's absence from round ``number`` (``absence.excused``): they
+        are paired in the next round. False when it was heard already."""
+        return self._next_round_fact(self.excused, (number, self._heard(player_id)), AbsenceExcused)
+
+    def _next_round_fact(
+        self,
+        facts: set[tuple[int, int]],
+        key: tuple[int, int],
+        change: type[ByeRequested] | type[AbsenceExcused],
+    ) -> bool:
+        if key in facts:
+            return False
+        self._record_due_update()
+        facts.add(key)
+        self._changes.append(change(*key))
+        self._changed(updated=False)
+        return True
+
+    def _heard(self, player_id: uuid.UUID) -> int:
+        """The player's seed; a `fide-rapid` player not known yet is a late entry on its way."""
+        if player_id not in self._seeds and self.info.fide is not None:
+            raise PlayerOutstanding(f"player {player_id}: the late entry's player.joined is on its way")
+        return self.seed_of(player_id)
 
     def take_changes(self) -> list[Change]:
         """What changed since the last call, in order (the repository's ``save`` writes it)."""

@@ -50,6 +50,9 @@ class GPPlayerOut(BaseModel):
     name: str
     rating: int | None
     group: str | None
+    creates_games: bool = Field(
+        description="false: said at entry they cannot create games; the other player invites (4T1 §4(5))"
+    )
     status: Literal["withdrawn", "excluded"] | None = Field(description="left after the start")
     status_reason: str | None
     left_in_phase: int | None = Field(description="the phase whose matches are scored 0:2")
@@ -72,7 +75,9 @@ class GPGameOut(BaseModel):
     game_id: str
     white: str
     black: str
-    inviter: str = Field(description="who creates the game (the player named first)")
+    inviter: str = Field(
+        description="who creates the game: the player named first, unless they cannot create games (4T1 §4(5))"
+    )
     extra: int = Field(description="0: one of the match's two games; 1, 2: an extra game")
     label: str | None
     result: str | None = Field(description="1-0, 1/2-1/2, 0-1, +/-, -/+, -/-; null while open")
@@ -89,7 +94,10 @@ class GPMatchOut(BaseModel):
     stage: Literal["group", "playoff", "semi-final", "final", "third-place", "fifth-place", "seventh-place"]
     title: str
     group: str | None
-    players: list[str] = Field(description="the one named first (who invites) first")
+    players: list[str] = Field(description="the one named first first")
+    inviter: str | None = Field(
+        description="who creates the match's games (4T1 §4(5)); null before they are paired"
+    )
     board_points: list[float]
     forfeited_by: str | None = Field(description="withdrawn or excluded: the match scored 0:2")
     winner: str | None
@@ -193,6 +201,7 @@ class GroupPlayoffPageOut(BaseModel):
                     name=p.name,
                     rating=p.rating,
                     group=group_of.get(p.player_id),
+                    creates_games=p.creates_games,
                     status=_status(page, p.player_id),
                     status_reason=(w.reason if (w := page.withdrawals.get(p.player_id)) else None),
                     left_in_phase=left.get(p.player_id),
@@ -263,6 +272,7 @@ def _match(page: GroupPlayoffPage, m: Match, overdue: set[str]) -> GPMatchOut:
         title=title,
         group=m.group,
         players=[m.a, m.b],
+        inviter=next((g.inviter for g in m.games if not g.extra), None),
         board_points=[float(a), float(b)],
         forfeited_by=m.forfeited_by,
         winner=decided.winner,

@@ -186,6 +186,37 @@ class RecordPenalty:
     at: dt.datetime
 
 
+@dataclass(frozen=True)
+class RecordByeRequest:
+    """``bye.requested``: a zero-point bye asked for a round not paired yet."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+
+
+@dataclass(frozen=True)
+class TakeBackBye:
+    """``bye.taken_back``: a requested bye taken back before its round was paired."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+
+
+@dataclass(frozen=True)
+class ExcuseAbsence:
+    """``absence.excused``: an arbiter excused a player's absence from a round."""
+
+    tournament_id: uuid.UUID
+    player_id: uuid.UUID
+    round: int
+
+
+NextRoundNews = RecordByeRequest | TakeBackBye | ExcuseAbsence
+"""What decides who the round to come leaves out (the TRF written before its pairing says so)."""
+
+
 # -- arenas (docs/arena.md) ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class RecordArena:

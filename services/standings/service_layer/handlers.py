@@ -30,13 +30,16 @@ from services.standings.service_layer.commands import (
     CancelGame,
     CompleteTournament,
     CorrectResult,
+    ExcuseAbsence,
     GroupPlayoffPageFact,
+    NextRoundNews,
     PublishRound,
     RecordAnnouncement,
     RecordArena,
     RecordArenaEntry,
     RecordArenaGame,
     RecordArenaPairing,
+    RecordByeRequest,
     RecordDecision,
     RecordEntry,
     RecordLeaving,
@@ -49,6 +52,7 @@ from services.standings.service_layer.commands import (
     ResetTournament,
     StartGroupPlayoffPage,
     SwapColours,
+    TakeBackBye,
 )
 from services.standings.service_layer.ports import StandingsUnitOfWork
 from shared.messaging.port import NotReady
@@ -278,6 +282,21 @@ class Handlers:
         t.add_player(
             cmd.player_id, name=cmd.name, rating=cmd.rating, profile=cmd.profile, from_round=cmd.from_round
         )
+        uow.tournaments.save(t)
+
+    def record_next_round(self, cmd: NextRoundNews, uow: StandingsUnitOfWork) -> None:
+        """Who the round to come leaves out: a zero-point bye asked for it or taken back, an absence
+        excused (one queue, so a bye and its taking back come in the order pairing published them).
+        Kept for the TRF written before that round's pairing; the table does not change."""
+        t = _locked(uow, cmd.tournament_id)
+        with _not_ready:  # a late entry's player.joined is on its way
+            if isinstance(cmd, RecordByeRequest):
+                t.request_bye(cmd.player_id, cmd.round)
+            elif isinstance(cmd, TakeBackBye):
+                t.take_back_bye(cmd.player_id, cmd.round)
+            else:
+                assert isinstance(cmd, ExcuseAbsence)
+                t.excuse_absence(cmd.player_id, cmd.round)
         uow.tournaments.save(t)
 
     def record_penalty(self, cmd: RecordPenalty, uow: StandingsUnitOfWork) -> None:

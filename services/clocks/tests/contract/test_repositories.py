@@ -30,6 +30,15 @@ def test_a_game_round_trips_with_its_clock(backend: Backend):
     assert loaded.created_at == NOW
 
 
+def test_a_leg_1_keeps_its_leg_2(backend: Backend):
+    first, second = new_game(), new_game(start=False)
+    first.next_leg = second.id
+    stored(backend, first, second)
+    with backend.uow() as uow:
+        assert uow.games.get(first.id).next_leg == second.id
+        assert uow.games.get(second.id, lock=True).next_leg is None
+
+
 def test_an_unknown_game_is_none(backend: Backend):
     with backend.uow() as uow:
         assert uow.games.get(uuid.uuid4()) is None

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from services.clocks.adapters import orm
 from services.clocks.domain.game import GameStatus
 from services.clocks.service_layer.commands import CheckFlags
-from services.clocks.tests.conftest import a_round, announce
+from services.clocks.tests.conftest import a_round, announce, double_round
 from shared.events import Envelope
 
 pytestmark = pytest.mark.integration
@@ -46,3 +46,34 @@ def test_two_tickers_finish_each_game_exactly_once(make_service, clock):
     assert game_ids == sorted(str(g.game_id) for g in pairing.games)  # 24 events, no game twice
     assert statuses == {GameStatus.FINISHED.value}
     assert one.bus.handle(CheckFlags()) == 0 and one.deadlines.due(clock.now()) == []
+
+
+def test_two_tickers_hand_each_leg_1_over_to_its_leg_2_exactly_once(make_service, clock):
+    """Double rounds: each leg 1's flag falls; whichever ticker finishes it starts its leg 2, once."""
+    one, two = make_service(), make_service()
+    pairing = double_round(12, base=60)
+    announce(one, pairing)
+    clock.advance(61)  # every leg 1's flag has fallen; no leg 2 has started
+    barrier = threading.Barrier(2)
+
+    def tick(svc):
+        barrier.wait()
+        svc.bus.handle(CheckFlags(sweep=True))
+
+    threads = [threading.Thread(target=tick, args=(svc,)) for svc in (one, two)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    with one.engine.connect() as conn:
+        bodies = conn.execute(sa.select(orm.outbox.c.type, orm.outbox.c.body)).all()
+        rows = conn.execute(sa.select(orm.games.c.leg, orm.games.c.status, orm.games.c.started_at)).all()
+    started = sorted(
+        Envelope.model_validate_json(b).payload["game_id"] for t, b in bodies if t == "game.started"
+    )
+    assert started == sorted(str(g.game_id) for g in pairing.games)  # 12 legs 1, then 12 legs 2: once each
+    assert {(leg, status) for leg, status, _ in rows} == {
+        (1, GameStatus.FINISHED.value),
+        (2, GameStatus.RUNNING.value),
+    }
+    assert {started_at for leg, _, started_at in rows if leg == 2} == {clock.now()}

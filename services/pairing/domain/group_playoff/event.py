@@ -15,6 +15,10 @@ points 2:0, 1:1 or 0:2 (:class:`shared.scoring.MatchScoring`).
   gets an extra game, White to the player with more board points over phases 1-2; drawn, a second extra
   game with the colours reversed; drawn too, both share first place. The organiser may open the 5th and
   7th place matches together with the semi-finals.
+* **Who invites** (4T1 §4(5)): the player named first in a pairing creates the match's games, unless
+  they said at entry that they cannot create games and the other player can; then the other invites.
+  **Decision:** where neither can, the one named first stays the inviter (the rule's default); an
+  extra game's inviter is its White, by the same rule.
 * A phase opens only when the organiser announces it and every game of the earlier phases is finished
   (the 5th/7th-place matches opened early excepted).
 * **Withdrawal or exclusion after the start**: every match of the player's current phase (finished,
@@ -162,9 +166,10 @@ class GroupPlayoff:
             key = planned_key(stage, slot)
         else:
             key = match.key
+        inviter = self.inviter(a, b)
         match.games = [
-            Game(self._game_id(key, 0), a, b, a),
-            Game(self._game_id(key, 1), b, a, a),
+            Game(self._game_id(key, 0), a, b, inviter),
+            Game(self._game_id(key, 1), b, a, inviter),
         ]
         self.matches.append(match)
         for player in (a, b):
@@ -176,6 +181,16 @@ class GroupPlayoff:
     @property
     def players(self) -> tuple[str, ...]:
         return tuple(e.player for e in self.entrants)
+
+    def creates_games(self, player: str) -> bool:
+        return next((e.creates_games for e in self.entrants if e.player == player), True)
+
+    def inviter(self, first: str, other: str) -> str:
+        """Who creates a pairing's games (4T1 §4(5)): the one named ``first``, unless they cannot create
+        games and ``other`` can."""
+        if not self.creates_games(first) and self.creates_games(other):
+            return other
+        return first
 
     @property
     def start_numbers(self) -> dict[str, int]:
@@ -291,7 +306,11 @@ class GroupPlayoff:
         else:
             white, black = extra[0].black, extra[0].white
         game = Game(
-            self._game_id(self._id_key(match), len(match.games)), white, black, white, extra=len(extra) + 1
+            self._game_id(self._id_key(match), len(match.games)),
+            white,
+            black,
+            self.inviter(white, black),
+            extra=len(extra) + 1,
         )
         match.games.append(game)
         return [game]

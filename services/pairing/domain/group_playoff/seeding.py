@@ -7,7 +7,9 @@ group I, the next to group II, and so on. **Decision:** equal ratings are ordere
 
 Every meeting in a group is a two-game match, one game with each colour. The pairings follow the Berger
 table for four (1-4, 2-3; 4-3, 1-2; 2-4, 3-1); the player named first in a pairing *invites*: they create
-both games (the game record names them), and have White in the first game.
+both games (the game record names them), and have White in the first game — unless they said at entry
+that they cannot create games and the other player can: then the other invites (4T1 §4(5),
+:meth:`~services.pairing.domain.group_playoff.event.GroupPlayoff.inviter`).
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ BERGER_FOUR: tuple[tuple[int, int], ...] = ((1, 4), (2, 3), (4, 3), (1, 2), (2, 
 
 @dataclass(frozen=True, slots=True)
 class Entrant:
-    """A confirmed player: their rating at entry and the order their entry arrived in."""
+    """A confirmed player: their rating at entry, the order their entry arrived in, and whether they
+    can create games (4T1 §3(5), said at entry)."""
 
     player: str
     rating: int
     order: int
+    creates_games: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,10 +71,19 @@ class GroupPlayoffTournament(Aggregate):
     # ------------------------------------------------------------------ start
     @classmethod
     def start(
-        cls, heading: Heading, players: tuple[Player, ...], lot_seed: int, drawn_by: uuid.UUID
+        cls,
+        heading: Heading,
+        players: tuple[Player, ...],
+        lot_seed: int,
+        drawn_by: uuid.UUID,
+        cannot_create: frozenset[uuid.UUID] = frozenset(),
     ) -> GroupPlayoffTournament:
-        """Players by seed (the registration's order: rating, then order of entry)."""
-        entrants = [Entrant(str(p.player_id), p.rating or 0, p.seed) for p in players]
+        """Players by seed (the registration's order: rating, then order of entry); ``cannot_create``:
+        those who said at entry they cannot create games (the other player of their matches invites)."""
+        entrants = [
+            Entrant(str(p.player_id), p.rating or 0, p.seed, p.player_id not in cannot_create)
+            for p in players
+        ]
         lot = draw_groups(entrants, lot_seed, str(drawn_by), heading.started_at)
         t = cls(heading, players, GroupPlayoff.start(heading.id, entrants, lot))
         for name, members in zip(("I", "II"), lot.groups, strict=True):
@@ -287,7 +296,7 @@ class GroupPlayoffTournament(Aggregate):
             },
             "players": [[p.seed, str(p.player_id), p.name, p.rating] for p in self.players],
             "announcements": self.announcements,
-            "entrants": [[x.player, x.rating, x.order] for x in e.entrants],
+            "entrants": [[x.player, x.rating, x.order, x.creates_games] for x in e.entrants],
             "group_lot": {
                 "seed": e.group_lot.seed,
                 "drawn_by": e.group_lot.drawn_by,
@@ -332,7 +341,7 @@ class GroupPlayoffTournament(Aggregate):
         gl = d["group_lot"]
         event = GroupPlayoff(
             tournament_id,
-            tuple(Entrant(p, r, o) for p, r, o in d["entrants"]),
+            tuple(Entrant(*x) for x in d["entrants"]),  # stored before 4T1 §4(5): everyone creates games
             GroupLot(
                 gl["seed"],
                 gl["drawn_by"],
@@ -478,7 +487,7 @@ def page(t: GroupPlayoffTournament, now: dt.datetime) -> dict[str, Any]:
                 "phase": m.stage.value,
                 "group": m.group,
                 "players": [m.a, m.b],
-                "inviter": m.a,
+                "inviter": m.games[0].inviter if m.games else m.a,
                 "board_points": [str(a), str(b)],
                 "forfeited_by": m.forfeited_by,
                 "winner": decided.winner,
@@ -511,6 +520,7 @@ def page(t: GroupPlayoffTournament, now: dt.datetime) -> dict[str, Any]:
                 "seed": p.seed,
                 "group": e.group_of(str(p.player_id)),
                 "withdrawn": str(p.player_id) in e.withdrawn,
+                "creates_games": e.creates_games(str(p.player_id)),
             }
             for p in t.players
         ],

@@ -544,15 +544,17 @@ class PairingTournament(Aggregate, Changing):
     def take_back_bye(
         self, player_id: uuid.UUID, number: int, *, authority: Authority, by: uuid.UUID, at: dt.datetime
     ) -> None:
-        """Take a requested bye back before its round is paired (the same people may)."""
+        """Take a requested bye back before its round is paired (the same people may):
+        ``bye.taken_back``, so that the others (the standings' TRF of the round to come) pair them again."""
         seed = self.seed_of(player_id)
-        self._bye_decision(player_id, authority, by, at, None, "take a player's bye back")
+        decision = self._bye_decision(player_id, authority, by, at, None, "take a player's bye back")
         self._check_offered()
         self._check_unpaired(number)
         if (number, seed) not in self.bye_requests:
             raise ByeNotFound(f"player {player_id} has no bye requested for round {number}")
         del self.bye_requests[(number, seed)]
         self.change(ByeRequestRemoved(number, seed))
+        self.record(events.ByeTakenBack(self.id, player_id, number, decision))
 
     def _bye_decision(
         self,

@@ -41,7 +41,9 @@ class GroupPlayoffFlow:
 
     def start(self, cmd: commands.StartGroupPlayoff, uow: PairingUnitOfWork) -> None:
         uow.group_playoffs.add(
-            GroupPlayoffTournament.start(cmd.heading, cmd.players, cmd.lot_seed, cmd.drawn_by)
+            GroupPlayoffTournament.start(
+                cmd.heading, cmd.players, cmd.lot_seed, cmd.drawn_by, cannot_create=cmd.cannot_create
+            )
         )
 
     def pair_round(self, cmd: commands.PairRound, uow: PairingUnitOfWork) -> None:

@@ -27,10 +27,25 @@ def redis_pool(servers):
     client.close()
 
 
+def empty(pool: RedisArenaPool) -> None:
+    """Every key under the pool's prefix, gone in one step: what a Redis restarted without its data
+    shows this prefix (the shared Redis itself is never flushed)."""
+    pool.client.eval(
+        "local k = redis.call('KEYS', ARGV[1]) for i = 1, #k, 1000 do "
+        "redis.call('DEL', unpack(k, i, math.min(i + 999, #k))) end return #k",
+        0,
+        f"{pool.prefix}*",
+    )
+
+
 class TestRedisArenaPool(ArenaPoolContract):
     @pytest.fixture
     def pool(self, redis_pool):
         return redis_pool
+
+    @pytest.fixture
+    def lose(self, pool):
+        return lambda: empty(pool)
 
 
 def test_the_keys_live_under_the_prefix_and_the_arena_hash_tag(redis_pool):

@@ -176,12 +176,12 @@ def test_a_fresh_database_runs_the_whole_story(url: str) -> None:
         svc.engine.dispose()
 
 
-def test_migration_0009_counts_one_decision_for_each_match_decided_before(url: str) -> None:
+def test_migration_0010_counts_one_decision_for_each_match_decided_before(url: str) -> None:
     """Issue 22: ``matches.decisions`` (``match.decided``'s revision): a match decided before the
     migration counts one decision, so that its first decision after a correction is its second."""
     engine = make_engine(url)
     try:
-        upgrade(MIGRATIONS, engine, "0008")
+        upgrade(MIGRATIONS, engine, "0009")
         tid = uuid.uuid4()
         tc = {"base_seconds": 600, "increment_seconds": 5, "days_per_move": None}
         with engine.begin() as conn:
@@ -209,7 +209,7 @@ def test_migration_0009_counts_one_decision_for_each_match_decided_before(url: s
         with engine.connect() as conn:
             counted = conn.execute(sa.text("SELECT match_id, decisions FROM matches ORDER BY match_id")).all()
         assert [tuple(row) for row in counted] == [("winners:1:1", 1), ("winners:1:2", 0)]
-        downgrade(engine, "0008")
+        downgrade(engine, "0009")
         assert ("matches", "decisions") not in columns(engine)
     finally:
         engine.dispose()

@@ -18,6 +18,10 @@ class TestInMemoryArenaPool(ArenaPoolContract):
     def pool(self):
         return InMemoryArenaPool()
 
+    @pytest.fixture
+    def lose(self, pool):
+        return pool.lose
+
 
 def test_an_unreachable_redis_is_reported_as_unavailable():
     pool = RedisArenaPool.from_url("redis://127.0.0.1:1/0", "nowhere:")

@@ -91,6 +91,39 @@ def test_every_group_meeting_is_a_two_game_match_one_game_each_colour_the_first_
     assert len(set(ids)) == 24 and ids == [g.id for m in _event().matches for g in m.games]
 
 
+def test_a_player_who_cannot_create_games_is_invited_by_the_other_4t1_4_5() -> None:
+    # p3 and p5 said at entry they cannot create games; p4 and p6 can. "The player named first invites,
+    # unless they cannot create games; then the other player invites." Where neither can, the one named
+    # first stays the inviter (the rule's default).
+    cannot = {"p3", "p5"}
+    entrants = [Entrant(e.player, e.rating, e.order, e.player not in cannot) for e in ENTRANTS]
+    event = GroupPlayoff.start(EVENT, entrants, draw_groups(entrants, 7, "organiser", T0))
+    assert [e.creates_games for e in event.entrants if e.player in cannot] == [False, False]
+    for m in event.stage_matches(Stage.GROUP):
+        expected = m.b if m.a in cannot and m.b not in cannot else m.a
+        assert [g.inviter for g in m.games] == [expected, expected], m.key
+    named_first = [m for m in event.stage_matches(Stage.GROUP) if m.a in cannot and m.b not in cannot]
+    assert named_first  # the lot puts a non-creator first in some pairing
+    assert all(g.inviter == m.b for m in named_first for g in m.games)
+    # the colours stay as the table says: the one named first has White in game 1
+    assert all(m.games[0].white == m.a for m in named_first)
+    assert event.inviter("p3", "p5") == "p3" and event.inviter("p4", "p3") == "p4"
+    # the ids do not depend on who invites: the same facts, the same games
+    assert [g.id for m in event.matches for g in m.games] == [g.id for m in _event().matches for g in m.games]
+
+
+def test_an_extra_games_inviter_is_its_white_unless_they_cannot_create_games() -> None:
+    event = _event()
+    one, two = _to_semis(event)
+    s1 = event.stage_matches(Stage.SEMI_FINAL)[0]
+    event.entrants = tuple(
+        Entrant(e.player, e.rating, e.order, e.player != one[0]) for e in event.entrants
+    )  # the group winner cannot create games
+    _play(event, s1, "a", "b")
+    extra = s1.games[2]
+    assert (extra.white, extra.inviter) == (one[0], two[1])
+
+
 def test_a_three_way_tie_gets_a_playoff_round_robin_made_by_the_event_then_lots_on_request() -> None:
     event = _event()
     one = event.members("I")

@@ -79,6 +79,33 @@ def test_the_start_draws_the_groups_and_pairs_every_group_game(service):
     assert groups[0].players[0] == top and groups[1].players[0] == second
 
 
+def test_the_other_player_invites_when_the_first_named_cannot_create_games(svc):
+    """4T1 §4(5): ``tournament.started``'s roster says who cannot create games (``creates_games: false``);
+    the games of their matches name the other player as the inviter, the page says so too."""
+    started = group_playoff_started()
+    cannot = {started.roster[2].player_id, started.roster[5].player_id}
+    roster = [r.model_copy(update={"creates_games": r.player_id not in cannot}) for r in started.roster]
+    run = Event(svc, started.model_copy(update={"roster": roster}))
+    games = run.games()
+    names = {r.player_id: r.name for r in roster}
+    moved = 0
+    for g in games:
+        gp = g.group_playoff
+        assert gp is not None
+        first, other = gp.players
+        expected = other if first in cannot and other not in cannot else first
+        assert gp.inviter == expected
+        assert g.label is not None and g.label.endswith(f"({names[expected]} invites)")
+        moved += gp.inviter != first
+    assert moved >= 2  # at least one match (two games) where the first named does not invite
+    page = create_app(svc).test_client().get(f"/tournaments/{run.tid}/group-playoff").json
+    assert {p["player_id"] for p in page["players"] if not p["creates_games"]} == {str(p) for p in cannot}
+    for m in page["matches"]:
+        assert m["inviter"] == m["games"][0]["inviter"]
+        if m["players"][0] in {str(p) for p in cannot} and m["players"][1] not in {str(p) for p in cannot}:
+            assert m["inviter"] == m["players"][1]
+
+
 def test_a_whole_event_over_http_with_a_refused_phase_and_the_placing(svc):
     run = Event(svc, group_playoff_started())
     client = create_app(svc).test_client()

@@ -10,7 +10,13 @@ import uuid
 import pytest
 
 from services.registration.domain import errors
-from services.registration.domain.group_playoff import GroupFormat, check_entry, field, validate
+from services.registration.domain.group_playoff import (
+    GroupFormat,
+    all_lower_case,
+    check_entry,
+    field,
+    validate,
+)
 from services.registration.tests.helpers import NOW, STAFF, problem, published, token
 from shared.time_control import TimeControl
 
@@ -53,6 +59,19 @@ def test_the_rating_window_is_strict_and_a_setting() -> None:
         check_entry(fmt, 1800, "k", CLOSES)
 
 
+def test_an_entry_written_all_in_lower_case_is_not_accepted_4t1_3_3() -> None:
+    fmt = GroupFormat(CLOSES)
+    for name in ("thommytulpe", "anna-lena 2", "émile"):
+        assert all_lower_case(name)
+        with pytest.raises(errors.EntryAllLowerCase, match=r"4T1 §3\(3\)"):
+            check_entry(fmt, 1800, "chess:correspondence", NOW, name)
+    for name in ("ThommyTulpe", "anna Lena", "Émile", "1234", "", "李娜", "mc Adam"):
+        assert not all_lower_case(name)
+        check_entry(fmt, 1800, "chess:correspondence", NOW, name)
+    with pytest.raises(errors.RegistrationClosed):  # the closing date first: nothing is open any more
+        check_entry(fmt, 1800, "k", CLOSES, "late")
+
+
 def test_settings_need_a_future_closing_date_a_window_and_correspondence() -> None:
     with pytest.raises(errors.InvalidSettings, match="has passed"):
         validate(GroupFormat(NOW), CORRESPONDENCE, NOW)
@@ -83,6 +102,8 @@ def test_entries_confirmed_refused_waiting_replaced_and_started(client, svc, clo
     body = problem(enter(client, tid, low), 422, "rating-outside-window")
     assert "strictly between 1699 and 2001" in body["detail"]
     problem(enter(client, tid, players[0]), 409, "already-joined")
+    body = problem(enter(client, tid, account(client, "thommytulpe", 1800)), 422, "entry-all-lower-case")
+    assert "4T1 §3(3)" in body["detail"] and "'thommytulpe'" in body["detail"]
     assert published(svc, "player.joined") == []  # nobody confirmed yet
     # the organiser confirms nine and refuses one; an arbiter-less stranger may not
     problem(
@@ -115,6 +136,7 @@ def test_entries_confirmed_refused_waiting_replaced_and_started(client, svc, clo
     (event,) = published(svc, "tournament.started")
     roster = event.payload["roster"]
     assert [r["player_id"] for r in roster] == [str(p) for p in reversed([*players[:2], *players[3:9]])]
+    assert all("creates_games" not in r for r in roster)  # the eight all create games: said by leaving it out
     settings = event.payload["settings"]
     assert settings["ruleset"] == "group-playoff" and settings["time_control"]["days_per_move"] == 2
     assert settings["group_playoff"]["drawn_by"] == str(org)
@@ -133,3 +155,20 @@ def test_a_group_playoff_event_starts_with_eight_confirmed(client, svc):
         enter(client, tid, p)
         client.post(f"/tournaments/{tid}/entries/{p}/confirm", headers=token(org))
     problem(client.post(f"/tournaments/{tid}/start", headers=token(org)), 409, "conflict")
+
+
+def test_the_roster_says_who_cannot_create_games(client, svc, clock):
+    """4T1 §4(5): the other player invites where the first named cannot create games; pairing learns it
+    from ``tournament.started``'s roster (``creates_games``), as the player said it at entry."""
+    org = account(client, "Organiser", None)
+    tid = create_event(client, org)
+    players = [account(client, f"P{i}", 1800 + 10 * i) for i in range(8)]
+    for i, p in enumerate(players):
+        assert enter(client, tid, p, creates_games=i != 3).status_code == 201
+        assert client.post(f"/tournaments/{tid}/entries/{p}/confirm", headers=token(org)).status_code == 200
+    clock.advance(15 * 24 * 3600)
+    assert client.post(f"/tournaments/{tid}/start", headers=token(org)).status_code == 200
+    (event,) = published(svc, "tournament.started")
+    cannot = [r["player_id"] for r in event.payload["roster"] if not r.get("creates_games", True)]
+    assert cannot == [str(players[3])]
+    assert [r.get("creates_games") for r in event.payload["roster"]].count(False) == 1  # written where false

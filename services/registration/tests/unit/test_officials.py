@@ -483,6 +483,9 @@ def test_the_other_services_decisions_reach_the_audit_log_in_time_order(
             **{**common, "white": b, "black": w}, game_id=g2, decision=by(cup.scoped, Role.ARBITER, 5)
         ),
         events.ByeRequested(tournament_id=cup.tid, player_id=w, round=2, decision=by(w, Role.PLAYER, 40)),
+        events.ByeTakenBack(
+            tournament_id=cup.tid, player_id=w, round=2, decision=by(cup.whole, Role.ARBITER, 41)
+        ),
     ]
     for event in heard:
         envelope = reg.hear(event)
@@ -519,6 +522,14 @@ def test_the_other_services_decisions_reach_the_audit_log_in_time_order(
             Role.PLAYER,
             Subject(SubjectKind.PLAYER, w, 2),
             "zero-point bye in round 2",
+            None,
+        ),
+        (
+            AuditKind.BYE_TAKEN_BACK,
+            cup.whole,
+            Role.ARBITER,
+            Subject(SubjectKind.PLAYER, w, 2),
+            "bye in round 2 taken back",
             None,
         ),
     ]

@@ -173,12 +173,12 @@ def test_round_robin_standings(site, page):
         ["Rk.", "SNo", "Name", "Rtg", "Pts.", "WIN", "DE", "SNO", "SB"]
     ]
     assert cells(page, "#standings tbody tr") == [
-        ["1", "4", "Player 4", "1900", "6", "3", "0", "4", "28"],
-        ["2", "1", "Player 1", "2050", "6", "2", "0", "1", "31"],
-        ["3", "6", "Player 6", "1800", "5", "2", "1", "6", "22"],
-        ["4", "2", "Player 2", "2000", "5", "2", "2", "2", "22"],
-        ["5", "3", "Player 3", "1950", "4", "1", "0", "3", "21"],
-        ["6", "5", "Player 5", "1850", "4", "1", "0", "5", "22"],
+        ["1", "4", "Player 4", "1900", "6", "3", "0", "4", "14"],
+        ["2", "1", "Player 1", "2050", "6", "2", "0", "1", "15.5"],
+        ["3", "6", "Player 6", "1800", "5", "2", "1", "6", "11"],
+        ["4", "2", "Player 2", "2000", "5", "2", "2", "2", "11"],
+        ["5", "3", "Player 3", "1950", "4", "1", "0", "3", "10.5"],
+        ["6", "5", "Player 5", "1850", "4", "1", "0", "5", "11"],
     ]
     assert page.locator("#standings thead abbr", has_text="SB").get_attribute("title") == (
         "Sonneborn-Berger (for information)"
@@ -190,7 +190,7 @@ def test_swiss_standings_with_double_rounds(site, page):
     assert "double rounds" in page.locator(".facts").inner_text()
     assert cells(page, "#standings thead tr")[0][5:] == ["BH-C1", "SB", "WIN", "BH"]
     assert [row[1] for row in cells(page, "#standings tbody tr")] == ["5", "3", "1", "4", "2"]
-    assert cells(page, "#standings tbody tr")[0][4:] == ["9", "19", "31", "2", "24"]
+    assert cells(page, "#standings tbody tr")[0][4:] == ["9", "19", "15.5", "2", "24"]
 
 
 def test_round_robin_crosstable(site, page):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -82,20 +83,80 @@ def test_preset_lists() -> None:
 
 
 def test_platform_swiss_bye_is_no_opponent() -> None:
-    # mini_swiss on 2-1-0, 2026 rules. Player 3: R1 vs 6 (adjusted 4), R2 PAB, R3 forfeit loss vs 1,
-    # R4 vs 2 (2); own score 4.
-    # platform: the PAB round adds nothing. The forfeit keeps C.07's dummy: min(4, adjusted of 1 = 8)
-    #   = 4, a VUR. BH = 4 + 4 + 2 = 10. BH-C1: least is 2 (R4), the VUR is 4: 16.5 cuts the VUR → 6.
-    # C.07: the PAB is a dummy min(4, 1 x 4 rounds) = 4 → BH 14, BH-C1 14 - 4 = 10.
+    # mini_swiss on 2-1-0, 2026 rules. Player 3: R1 lost to 6 (final score 2), R2 PAB, R3 forfeit loss
+    # to 1 (final score 8), R4 beat 2 (final score 2); own score 4.
+    # platform (RULES.md §2, "the sum of the final points of all opponents, without the weakest; a bye
+    #   is no opponent"): the PAB round adds nothing; the forfeit's opponent is an opponent with their
+    #   real score. BH = 2 + 8 + 2 = 12; BH-C1 drops the weakest (2) → 10.
+    # C.07: 6 counts adjusted (4: the rounds after the withdrawal as draws); the PAB is a dummy
+    #   min(4, 1 x 4 rounds) = 4, the forfeit a dummy min(4, 8) = 4 → BH 4 + 4 + 4 + 2 = 14, BH-C1 10.
     # WIN: platform counts only the R4 win (a bye is not a won game) → 1; C.07 counts the PAB → 2.
     h = mini_swiss(PLATFORM)
     ruleset = preset("platform-swiss")
     rules = ruleset.rules(dt.date(2026, 6, 1), dt.date(2026, 11, 29))
     table = compute_table(h, ruleset.columns(), rules)
     row = table.row(3)
-    assert (row.tiebreaks["BH"], row.tiebreaks["BH-C1"], row.tiebreaks["WIN"]) == (10, 6, 1)
+    assert (row.tiebreaks["BH"], row.tiebreaks["BH-C1"], row.tiebreaks["WIN"]) == (12, 10, 1)
     fide = compute_table(h, ["BH", "BH-C1", "WIN"], Rules(edition=Edition.E2026)).row(3)
     assert (fide.tiebreaks["BH"], fide.tiebreaks["BH-C1"], fide.tiebreaks["WIN"]) == (14, 10, 2)
+
+
+def test_platform_buchholz_counts_a_forfeits_opponent_with_their_real_score() -> None:
+    # Four players, four rounds on 2-1-0. R1: 1-2 1-0, 3-4 1-0. R2: 1-3 +/- (3 busy: a forfeit),
+    # 2-4 1-0. R3: 1-4 0-1, 2-3 ½-½. R4: 4-2 ½-½, 3-1 0-1.
+    # Scores: 1: 2+2+0+2 = 6, 2: 0+2+1+1 = 4, 3: 2+0+1+0 = 3, 4: 0+0+2+1 = 3.
+    # Player 3's opponents: 4 (3), 1 by forfeit (6), 2 (4), 1 (6).
+    # platform: every opponent with their final score: BH = 3 + 6 + 4 + 6 = 19; BH-C1 drops 4's 3 → 16.
+    # C.07 2026 (fide-rapid): the forfeit round is a dummy min(own 3, scheduled 6) = 3 and a VUR, which
+    #   16.5 cuts in its place: BH = 3 + 3 + 4 + 6 = 16, BH-C1 = 13.
+    h = EventHistory.create((Player(s) for s in range(1, 5)), point_system=PLATFORM)
+    h.record_game(1, 1, 2, Outcome.WHITE_WIN)
+    h.record_game(1, 3, 4, Outcome.WHITE_WIN)
+    h.record_game(2, 1, 3, Outcome.WHITE_FORFEIT_WIN)
+    h.record_game(2, 2, 4, Outcome.WHITE_WIN)
+    h.record_game(3, 1, 4, Outcome.BLACK_WIN)
+    h.record_game(3, 2, 3, Outcome.DRAW)
+    h.record_game(4, 4, 2, Outcome.DRAW)
+    h.record_game(4, 3, 1, Outcome.BLACK_WIN)
+    platform = preset("platform-swiss")
+    row = compute_table(h, platform.columns(), platform.rules(None, dt.date(2026, 11, 29))).row(3)
+    assert (row.tiebreaks["BH-C1"], row.tiebreaks["BH"]) == (16, 19)
+    c07 = compute_table(h, ["BH", "BH-C1"], Rules(edition=Edition.E2026)).row(3)
+    assert (c07.tiebreaks["BH"], c07.tiebreaks["BH-C1"]) == (16, 13)
+
+
+def test_platform_sonneborn_berger_is_beaten_opponents_plus_half_the_drawn() -> None:
+    # RULES.md §2: "the points of the beaten opponents plus half the points of the drawn opponents".
+    # mini_swiss on 2-1-0; final scores 1: 8, 2: 2, 3: 4, 4: 2, 5: 5, 6: 2.
+    # Player 5: R1 drew 2, R2 beat 6, R3 PAB (no opponent), R4 lost to 1 → SB = ½ x 2 + 2 = 3.
+    # Player 1: beat 4, 2, 3 (by forfeit: an opponent, beaten) and 5 → SB = 2 + 2 + 4 + 5 = 13.
+    # Player 3: lost to 6, PAB, forfeit loss, beat 2 → SB = 2.
+    # C.07 (no dummy for the bye either): the opponent's adjusted score x the points made — 2 x 1 + 6's
+    #   adjusted 4 (the rounds after the withdrawal as draws) x 2 = 10.
+    h = mini_swiss(PLATFORM)
+    for name in ("platform-swiss", "platform-round-robin"):
+        ruleset = preset(name)
+        table = compute_table(h, ["SB"], ruleset.rules(None, dt.date(2026, 11, 29)))
+        assert {s: table.row(s).tiebreaks["SB"] for s in (1, 3, 5)} == {1: 13, 3: 2, 5: 3}, name
+    c07 = compute_table(h, ["SB"], Rules(edition=Edition.E2026, byes_as_opponents=False))
+    assert c07.row(5).tiebreaks["SB"] == 10
+
+
+def test_fide_rapid_keeps_c07_sonneborn_berger_and_the_dummy_opponent() -> None:
+    # On 1-½-0 both definitions of SB agree for games; fide-rapid keeps C.07's unplayed rounds: player 3's
+    # forfeit loss is a dummy (a VUR) and 6 counts with the adjusted score, so it differs from the
+    # platform's reading of the same file.
+    h = mini_swiss()
+    fide = preset("fide-rapid")
+    assert not fide.platform_definitions
+    rules = fide.rules(dt.date(2026, 6, 1), dt.date(2026, 11, 29))
+    row = compute_table(h, ["BH", "SB"], rules).row(3)
+    seed = compute_table(h, ["BH", "SB"], replace(rules, platform_definitions=True, byes_as_opponents=False))
+    # C.07 2026: 6 adjusted 2 (1 + two draws after the withdrawal), PAB dummy min(2, ½ x 4) = 2, forfeit
+    #   dummy min(2, 4) = 2, 2 scores 1: BH = 2 + 2 + 2 + 1 = 7; SB = 2 x 0 + 2 x 1 + 2 x 0 + 1 x 1 = 3.
+    # platform: 6 (1), 1 (4), 2 (1): BH = 6; SB = 1 (the beaten 2).
+    assert (row.tiebreaks["BH"], row.tiebreaks["SB"]) == (7, 3)
+    assert (seed.row(3).tiebreaks["BH"], seed.row(3).tiebreaks["SB"]) == (6, 1)
 
 
 def test_draughts_truncated_solkoff_bye_handling_is_configurable() -> None:

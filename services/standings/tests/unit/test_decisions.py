@@ -4,7 +4,8 @@ the comments; after every event the table kept incrementally must equal the tabl
 scratch from the stored rows (``checked``).
 
 Platform scoring: win 2, draw 1, loss 0; a bye (and an absence) is no opponent; WIN does not count the
-pairing-allocated bye. Swiss: points, BH-C1, SB, WIN (BH shown); SB = opponent's score × points made.
+pairing-allocated bye. Swiss: points, BH-C1, SB, WIN (BH shown). BH sums the opponents' final scores
+(a forfeit's opponent too); SB = the beaten opponents' scores + half the drawn ones' (RULES.md §2).
 """
 
 from __future__ import annotations
@@ -50,16 +51,16 @@ def corrected_swiss(svc, send=checked) -> Story:
 #   1: 4 (1) + 3 (4) + 2 (1) = 6 → 5      2: 5 (4) + 6 (3) + 1 (5) = 12 → 9
 #   3: 6 (3) + 1 (5) + 5 (4) = 12 → 9     4: 1 (5) + 5 (4) + 6 (3) = 12 → 9
 #   5: 2 (1) + 4 (1) + 3 (4) = 6 → 5      6: 3 (4) + 2 (1) + 4 (1) = 6 → 5
-# SB: 1: 1×2 + 4×1 + 1×2 = 8;  2: 4×1 = 4;  3: 3×2 + 5×1 + 4×1 = 15;  4: 3×1 = 3;  5: 1×1 + 1×2 + 4×1 = 7;
-#     6: 1×2 + 1×1 = 3.   WIN: 1: 2, 3: 1, 5: 1, 6: 1, 2: 0, 4: 0.
-# 3 and 5 tie on 4: BH-C1 9 > 5.  2 and 4 tie on 1 and BH-C1 9: SB 4 > 3.
+# SB (beaten + ½ drawn): 1: 1 + ½ 4 + 1 = 4;  2: ½ 4 = 2;  3: 3 + ½ 5 + ½ 4 = 7.5;  4: ½ 3 = 1.5;
+#     5: ½ 1 + 1 + ½ 4 = 3.5;  6: 1 + ½ 1 = 1.5.   WIN: 1: 2, 3: 1, 5: 1, 6: 1, 2: 0, 4: 0.
+# 3 and 5 tie on 4: BH-C1 9 > 5.  2 and 4 tie on 1 and BH-C1 9: SB 2 > 1.5.
 CORRECTED_SWISS = [
-    (1, 1, 5, {"BH-C1": 5, "SB": 8, "WIN": 2}, {"BH": 6}),
-    (2, 3, 4, {"BH-C1": 9, "SB": 15, "WIN": 1}, {"BH": 12}),
-    (3, 5, 4, {"BH-C1": 5, "SB": 7, "WIN": 1}, {"BH": 6}),
-    (4, 6, 3, {"BH-C1": 5, "SB": 3, "WIN": 1}, {"BH": 6}),
-    (5, 2, 1, {"BH-C1": 9, "SB": 4, "WIN": 0}, {"BH": 12}),
-    (6, 4, 1, {"BH-C1": 9, "SB": 3, "WIN": 0}, {"BH": 12}),
+    (1, 1, 5, {"BH-C1": 5, "SB": 4, "WIN": 2}, {"BH": 6}),
+    (2, 3, 4, {"BH-C1": 9, "SB": 7.5, "WIN": 1}, {"BH": 12}),
+    (3, 5, 4, {"BH-C1": 5, "SB": 3.5, "WIN": 1}, {"BH": 6}),
+    (4, 6, 3, {"BH-C1": 5, "SB": 1.5, "WIN": 1}, {"BH": 6}),
+    (5, 2, 1, {"BH-C1": 9, "SB": 2, "WIN": 0}, {"BH": 12}),
+    (6, 4, 1, {"BH-C1": 9, "SB": 1.5, "WIN": 0}, {"BH": 12}),
 ]
 
 
@@ -122,16 +123,16 @@ def test_a_correction_after_the_end_publishes_the_final_table_again(svc):
     story.correct(3, 4, 5, W, reason="5 never arrived: 4 won the game", role="organiser")
     # 4 now beat 3, 6, 5, 2 and lost to 1: 8 points, WIN 4; 5 drew 3 and 1 and lost the rest: 2.
     # 6 and 2 stay on 5 points and WIN 2; 6 beat 2 (DE 1, 2).
-    # SB: 4: 3 (4)×2 + 6 (5)×2 + 5 (2)×2 + 2 (5)×2 = 32;  1: 6 (5)×2 + 2 (5) + 4 (8)×2 + 5 (2) = 33
-    #     6: 2 (5)×2 + 5 (2)×2 + 3 (4) = 18;  2: 5 (2)×2 + 1 (6) + 3 (4)×2 = 18
-    #     3: 5 (2) + 1 (6)×2 + 6 (5) = 19;  5: 3 (4) + 1 (6) = 10
+    # SB: 4: 3 (4) + 6 (5) + 5 (2) + 2 (5) = 16;  1: 6 (5) + ½ 2 (5) + 4 (8) + ½ 5 (2) = 16.5
+    #     6: 2 (5) + 5 (2) + ½ 3 (4) = 9;  2: 5 (2) + ½ 1 (6) + 3 (4) = 9
+    #     3: ½ 5 (2) + 1 (6) + ½ 6 (5) = 9.5;  5: ½ 3 (4) + ½ 1 (6) = 5
     expected = [
-        (1, 4, 8, {"WIN": 4, "DE": 0, "SNO": 4}, {"SB": 32}),
-        (2, 1, 6, {"WIN": 2, "DE": 0, "SNO": 1}, {"SB": 33}),
-        (3, 6, 5, {"WIN": 2, "DE": 1, "SNO": 6}, {"SB": 18}),
-        (4, 2, 5, {"WIN": 2, "DE": 2, "SNO": 2}, {"SB": 18}),
-        (5, 3, 4, {"WIN": 1, "DE": 0, "SNO": 3}, {"SB": 19}),
-        (6, 5, 2, {"WIN": 0, "DE": 0, "SNO": 5}, {"SB": 10}),
+        (1, 4, 8, {"WIN": 4, "DE": 0, "SNO": 4}, {"SB": 16}),
+        (2, 1, 6, {"WIN": 2, "DE": 0, "SNO": 1}, {"SB": 16.5}),
+        (3, 6, 5, {"WIN": 2, "DE": 1, "SNO": 6}, {"SB": 9}),
+        (4, 2, 5, {"WIN": 2, "DE": 2, "SNO": 2}, {"SB": 9}),
+        (5, 3, 4, {"WIN": 1, "DE": 0, "SNO": 3}, {"SB": 9.5}),
+        (6, 5, 2, {"WIN": 0, "DE": 0, "SNO": 5}, {"SB": 5}),
     ]
     assert table(svc, story.id) == expected
     finals = published(svc, "standings.final")
@@ -151,17 +152,19 @@ def test_a_withdrawn_player_keeps_the_games_played_and_is_marked(svc):
     #   1: beat 4, beat 2, drew 5 = 5        2: drew 5, lost 1, beat 3 = 3
     #   3: bye (2), beat 5, lost 2 = 4       4: lost 1, absent, absent = 0
     #   5: drew 2, lost 3, drew 1 = 2
-    # 16.3: 4's absences come after their last round played, so 4 gives opponents a draw for
-    # each: adjusted score 0 + 1 + 1 = 2. Byes and absences are no opponent (platform).
-    # BH: 1: 4 (2) + 2 (3) + 5 (2) = 7 → cut 4's 2 → 5;  2: 5 (2) + 1 (5) + 3 (4) = 11 → 9
+    # The platform counts opponents with their final points (RULES.md §2), not C.07's adjusted score
+    # (16.3 would give 4 a draw for each absence after the withdrawal): 4 counts 0. Byes and
+    # absences are no opponent.
+    # BH: 1: 4 (0) + 2 (3) + 5 (2) = 5 → cut 4's 0 → 5;  2: 5 (2) + 1 (5) + 3 (4) = 11 → 9
     #     3: 5 (2) + 2 (3) = 5 → 3;  4: 1 (5) = 5 → 0;  5: 2 (3) + 3 (4) + 1 (5) = 12 → 9
-    # SB: 1: 2×2 + 3×2 + 2×1 = 12;  2: 2×1 + 4×2 = 10;  3: 2×2 = 4;  4: 0;  5: 3×1 + 5×1 = 8
+    # SB: 1: 4 (0) + 2 (3) + ½ 5 (2) = 4;  2: ½ 5 (2) + 3 (4) = 5;  3: 5 (2) = 2;  4: 0;
+    #     5: ½ 2 (3) + ½ 1 (5) = 4
     # WIN: 1: 2, 2: 1, 3: 1 (the bye is not a won game), 4: 0, 5: 0.
     assert table(svc, story.id) == [
-        (1, 1, 5, {"BH-C1": 5, "SB": 12, "WIN": 2}, {"BH": 7}),
-        (2, 3, 4, {"BH-C1": 3, "SB": 4, "WIN": 1}, {"BH": 5}),
-        (3, 2, 3, {"BH-C1": 9, "SB": 10, "WIN": 1}, {"BH": 11}),
-        (4, 5, 2, {"BH-C1": 9, "SB": 8, "WIN": 0}, {"BH": 12}),
+        (1, 1, 5, {"BH-C1": 5, "SB": 4, "WIN": 2}, {"BH": 5}),
+        (2, 3, 4, {"BH-C1": 3, "SB": 2, "WIN": 1}, {"BH": 5}),
+        (3, 2, 3, {"BH-C1": 9, "SB": 5, "WIN": 1}, {"BH": 11}),
+        (4, 5, 2, {"BH-C1": 9, "SB": 4, "WIN": 0}, {"BH": 12}),
         (5, 4, 0, {"BH-C1": 0, "SB": 0, "WIN": 0}, {"BH": 5}),
     ]
     rows = {r["seed"]: r for r in snapshot(svc, story.id)["table"]["rows"]}
@@ -203,11 +206,11 @@ def test_a_zero_point_bye_on_request_scores_as_the_ruleset_says(svc):
     # round was played, so 2's score is not adjusted.
     # BH: 3: 1 (4) + 4 (0) = 4 → 4;  1: 3 (5) + 4 (0) + 2 (3) = 8 → 8;  2: 4 (0) + 1 (4) = 4 → 4
     #     4: 2 (3) + 1 (4) + 3 (5) = 12 → 9
-    # SB: 3: 4×1 + 0×2 = 4;  1: 5×1 + 0×2 + 3×1 = 8;  2: 0×2 + 4×1 = 4;  4: 0
+    # SB: 3: ½ 1 (4) + 4 (0) = 2;  1: ½ 3 (5) + 4 (0) + ½ 2 (3) = 4;  2: 4 (0) + ½ 1 (4) = 2;  4: 0
     assert table(svc, story.id) == [
-        (1, 3, 5, {"BH-C1": 4, "SB": 4, "WIN": 1}, {"BH": 4}),
-        (2, 1, 4, {"BH-C1": 8, "SB": 8, "WIN": 1}, {"BH": 8}),
-        (3, 2, 3, {"BH-C1": 4, "SB": 4, "WIN": 1}, {"BH": 4}),
+        (1, 3, 5, {"BH-C1": 4, "SB": 2, "WIN": 1}, {"BH": 4}),
+        (2, 1, 4, {"BH-C1": 8, "SB": 4, "WIN": 1}, {"BH": 8}),
+        (3, 2, 3, {"BH-C1": 4, "SB": 2, "WIN": 1}, {"BH": 4}),
         (4, 4, 0, {"BH-C1": 9, "SB": 0, "WIN": 0}, {"BH": 12}),
     ]
 

@@ -97,6 +97,26 @@ def test_the_platform_bye_is_no_won_game_when_read_back(client, svc, tmp_path):
     assert {row[1]: row[3] for row in read_back(path)}[3]["WIN"] == 2  # C.07's dummy opponent
 
 
+@pytest.mark.parametrize("endpoint", ["trf", "trf16"])
+def test_the_platforms_definitions_of_bh_and_sb_travel_with_the_export(client, svc, tmp_path, endpoint):
+    """RULES.md §2: SB is the beaten opponents' points plus half the drawn ones' (C.07's product on 2-1-0
+    is twice that). ``XAR DEFINITIONS PLATFORM`` says so; without the XAR records the file reads with C.07's."""
+    story = six_player_round_robin(svc)  # 4: beat 6 (5), 2 (5), 3 (4) → SB 14; C.07: 2 x 14 = 28
+    text = client.get(f"/tournaments/{story.id}/{endpoint}").get_data(as_text=True)
+    lines = text.splitlines()
+    assert "XAR DEFINITIONS PLATFORM" in lines
+    assert {row[1]: row[4] for row in page_table(client, story.id)}[4] == {"SB": 14}
+    path = tmp_path / "platform.trf"
+    path.write_text(text)
+    assert {row[1]: row[4] for row in read_back(path)}[4] == {"SB": 14}
+    path.write_text("\n".join(line for line in lines if not line.startswith("XAR")) + "\n")
+    rows = json.loads(arbiter("standings", path, "--json", "--tiebreaks", "SB", "--pairing", "round-robin"))
+    assert next(r for r in rows if r["start"] == 4)["tiebreaks"]["SB"] == 28  # C.07's reading
+    path.write_text("\n".join(line for line in lines if line != "XAR DEFINITIONS PLATFORM") + "\n")
+    rows = json.loads(arbiter("standings", path, "--json", "--preset", "platform-round-robin"))
+    assert next(r for r in rows if r["start"] == 4)["shown"]["SB"] == 14  # the preset says it too
+
+
 def test_the_trf16_carries_the_tiebreaks_in_its_extension(client, svc):
     story = six_player_round_robin(svc)
     lines = client.get(f"/tournaments/{story.id}/trf16").get_data(as_text=True).splitlines()

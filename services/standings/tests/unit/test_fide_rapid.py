@@ -47,7 +47,7 @@ from services.standings.tests.helpers import (
 )
 from shared import events
 from shared.events import GameOutcome
-from shared.trf import Colour, ResultCode, RoundEntry, parse, write
+from shared.trf import Colour, ResultCode, RoundEntry, parse
 
 ORACLE = Path(os.environ.get("ARBITER_BBPPAIRINGS", "/work/oracles/bbpPairings/bbpPairings.exe"))
 WF, BF, DF = GameOutcome.WHITE_FORFEIT_WIN, GameOutcome.BLACK_FORFEIT_WIN, GameOutcome.DOUBLE_FORFEIT
@@ -366,52 +366,67 @@ def dutch_pairs(path: Path) -> tuple[list[tuple[int, int]], int | None]:
     return boards, (byes[0] if byes else None)
 
 
-SPECIAL = {  # (round, board) → the outcome, the rest cycle 1-0, 0-1, ½-½ by board
-    (1, 4): BF,  # White absent at the default time (excused afterwards)
-    (2, 3): DF,  # neither came
-    (3, 3): WF,  # Black absent, not excused: withdrawn after the round
+SPECIAL = {  # (round, board) → the outcome and its reason, the rest cycle 1-0, 0-1, ½-½ by board
+    (1, 4): (BF, "default_time"),  # White not at the board by the default time (excused afterwards)
+    (2, 3): (DF, "forfeit"),  # neither came: the arbiter entered -/-
+    (3, 3): (WF, "default_time"),  # Black not at the board, not excused: left out of round 4, then withdrawn
 }
 CYCLE = (W, B, D)
 
 
-def test_a_dutch_paired_event_is_checked_clean_by_bbppairings(client, svc, tmp_path):
-    """Every round paired by ``arbiter pair --dutch`` from the service's TRF-16 of the rounds before
-    (checked against bbpPairings where installed), with a late entry, a zero-point bye on request
-    (written into the file by hand, as pairing's own history has it), a withdrawal and every kind of
-    forfeit: at the end bbpPairings' checker (``-c``) finds every round of the final TRF-16 as it
-    would pair it, and the file reads back to the service's table."""
+def test_the_unmodified_export_pairs_every_round_as_pairing_does(client, svc, tmp_path):
+    """Every round paired by ``arbiter pair --dutch`` (the Dutch engine, as bbpPairings) from the
+    service's TRF-16 of the rounds before, exactly as exported (issue 22): the players a round leaves out
+    have their block for it already — a zero-point bye asked for it (``0000 - Z``; one asked and taken
+    back is paired), an absence at the default time in the round before that no arbiter excused (left
+    out before registration withdraws the player; an excused one is paired), a late entry not in yet, a
+    withdrawal. Before round 1 the file carries pairing's colour lot. At the end bbpPairings' checker
+    (``-c``, where installed) finds every round of the final TRF-16 as it would pair it, and the file
+    reads back to the service's table."""
     story = FideStory(svc, 9, rounds=5).start()
+    byes = {1: [4], 2: [5]}  # the zero-point byes asked for, by round
+    story.request_bye(4, 1)
+    left_out: dict[int, set[int]] = {1: {4}}  # written down here, round by round, from what happened
+    unexcused = 0
     for number in range(1, 6):
         path = tmp_path / f"before-{number}.trf"
         text = client.get(f"/tournaments/{story.id}/trf16").get_data(as_text=True)
-        requested = [5] if number == 2 else []
-        if number == 1:  # the initial colour is pairing's lot (the export knows it from round 1 on)
-            text += "XXC white1\n"
-        if requested:  # the zero-point bye 5 asked for after round 1 (pairing's history has it)
-            doc = parse(text)
-            for seed in requested:
-                doc.players[seed].rounds.append(RoundEntry(None, Colour.NONE, ResultCode.ZERO_POINT_BYE))
-            text = write(doc)
         path.write_text(text)
+        doc = parse(text)
+        out = left_out.get(number, set())
+        assert {s for s, r in doc.players.items() if len(r.rounds) == number} == out, number
+        assert {s for s, r in doc.players.items() if len(r.rounds) == number - 1} == set(doc.players) - out
         boards, bye = dutch_pairs(path)
+        paired = {s for pair in boards for s in pair} | ({bye} if bye else set())
+        assert paired == set(doc.players) - out, number
         if ORACLE.exists():
-            out = tmp_path / f"bbp-{number}.txt"
-            subprocess.run([ORACLE, "--dutch", path, "-p", out], check=True, timeout=60)
-            assert out.read_text() == arbiter("pair", "--dutch", path, "-p"), number
-        story.pair(number, boards, bye, zero_point=requested)
+            bbp = tmp_path / f"bbp-{number}.txt"
+            subprocess.run([ORACLE, "--dutch", path, "-p", bbp], check=True, timeout=60)
+            assert bbp.read_text() == arbiter("pair", "--dutch", path, "-p"), number
+        story.pair(number, boards, bye, zero_point=byes.get(number, []))
         for board, (white, black) in enumerate(boards, start=1):
-            story.result(number, white, black, SPECIAL.get((number, board), CYCLE[board % 3]))
+            outcome, reason = SPECIAL.get((number, board), (CYCLE[board % 3], "reported"))
+            story.result(number, white, black, outcome, reason=reason)
         if number == 1:
-            assert story.join_late(from_round=3) == 10
+            story.excuse(boards[3][0], 1)  # the absence of round 1 excused: paired in round 2
+            assert story.join_late(from_round=3) == 10  # a half round's wait: left out of round 2
+            story.request_bye(5, 2)
+            story.request_bye(6, 2)
+            story.take_back_bye(6, 2)  # taken back: paired in round 2
+            left_out[2] = {5, 10}
         if number == 3:
-            absent = boards[2][1]
-            story.withdraw(absent, reason="unannounced absence (FIDE C.04.2)")
+            unexcused = boards[2][1]  # not excused: left out of round 4 (FIDE C.04.2)
+            left_out[4] = {unexcused}
+        if number == 4:  # round 4 published: registration withdraws the absent player
+            story.withdraw(unexcused, reason="unannounced absence (FIDE C.04.2)")
+            left_out[5] = {unexcused}
     story.complete()
     final = tmp_path / "final.trf"
     final.write_text(client.get(f"/tournaments/{story.id}/trf16").get_data(as_text=True))
     doc = parse(final.read_text())
     assert doc.players[10].rounds[:2] == [_block(None, "-", "Z")] * 2
     assert doc.players[5].rounds[1] == _block(None, "-", "Z")
+    assert doc.players[unexcused].rounds[3:] == [_block(None, "-", "Z")] * 2
     printed = json.loads(arbiter("standings", final, "--lots", str(story.id), "--json"))
     rows = snapshot(svc, story.id)["table"]["rows"]
     assert [(r["rank"], r["start"], r["points"], r["tiebreaks"]) for r in printed] == [

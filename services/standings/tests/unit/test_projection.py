@@ -4,7 +4,8 @@ computed from scratch from the stored rows.
 
 Platform scoring (RULES.md §1, §2): win 2, draw 1, loss 0; the pairing-allocated bye (PAB) is worth
 a win, is not a won game and enters no tie-break. Round robin: points, WIN, DE, SNO (SB shown);
-Swiss: points, BH-C1, SB, WIN (BH shown). SB values on 2-1-0 are opponent's score x points made.
+Swiss: points, BH-C1, SB, WIN (BH shown). SB as the platform defines it: the scores of the beaten
+opponents plus half the scores of the drawn ones (a forfeit's opponent is an opponent).
 """
 
 from __future__ import annotations
@@ -49,10 +50,10 @@ def test_six_player_round_robin(svc):
     # 4 and 1 tie on 6: WIN 3 > 2 puts 4 first although 1 beat 4 (WIN comes before DE).
     # 6 and 2 tie on 5 and WIN 2: 6 beat 2, so DE 1 and 2.
     # 3 and 5 tie on 4 and WIN 1: they drew, DE separates nothing (0): start number, 3 first.
-    # SB (shown only; a round robin counts the forfeit against its scheduled opponent):
-    #   4: 6 (5) x2 + 2 (5) x2 + 3 (4) x2 = 28;  1: 4 (6) x2 + 6 (5) x2 + 2 (5) + 5 (4) = 31
-    #   6: 2 (5) x2 + 5 (4) x2 + 3 (4) = 22;     2: 3 (4) x2 + 5 (4) x2 + 1 (6) = 22
-    #   3: 1 (6) x2 + 5 (4) + 6 (5) = 21;        5: 4 (6) x2 + 3 (4) + 1 (6) = 22
+    # SB (shown only; the forfeit's opponent is an opponent, beaten by 5):
+    #   4: 6 (5) + 2 (5) + 3 (4) = 14;          1: 4 (6) + 6 (5) + ½ 2 (5) + ½ 5 (4) = 15.5
+    #   6: 2 (5) + 5 (4) + ½ 3 (4) = 11;        2: 3 (4) + 5 (4) + ½ 1 (6) = 11
+    #   3: 1 (6) + ½ 5 (4) + ½ 6 (5) = 10.5;    5: 4 (6) + ½ 3 (4) + ½ 1 (6) = 11
     assert table(svc, story.id) == SIX_PLAYER_TABLE
     shot = snapshot(svc, story.id)
     assert (shot["after_round"], shot["games_counted"]) == (5, 15)
@@ -78,14 +79,14 @@ def test_five_player_round_robin_with_byes_and_a_double_forfeit(svc):
     # 5, 2, 3 tie on 5 points and WIN 1. DE among them (round robin: forfeits count as games):
     #   5: drew 2 (1) + beat 3 (2) = 3;  2: drew 5 (1) + 0 against 3 = 1;  3: 0 + lost to 5 = 0
     #   → 5, 2, 3 at DE 1, 2, 3.
-    # SB: 1: 2 (5) x2 + 3 (5) + 5 (5) x2 = 25;  4: 1 (7) x2 + 5 (5) x2 = 24
-    #     5: 2 (5) + 3 (5) x2 = 15;  2: 4 (6) x2 + 5 (5) = 17;  3: 1 (7) + 4 (6) x2 = 19
+    # SB: 1: 2 (5) + ½ 3 (5) + 5 (5) = 12.5;  4: 1 (7) + 5 (5) = 12
+    #     5: ½ 2 (5) + 3 (5) = 7.5;  2: 4 (6) + ½ 5 (5) = 8.5;  3: ½ 1 (7) + 4 (6) = 9.5
     assert table(svc, story.id) == [
-        (1, 1, 7, {"WIN": 2, "DE": 0, "SNO": 1}, {"SB": 25}),
-        (2, 4, 6, {"WIN": 2, "DE": 0, "SNO": 4}, {"SB": 24}),
-        (3, 5, 5, {"WIN": 1, "DE": 1, "SNO": 5}, {"SB": 15}),
-        (4, 2, 5, {"WIN": 1, "DE": 2, "SNO": 2}, {"SB": 17}),
-        (5, 3, 5, {"WIN": 1, "DE": 3, "SNO": 3}, {"SB": 19}),
+        (1, 1, 7, {"WIN": 2, "DE": 0, "SNO": 1}, {"SB": 12.5}),
+        (2, 4, 6, {"WIN": 2, "DE": 0, "SNO": 4}, {"SB": 12}),
+        (3, 5, 5, {"WIN": 1, "DE": 1, "SNO": 5}, {"SB": 7.5}),
+        (4, 2, 5, {"WIN": 1, "DE": 2, "SNO": 2}, {"SB": 8.5}),
+        (5, 3, 5, {"WIN": 1, "DE": 3, "SNO": 3}, {"SB": 9.5}),
     ]
 
 
@@ -100,17 +101,18 @@ def test_double_rounds_swiss(svc):
     #   1: 4, 4, 3, 3, 5, 5 → 6+6+9+9+9+9 = 48; cut the weakest (6) → 42
     #   2: 5, 5, 4, 4, 3, 3 → 9+9+6+6+9+9 = 48 → 42
     #   3: 1, 1, 2, 2 → 7+7+5+5 = 24 → 19;  4: 1, 1, 2, 2 → 24 → 19;  5: 2, 2, 1, 1 → 5+5+7+7 = 24 → 19
-    # SB: 1: 4 (6)x2 + 4 (6) + 3 (9)x2 + 3 (9) + 5 (9) = 12+6+18+9+9 = 54
-    #     2: 5 (9)x2 + 4 (6) + 4 (6)x2 = 18+6+12 = 36
-    #     3: 1 (7) + 2 (5)x2 + 2 (5)x2 = 27;  4: 1 (7) + 2 (5) = 12;  5: 2 (5)x2 + 1 (7) + 1 (7)x2 = 31
+    # SB (beaten opponents' scores + half the drawn ones', per leg):
+    #     1: 4 (6) + ½ 4 (6) + 3 (9) + ½ 3 (9) + ½ 5 (9) = 6+3+9+4.5+4.5 = 27
+    #     2: 5 (9) + ½ 4 (6) + 4 (6) = 9+3+6 = 18
+    #     3: ½ 1 (7) + 2 (5) + 2 (5) = 13.5;  4: ½ 1 (7) + ½ 2 (5) = 6;  5: 2 (5) + ½ 1 (7) + 1 (7) = 15.5
     # WIN (a bye is not a won game): 1: 2, 2: 2, 3: 2, 4: 0, 5: 2.
-    # 5 and 3 tie on 9 points and BH-C1 19: SB 31 > 27 puts 5 first.
+    # 5 and 3 tie on 9 points and BH-C1 19: SB 15.5 > 13.5 puts 5 first.
     assert table(svc, story.id) == [
-        (1, 5, 9, {"BH-C1": 19, "SB": 31, "WIN": 2}, {"BH": 24}),
-        (2, 3, 9, {"BH-C1": 19, "SB": 27, "WIN": 2}, {"BH": 24}),
-        (3, 1, 7, {"BH-C1": 42, "SB": 54, "WIN": 2}, {"BH": 48}),
-        (4, 4, 6, {"BH-C1": 19, "SB": 12, "WIN": 0}, {"BH": 24}),
-        (5, 2, 5, {"BH-C1": 42, "SB": 36, "WIN": 2}, {"BH": 48}),
+        (1, 5, 9, {"BH-C1": 19, "SB": 15.5, "WIN": 2}, {"BH": 24}),
+        (2, 3, 9, {"BH-C1": 19, "SB": 13.5, "WIN": 2}, {"BH": 24}),
+        (3, 1, 7, {"BH-C1": 42, "SB": 27, "WIN": 2}, {"BH": 48}),
+        (4, 4, 6, {"BH-C1": 19, "SB": 6, "WIN": 0}, {"BH": 24}),
+        (5, 2, 5, {"BH-C1": 42, "SB": 18, "WIN": 2}, {"BH": 48}),
     ]
     shot = snapshot(svc, story.id)
     assert (shot["after_round"], shot["games_counted"]) == (3, 12)

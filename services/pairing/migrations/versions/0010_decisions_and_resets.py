@@ -1,7 +1,7 @@
 """Match decisions counted, and what resets removed (issue 22)
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 Create Date: 2027-01-10 10:00:00
 
 A knockout match keeps how many times it was decided (``matches.decisions``): its first decision, then
@@ -18,8 +18,8 @@ include: they differ from every removed game's, even for a start at the same tim
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,7 @@
 """A knockout match's decision keeps its revision; a knockout keeps what its resets removed (issue 22)
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 Create Date: 2027-01-10 10:00:00
 
 ``matches.revision``: the count pairing gave the decision shown (``match.decided``'s ``revision``), so that
@@ -16,8 +16,8 @@ that never names them. Null: none (a knockout reset before this migration keeps 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "0011"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 

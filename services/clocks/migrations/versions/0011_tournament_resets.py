@@ -1,7 +1,7 @@
 """What a knockout's resets removed (issue 22)
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 Create Date: 2027-01-10 10:00:00
 
 ``tournaments.resets``: each reset of a knockout to its draft, when pairing made it and the games it
@@ -12,8 +12,8 @@ settled instead of waiting for games that will never come back (or releasing the
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "0011"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 

@@ -681,6 +681,12 @@ class RoundPublished(Event):
     tournament_id: uuid.UUID
     round: int = Field(ge=1)
     published_at: dt.datetime
+    restarts: int | None = Field(
+        default=None,
+        ge=0,
+        description="the number of the knockout's start the round belongs to: the resets to its draft before "
+        "it (0: its first start; null: a producer before starts were numbered)",
+    )
 
 
 @register
@@ -697,6 +703,13 @@ class MatchDecided(Event):
     how: Decision
     games_cancelled: list[uuid.UUID] = Field(default_factory=list)
     decided_at: dt.datetime
+    revision: int | None = Field(
+        default=None,
+        ge=1,
+        description="the match's decisions so far, this one included: 1 for its first, one more for each "
+        "decision after a correction; a consumer keeps the decision with the highest (null: a producer "
+        "before revisions)",
+    )
 
 
 @register
@@ -731,6 +744,17 @@ class TournamentReset(Event):
     TYPE: ClassVar[str] = "tournament.reset"
     tournament_id: uuid.UUID
     decision: DecisionBy
+    games: list[uuid.UUID] = Field(
+        default_factory=list,
+        description="the games the reset removed (every game paired for the start it undoes): news of them "
+        "that comes after the reset is settled, not waited for",
+    )
+    restarts: int | None = Field(
+        default=None,
+        ge=0,
+        description="the number of the start it undoes: the resets before it (0: the knockout's first start; "
+        "null: a producer before starts were numbered)",
+    )
 
 
 @register

@@ -1,18 +1,21 @@
 """A group-playoff event's page in the standings, on the embedded stack (every service, the events
 between them): a deadline passed with its games overdue, one decided by the organiser's recorded lot
 (pairing draws it, the clocks end the game, the page shows the lot and the result), an exclusion
-announced with its matches scored 0:2, and a later phase's game refused 409 before the phase starts."""
+announced with its matches scored 0:2, and a later phase's game refused 409 before the phase starts; and a
+group whose three players end level on (a)-(d), whose play-off the page shows as needed until it is
+played."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from itertools import combinations
 
 import pytest
 
 from cli.embedded import ApiError, EmbeddedStack
 from shared.lots import draw_lots
-from tests.group_playoff_pages import NO_INVITES, Overdue, overdue_event
+from tests.group_playoff_pages import NO_INVITES, Overdue, overdue_event, tied_group_event
 
 
 @pytest.fixture(scope="module")
@@ -117,3 +120,36 @@ def test_the_other_player_invites_where_the_first_named_cannot_create_games(even
         f'{NO_INVITES} – {names[named_first[0]["players"][1]]} <span class="inviter">({names[named_first[0]["players"][1]]} invites)</span>'
         in html
     )
+
+
+def test_a_tie_after_the_group_games_needs_its_playoff_until_the_playoff_is_played(tmp_path):
+    """Issue 22: the page counted the play-off's unplayed matches as group matches, so its
+    ``playoff_needed`` turned false as soon as pairing paired the play-off."""
+    stack = EmbeddedStack.create(tmp_path, start=dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC))
+    try:
+        event = tied_group_event(stack)
+        p, q, r = event.tied
+        reference = event.pairing_page()
+        playoffs = [m for m in reference["matches"] if m["phase"] == "playoff"]
+        assert {frozenset(m["players"]) for m in playoffs} == {
+            frozenset(x) for x in combinations((p, q, r), 2)
+        }
+        assert all(g["result"] is None for m in playoffs for g in m["games"])  # paired, not played yet
+
+        def needed(page: dict, group: str = "I") -> dict[str, bool]:
+            return {row["player_id"]: row["playoff_needed"] for row in page["groups"][group]}
+
+        group_one = [row["player_id"] for row in reference["groups"]["I"]]
+        assert needed(reference) == {pid: pid in (p, q, r) for pid in group_one}  # pairing's own page
+        shown = event.page()
+        assert needed(shown) == needed(reference)
+        assert [row["decided_by"] for row in shown["groups"]["I"]] == ["tied", "tied", "tied", "a"]
+        assert not any(needed(shown, "II").values())
+
+        event.play("playoff", {})  # P beats Q and R, Q beats R: the play-off orders them (e)
+        shown = event.page()
+        assert [row["player_id"] for row in shown["groups"]["I"]][:3] == [p, q, r]
+        assert needed(shown) == dict.fromkeys(group_one, False) == needed(event.pairing_page())
+        assert [row["decided_by"] for row in shown["groups"]["I"]] == ["e", "e", "e", "a"]
+    finally:
+        stack.close()

@@ -121,6 +121,8 @@ tournaments = sa.Table(
     sa.Column("default_time_minutes", sa.Integer(), nullable=True),
     # platform: when it closes (its announced duration plus ten minutes); null: no duration
     sa.Column("closes_at", sa.DateTime(timezone=True), nullable=True),
+    # a knockout's resets to its draft: [{at, games}] (shared.resets); null: none
+    sa.Column("resets", sa.JSON(none_as_null=True), nullable=True),
 )
 
 # Each arbiter's standing as last decided by the organiser (revoked ones kept, so an older appointment

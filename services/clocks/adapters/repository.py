@@ -32,6 +32,7 @@ from services.clocks.domain.tournament import ONLINE, ArbiterPost, Timekeeping, 
 from shared.aggregate import Seen
 from shared.database import aware, aware_or_none
 from shared.openings import GameOpening
+from shared.resets import Resets
 from shared.variants import Variant
 from shared.vocabulary import Ruleset
 
@@ -532,6 +533,7 @@ _SAVE_TOURNAMENT = (
         clocks=sa.bindparam("clocks"),
         default_time_minutes=sa.bindparam("default_time_minutes"),
         closes_at=sa.bindparam("closes_at"),
+        resets=sa.bindparam("resets"),
     )
 )
 _DROP_ARBITER = sa.delete(arbiters).where(
@@ -580,6 +582,7 @@ class SqlTournamentRepository:
                 "clocks": None if t.timing == ONLINE else t.timing.clocks.value,
                 "default_time_minutes": t.timing.default_time_minutes,
                 "closes_at": t.timing.closes_at,
+                "resets": t.resets.to_json() or None,
             },
         )
         for change in t.collect_changes():
@@ -630,6 +633,7 @@ class SqlTournamentRepository:
                 _timing(row.clocks, row.default_time_minutes, aware_or_none(row.closes_at)),
                 {a.arbiter_id: a for a in posts},
                 {w.player_id: w for w in gone},
+                Resets.from_json(row.resets),
             )
         )
 

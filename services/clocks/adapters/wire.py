@@ -188,7 +188,7 @@ def create_arena_games(event: events.Event) -> commands.CreateGames:
 def release_round(event: events.Event) -> commands.ReleaseRound:
     """``round.published``."""
     e = _as(events.RoundPublished, event)
-    return commands.ReleaseRound(e.tournament_id, e.round)
+    return commands.ReleaseRound(e.tournament_id, e.round, e.published_at, e.restarts)
 
 
 def cancel_games(event: events.Event) -> commands.CancelGames:
@@ -265,7 +265,8 @@ def decide_by_lot(event: events.Event) -> commands.DecideByLot | None:
 
 def reset_tournament(event: events.Event) -> commands.ResetTournament:
     """``tournament.reset``."""
-    return commands.ResetTournament(_as(events.TournamentReset, event).tournament_id)
+    e = _as(events.TournamentReset, event)
+    return commands.ResetTournament(e.tournament_id, e.decision.at, tuple(e.games), e.restarts)
 
 
 def by_type(**translations: Callable[[events.Event], Any]) -> Callable[[events.Event], Any]:

@@ -79,6 +79,7 @@ DISCONNECTED = "disconnected"  # not back within RECONNECT of a disconnection af
 RECONNECT = dt.timedelta(seconds=30)
 MATCH_DECIDED = "match_decided"
 MATCH_REPAIRED = "match_repaired"  # a correction changed who plays the match: paired again, new games
+TOURNAMENT_RESET = "tournament_reset"  # its knockout went back to its draft: the game is removed
 DISPUTED = "disputed"
 COLOURS_SWAPPED = "colours_swapped"
 DEFAULT_TIME = "default_time"  # not at the board (or no first move) by the default time: a forfeit
@@ -683,6 +684,26 @@ class Game(Aggregate):
         self.claims = {}
         self.record(
             GameCancelled(self.tournament_id, self.id, self.round, reason, at, self.white, self.black)
+        )
+        return True
+
+    def undo(self, at: dt.datetime) -> bool:
+        """Its knockout's reset to the draft removes the game (round 1 never happened). A game that
+        started (``game.started`` marked its players as in it) is cancelled, reason ``tournament_reset``,
+        so that the mark goes; its clock stops where it is (no flag falls: nobody loses a removed game).
+        True when it was cancelled; a game not started, or over, records nothing."""
+        if self.status not in (GameStatus.RUNNING, GameStatus.DISPUTED):
+            return False
+        if self.clock.running:
+            self.clock.stop(at, TOURNAMENT_RESET)
+        self.status = GameStatus.CANCELLED
+        self.reason = TOURNAMENT_RESET
+        self.finished_at = at
+        self.claims = {}
+        self.record(
+            GameCancelled(
+                self.tournament_id, self.id, self.round, TOURNAMENT_RESET, at, self.white, self.black
+            )
         )
         return True
 

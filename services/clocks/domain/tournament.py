@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -21,6 +21,7 @@ from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.game import Forfeit, Game, Outcome
 from shared.aggregate import Aggregate
 from shared.authority import Appointment, Authority
+from shared.resets import Resets
 from shared.vocabulary import Ruleset
 
 WITHDRAWAL = "withdrawal"
@@ -103,6 +104,7 @@ class Tournament(Aggregate):
     timing: Timing = ONLINE
     arbiters: dict[uuid.UUID, ArbiterPost] = field(default_factory=dict)
     withdrawn: dict[uuid.UUID, Withdrawal] = field(default_factory=dict)
+    resets: Resets = field(default_factory=Resets)  # a knockout's resets to its draft: what they removed
     # what changed and is not saved yet: the repository collects it
     changes: list[ArbiterPost | Withdrawal] = field(default_factory=list, compare=False, repr=False)
 
@@ -131,6 +133,15 @@ class Tournament(Aggregate):
         self.withdrawn[withdrawal.player_id] = withdrawal
         self.changes.append(withdrawal)
         return True
+
+    def reset(self, at: dt.datetime, games: Iterable[uuid.UUID], start: int | None = None) -> bool:
+        """``tournament.reset``: a knockout back to its draft at ``at``, undoing its start number
+        ``start``; ``games`` (its games, deleted) are gone for good: what comes later about them, or about
+        the start the reset undid, is settled. True when this changed what is known (a reset heard again
+        changes nothing)."""
+        before = self.resets
+        self.resets = self.resets.add(at, games, start)
+        return self.resets != before
 
     def collect_changes(self) -> list[ArbiterPost | Withdrawal]:
         collected, self.changes = self.changes, []

@@ -152,6 +152,8 @@ class ReleaseRound:
 
     tournament_id: uuid.UUID
     round: int
+    published_at: dt.datetime | None = None  # pairing's time (None: not said)
+    restarts: int | None = None  # the number of the start it belongs to (None: not said)
 
 
 @dataclass(frozen=True)
@@ -233,3 +235,6 @@ class ResetTournament:
     """A knockout went back to its draft: its games are removed (round 1 is undone)."""
 
     tournament_id: uuid.UUID
+    at: dt.datetime | None = None  # pairing's time of the reset (None: not said)
+    games: tuple[uuid.UUID, ...] = ()  # every game pairing had paired for the start it undid
+    restarts: int | None = None  # the number of the start it undid (None: not said)

@@ -27,6 +27,7 @@ from services.clocks.service_layer.ports import ClocksUnitOfWork, DeadlineStoreU
 from shared.authority import Authority
 from shared.group_playoff import planned_games
 from shared.messaging.port import NotReady
+from shared.resets import Resets
 from shared.timesource import Clock
 from shared.vocabulary import Ruleset
 
@@ -355,7 +356,9 @@ class Handlers:
         match's games are played one after the other; a double round's leg 2 waits until its leg 1 ends.
         A game with a withdrawn player (or a `platform` player busy elsewhere) ends by forfeit where it
         would start. Games the announcement cancels (a match paired again with other players
-        after a correction) are cancelled first (``game.cancelled``), the running one too."""
+        after a correction) are cancelled first (``game.cancelled``), the running one too. A round naming
+        games a reset of its knockout removed (paired before the reset, heard after it) is settled: its
+        games are not created again."""
         now = self.clock.now()
         for game_id in cmd.cancelled:
             old = uow.games.get(game_id, lock=True)
@@ -365,6 +368,9 @@ class Handlers:
         known = Known(uow, cmd.tournament_id)
         timing = known.timing()
         tournament = known.tournament()
+        if tournament is not None and any(tournament.resets.removed(g.game_id) for g in cmd.games):
+            _settled("round.paired", f"round {cmd.round}", tournament)
+            return
         ruleset = None if tournament is None else tournament.ruleset  # routes its result
         players = (p for g in cmd.games for p in (g.white, g.black))
         presence = known.presence(players, arena=cmd.arena) if cmd.released else {}
@@ -416,7 +422,18 @@ class Handlers:
                 _play_on(uow, known, match_id, now)
 
     def release_round(self, cmd: commands.ReleaseRound, uow: ClocksUnitOfWork) -> None:
-        """A knockout round is public: its games are released, and each match starts its first game."""
+        """A knockout round is public: its games are released, and each match starts its first game.
+        A round of a knockout's start that a reset undid (its number below the resets heard) is settled:
+        its games are gone, and the round of the same number a new start pairs is not released by it. A
+        round of a start whose reset is not heard yet waits for it."""
+        tournament = uow.tournaments.get(cmd.tournament_id)
+        if cmd.restarts is not None:
+            resets = Resets() if tournament is None else tournament.resets
+            if tournament is not None and resets.undone(cmd.restarts):
+                _settled("round.published", f"round {cmd.round}, start {cmd.restarts}", tournament)
+                return
+            if resets.ahead(cmd.restarts):
+                raise NotReady(f"round {cmd.round} of {cmd.tournament_id}: its start's reset is on its way")
         now = self.clock.now()
         games = uow.games.of_round(cmd.tournament_id, cmd.round)
         if not games:  # its pairing is still on its way
@@ -424,7 +441,7 @@ class Handlers:
         for game in games:
             if game.release():
                 uow.games.save(game)
-        known = Known(uow, cmd.tournament_id)
+        known = Known(uow, cmd.tournament_id, tournament)
         for match_id in dict.fromkeys(g.match_id for g in games if g.match_id is not None):
             _play_on(uow, known, match_id, now)
 
@@ -531,12 +548,22 @@ class Handlers:
 
     def reset_tournament(self, cmd: commands.ResetTournament, uow: ClocksUnitOfWork) -> None:
         """A knockout is back to its draft: round 1 never happened. Its games (none has a result, pairing
-        made sure) are deleted with their clocks' history and leave the deadline store, so that round 1
-        paired again — with new game ids or the same — is created afresh. What is known of the
-        tournament (organiser, arbiters, withdrawals) stays."""
+        made sure) are deleted with their clocks' history and leave the deadline store; round 1 paired
+        again after a new start has new game ids. What is known of the tournament (organiser, arbiters,
+        withdrawals) stays, with the reset: when, and the games it removed (those pairing names and those
+        deleted here), so that news of them heard later is settled."""
+        removed = set(cmd.games)
+        now = self.clock.now()
         for game in uow.games.of_tournament(cmd.tournament_id):
+            removed.add(game.id)
+            game.undo(now)  # a game that started: game.cancelled, so that its players' in-game mark goes
             uow.games.remove(game)
             uow.forget(game.id)
+        if cmd.at is None:
+            return  # a producer that did not say when: nothing to tell later news by
+        tournament = uow.tournaments.lock(cmd.tournament_id)
+        if tournament.reset(cmd.at, removed, cmd.restarts):
+            uow.tournaments.save(tournament)
 
     def from_pairing(
         self, cmd: commands.CreateGames | commands.ResetTournament, uow: ClocksUnitOfWork
@@ -557,3 +584,14 @@ class Handlers:
             self.revoke_arbiter(cmd, uow)
         else:
             self.appoint_arbiter(cmd, uow)
+
+
+def _settled(what: str, about: str, tournament: Tournament) -> None:
+    """Log news of a knockout's start that a reset undid: acknowledged, nothing to do."""
+    log.info(
+        "%s (%s) of tournament %s: about the start its reset to the draft undid (at %s); settled",
+        what,
+        about,
+        tournament.id,
+        tournament.resets.last_at,
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TypeVar
 
 from services.pairing.adapters.arena_repository import MemoryArenas, MemoryArenaStore
@@ -25,10 +26,22 @@ from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament, RoundDropped
 from shared.aggregate import Aggregate, Seen, Tracking
 from shared.events import Envelope
+from shared.resets import Resets
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
 from shared.vocabulary import System
 
 A = TypeVar("A", bound=Aggregate)
+
+
+@dataclass(frozen=True)
+class ResetsOf:
+    """A row of the fake ``resets`` table: one tournament's resets."""
+
+    tournament_id: uuid.UUID
+    resets: Resets
+
+    def collect_events(self) -> list[object]:
+        return []  # a row, not an aggregate: it records no events
 
 
 class MemoryPairingStore:
@@ -38,6 +51,7 @@ class MemoryPairingStore:
         self.tournaments: MemoryTable[uuid.UUID, PairingTournament] = MemoryTable(lambda t: t.id)
         self.eliminations: MemoryTable[uuid.UUID, Elimination] = MemoryTable(lambda e: e.id)
         self.arbiters: MemoryTable[uuid.UUID, Arbiters] = MemoryTable(lambda a: a.tournament_id)
+        self.resets: MemoryTable[uuid.UUID, ResetsOf] = MemoryTable(lambda r: r.tournament_id)
         self.arenas = MemoryArenaStore({}, {})  # not rolled back with a unit of work: tests commit
         self.group_playoffs: MemoryTable[uuid.UUID, GroupPlayoffTournament] = MemoryTable(lambda t: t.id)
         self.published: list[Envelope] = []
@@ -77,9 +91,15 @@ class MemoryTournaments(_Writes[PairingTournament]):
 
 
 class MemoryEliminations(_Writes[Elimination]):
+    def __init__(
+        self, table: MemoryTable[uuid.UUID, Elimination], resets: MemoryTable[uuid.UUID, ResetsOf]
+    ) -> None:
+        super().__init__(table)
+        self.resets = resets
+
     def save(self, e: Elimination) -> None:
         stored = self.table.read(e.id)
-        erased = False
+        erased: Erased | None = None
         for change in e.take_changes():
             if (
                 isinstance(change, RoundAdded)
@@ -87,12 +107,24 @@ class MemoryEliminations(_Writes[Elimination]):
                 and stored.paired_rounds >= change.number
             ):
                 raise RoundTaken(f"round {change.number} of tournament {e.id} is paired already")
-            erased = erased or isinstance(change, Erased)
-        if erased:  # back to its draft: nothing of it is kept
+            if isinstance(change, Erased):
+                erased = change
+        if erased is not None:  # back to its draft: nothing of it is kept but what the reset removed
             self.table.delete(e.id)
+            known = MemoryResets(self.resets).of(e.id)
+            self.resets.write(ResetsOf(e.id, known.add(erased.at, erased.games, erased.restarts)))
             self.seen.add(e)
             return
         super().save(e)
+
+
+class MemoryResets:
+    def __init__(self, table: MemoryTable[uuid.UUID, ResetsOf]) -> None:
+        self.table = table
+
+    def of(self, tournament_id: uuid.UUID) -> Resets:
+        found = self.table.read(tournament_id)
+        return Resets() if found is None else found.resets
 
 
 class MemoryArbiters(_Writes[Arbiters]):
@@ -155,13 +187,16 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
     results: MemoryRoundResults
     eliminations: MemoryEliminations
     arbiters: MemoryArbiters
+    resets: MemoryResets
     arenas: MemoryArenas
     group_playoffs: MemoryGroupPlayoffs
 
     def __init__(
         self, store: MemoryPairingStore, after_commit: Callable[[list[Envelope]], object] | None = None
     ) -> None:
-        super().__init__(wire, [store.tournaments, store.eliminations, store.arbiters, store.group_playoffs])
+        super().__init__(
+            wire, [store.tournaments, store.eliminations, store.arbiters, store.resets, store.group_playoffs]
+        )
         self.store = store
         self.published = store.published
         self.inbox = store.inbox
@@ -170,8 +205,9 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
     def start(self) -> None:
         self.tournaments = MemoryTournaments(self.store.tournaments)
         self.results = MemoryRoundResults(self.store.tournaments)
-        self.eliminations = MemoryEliminations(self.store.eliminations)
+        self.eliminations = MemoryEliminations(self.store.eliminations, self.store.resets)
         self.arbiters = MemoryArbiters(self.store.arbiters)
+        self.resets = MemoryResets(self.store.resets)
         self.arenas = MemoryArenas(self.store.arenas)
         self.group_playoffs = MemoryGroupPlayoffs(self.store.group_playoffs)
 

@@ -118,6 +118,7 @@ brackets = sa.Table(
     sa.Column("state", sa.JSON(), nullable=False),
     sa.Column("seeding", sa.JSON(), nullable=False),
     sa.Column("match_format", sa.JSON(), nullable=False),
+    sa.Column("restarts", sa.Integer(), nullable=False, server_default="0"),  # resets before this start
 )
 
 # The matches paired: service round and board, the seeds in the two slots, the slot with White in the
@@ -134,6 +135,8 @@ matches = sa.Table(
     sa.Column("first_white", sa.Integer(), nullable=False),
     sa.Column("how", sa.String(20), nullable=True),
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=True),
+    # how many times it was decided (its first decision, then each after a correction): match.decided's revision
+    sa.Column("decisions", sa.Integer(), nullable=False, server_default="0"),
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),
@@ -151,6 +154,17 @@ def decision_columns() -> list[sa.Column[object]]:
 
 
 # Zero-point byes asked for a round before it was paired (RULES.md §6): who decided, as what, when, why.
+# What each reset of a knockout to its draft removed (its tournament's rows are gone): when, and the games.
+# News of them that comes after the reset is settled, not waited for (shared.resets).
+resets = sa.Table(
+    "resets",
+    metadata,
+    sa.Column("tournament_id", sa.Uuid(), primary_key=True),
+    sa.Column("start", sa.Integer(), primary_key=True),  # the start it undid: the resets before it
+    sa.Column("reset_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("games", sa.JSON(), nullable=False),  # the game ids, as strings
+)
+
 bye_requests = sa.Table(
     "bye_requests",
     metadata,

@@ -35,6 +35,7 @@ from services.pairing.adapters.orm import (
     games,
     matches,
     players,
+    resets,
     rounds,
     tournaments,
 )
@@ -87,6 +88,7 @@ from shared.aggregate import Seen
 from shared.authority import Role
 from shared.database import aware, aware_or_none
 from shared.openings import GameOpening, OpeningOption
+from shared.resets import Resets
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.variants import Variant
@@ -140,6 +142,7 @@ _ELIMINATION = (  # the head, the bracket and the players: one row per player
         brackets.c.state,
         brackets.c.seeding,
         brackets.c.match_format,
+        brackets.c.restarts,
         players.c.seed,
         players.c.player_id,
         players.c.name.label("player_name"),
@@ -216,7 +219,7 @@ _REOPEN_MATCH = (
 _MATCH_HOW = (
     sa.update(matches)
     .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
-    .values(how=sa.bindparam("decision"))
+    .values(how=sa.bindparam("decision"), decided_at=sa.bindparam("at"), decisions=sa.bindparam("n"))
 )
 _FIRST_WHITE = (
     sa.update(matches)
@@ -232,6 +235,12 @@ _REPLACE_GAME = (
     sa.update(games).where(games.c.game_id == sa.bindparam("gid")).values(replaced_by=sa.bindparam("new"))
 )
 _ERASE = sa.delete(tournaments).where(tournaments.c.id == _TID)
+_REMEMBER_RESET = sa.insert(resets)
+_RESETS = (
+    sa.select(resets.c.start, resets.c.reset_at, resets.c.games)
+    .where(resets.c.tournament_id == _TID)
+    .order_by(resets.c.start)
+)
 _CLOSE_ROUND = (
     sa.update(rounds)
     .where(rounds.c.tournament_id == _TID, rounds.c.number == sa.bindparam("n"))
@@ -246,7 +255,7 @@ _FINISH = sa.update(tournaments).where(tournaments.c.id == _TID).values(status=S
 _DECIDE_MATCH = (
     sa.update(matches)
     .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
-    .values(how=sa.bindparam("decision"), decided_at=sa.bindparam("at"))
+    .values(how=sa.bindparam("decision"), decided_at=sa.bindparam("at"), decisions=sa.bindparam("n"))
 )
 _CANCEL_GAMES = (
     sa.update(games)
@@ -529,6 +538,7 @@ class SqlEliminations:
                 "state": e.bracket.to_dict(),
                 "seeding": seed_list_json(e.seeds),
                 "match_format": e.match_format.to_dict(),
+                "restarts": e.restarts,
             },
         )
         self.save(e)
@@ -553,7 +563,14 @@ class SqlEliminations:
                 self._move_bracket(e)
             elif isinstance(change, MatchHowChanged):
                 self.session.execute(
-                    _MATCH_HOW, {"tid": tid, "mid": str(change.match_id), "decision": change.how.value}
+                    _MATCH_HOW,
+                    {
+                        "tid": tid,
+                        "mid": str(change.match_id),
+                        "decision": change.how.value,
+                        "at": change.at,
+                        "n": change.decisions,
+                    },
                 )
             elif isinstance(change, MatchRepaired):
                 a, b = change.players
@@ -580,6 +597,15 @@ class SqlEliminations:
                 self.session.execute(_FINISH, {"tid": tid})
             elif isinstance(change, Erased):
                 self.session.execute(_ERASE, {"tid": tid})  # players, rounds, games, matches: cascaded
+                self.session.execute(
+                    _REMEMBER_RESET,
+                    {
+                        "tournament_id": tid,
+                        "start": change.restarts,
+                        "reset_at": change.at,
+                        "games": [str(g) for g in change.games],
+                    },
+                )
             else:
                 raise TypeError(f"an elimination does not make {type(change).__name__}")
         self.seen.add(e)
@@ -640,7 +666,13 @@ class SqlEliminations:
         tid = e.id
         self.session.execute(
             _DECIDE_MATCH,
-            {"tid": tid, "mid": str(change.match_id), "decision": change.how.value, "at": change.at},
+            {
+                "tid": tid,
+                "mid": str(change.match_id),
+                "decision": change.how.value,
+                "at": change.at,
+                "n": change.decisions,
+            },
         )
         if change.cancelled:
             self.session.execute(_CANCEL_GAMES, {"ids": list(change.cancelled), "at": change.at})
@@ -666,7 +698,9 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
     for m in session.execute(_MATCHES, key):
         mid = MatchId.parse(m.match_id)
         how = Decision(m.how) if m.how else None
-        found[mid] = PairedMatch(mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=how)
+        found[mid] = PairedMatch(
+            mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=how, decisions=m.decisions
+        )
         if m.published_at is not None:
             published.add(m.round)
         if m.completed_at is not None:
@@ -694,10 +728,24 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
         completed,
         Status(row.status),
         {p.seed: _withdrawal(p) for p in head if p.withdrawn_at is not None},
+        row.restarts,
     )
 
 
 # -- the arbiters of a tournament ----------------------------------------------------------------------
+class SqlResets:
+    """What the resets of each knockout removed (written with the reset by :class:`SqlEliminations`)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def of(self, tournament_id: uuid.UUID) -> Resets:
+        found = Resets()
+        for row in self.session.execute(_RESETS, {"tid": tournament_id}):
+            found = found.add(aware(row.reset_at), (uuid.UUID(g) for g in row.games), row.start)
+        return found
+
+
 class SqlArbiters:
     """The arbiters of a tournament, one row per arbiter (the latest decision about them)."""
 

@@ -13,6 +13,7 @@ from services.pairing.adapters.repository import (
     RowLocks,
     SqlArbiters,
     SqlEliminations,
+    SqlResets,
     SqlRoundResults,
     SqlTournaments,
     tournament_of_game,
@@ -28,6 +29,7 @@ class SqlPairingUnitOfWork(SqlUnitOfWork):
     results: SqlRoundResults
     eliminations: SqlEliminations
     arbiters: SqlArbiters
+    resets: SqlResets
     arenas: SqlArenas
     group_playoffs: SqlGroupPlayoffs
 
@@ -40,6 +42,7 @@ class SqlPairingUnitOfWork(SqlUnitOfWork):
         self.results = SqlRoundResults(self.session, self._locks)
         self.eliminations = SqlEliminations(self.session, self._locks)
         self.arbiters = SqlArbiters(self.session)
+        self.resets = SqlResets(self.session)
         self.arenas = SqlArenas(self.session)
         self.group_playoffs = SqlGroupPlayoffs(self.session, self._locks)
 

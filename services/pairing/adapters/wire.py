@@ -138,7 +138,9 @@ def _arena_completed(e: domain.ArenaCompleted) -> events.Event:
 
 @wire.maps(domain.RoundPublished)
 def _round_published(e: domain.RoundPublished) -> events.Event:
-    return events.RoundPublished(tournament_id=e.tournament_id, round=e.round, published_at=e.published_at)
+    return events.RoundPublished(
+        tournament_id=e.tournament_id, round=e.round, published_at=e.published_at, restarts=e.restarts
+    )
 
 
 @wire.maps(domain.MatchDecided)
@@ -153,6 +155,7 @@ def _match_decided(e: domain.MatchDecided) -> events.Event:
         how=e.how,
         games_cancelled=list(e.games_cancelled),
         decided_at=e.decided_at,
+        revision=e.revision,
     )
 
 
@@ -266,7 +269,12 @@ def _group_playoff_announced(e: domain.GroupPlayoffAnnounced) -> events.Event:
 
 @wire.maps(domain.TournamentReset)
 def _tournament_reset(e: domain.TournamentReset) -> events.Event:
-    return events.TournamentReset(tournament_id=e.tournament_id, decision=decision(e.decision))
+    return events.TournamentReset(
+        tournament_id=e.tournament_id,
+        decision=decision(e.decision),
+        games=list(e.games),
+        restarts=e.restarts,
+    )
 
 
 # -- in: consumed events → commands --------------------------------------------------------------------

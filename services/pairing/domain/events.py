@@ -121,6 +121,8 @@ class RoundPublished(DomainEvent):
     tournament_id: uuid.UUID
     round: int
     published_at: dt.datetime
+    restarts: int = 0
+    """The number of the start the round belongs to (the resets before it)."""
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,8 @@ class MatchDecided(DomainEvent):
     how: Decision
     games_cancelled: tuple[uuid.UUID, ...]
     decided_at: dt.datetime
+    revision: int = 1
+    """The match's decisions so far, this one included (:attr:`PairedMatch.decisions`)."""
 
 
 @dataclass(frozen=True)
@@ -189,10 +193,13 @@ class ByeTakenBack(DomainEvent):
 
 @dataclass(frozen=True)
 class TournamentReset(DomainEvent):
-    """A knockout went back to its draft: pairing forgot it."""
+    """A knockout went back to its draft: pairing forgot it, and ``games``, every game it had paired."""
 
     tournament_id: uuid.UUID
     decision: Decided
+    games: tuple[uuid.UUID, ...] = ()
+    restarts: int = 0
+    """The number of the start it undoes (the resets before it)."""
 
 
 @dataclass(frozen=True)

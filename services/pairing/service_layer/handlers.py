@@ -14,7 +14,7 @@ from typing import Any
 
 from services.pairing.domain import errors
 from services.pairing.domain.arbiters import Arbiters
-from services.pairing.service_layer import commands
+from services.pairing.service_layer import commands, settled
 from services.pairing.service_layer.arena import LEAVE, ArenaHandlers
 from services.pairing.service_layer.flows import Flow, Flows
 from services.pairing.service_layer.flows.group_playoff import GroupPlayoffFlow
@@ -58,17 +58,24 @@ class Handlers:
         if isinstance(cmd, commands.RecordArenaResult):
             self.arena.on_game_finished(cmd, uow)
             return
-        self._flow(uow, cmd.tournament_id).record_result(cmd, uow)  # an unknown one: retried, then DLQ
+        system = uow.lock(cmd.tournament_id)
+        if system is None:
+            if settled.removed_game(uow, cmd.tournament_id, cmd.game_id, "game.finished"):
+                return  # a result in flight when its knockout was reset
+            raise errors.TournamentNotFound(f"no tournament {cmd.tournament_id}")  # retried, then DLQ
+        self.flows.of(system).record_result(cmd, uow)
 
     def on_player_withdrawn(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None:
         """Recorded once (a second withdrawal of the same player changes nothing). A withdrawal that
-        arrives before its tournament started here waits for it. An arena's player withdrawn or
-        excluded leaves its waiting pool for good."""
+        arrives before its tournament started here waits for it; one from a knockout's start that a
+        reset undid is settled. An arena's player withdrawn or excluded leaves its waiting pool for good."""
         if uow.arenas.get(cmd.tournament_id) is not None:
             self.arena.on_entry(commands.ArenaEntry(cmd.tournament_id, cmd.player_id, LEAVE), uow)
             return
         system = uow.lock(cmd.tournament_id)
         if system is None:
+            if settled.undone_withdrawal(uow, cmd.tournament_id, cmd.player_id, cmd.at, None):
+                return
             raise NotReady(f"tournament {cmd.tournament_id} has not started here yet")
         self.flows.of(system).record_withdrawal(cmd, uow)
 
@@ -125,14 +132,26 @@ class Handlers:
         self.on_game_finished(cmd.result, uow)
 
     def on_colours_swapped(self, cmd: commands.RecordColours, uow: PairingUnitOfWork) -> None:
-        self._flow(uow, cmd.tournament_id).record_colours(cmd, uow)
+        """A swap of a game its knockout's reset removed (swapped, then reset at once) is settled."""
+        system = uow.lock(cmd.tournament_id)
+        if system is None:
+            if settled.removed_game(uow, cmd.tournament_id, cmd.game_id, "game.colours_swapped"):
+                return
+            raise errors.TournamentNotFound(f"no tournament {cmd.tournament_id}")
+        self.flows.of(system).record_colours(cmd, uow)
 
     # -- worker -------------------------------------------------------------------------------------
     def on_round_due(self, cmd: commands.PairRound, uow: PairingUnitOfWork) -> None:
         """Pair a due round unless it is paired already. The row lock serialises workers; the rounds'
         primary key would still refuse a second pairing (``RoundTaken``, retried, and the retry finds
-        the round paired)."""
-        self._flow(uow, cmd.tournament_id).pair_round(cmd, uow)
+        the round paired). A knockout reset to its draft before its round was paired has nothing to pair
+        until it starts again (its new start makes round 1 due again): settled."""
+        system = uow.lock(cmd.tournament_id)
+        if system is None:
+            if settled.reset_away(uow, cmd.tournament_id, f"pairing.round_due (round {cmd.number})"):
+                return
+            raise errors.TournamentNotFound(f"no tournament {cmd.tournament_id}")
+        self.flows.of(system).pair_round(cmd, uow)
 
     # -- commands -----------------------------------------------------------------------------------
     def publish_round(self, cmd: commands.PublishRound, uow: PairingUnitOfWork) -> None:

@@ -17,6 +17,7 @@ from services.pairing.domain.rounds.tournament import PairingTournament
 from services.pairing.service_layer.arena_ports import ArenaRepository
 from shared.aggregate import Seen
 from shared.events import Envelope
+from shared.resets import Resets
 from shared.vocabulary import System
 
 
@@ -80,6 +81,14 @@ class ArbitersRepository(Protocol):
     def save(self, arbiters: Arbiters) -> None: ...
 
 
+class ResetsRepository(Protocol):
+    """What each reset of a knockout to its draft removed, kept after its tournament's rows are gone
+    (written by :class:`EliminationRepository` with the reset)."""
+
+    def of(self, tournament_id: uuid.UUID) -> Resets:
+        """The tournament's resets (none: empty)."""
+
+
 class PairingUnitOfWork(Protocol):
     """One transaction: the aggregates' changes, the events they recorded (outbox) and the consumed
     event (inbox)."""
@@ -92,6 +101,8 @@ class PairingUnitOfWork(Protocol):
     def eliminations(self) -> EliminationRepository: ...
     @property
     def arbiters(self) -> ArbitersRepository: ...
+    @property
+    def resets(self) -> ResetsRepository: ...
     @property
     def arenas(self) -> ArenaRepository: ...
     @property

@@ -33,6 +33,8 @@ tournaments = sa.Table(
     sa.Column("knockout", sa.JSON(), nullable=True),  # a knockout's format settings
     sa.Column("placing", sa.JSON(), nullable=True),  # a knockout's final placing
     sa.Column("reset_at", sa.DateTime(timezone=True), nullable=True),  # a knockout back in its draft
+    # every reset of a knockout to its draft: [{at, games removed}] (shared.resets); null: none
+    sa.Column("resets", sa.JSON(none_as_null=True), nullable=True),
     sa.Column("fide", sa.JSON(), nullable=True),  # a fide-rapid event's settings
 )
 
@@ -179,6 +181,7 @@ matches = sa.Table(
     sa.Column("winner", sa.Integer(), nullable=True),
     sa.Column("how", sa.String(20), nullable=True),
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("revision", sa.Integer(), nullable=True),  # the decision's (match.decided's revision)
     sa.ForeignKeyConstraint(
         ["tournament_id", "round"], ["rounds.tournament_id", "rounds.number"], ondelete="CASCADE"
     ),

@@ -65,6 +65,7 @@ from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
 from shared.aggregate import Seen
 from shared.authority import Role
 from shared.database import aware_or_none
+from shared.resets import Resets
 from shared.scoring import Outcome
 from shared.vocabulary import ByeKind, Decision, Ruleset, Section, System
 
@@ -211,6 +212,7 @@ def load_tournament(
                 m.winner,
                 None if m.how is None else Decision(m.how),
                 aware_or_none(m.decided_at),
+                m.revision,
             )
         )
     return Tournament(
@@ -223,6 +225,7 @@ def load_tournament(
         excused=[(r.round, r.seed) for r in session.execute(_EXCUSED, key)],
         revision=row.revision,
         snapshot=columns.snapshot_of(row.snapshot),
+        resets=Resets.from_json(row.resets),
     )
 
 
@@ -299,7 +302,12 @@ _CANCEL_GAME = (
 _DECIDE_MATCH = (
     sa.update(matches)
     .where(matches.c.tournament_id == _TID, matches.c.match_id == sa.bindparam("mid"))
-    .values(winner=sa.bindparam("winner"), how=sa.bindparam("how"), decided_at=sa.bindparam("at"))
+    .values(
+        winner=sa.bindparam("winner"),
+        how=sa.bindparam("how"),
+        decided_at=sa.bindparam("at"),
+        revision=sa.bindparam("revision"),
+    )
 )
 
 
@@ -474,6 +482,7 @@ class SqlTournamentRepository:
                             "winner": m.winner,
                             "how": None if m.how is None else m.how.value,
                             "at": m.decided_at,
+                            "revision": m.revision,
                         },
                     )
                 case ResultCorrected(game=g, correction=c):
@@ -509,7 +518,14 @@ class SqlTournamentRepository:
                     for statement in _FORGET:
                         self.session.execute(statement, {"tid": t.id})
                     self.session.execute(_CLEAR_WITHDRAWALS, {"tid": t.id})
-                    row.update(system=None, total_rounds=None, completed_at=None, placing=None, reset_at=at)
+                    row.update(
+                        system=None,
+                        total_rounds=None,
+                        completed_at=None,
+                        placing=None,
+                        reset_at=at,
+                        resets=t.resets.to_json(),
+                    )
                 case TournamentRestarted():
                     self.session.execute(_FORGET_PLAYERS, {"tid": t.id})
                     self._add_players(t)

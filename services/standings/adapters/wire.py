@@ -251,15 +251,17 @@ def _withdrawn(e: events.PlayerWithdrawn) -> commands.RecordWithdrawal:
 
 
 def _reset(e: events.TournamentReset) -> commands.ResetTournament:
-    return commands.ResetTournament(e.tournament_id, e.decision.at)
+    return commands.ResetTournament(e.tournament_id, e.decision.at, tuple(e.games), e.restarts)
 
 
 def _published(e: events.RoundPublished) -> commands.PublishRound:
-    return commands.PublishRound(e.tournament_id, e.round)
+    return commands.PublishRound(e.tournament_id, e.round, e.published_at, e.restarts)
 
 
 def _decided(e: events.MatchDecided) -> commands.RecordDecision:
-    return commands.RecordDecision(e.tournament_id, e.match_id, e.winner, e.how, e.decided_at)
+    return commands.RecordDecision(
+        e.tournament_id, e.match_id, e.winner, e.how, e.decided_at, tuple(e.players), e.revision
+    )
 
 
 def _cancelled(e: events.GameCancelledV1) -> commands.CancelGame:

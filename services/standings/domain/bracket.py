@@ -55,6 +55,7 @@ class BracketMatch:
     winner: int | None = None
     how: Decision | None = None
     decided_at: dt.datetime | None = None
+    revision: int | None = None  # the decision's count at pairing (match.decided's revision); None: uncounted
 
     @property
     def bye(self) -> bool:

@@ -243,6 +243,19 @@ class GroupPlayoffPage(Aggregate):
             lots_seed=lot.seed if lot else None,
         )
 
+    def group_played(self, group: str) -> bool:
+        """Every group match of ``group`` finished (or scored 0:2). Its play-offs are phase 1 too, but
+        no group matches: they are what a tie left after the group games needs."""
+        return all(m.finished for m in self.all_matches(Stage.GROUP) if m.group == group)
+
+    def playoff_needed(self, group: str) -> set[str]:
+        """The players of ``group`` a play-off must still separate: tied after (a)-(d) once every group
+        match is finished, and no play-off result among them yet (paired or not)."""
+        if not self.group_played(group):
+            return set()
+        by_start = {n: p for p, n in self.start_numbers.items()}
+        return {by_start[r.start] for r in self.table(group).rows if r.playoff_needed}
+
     def _tie_lot(self, group: str) -> Announcement | None:
         return next((a for a in self.of_kind("lot") if a.group == group), None)
 

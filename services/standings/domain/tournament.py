@@ -39,7 +39,8 @@ pairing does.
 **Repeated news.** A round paired again adds only the games and matches it did not have (a
 knockout's tie-break games, or a match's new players after a correction); a second result for a
 game, a second publication, decision, cancellation, withdrawal or completion changes nothing (the
-first one stands; a match decided again after one of its games was corrected takes the new winner).
+first one stands; a match decided again after a correction takes the decision pairing numbered
+highest, in whatever order the decisions come).
 Each changing method says whether anything changed.
 """
 
@@ -111,6 +112,7 @@ from services.standings.domain.snapshot import Snapshot, SnapshotRow, SnapshotTa
 from services.standings.domain.withdrawals import PlayerStatus, Withdrawal, stays_in_draw
 from shared.aggregate import Aggregate, DomainEvent
 from shared.authority import Role
+from shared.resets import Resets
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.vocabulary import ByeKind, Decision, Ruleset, System
@@ -298,8 +300,10 @@ class Tournament(Aggregate):
         excused: Iterable[tuple[int, int]] = (),
         revision: int = 0,
         snapshot: Snapshot | None = None,
+        resets: Resets | None = None,
     ) -> None:
         self.revision = revision  # the number of changes applied since the start
+        self.resets = resets or Resets()  # a knockout's resets to its draft: what they removed
         self._changes: list[Change] = []
         self._start(info, players, rounds, placing, withdrawals, bye_requests, excused)
         self._current: Snapshot | None = (
@@ -711,23 +715,49 @@ class Tournament(Aggregate):
         self._changed()
         return True
 
-    def decide(self, match_id: str, winner: uuid.UUID, how: Decision, at: dt.datetime) -> bool:
-        """A knockout match's winner and how it was decided; False if it had one already (the first
-        decision stands, unless one of the match's games was corrected since: then pairing's new
-        decision replaces it)."""
+    def decide(
+        self,
+        match_id: str,
+        winner: uuid.UUID,
+        how: Decision,
+        at: dt.datetime,
+        *,
+        players: Iterable[uuid.UUID] | None = None,
+        revision: int | None = None,
+    ) -> bool:
+        """A knockout match's winner and how it was decided. Pairing decides a match again after a
+        correction and counts its decisions (``revision``): the decision with the highest count stands,
+        whatever order they are heard in — a later one replaces the one shown, an earlier one heard
+        after it changes nothing. A decision of a producer that did not count them (None) is older than
+        any counted one; of two such, the second replaces the first only once one of the match's games
+        was corrected. ``players``: whom the decision names; other players than the match has here
+        mean its new pairing (a correction before it moved a player in) is on its way. False when
+        nothing changed."""
         match = self.match(match_id)
         seed = self.seed_of(winner)
-        if seed not in match.players:
-            raise EventMismatch(f"{winner} does not play in match {match_id}")
-        if match.winner is not None:
-            corrected = any(g.corrected for g in self._games.values() if g.match_id == match_id)
-            if (match.winner, match.how) == (seed, how) or not corrected:
-                return False
+        named = {seed} if players is None else {self.seed_of(p) for p in players}
+        if seed not in named or not named <= set(match.players):
+            if match.decided or seed not in named:
+                raise EventMismatch(f"match.decided for {match_id} names other players than its pairing")
+            raise ChangeOutstanding(f"match {match_id} is paired again with other players: on its way")
+        if match.winner is not None and not self._replaces(match, seed, how, revision):
+            return False
+        if (match.winner, match.how, match.decided_at, match.revision) == (seed, how, at, revision):
+            return False
         self._live_table()
-        match.winner, match.how, match.decided_at = seed, how, at
+        match.winner, match.how, match.decided_at, match.revision = seed, how, at, revision
         self._changes.append(MatchDecided(match))
         self._changed()
         return True
+
+    def _replaces(self, match: BracketMatch, seed: int, how: Decision, revision: int | None) -> bool:
+        """Whether a decision replaces the one ``match`` has (see :meth:`decide`)."""
+        if revision is not None:
+            return match.revision is None or revision > match.revision
+        if match.revision is not None:
+            return False
+        corrected = any(g.corrected for g in self._games.values() if g.match_id == match.match_id)
+        return corrected and (match.winner, match.how) != (seed, how)
 
     def cancel(self, game_id: uuid.UUID, at: dt.datetime) -> bool:
         """A game its knockout match no longer needed: counted nowhere. False if it was already."""
@@ -760,13 +790,25 @@ class Tournament(Aggregate):
             self.record(StandingsFinal(self.id, self.snapshot.table.rows))
         return True
 
-    def reset(self, at: dt.datetime) -> bool:
-        """A knockout reset to its draft (RULES.md §4: round 1 undone): its rounds, withdrawals and
-        placing are forgotten and nothing of it is shown until it is started again
-        (:meth:`restart`). False if it is in its draft already."""
+    def reset(self, at: dt.datetime, games: Iterable[uuid.UUID] = (), start: int | None = None) -> bool:
+        """A knockout reset to its draft at ``at`` (RULES.md §4: round 1 undone), undoing its start
+        number ``start`` (the resets before it): its rounds, withdrawals and placing are forgotten and
+        nothing of it is shown until it is started again (:meth:`restart`). What it removed is kept
+        (:attr:`resets`): ``games`` (pairing's list) and the games recorded here, so that news of them
+        heard later is told from the next start's. False if that reset was heard already (or, unnumbered,
+        while in the draft); the reset of a start not recorded here yet waits for that start."""
         self._record_due_update()
-        if self.info.draft:
+        if start is not None:
+            current = len(self.resets)  # this start's number (in the draft: the next one's)
+            if start < current:
+                return False
+            if start > current or self.info.draft:
+                raise ChangeOutstanding(
+                    f"tournament {self.id}: the reset of its start {start} came before that start"
+                )
+        elif self.info.draft:
             return False
+        self.resets = self.resets.add(at, {*games, *self._games}, start)
         self.info.system = self.info.total_rounds = self.info.completed_at = None
         self.info.reset_at = at
         self._start(self.info, self.players, None, None, ())
@@ -785,6 +827,29 @@ class Tournament(Aggregate):
         self._changes.append(TournamentRestarted())
         self._changed(updated=False)
         return True
+
+    def removed(self, game_id: uuid.UUID) -> bool:
+        """Whether a reset to the draft removed the game (news of it belongs to an undone start)."""
+        return self.resets.removed(game_id)
+
+    def undone(self, start: int) -> bool:
+        """Whether start number ``start`` (what pairing's news of it says) was undone by a reset."""
+        return self.resets.undone(start)
+
+    def ahead(self, start: int) -> bool:
+        """Whether start number ``start`` comes after a reset not recorded here yet."""
+        return self.resets.ahead(start)
+
+    def undone_withdrawal(self, player_id: uuid.UUID, at: dt.datetime | None) -> bool:
+        """Whether a withdrawal decided at ``at`` belongs to a start a reset undid: while in the draft,
+        decided before the reset (registration's time against pairing's, strictly); once started again,
+        decided before this start (registration's time, both) and of a player not in it (registration
+        seeds no player withdrawn before a reset). Unsaid (None): no."""
+        if not self.resets or at is None:
+            return False
+        if self.info.draft:
+            return self.resets.before(at)
+        return at < self.info.started_at and player_id not in self._seeds
 
     def add_player(
         self,

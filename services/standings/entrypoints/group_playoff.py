@@ -168,7 +168,7 @@ class GroupPlayoffPageOut(BaseModel):
         tables: dict[str, list[GPRowOut]] = {}
         for group in groups:
             table = page.table(group)
-            played = all(m.finished for m in page.all_matches() if m.group == group and m.stage.phase == 1)
+            needed = page.playoff_needed(group)
             rows = []
             for r in table.rows:
                 decided = page.decided_by(group, table, r.start)
@@ -181,7 +181,7 @@ class GroupPlayoffPageOut(BaseModel):
                         board_points=float(r.board_points),
                         tied_match_points=_n(r.tied_match_points),
                         tied_board_points=_n(r.tied_board_points),
-                        playoff_needed=r.playoff_needed and played,
+                        playoff_needed=by_start[r.start] in needed,
                         decided_by=decided,
                         criterion=CRITERIA[decided],
                     )

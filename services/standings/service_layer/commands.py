@@ -110,6 +110,8 @@ class ResetTournament:
 
     tournament_id: uuid.UUID
     at: dt.datetime
+    games: tuple[uuid.UUID, ...] = ()  # the games it removed (pairing's list)
+    restarts: int | None = None  # the number of the start it undoes (None: not said)
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,8 @@ class PublishRound:
 
     tournament_id: uuid.UUID
     round: int
+    published_at: dt.datetime | None = None  # pairing's time
+    restarts: int | None = None  # the number of the start the round belongs to (None: not said)
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,8 @@ class RecordDecision:
     winner: uuid.UUID
     how: Decision
     decided_at: dt.datetime
+    players: tuple[uuid.UUID, ...] = ()  # whom it names (both; empty: not said)
+    revision: int | None = None  # None: a producer before decisions were counted
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,16 @@ An event about a tournament, round, match or game this service has not recorded 
 that overtook the last results, a correction that overtook the result it corrects, a result naming
 colours whose swap is on its way, or anything about a knockout reset to its draft before its new
 start, is not ready: the broker delivers it again later, behind the others (the queues of different
-events give no order between them). A second result for a game changes nothing (the first one
+events give no order between them). News of what a reset removed — a game of the undone start, its
+round paired or published, a withdrawal from it — is settled: acknowledged and logged, since nothing
+will ever come back for it (issue 22). A second result for a game changes nothing (the first one
 stands; corrections are their own event), and a redelivered event is stopped by the inbox before it
 gets here.
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
 
 from services.standings.domain import errors
@@ -68,19 +71,60 @@ class _NotReady:
 
 
 _not_ready = _NotReady()
+log = logging.getLogger(__name__)
+
+
+def _held(uow: StandingsUnitOfWork, tournament_id: uuid.UUID) -> Tournament:
+    """The tournament under its row lock; not ready while it is unknown."""
+    t = uow.tournaments.get(tournament_id, lock=True)
+    if t is None:
+        raise NotReady(f"no tournament {tournament_id} (tournament.started not seen yet)")
+    return t
+
+
+def _started(t: Tournament) -> Tournament:
+    """Not ready while it is reset to its draft: what the event is about belongs to the next start."""
+    if t.info.draft:
+        raise NotReady(f"tournament {t.id} is back in its draft (its new tournament.started not seen yet)")
+    return t
 
 
 def _locked(uow: StandingsUnitOfWork, tournament_id: uuid.UUID, *, draft: bool = False) -> Tournament:
     """The tournament under its row lock; not ready while it is unknown or (unless ``draft``) reset
-    to its draft: what the event is about belongs to the next start."""
-    t = uow.tournaments.get(tournament_id, lock=True)
-    if t is None:
-        raise NotReady(f"no tournament {tournament_id} (tournament.started not seen yet)")
-    if t.info.draft and not draft:
-        raise NotReady(
-            f"tournament {tournament_id} is back in its draft (its new tournament.started not seen yet)"
-        )
-    return t
+    to its draft."""
+    t = _held(uow, tournament_id)
+    return t if draft else _started(t)
+
+
+def _settled(t: Tournament, what: str) -> None:
+    """Log news of a start its knockout's reset undid: acknowledged, nothing to do."""
+    log.info(
+        "%s of tournament %s: about the start its reset to the draft undid (at %s); settled",
+        what,
+        t.id,
+        t.resets.last_at,
+    )
+
+
+def _removed_game(t: Tournament, game_id: uuid.UUID, what: str) -> bool:
+    """True, logged, when a reset removed the game."""
+    if not t.removed(game_id):
+        return False
+    _settled(t, f"{what} for game {game_id}")
+    return True
+
+
+def _undone(t: Tournament, start: int | None, what: str) -> bool:
+    """True, logged, when the event is about start number ``start``, which a reset undid; not ready when
+    it is about a start whose reset is not recorded yet. Unnumbered (None): neither."""
+    if start is None:
+        return False
+    if t.ahead(start):
+        raise NotReady(f"{what} of tournament {t.id}: the reset before its start {start} is on its way")
+    if not t.undone(start):
+        return False
+    _settled(t, f"{what} (start {start})")
+    return True
 
 
 class Handlers:
@@ -202,9 +246,11 @@ class Handlers:
             raise NotReady(f"tournament {cmd.info.id} started again: its tournament.reset is on its way")
 
     def reset_tournament(self, cmd: ResetTournament, uow: StandingsUnitOfWork) -> None:
-        """A knockout back to its draft: its bracket is forgotten until its new start."""
+        """A knockout back to its draft: its bracket is forgotten until its new start, what the reset
+        removed kept. A reset of a start not recorded yet waits for it."""
         t = _locked(uow, cmd.tournament_id, draft=True)
-        t.reset(cmd.at)
+        with _not_ready:
+            t.reset(cmd.at, cmd.games, cmd.restarts)
         uow.tournaments.save(t)
 
     def record_withdrawal(self, cmd: RecordWithdrawal, uow: StandingsUnitOfWork) -> None:
@@ -212,7 +258,11 @@ class Handlers:
         arena's player withdrawn is out of its pool (pairing's part); their games stand in the table."""
         if uow.arenas.get(cmd.tournament_id) is not None:
             return
-        t = _locked(uow, cmd.tournament_id)
+        t = _held(uow, cmd.tournament_id)
+        if t.undone_withdrawal(cmd.player_id, cmd.at):
+            _settled(t, f"player.withdrawn of {cmd.player_id}")
+            return
+        _started(t)
         t.withdraw(
             cmd.player_id,
             excluded=cmd.excluded,
@@ -251,7 +301,10 @@ class Handlers:
 
     def record_penalty(self, cmd: RecordPenalty, uow: StandingsUnitOfWork) -> None:
         """A penalty given in a game: kept with the game, shown on its round's page."""
-        t = _locked(uow, cmd.tournament_id)
+        t = _held(uow, cmd.tournament_id)
+        if _removed_game(t, cmd.game_id, "game.penalised"):
+            return
+        _started(t)
         with _not_ready:  # the game's pairing is on its way
             t.penalise(
                 cmd.game_id,
@@ -268,7 +321,14 @@ class Handlers:
         uow.tournaments.save(t)
 
     def record_pairing(self, cmd: RecordPairing, uow: StandingsUnitOfWork) -> None:
-        t = _locked(uow, cmd.tournament_id)
+        """A round paired (again). A knockout's round naming games its reset removed is the undone
+        start's, heard after the reset: settled."""
+        t = _held(uow, cmd.tournament_id)
+        removed = next((g.game_id for g in cmd.games if t.removed(g.game_id)), None)
+        if removed is not None:
+            _settled(t, f"round.paired (round {cmd.round}, game {removed})")
+            return
+        _started(t)
         with _not_ready:  # a fide-rapid late entry it names is on its way
             t.pair_round(
                 cmd.round,
@@ -286,7 +346,10 @@ class Handlers:
         if isinstance(cmd, RecordArenaGame):
             self.record_arena_game(cmd, uow)
             return
-        t = _locked(uow, cmd.tournament_id)
+        t = _held(uow, cmd.tournament_id)
+        if _removed_game(t, cmd.game_id, "game.finished"):
+            return
+        _started(t)
         with _not_ready:  # its pairing is still on its way
             t.record_result(
                 cmd.game_id,
@@ -302,7 +365,10 @@ class Handlers:
 
     def correct_result(self, cmd: CorrectResult, uow: StandingsUnitOfWork) -> None:
         """A corrected result replaces the old one; the table and the pages follow."""
-        t = _locked(uow, cmd.tournament_id)
+        t = _held(uow, cmd.tournament_id)
+        if _removed_game(t, cmd.game_id, "game.result_corrected"):
+            return
+        _started(t)
         with _not_ready:  # the result it corrects (or an earlier correction) is on its way
             t.correct_result(
                 cmd.game_id,
@@ -319,15 +385,24 @@ class Handlers:
         uow.tournaments.save(t)
 
     def swap_colours(self, cmd: SwapColours, uow: StandingsUnitOfWork) -> None:
-        """An open game's colours swapped (a knockout, before its result)."""
-        t = _locked(uow, cmd.tournament_id)
+        """An open game's colours swapped (a knockout, before its result). A game its knockout's reset
+        removed (swapped, then reset at once) is settled."""
+        t = _held(uow, cmd.tournament_id)
+        if _removed_game(t, cmd.game_id, "game.colours_swapped"):
+            return
+        _started(t)
         with _not_ready:
             t.swap_colours(cmd.game_id, round=cmd.round, white=cmd.white, black=cmd.black)
         uow.tournaments.save(t)
 
     def publish_round(self, cmd: PublishRound, uow: StandingsUnitOfWork) -> None:
-        """A knockout round is public: its pairings and results are shown from now on."""
-        t = _locked(uow, cmd.tournament_id)
+        """A knockout round is public: its pairings and results are shown from now on. A round published
+        by a start its knockout's reset undid is settled (the new start's round of the same number is not
+        made public by it); one of a start whose reset is not recorded yet waits for it."""
+        t = _held(uow, cmd.tournament_id)
+        if _undone(t, cmd.restarts, f"round.published (round {cmd.round})"):
+            return
+        _started(t)
         with _not_ready:
             t.publish(cmd.round)
         uow.tournaments.save(t)
@@ -336,12 +411,22 @@ class Handlers:
         """Who advances from a knockout match, and how it was decided."""
         t = _locked(uow, cmd.tournament_id)
         with _not_ready:
-            t.decide(cmd.match_id, cmd.winner, cmd.how, cmd.decided_at)
+            t.decide(
+                cmd.match_id,
+                cmd.winner,
+                cmd.how,
+                cmd.decided_at,
+                players=cmd.players or None,
+                revision=cmd.revision,
+            )
         uow.tournaments.save(t)
 
     def cancel_game(self, cmd: CancelGame, uow: StandingsUnitOfWork) -> None:
         """A game its knockout match no longer needed: shown as cancelled, counted nowhere."""
-        t = _locked(uow, cmd.tournament_id)
+        t = _held(uow, cmd.tournament_id)
+        if _removed_game(t, cmd.game_id, "game.cancelled"):
+            return
+        _started(t)
         with _not_ready:
             t.cancel(cmd.game_id, cmd.cancelled_at)
         uow.tournaments.save(t)

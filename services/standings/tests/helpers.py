@@ -406,16 +406,24 @@ class KnockoutStory:
         self.games: dict[tuple[str, int], events.PairedGame] = {}
         self.outcomes: dict[uuid.UUID, GameOutcome] = {}
         self.generation = 0  # games paired again (a match's new players) get new ids
+        self.restarts = 0  # this start's number: the resets before it
 
     def start(self) -> KnockoutStory:
         self.send(self.svc, self.started)
         return self
 
     def reset(self, minutes: int = 5) -> events.Envelope:
-        return self.send(
-            self.svc,
-            events.TournamentReset(tournament_id=self.id, decision=decision(None, "organiser", minutes)),
+        """Back to the draft, ``minutes`` after NOW: the reset names every game paired so far."""
+        removed = [g.game_id for r in self.rounds.values() for g in r.games]
+        undone = events.TournamentReset(
+            tournament_id=self.id,
+            decision=decision(None, "organiser", minutes),
+            games=removed,
+            restarts=self.restarts,
         )
+        envelope = self.send(self.svc, undone)
+        self.restarts += 1  # the next start's number
+        return envelope
 
     def start_again(self, order: Sequence[int], minutes: int = 10) -> events.Envelope:
         """Started again after a reset, seeded in ``order`` (old seeds: the new seed 1 first)."""
@@ -434,6 +442,8 @@ class KnockoutStory:
         return self.send(self.svc, self.started)
 
     def withdraw(self, seed: int, reason: str = "ill", *, excluded: bool = False) -> events.Envelope:
+        """Decided as its start began (after a reset, the new start's withdrawals come after it)."""
+        at = self.started.started_at
         return self.send(
             self.svc,
             events.PlayerWithdrawn(
@@ -441,7 +451,7 @@ class KnockoutStory:
                 player_id=self.player_ids[seed],
                 reason=reason,
                 excluded=excluded,
-                decision=decision(reason, "organiser"),
+                decision=events.DecisionBy(by=ARBITER, role="organiser", at=at, reason=reason),
             ),
         )
 
@@ -515,8 +525,11 @@ class KnockoutStory:
         tc,
         rated: bool = True,
     ) -> events.PairedGame:
+        start = (
+            f"{self.started.started_at.isoformat()}:{self.restarts}"  # as pairing's: a new start, new games
+        )
         game = events.PairedGame(
-            game_id=uuid.uuid5(self.id, f"{match_id}/{number}/{self.generation}"),
+            game_id=uuid.uuid5(self.id, f"{start}/{match_id}/{number}/{self.generation}"),
             board=board,
             white=self.player_ids[white],
             black=self.player_ids[black],
@@ -591,9 +604,11 @@ class KnockoutStory:
         return event
 
     def publish(self, number: int) -> events.Envelope:
-        return self.send(
-            self.svc, events.RoundPublished(tournament_id=self.id, round=number, published_at=NOW)
+        """Published as its start began, by its start (its number)."""
+        published = events.RoundPublished(
+            tournament_id=self.id, round=number, published_at=self.started.started_at, restarts=self.restarts
         )
+        return self.send(self.svc, published)
 
     def result(self, number: int, match_id: str, game: int, outcome: GameOutcome) -> events.Envelope:
         g = self.games[(match_id, game)]
@@ -613,7 +628,10 @@ class KnockoutStory:
             ),
         )
 
-    def decide(self, number: int, match_id: str, winner: int, how: str = "regular") -> events.Envelope:
+    def decide(
+        self, number: int, match_id: str, winner: int, how: str = "regular", *, revision: int | None = None
+    ) -> events.Envelope:
+        """``revision``: pairing's count of the match's decisions (None: as a producer before it)."""
         players = next(m for m in self.rounds[number].matches if m.match_id == match_id).players
         return self.send(
             self.svc,
@@ -626,6 +644,7 @@ class KnockoutStory:
                 winner=self.player_ids[winner],
                 how=how,
                 decided_at=NOW,
+                revision=revision,
             ),
         )
 
@@ -775,6 +794,37 @@ def checked(svc: StandingsService, event: events.Event | events.Envelope) -> eve
     assert tid is not None
     assert snapshot(svc, tid) == recomputed(svc, tid)
     return envelope
+
+
+def four_player_knockout(svc: StandingsService, send=checked) -> KnockoutStory:
+    """Four players, 2-game matches, no third-place match: semi-finals 1 v 4 and 2 v 3, published."""
+    story = KnockoutStory(svc, 4, third_place=False, send=send).start()
+    story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
+    story.publish(1)
+    return story
+
+
+def corrected_semi_final(svc: StandingsService) -> tuple[KnockoutStory, list[events.Envelope]]:
+    """Four players: 1 beats 4 1½-½ and 2 beats 3 2-0 (each match decided once, revision 1), the final
+    1 v 2 paired and published. Then game 1 of 1 v 4 is corrected to 0-1, and pairing publishes together
+    (returned, not delivered): the correction, the match decided again (4 wins 1½-½, revision 2) and the
+    final announced again with 4 in it."""
+    story = four_player_knockout(svc)
+    story.result(1, "winners:1:1", 1, W)  # 1 (White) wins
+    story.result(1, "winners:1:1", 2, D)
+    story.decide(1, "winners:1:1", 1, revision=1)
+    story.result(1, "winners:1:2", 1, W)
+    story.result(1, "winners:1:2", 2, B)  # 2 wins both
+    story.decide(1, "winners:1:2", 2, revision=1)
+    story.pair(2, [("winners:2:1", 1, 2)])
+    story.publish(2)
+    held: list[events.Envelope] = []
+    story.send = lambda _svc, event: held.append(events.wrap(event, story.id)) or held[-1]
+    story.correct(1, "winners:1:1", 1, B)  # 4 (Black) won game 1
+    story.decide(1, "winners:1:1", 4, revision=2)
+    story.repair(2, "winners:2:1", 4, 2)
+    story.send = checked
+    return story, held
 
 
 def six_player_round_robin(svc: StandingsService, send=checked) -> Story:

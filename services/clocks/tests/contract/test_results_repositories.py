@@ -181,3 +181,24 @@ def test_a_withdrawal_without_a_decision_round_trips(backend: Backend):
         uow.commit()
     with backend.uow() as uow:
         assert uow.tournaments.get(tid).withdrawn[player] == Withdrawal(player, False, "", None)
+
+
+def test_a_tournaments_resets_round_trip(backend: Backend):
+    """What a knockout's resets removed (issue 22): when, and the games, kept with the tournament."""
+    tid = uuid.uuid4()
+    first, second = frozenset({uuid.uuid4(), uuid.uuid4()}), frozenset({uuid.uuid4()})
+    with backend.uow() as uow:
+        t = uow.tournaments.lock(tid)
+        assert t.reset(at(1), first, 0) and not t.reset(at(1), first, 0)  # heard again: nothing new
+        uow.tournaments.save(t)
+        uow.commit()
+    with backend.uow() as uow:
+        t = uow.tournaments.lock(tid)
+        t.reset(at(9), second, 1)
+        uow.tournaments.save(t)
+        uow.commit()
+    with backend.uow() as uow:
+        found = uow.tournaments.get(tid)
+    assert found == t and found.resets.last_at == at(9)
+    assert all(found.resets.removed(g) for g in first | second) and not found.resets.removed(uuid.uuid4())
+    assert found.resets.undone(1) and not found.resets.undone(2) and found.resets.before(at(8))

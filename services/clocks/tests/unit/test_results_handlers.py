@@ -493,8 +493,24 @@ def test_a_colour_swap_is_published_with_its_decision(svc, clock):
         svc.bus.handle(SwapColours(m.games[0].game_id, Actor(m.organiser)))
 
 
-def reset(tid: uuid.UUID, organiser: uuid.UUID) -> Envelope:
-    return wrap(events.TournamentReset(tournament_id=tid, decision=decision(organiser)), tid)
+def reset(tid: uuid.UUID, organiser: uuid.UUID, seconds: float = 0, games=(), start: int = 0) -> Envelope:
+    event = events.TournamentReset(
+        tournament_id=tid, decision=decision(organiser, seconds=seconds), games=list(games), restarts=start
+    )
+    return wrap(event, tid)
+
+
+def published_round(m: Match, start: int, seconds: float = 0) -> Envelope:
+    event = events.RoundPublished(tournament_id=m.tid, round=1, published_at=at(seconds), restarts=start)
+    return wrap(event, m.tid)
+
+
+def started_again(m: Match) -> Match:
+    """The same knockout's round 1 after a new start: new game ids (they derive from the start)."""
+    again = Match()
+    again.tid, again.organiser, again.a, again.b = m.tid, m.organiser, m.a, m.b
+    again.games = [again.game(1, m.a, m.b), again.game(2, m.b, m.a)]
+    return again
 
 
 def test_a_reset_removes_round_one_so_it_can_be_paired_again(svc, deadlines):
@@ -506,14 +522,31 @@ def test_a_reset_removes_round_one_so_it_can_be_paired_again(svc, deadlines):
     with svc.uow() as uow:
         assert uow.games.of_tournament(m.tid) == []
     assert deadlines.deadline_of(running) is None
-    assert published(svc, "game.cancelled") == []  # the round never happened: standings forgets it itself
-    announce(svc, m.paired())  # the same game ids again
-    again = Match()
-    again.tid, again.organiser = m.tid, m.organiser
-    announce(svc, again.paired())  # or new ones
+    # the round never happened (standings forgets it itself), but the game that started marked its players
+    # as in a game (pairing keeps the mark, so that no arena pairs them): its cancellation takes it away
+    [cancelled] = [events.GameCancelled.model_validate(e.payload) for e in published(svc, "game.cancelled")]
+    assert (cancelled.game_id, cancelled.reason, {cancelled.white, cancelled.black}) == (
+        running,
+        "tournament_reset",
+        {m.a, m.b},
+    )
+    again = started_again(m)
+    announce(svc, again.paired())
     with svc.uow() as uow:
-        assert {g.id for g in uow.games.of_tournament(m.tid)} == {g.game_id for g in m.games + again.games}
-    assert game_of(svc, running).status is GameStatus.RUNNING
+        assert {g.id for g in uow.games.of_tournament(m.tid)} == {g.game_id for g in again.games}
+    assert game_of(svc, again.games[0].game_id).status is GameStatus.RUNNING
+
+
+def test_a_game_removed_by_a_reset_is_lost_by_nobody(svc, clock):
+    """A running game whose flag had fallen unnoticed when the reset came is cancelled like the others:
+    nobody loses a game that never happened (no game.finished)."""
+    m = Match()
+    announce(svc, m.paired())
+    clock.advance(3600)  # far past White's ten minutes; the ticker has not run
+    announce(svc, reset(m.tid, m.organiser))
+    assert published(svc, "game.finished") == []
+    [cancelled] = published(svc, "game.cancelled")
+    assert cancelled.payload["reason"] == "tournament_reset"
 
 
 def test_a_reset_is_handled_before_the_round_paired_after_it(svc):
@@ -525,11 +558,63 @@ def test_a_reset_is_handled_before_the_round_paired_after_it(svc):
     )
     m = Match()
     announce(svc, m.paired())
-    svc.broker.publish([reset(m.tid, m.organiser), m.paired()])
+    again = started_again(m)
+    svc.broker.publish([reset(m.tid, m.organiser), again.paired()])
     svc.broker.run_until_idle()
     with svc.uow() as uow:
         assert [g.status for g in uow.games.of_tournament(m.tid)] == [GameStatus.RUNNING, GameStatus.PENDING]
-    assert len(published(svc, "game.started")) == 2  # game 1 started twice: before and after the reset
+    assert len(published(svc, "game.started")) == 2  # a game 1 started before the reset, one after it
+
+
+def test_a_round_published_before_its_reset_is_settled_and_releases_nothing_after_it(svc, caplog):
+    """Issue 22: the organiser publishes round 1 and resets at once; the clocks hear the publication
+    after the reset. It waited for games that never came back and was dead-lettered — or, once the
+    knockout started again, released the new round 1 its organiser had not published. Starts are told
+    by their number, not by the time: here everything happens at one instant (a fake clock)."""
+    m = Match()
+    announce(svc, m.paired(published=False))
+    announce(svc, reset(m.tid, m.organiser, start=0))
+    with caplog.at_level("INFO", logger="services.clocks.service_layer.handlers"):
+        announce(svc, published_round(m, start=0))
+    assert "round.published (round 1, start 0)" in caplog.text and "settled" in caplog.text
+    again = started_again(m)
+    announce(svc, again.paired(published=False))
+    svc.broker.run_until_idle()  # anything parked comes back now
+    assert [game_of(svc, g.game_id).released for g in again.games] == [False, False]
+    assert published(svc, "game.started") == []
+    assert svc.broker.dead_letters("clocks.round_published") == []
+    announce(svc, published_round(again, start=1))  # the new start's own publication releases its round
+    assert [game_of(svc, g.game_id).released for g in again.games] == [True, True]
+
+
+def test_a_round_published_by_a_start_whose_reset_is_not_heard_yet_waits(svc):
+    """The new start's publication overtakes the reset (another queue): it waits for the reset, so that
+    it does not release the undone start's games, which the reset then deletes."""
+    m = Match()
+    announce(svc, m.paired(published=False))
+    again = started_again(m)
+    announce(svc, published_round(again, start=1))  # waits: the reset of start 0 is on its way
+    assert game_of(svc, m.games[0].game_id).released is False
+    announce(svc, reset(m.tid, m.organiser, start=0))
+    announce(svc, again.paired(published=False))
+    svc.broker.run_until_idle()  # the publication comes back behind them
+    assert [game_of(svc, g.game_id).released for g in again.games] == [True, True]
+    assert svc.broker.dead_letters("clocks.round_published") == []
+
+
+def test_a_round_paired_before_its_reset_and_heard_after_it_is_settled(svc, caplog):
+    """Should the reset overtake the pairing it undoes (another queue, or a sharded one), the round's
+    games are not created again: they run no clocks and end nobody's game."""
+    m = Match()
+    announce(svc, reset(m.tid, m.organiser, games=[g.game_id for g in m.games]))
+    with caplog.at_level("INFO", logger="services.clocks.service_layer.handlers"):
+        announce(svc, m.paired())
+    assert "round.paired (round 1)" in caplog.text
+    with svc.uow() as uow:
+        assert uow.games.of_tournament(m.tid) == []
+    assert published(svc, "game.started") == []
+    announce(svc, Match().paired())  # another tournament's round is created as ever
+    assert len(published(svc, "game.started")) == 1
 
 
 def test_what_is_known_of_a_tournament_survives_its_reset(svc):

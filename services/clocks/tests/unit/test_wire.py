@@ -156,8 +156,10 @@ def test_a_time_control_the_clocks_cannot_run_is_refused():
 
 def test_the_other_consumed_events():
     assert wire.release_round(events.RoundPublished(tournament_id=T, round=2, published_at=AT)) == (
-        commands.ReleaseRound(T, 2)
+        commands.ReleaseRound(T, 2, AT)
     )
+    published = events.RoundPublished(tournament_id=T, round=2, published_at=AT, restarts=1)
+    assert wire.release_round(published) == commands.ReleaseRound(T, 2, AT, 1)
     decided = events.MatchDecided(
         tournament_id=T,
         match_id="winners:1:1",
@@ -253,8 +255,8 @@ def test_what_pairing_decides_for_the_clocks():
     assert wire.correct_result(corrected) == commands.CorrectResult(
         G, Outcome.WHITE_WIN, Outcome.DRAW, Decision(ORG, Role.ORGANISER, AT, "scoresheet")
     )
-    reset = events.TournamentReset(tournament_id=T, decision=wire_decision())
-    assert wire.from_pairing(reset) == commands.ResetTournament(T)
+    reset = events.TournamentReset(tournament_id=T, decision=wire_decision(), games=[G], restarts=2)
+    assert wire.from_pairing(reset) == commands.ResetTournament(T, AT, (G,), 2)
     assert isinstance(wire.from_pairing(round_paired(paired())), commands.CreateGames)
     with pytest.raises(TypeError, match=r"this queue does not take round\.published"):
         wire.from_pairing(events.RoundPublished(tournament_id=T, round=2, published_at=AT))

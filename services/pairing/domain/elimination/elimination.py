@@ -24,7 +24,9 @@ Under the arbiter's authority (RULES.md §4, the results-authority issue):
   (``correction-changes-advancement``) once a match it feeds (the winner's or, in a double knockout, the
   loser's next match, through walkovers) has a result (a game of it has one: RULES.md §4), and after
   the event finished; one that leaves the match undecided is also refused once its round is complete.
-  Otherwise the bracket takes the new winner (``match.decided`` again) and each paired match it feeds
+  Otherwise the bracket takes the new winner (``match.decided`` again, its ``revision`` the match's
+  decisions so far; a correction that keeps the winner but moves where the match was decided is a
+  decision again too) and each paired match it feeds
   that now has other players is paired again: the new players in its slots (the drawn first White
   stays with its slot), its unplayed games cancelled and new ones paired under new ids, and its round
   announced again naming the cancelled games. Or the match goes on: the games it had cancelled are
@@ -159,6 +161,10 @@ class PairedMatch:
     first_white: int
     games: list[MatchGame] = field(default_factory=list)
     how: Decision | None = None
+    decisions: int = 0
+    """How many times the match was decided: its first decision, then each one after a correction (a
+    new winner, or the same winner decided elsewhere). Published as ``match.decided``'s ``revision``,
+    so that a consumer that hears two decisions in either order keeps the later."""
 
     def seed(self, slot: int) -> int:
         return self.players[slot]
@@ -204,12 +210,13 @@ class GamesAdded(Change):
 @dataclass(frozen=True)
 class MatchSettled(Change):
     """A match has its winner (the bracket's state and its round count changed with it) and no longer
-    needs the games in ``cancelled``."""
+    needs the games in ``cancelled``; ``decisions``: its decisions so far."""
 
     match_id: MatchId
     how: Decision
     at: dt.datetime
     cancelled: tuple[uuid.UUID, ...]
+    decisions: int
 
 
 @dataclass(frozen=True)
@@ -227,10 +234,13 @@ class MatchReopened(Change):
 
 @dataclass(frozen=True)
 class MatchHowChanged(Change):
-    """A correction kept the match's winner but changed where it was decided."""
+    """A correction kept the match's winner but changed where it was decided (a decision again:
+    ``decisions`` counts it)."""
 
     match_id: MatchId
     how: Decision
+    at: dt.datetime
+    decisions: int
 
 
 @dataclass(frozen=True)
@@ -256,7 +266,13 @@ class MatchRepaired(Change):
 
 @dataclass(frozen=True)
 class Erased(Change):
-    """The knockout went back to its draft: everything pairing held of it goes."""
+    """The knockout went back to its draft at ``at``: everything pairing held of it goes, but which games
+    it removed from start number ``restarts`` (news of them may still come: it is settled, not waited
+    for)."""
+
+    at: dt.datetime
+    games: tuple[uuid.UUID, ...]
+    restarts: int
 
 
 @dataclass(eq=False)
@@ -274,6 +290,9 @@ class Elimination(Aggregate, Changing):
     status: Status = Status.RUNNING
     withdrawals: dict[int, Withdrawal] = field(default_factory=dict)
     """Players (by seed) who left for good: their games are lost by forfeit (the clocks)."""
+    restarts: int = 0
+    """How many resets to its draft came before this start: its game ids differ from every earlier
+    start's even at the same start time (news of a removed game is told from this start's by its id)."""
 
     @classmethod
     def start(
@@ -288,8 +307,10 @@ class Elimination(Aggregate, Changing):
         third_place: bool = False,
         second_final: bool = True,
         tiebreak_plan: TieBreakPlan,
+        restarts: int = 0,
     ) -> Elimination:
-        """The bracket, its seed list (the roster's order) and its match format; round 1 is due."""
+        """The bracket, its seed list (the roster's order) and its match format; round 1 is due.
+        ``restarts``: the resets to its draft before this start."""
         roster = tuple(sorted(players, key=lambda p: p.seed))
         if [p.seed for p in roster] != list(range(1, len(roster) + 1)):
             raise UnsupportedField("a knockout's roster must be seeded 1 … N")
@@ -299,7 +320,7 @@ class Elimination(Aggregate, Changing):
             match_format = MatchFormat(games_per_match, heading.time_control, tiebreak_plan)
         except ValueError as exc:  # BracketError, SeedingError, MatchPlayError
             raise UnsupportedField(f"cannot run this knockout: {exc}") from exc
-        e = cls(heading, roster, match_format, bracket, seeds)
+        e = cls(heading, roster, match_format, bracket, seeds, restarts=restarts)
         e.record(events.RoundBecameDue(e.id, 1))
         return e
 
@@ -395,7 +416,7 @@ class Elimination(Aggregate, Changing):
             return False
         self.published.add(number)
         self.change(RoundMadePublic(number, now))
-        self.record(events.RoundPublished(self.id, number, now))
+        self.record(events.RoundPublished(self.id, number, now, self.restarts))
         return True
 
     def byes(self, number: int) -> list[int]:
@@ -481,10 +502,12 @@ class Elimination(Aggregate, Changing):
         if not match.decided:
             return self._go_on(match, state, at)
         if winner == was:
-            assert state.how is not None
+            assert state.how is not None and winner is not None
             if state.how != match.how:
                 match.how = state.how
-                self.change(MatchHowChanged(match.id, state.how))
+                match.decisions += 1
+                self.change(MatchHowChanged(match.id, state.how, at, match.decisions))
+                self.record(self._decided(match, winner, (), at))
             return Recorded(match)
         if winner is not None:
             settled = self._settle(match, state, at)
@@ -584,26 +607,34 @@ class Elimination(Aggregate, Changing):
         cancelled = tuple(g for g in match.games if g.open)
         for g in cancelled:
             g.cancelled = True
-        self.change(MatchSettled(match.id, state.how, now, tuple(g.game_id for g in cancelled)))
-        self.record(
-            events.MatchDecided(
-                tournament_id=self.id,
-                match_id=str(match.id),
-                round=match.round,
-                section=match.id.section,
-                players=(self.player_of(match.players[0]), self.player_of(match.players[1])),
-                winner=self.player_of(winner),
-                how=state.how,
-                games_cancelled=tuple(g.game_id for g in cancelled),
-                decided_at=now,
-            )
-        )
+        match.decisions += 1
+        ids = tuple(g.game_id for g in cancelled)
+        self.change(MatchSettled(match.id, state.how, now, ids, match.decisions))
+        self.record(self._decided(match, winner, ids, now))
         if match.round not in self.completed:
             if self.round_decided(match.round):
                 self._close_round(match.round, now)
         elif self.bracket.is_finished() and self.status is Status.RUNNING:
             self._finish(now)  # a corrected match of a closed round ended the event
         return Recorded(match, winner=winner, cancelled=cancelled)
+
+    def _decided(
+        self, match: PairedMatch, winner: int, cancelled: tuple[uuid.UUID, ...], at: dt.datetime
+    ) -> events.MatchDecided:
+        """``match.decided`` for the match's latest decision (``how`` set), numbered by its count."""
+        assert match.how is not None
+        return events.MatchDecided(
+            tournament_id=self.id,
+            match_id=str(match.id),
+            round=match.round,
+            section=match.id.section,
+            players=(self.player_of(match.players[0]), self.player_of(match.players[1])),
+            winner=self.player_of(winner),
+            how=match.how,
+            games_cancelled=cancelled,
+            decided_at=at,
+            revision=match.decisions,
+        )
 
     def _reopen(self, match: PairedMatch, state: Progress, now: dt.datetime) -> Recorded:
         """A correction left the match undecided: its winner leaves the bracket, the games it had
@@ -631,6 +662,10 @@ class Elimination(Aggregate, Changing):
         return Recorded(match, added=revived)
 
     # -- who plays, colours, reset -----------------------------------------------------------------
+    def plays(self, player_id: uuid.UUID) -> bool:
+        """Whether the player is in this start's roster."""
+        return any(p.player_id == player_id for p in self.players)
+
     def seed_of(self, player_id: uuid.UUID) -> int:
         for p in self.players:
             if p.player_id == player_id:
@@ -686,8 +721,9 @@ class Elimination(Aggregate, Changing):
             raise ResetNotAllowed(f"round {self.paired_rounds} is paired: only round 1 can be undone")
         if any(g.outcome is not None for m in self.matches.values() for g in m.games):
             raise ResetNotAllowed("a game of round 1 has a result: the draft cannot come back")
-        self.change(Erased())
-        self.record(events.TournamentReset(self.id, Decided(by, Role.ORGANISER, at)))
+        games = tuple(g.game_id for m in self.matches.values() for g in m.games)
+        self.change(Erased(at, games, self.restarts))
+        self.record(events.TournamentReset(self.id, Decided(by, Role.ORGANISER, at), games, self.restarts))
 
     def placings(self) -> tuple[Placing, ...]:
         return self.bracket.placings()
@@ -723,7 +759,8 @@ class Elimination(Aggregate, Changing):
 
     def _game(self, match_id: MatchId, planned: PlannedGame) -> MatchGame:
         started = self.heading.started_at.astimezone(dt.UTC).isoformat()
-        game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{started}:{match_id}:{planned.number}")
+        again = f":{self.restarts}" if self.restarts else ""  # the first start's ids as they always were
+        game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{started}{again}:{match_id}:{planned.number}")
         return MatchGame(game_id, planned)
 
     def _paired(self, number: int, *, cancelled: tuple[uuid.UUID, ...] = ()) -> events.RoundPaired:

@@ -31,6 +31,7 @@ from services.pairing.domain.arbiters import Arbiters, authority
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.ports import PairingUnitOfWork
+from services.pairing.service_layer.settled import removed_game, undone_withdrawal
 from shared.timesource import Clock
 from shared.vocabulary import System
 
@@ -61,6 +62,7 @@ class EliminationFlow:
             third_place=cmd.third_place,
             second_final=cmd.second_final,
             tiebreak_plan=cmd.tiebreak_plan,
+            restarts=len(uow.resets.of(cmd.heading.id).resets),
         )
         uow.eliminations.add(e)
 
@@ -77,6 +79,8 @@ class EliminationFlow:
 
     def record_result(self, cmd: commands.RecordResult, uow: PairingUnitOfWork) -> None:
         e = self._load(uow, cmd.tournament_id)
+        if e.game(cmd.game_id) is None and removed_game(uow, e.id, cmd.game_id, "game.finished"):
+            return  # of the start a reset undid: this one is another
         e.record_result(cmd.game_id, cmd.outcome, finished_at=cmd.finished_at, now=self.clock.now())
         uow.eliminations.save(e)
 
@@ -104,12 +108,17 @@ class EliminationFlow:
 
     def record_withdrawal(self, cmd: commands.RecordWithdrawal, uow: PairingUnitOfWork) -> None:
         e = self._load(uow, cmd.tournament_id)
+        started = e.heading.started_at
+        if not e.plays(cmd.player_id) and undone_withdrawal(uow, e.id, cmd.player_id, cmd.at, started):
+            return  # withdrawn from a start a reset undid: not seeded in this one
         at = cmd.at or self.clock.now()
         if e.withdraw(cmd.player_id, excluded=cmd.excluded, reason=cmd.reason, at=at):
             uow.eliminations.save(e)
 
     def record_colours(self, cmd: commands.RecordColours, uow: PairingUnitOfWork) -> None:
         e = self._load(uow, cmd.tournament_id)
+        if e.game(cmd.game_id) is None and removed_game(uow, e.id, cmd.game_id, "game.colours_swapped"):
+            return
         if e.swap_colours(cmd.game_id, cmd.white, cmd.black):
             uow.eliminations.save(e)
 

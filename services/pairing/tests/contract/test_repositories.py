@@ -129,6 +129,7 @@ def same_elimination(a: Elimination, b: Elimination) -> None:
         a.completed,
         a.status,
         a.withdrawals,
+        a.restarts,
     ) == (
         b.heading,
         b.players,
@@ -138,11 +139,16 @@ def same_elimination(a: Elimination, b: Elimination) -> None:
         b.completed,
         b.status,
         b.withdrawals,
+        b.restarts,
     )
     assert a.bracket.to_dict() == b.bracket.to_dict()
     assert {
-        k: (m.round, m.board, m.players, m.first_white, m.how, m.games) for k, m in a.matches.items()
-    } == {k: (m.round, m.board, m.players, m.first_white, m.how, m.games) for k, m in b.matches.items()}
+        k: (m.round, m.board, m.players, m.first_white, m.how, m.decisions, m.games)
+        for k, m in a.matches.items()
+    } == {
+        k: (m.round, m.board, m.players, m.first_white, m.how, m.decisions, m.games)
+        for k, m in b.matches.items()
+    }
 
 
 def started_tournament(backend: Backend, n: int = 5, **options: Any) -> PairingTournament:
@@ -550,6 +556,7 @@ def test_decisions_on_a_knockout_come_back_as_they_were_made(backend: Backend) -
     same_elimination(found, loaded)
     reopened = found.matches[one_four.id]
     assert not reopened.decided and "winners:1:1" not in {str(k) for k in found.bracket.results}
+    assert reopened.decisions == 1  # decided once; the next decision is its second
     assert reopened.games[3].replaced_by == reopened.games[4].game_id
     assert found.matches[two_three.id].first_white == 1
     kinds = [kind for kind, _ in backend.published(e.id)]
@@ -565,11 +572,13 @@ def test_decisions_on_a_knockout_come_back_as_they_were_made(backend: Backend) -
 def test_a_reset_knockout_is_gone(backend: Backend) -> None:
     e = started_elimination(backend, 4)
     with backend.uow() as uow:
+        assert not uow.resets.of(e.id)
         loaded = uow.eliminations.get(e.id, lock=True)
         assert loaded is not None
-        loaded.pair_round(1, lambda: 0, now=NOW)
+        paired = loaded.pair_round(1, lambda: 0, now=NOW)
         uow.eliminations.save(loaded)
         uow.commit()
+    removed = {g.game_id for m in paired for g in m.games}
     with backend.uow() as uow:
         loaded = uow.eliminations.get(e.id, lock=True)
         assert loaded is not None
@@ -578,6 +587,9 @@ def test_a_reset_knockout_is_gone(backend: Backend) -> None:
         uow.commit()
     with backend.uow() as uow:
         assert uow.lock(e.id) is None and uow.eliminations.get(e.id) is None
+        resets = uow.resets.of(e.id)  # but what the reset removed is kept
+    assert resets.last_at == LATER and all(resets.removed(g) for g in removed) and len(removed) == 4
+    assert not resets.removed(uuid.uuid4())
     assert backend.published(e.id)[-1][0] == "tournament.reset"
     with backend.uow() as uow:  # the same id starts again
         uow.eliminations.add(e)

@@ -174,3 +174,42 @@ def test_a_fresh_database_runs_the_whole_story(url: str) -> None:
         assert t.bye_requests[(2, 1)].decision.role.value == "arbiter"
     finally:
         svc.engine.dispose()
+
+
+def test_migration_0010_counts_one_decision_for_each_match_decided_before(url: str) -> None:
+    """Issue 22: ``matches.decisions`` (``match.decided``'s revision): a match decided before the
+    migration counts one decision, so that its first decision after a correction is its second."""
+    engine = make_engine(url)
+    try:
+        upgrade(MIGRATIONS, engine, "0009")
+        tid = uuid.uuid4()
+        tc = {"base_seconds": 600, "increment_seconds": 5, "days_per_move": None}
+        with engine.begin() as conn:
+            conn.execute(
+                sa.text(
+                    "INSERT INTO tournaments (id, organiser_id, name, ruleset, system, total_rounds,"
+                    " double_cycle, double_rounds, time_control, status, started_at) VALUES (:id, :org,"
+                    " 'Cup', 'knockout', 'knockout', 2, false, false, CAST(:tc AS JSON), 'running', :at)"
+                ),
+                {"id": tid, "org": uuid.uuid4(), "tc": json.dumps(tc), "at": NOW},
+            )
+            conn.execute(
+                sa.text("INSERT INTO rounds (tournament_id, number, paired_at) VALUES (:t, 1, :at)"),
+                {"t": tid, "at": NOW},
+            )
+            for number, how in ((1, "regular"), (2, None)):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO matches (tournament_id, match_id, round, board, seed_a, seed_b,"
+                        " first_white, how, decided_at) VALUES (:t, :m, 1, :n, :n, 5 - :n, 0, :how, :at)"
+                    ),
+                    {"t": tid, "m": f"winners:1:{number}", "n": number, "how": how, "at": how and NOW},
+                )
+        upgrade(MIGRATIONS, engine)
+        with engine.connect() as conn:
+            counted = conn.execute(sa.text("SELECT match_id, decisions FROM matches ORDER BY match_id")).all()
+        assert [tuple(row) for row in counted] == [("winners:1:1", 1), ("winners:1:2", 0)]
+        downgrade(engine, "0009")
+        assert ("matches", "decisions") not in columns(engine)
+    finally:
+        engine.dispose()

@@ -303,6 +303,176 @@ def test_a_reset_knockout_starts_afresh_with_new_games(svc):
     assert [m.players for m in after.matches] == [m.players for m in before.matches]
 
 
+KNOCKOUT_QUEUES = (
+    "pairing.tournament_started",
+    "pairing.game_finished",
+    "pairing.colours_swapped",
+    "pairing.player_withdrawn",
+    "pairing.round_due",
+)
+
+
+def dead(svc) -> list:
+    """What the queues a knockout's news reaches dead-lettered (taken off them)."""
+    return [d for q in KNOCKOUT_QUEUES for d in svc.broker.dead_letters(q)]
+
+
+def reset(svc, ev: events.TournamentStarted) -> events.TournamentReset:
+    svc.bus.handle(commands.ResetTournament(by(ev.organiser_id), ev.tournament_id))
+    return events.TournamentReset.model_validate(published(svc, "tournament.reset")[-1].payload)
+
+
+def swapped(ev: events.TournamentStarted, game: events.PairedGame, at: dt.datetime = NOW):
+    return events.GameColoursSwapped(
+        tournament_id=ev.tournament_id,
+        game_id=game.game_id,
+        round=1,
+        white=game.black,
+        black=game.white,
+        decision=events.DecisionBy(by=ev.organiser_id, role="organiser", at=at),
+    )
+
+
+def test_a_knockout_started_again_at_the_same_time_names_new_games(service):
+    """Game ids derive from the start; a start after a reset counts the resets before it, so its games
+    are never taken for removed ones, even started at the very same time (a fake clock)."""
+    ev = knockout_started(4)
+    deliver(service, ev, ev.tournament_id)
+    [before] = rounds(service, 1)
+    reset(service, ev)
+    deliver(service, ev, ev.tournament_id)  # a new envelope of the same start: the same start time
+    [_, after] = rounds(service, 1)
+    assert {g.game_id for g in before.games}.isdisjoint({g.game_id for g in after.games})
+    with service.uow() as uow:
+        e = uow.eliminations.get(ev.tournament_id)
+    assert e is not None and e.restarts == 1 and e.heading.started_at == ev.started_at
+    reset(service, ev)  # reset again at the same instant: its own record, start number 1
+    with service.uow() as uow:
+        resets = uow.resets.of(ev.tournament_id)
+    assert [(r.start, r.at) for r in resets.resets] == [(0, NOW), (1, NOW)]
+    published_rounds = published(service, "round.published")
+    assert published_rounds == []  # (nothing was published)
+    undone = [
+        events.TournamentReset.model_validate(e.payload) for e in published(service, "tournament.reset")
+    ]
+    assert [u.restarts for u in undone] == [0, 1]
+
+
+def test_a_reset_names_the_games_it_removed(service):
+    ev = knockout_started(4)
+    deliver(service, ev, ev.tournament_id)
+    [first] = rounds(service, 1)
+    undone = reset(service, ev)
+    assert sorted(undone.games) == sorted(g.game_id for g in first.games)
+    with service.uow() as uow:
+        assert uow.resets.of(ev.tournament_id).removed(first.games[0].game_id)
+
+
+def test_news_of_games_a_reset_removed_is_settled(service, caplog):
+    """Issue 22: a colour swap followed at once by a reset dead-lettered ``game.colours_swapped`` with
+    ``TournamentNotFound``. News of a game the reset removed is acknowledged and logged, before the new
+    start and after it."""
+    ev = knockout_started(4)
+    deliver(service, ev, ev.tournament_id)
+    [first] = rounds(service, 1)
+    g1, g2, g3, _ = first.games
+    reset(service, ev)
+    with caplog.at_level("INFO", logger="services.pairing.service_layer.settled"):
+        deliver(service, swapped(ev, g1), ev.tournament_id)  # swapped, then reset: two quick clicks
+        deliver(service, result(first, g2, W), ev.tournament_id)  # a result in flight at the reset
+        again = ev.model_copy(update={"started_at": NOW + dt.timedelta(minutes=10)})
+        deliver(service, again, ev.tournament_id)
+        deliver(service, swapped(ev, g3), ev.tournament_id)  # after the new start too
+        deliver(service, result(first, g3, B), ev.tournament_id)
+    assert dead(service) == []
+    assert [r.getMessage().split(" for game ")[0] for r in caplog.records] == [
+        "game.colours_swapped",
+        "game.finished",
+        "game.colours_swapped",
+        "game.finished",
+    ]
+    assert all("removed by the reset" in r.getMessage() for r in caplog.records)
+    [_, after] = rounds(service, 1)
+    with service.uow() as uow:
+        e = uow.eliminations.get(ev.tournament_id)
+    assert e is not None and all(g.outcome is None for m in e.matches.values() for g in m.games)
+    assert {g.game_id for m in e.matches.values() for g in m.games} == {g.game_id for g in after.games}
+
+
+def test_news_of_a_tournament_never_heard_of_is_not_settled(service):
+    """Only what a reset removed is settled: a game of a tournament pairing never had still fails."""
+    ev = knockout_started(4)
+    deliver(service, ev, ev.tournament_id)
+    [first] = rounds(service, 1)
+    stranger = ev.model_copy(update={"tournament_id": uuid.uuid4()})
+    deliver(service, swapped(stranger, first.games[0]), stranger.tournament_id)
+    [letter] = dead(service)
+    assert "TournamentNotFound" in letter.reason
+    other = first.games[0].model_copy(update={"game_id": uuid.uuid4()})  # a game it never paired
+    reset(service, ev)
+    deliver(service, swapped(ev, other), ev.tournament_id)
+    [letter] = dead(service)
+    assert "TournamentNotFound" in letter.reason
+
+
+def test_a_withdrawal_from_a_reset_knockout_is_settled(service, caplog):
+    """A withdrawal decided before the reset (then the reset: two quick clicks), heard after it: settled
+    while the knockout is a draft and once it started again (registration does not seed the player)."""
+    ev = knockout_started(5)
+    deliver(service, ev, ev.tournament_id)
+    gone = ev.roster[4].player_id  # seed 5
+    left = withdrawn(ev, gone)  # decided at NOW, the reset comes after it
+    service.clock.advance(60)  # type: ignore[attr-defined]
+    reset(service, ev)
+    with caplog.at_level("INFO", logger="services.pairing.service_layer.settled"):
+        deliver(service, left, ev.tournament_id)
+        roster = [r for r in ev.roster if r.player_id != gone]
+        again = ev.model_copy(update={"started_at": NOW + dt.timedelta(minutes=10), "roster": roster})
+        deliver(service, again, ev.tournament_id)
+        deliver(service, left, ev.tournament_id)  # again (a new envelope), after the new start
+    assert dead(service) == []
+    assert len(caplog.records) == 2 and all("player.withdrawn" in r.getMessage() for r in caplog.records)
+    with service.uow() as uow:
+        e = uow.eliminations.get(ev.tournament_id)
+    assert e is not None and len(e.players) == 4 and e.withdrawals == {}
+
+
+def test_a_withdrawal_after_the_reset_waits_for_the_new_start(service):
+    """Decided after the reset, a withdrawal may belong to the start that follows (its tournament.started
+    not heard yet): it waits for it, as any withdrawal before its start, and then counts."""
+    ev = knockout_started(4)
+    deliver(service, ev, ev.tournament_id)
+    service.clock.advance(60)  # type: ignore[attr-defined]
+    reset(service, ev)
+    later = NOW + dt.timedelta(minutes=20)
+    left = withdrawn(ev, ev.roster[3].player_id)
+    left = left.model_copy(update={"decision": left.decision.model_copy(update={"at": later})})
+    deliver(service, left, ev.tournament_id)  # not ready: parked
+    with service.uow() as uow:
+        assert uow.lock(ev.tournament_id) is None
+    again = ev.model_copy(update={"started_at": NOW + dt.timedelta(minutes=10)})
+    deliver(service, again, ev.tournament_id)
+    service.broker.run_until_idle()
+    with service.uow() as uow:
+        e = uow.eliminations.get(ev.tournament_id)
+    assert e is not None and set(e.withdrawals) == {4}
+    assert dead(service) == []
+
+
+def test_a_round_due_for_a_knockout_reset_before_its_pairing_is_settled(service, caplog):
+    from services.pairing.adapters.wire import RoundDue
+
+    ev = knockout_started(4)
+    deliver(service, ev, ev.tournament_id)
+    reset(service, ev)
+    with caplog.at_level("INFO", logger="services.pairing.service_layer.settled"):
+        deliver(service, RoundDue(tournament_id=ev.tournament_id, round=1), ev.tournament_id)
+    assert dead(service) == [] and "pairing.round_due (round 1)" in caplog.text
+    deliver(service, RoundDue(tournament_id=uuid.uuid4(), round=1), ev.tournament_id)
+    [letter] = dead(service)  # one never heard of is still an error
+    assert "TournamentNotFound" in letter.reason
+
+
 def test_a_platform_tournament_is_not_reset(svc):
     ev = started(8)
     deliver(svc, ev, ev.tournament_id)

@@ -157,8 +157,35 @@ def test_a_correction_moves_where_a_match_was_decided_when_the_winner_stays():
     settle(e)
     correct(e, g2.game_id, B)  # seed 1 won the regular games after all
     assert m.how is Decision.REGULAR and e.bracket.match(m.id).winner == 1
-    assert e.take_changes() == [OutcomeCorrected(g2.game_id, B), MatchHowChanged(m.id, Decision.REGULAR)]
-    assert [type(x) for x in e.collect_events()] == [events.ResultCorrected]
+    assert e.take_changes() == [
+        OutcomeCorrected(g2.game_id, B),
+        MatchHowChanged(m.id, Decision.REGULAR, NOW, 2),
+    ]
+    corrected, decided = e.collect_events()  # decided again: the consumers show where, too
+    assert isinstance(corrected, events.ResultCorrected) and isinstance(decided, events.MatchDecided)
+    assert (decided.winner, decided.how, decided.games_cancelled, decided.revision) == (
+        uuid.UUID(int=1),
+        Decision.REGULAR,
+        (),
+        2,
+    )
+
+
+def test_each_decision_of_a_match_counts_one_more():
+    """``match.decided``'s revision: 1 for the first decision, one more for each after a correction
+    (a new winner, or undecided and decided again), so that a consumer keeps the latest in any order."""
+    e = event("knockout", 4, games=1)
+    one_four, _ = pair(e, 1)
+    [game] = one_four.games
+    record(e, game.game_id, W)  # seed 1
+    first = [x for x in e.collect_events() if isinstance(x, events.MatchDecided)]
+    assert [(d.winner, d.revision) for d in first] == [(uuid.UUID(int=1), 1)]
+    correct(e, game.game_id, B)  # seed 4
+    correct(e, game.game_id, D)  # level: the match goes on with a tie-break game
+    correct(e, game.game_id, W)  # seed 1 again
+    decided = [x for x in e.collect_events() if isinstance(x, events.MatchDecided)]
+    assert [(d.winner, d.revision) for d in decided] == [(uuid.UUID(int=4), 2), (uuid.UUID(int=1), 3)]
+    assert one_four.decisions == 3
 
 
 def test_a_new_winner_goes_into_the_bracket_while_the_next_match_is_not_paired():
@@ -463,9 +490,10 @@ def test_the_organiser_resets_round_one_before_any_result():
         lambda: e.reset(authority=Authority.of(ORGANISER, [Appointment(ARBITER)]), by=ARBITER, at=NOW),
     )
     e.reset(authority=WHO, by=ORGANISER, at=NOW)
-    assert e.take_changes() == [Erased()]
+    games = tuple(g.game_id for m in first for g in m.games)  # round 1's, named so news of them is settled
+    assert len(games) == 4 and e.take_changes() == [Erased(NOW, games, 0)]
     [reset] = e.collect_events()
-    assert reset == events.TournamentReset(e.id, reset.decision)
+    assert reset == events.TournamentReset(e.id, reset.decision, games)
     assert (reset.decision.by, reset.decision.role) == (ORGANISER, Role.ORGANISER)
     record(e, first[0].games[0].game_id, D)
     settle(e)

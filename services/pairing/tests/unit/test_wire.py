@@ -67,10 +67,11 @@ def test_the_decisions_reach_the_wire_with_who_decided():
         "kind": "zero_point",
         "decision": decision,
     }
-    reset = wire.wire.envelope(domain.TournamentReset(tid, decided))
+    removed = uuid.uuid4()
+    reset = wire.wire.envelope(domain.TournamentReset(tid, decided, (removed,), 1))
     assert (reset.type, reset.payload) == (
         "tournament.reset",
-        {"tournament_id": str(tid), "decision": decision},
+        {"tournament_id": str(tid), "decision": decision, "games": [str(removed)], "restarts": 1},
     )
 
 

@@ -506,6 +506,8 @@ def test_a_knockouts_decisions_read_back(backend: Backend) -> None:
     def swap(t: Tournament) -> bool:
         return t.swap_colours(gid(t, "g1"), round=1, white=pid(3), black=pid(2))
 
+    removed = uuid.uuid4()  # a game pairing names in its reset that never reached the standings
+
     def restart(t: Tournament) -> bool:
         info = TournamentInfo(
             id=t.id,
@@ -530,10 +532,12 @@ def test_a_knockouts_decisions_read_back(backend: Backend) -> None:
             lambda t: t.decide("winners:1:2", pid(3), Decision.TIEBREAK, LATER),
             lambda t: correct(t, "g1", Outcome.BLACK_WIN, 1),
             lambda t: t.decide("winners:1:2", pid(2), Decision.REGULAR, LATER),  # again, after the correction
-            lambda t: t.reset(LATER),
+            lambda t: t.reset(LATER, [removed]),
         ],
     )
     assert again.info.draft and again.rounds == {} and again.info.system is None
+    paired = {gid(again, "g1"), gid(again, "g2")}  # what the reset removed is kept: its games and when
+    assert again.resets.last_at == LATER and all(again.resets.removed(g) for g in {*paired, removed})
     with backend.uow() as uow:
         t = uow.tournaments.get(again.id, lock=True)
         assert restart(t)
@@ -544,6 +548,7 @@ def test_a_knockouts_decisions_read_back(backend: Backend) -> None:
     assert state(started) == state(t) and not started.info.draft
     assert (started.info.name, [p.seed for p in started.players]) == ("Club knockout again", [1, 2, 3])
     assert started.players[0].player_id == pid(3) and started.revision == 8 + 1
+    assert started.resets == again.resets  # and it stays after the new start
 
 
 def test_a_knockout_match_gets_its_new_players(backend: Backend) -> None:

@@ -168,3 +168,30 @@ def test_a_reset_and_a_new_start_on_postgresql(make_service):
     with one.engine.connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(orm.games)).scalar() == 4
         assert conn.execute(sa.select(sa.func.count()).select_from(orm.rounds)).scalar() == 1
+
+
+@pytest.mark.parametrize("first", ["match.decided", "game.result_corrected"])
+def test_a_match_decided_again_before_or_after_its_correction_on_postgresql(make_service, first):
+    """Issue 22: two consumer processes; the correction and the match decided again (revision 2) reach
+    the standings in either order, and the bracket shows the new winner, its revision stored."""
+    from services.standings.tests.helpers import corrected_semi_final
+
+    one, two = make_service(), make_service()
+    story, held = corrected_semi_final(one)
+    corrected, decided, repaired = held
+    ordered = [decided, corrected] if first == "match.decided" else [corrected, decided]
+    checked(two, ordered[0])
+    checked(one, ordered[1])
+    checked(two, repaired)
+    for svc in (one, two):
+        t = svc.views.tournament(story.id)
+        semi = t.match("winners:1:1")
+        assert (semi.winner, semi.revision) == (4, 2)
+        assert t.match("winners:2:1").players == (4, 2)
+    with one.engine.connect() as conn:
+        stored = conn.execute(
+            sa.select(orm.matches.c.winner, orm.matches.c.revision).where(
+                orm.matches.c.match_id == "winners:1:1"
+            )
+        ).one()
+    assert tuple(stored) == (4, 2)

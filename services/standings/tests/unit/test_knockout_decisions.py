@@ -8,18 +8,25 @@ from __future__ import annotations
 import itertools
 import uuid
 
+import pytest
+
 from services.standings.tests.helpers import (
+    NOW,
     B,
     D,
     KnockoutStory,
     W,
     checked,
+    corrected_semi_final,
     deliver,
     embedded,
+    four_player_knockout,
     problem,
     published,
+    recomputed,
     revision,
     six_player_knockout,
+    snapshot,
 )
 from shared import events
 
@@ -34,16 +41,8 @@ def matches(body: dict) -> dict[str, dict]:
     return {m["match_id"]: m for s in body["sections"] for r in s["rounds"] for m in r["matches"]}
 
 
-def four_players(svc, send=checked) -> KnockoutStory:
-    """Four players, 2-game matches, no third-place match: semi-finals 1 v 4 and 2 v 3, published."""
-    story = KnockoutStory(svc, 4, third_place=False, send=send).start()
-    story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
-    story.publish(1)
-    return story
-
-
 def test_a_corrected_game_shows_its_new_result_and_the_match_keeps_its_winner(client, svc):
-    story = four_players(svc)
+    story = four_player_knockout(svc)
     story.result(1, "winners:1:1", 1, W)  # 1 (White) wins
     story.result(1, "winners:1:1", 2, W)  # 4 (White) wins: 1-1 ...
     story.correct(1, "winners:1:1", 2, D, reason="the players agreed a draw")  # ... corrected: 1½-½
@@ -60,7 +59,7 @@ def test_a_corrected_game_shows_its_new_result_and_the_match_keeps_its_winner(cl
 
 
 def test_a_match_decided_again_after_a_correction_and_its_next_match_repaired(client, svc):
-    story = four_players(svc)
+    story = four_player_knockout(svc)
     story.result(1, "winners:1:1", 1, W)
     story.result(1, "winners:1:1", 2, B)  # 1 wins both: 2-0
     story.decide(1, "winners:1:1", 1)
@@ -102,8 +101,74 @@ def test_a_match_decided_again_after_a_correction_and_its_next_match_repaired(cl
     ]
 
 
+def the_bracket_after_the_correction(client, svc, story) -> None:
+    shown = matches(bracket(client, story))
+    semi = shown["winners:1:1"]
+    assert (semi["score"], semi["winner"], semi["games"][0]["corrected"]) == ([0.5, 1.5], 4, True)
+    final = shown["winners:2:1"]
+    assert [p["seed"] for p in final["players"]] == [4, 2]
+    assert snapshot(svc, story.id) == recomputed(svc, story.id)
+
+
+@pytest.mark.parametrize("order", list(itertools.permutations(range(3))), ids=str)
+def test_a_correction_that_changes_a_winner_is_shown_whatever_the_order_of_its_events(client, svc, order):
+    """Issue 22: pairing publishes ``game.result_corrected``, ``match.decided`` and ``round.paired``
+    together, and the standings hear them on three queues. A ``match.decided`` heard before the
+    correction was dropped (the match had a winner and no corrected game yet): the bracket kept the old
+    winner for good. The decision's revision says it is the later one, whatever came before it."""
+    story, held = corrected_semi_final(svc)
+    for i in order:
+        deliver(svc, held[i])
+    svc.broker.run_until_idle()  # whatever waited comes back behind the others
+    the_bracket_after_the_correction(client, svc, story)
+
+
+def test_an_earlier_decision_heard_after_a_later_one_changes_nothing(client, svc):
+    story, held = corrected_semi_final(svc)
+    for envelope in held:
+        deliver(svc, envelope)
+    before = revision(svc, story.id)
+    story.decide(1, "winners:1:1", 1, revision=1)  # the first decision, delivered late (a new message)
+    story.decide(1, "winners:1:1", 1)  # and as a producer before revisions wrote it: older still
+    assert revision(svc, story.id) == before
+    the_bracket_after_the_correction(client, svc, story)
+
+
+def test_a_decision_again_with_the_same_winner_shows_where_it_was_decided(client, svc):
+    """A correction may keep the winner and move the decision (from the tie-break to the regular
+    games): pairing decides the match again, and the later revision replaces how it was decided."""
+    story = four_player_knockout(svc)
+    story.result(1, "winners:1:1", 1, W)
+    story.result(1, "winners:1:1", 2, W)  # 1-1
+    story.tie_break(1, "winners:1:1", 1, 4)
+    story.result(1, "winners:1:1", 3, W)
+    story.result(1, "winners:1:1", 4, B)  # 1 wins the tie-break
+    story.decide(1, "winners:1:1", 1, "tiebreak", revision=1)
+    story.correct(1, "winners:1:1", 2, B)  # 1 won game 2 too: 2-0 in the regular games
+    story.decide(1, "winners:1:1", 1, "regular", revision=2)
+    semi = matches(bracket(client, story))["winners:1:1"]
+    assert (semi["winner"], semi["how"]) == (1, "regular")
+
+
+def test_a_decision_naming_the_new_players_of_a_repaired_match_waits_for_them(client, svc):
+    """The repaired final decided before the standings heard it repaired: the decision waits for the
+    final's new players instead of being refused."""
+    story, (corrected, decided, repaired) = corrected_semi_final(svc)
+    deliver(svc, corrected)
+    deliver(svc, decided)
+    for n in (1, 2):  # 4 wins both games of the new final: its results wait for its new pairing
+        g = story.games[("winners:2:1", n)]
+        story.result(2, "winners:2:1", n, W if g.white == story.player_ids[4] else B)
+    story.decide(2, "winners:2:1", 4, revision=1)  # waits too, instead of being refused
+    assert svc.views.tournament(story.id).match("winners:2:1").winner is None
+    deliver(svc, repaired)
+    svc.broker.run_until_idle()  # what waited comes back behind it
+    final = matches(bracket(client, story))["winners:2:1"]
+    assert ([p["seed"] for p in final["players"]], final["winner"], final["score"]) == ([4, 2], 4, [2, 0])
+
+
 def test_colours_swapped_before_the_result(client, svc):
-    story = four_players(svc)
+    story = four_player_knockout(svc)
     early = story.games[("winners:1:2", 1)]
     story.swap(1, "winners:1:2", 1)  # 3 takes White in game 1 (and so in the match's first game)
     story.result(1, "winners:1:2", 1, W)  # 3 (White) wins
@@ -129,7 +194,7 @@ def test_colours_swapped_before_the_result(client, svc):
 
 
 def test_a_result_naming_swapped_colours_waits_for_the_swap(svc):
-    story = four_players(svc)
+    story = four_player_knockout(svc)
     g = story.games[("winners:1:2", 1)]
     finished = events.GameFinished(
         tournament_id=story.id,
@@ -165,7 +230,7 @@ def test_tie_break_games_are_marked_unrated(client, svc):
 
 
 def test_an_unrated_game_finished_is_unrated_whatever_the_pairing_said(svc):
-    story = four_players(svc)
+    story = four_player_knockout(svc)
     g = story.games[("winners:1:1", 1)]
     deliver(
         svc,
@@ -185,7 +250,7 @@ def test_an_unrated_game_finished_is_unrated_whatever_the_pairing_said(svc):
 
 
 def test_a_withdrawn_player_is_marked_in_the_bracket(client, svc):
-    story = four_players(svc)
+    story = four_player_knockout(svc)
     story.withdraw(4, reason="ill")
     body = bracket(client, story)
     assert [(p["seed"], p["status"]) for p in body["seeding"]] == [
@@ -217,21 +282,85 @@ def test_a_reset_knockout_is_forgotten_until_it_starts_again(client, svc):
     assert svc.views.tournament(story.id).info.started_at == story.started.started_at
 
 
+def held(story: KnockoutStory) -> list[events.Envelope]:
+    """From now on the story's events are kept, not delivered (``story.send = checked`` to resume)."""
+    kept: list[events.Envelope] = []
+    story.send = lambda _svc, event: kept.append(events.wrap(event, story.id)) or kept[-1]
+    return kept
+
+
 def test_events_of_a_reset_knockout_wait_for_its_new_start(svc):
     story = KnockoutStory(svc, 4, third_place=False, send=checked).start()
     story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
     story.reset()
-    new_start = story.started.model_copy(update={"started_at": story.started.started_at.replace(hour=18)})
-    pairing = story.rounds[1]
-    svc.broker.publish([events.wrap(pairing, story.id)])  # the new pairing before the new start
+    kept = held(story)
+    story.start_again([1, 2, 3, 4], minutes=6 * 60)
+    story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])  # its games: new ids
+    story.publish(1)
+    new_start, pairing, publication = kept
+    for envelope in (pairing, publication):  # the new pairing and its publication before the new start
+        svc.broker.publish([envelope])
+        svc.broker.run_until_idle()
+    assert svc.views.tournament(story.id) is None  # still in its draft (nothing shown): they wait
+    svc.broker.publish([new_start])
     svc.broker.run_until_idle()
-    svc.broker.publish([events.wrap(new_start, story.id)])
-    svc.broker.run_until_idle()
-    svc.broker.run_until_idle()  # the pairing comes back behind the start
+    svc.broker.run_until_idle()  # the pairing comes back behind the start, the publication behind it
     t = svc.views.tournament(story.id)
-    assert t is not None and t.info.started_at == new_start.started_at
+    assert t is not None and t.info.started_at == story.started.started_at
     assert [m.match_id for m in t.round(1).matches] == ["winners:1:1", "winners:1:2"]
+    assert t.round(1).published
     assert [d for s in svc.subscriptions for d in svc.broker.dead_letters(s.queue)] == []
+
+
+def finished(story: KnockoutStory, g: events.PairedGame, outcome) -> events.GameFinished:
+    return events.GameFinished(
+        tournament_id=story.id,
+        game_id=g.game_id,
+        round=1,
+        white=g.white,
+        black=g.black,
+        outcome=outcome,
+        reason="resignation",
+        finished_at=NOW,
+    )
+
+
+def test_news_of_what_a_reset_removed_is_settled(svc, caplog):
+    """Issue 22: a colour swap followed at once by a reset (two quick clicks) was dead-lettered: the
+    swap waited for a new start that never names its game. News of the undone start — a game's swap,
+    result or penalty, its round paired or published, a withdrawal from it — heard after the reset is
+    acknowledged and logged, in the draft and after the new start, and changes nothing of the new one."""
+    story = KnockoutStory(svc, 5, third_place=False, send=checked).start()
+    story.pair(1, [("winners:1:2", 4, 5)], byes=[("winners:1:1", 1), ("winners:1:3", 2), ("winners:1:4", 3)])
+    story.publish(1)
+    kept = held(story)
+    story.swap(1, "winners:1:2", 1)
+    story.withdraw(3)
+    story.send = checked
+    story.reset()
+    old_round, old_game = story.rounds[1], story.games[("winners:1:2", 2)]
+    late = [
+        *kept,  # the swap and the withdrawal, decided before the reset
+        events.wrap(old_round, story.id),  # its round paired (heard late)
+        events.wrap(
+            events.RoundPublished(tournament_id=story.id, round=1, published_at=NOW, restarts=0), story.id
+        ),
+        events.wrap(finished(story, old_game, W), story.id),  # a result in flight at the reset
+    ]
+    with caplog.at_level("INFO", logger="services.standings.service_layer.handlers"):
+        for envelope in late:  # in the draft
+            deliver(svc, envelope)
+        story.start_again([1, 2, 4, 5])  # 3 is not seeded again: withdrawn before the reset
+        story.pair(1, [("winners:1:1", 1, 4), ("winners:1:2", 2, 3)])
+        for envelope in late:  # and after the new start: the same news, as new messages
+            deliver(svc, envelope.model_copy(update={"id": uuid.uuid4()}))
+    settled = [r.getMessage() for r in caplog.records]
+    assert len(settled) == 2 * len(late) and all(m.endswith("settled") for m in settled)
+    t = svc.views.tournament(story.id)
+    assert not t.round(1).published and t.withdrawals == {}  # the new round 1 waits for its own
+    assert all(g.outcome is None and g.white != g.black for g in t.round(1).games)
+    assert {g.game_id for g in t.round(1).games} == {g.game_id for g in story.rounds[1].games}
+    assert snapshot(svc, story.id) == recomputed(svc, story.id)
 
 
 def test_a_new_start_before_its_reset_waits_for_the_reset(svc):

@@ -411,12 +411,9 @@ class Handlers:
         """Withdraw the player (FIDE C.04.2) through the normal path: ``player.withdrawn`` and the audit
         log, decided by the rules (role ``service``). A repeat, or a player gone already, changes nothing."""
         t = uow.tournaments.get(cmd.tournament_id, lock=True)
-        absent = (
-            None
-            if t is None
-            else fide_rapid.withdraw_absent(t, cmd.player_id, cmd.round, now=self.clock.now())
-        )
-        if t is not None and absent is not None:
+        if t is None:
+            return
+        if fide_rapid.withdraw_absent(t, cmd.player_id, cmd.round, now=self.clock.now()) is not None:
             uow.tournaments.save(t)
 
 

@@ -15,11 +15,13 @@ from dataclasses import dataclass, field
 from services.registration.adapters.repository import RUNNING
 from services.registration.adapters.wire import wire
 from services.registration.domain import errors
+from services.registration.domain.account import Account
 from services.registration.domain.audit import AuditEntry, in_time_order
-from services.registration.domain.model import Account, RatingTerms, RosterChanges, Status, Tournament
+from services.registration.domain.entries import RosterChanges
 from services.registration.domain.passwords import InviteLink
 from services.registration.domain.rating import RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
+from services.registration.domain.tournament import RatingTerms, Status, Tournament
 from shared.aggregate import Aggregate, Seen, Tracking
 from shared.events import Envelope
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork

@@ -24,27 +24,25 @@ from services.registration.adapters.orm import (
     tournaments,
 )
 from services.registration.domain import errors
+from services.registration.domain.account import Account, AccountKind
 from services.registration.domain.audit import AuditEntry, AuditKind, Subject, SubjectKind
+from services.registration.domain.entries import Arbiter, Entry, Standing, Withdrawal
 from services.registration.domain.fide import ClockKeeping, FideFormat, LateEntryBye, PairingSystem
 from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat
-from services.registration.domain.model import (
-    Account,
-    AccountKind,
-    Arbiter,
-    Entry,
-    RatingTerms,
-    Standing,
-    Status,
-    TimeControl,
-    Tournament,
-    Withdrawal,
-    terms_key,
-)
 from services.registration.domain.passwords import InviteLink
 from services.registration.domain.players import Profile, Sex, Title
 from services.registration.domain.rating import Glicko2Rating, RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
+from services.registration.domain.rulesets import settings_of
+from services.registration.domain.tournament import (
+    RatingTerms,
+    RulesetFields,
+    Status,
+    TimeControl,
+    Tournament,
+    terms_key,
+)
 from shared.aggregate import Seen
 from shared.authority import Role
 from shared.database import aware, aware_or_none
@@ -628,7 +626,6 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         seats=row.seats,
         minimum=row.minimum,
         threshold=row.threshold,
-        ruleset=Ruleset(row.ruleset),
         variant=row.variant,
         double_rounds=row.double_rounds,
         extra_round=row.extra_round,
@@ -639,13 +636,20 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         status_reason=row.status_reason,
         created_at=aware(row.created_at),
         entries=[entry_of(e) for e in entry_rows],
-        knockout=format_of(row.knockout) if row.knockout is not None else None,
         byes_on_request=row.byes_on_request,
         arbiters={a.account_id: a for a in map(arbiter_of, arbiter_rows)},
-        fide=fide_of(row.fide) if row.fide is not None else None,
-        rounds_paired=row.rounds_paired,
         opening=row.opening,
         rated_reason=row.rated_reason,
+        settings=settings_of(Ruleset(row.ruleset), ruleset_fields_of(row)),
+    )
+
+
+def ruleset_fields_of(row: Any) -> RulesetFields:
+    """The ruleset's settings as the ``tournaments`` columns hold them, one column (or two) per ruleset."""
+    return RulesetFields(
+        knockout=format_of(row.knockout) if row.knockout is not None else None,
+        fide=fide_of(row.fide) if row.fide is not None else None,
+        rounds_paired=row.rounds_paired,
         duration_minutes=row.duration_minutes,
         arena_minutes=row.arena_minutes,
         group_playoff=None if row.group_playoff is None else group_format_of(row.group_playoff),
@@ -653,6 +657,7 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
 
 
 def tournament_row(t: Tournament) -> dict[str, Any]:
+    own = t.settings.fields()
     return {
         "id": t.id,
         "organiser_id": t.organiser_id,
@@ -674,15 +679,15 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "status": t.status.value,
         "status_reason": t.status_reason,
         "created_at": t.created_at,
-        "knockout": format_json(t.knockout) if t.knockout is not None else None,
+        "knockout": format_json(own.knockout) if own.knockout is not None else None,
         "byes_on_request": t.byes_on_request,
-        "fide": fide_json(t.fide) if t.fide is not None else None,
-        "rounds_paired": t.rounds_paired,
+        "fide": fide_json(own.fide) if own.fide is not None else None,
+        "rounds_paired": own.rounds_paired,
         "opening": t.opening,
         "rated_reason": t.rated_reason,
-        "duration_minutes": t.duration_minutes,
-        "arena_minutes": t.arena_minutes,
-        "group_playoff": None if t.group_playoff is None else group_format_json(t.group_playoff),
+        "duration_minutes": own.duration_minutes,
+        "arena_minutes": own.arena_minutes,
+        "group_playoff": None if own.group_playoff is None else group_format_json(own.group_playoff),
     }
 
 

@@ -16,9 +16,10 @@ from services.registration.adapters.repository import (
     invites_of,
     tournament_of,
 )
+from services.registration.domain.account import Account
 from services.registration.domain.audit import AuditEntry
-from services.registration.domain.model import Account, Status, Tournament
 from services.registration.domain.passwords import InviteLink
+from services.registration.domain.tournament import Status, Tournament
 
 _LIST = sa.select(tournaments).order_by(
     tournaments.c.starts_at.is_(None), tournaments.c.starts_at, tournaments.c.created_at

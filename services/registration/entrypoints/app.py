@@ -15,8 +15,8 @@ from services.registration.adapters import views
 from services.registration.adapters.orm import idempotency_keys
 from services.registration.bootstrap import Registration, bootstrap
 from services.registration.domain import errors, knockout
-from services.registration.domain.model import Changes, Settings, TimeControl, Tournament
 from services.registration.domain.player_lists import ListFormat, decode
+from services.registration.domain.tournament import Changes, Settings, TimeControl, Tournament
 from services.registration.entrypoints.schemas import (
     AccountBody,
     AccountOut,

@@ -9,24 +9,19 @@ from typing import Annotated, Any, Final
 from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
 
 from services.registration.domain import fide, knockout, players
+from services.registration.domain.account import AccountKind
 from services.registration.domain.audit import AuditEntry, AuditKind, SubjectKind
+from services.registration.domain.entries import Arbiter, Entry, Standing
 from services.registration.domain.fide import ClockKeeping, FideFormat, LateEntryBye, PairingSystem
 from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat
-from services.registration.domain.model import (
-    MAX_REASON,
-    AccountKind,
-    Arbiter,
-    Entry,
-    Standing,
-    Status,
-    TimeControl,
-    Tournament,
-    not_offered,
-)
 from services.registration.domain.passwords import InviteLink
 from services.registration.domain.players import KEEP, Person, PlayerChange, Profile, Sex, Title
+from services.registration.domain.rulesets import not_offered
+from services.registration.domain.rulesets.fide_rapid import starting_rank
+from services.registration.domain.rulesets.group_playoff import field as group_field
 from services.registration.domain.speed import Speed, rating_key
+from services.registration.domain.tournament import MAX_REASON, Status, TimeControl, Tournament
 from shared.authority import Role
 from shared.http.problems import unprocessable
 from shared.http.schemas import Strict, Text
@@ -293,7 +288,7 @@ class GroupPlayoffOut(BaseModel):
     def of(cls, t: Tournament) -> GroupPlayoffOut:
         fmt = t.group_playoff
         assert fmt is not None
-        playing, waiting = t.group_field()
+        playing, waiting = group_field(t)
         return cls(
             closes_at=fmt.closes_at,
             expected_start=fmt.expected_start,
@@ -556,7 +551,7 @@ class PlayerList(BaseModel):
     @classmethod
     def of(cls, t: Tournament) -> PlayerList:
         ranked = [
-            RankedOut(rank=i, **EntryOut.of(e).model_dump()) for i, e in enumerate(t.starting_rank(), start=1)
+            RankedOut(rank=i, **EntryOut.of(e).model_dump()) for i, e in enumerate(starting_rank(t), start=1)
         ]
         return cls(tournament_id=t.id, players=ranked)
 

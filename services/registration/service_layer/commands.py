@@ -6,10 +6,11 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass, field
 
+from services.registration.domain.account import AccountKind
 from services.registration.domain.audit import AuditEntry
-from services.registration.domain.model import AccountKind, Changes, Settings
 from services.registration.domain.player_lists import ListFormat
 from services.registration.domain.players import Person, PlayerChange, Profile
+from services.registration.domain.tournament import Changes, Settings
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
 from shared.scoring import Outcome
 

@@ -13,10 +13,15 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from services.registration.domain import errors, knockout, player_lists
-from services.registration.domain.model import ARENA_MINUTES, Account, Entry, Tournament
+from services.registration.domain import errors, player_lists, rulesets
+from services.registration.domain.account import Account
+from services.registration.domain.entries import Entry
 from services.registration.domain.passwords import InviteLink, InviteLinkInvalid
 from services.registration.domain.ratings import PlayerRating, RatedGame, rate
+from services.registration.domain.rulesets import arena, fide_rapid, group_playoff
+from services.registration.domain.rulesets import knockout as knockout_draft
+from services.registration.domain.rulesets.arena import ARENA_MINUTES
+from services.registration.domain.tournament import Entering, Tournament
 from services.registration.service_layer import commands
 from services.registration.service_layer.ports import UnitOfWork
 from shared.openings import OpeningTable
@@ -96,13 +101,13 @@ class Handlers:
     def create_tournament(self, cmd: commands.CreateTournament, uow: UnitOfWork) -> Tournament:
         with uow:
             organiser = _account(uow, cmd.actor.id)
-            t = Tournament.create(
+            t = rulesets.create(
                 organiser,
                 cmd.settings,
                 now=self.clock.now(),
                 min_lead=self.min_lead,
                 arena_min_minutes=self.arena_min_minutes,
-                organiser_busy=not knockout.is_knockout(cmd.settings.ruleset)
+                organiser_busy=rulesets.one_per_organiser(cmd.settings.ruleset)
                 and uow.tournaments.organiser_busy(organiser.id),
                 tournament_id=cmd.tournament_id or self.new_id(),
                 italian=self.italian,
@@ -115,16 +120,22 @@ class Handlers:
         with uow:
             t = _get(uow, cmd.tournament_id)
             actor = cmd.actor
-            if t.is_knockout and t.official(actor.id) is None:
+            entering = t.settings.entering
+            if entering is Entering.OFFICIALS and t.official(actor.id) is None:
                 raise errors.RosterKeptByOrganiser(
                     "the organiser (or an arbiter of the whole tournament) keeps a knockout's roster"
                 )
-            official = t.is_fide and t.official(actor.id) is not None
-            if not t.is_knockout and actor.id != cmd.player_id and not actor.is_service and not official:
+            official = entering is Entering.EITHER and t.official(actor.id) is not None
+            if (
+                entering is not Entering.OFFICIALS
+                and actor.id != cmd.player_id
+                and not actor.is_service
+                and not official
+            ):
                 raise errors.Forbidden("players join themselves (the game server may enter them)")
             account = _account(uow, cmd.player_id)
-            if t.is_knockout:
-                t.add_player(account, now=self.clock.now())
+            if entering is Entering.OFFICIALS:
+                knockout_draft.add_player(t, account, now=self.clock.now())
             else:  # a fide-rapid entry an official makes is confirmed at once
                 now = self.clock.now()
                 if cmd.invite is not None:
@@ -137,7 +148,7 @@ class Handlers:
                     now=now,
                     password=cmd.password,
                     profile=cmd.profile,
-                    confirmed=official and t.is_fide,
+                    confirmed=official,
                     creates_games=cmd.creates_games,
                     invited=cmd.invite is not None,
                 )
@@ -173,7 +184,7 @@ class Handlers:
             t = _get(uow, cmd.tournament_id)
             actor = cmd.actor
             official = t.official(actor.id) is not None
-            if t.is_knockout and not official:
+            if t.settings.entering is Entering.OFFICIALS and not official:
                 raise errors.NotOrganiser(
                     "only the organiser (or an arbiter of the whole tournament) changes a knockout's roster"
                 )
@@ -190,7 +201,7 @@ class Handlers:
             actor = cmd.actor
             if actor.id != cmd.player_id and t.official(actor.id) is None and not actor.is_service:
                 raise errors.NotAllowed("only the player (or the organiser) can pause this entry")
-            t.pause(cmd.player_id, now=self.clock.now())
+            arena.pause(t, cmd.player_id, now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return t
@@ -214,23 +225,14 @@ class Handlers:
             return t
 
     def start(self, cmd: commands.StartTournament, uow: UnitOfWork) -> Tournament:
-        """Start a knockout draft (its organiser) or a fide-rapid event (its organiser or an arbiter of
-        the whole event): fix the roster and its seeds; pairing pairs round 1 on ``tournament.started``."""
+        """Start a knockout draft (its organiser), a fide-rapid event (its organiser or an arbiter of the
+        whole event) or a group-playoff event (its organiser, the groups' lot seed drawn now): fix the
+        roster and its seeds; pairing pairs round 1 on ``tournament.started``."""
         with uow:
             t = _get(uow, cmd.tournament_id)
-            if t.is_group_playoff:  # the groups' lot seed, drawn now and recorded
-                t.start_group_playoff(cmd.actor.id, self.clock.now(), self.draw_seed())
-                uow.tournaments.save(t)
-                uow.commit()
-                return t
-            if t.is_fide:
-                t.start_fide(cmd.actor.id, self.clock.now())
-                uow.tournaments.save(t)
-                uow.commit()
-                return t
-            t.require_organiser(cmd.actor.id, "start it")
-            players = uow.accounts.get_many(e.player_id for e in t.entries)
-            t.start_knockout(self.clock.now(), {a.id: a for a in players}, self.draw_seed())
+            t.start_on_request(
+                cmd.actor.id, self.clock.now(), accounts=uow.accounts.get_many, draw_seed=self.draw_seed
+            )
             uow.tournaments.save(t)
             uow.commit()
             return t
@@ -265,7 +267,7 @@ class Handlers:
     def draw_seeding(self, cmd: commands.DrawSeeding, uow: UnitOfWork) -> Tournament:
         with uow:
             t = _get(uow, cmd.tournament_id)
-            t.draw_seeding(cmd.actor.id, self.draw_seed(), now=self.clock.now())
+            knockout_draft.draw_seeding(t, cmd.actor.id, self.draw_seed(), now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return t
@@ -275,7 +277,7 @@ class Handlers:
         with uow:
             t = _get(uow, cmd.tournament_id)
             player_id = cmd.player_id or self.new_id()
-            entry = t.add_person(cmd.actor.id, cmd.person, player_id, now=self.clock.now())
+            entry = fide_rapid.add_person(t, cmd.actor.id, cmd.person, player_id, now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return entry
@@ -284,11 +286,13 @@ class Handlers:
         """The whole list is read (a bad line: InvalidPlayerLine) and checked before anything is entered."""
         with uow:
             t = _get(uow, cmd.tournament_id)
-            t.check_import(cmd.actor.id)  # who and when, before reading what they sent
+            fide_rapid.check_import(t, cmd.actor.id)  # who and when, before reading what they sent
             people = player_lists.read(cmd.text, cmd.format)
             ids = [self.new_id() for _ in people]
             source = f"a {cmd.format.value.upper()} list"
-            entered = t.import_people(cmd.actor.id, people, ids, source=source, now=self.clock.now())
+            entered = fide_rapid.import_people(
+                t, cmd.actor.id, people, ids, source=source, now=self.clock.now()
+            )
             uow.tournaments.save(t)
             uow.commit()
             return entered
@@ -296,7 +300,7 @@ class Handlers:
     def change_player(self, cmd: commands.ChangePlayer, uow: UnitOfWork) -> Entry:
         with uow:
             t = _get(uow, cmd.tournament_id)
-            entry = t.change_player(cmd.actor.id, cmd.player_id, cmd.change, now=self.clock.now())
+            entry = fide_rapid.change_player(t, cmd.actor.id, cmd.player_id, cmd.change, now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return entry
@@ -304,7 +308,7 @@ class Handlers:
     def remove_player(self, cmd: commands.RemovePlayer, uow: UnitOfWork) -> Tournament:
         with uow:
             t = _get(uow, cmd.tournament_id)
-            t.remove_player(cmd.actor.id, cmd.player_id, now=self.clock.now())
+            fide_rapid.remove_player(t, cmd.actor.id, cmd.player_id, now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return t
@@ -312,7 +316,7 @@ class Handlers:
     def refuse(self, cmd: commands.RefuseEntry, uow: UnitOfWork) -> Tournament:
         with uow:
             t = _get(uow, cmd.tournament_id)
-            t.refuse(cmd.actor.id, cmd.player_id, reason=cmd.reason, now=self.clock.now())
+            group_playoff.refuse(t, cmd.actor.id, cmd.player_id, reason=cmd.reason, now=self.clock.now())
             uow.tournaments.save(t)
             uow.commit()
             return t
@@ -355,7 +359,7 @@ class Handlers:
         """A knockout back to its draft, and the reset in its audit log. Never waits: a reset of a
         tournament that is not a started knockout (repeated, or unknown) changes nothing but the log."""
         t = uow.tournaments.get(cmd.tournament_id, lock=True)
-        if t is not None and t.reset_to_draft():
+        if t is not None and knockout_draft.reset_to_draft(t):
             uow.tournaments.save(t)
         uow.audit.add([cmd.entry])
 
@@ -369,7 +373,7 @@ class Handlers:
         """Remember the last round pairing announced, for the round late entries play from. Any other
         tournament's rounds, and a tournament registration does not know, change nothing."""
         t = uow.tournaments.get(cmd.tournament_id, lock=True)
-        if t is not None and t.round_paired(cmd.round):
+        if t is not None and fide_rapid.round_paired(t, cmd.round):
             uow.tournaments.save(t)
 
     def on_game_finished(self, cmd: commands.RateGame, uow: UnitOfWork) -> None:
@@ -407,7 +411,9 @@ class Handlers:
         """Withdraw the player (FIDE C.04.2) through the normal path: ``player.withdrawn`` and the audit
         log, decided by the rules (role ``service``). A repeat, or a player gone already, changes nothing."""
         t = uow.tournaments.get(cmd.tournament_id, lock=True)
-        if t is not None and t.withdraw_absent(cmd.player_id, cmd.round, now=self.clock.now()) is not None:
+        if t is None:
+            return
+        if fide_rapid.withdraw_absent(t, cmd.player_id, cmd.round, now=self.clock.now()) is not None:
             uow.tournaments.save(t)
 
 

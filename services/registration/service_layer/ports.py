@@ -11,11 +11,12 @@ from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import Protocol, Self
 
+from services.registration.domain.account import Account
 from services.registration.domain.audit import AuditEntry
-from services.registration.domain.model import Account, RatingTerms, Tournament
 from services.registration.domain.passwords import InviteLink
 from services.registration.domain.rating import RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
+from services.registration.domain.tournament import RatingTerms, Tournament
 from shared.aggregate import Seen
 from shared.events import Envelope
 

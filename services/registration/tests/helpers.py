@@ -13,11 +13,12 @@ import sqlalchemy as sa
 from services.registration.adapters import orm
 from services.registration.adapters.memory import MemoryDatabase
 from services.registration.bootstrap import subscriptions
+from services.registration.domain.account import AccountKind
 from services.registration.domain.fide import FideFormat
 from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat
-from services.registration.domain.model import AccountKind, Settings, TimeControl
 from services.registration.domain.players import Person, profile
+from services.registration.domain.tournament import Settings, TimeControl
 from services.registration.service_layer import commands
 from services.registration.service_layer.handlers import Handlers
 from shared import events

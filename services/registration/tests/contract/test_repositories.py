@@ -19,24 +19,25 @@ from services.registration.adapters import orm
 from services.registration.adapters.memory import MemoryDatabase
 from services.registration.bootstrap import bootstrap
 from services.registration.config import RegistrationSettings
-from services.registration.domain import audit, errors
+from services.registration.domain import audit, errors, rulesets
+from services.registration.domain.account import Account, AccountKind
+from services.registration.domain.entries import Standing
 from services.registration.domain.fide import ClockKeeping, FideFormat, LateEntryBye, PairingSystem
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
-from services.registration.domain.model import (
-    Account,
-    AccountKind,
-    Changes,
-    RatingTerms,
-    Settings,
-    Standing,
-    Status,
-    TimeControl,
-    Tournament,
-)
 from services.registration.domain.passwords import InviteLink
 from services.registration.domain.players import Person, PlayerChange, Profile, Sex, Title
 from services.registration.domain.rating import Glicko2Rating, RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
+from services.registration.domain.rulesets import fide_rapid
+from services.registration.domain.rulesets import knockout as knockouts
+from services.registration.domain.tournament import (
+    Changes,
+    RatingTerms,
+    Settings,
+    Status,
+    TimeControl,
+    Tournament,
+)
 from services.registration.service_layer.ports import UnitOfWork
 from services.registration.tests.helpers import NOW
 from shared.authority import Role
@@ -94,14 +95,14 @@ def platform(organiser: Account, *, start_in: float = 3600, **kw: Any) -> Tourna
         time_control=TimeControl(180, 2),
         **kw,
     )
-    return Tournament.create(organiser, settings, now=NOW)
+    return rulesets.create(organiser, settings, now=NOW)
 
 
 def knockout_draft(organiser: Account, ruleset: Ruleset = Ruleset.KNOCKOUT) -> Tournament:
     plan = TieBreakPlan((Stage(1, TimeControl(300, 2)), Stage(2, TimeControl(60, 1))), TimeControl(120, 1))
     fmt = KnockoutFormat(games_per_match=4, third_place=ruleset is Ruleset.KNOCKOUT, tiebreak_plan=plan)
     settings = Settings("Cup", None, TimeControl(600, 5), ruleset=ruleset, knockout=fmt)
-    return Tournament.create(organiser, settings, now=NOW)
+    return rulesets.create(organiser, settings, now=NOW)
 
 
 def stored(backend: Backend, *accounts: Account, tournaments: tuple[Tournament, ...] = ()) -> None:
@@ -186,7 +187,7 @@ def test_a_knockout_round_trips_with_its_format(backend: Backend) -> None:
     players = [account(f"P{i}") for i in range(4)]
     t = knockout_draft(org, Ruleset.KNOCKOUT)
     for i, p in enumerate(players):
-        t.add_player(p, now=NOW + dt.timedelta(seconds=i))
+        knockouts.add_player(t, p, now=NOW + dt.timedelta(seconds=i))
     order = tuple(p.id for p in reversed(players))
     t.change(Changes(format=FormatChange(seeding=Seeding.CUSTOM, custom_order=order)))
     stored(backend, org, *players, tournaments=(t,))
@@ -204,14 +205,14 @@ def test_save_writes_what_changed_in_the_roster(backend: Backend) -> None:
     with backend.uow() as uow:
         t = uow.tournaments.get(t.id, lock=True)
         for i, p in enumerate(players[:4]):
-            t.add_player(p, now=NOW + dt.timedelta(seconds=i))
+            knockouts.add_player(t, p, now=NOW + dt.timedelta(seconds=i))
         uow.tournaments.save(t)
         uow.commit()
     with backend.uow() as uow:
         t = uow.tournaments.get(t.id, lock=True)
         t.leave(players[1].id, now=NOW)
-        t.add_player(players[4], now=NOW + dt.timedelta(seconds=10))
-        t.add_player(players[5], now=NOW + dt.timedelta(seconds=11))
+        knockouts.add_player(t, players[4], now=NOW + dt.timedelta(seconds=10))
+        knockouts.add_player(t, players[5], now=NOW + dt.timedelta(seconds=11))
         t.leave(players[5].id, now=NOW)  # entered and removed before it was ever saved
         uow.tournaments.save(t)
         uow.commit()
@@ -226,7 +227,7 @@ def test_save_writes_what_changed_in_the_roster(backend: Backend) -> None:
     }
     with backend.uow() as uow:
         t = uow.tournaments.get(t.id, lock=True)
-        t.start_knockout(NOW + dt.timedelta(minutes=1), rated_now, 7)
+        knockouts.start(t, NOW + dt.timedelta(minutes=1), rated_now, 7)
         uow.tournaments.save(t)
         uow.commit()
     loaded = reload(backend, t.id)
@@ -366,8 +367,8 @@ def started_knockout(backend: Backend) -> tuple[Tournament, Account, list[Accoun
     players = [account(f"P{i}", {"chess:rapid": 1500 + i}) for i in range(4)]
     t = knockout_draft(org)
     for i, p in enumerate(players):
-        t.add_player(p, now=NOW + dt.timedelta(seconds=i))
-    t.start_knockout(NOW + dt.timedelta(minutes=1), {p.id: p for p in players}, 7)
+        knockouts.add_player(t, p, now=NOW + dt.timedelta(seconds=i))
+    knockouts.start(t, NOW + dt.timedelta(minutes=1), {p.id: p for p in players}, 7)
     stored(backend, org, *players, tournaments=(t,))
     return t, org, players
 
@@ -480,7 +481,7 @@ def fide_event(organiser: Account, **fmt: Any) -> Tournament:
         ruleset=Ruleset.FIDE_RAPID,
         fide=FideFormat(**{"rounds": 5, **fmt}),
     )
-    return Tournament.create(organiser, settings, now=NOW)
+    return rulesets.create(organiser, settings, now=NOW)
 
 
 def test_a_fide_rapid_event_round_trips_with_its_players(backend: Backend) -> None:
@@ -496,8 +497,8 @@ def test_a_fide_rapid_event_round_trips_with_its_players(backend: Backend) -> No
         late_entry_bye=LateEntryBye.HALF,
     )
     carlsen = Person("Carlsen, Magnus", Profile(1503014, "NOR", Title.GM, Sex.M, 1990, 2830, 2820))
-    t.add_person(org.id, carlsen, uuid.uuid4(), now=NOW)
-    t.add_person(org.id, Person("Newcomer"), uuid.uuid4(), now=NOW + dt.timedelta(seconds=1))
+    fide_rapid.add_person(t, org.id, carlsen, uuid.uuid4(), now=NOW)
+    fide_rapid.add_person(t, org.id, Person("Newcomer"), uuid.uuid4(), now=NOW + dt.timedelta(seconds=1))
     t.join(ann, now=NOW + dt.timedelta(seconds=2), profile=Profile(fide_id=7, rating_standard=1900))
     stored(backend, org, ann, tournaments=(t,))
     loaded = reload(backend, t.id)
@@ -518,7 +519,7 @@ def test_save_writes_confirmations_corrections_the_start_and_late_entries(backen
     org, ann, bob = account("Org"), account("Ann"), account("Bob")
     t = fide_event(org, rounds=None, system=PairingSystem.ROUND_ROBIN)
     people = [Person(f"P{i}", Profile(fide_id=100 + i, rating_standard=2000 + i)) for i in range(3)]
-    t.import_people(org.id, people, [uuid.uuid4() for _ in people], source="a CSV list", now=NOW)
+    fide_rapid.import_people(t, org.id, people, [uuid.uuid4() for _ in people], source="a CSV list", now=NOW)
     t.join(ann, now=NOW + dt.timedelta(seconds=1))
     t.join(bob, now=NOW + dt.timedelta(seconds=2))
     stored(backend, org, ann, bob, tournaments=(t,))
@@ -526,7 +527,9 @@ def test_save_writes_confirmations_corrections_the_start_and_late_entries(backen
     with backend.uow() as uow:
         t = uow.tournaments.get(t.id, lock=True)
         t.confirm(org.id, ann.id, now=NOW)
-        t.change_player(org.id, p0, PlayerChange(name="P zero", title=Title.FM, fide_id=None), now=NOW)
+        fide_rapid.change_player(
+            t, org.id, p0, PlayerChange(name="P zero", title=Title.FM, fide_id=None), now=NOW
+        )
         uow.tournaments.save(t)
         uow.commit()
     loaded = reload(backend, t.id)
@@ -537,8 +540,8 @@ def test_save_writes_confirmations_corrections_the_start_and_late_entries(backen
     )
     with backend.uow() as uow:
         t = uow.tournaments.get(t.id, lock=True)
-        t.start_fide(org.id, NOW + dt.timedelta(hours=1))  # Bob, never confirmed, is left out
-        t.round_paired(2)
+        fide_rapid.start(t, org.id, NOW + dt.timedelta(hours=1))  # Bob, never confirmed, is left out
+        fide_rapid.round_paired(t, 2)
         uow.tournaments.save(t)
         uow.commit()
     loaded = reload(backend, t.id)
@@ -553,16 +556,18 @@ def test_late_entries_and_absences_round_trip(backend: Backend) -> None:
     org = account("Org")
     t = fide_event(org, rounds=3)
     ids = [uuid.uuid4() for _ in range(4)]
-    t.import_people(org.id, [Person(f"P{i}") for i in range(4)], ids, source="a TRF file", now=NOW)
-    t.start_fide(org.id, NOW)
+    fide_rapid.import_people(
+        t, org.id, [Person(f"P{i}") for i in range(4)], ids, source="a TRF file", now=NOW
+    )
+    fide_rapid.start(t, org.id, NOW)
     stored(backend, org, tournaments=(t,))
     with backend.uow() as uow:
         t = uow.tournaments.get(t.id, lock=True)
-        t.round_paired(1)
-        late = t.add_person(
-            org.id, Person("Late", Profile(fide_id=9)), uuid.uuid4(), now=NOW + dt.timedelta(hours=1)
+        fide_rapid.round_paired(t, 1)
+        late = fide_rapid.add_person(
+            t, org.id, Person("Late", Profile(fide_id=9)), uuid.uuid4(), now=NOW + dt.timedelta(hours=1)
         )
-        t.withdraw_absent(ids[1], 1, now=NOW + dt.timedelta(minutes=90))
+        fide_rapid.withdraw_absent(t, ids[1], 1, now=NOW + dt.timedelta(minutes=90))
         uow.tournaments.save(t)
         uow.commit()
     loaded = reload(backend, t.id)
@@ -584,19 +589,19 @@ def test_late_entries_and_absences_round_trip(backend: Backend) -> None:
 def test_a_fide_id_is_held_by_one_player_of_an_event(backend: Backend) -> None:
     org = account("Org")
     t = fide_event(org)
-    t.add_person(org.id, Person("Ann", Profile(fide_id=7)), uuid.uuid4(), now=NOW)
+    fide_rapid.add_person(t, org.id, Person("Ann", Profile(fide_id=7)), uuid.uuid4(), now=NOW)
     stored(backend, org, tournaments=(t,))
     with backend.uow() as uow:
         stale = uow.tournaments.get(t.id)  # loaded before another unit of work enters Bob
     assert stale is not None
     with backend.uow() as uow:
         t = uow.tournaments.get(t.id, lock=True)
-        t.add_person(org.id, Person("Bob", Profile(fide_id=8)), uuid.uuid4(), now=NOW)
+        fide_rapid.add_person(t, org.id, Person("Bob", Profile(fide_id=8)), uuid.uuid4(), now=NOW)
         uow.tournaments.save(t)
         uow.commit()
     # what a save without the row lock would meet: the domain's check passed on the stale copy
     with backend.uow() as uow, pytest.raises(errors.DuplicateFideId):
-        stale.add_person(org.id, Person("Impostor", Profile(fide_id=8)), uuid.uuid4(), now=NOW)
+        fide_rapid.add_person(stale, org.id, Person("Impostor", Profile(fide_id=8)), uuid.uuid4(), now=NOW)
         uow.tournaments.save(stale)
     assert [(e.name, e.fide_id) for e in reload(backend, t.id).entries] == [("Ann", 7), ("Bob", 8)]
 

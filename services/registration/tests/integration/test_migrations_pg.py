@@ -18,16 +18,13 @@ from services.registration.adapters import orm
 from services.registration.adapters.unit_of_work import SqlRegistrationUnitOfWork
 from services.registration.bootstrap import MIGRATIONS, bootstrap
 from services.registration.config import RegistrationSettings
+from services.registration.domain import rulesets
+from services.registration.domain.account import Account, AccountKind
+from services.registration.domain.entries import Standing
 from services.registration.domain.fide import FideFormat
-from services.registration.domain.model import (
-    Account,
-    AccountKind,
-    Settings,
-    Standing,
-    TimeControl,
-    Tournament,
-)
 from services.registration.domain.players import Person, Profile
+from services.registration.domain.rulesets import fide_rapid
+from services.registration.domain.tournament import Settings, TimeControl
 from services.registration.tests.helpers import NOW
 from shared.database import make_engine, upgrade
 from shared.messaging.inprocess import InProcessBroker
@@ -142,8 +139,10 @@ def test_0006_upgrades_a_database_with_tournaments_and_holds_fide_ids_unique(ser
             settings = Settings(
                 "Rapid", None, TimeControl(900, 10), ruleset=Ruleset.FIDE_RAPID, fide=FideFormat(rounds=5)
             )
-            event = Tournament.create(organiser, settings, now=NOW)
-            event.add_person(org, Person("Carlsen", Profile(fide_id=1503014)), uuid.uuid4(), now=NOW)
+            event = rulesets.create(organiser, settings, now=NOW)
+            fide_rapid.add_person(
+                event, org, Person("Carlsen", Profile(fide_id=1503014)), uuid.uuid4(), now=NOW
+            )
             uow.tournaments.add(event)
             uow.commit()
         # the index holds one player per FIDE id in an event, and none across events

@@ -16,8 +16,9 @@ import sqlalchemy as sa
 
 from services.registration.bootstrap import Registration, bootstrap
 from services.registration.config import RegistrationSettings
-from services.registration.domain import errors
-from services.registration.domain.model import Account, AccountKind, Settings, TimeControl, Tournament
+from services.registration.domain import errors, rulesets
+from services.registration.domain.account import Account, AccountKind
+from services.registration.domain.tournament import Settings, TimeControl
 from services.registration.service_layer import commands
 from services.registration.tests.helpers import NOW
 from shared.commands import Actor
@@ -100,7 +101,7 @@ def test_a_concurrent_second_competition_is_organiser_busy(pg: Registration) -> 
     settings = Settings("Blitz", NOW + dt.timedelta(hours=1), TimeControl(180, 2))
     lost = race(
         pg,
-        lambda uow: uow.tournaments.add(Tournament.create(organiser, settings, now=NOW)),
+        lambda uow: uow.tournaments.add(rulesets.create(organiser, settings, now=NOW)),
         commands.CreateTournament(Actor(organiser.id), settings),
     )
     assert isinstance(lost, errors.OrganiserBusy)

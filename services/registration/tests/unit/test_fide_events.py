@@ -17,10 +17,12 @@ import pytest
 
 from services.registration.domain import errors
 from services.registration.domain.audit import AuditKind, Subject, SubjectKind
+from services.registration.domain.entries import Standing
 from services.registration.domain.fide import FideFormat, LateEntryBye, PairingSystem
-from services.registration.domain.model import RULES, Changes, Settings, Standing, Status, TimeControl
 from services.registration.domain.player_lists import ListFormat
 from services.registration.domain.players import Person, PlayerChange, Profile, Sex, Title, profile
+from services.registration.domain.rulesets.fide_rapid import RULES
+from services.registration.domain.tournament import Changes, Settings, Status, TimeControl
 from services.registration.service_layer import commands
 from services.registration.tests.helpers import NOW, InMemoryRegistration
 from shared import events

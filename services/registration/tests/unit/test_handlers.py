@@ -11,7 +11,7 @@ import pytest
 from services.registration.adapters import wire
 from services.registration.domain import errors
 from services.registration.domain.knockout import KnockoutFormat
-from services.registration.domain.model import Changes, Settings, Status, TimeControl
+from services.registration.domain.tournament import Changes, Settings, Status, TimeControl
 from services.registration.service_layer import commands
 from services.registration.tests.helpers import NOW
 from services.registration.tests.helpers import InMemoryRegistration as Registration

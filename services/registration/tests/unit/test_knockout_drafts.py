@@ -9,9 +9,11 @@ import uuid
 
 import pytest
 
-from services.registration.domain import errors
+from services.registration.domain import errors, rulesets
+from services.registration.domain.account import Account
 from services.registration.domain.knockout import KnockoutFormat
-from services.registration.domain.model import Account, Settings, TimeControl, Tournament
+from services.registration.domain.rulesets import knockout as knockouts
+from services.registration.domain.tournament import Settings, TimeControl
 from services.registration.tests.helpers import NOW, problem, published, register, token
 from shared.events import TournamentStarted
 from shared.seed_draw import draw_order
@@ -306,8 +308,8 @@ def test_a_draft_can_be_cancelled(client, svc):
 def test_the_roster_holds_at_most_128_or_64_players(ruleset, cap):
     organiser = Account(uuid.uuid4(), "Org")
     settings = Settings("Cap", None, TimeControl(600), ruleset=ruleset, knockout=KnockoutFormat())
-    t = Tournament.create(organiser, settings, now=NOW)
+    t = rulesets.create(organiser, settings, now=NOW)
     for i in range(cap):
-        t.add_player(Account(uuid.uuid4(), f"P{i}"), now=NOW)
+        knockouts.add_player(t, Account(uuid.uuid4(), f"P{i}"), now=NOW)
     with pytest.raises(errors.TournamentFull, match=f"at most {cap} players"):
-        t.add_player(Account(uuid.uuid4(), "One too many"), now=NOW)
+        knockouts.add_player(t, Account(uuid.uuid4(), "One too many"), now=NOW)

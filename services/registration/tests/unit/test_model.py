@@ -7,17 +7,11 @@ import uuid
 
 import pytest
 
-from services.registration.domain import errors, events
-from services.registration.domain.model import (
-    ARENA_SEATS,
-    Account,
-    AccountKind,
-    Settings,
-    Status,
-    TimeControl,
-    Tournament,
-    seed,
-)
+from services.registration.domain import errors, events, rulesets
+from services.registration.domain.account import Account, AccountKind
+from services.registration.domain.entries import seed
+from services.registration.domain.rulesets.arena import ARENA_SEATS
+from services.registration.domain.tournament import Settings, Status, TimeControl, Tournament
 from shared.vocabulary import CancelReason, Ruleset
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
@@ -34,7 +28,7 @@ def account(name="Ann", kind=AccountKind.REGISTERED, rating=None) -> Account:
 
 
 def tournament(**kw) -> Tournament:
-    return Tournament.create(account("Org"), settings(**kw), now=NOW)
+    return rulesets.create(account("Org"), settings(**kw), now=NOW)
 
 
 @pytest.mark.parametrize(
@@ -91,14 +85,14 @@ def test_start_window_edges_are_inclusive():
 @pytest.mark.parametrize("kind", [AccountKind.GUEST, AccountKind.COMPUTER])
 def test_guests_and_computers_neither_create_nor_join(kind):
     with pytest.raises(errors.AccountKindRefused):
-        Tournament.create(account(kind=kind), settings(), now=NOW)
+        rulesets.create(account(kind=kind), settings(), now=NOW)
     with pytest.raises(errors.AccountKindRefused):
         tournament().join(account(kind=kind), now=NOW)
 
 
 def test_busy_organiser_is_refused():
     with pytest.raises(errors.OrganiserBusy):
-        Tournament.create(account(), settings(), now=NOW, organiser_busy=True)
+        rulesets.create(account(), settings(), now=NOW, organiser_busy=True)
 
 
 def test_join_and_leave_until_the_start():

@@ -15,16 +15,11 @@ from typing import Any
 import pytest
 
 from services.registration.domain import errors
+from services.registration.domain.account import AccountKind
 from services.registration.domain.audit import AuditKind, Subject, SubjectKind
+from services.registration.domain.entries import Standing
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
-from services.registration.domain.model import (
-    AccountKind,
-    Changes,
-    Settings,
-    Standing,
-    Status,
-    TimeControl,
-)
+from services.registration.domain.tournament import Changes, Settings, Status, TimeControl
 from services.registration.service_layer import commands
 from services.registration.tests.helpers import NOW, InMemoryRegistration
 from shared import events

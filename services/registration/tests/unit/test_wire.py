@@ -18,8 +18,9 @@ from services.registration.adapters import orm
 from services.registration.adapters.memory import MemoryDatabase
 from services.registration.bootstrap import bootstrap
 from services.registration.config import RegistrationSettings
+from services.registration.domain.account import AccountKind
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
-from services.registration.domain.model import AccountKind, Changes, Settings, TimeControl
+from services.registration.domain.tournament import Changes, Settings, TimeControl
 from services.registration.service_layer import commands
 from services.registration.service_layer.handlers import Handlers
 from services.registration.tests.helpers import NOW

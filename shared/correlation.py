@@ -9,7 +9,8 @@ older producer, say) starts its own chain: its own id is its correlation id.
 
 The context is a :class:`contextvars.ContextVar`: each thread, and each greenlet of a gevent worker,
 has its own. The JSON log formatter (:mod:`shared.logs`) reads it, and :func:`shared.events.wrap`
-stamps every new envelope with it.
+stamps every new envelope with it. This module sits below the events (it knows an envelope only by the
+fields it reads, :class:`Traced`), so that the envelope can take its rules for an id from here.
 """
 
 from __future__ import annotations
@@ -20,10 +21,7 @@ import re
 import uuid
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from shared.events import Envelope, Event
+from typing import Any, Protocol
 
 HEADER = "X-Request-ID"
 MAX_LENGTH = 128
@@ -31,6 +29,22 @@ VALID_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:+/=-]{0,127}$")
 """What an incoming ``X-Request-ID`` may be: 1 to 128 characters, letters, digits and ``._:+/=-``
 (UUIDs, hex, base64 and most proxies' ids), starting with a letter or digit. Anything else is
 replaced by a fresh id: it would end up in log lines and database rows."""
+
+
+class Traced(Protocol):
+    """What a context takes from a message's envelope (:class:`shared.events.Envelope`)."""
+
+    @property
+    def id(self) -> uuid.UUID: ...
+
+    @property
+    def type(self) -> str: ...
+
+    @property
+    def tournament_id(self) -> uuid.UUID | None: ...
+
+    @property
+    def correlation_id(self) -> str | None: ...
 
 
 @dataclass(frozen=True)
@@ -93,7 +107,7 @@ def refine(**changes: object) -> None:
         _current.set(replace(context, **values))
 
 
-def for_message(envelope: Envelope, event: Event | None = None, queue: str | None = None) -> Context:
+def for_message(envelope: Traced, event: object | None = None, queue: str | None = None) -> Context:
     """The context of a consumer handling ``envelope``: its correlation id (or, from a producer that
     sent none, its own id), the envelope itself as the cause, and what it is about."""
     game = getattr(event, "game_id", None)

@@ -205,7 +205,7 @@ def test_the_demo_plays_from_whichever_side_the_opening_leaves_to_move(args):
 
 def test_the_side_to_move_first_is_the_game_s_own():
     """The clock's side to move while it runs, else the board's in the starting position (the opening's)."""
-    from cli.demo import first_to_move
+    from cli.demos.platform import first_to_move
 
     after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

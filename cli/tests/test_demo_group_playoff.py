@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
-from cli.demo_group_playoff import GroupPlayoffDemo
+from cli.demos.group_playoff import GroupPlayoffDemo
 from cli.main import build_cli
 from shared.group_table import Match, group_table
 from shared.scoring import Outcome

@@ -46,7 +46,7 @@ def test_pair_imports_neither_the_http_client_nor_the_other_commands() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     loaded = eval(out.splitlines()[-1])
     assert not [m for m in loaded if m.startswith(("httpx", "rich", "scipy", "shared.events"))], loaded
-    assert not {"cli.standings", "cli.demo", "cli.views", "cli.accounts"} & set(loaded), loaded
+    assert not {"cli.standings", "cli.demos", "cli.views", "cli.accounts"} & set(loaded), loaded
 
 
 def _commands(group: click.Group, ctx: click.Context) -> list[tuple[str, click.Command]]:

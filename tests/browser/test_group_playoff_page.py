@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 from werkzeug.serving import make_server
 
-from cli.demo_group_playoff import GroupPlayoffDemo
+from cli.demos.group_playoff import GroupPlayoffDemo
 from services.standings.entrypoints.app import create_app
 from services.standings.tests.browser.test_pages import CHROMIUM, cells
 from tests.group_playoff_pages import Overdue, overdue_event

@@ -23,6 +23,9 @@ from typing import Any
 import click
 from rich.console import Console
 
+from cli.arena import ranking_table
+from cli.demos.common import sign_up
+from cli.embedded import ApiError, EmbeddedStack, random_id
 from cli.text import result as written
 from shared.events import ArenaPaired, Envelope, Event, GameFinished
 
@@ -66,8 +69,6 @@ class ArenaDemo:
     end: dt.datetime = NEVER
 
     def run(self, workdir: Path) -> int:
-        from cli.embedded import EmbeddedStack
-
         stack = EmbeddedStack.create(workdir)
         try:
             return self._run(stack)
@@ -76,16 +77,13 @@ class ArenaDemo:
 
     # -- the arena --------------------------------------------------------------------------------
     def _run(self, stack: Any) -> int:
-        from cli.demo import _sign_up
-        from cli.embedded import random_id
-
         staff = stack.token(uuid.uuid4(), "service")
         reg = stack.api["registration"]
         organiser_id = uuid.UUID(reg.call("POST", "/accounts", {"name": "Organiser"}, staff)["id"])
         self.organiser = stack.token(organiser_id)
         speeds = ("bullet", "blitz", "rapid")
         ids = functools.partial(random_id, self.rng)  # drawn between the ratings, as they always were
-        for pid, name, rating in _sign_up(reg, staff, self.rng, self.players, speeds, ids=ids):
+        for pid, name, rating in sign_up(reg, staff, self.rng, self.players, speeds, ids=ids):
             self.names[pid], self.ratings[pid] = name, rating
         starts_at = stack.clock.now() + dt.timedelta(minutes=5)
         arena = reg.call(
@@ -162,8 +160,6 @@ class ArenaDemo:
 
     def _act(self, stack: Any, until: float) -> None:
         """Everything planned before ``until`` seconds from the start, at its time."""
-        from cli.embedded import ApiError
-
         reg, clocks = stack.api["registration"], stack.api["clocks"]
         while self.actions and self.actions[0].at <= until:
             action = heapq.heappop(self.actions)
@@ -210,8 +206,6 @@ class ArenaDemo:
     def _take_new_games(self, stack: Any) -> None:
         """Each new game: boosts before the first move, then its result at its planned end (or no
         result: a player who never came to the board loses on time)."""
-        from cli.embedded import ApiError
-
         clocks = stack.api["clocks"]
         games, self.new_games = self.new_games, []
         for paired in games:
@@ -275,8 +269,6 @@ class ArenaDemo:
     def _print(self, document: dict[str, Any], standings: dict[str, Any]) -> None:
         boosted = sum(g["boost"]["white"] + g["boost"]["black"] for g in document["games"])
         self.console.print(f"{len(document['games'])} games played, {boosted} boosts taken.\n")
-        from cli.arena import ranking_table
-
         table = ranking_table("Final ranking", standings["ranking"])
         self.console.print(table)
 

@@ -19,18 +19,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.table import Table
 
-from cli.demo import NAMES
+from cli.demos.common import NAMES
+from cli.embedded import ApiError, Draws, EmbeddedStack, random_id
 from cli.text import points
 from cli.text import result as written
-
-if TYPE_CHECKING:
-    from cli.embedded import EmbeddedStack
 
 DAY = 24 * 3600
 START = dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC)  # the simulated clock's start
@@ -106,15 +104,11 @@ class GroupPlayoffDemo:
     def _id(self) -> str:
         """An account id drawn from the simulation's generator: the same run for a seed (the groups'
         lot orders the players by their ids)."""
-        from cli.embedded import random_id
-
         return str(random_id(self.rng))
 
     def stack(self, workdir: Path) -> EmbeddedStack:
         """The services the event runs on: the simulated clock at the event's start, and every draw of
         theirs (the tournament's id, the groups' lot seed) from the seed (:class:`cli.embedded.Draws`)."""
-        from cli.embedded import Draws, EmbeddedStack
-
         return EmbeddedStack.create(workdir, start=START, draws=Draws.seeded(self.rng))
 
     def run(self, workdir: Path) -> dict[str, Any]:
@@ -131,8 +125,6 @@ class GroupPlayoffDemo:
     # -- the event ------------------------------------------------------------------------------
     def play(self, stack: Any) -> dict[str, Any]:
         """The whole event on ``stack`` (left open: its pages can still be read); the ``--json`` document."""
-        from cli.embedded import ApiError
-
         reg, pairing = stack.api["registration"], stack.api["pairing"]
         staff = stack.token(uuid.uuid4(), "service")
         organiser = uuid.UUID(
@@ -319,8 +311,6 @@ class GroupPlayoffDemo:
         game: dict[str, Any],
         roles: frozenset[str],
     ) -> None:
-        from cli.embedded import ApiError
-
         clocks = stack.api["clocks"]
         gid = game["game_id"]
         overdue = roles == SCRIPT.overdue[0] and index == SCRIPT.overdue[1] and match["phase"] == "group"

@@ -19,7 +19,8 @@ from typing import Any
 
 from rich.console import Console
 
-from cli.demo import NAMES, EmbeddedRun, final_table
+from cli.demos.common import NAMES, EmbeddedRun, final_table
+from cli.embedded import ApiError
 from cli.pairing_list import pairing_lines
 from cli.text import result as written
 from shared.trf import parse
@@ -203,8 +204,6 @@ class FideRapidDemo(EmbeddedRun):
     def _trf16(self, stack: Any, tid: str) -> str:
         """The standings service's TRF-16 for rating submission (``arbiter export --trf``): the FIDE data,
         the table's points and ranks, ``XXR`` and ``XXC``; the rounds coded as pairing paired them."""
-        from cli.embedded import ApiError
-
         response = stack.api["standings"].client.get(f"/tournaments/{tid}/trf16")
         if response.status_code >= 400:
             raise ApiError(response.status_code, response.get_json(silent=True) or {})

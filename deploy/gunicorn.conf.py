@@ -1,12 +1,17 @@
 """Gunicorn settings shared by the four web processes; the bind address comes from the command line
 or ARBITER_BIND.
 
-The gevent worker serves each connection in its own greenlet, so clients that send their request
-slowly (or stall half way through the body) wait without holding a thread: the server keeps
-answering everyone else, /healthz included. The apps bound how long a body may take to arrive
-(ARBITER_BODY_TIMEOUT_SECONDS, then 408 and the connection closes) and how large it may be
-(ARBITER_MAX_BODY_BYTES, else 413): shared/http/limits.py. psycopg 3 (from 3.1.14) and redis-py
-cooperate with gevent's monkeypatching; the web processes do not talk to RabbitMQ.
+The worker is gunicorn's gevent worker with guards of its own (shared/http/worker.py): each connection
+waits in its own greenlet, so clients that send their request slowly wait without holding a thread;
+a request head must arrive within ARBITER_HEAD_TIMEOUT_SECONDS of its first byte (a connection's
+first head: of the connection), else 408 and the connection closes; a worker whose connections are
+all taken closes the one waiting longest for a head, so it keeps accepting (/healthz included); and
+gunicorn's own refusals (400, 414, 431) are problem+json. The apps bound how long a body may take to
+arrive (ARBITER_BODY_TIMEOUT_SECONDS, then 408 and the connection closes) and how large it may be
+(ARBITER_MAX_BODY_BYTES, else 413): shared/http/limits.py. In front, a buffering proxy (nginx in
+compose, the ingress controller in Kubernetes) holds slow clients and caps connections per client:
+docs/operations.md, "Slow clients". psycopg 3 (from 3.1.14) and redis-py cooperate with gevent's
+monkeypatching; the web processes do not talk to RabbitMQ.
 
 Workers and database connections are sized from the CPU and memory the process may use (a pod's
 limits, through the downward API: shared/http/sizing.py, and docs/operations.md for the arithmetic). Logs are JSON lines
@@ -37,7 +42,7 @@ bind = os.environ.get("ARBITER_BIND", "0.0.0.0:8000")
 workers = int(
     os.environ.get("ARBITER_WEB_WORKERS") or sizing.workers_for(sizing.cpu_limit(), sizing.memory_limit_mib())
 )
-worker_class = "gevent"
+worker_class = "shared.http.worker.ArbiterWorker"
 # connections one worker holds at once (idle keep-alive ones included); requests beyond the database
 # pool wait for a pooled connection
 worker_connections = int(os.environ.get("ARBITER_WEB_CONNECTIONS", 1000))
@@ -49,7 +54,12 @@ timeout = 30
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 # idle keep-alive connections stay open longer than clients keep them (httpx: 5 s), so a client never
 # sends a request on a connection the server is closing at that moment (reset, request lost)
-keepalive = int(os.environ.get("ARBITER_KEEPALIVE_SECONDS", 75))
+# (at least 1: with 0, gunicorn reads a request head with no deadline at all)
+keepalive = max(1, int(os.environ.get("ARBITER_KEEPALIVE_SECONDS", 75)))
+# the request line (the URI with its query) and the headers gunicorn reads; beyond: 414 and 431
+limit_request_line = 8190
+limit_request_fields = 100
+limit_request_field_size = 8190
 graceful_timeout = 20
 # no control socket (gunicornc): nobody uses it, several gunicorns on one machine would share its
 # default path (~/.gunicorn/gunicorn.ctl), and a read-only root filesystem has no place for it

@@ -122,6 +122,16 @@ PAIRING = Histogram(
 )
 PAIRING_KINDS = ("round", "arena_pass")
 
+# -- web servers (shared.http.worker) -------------------------------------------------------------------
+CONNECTION_CLOSES = ("head_timeout", "idle", "evicted")
+HTTP_CONNECTIONS_CLOSED = Counter(
+    "arbiter_http_connections_closed",
+    "Connections a web worker closed before reading a request, by reason: head_timeout (the head did not "
+    "arrive in time: 408), idle (a kept-alive connection sent nothing for keepalive seconds), evicted "
+    "(closed while waiting for a head, to make room for a new connection in a full worker)",
+    ["reason"],
+)
+
 ALL = (
     MESSAGES,
     HANDLING,
@@ -139,6 +149,7 @@ ALL = (
     TICKER_DELAY,
     FLAGS,
     PAIRING,
+    HTTP_CONNECTIONS_CLOSED,
 )
 """Every metric above (docs/operations.md lists each, with the HTTP metrics of the web processes)."""
 

@@ -42,6 +42,12 @@ class CommonSettings(BaseSettings):
         gt=0,
         description="how long a request body may take to arrive (else 408, and the connection closes)",
     )
+    head_timeout_seconds: float = Field(
+        10.0,
+        gt=0,
+        description="how long a request head (request line and headers) may take to arrive once it has "
+        "begun; a connection's first head, from the connection (else 408, and the connection closes)",
+    )
     health_port: int | None = Field(
         None,
         description="port of /healthz and /readyz of a consumer, relay or worker (one process per port); "

@@ -79,10 +79,66 @@ def test_compose_commands_exist_and_ports_agree(compose):
         argv = command if isinstance(command, list) else shlex.split(command)
         service, port = check_command(argv)
         if port is not None:
-            assert spec["ports"] == [f"{port}:{port}"], name
+            # reached from outside through the proxy only (below)
+            assert "ports" not in spec and spec["expose"] == [str(port)], name
             probe = " ".join(spec["healthcheck"]["test"])
             assert f"127.0.0.1:{port}/readyz" in probe, name
             assert name == f"{service}-web"
+
+
+def nginx_directives(text: str) -> list[list[str]]:
+    """The simple directives of an nginx configuration, each split into its words (comments off)."""
+    text = re.sub(r"#[^\n]*", "", text)
+    text = re.sub(r"'[^']*'", "'…'", text)  # a returned body is one word
+    return [part.split() for part in re.split(r"[;{}]", text) if part.strip()]
+
+
+def nginx_seconds(value: str) -> float:
+    number, unit = re.fullmatch(r"(\d+)(ms|s|m)?", value).groups()
+    return int(number) * {"ms": 0.001, "s": 1, "m": 60, None: 1}[unit]
+
+
+def test_compose_puts_a_buffering_proxy_in_front_of_the_web_servers(compose):
+    """Clients reach gunicorn through nginx only: it holds slow heads and bodies and forwards whole
+    requests, caps the connections of one address, and bounds heads, bodies and sizes as the services
+    do (shared/settings.py, deploy/gunicorn.conf.py)."""
+    from shared.settings import CommonSettings
+
+    edge = compose["services"]["edge"]
+    assert edge["image"].startswith("nginx:")
+    assert "./deploy/nginx/nginx.conf:/etc/nginx/nginx.conf:ro" in edge["volumes"]
+    webs = {
+        name.removesuffix("-web"): int(spec["expose"][0])
+        for name, spec in compose["services"].items()
+        if name.endswith("-web")
+    }
+    assert set(webs) == set(SERVICES)
+    assert sorted(edge["ports"]) == sorted(f"{port}:{port}" for port in webs.values())
+    assert {dep: c["condition"] for dep, c in edge["depends_on"].items()} == {
+        f"{s}-web": "service_healthy" for s in SERVICES
+    }
+    directives = nginx_directives((ROOT / "deploy/nginx/nginx.conf").read_text())
+    first = {d[0]: d[1:] for d in reversed(directives)}  # the first of each name
+    listens = {int(d[1]) for d in directives if d[0] == "listen" and d[1].isdigit()}
+    assert listens == set(webs.values())
+    servers = {d[1] for d in directives if d[0] == "server" and len(d) > 1 and ":" in d[1]}
+    assert servers == {f"{s}-web:{port}" for s, port in webs.items()}
+    routes = dict(d for d in directives if len(d) == 2 and d[0].isdigit())  # the port → service map
+    assert {int(k): v for k, v in routes.items()} == {port: s for s, port in webs.items()}
+    settings = CommonSettings()
+    assert first["proxy_request_buffering"] == ["on"]
+    assert nginx_seconds(first["client_header_timeout"][0]) <= settings.head_timeout_seconds
+    assert nginx_seconds(first["client_body_timeout"][0]) <= settings.body_timeout_seconds
+    assert first["client_max_body_size"] == ["1m"] and settings.max_body_bytes == 2**20
+    assert first["limit_conn_zone"][0] == "$binary_remote_addr"
+    assert first["limit_conn"][0] == first["limit_conn_zone"][1].split("=")[1].split(":")[0]
+    # nginx closes a kept-alive connection to gunicorn before gunicorn would (no request sent on a
+    # connection being closed)
+    gunicorn = (ROOT / "deploy/gunicorn.conf.py").read_text()
+    keepalive = int(re.search(r"ARBITER_KEEPALIVE_SECONDS\", (\d+)", gunicorn).group(1))
+    upstream_idle = [nginx_seconds(d[1]) for d in directives if d[0] == "keepalive_timeout"]
+    assert upstream_idle and max(upstream_idle) < keepalive
+    assert first["proxy_http_version"] == ["1.1"]
 
 
 def test_compose_has_every_process_of_every_service(compose):
@@ -416,6 +472,18 @@ def test_services_ingress_and_disruption_budgets_reach_the_web_pods(manifests):
             routed.setdefault(backend["name"], set()).add(path["path"])
     assert set(routed) == set(SERVICES)
     assert "/t" in routed["standings"]  # the public pages
+
+
+def test_the_ingress_buffers_requests_and_caps_connections_per_client(manifests):
+    """ingress-nginx is the buffering proxy in Kubernetes: whole requests to the web pods, bodies
+    bounded as the services bound them, and a cap on one client's connections."""
+    [ingress] = of_kind(manifests, "Ingress").values()
+    annotations = ingress["metadata"]["annotations"]
+    prefix = "nginx.ingress.kubernetes.io/"
+    assert ingress["spec"]["ingressClassName"] == "nginx"
+    assert annotations[prefix + "proxy-request-buffering"] == "on"
+    assert annotations[prefix + "proxy-body-size"] == "1m"
+    assert 1 <= int(annotations[prefix + "limit-connections"]) <= 100
 
 
 def test_the_pairing_worker_scales_on_its_queue_in_production():

@@ -19,8 +19,8 @@ from pydantic import BaseModel
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from shared import correlation
-from shared.http.limits import BodyLimits, HttpLimits, WSGIApp
-from shared.http.openapi import document_problems, short_operation_ids
+from shared.http.limits import BODY_METHODS, BodyLimits, HttpLimits, WSGIApp
+from shared.http.openapi import document_problems, openapi_path, short_operation_ids
 from shared.http.problems import Problem, install_error_handlers, validation_problem
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,39 @@ def create_openapi_app(
     app.wsgi_app = RequestIds(app.wsgi_app)  # type: ignore[method-assign]  # outermost: every response
     install_error_handlers(app)
     install_metrics(app, service_of(import_name))
+
+    taken: dict[tuple[str, str], frozenset[str] | None] = {}
+
+    def media_types(rule: str, method: str) -> frozenset[str] | None:
+        """The media types an operation's document gives its request body (None: it takes no body)."""
+        if (rule, method) not in taken:
+            operation = app.api_doc.get("paths", {}).get(openapi_path(rule), {}).get(method.lower(), {})
+            body = operation.get("requestBody")
+            taken[(rule, method)] = frozenset(body.get("content", {})) if body else None
+        return taken[(rule, method)]
+
+    @app.before_request
+    def a_body_as_the_document_says() -> None:
+        """A body sent to an operation that takes one is of a media type its document names (else 415)
+        and, as JSON, an object (else 422): a body that is no JSON, or ``null``, is not taken for no
+        body, and a JSON string is not read as JSON a second time (flask-openapi3 would)."""
+        if request.method not in BODY_METHODS or request.url_rule is None or not request.content_length:
+            return
+        types = media_types(request.url_rule.rule, request.method)
+        if types is None:  # takes no body: what it is sent is not read
+            return
+        if request.mimetype not in types:
+            given = request.mimetype or "without a media type"
+            raise Problem(
+                415,
+                "unsupported-media-type",
+                "Unsupported Media Type",
+                f"the body is {given}; this takes {', '.join(sorted(types))}",
+            )
+        if request.is_json and not isinstance(request.get_json(silent=True), dict):
+            issue = {"loc": [], "msg": "Input should be a JSON object", "type": "model_type"}
+            detail = "the request does not match its schema"
+            raise Problem(422, "validation-error", "Invalid request", detail, errors=[issue])
 
     @app.before_request
     def what_the_request_is_about() -> None:

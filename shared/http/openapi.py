@@ -3,9 +3,12 @@ it can answer, with one ``Problem`` schema, so a client (and the fuzzing test) k
 an operation may return.
 
 A route names its own (401, 403, 404, 409) with :func:`problems`; :func:`document_problems` adds what
-every operation can answer: 422 (its parameters or body do not validate), 413 (a body over the
-limit) where it takes a body, 404 where its path has parameters (a malformed id names nothing), and
-503 (a dependency is down).
+every operation can answer: 400 (a request the server cannot read), 414 (a request line over
+gunicorn's limit) and 431 (headers over its limits), which gunicorn answers itself
+(``shared/http/worker.py``); 422 (its parameters or body do not validate); 408 (the body did not
+arrive in time), 413 (a body over the limit) and 415 (a body of another media type) where it takes
+a body; 404 where its path has parameters (a malformed id names nothing); and 503 (a dependency is
+down).
 
 It also makes the document read as the API is: an operation that cannot answer 401 takes no token
 (``security: []``, whatever its blueprint's default), and each operation's id is its view's name
@@ -28,14 +31,18 @@ from shared.http.problems import PROBLEM_JSON
 REF = "#/components/schemas/Problem"
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 WHY = {
+    400: "the server cannot read the request (a malformed request line, header or Content-Length)",
     401: "no valid bearer token",
     403: "the token's account may not do this",
     404: "no such resource",
     405: "the path does not take this method (see Allow)",
-    408: "the request body did not arrive in time",
     409: "the resource's state does not allow it",
+    408: "the request head or body did not arrive in time; the connection closes",
     413: "the request body is larger than the limit",
+    414: "the request line (path and query) is longer than 8,190 bytes",
+    415: "the body is of a media type this operation does not take",
     422: "the parameters or the body do not validate",
+    431: "a header is longer than 8,190 bytes, or there are more than 100",
     503: "a dependency (database, Redis) is unavailable; retry after Retry-After seconds",
 }
 
@@ -127,9 +134,11 @@ def document_problems(doc: dict[str, Any]) -> dict[str, Any]:
             elif "security" in operation:  # the blueprint's default and the route's, once each
                 unique = {repr(s): s for s in operation["security"]}
                 operation["security"] = list(unique.values())
-            universal = [422, 503]
+            if "requestBody" in operation:  # flask-openapi3 leaves it out for raw bodies: they are read
+                operation["requestBody"].setdefault("required", True)
+            universal = [400, 414, 422, 431, 503]
             if "requestBody" in operation:
-                universal.append(413)
+                universal += [408, 413, 415]
             if any(p.get("in") == "path" for p in operation.get("parameters", [])):
                 universal.append(404)  # an id that is no id (not a UUID) names nothing
             for status in universal:

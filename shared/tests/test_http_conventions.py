@@ -19,7 +19,7 @@ from shared.database import make_engine
 from shared.http.app import create_openapi_app, json_response
 from shared.http.limits import BodyLimits, HttpLimits
 from shared.http.openapi import problems
-from shared.http.schemas import Strict, Text
+from shared.http.schemas import OptionalBody, Strict, Text, Words
 
 LIMITS = HttpLimits(max_body_bytes=10_000, body_timeout_seconds=0.5)
 
@@ -33,6 +33,13 @@ def closed_port() -> int:
 
 class NoteBody(Strict):
     text: Text = Field(min_length=1, max_length=40)
+    stars: int = Field(0, ge=0, le=5)
+    pinned: bool = False
+    title: Words | None = Field(None, max_length=40)
+
+
+class FlagBody(OptionalBody):
+    flag: bool = False
 
 
 @pytest.fixture
@@ -45,6 +52,10 @@ def app():  # type: ignore[no-untyped-def]
     @app.post("/notes", responses={201: NoteBody, **problems(409)})
     def add_note(body: NoteBody) -> Response:
         return json_response(body, 201)
+
+    @app.post("/flags", responses={200: FlagBody})
+    def set_flag(body: FlagBody) -> Response:
+        return json_response(body)
 
     @app.get("/from-the-database")
     def from_the_database() -> Response:
@@ -190,6 +201,56 @@ def test_every_operation_documents_its_problems(client):
     assert set(doc["components"]["schemas"]["Problem"]["required"]) == {"type", "title", "status"}
     reads = doc["paths"]["/from-the-database"]["get"]["responses"]
     assert "413" not in reads  # takes no body
+    # what gunicorn answers itself (shared/http/worker.py), every operation; the body's, where one is read
+    assert {"400", "414", "431"} <= set(reads) and {"400", "408", "413", "414", "415", "431"} <= set(
+        responses
+    )
+    assert doc["paths"]["/notes"]["post"]["requestBody"]["required"] is True
+    assert doc["paths"]["/flags"]["post"]["requestBody"]["required"] is False  # may be left out
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"text": "x", "stars": True},  # a boolean is no integer
+        {"text": "x", "stars": "3"},  # nor is a string of digits
+        {"text": "x", "stars": 2.5},
+        {"text": "x", "pinned": "yes"},
+        {"text": "x", "pinned": 1},
+        {"text": 5},
+        {"text": "x", "title": "   "},  # a title says something
+        {"text": "x", "title": "\u3000\t"},
+        {"text": "x", "stars": float("nan")},
+    ],
+)
+def test_a_body_is_read_by_its_json_types_as_its_schema_says(client, body):
+    """pydantic's lax mode took true and "3" as integers and "yes" as true; the document says integer
+    and boolean, and so does the server now."""
+    r = client.post("/notes", data=json.dumps(body), content_type="application/json")
+    assert r.status_code == 422 and r.json["type"] == "/problems/validation-error", r.json
+
+
+def test_a_number_without_a_fraction_is_an_integer_as_in_json_schema(client):
+    r = client.post("/notes", json={"text": "x", "stars": 3.0, "pinned": True, "title": " Mine "})
+    assert r.status_code == 201 and r.json["stars"] == 3 and r.json["title"] == " Mine "
+
+
+@pytest.mark.parametrize(
+    ("data", "content_type", "status"),
+    [
+        ('"{\\"text\\": \\"x\\"}"', "application/json", 422),  # a JSON string holding an object
+        ("null", "application/json", 422),
+        ("[]", "application/json", 422),
+        ("{nope", "application/json", 422),
+        ('{"text": "x"}', "text/plain", 415),  # not a media type the operation takes
+        ('{"text": "x"}', None, 415),
+    ],
+)
+def test_a_body_is_an_object_of_the_media_type_its_operation_takes(client, data, content_type, status):
+    for path in ("/notes", "/flags"):  # an optional body too: what is sent is read, never taken for none
+        r = client.post(path, data=data, headers={"Content-Type": content_type} if content_type else {})
+        assert r.status_code == status and r.content_type == "application/problem+json", (path, r.json)
+    assert client.post("/flags").status_code == 200  # left out: the defaults
 
 
 def test_a_verified_token_is_kept_only_until_it_expires_and_a_bad_one_never(monkeypatch):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -28,6 +29,19 @@ PROCESSES = {
 }
 SCALED = ("standings", "pairing")  # the services whose consumers compete on their queues
 JWT_SECRET = "e2e-secret-0123456789abcdef0123456789abcdef"
+FILE_DESCRIPTORS = 16_384  # the soft limit the stack's processes and the slow-client tests need
+
+
+def raise_descriptor_limit(wanted: int) -> int:
+    """Raise this process's soft limit of open files towards ``wanted`` (never past the hard limit);
+    the processes it starts afterwards inherit it. Returns the soft limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
+
 
 # every key matching ARGV[1], deleted in one script: atomic, as a restart that lost the data would be
 _EMPTY_PREFIX = """
@@ -96,6 +110,8 @@ class Stack:
     env: dict[str, str] = field(default_factory=dict)
 
     def start(self) -> None:
+        # the processes inherit the descriptor limit: a web worker holds up to 1,000 connections
+        raise_descriptor_limit(FILE_DESCRIPTORS)
         tag = self.workdir.name[-12:].replace("_", "-")
         env = {k: v for k, v in os.environ.items() if not k.startswith("ARBITER_")}
         env.update(
@@ -114,6 +130,7 @@ class Stack:
                 "ARBITER_WEB_WORKERS": "2",
                 # short, so the limits' e2e tests see stalled clients timed out soon
                 "ARBITER_BODY_TIMEOUT_SECONDS": "5",
+                "ARBITER_HEAD_TIMEOUT_SECONDS": "5",
                 "ARBITER_MAX_BODY_BYTES": str(256 * 1024),
                 "PYTHONUNBUFFERED": "1",
             }

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Any, Literal
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import AfterValidator, BaseModel, Field
 
 from services.clocks.domain.clock import Side
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.game import Game, Outcome
+from services.clocks.domain.game import REASON, Game, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from services.clocks.domain.presence import Presence
-from shared.http.schemas import INT32_MAX, Strict, Text
+from shared.http.schemas import INT32_MAX, OptionalBody, Strict, Text
 from shared.openings import GameOpening
 
 
@@ -45,13 +45,13 @@ class PresenceBody(Strict):
     status: Presence = Field(description="connected | disconnected | busy (playing elsewhere)")
 
 
-class MoveBody(Strict):
+class MoveBody(OptionalBody):
     """Optional: a player reporting their own move sends no body."""
 
     player_id: uuid.UUID | None = Field(
         None, description="service tokens only: the player who moved (players move for themselves)"
     )
-    move: str | None = Field(
+    move: Text | None = Field(
         None,
         min_length=1,
         max_length=40,
@@ -59,17 +59,30 @@ class MoveBody(Strict):
         "by the variant's move generator and played on the game's board (422 illegal-move)",
     )
 
-    @model_validator(mode="before")
-    @classmethod
-    def _no_body_is_empty(cls, data: Any) -> Any:
-        return {} if data is None else data
+
+# how a game ends: every outcome but "*" (not played)
+ENDINGS: Final = tuple(o.value for o in Outcome if o is not Outcome.NOT_PLAYED)
+
+
+def _an_ending(outcome: Outcome) -> Outcome:
+    if outcome is Outcome.NOT_PLAYED:
+        raise ValueError(f"a game ends {', '.join(ENDINGS)}; '*' (not played) is not how a game ends")
+    return outcome
+
+
+def _endings_schema(schema: dict[str, Any]) -> None:
+    """The outcomes a game ends with, as the document states them (not the shared ``Outcome``)."""
+    schema.clear()
+    schema.update({"type": "string", "enum": list(ENDINGS), "description": "how the game ended"})
 
 
 class ResultBody(Strict):
-    outcome: Outcome = Field(examples=["1-0"])
-    reason: Text = Field(
-        min_length=1,
+    outcome: Annotated[Outcome, AfterValidator(_an_ending)] = Field(
+        examples=["1-0"], json_schema_extra=_endings_schema
+    )
+    reason: str = Field(
         max_length=40,
+        pattern=REASON.pattern,
         description="a short lowercase code: resignation, agreement, checkmate, stalemate, forfeit, ...",
         examples=["resignation"],
     )

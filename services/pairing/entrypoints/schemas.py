@@ -12,7 +12,7 @@ from services.pairing.domain.rounds import fide
 from services.pairing.domain.rounds.tournament import ByeRequest, Game, PairingTournament, Round
 from services.pairing.service_layer.commands import Corrected
 from shared.authority import Role
-from shared.http.schemas import INT32_MAX, Strict, Text
+from shared.http.schemas import INT32_MAX, Strict, Text, Words
 from shared.vocabulary import ByeKind, Seeding
 
 # a drawn seed list is shown as "draw", the name the API has always used
@@ -38,22 +38,20 @@ class ByePath(BaseModel):
     round: int = Field(ge=1, le=INT32_MAX)
 
 
-Reason = Text
+Reason = Words  # says something: not blank (the schema's pattern)
 ResultOutcome = Literal["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "-/-"]
 
 
 def _a_reason(value: str | None) -> str | None:
-    if value is not None and not value.strip():
-        raise ValueError("a reason says something: it is not blank")
+    """A reason as kept: without its surrounding spaces."""
     return None if value is None else value.strip()
 
 
 class CorrectionBody(Strict):
     outcome: ResultOutcome = Field(examples=["0-1"], description="the corrected result (not `*`)")
     reason: Reason = Field(
-        min_length=1,
         max_length=500,
-        description="why the result changes (required)",
+        description="why the result changes (required, not blank)",
         examples=["wrong score"],
     )
 
@@ -63,7 +61,7 @@ class CorrectionBody(Strict):
 class ByeBody(Strict):
     player_id: uuid.UUID
     round: int = Field(ge=1, le=INT32_MAX, description="a round not paired yet")
-    reason: Reason | None = Field(None, min_length=1, max_length=500)
+    reason: Reason | None = Field(None, max_length=500, description="not blank")
 
     _reason = field_validator("reason")(_a_reason)
 
@@ -404,7 +402,7 @@ class PreviewOut(BaseModel):
 
 class ExcuseBody(Strict):
     round: int = Field(ge=1, le=INT32_MAX, description="the round the player was absent from")
-    reason: Reason | None = Field(None, max_length=500)
+    reason: Reason | None = Field(None, max_length=500, description="not blank")
 
     _reason = field_validator("reason")(_a_reason)
 
@@ -440,7 +438,7 @@ class PhaseBody(Strict):
 
 
 class LotBody(Strict):
-    seed: str = Field(min_length=1, max_length=200, description="the lot's seed, recorded and announced")
+    seed: Text = Field(min_length=1, max_length=200, description="the lot's seed, recorded and announced")
 
 
 class DeadlineBody(Strict):
@@ -461,7 +459,7 @@ class GroupRowOut(BaseModel):
 
 
 class GameLotBody(Strict):
-    seed: str | None = Field(
+    seed: Text | None = Field(
         None,
         min_length=1,
         max_length=200,

@@ -49,6 +49,12 @@ class RegistrationClosed(Conflict):
     slug = "registration-closed"
 
 
+class NotPrivate(Conflict):
+    """Invite links of a tournament that has none: it is not private (no password)."""
+
+    slug = "not-private"
+
+
 class TournamentFull(Conflict):
     slug = "tournament-full"
 

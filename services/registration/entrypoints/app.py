@@ -252,7 +252,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/invites",
-        responses={201: InviteOut, **problems(401, 403, 404, 422)},
+        responses={201: InviteOut, **problems(401, 403, 404, 409)},
     )
     def create_invite(path: TournamentPath, body: InviteBody) -> Response:
         """The organiser of a private tournament creates an invite link: its holder joins with
@@ -264,7 +264,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
 
     @api.delete(
         "/tournaments/<uuid:tournament_id>/invites/<token>",
-        responses={200: InviteOut, **problems(401, 403, 404, 422)},
+        responses={200: InviteOut, **problems(401, 403, 404, 409)},
     )
     def revoke_invite(path: InvitePath) -> Response:
         """The organiser revokes an invite link: joining with it is refused from now on (403)."""

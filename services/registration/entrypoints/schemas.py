@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import uuid
 from typing import Annotated, Any, Final
 
-from pydantic import AfterValidator, BaseModel, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, Field, field_validator
 
-from services.registration.domain import fide, knockout, players
+from services.registration.domain import errors, fide, knockout, players
 from services.registration.domain.account import AccountKind
 from services.registration.domain.audit import AuditEntry, AuditKind, SubjectKind
 from services.registration.domain.entries import Arbiter, Entry, Standing
@@ -20,11 +21,15 @@ from services.registration.domain.players import KEEP, Person, PlayerChange, Pro
 from services.registration.domain.rulesets import not_offered
 from services.registration.domain.rulesets.fide_rapid import starting_rank
 from services.registration.domain.rulesets.group_playoff import field as group_field
+from services.registration.domain.rulesets.platform import DURATION, SEATS, THRESHOLD
+from services.registration.domain.rulesets.scheduled import RATING_FLOOR
 from services.registration.domain.speed import Speed, rating_key
-from services.registration.domain.tournament import MAX_REASON, Status, TimeControl, Tournament
+from services.registration.domain.tournament import MAX_REASON, MIN_PLAYERS, Status, TimeControl, Tournament
 from shared.authority import Role
 from shared.http.problems import unprocessable
-from shared.http.schemas import Strict, Text
+from shared.http.schemas import BLANK, NOT_BLANK_SCHEMA, OptionalBody, Strict, Text, Words, words
+from shared.openings.errors import UnknownOpeningOption
+from shared.openings.options import ALLOWED
 from shared.time_control import (
     DEFAULT_PLAN,
     MAX_BASE_SECONDS,
@@ -39,6 +44,53 @@ from shared.vocabulary import Ruleset, Seeding
 
 RULESETS = frozenset(r.value for r in Ruleset)
 STATUSES = frozenset(s.value for s in Status)
+# the nine opening options as written (shared/openings/options.py), a thematic code without blanks
+OPENING_OPTION: Final = rf"^(free|random-[1-3]|table-([1-3]|all)|thematic:[^\x00{BLANK}]+)$"
+FEDERATION: Final = r"^([A-Za-z]{3})?$"
+
+# What the schemas state and the service checked before they did, refused as it was: with the
+# service's own problem type and words (docs/api.md lists them by endpoint).
+
+
+def _an_opening(value: str) -> str:
+    if not re.match(OPENING_OPTION, value):  # (a ValueError pydantic would take as its own: a Problem)
+        detail = f"unknown opening option {value!r}: the options are {', '.join(ALLOWED)}"
+        raise unprocessable(UnknownOpeningOption.slug, detail)
+    return value
+
+
+def _a_tournament_name(value: str) -> str:
+    return words(value, lambda: errors.InvalidSettings("a tournament needs a name"))
+
+
+def _a_player_name(value: str) -> str:
+    return words(value, lambda: errors.InvalidPlayer("a player needs a name"))
+
+
+def _a_reason(value: str) -> str:
+    return words(value, lambda: errors.ReasonRequired("a decision needs its reason"))
+
+
+def _regular_games(value: int) -> int:
+    if value not in knockout.REGULAR_GAMES:
+        raise errors.InvalidSettings(f"a match has 1, 2, 4 or 6 regular games, not {value}")
+    return value
+
+
+def _a_federation(value: str) -> str:
+    if not re.match(FEDERATION, value):
+        raise errors.InvalidSettings(f"a federation is FIDE's three-letter code (e.g. SUI), got {value!r}")
+    return value
+
+
+Opening = Annotated[str, AfterValidator(_an_opening), Field(json_schema_extra={"pattern": OPENING_OPTION})]
+TournamentName = Annotated[str, AfterValidator(_a_tournament_name), NOT_BLANK_SCHEMA]
+PlayerName = Annotated[str, AfterValidator(_a_player_name), NOT_BLANK_SCHEMA]
+Reason = Annotated[str, AfterValidator(_a_reason), NOT_BLANK_SCHEMA]
+RegularGames = Annotated[
+    int, AfterValidator(_regular_games), Field(json_schema_extra={"enum": list(knockout.REGULAR_GAMES)})
+]
+Federation = Annotated[str, AfterValidator(_a_federation), Field(json_schema_extra={"pattern": FEDERATION})]
 
 
 class TimeControlBody(Strict):
@@ -67,19 +119,28 @@ RatingKey = Annotated[str, AfterValidator(_known_rating_key)]
 Rating = Annotated[int, Field(ge=0, le=MAX_RATING)]
 
 
+def _ratings_schema(schema: dict[str, Any]) -> None:
+    """The ratings as the document states them: one integer property per known key, no other key
+    (flask-openapi3's schemas carry no ``propertyNames``)."""
+    schema.pop("propertyNames", None)
+    value = schema.pop("additionalProperties")
+    schema["properties"] = {key: dict(value) for key in RATING_KEYS}
+    schema["additionalProperties"] = False
+
+
 class AccountBody(Strict):
     id: uuid.UUID | None = None
-    name: Text = Field(min_length=1, max_length=100)
+    name: Words = Field(max_length=100, description="not blank")
     kind: AccountKind = AccountKind.REGISTERED
     ratings: dict[RatingKey, Rating] = Field(
         default_factory=dict,
         max_length=len(RATING_KEYS),
         description=(
-            f"per variant and time-control category, each 0–{MAX_RATING}; a key is <variant>:<speed>, the"
-            f" variant one of {', '.join(Variant)}, the speed one of {', '.join(Speed)}"
+            f"per variant and time-control category, each an integer 0–{MAX_RATING}; a key is"
+            f" <variant>:<speed>, the variant one of {', '.join(Variant)}, the speed one of {', '.join(Speed)}"
         ),
         examples=[{"chess:blitz": 1650}],
-        json_schema_extra={"propertyNames": {"enum": list(RATING_KEYS)}},
+        json_schema_extra=_ratings_schema,
     )
 
 
@@ -129,7 +190,7 @@ class TieBreakPlanBody(Strict):
 class KnockoutBody(Strict):
     """The format of a `knockout` or `double-knockout` tournament (RULES.md §4)."""
 
-    games_per_match: int = Field(2, ge=1, le=6, description="regular games per match: 1, 2, 4 or 6")
+    games_per_match: RegularGames = Field(2, description="regular games per match: 1, 2, 4 or 6")
     seeding: Seeding = Field(Seeding.RATING, description="rating | custom | random")
     custom_order: list[uuid.UUID] = Field(
         default_factory=list, max_length=MAX_ROSTER, description="custom seeding: seed 1 first"
@@ -157,7 +218,7 @@ class KnockoutBody(Strict):
 class KnockoutChangeBody(Strict):
     """What to change in a draft's format; what is left out stays as it is."""
 
-    games_per_match: int | None = Field(None, ge=1, le=6)
+    games_per_match: RegularGames | None = None
     seeding: Seeding | None = None
     custom_order: list[uuid.UUID] | None = Field(None, max_length=MAX_ROSTER)
     third_place: bool | None = None
@@ -193,11 +254,13 @@ class FideBody(Strict):
     late_entry_bye: LateEntryBye = Field(
         LateEntryBye.ZERO, description="what a late entry scores for each round missed: zero | half"
     )
-    federation: Text = Field("", max_length=3, description="the organising federation, FIDE's code (TRF 032)")
+    federation: Federation = Field(
+        "", description="the organising federation, FIDE's three-letter code (TRF 032), or empty"
+    )
     chief_arbiter: Text = Field(
         "", max_length=fide.MAX_ARBITER, description="TRF 102, e.g. 'IA Hans Muster 1300001'"
     )
-    deputy_arbiters: list[Text] = Field(
+    deputy_arbiters: list[Annotated[Text, Field(max_length=fide.MAX_ARBITER)]] = Field(
         [], max_length=fide.MAX_DEPUTIES, description="TRF 112, one line each"
     )
 
@@ -255,7 +318,7 @@ class FideOut(BaseModel):
 
 
 class ChangeTournamentBody(Strict):
-    name: Text | None = Field(None, min_length=1, max_length=200)
+    name: TournamentName | None = Field(None, max_length=200)
     time_control: TimeControlBody | None = None
     variant: Variant | None = None
     rated: bool | None = None
@@ -301,18 +364,25 @@ class GroupPlayoffOut(BaseModel):
 
 
 class RefuseBody(Strict):
-    reason: Text = Field(min_length=1, max_length=500)
+    reason: Reason = Field(max_length=MAX_REASON, description="why (required, not blank)")
 
 
 class CreateTournamentBody(Strict):
-    name: Text = Field(min_length=1, max_length=200)
+    name: TournamentName = Field(max_length=200, description="not blank")
     starts_at: dt.datetime | None = Field(
         None, description="platform: 5 minutes to 14 days ahead, with a time zone; knockouts have none"
     )
     time_control: TimeControlBody
-    seats: int = Field(200, ge=1, le=10_000, description="4–200")
-    minimum: int = Field(4, ge=1, le=10_000, description="4 or more, at most the seats")
-    threshold: int = Field(7, ge=1, le=1000, description="7–20: fewer players → round robin, else Swiss")
+    seats: int = Field(200, ge=SEATS[0], le=SEATS[1], description="platform: 4–200")
+    minimum: int = Field(
+        MIN_PLAYERS, ge=MIN_PLAYERS, le=SEATS[1], description="platform: 4 or more, at most the seats"
+    )
+    threshold: int = Field(
+        THRESHOLD[0],
+        ge=THRESHOLD[0],
+        le=THRESHOLD[1],
+        description="platform: 7–20: fewer players → round robin, else Swiss",
+    )
     ruleset: Ruleset = Field(
         Ruleset.PLATFORM, description="platform | knockout | double-knockout | fide-rapid | group-playoff"
     )
@@ -321,10 +391,14 @@ class CreateTournamentBody(Strict):
     extra_round: bool = False
     rated: bool = True
     min_rating: int | None = Field(
-        None, ge=0, le=MAX_RATING, description="1000–2000 in steps of 100; rated only"
+        None,
+        ge=RATING_FLOOR[0],
+        le=RATING_FLOOR[1],
+        multiple_of=RATING_FLOOR[2],
+        description="1000–2000 in steps of 100; rated only",
     )
     password: Text | None = Field(None, min_length=1, max_length=100, description="makes it private")
-    opening: str = Field(
+    opening: Opening = Field(
         "free",
         max_length=60,
         description="platform: free, random-1|2|3, table-1|2|3, table-all, thematic:CODE (RULES.md §2)",
@@ -340,8 +414,8 @@ class CreateTournamentBody(Strict):
     fide: FideBody | None = Field(None, description="fide-rapid: its settings (required)")
     duration_minutes: int | None = Field(
         None,
-        ge=0,
-        le=100_000,
+        ge=1,
+        le=DURATION[1],
         description="arena: how long it runs, 10–480 minutes (required); platform: the announced duration "
         "(10–20160 minutes, optional), then running games get ten more minutes, open games are drawn and "
         "no further round is paired",
@@ -401,7 +475,9 @@ class ProfileBody(Strict):
 class PlayerBody(ProfileBody):
     """A person entered by hand in a `fide-rapid` event (no account)."""
 
-    name: Text = Field(min_length=1, max_length=players.MAX_NAME, examples=["Carlsen, Magnus"])
+    name: PlayerName = Field(
+        max_length=players.MAX_NAME, examples=["Carlsen, Magnus"], description="not blank"
+    )
 
     def person(self) -> Person:
         return Person(players.player_name(self.name), self.domain())
@@ -410,7 +486,7 @@ class PlayerBody(ProfileBody):
 class PlayerChangeBody(ProfileBody):
     """What to change in an entered player: a field given replaces (null clears it), one left out stays."""
 
-    name: Text | None = Field(None, min_length=1, max_length=players.MAX_NAME)
+    name: PlayerName | None = Field(None, max_length=players.MAX_NAME)
 
     def change(self) -> PlayerChange:
         given = self.model_fields_set
@@ -441,18 +517,13 @@ class JoinBody(Strict):
     )
 
 
-class InviteBody(Strict):
+class InviteBody(OptionalBody):
     valid_for_minutes: int | None = Field(
         None,
         ge=1,
         le=20_160,
         description="the link expires after this long (≤ 14 days); unset: until revoked",
     )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _no_body_is_empty(cls, data: Any) -> Any:
-        return {} if data is None else data
 
 
 class InviteOut(BaseModel):
@@ -481,7 +552,7 @@ class InviteList(BaseModel):
 
 class InvitePath(BaseModel):
     tournament_id: uuid.UUID
-    token: str = Field(min_length=1, max_length=100)
+    token: Text = Field(min_length=1, max_length=100)
 
 
 class ProfileOut(BaseModel):
@@ -674,9 +745,8 @@ class ListQuery(BaseModel):
     @field_validator("status", mode="before")
     @classmethod
     def _known_status(cls, value: object) -> object:
-        """``?status=`` lists them all; an unknown status is its own 422 ``unknown-status``."""
-        if value == "":
-            return None
+        """An unknown status (an empty one too) is its own 422 ``unknown-status``; leave the parameter
+        out to list them all."""
         if isinstance(value, str) and value not in STATUSES:
             raise unprocessable("unknown-status", f"status must be one of {[s.value for s in Status]}")
         return value
@@ -728,7 +798,7 @@ class ArbiterList(BaseModel):
 
 class WithdrawBody(Strict):
     player_id: uuid.UUID
-    reason: Text = Field(max_length=MAX_REASON, description="why: required, not blank")
+    reason: Reason = Field(max_length=MAX_REASON, description="why: required, not blank")
     exclude: bool = Field(False, description="an exclusion (the organiser's alone) rather than a withdrawal")
 
 

@@ -428,4 +428,4 @@ def _invites_of(t: Tournament, actor: commands.Actor) -> None:
     if actor.id != t.organiser_id:
         raise errors.NotOrganiser("only the organiser of this tournament makes and revokes its invite links")
     if not t.private:
-        raise errors.InvalidSettings("invite links are for private tournaments (set a password)")
+        raise errors.NotPrivate("invite links are for private tournaments (set a password)")

@@ -10,18 +10,21 @@ escapes every value (names come from users).
 
 While a tournament runs its pages refresh themselves (``static/live.js`` fetches the page again every
 few seconds and swaps what changed; without JavaScript a ``<meta refresh>``). A page that names nothing
-answers 404 and bad query parameters 422: an HTML page for a browser, problem+json for a client that
-asks for JSON (``Accept``)."""
+answers 404 and bad parameters 422: an HTML page for a browser, problem+json for a client that asks for
+JSON (``Accept``). The pages are outside the OpenAPI documents, so they read their parameters through
+the same models as the JSON API (the same bounds: no NUL, lengths, integers the database holds)."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
+from typing import TypeVar
 
 from flask import Blueprint, Flask, Response, render_template, request
 from flask.typing import ResponseReturnValue
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from werkzeug.exceptions import NotFound
 
 from services.standings.bootstrap import StandingsService
@@ -31,13 +34,16 @@ from services.standings.domain.tournament import SYSTEM_NAMES
 from services.standings.entrypoints import group_playoff, queries
 from services.standings.entrypoints.schemas import (
     AnnouncedOut,
+    ArenaPageQuery,
     BracketOut,
     IncidentOut,
     IndexOut,
     IndexQuery,
     MatchOut,
     PlayerOut,
+    PlayerPath,
     ResultFields,
+    RoundPath,
     TournamentFields,
 )
 from shared.http.problems import PROBLEM_JSON, Problem, problem_response
@@ -189,6 +195,18 @@ def error_page(problem: Problem) -> ResponseReturnValue:
     return response
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
+def parameters(model: type[M], values: Mapping[str, object]) -> M:
+    """A page's parameters read through ``model``; a 422 (``validation-error``) naming each bad one."""
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        issues = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise Problem(422, "validation-error", "Invalid request", issues) from None
+
+
 def register(app: Flask, svc: StandingsService) -> None:
     pages = Blueprint("pages", __name__, url_prefix="/t")
     refresh = svc.settings.page_refresh_seconds
@@ -197,11 +215,7 @@ def register(app: Flask, svc: StandingsService) -> None:
     def index_page() -> ResponseReturnValue:
         """The tournaments known here: running, upcoming and finished, searched by name (``?q=``),
         one list only with ``?status=``."""
-        try:
-            query = IndexQuery.model_validate(request.args.to_dict())
-        except ValidationError as exc:
-            issues = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            return error_page(Problem(422, "validation-error", "Invalid request", issues))
+        query = parameters(IndexQuery, request.args.to_dict())
         listed = IndexOut.of(queries.index(svc, query.q), query)
         return render_template("index.html", index=listed, query=query)
 
@@ -228,11 +242,11 @@ def register(app: Flask, svc: StandingsService) -> None:
         """The arena's page: the ranking with streak, fire and boost marks, the games in progress, and
         a player's own games (``?player=``). It updates itself by short polling until the ranking is
         final (``?fragment=1`` answers the part that changes)."""
+        query = parameters(ArenaPageQuery, request.args.to_dict())
         a = queries.arena(svc, tournament_id)
-        player = request.args.get("player")
-        chosen = next((r for r in a.ranking if str(r.player) == player), None)
+        chosen = next((r for r in a.ranking if r.player == query.player), None)
         names = {r.player: r.name for r in a.ranking}
-        template = "arena_body.html" if request.args.get("fragment") else "arena.html"
+        template = "arena_body.html" if query.fragment else "arena.html"
         return render_template(template, a=a, chosen=chosen, names=names)
 
     @pages.get("/<uuid:tournament_id>/group-playoff")
@@ -255,12 +269,14 @@ def register(app: Flask, svc: StandingsService) -> None:
 
     @pages.get("/<uuid:tournament_id>/rounds/<int:number>")
     def round_page(tournament_id: uuid.UUID, number: int) -> str:
+        parameters(RoundPath, {"tournament_id": tournament_id, "number": number})
         t = queries.round_(svc, tournament_id, number)
         return render_template("round.html", t=t, active=f"round-{number}")
 
     @pages.get("/<uuid:tournament_id>/players/<int:seed>")
     def player_page(tournament_id: uuid.UUID, seed: int) -> str:
         """A player's games, opponents, colours and results, their points and tie-breaks."""
+        parameters(PlayerPath, {"tournament_id": tournament_id, "seed": seed})
         t = queries.player(svc, tournament_id, seed)
         return render_template("player.html", t=t, active=f"player-{seed}")
 
@@ -279,6 +295,7 @@ def register(app: Flask, svc: StandingsService) -> None:
 
     @pages.get("/<uuid:tournament_id>/print/pairings/<int:number>")
     def print_round(tournament_id: uuid.UUID, number: int) -> str:
+        parameters(RoundPath, {"tournament_id": tournament_id, "number": number})
         return printed(svc, tournament_id, "pairings", number)
 
     @pages.after_request
@@ -296,6 +313,7 @@ def register(app: Flask, svc: StandingsService) -> None:
 
     pages.register_error_handler(errors.NotFound, standings_error)
     pages.register_error_handler(errors.Conflict, standings_error)
+    pages.register_error_handler(Problem, error_page)
 
     @app.errorhandler(NotFound)
     def not_found(exc: NotFound) -> ResponseReturnValue:

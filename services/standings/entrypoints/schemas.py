@@ -29,7 +29,7 @@ from services.standings.domain.tournament import SYSTEM_NAMES, Tournament, Tourn
 from services.standings.domain.withdrawals import PlayerStatus
 from shared.arena_scoring import ArenaGame
 from shared.authority import Role
-from shared.http.schemas import INT32_MAX
+from shared.http.schemas import INT32_MAX, Text
 from shared.scoring import FIDE, Outcome, side_results
 from shared.vocabulary import BracketFormat, ByeKind, Decision, Ruleset, Section, Seeding, System
 
@@ -901,7 +901,10 @@ class ArenaOut(BaseModel):
 
 # -- the index (docs/standings.md, "Public pages") -------------------------------------------------------
 class IndexQuery(BaseModel):
-    q: str | None = Field(None, max_length=100, description="a part of the name, any case")
+    """The index page's parameters (``/t/``); what else the address carries is ignored, as by the search
+    form's other fields."""
+
+    q: Text | None = Field(None, max_length=100, description="a part of the name, any case")
     status: Phase | None = Field(None, description="only this list: running, upcoming or finished")
 
     @field_validator("q", "status", mode="before")
@@ -909,6 +912,14 @@ class IndexQuery(BaseModel):
     def _empty_is_none(cls, value: object) -> object:
         """``?q=&status=`` (the search form sent as it is): no search, every list."""
         return None if isinstance(value, str) and not value.strip() else value
+
+
+class ArenaPageQuery(BaseModel):
+    """An arena page's parameters: whose games to show, and the part that changes only (the page's
+    script fetches ``?fragment=1``)."""
+
+    player: uuid.UUID | None = Field(None, description="the player whose games the page shows")
+    fragment: Literal["1"] | None = Field(None, description="1: the ranking and games only")
 
 
 class ListedOut(BaseModel):

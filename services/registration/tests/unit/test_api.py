@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 
+from services.registration.entrypoints.schemas import RATING_KEYS
 from services.registration.service_layer.commands import StartDueTournaments
 from services.registration.tests.helpers import NOW, STAFF, create, problem, published, register, token
 
@@ -94,7 +95,7 @@ def test_bad_input_gets_stable_problems(client, svc, clock):
     problem(
         create(client, other, starts_at=(NOW + dt.timedelta(days=15)).isoformat()), 422, "start-out-of-range"
     )
-    problem(create(client, other, seats=2), 422, "invalid-settings")
+    problem(create(client, other, seats=2), 422, "validation-error")  # 4–200: the schema says so
     problem(create(client, other, seats="many"), 422, "validation-error")
     problem(create(client, org), 409, "organiser-busy")
     problem(client.post(f"/tournaments/{tid}/cancel", headers=token(other)), 403, "not-organiser")
@@ -144,6 +145,27 @@ def test_input_the_database_cannot_hold_is_a_422(client):
         problem(r, 422, "validation-error")
     assert "'chess', 'international', 'english', 'italian' or 'russian'" in r.json["errors"][0]["msg"]
     problem(client.get("/tournaments", query_string={"status": "started\x00"}), 422, "unknown-status")
+
+
+def test_ratings_are_integers_and_a_name_says_something(client):
+    """true and "1800" were taken as ratings, and "   " as an account's name: the document says a rating
+    is an integer and a name is not blank, and so does the server now."""
+    staff = token(STAFF, "service")
+
+    def account(**body):
+        return client.post("/accounts", json={"name": "Ann", **body}, headers=staff)
+
+    for rating in (True, "1800", 1800.5, None):
+        problem(account(ratings={"chess:blitz": rating}), 422, "validation-error")
+    for name in ("   ", "", "\t\n", "\u3000"):
+        problem(account(name=name), 422, "validation-error")
+    r = account(name=" Ann ", ratings={"chess:blitz": 1800.0})  # 1800.0 is the integer 1800 in JSON
+    assert r.status_code == 201 and r.json["ratings"] == {"chess:blitz": 1800}
+    doc = client.get("/openapi.json").json["components"]["schemas"]["AccountBody"]["properties"]
+    ratings = doc["ratings"]
+    assert ratings["additionalProperties"] is False and set(ratings["properties"]) == set(RATING_KEYS)
+    assert ratings["properties"]["chess:blitz"] == {"type": "integer", "minimum": 0, "maximum": 4000}
+    assert "pattern" in doc["name"]
 
 
 def test_every_variant_and_its_ratings_are_accepted(client):
@@ -218,7 +240,8 @@ def test_the_list_takes_a_known_status_only(client):
     tid = create(client, org).json["id"]
     assert [t["id"] for t in client.get("/tournaments?status=scheduled").json["tournaments"]] == [tid]
     assert client.get("/tournaments?status=draft").json["tournaments"] == []
-    assert len(client.get("/tournaments?status=").json["tournaments"]) == 1  # no filter
+    assert len(client.get("/tournaments").json["tournaments"]) == 1  # no filter
+    problem(client.get("/tournaments?status="), 422, "unknown-status")  # an empty one is no status
     body = problem(client.get("/tournaments?status=Scheduled"), 422, "unknown-status")
     assert (
         body["detail"] == "status must be one of ['draft', 'scheduled', 'started', 'cancelled', 'completed']"

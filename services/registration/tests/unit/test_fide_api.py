@@ -363,7 +363,7 @@ def test_correcting_and_removing_players_before_the_start(client, svc, event) ->
         403,
         "not-an-arbiter-here",
     )
-    refused(svc, lambda: client.patch(url, json={"name": ""}, headers=token(org)), 422, "validation-error")
+    refused(svc, lambda: client.patch(url, json={"name": ""}, headers=token(org)), 422, "invalid-player")
     missing = f"/tournaments/{tid}/players/{uuid.uuid4()}"
     refused(
         svc, lambda: client.patch(missing, json={"name": "X"}, headers=token(org)), 404, "player-not-entered"

@@ -28,7 +28,7 @@
   rounds without a pairing are ``0000 - Z``. A ``###`` comment names each withdrawal and each
   correction.
 - **The round to come**: while a Swiss's next round is still to be paired (before round 1 too), every
-  player it will leave out (:meth:`~services.standings.domain.tournament.Tournament.left_out`, as
+  player it will leave out (:meth:`~services.standings.domain.next_round.RoundToCome.left_out`, as
   pairing decides it) gets a block for it, the way bbpPairings and JaVaFo read a player to leave out of
   the round they pair (a block beyond the last round played): ``0000 - Z`` for a player withdrawn (or
   excluded outside the platform), a zero-point bye asked for that round, and an absence at the default
@@ -51,7 +51,8 @@ from services.standings.domain.codes import TieBreak
 from services.standings.domain.live_table import GROUP_COLUMNS
 from services.standings.domain.presets import Ruleset as Preset
 from services.standings.domain.rounds import BYE_RESULTS, Competitor, Game, RoundStatus
-from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
+from services.standings.domain.tournament import Tournament
+from services.standings.domain.tournament_info import SYSTEM_NAMES, TABLE_SYSTEMS
 from shared.scoring import FIDE, PointSystem, Result, side_results
 from shared.trf import NOT_PAIRED, Colour, PlayerRecord, ResultCode, RoundEntry, TableRules, TrfDocument
 from shared.trf.acceleration import baku

@@ -30,7 +30,7 @@ from werkzeug.exceptions import NotFound
 from services.standings.bootstrap import StandingsService
 from services.standings.domain import errors
 from services.standings.domain.codes import TieBreakCodeError, parse_code
-from services.standings.domain.tournament import SYSTEM_NAMES
+from services.standings.domain.tournament_info import SYSTEM_NAMES
 from services.standings.entrypoints import group_playoff, queries
 from services.standings.entrypoints.schemas import (
     AnnouncedOut,

@@ -25,7 +25,8 @@ from services.standings.domain.history import Edition
 from services.standings.domain.listing import Index, Listed, Phase
 from services.standings.domain.rounds import BYE_RESULTS, Correction, Game, Incident, PairedRound, RoundStatus
 from services.standings.domain.snapshot import Snapshot, SnapshotRow, number
-from services.standings.domain.tournament import SYSTEM_NAMES, Tournament, TournamentInfo, is_bracket
+from services.standings.domain.tournament import Tournament
+from services.standings.domain.tournament_info import SYSTEM_NAMES, TournamentInfo, is_bracket
 from services.standings.domain.withdrawals import PlayerStatus
 from shared.arena_scoring import ArenaGame
 from shared.authority import Role

@@ -12,7 +12,7 @@ from services.standings.domain.from_trf import history_from_trf
 from services.standings.domain.group_playoff import GroupTable, Match, group_table
 from services.standings.domain.history import Edition, Entry, EventHistory, HistoryError, Player, edition_for
 from services.standings.domain.lots import LotDraw, draw_lots
-from services.standings.domain.presets import PRESETS, Ruleset, preset
+from services.standings.domain.presets import PRESETS, Preset, preset
 from services.standings.domain.ranking import Row, Standings, Table, compute_table
 
 __all__ = [
@@ -25,9 +25,9 @@ __all__ = [
     "LotDraw",
     "Match",
     "Player",
+    "Preset",
     "Row",
     "Rules",
-    "Ruleset",
     "Standings",
     "Table",
     "TieBreak",

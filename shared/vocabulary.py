@@ -60,7 +60,7 @@ class Section(StrEnum):
     THIRD_PLACE = "third_place"
 
 
-class Decision(StrEnum):
+class DecidedIn(StrEnum):
     """Where a match was decided: in its regular games, a tie-break stage, or the sudden-death game."""
 
     REGULAR = "regular"

@@ -90,7 +90,7 @@ from shared.resets import Resets
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.variants import Variant
-from shared.vocabulary import ByeKind, Decision, Ruleset, Seeding, System
+from shared.vocabulary import ByeKind, DecidedIn, Ruleset, Seeding, System
 
 # -- the statements, built once ------------------------------------------------------------------------
 _TID: sa.BindParameter[Any] = sa.bindparam("tid")
@@ -695,7 +695,7 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
     found: dict[MatchId, PairedMatch] = {}
     for m in session.execute(_MATCHES, key):
         mid = MatchId.parse(m.match_id)
-        how = Decision(m.how) if m.how else None
+        how = DecidedIn(m.how) if m.how else None
         found[mid] = PairedMatch(
             mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=how, decisions=m.decisions
         )

@@ -16,7 +16,7 @@ from shared.openings import GameOpening
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.variants import Variant
-from shared.vocabulary import ByeKind, Decision, Section, System
+from shared.vocabulary import ByeKind, DecidedIn, Section, System
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ class MatchDecided(DomainEvent):
     section: Section
     players: tuple[uuid.UUID, uuid.UUID]
     winner: uuid.UUID
-    how: Decision
+    how: DecidedIn
     games_cancelled: tuple[uuid.UUID, ...]
     decided_at: dt.datetime
     revision: int = 1

@@ -68,7 +68,7 @@ from shared.authority import Role
 from shared.database import aware_or_none
 from shared.resets import Resets
 from shared.scoring import Outcome
-from shared.vocabulary import ByeKind, Decision, Ruleset, Section, System
+from shared.vocabulary import ByeKind, DecidedIn, Ruleset, Section, System
 
 # -- loading ------------------------------------------------------------------------------------------
 
@@ -211,7 +211,7 @@ def load_tournament(
                 (m.seed_a, m.seed_b),
                 m.first_white,
                 m.winner,
-                None if m.how is None else Decision(m.how),
+                None if m.how is None else DecidedIn(m.how),
                 aware_or_none(m.decided_at),
                 m.revision,
             )

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from shared.time_control import TimeControl
-from shared.vocabulary import BracketFormat, Decision, Section, Seeding
+from shared.vocabulary import BracketFormat, DecidedIn, Section, Seeding
 
 SECTIONS: Final = (Section.WINNERS, Section.LOSERS, Section.GRAND_FINAL, Section.THIRD_PLACE)  # page order
 
@@ -53,7 +53,7 @@ class BracketMatch:
     players: tuple[int | None, int | None]  # seeds in slot order
     first_white: int | None = None
     winner: int | None = None
-    how: Decision | None = None
+    how: DecidedIn | None = None
     decided_at: dt.datetime | None = None
     revision: int | None = None  # the decision's count at pairing (match.decided's revision); None: uncounted
 

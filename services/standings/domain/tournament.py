@@ -89,7 +89,7 @@ from shared.aggregate import Aggregate, DomainEvent
 from shared.authority import Role
 from shared.resets import Resets
 from shared.scoring import Outcome
-from shared.vocabulary import Decision, System
+from shared.vocabulary import DecidedIn, System
 
 __all__ = ["Tournament"]
 
@@ -498,7 +498,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
         self,
         match_id: str,
         winner: uuid.UUID,
-        how: Decision,
+        how: DecidedIn,
         at: dt.datetime,
         *,
         players: Iterable[uuid.UUID] | None = None,
@@ -529,7 +529,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
         self._changed()
         return True
 
-    def _replaces(self, match: BracketMatch, seed: int, how: Decision, revision: int | None) -> bool:
+    def _replaces(self, match: BracketMatch, seed: int, how: DecidedIn, revision: int | None) -> bool:
         """Whether a decision replaces the one ``match`` has (see :meth:`decide`)."""
         if revision is not None:
             return match.revision is None or revision > match.revision

@@ -23,7 +23,7 @@ from services.standings.domain.tournament_info import TournamentInfo
 from shared.arena_scoring import ArenaGame
 from shared.authority import Role
 from shared.scoring import Outcome
-from shared.vocabulary import Decision, System
+from shared.vocabulary import DecidedIn, System
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class RecordDecision:
     tournament_id: uuid.UUID
     match_id: str
     winner: uuid.UUID
-    how: Decision
+    how: DecidedIn
     decided_at: dt.datetime
     players: tuple[uuid.UUID, ...] = ()  # whom it names (both; empty: not said)
     revision: int | None = None  # None: a producer before decisions were counted

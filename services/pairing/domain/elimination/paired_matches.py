@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from services.pairing.domain.elimination.bracket import MatchId
 from services.pairing.domain.elimination.match_play import PlannedGame
 from shared.scoring import Outcome
-from shared.vocabulary import Decision
+from shared.vocabulary import DecidedIn
 
 __all__ = ["MatchGame", "PairedMatch", "Recorded", "round_of_games"]
 
@@ -49,7 +49,7 @@ class PairedMatch:
     players: tuple[int, int]
     first_white: int
     games: list[MatchGame] = field(default_factory=list)
-    how: Decision | None = None
+    how: DecidedIn | None = None
     decisions: int = 0
     """How many times the match was decided: its first decision, then each one after a correction (a
     new winner, or the same winner decided elsewhere). Published as ``match.decided``'s ``revision``,

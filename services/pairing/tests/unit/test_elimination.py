@@ -19,7 +19,7 @@ from shared.authority import Appointment, Authority
 from shared.scoring import Outcome
 from shared.seed_draw import draw_order
 from shared.time_control import DEFAULT_PLAN, TimeControl
-from shared.vocabulary import BracketFormat, Decision, Ruleset, Section, Seeding, System
+from shared.vocabulary import BracketFormat, DecidedIn, Ruleset, Section, Seeding, System
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
 NOW = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
@@ -109,7 +109,7 @@ def test_a_level_match_gets_its_tie_break_games_and_a_decided_one_cancels_the_re
     assert record(e, ids[0], B) is None  # a second result for a game: the first one stands
     assert record(e, ids[1], B).winner is None
     done = record(e, ids[2], W)  # 3-0 with one game left
-    assert done.winner == 1 and match.how is Decision.REGULAR
+    assert done.winner == 1 and match.how is DecidedIn.REGULAR
     assert [g.game_id for g in done.cancelled] == [ids[3]] and match.games[3].cancelled
     assert e.bracket.match("winners:1:1").winner == 1
     late = record(e, ids[3], B)  # played anyway: kept, changes nothing
@@ -125,7 +125,7 @@ def test_a_level_match_gets_its_tie_break_games_and_a_decided_one_cancels_the_re
     ]
     assert len({g.game_id for g in other.games}) == 6
     assert record(e, recorded.added[0].game_id, W).winner is None
-    assert record(e, recorded.added[1].game_id, D).winner == 2 and other.how is Decision.TIEBREAK
+    assert record(e, recorded.added[1].game_id, D).winner == 2 and other.how is DecidedIn.TIEBREAK
 
 
 def test_game_ids_are_the_same_whenever_a_round_is_paired():
@@ -228,7 +228,7 @@ def test_what_an_elimination_records_as_it_goes():
             Section.WINNERS,
             (uuid.UUID(int=1), uuid.UUID(int=4)),
             uuid.UUID(int=1),
-            Decision.REGULAR,
+            DecidedIn.REGULAR,
             (),
             NOW,
         )

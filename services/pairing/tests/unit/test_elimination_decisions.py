@@ -41,7 +41,7 @@ from services.pairing.domain.heading import Heading, Player, Status
 from shared.authority import Appointment, Authority, Role
 from shared.scoring import Outcome
 from shared.time_control import DEFAULT_PLAN, TimeControl
-from shared.vocabulary import BracketFormat, Decision, Ruleset, Seeding
+from shared.vocabulary import BracketFormat, DecidedIn, Ruleset, Seeding
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
 WF, BF, XX = Outcome.WHITE_FORFEIT_WIN, Outcome.BLACK_FORFEIT_WIN, Outcome.DOUBLE_FORFEIT
@@ -153,19 +153,19 @@ def test_a_correction_moves_where_a_match_was_decided_when_the_winner_stays():
     tb = record(e, g2.game_id, W).added  # 1-1: the tie-break stage
     record(e, tb[0].game_id, W)
     record(e, tb[1].game_id, B)  # seed 1 wins the stage
-    assert m.how is Decision.TIEBREAK
+    assert m.how is DecidedIn.TIEBREAK
     settle(e)
     correct(e, g2.game_id, B)  # seed 1 won the regular games after all
-    assert m.how is Decision.REGULAR and e.bracket.match(m.id).winner == 1
+    assert m.how is DecidedIn.REGULAR and e.bracket.match(m.id).winner == 1
     assert e.take_changes() == [
         OutcomeCorrected(g2.game_id, B),
-        MatchHowChanged(m.id, Decision.REGULAR, NOW, 2),
+        MatchHowChanged(m.id, DecidedIn.REGULAR, NOW, 2),
     ]
     corrected, decided = e.collect_events()  # decided again: the consumers show where, too
     assert isinstance(corrected, events.ResultCorrected) and isinstance(decided, events.MatchDecided)
     assert (decided.winner, decided.how, decided.games_cancelled, decided.revision) == (
         uuid.UUID(int=1),
-        Decision.REGULAR,
+        DecidedIn.REGULAR,
         (),
         2,
     )
@@ -286,7 +286,7 @@ def test_a_correction_that_levels_a_match_plays_its_tie_break_stage():
     assert [type(c) for c in e.take_changes()] == [OutcomeCorrected, MatchReopened, GamesAdded]
     t1, t2 = one_four.games[2:]
     record(e, t1.game_id, win(one_four, t1, 4))
-    assert record(e, t2.game_id, D).winner == 4 and one_four.how is Decision.TIEBREAK
+    assert record(e, t2.game_id, D).winner == 4 and one_four.how is DecidedIn.TIEBREAK
     assert e.bracket.match("winners:1:1").winner == 4
 
 
@@ -348,7 +348,7 @@ def test_a_correction_can_decide_a_match_still_being_played():
     assert isinstance(decided, events.MatchDecided)
     assert (decided.winner, decided.how, decided.games_cancelled) == (
         uuid.UUID(int=1),
-        Decision.REGULAR,
+        DecidedIn.REGULAR,
         tuple(g.game_id for g in tb),
     )
     assert all(g.cancelled for g in tb)
@@ -427,7 +427,7 @@ def test_a_match_lost_by_forfeit_in_every_game_is_decided_in_its_regular_games()
     g1, g2 = one_four.games  # seed 4 withdrew: White in game 2
     record(e, g1.game_id, WF)
     done = record(e, g2.game_id, BF)
-    assert (done.winner, one_four.how) == (1, Decision.REGULAR)
+    assert (done.winner, one_four.how) == (1, DecidedIn.REGULAR)
 
 
 def test_a_withdrawal_after_a_win_forfeits_the_tie_break_games_too():
@@ -439,7 +439,7 @@ def test_a_withdrawal_after_a_win_forfeits_the_tie_break_games_too():
     assert len(tb) == 2
     record(e, tb[0].game_id, WF)  # seed 1 White
     done = record(e, tb[1].game_id, BF)
-    assert (done.winner, one_four.how) == (1, Decision.TIEBREAK)
+    assert (done.winner, one_four.how) == (1, DecidedIn.TIEBREAK)
 
 
 def test_two_withdrawn_players_forfeit_down_to_the_sudden_death_game():
@@ -449,7 +449,7 @@ def test_two_withdrawn_players_forfeit_down_to_the_sudden_death_game():
     while result.winner is None:
         result = record(e, result.added[-1].game_id, XX) if len(result.added) == 1 else _both(e, result)
     sudden = one_four.games[-1]
-    assert sudden.planned.kind is Decision.SUDDEN_DEATH and one_four.how is Decision.SUDDEN_DEATH
+    assert sudden.planned.kind is DecidedIn.SUDDEN_DEATH and one_four.how is DecidedIn.SUDDEN_DEATH
     assert result.winner == one_four.black(sudden)  # nobody won it: Black goes through
 
 

@@ -18,7 +18,7 @@ from services.pairing.domain.elimination.match_play import (
 )
 from shared.scoring import Outcome
 from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, TimeControl
-from shared.vocabulary import Decision
+from shared.vocabulary import DecidedIn
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
 RAPID = TimeControl(25 * 60, 10)
@@ -55,7 +55,7 @@ def test_regular_games_alternate_colours_from_the_drawn_first_game():
 def test_a_two_game_match_won_one_and_a_half_to_a_half():
     # slot 0 has White in game 1: wins it, then draws with Black
     state, games = play(fmt(2), 0, [W, D])
-    assert (state.winner, state.how, state.not_needed) == (0, Decision.REGULAR, ())
+    assert (state.winner, state.how, state.not_needed) == (0, DecidedIn.REGULAR, ())
     assert len(games) == 2
 
 
@@ -68,7 +68,7 @@ def test_a_player_who_cannot_be_caught_wins_and_the_rest_is_not_needed():
     # four games; slot 1 has White in game 1. Slot 1 wins games 1 (White) and 2 (Black), draws game 3:
     # 2.5-0.5 with one game left
     state, _ = play(fmt(4), 1, [W, B, D])
-    assert (state.winner, state.how, state.not_needed) == (1, Decision.REGULAR, (4,))
+    assert (state.winner, state.how, state.not_needed) == (1, DecidedIn.REGULAR, (4,))
     # 2-1 with one game left can be caught: game 4 is played
     state, _ = play(fmt(4), 0, [W, W, W])  # slot 0: won 1 (White), lost 2 (Black), won 3
     assert not state.decided
@@ -100,7 +100,7 @@ def test_a_level_match_opens_tie_break_stage_one_with_the_first_games_colours():
 def test_a_stage_is_scored_on_its_own():
     # regular 1-1, stage 1: slot 0 (White in game 1) wins game 3 with White and draws game 4
     state, games = play(fmt(2), 0, [W, W, W, D])
-    assert (state.winner, state.how) == (0, Decision.TIEBREAK)
+    assert (state.winner, state.how) == (0, DecidedIn.TIEBREAK)
     assert len(games) == 4
 
 
@@ -114,7 +114,7 @@ def test_level_stages_lead_to_sudden_death_where_a_draw_sends_black_through():
         "Sudden death (3+2)",
     )
     assert [g.stage for g in games] == [0, 0, 1, 1, 2, 2, 3]
-    assert (state.winner, state.how) == (1, Decision.SUDDEN_DEATH)  # slot 1 had Black
+    assert (state.winner, state.how) == (1, DecidedIn.SUDDEN_DEATH)  # slot 1 had Black
 
 
 @pytest.mark.parametrize(
@@ -132,21 +132,21 @@ def test_sudden_death(outcome, winner):
     plan = TieBreakPlan((), TimeControl(180, 2))
     state, games = play(fmt(1, plan), 1, [D, outcome])  # slot 1 has White in game 1 and in sudden death
     assert games[-1].white == 1
-    assert (state.winner, state.how) == (winner, Decision.SUDDEN_DEATH)
+    assert (state.winner, state.how) == (winner, DecidedIn.SUDDEN_DEATH)
 
 
 def test_forfeits_count_as_wins_and_a_double_forfeit_as_nothing():
     state, _ = play(fmt(2), 0, [Outcome.WHITE_FORFEIT_WIN, Outcome.WHITE_FORFEIT_WIN])  # 1-1
     assert not state.decided
     state, _ = play(fmt(2), 0, [Outcome.DOUBLE_FORFEIT, Outcome.WHITE_FORFEIT_WIN])  # 0-1
-    assert (state.winner, state.how) == (1, Decision.REGULAR)
+    assert (state.winner, state.how) == (1, DecidedIn.REGULAR)
 
 
 def test_a_one_game_stage():
     plan = TieBreakPlan((Stage(1, TimeControl(300, 3)),), TimeControl(180, 2))
     state, games = play(fmt(1, plan), 0, [D, B])
     assert [g.label for g in games] == ["Game", "Tie-break 1 (5+3)"]
-    assert (state.winner, state.how) == (1, Decision.TIEBREAK)
+    assert (state.winner, state.how) == (1, DecidedIn.TIEBREAK)
 
 
 def test_every_match_ends_with_exactly_one_winner():

@@ -33,7 +33,7 @@ from shared.authority import Role
 from shared.database import make_engine, upgrade
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
-from shared.vocabulary import BracketFormat, ByeKind, Decision, Ruleset, Section, Seeding, System
+from shared.vocabulary import BracketFormat, ByeKind, DecidedIn, Ruleset, Section, Seeding, System
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 LATER = NOW + dt.timedelta(hours=1)
@@ -289,7 +289,7 @@ def test_a_knockout_reads_back_through_every_change(backend: Backend) -> None:
             at=LATER,
         ),
         lambda t: result(t, "g3", Outcome.WHITE_WIN),
-        lambda t: t.decide("winners:1:2", pid(2), Decision.TIEBREAK, LATER),
+        lambda t: t.decide("winners:1:2", pid(2), DecidedIn.TIEBREAK, LATER),
         lambda t: t.cancel(gid(t, "g4"), LATER),
         lambda t: t.complete(
             LATER,
@@ -310,7 +310,7 @@ def test_a_knockout_reads_back_through_every_change(backend: Backend) -> None:
             again = uow.tournaments.get(t.id)
         assert state(again) == state(t) and again.revision == number
     match = again.match("winners:1:2")
-    assert (match.winner, match.how, match.decided_at) == (2, Decision.TIEBREAK, LATER)
+    assert (match.winner, match.how, match.decided_at) == (2, DecidedIn.TIEBREAK, LATER)
     assert [(g.number, g.cancelled) for g in again.round(1).games] == [
         (1, False),
         (2, False),
@@ -530,9 +530,11 @@ def test_a_knockouts_decisions_read_back(backend: Backend) -> None:
             swap,
             lambda t: result(t, "g1", Outcome.WHITE_WIN),  # 3 (White since the swap) wins
             rated_result,
-            lambda t: t.decide("winners:1:2", pid(3), Decision.TIEBREAK, LATER),
+            lambda t: t.decide("winners:1:2", pid(3), DecidedIn.TIEBREAK, LATER),
             lambda t: correct(t, "g1", Outcome.BLACK_WIN, 1),
-            lambda t: t.decide("winners:1:2", pid(2), Decision.REGULAR, LATER),  # again, after the correction
+            lambda t: t.decide(
+                "winners:1:2", pid(2), DecidedIn.REGULAR, LATER
+            ),  # again, after the correction
             lambda t: t.reset(LATER, [removed]),
         ],
     )

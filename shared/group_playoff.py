@@ -22,9 +22,9 @@ from shared.scoring import FIDE, Outcome
 __all__ = [
     "PLACES",
     "PLANNED",
-    "Decided",
     "Game",
     "Match",
+    "MatchOutcome",
     "Stage",
     "decide",
     "decided_by",
@@ -111,7 +111,7 @@ class Match:
 
 
 @dataclass(frozen=True, slots=True)
-class Decided:
+class MatchOutcome:
     """A match's state: ``winner``/``loser`` when won, ``shared`` when both share it, else open."""
 
     winner: str | None = None
@@ -123,25 +123,25 @@ class Decided:
         return self.shared or self.winner is not None
 
 
-def decide(match: Match) -> Decided:
+def decide(match: Match) -> MatchOutcome:
     """Who won the match, or that both share it (groups, play-offs, 3rd/5th/7th at 1:1; a final level
     after two extra games), or nothing yet. A level semi-final's extra game nobody wins sends the
     one named first (the group winner) through."""
     if not match.finished and match.forfeited_by is None:
-        return Decided()
+        return MatchOutcome()
     a, b = match.board_points()
     if a != b:
-        return Decided(match.a, match.b) if a > b else Decided(match.b, match.a)
+        return MatchOutcome(match.a, match.b) if a > b else MatchOutcome(match.b, match.a)
     if match.stage in (Stage.GROUP, Stage.PLAYOFF, Stage.THIRD, Stage.FIFTH, Stage.SEVENTH):
-        return Decided(shared=True)
+        return MatchOutcome(shared=True)
     extra = [g for g in match.games if g.extra]
     for g in extra:
         white, black = FIDE.game_points(g.outcome or Outcome.NOT_PLAYED)
         if white != black:
-            return Decided(g.white, g.black) if white > black else Decided(g.black, g.white)
+            return MatchOutcome(g.white, g.black) if white > black else MatchOutcome(g.black, g.white)
     if match.stage is Stage.SEMI_FINAL:
-        return Decided(match.a, match.b) if extra else Decided()
-    return Decided(shared=True) if len(extra) == 2 else Decided()
+        return MatchOutcome(match.a, match.b) if extra else MatchOutcome()
+    return MatchOutcome(shared=True) if len(extra) == 2 else MatchOutcome()
 
 
 def decided_by(table: GroupTable, start: int, *, lot_order: Sequence[int] = ()) -> str:

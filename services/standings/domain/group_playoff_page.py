@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.aggregate import Aggregate
-from shared.group_playoff import Decided, Game, Match, Stage, decide, decided_by
+from shared.group_playoff import Game, Match, MatchOutcome, Stage, decide, decided_by
 from shared.group_table import GroupTable, group_table
 from shared.scoring import Outcome
 
@@ -221,7 +221,7 @@ class GroupPlayoffPage(Aggregate):
     def all_matches(self, *stages: Stage) -> list[Match]:
         return [self.match(k) for k, m in self.matches.items() if not stages or m.stage in stages]
 
-    def decided(self, match: Match) -> Decided:
+    def decided(self, match: Match) -> MatchOutcome:
         return decide(match)
 
     def table(self, group: str) -> GroupTable:

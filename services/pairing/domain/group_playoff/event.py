@@ -52,9 +52,9 @@ from services.pairing.domain.errors import NotFound, PairingError
 from services.pairing.domain.group_playoff.seeding import GROUPS, Entrant, GroupLot, group_pairings, seeded
 from shared.group_playoff import (
     PLACES,
-    Decided,
     Game,
     Match,
+    MatchOutcome,
     Stage,
     decide,
     game_id,
@@ -67,13 +67,13 @@ from shared.scoring import MatchScoring, Outcome
 
 __all__ = [
     "PLACES",
-    "Decided",
     "Game",
     "GamesStillOpen",
     "GroupPlayoff",
     "GroupPlayoffError",
     "Lot",
     "Match",
+    "MatchOutcome",
     "Stage",
 ]
 
@@ -263,7 +263,7 @@ class GroupPlayoff:
         by_start = {n: p for p, n in self.start_numbers.items()}
         return tuple(by_start[r.start] for r in table.rows)
 
-    def decided(self, match: Match) -> Decided:
+    def decided(self, match: Match) -> MatchOutcome:
         return decide(match)
 
     # ------------------------------------------------------------------ results

@@ -24,13 +24,13 @@ from sqlalchemy.orm import Session
 from services.clocks.adapters.orm import arbiters, clock_changes, games, presence, tournaments, withdrawals
 from services.clocks.domain import errors
 from services.clocks.domain.clock import Clock, ClockState, Side, TimeControl
-from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.endings import Claim, Correction, GameStatus
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, ArbiterPost, Timekeeping, Timing, Tournament, Withdrawal
 from shared.aggregate import Seen
+from shared.authority import Decided, Role
 from shared.database import aware, aware_or_none
 from shared.openings import GameOpening
 from shared.resets import Resets
@@ -464,16 +464,16 @@ def claims_in(value: dict[str, Any] | None) -> dict[Side, Claim]:
     }
 
 
-def decision_out(d: Decision | None) -> dict[str, Any] | None:
+def decision_out(d: Decided | None) -> dict[str, Any] | None:
     if d is None:
         return None
     return {"by": str(d.by), "role": d.role.value, "at": d.at.isoformat(), "reason": d.reason}
 
 
-def decision_in(value: dict[str, Any] | None) -> Decision | None:
+def decision_in(value: dict[str, Any] | None) -> Decided | None:
     if value is None:
         return None
-    return Decision(
+    return Decided(
         uuid.UUID(value["by"]), Role(value["role"]), dt.datetime.fromisoformat(value["at"]), value["reason"]
     )
 

@@ -11,10 +11,10 @@ from typing import Any, TypeVar
 
 from services.clocks.domain import events as domain
 from services.clocks.domain.clock import TimeControl
-from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.tournament import CLOSING_GRACE, ONLINE, Timekeeping, Timing
 from services.clocks.service_layer import commands
 from shared import events
+from shared.authority import Decided, Role
 from shared.openings import GameOpening
 from shared.variants import Variant
 from shared.vocabulary import Ruleset
@@ -35,12 +35,12 @@ def time_control_in(tc: events.TimeControl) -> TimeControl:
     return TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
 
 
-def decision_out(d: Decision) -> events.DecisionBy:
+def decision_out(d: Decided) -> events.DecisionBy:
     return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 
-def decision_in(d: events.DecisionBy) -> Decision:
-    return Decision(d.by, d.role, d.at, d.reason)
+def decision_in(d: events.DecisionBy) -> Decided:
+    return Decided(d.by, d.role, d.at, d.reason)
 
 
 # -- published -------------------------------------------------------------------------------------
@@ -259,7 +259,7 @@ def decide_by_lot(event: events.Event) -> commands.DecideByLot | None:
     if e.game_id is None or e.result is None or e.drawn_by is None:
         raise ValueError("a game-lot announcement names the game, its result and who drew it")
     reason = f"drawn by lot, seed {e.seed}"
-    decision = Decision(uuid.UUID(e.drawn_by), Role.ORGANISER, e.at, reason)
+    decision = Decided(uuid.UUID(e.drawn_by), Role.ORGANISER, e.at, reason)
     return commands.DecideByLot(e.tournament_id, e.game_id, e.result, e.seed or "", decision)
 
 

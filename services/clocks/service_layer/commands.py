@@ -13,12 +13,12 @@ import uuid
 from dataclasses import dataclass
 
 from services.clocks.domain.clock import TimeControl
-from services.clocks.domain.decision import Decision
 from services.clocks.domain.endings import FlagFall
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import PenaltyKind
 from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, Timing
+from shared.authority import Decided
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
 from shared.openings import GameOpening
 from shared.variants import Variant
@@ -206,7 +206,7 @@ class ForfeitWithdrawn:
     player_id: uuid.UUID
     excluded: bool
     reason: str
-    decision: Decision | None
+    decision: Decided | None
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,7 @@ class DecideByLot:
     game_id: uuid.UUID
     outcome: Outcome
     seed: str
-    decision: Decision
+    decision: Decided
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,7 @@ class CorrectResult:
     game_id: uuid.UUID
     old_outcome: Outcome
     outcome: Outcome
-    decision: Decision
+    decision: Decided
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,7 @@ from services.pairing.adapters.orm import (
     rounds,
     tournaments,
 )
-from services.pairing.domain.arbiters import ArbiterChanged, ArbiterEntry, Arbiters, Decided
+from services.pairing.domain.arbiters import ArbiterChanged, ArbiterEntry, Arbiters
 from services.pairing.domain.changes import (
     ColoursSet,
     Finished,
@@ -83,7 +83,7 @@ from services.pairing.domain.rounds.tournament import (
     RoundReleased,
 )
 from shared.aggregate import Seen
-from shared.authority import Role
+from shared.authority import Decided, Role
 from shared.database import aware, aware_or_none
 from shared.openings import GameOpening, OpeningOption
 from shared.resets import Resets

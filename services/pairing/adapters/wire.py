@@ -15,13 +15,13 @@ from typing import ClassVar
 from pydantic import Field
 
 from services.pairing.domain import events as domain
-from services.pairing.domain.arbiters import Decided
 from services.pairing.domain.heading import Heading, Player
 from services.pairing.domain.rounds import berger
 from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.tournament import FideRules
 from services.pairing.service_layer import commands
 from shared import events
+from shared.authority import Decided
 from shared.openings import GameOpening, OpeningOption
 from shared.time_control import Stage, TieBreakPlan, TimeControl
 from shared.vocabulary import ByeKind, System

@@ -10,8 +10,8 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from services.pairing.domain.arbiters import Decided
 from shared.aggregate import DomainEvent
+from shared.authority import Decided
 from shared.openings import GameOpening
 from shared.scoring import Outcome
 from shared.time_control import TimeControl

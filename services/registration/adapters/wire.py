@@ -14,6 +14,7 @@ from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.players import Profile
 from services.registration.service_layer import commands
 from shared import events
+from shared.authority import Decided
 from shared.time_control import TimeControl
 from shared.vocabulary import BracketFormat
 from shared.wire import WireMap
@@ -123,12 +124,12 @@ def roster_entry(s: domain.Seeded) -> events.RosterEntry:
     )
 
 
-def decision(d: audit.Decided) -> events.DecisionBy:
+def decision(d: Decided) -> events.DecisionBy:
     return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 
-def decided(d: events.DecisionBy) -> audit.Decided:
-    return audit.Decided(by=d.by, role=d.role, at=d.at, reason=d.reason)
+def decided(d: events.DecisionBy) -> Decided:
+    return Decided(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 
 # -- outbound: what the tournaments recorded -------------------------------------------------------

@@ -11,12 +11,12 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from services.registration.domain.audit import Decided
 from services.registration.domain.fide import FideFormat
 from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat, bracket_format
 from services.registration.domain.players import Profile
 from shared.aggregate import DomainEvent
+from shared.authority import Decided
 from shared.time_control import TimeControl
 from shared.vocabulary import BracketFormat, CancelReason, Ruleset
 

@@ -20,7 +20,7 @@ from typing import ClassVar
 
 from services.registration.domain import errors
 from services.registration.domain.account import Account
-from services.registration.domain.audit import AuditEntry, AuditKind, Decided, Subject, SubjectKind
+from services.registration.domain.audit import AuditEntry, AuditKind, Subject, SubjectKind
 from services.registration.domain.entries import Arbiter, Entry, RosterChanges, Withdrawal, seed
 from services.registration.domain.events import (
     ArbiterAppointed,
@@ -39,7 +39,7 @@ from services.registration.domain.knockout import FormatChange, KnockoutFormat
 from services.registration.domain.players import Profile
 from services.registration.domain.speed import rating_key, speed_of
 from shared.aggregate import Aggregate
-from shared.authority import Authority, Role
+from shared.authority import Authority, Decided, Role
 from shared.openings import OpeningTable
 from shared.time_control import TimeControl as TimeControl  # re-exported: part of the settings
 from shared.vocabulary import CancelReason, Ruleset

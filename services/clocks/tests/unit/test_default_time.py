@@ -12,12 +12,12 @@ import pytest
 
 from services.clocks.domain import errors
 from services.clocks.domain.clock import ChangeKind, ClockState, Side, TimeControl
-from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.endings import FlagFall, GameStatus
 from services.clocks.domain.events import GameFinished, GameStarted
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import PenaltyKind
 from services.clocks.domain.tournament import ONLINE, Timekeeping, Timing, Tournament
+from shared.authority import Decided, Role
 from shared.vocabulary import Ruleset
 
 T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
@@ -29,8 +29,8 @@ def at(seconds: float) -> dt.datetime:
     return T0 + dt.timedelta(seconds=seconds)
 
 
-def by(seconds: float = 0) -> Decision:
-    return Decision(ARBITER, Role.ARBITER, at(seconds))
+def by(seconds: float = 0) -> Decided:
+    return Decided(ARBITER, Role.ARBITER, at(seconds))
 
 
 def game(

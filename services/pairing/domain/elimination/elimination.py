@@ -49,7 +49,7 @@ from functools import cache
 from typing import Any, Final, NoReturn
 
 from services.pairing.domain import events
-from services.pairing.domain.arbiters import Decided, deciding
+from services.pairing.domain.arbiters import deciding
 from services.pairing.domain.changes import (
     Changing,
     ColoursSet,
@@ -114,7 +114,7 @@ from services.pairing.domain.errors import (
 )
 from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from shared.aggregate import Aggregate
-from shared.authority import Authority, Role
+from shared.authority import Authority, Decided, Role
 from shared.scoring import Outcome
 from shared.time_control import TieBreakPlan
 from shared.vocabulary import BracketFormat, Section, Seeding, System

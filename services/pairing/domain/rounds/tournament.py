@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from services.pairing.domain import events
-from services.pairing.domain.arbiters import Decided, deciding
+from services.pairing.domain.arbiters import deciding
 from services.pairing.domain.changes import (
     Change,
     Changing,
@@ -58,7 +58,7 @@ from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from services.pairing.domain.rounds.platform import Plan, plan
 from services.pairing.domain.rounds.platform import double_rounds as plays_double_rounds
 from shared.aggregate import Aggregate
-from shared.authority import Authority, Role
+from shared.authority import Authority, Decided, Role
 from shared.openings import FREE, GameOpening, OpeningOption, OpeningTable, draw_openings
 from shared.scoring import Outcome
 from shared.variants import Variant

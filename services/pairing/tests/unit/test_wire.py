@@ -9,10 +9,9 @@ import uuid
 
 from services.pairing.adapters import wire
 from services.pairing.domain import events as domain
-from services.pairing.domain.arbiters import Decided
 from shared import events
 from shared.aggregate import DomainEvent
-from shared.authority import Role
+from shared.authority import Decided, Role
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.vocabulary import System

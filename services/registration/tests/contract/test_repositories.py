@@ -40,7 +40,7 @@ from services.registration.domain.tournament import (
 )
 from services.registration.service_layer.ports import UnitOfWork
 from services.registration.tests.helpers import NOW
-from shared.authority import Role
+from shared.authority import Decided, Role
 from shared.messaging.inprocess import InProcessBroker
 from shared.scoring import Outcome
 from shared.time_control import Stage, TieBreakPlan
@@ -427,7 +427,7 @@ def test_saving_a_tournament_appends_its_decisions_to_the_audit_log(backend: Bac
     t, org, players = started_knockout(backend)
     ann = account("Ann")
     stored(backend, ann)
-    heard = audit.tournament_reset(t.id, audit.Decided(org.id, Role.ORGANISER, NOW + dt.timedelta(minutes=2)))
+    heard = audit.tournament_reset(t.id, Decided(org.id, Role.ORGANISER, NOW + dt.timedelta(minutes=2)))
     with backend.uow() as uow:
         t = uow.tournaments.get(t.id, lock=True)
         t.appoint(org.id, ann, None, now=NOW + dt.timedelta(minutes=3))
@@ -454,9 +454,7 @@ def test_saving_a_tournament_appends_its_decisions_to_the_audit_log(backend: Bac
 def test_the_audit_log_keeps_nothing_uncommitted_or_rolled_back(backend: Backend) -> None:
     tid, by = uuid.uuid4(), uuid.uuid4()
     entries = [
-        audit.bye_requested(
-            tid, by, n, "zero_point", audit.Decided(by, Role.PLAYER, NOW + dt.timedelta(seconds=n))
-        )
+        audit.bye_requested(tid, by, n, "zero_point", Decided(by, Role.PLAYER, NOW + dt.timedelta(seconds=n)))
         for n in (1, 2, 3)
     ]
     with backend.uow() as uow:

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from services.clocks.adapters.orm import arbiters, clock_changes, games, presence, tournaments, withdrawals
 from services.clocks.domain import errors
-from services.clocks.domain.clock import Clock, ClockState, Side, TimeControl
+from services.clocks.domain.clock import Clock, ClockRate, ClockState, Side
 from services.clocks.domain.endings import Claim, Correction, GameStatus
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
@@ -43,7 +43,7 @@ def _side(value: str | None) -> Side | None:
 
 
 # A tournament's games share a handful of time controls: each is built (and checked) once.
-_control = functools.lru_cache(maxsize=1024)(TimeControl)
+_control = functools.lru_cache(maxsize=1024)(ClockRate)
 
 
 _ORDER = (games.c.round, games.c.board, games.c.leg, games.c.match_game)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from services.clocks.domain import events as domain
-from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.tournament import CLOSING_GRACE, ONLINE, Timekeeping, Timing
 from services.clocks.service_layer import commands
 from shared import events
@@ -24,15 +24,15 @@ wire = WireMap()
 E = TypeVar("E", bound=events.Event)
 
 
-def time_control_out(tc: TimeControl) -> events.TimeControl:
+def time_control_out(tc: ClockRate) -> events.TimeControl:
     return events.TimeControl(
         base_seconds=tc.base_seconds, increment_seconds=tc.increment_seconds, days_per_move=tc.days_per_move
     )
 
 
-def time_control_in(tc: events.TimeControl) -> TimeControl:
+def time_control_in(tc: events.TimeControl) -> ClockRate:
     """The clocks' time control; raises ``InvalidTimeControl`` beyond the limits the clocks run."""
-    return TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
+    return ClockRate(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
 
 
 def decision_out(d: Decided) -> events.DecisionBy:

@@ -12,7 +12,7 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.penalties import Consequence, PenaltyKind
 from shared.aggregate import DomainEvent
 from shared.authority import Decided
@@ -30,7 +30,7 @@ class GameStarted(DomainEvent):
     white: uuid.UUID
     black: uuid.UUID
     started_at: dt.datetime
-    control: TimeControl
+    control: ClockRate
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 
 from services.clocks.domain import errors
 from services.clocks.domain.boost import BoostNotOffered, boost
-from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, Side, TimeControl
+from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, ClockRate, Side
 from services.clocks.domain.default_time import DefaultTime
 from services.clocks.domain.endings import (
     BOARD_CLOCK,
@@ -150,7 +150,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
         board: int,
         white: uuid.UUID,
         black: uuid.UUID,
-        control: TimeControl,
+        control: ClockRate,
         at: dt.datetime,
         leg: int = 1,
         match_id: str | None = None,
@@ -195,7 +195,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
 
     # -- reading --------------------------------------------------------------------------------
     @property
-    def control(self) -> TimeControl:
+    def control(self) -> ClockRate:
         return self.clock.control
 
     @property

@@ -12,7 +12,7 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.endings import FlagFall
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import PenaltyKind
@@ -122,7 +122,7 @@ class PairedGame:
     leg: int
     white: uuid.UUID
     black: uuid.UUID
-    control: TimeControl
+    control: ClockRate
     match_id: str | None = None  # knockouts: the match, the game's number and name in it
     number: int | None = None
     label: str | None = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 
-from services.clocks.domain.clock import ClockState, TimeControl
+from services.clocks.domain.clock import ClockRate, ClockState
 from services.clocks.domain.game import Game
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from services.clocks.domain.tournament import ONLINE, Timekeeping, Timing
@@ -37,7 +37,7 @@ def rapid_game(
         board=1,
         white=white or uuid.uuid4(),
         black=black or uuid.uuid4(),
-        control=TimeControl(900, 10),
+        control=ClockRate(900, 10),
         at=NOW,
         server_clock=server_clock,
         default_time=default_time,

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import ChangeKind, ClockState, Side, TimeControl
+from services.clocks.domain.clock import ChangeKind, ClockRate, ClockState, Side
 from services.clocks.domain.endings import FlagFall, GameStatus
 from services.clocks.domain.events import GameFinished, GameStarted
 from services.clocks.domain.game import Game, Outcome
@@ -49,7 +49,7 @@ def game(
         board=3,
         white=WHITE,
         black=BLACK,
-        control=TimeControl(base, inc),
+        control=ClockRate(base, inc),
         at=T0,
         server_clock=server_clock,
         default_time=default_time,

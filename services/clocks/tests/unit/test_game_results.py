@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import ChangeKind, Clock, ClockState, Side, TimeControl
+from services.clocks.domain.clock import ChangeKind, Clock, ClockRate, ClockState, Side
 from services.clocks.domain.endings import Claim, Correction, FlagFall, Forfeit, GameStatus
 from services.clocks.domain.events import GameColoursSwapped, GameFinished
 from services.clocks.domain.game import Game, Outcome
@@ -34,7 +34,7 @@ def game(base: int = 180, inc: int = 0, *, start: bool = True, rated: bool = Tru
         board=1,
         white=WHITE,
         black=BLACK,
-        control=TimeControl(base, inc),
+        control=ClockRate(base, inc),
         at=T0,
         rated=rated,
     )

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import ChangeKind, Side, TimeControl
+from services.clocks.domain.clock import ChangeKind, ClockRate, Side
 from services.clocks.domain.endings import FlagFall, GameStatus
 from services.clocks.domain.events import GameFinished, GamePenalised
 from services.clocks.domain.game import Game, Outcome
@@ -48,7 +48,7 @@ def game(base: int = 900, inc: int = 10, *, server_clock: bool = True) -> Game:
         board=1,
         white=WHITE,
         black=BLACK,
-        control=TimeControl(base, inc),
+        control=ClockRate(base, inc),
         at=T0,
         server_clock=server_clock,
     )
@@ -291,7 +291,7 @@ def test_no_penalty_on_a_finished_disputed_or_pending_game():
         board=1,
         white=WHITE,
         black=BLACK,
-        control=TimeControl(900, 10),
+        control=ClockRate(900, 10),
         at=T0,
     )
     with pytest.raises(errors.GameNotStarted):

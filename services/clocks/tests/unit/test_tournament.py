@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.endings import Forfeit
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.tournament import ArbiterPost, Tournament, Withdrawal, deciding_role
@@ -33,7 +33,7 @@ def game(white: uuid.UUID = WHITE, black: uuid.UUID = BLACK) -> Game:
         board=1,
         white=white,
         black=black,
-        control=TimeControl(180, 0),
+        control=ClockRate(180, 0),
         at=T0,
     )
 

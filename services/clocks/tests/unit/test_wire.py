@@ -12,7 +12,7 @@ import pytest
 from services.clocks.adapters import wire
 from services.clocks.domain import errors
 from services.clocks.domain import events as domain
-from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.game import Outcome
 from services.clocks.domain.penalties import Consequence, PenaltyKind
 from services.clocks.domain.tournament import Timekeeping, Timing
@@ -53,7 +53,7 @@ def test_every_domain_event_has_its_wire_event():
 
 
 def test_game_started():
-    event = domain.GameStarted(T, G, 3, W, B, AT, TimeControl(180, 2))
+    event = domain.GameStarted(T, G, 3, W, B, AT, ClockRate(180, 2))
     envelope = wire.wire.envelope(event)
     assert (envelope.type, envelope.version) == ("game.started", 1)
     assert payload_json(event) == (
@@ -63,7 +63,7 @@ def test_game_started():
         '"started_at":"2026-06-01T12:03:10.123456Z",'
         '"time_control":{"base_seconds":180,"increment_seconds":2,"days_per_move":null}}'
     )
-    correspondence = domain.GameStarted(T, G, 1, W, B, AT, TimeControl(0, 0, 3))
+    correspondence = domain.GameStarted(T, G, 1, W, B, AT, ClockRate(0, 0, 3))
     assert wire.wire.envelope(correspondence).payload["time_control"] == {
         "base_seconds": 0,
         "increment_seconds": 0,
@@ -135,9 +135,9 @@ def test_round_paired_creates_the_games_at_their_own_time_control_or_the_rounds(
         round=4,
         games=(
             commands.PairedGame(
-                G, 2, 1, W, B, TimeControl(900, 10), "winners:4:1", 3, "Tie-break 1 (15+10), game 1"
+                G, 2, 1, W, B, ClockRate(900, 10), "winners:4:1", 3, "Tie-break 1 (15+10), game 1"
             ),
-            commands.PairedGame(W, 1, 2, G, B, TimeControl(600, 5)),
+            commands.PairedGame(W, 1, 2, G, B, ClockRate(600, 5)),
         ),
         released=False,
     )

@@ -43,7 +43,7 @@ class Side(StrEnum):
 
 
 @dataclass(frozen=True)
-class ClockRate(shared_time_control.TimeControl):
+class ClockRate(shared_time_control.RateOfPlay):
     """The shared time control within the limits the clocks run, with their millisecond arithmetic."""
 
     def __post_init__(self) -> None:

@@ -24,7 +24,7 @@ from shared.aggregate import Seen
 from shared.arena_scoring import ArenaGame
 from shared.database import aware, aware_or_none
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.variants import Variant
 
 _GET = sa.select(arenas).where(arenas.c.id == sa.bindparam("aid"))
@@ -108,7 +108,7 @@ def _arena_of(row: Any) -> Arena:
         row.name,
         aware(row.started_at),
         aware(row.ends_at),
-        TimeControl(row.base_seconds, row.increment_seconds),
+        RateOfPlay(row.base_seconds, row.increment_seconds),
         aware_or_none(row.completed_at),
         Variant(row.variant),
     )

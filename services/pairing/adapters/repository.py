@@ -88,7 +88,7 @@ from shared.database import aware, aware_or_none
 from shared.openings import GameOpening, OpeningOption
 from shared.resets import Resets
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.variants import Variant
 from shared.vocabulary import ByeKind, DecidedIn, Ruleset, Seeding, System
 
@@ -710,7 +710,7 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
             GameKind(g.kind),
             g.stage,
             0 if g.white_seed == match.players[0] else 1,
-            TimeControl(**g.time_control),
+            RateOfPlay(**g.time_control),
             g.label,
         )
         outcome = Outcome(g.outcome) if g.outcome else None
@@ -914,12 +914,12 @@ def _heading(row: Any) -> Heading:
         row.organiser_id,
         row.name,
         Ruleset(row.ruleset),
-        TimeControl(**row.time_control),
+        RateOfPlay(**row.time_control),
         aware(row.started_at),
     )
 
 
-def clock_json(tc: TimeControl) -> dict[str, int | None]:
+def clock_json(tc: RateOfPlay) -> dict[str, int | None]:
     """A time control as stored (the fields of the wire's ``TimeControl``)."""
     return {
         "base_seconds": tc.base_seconds,

@@ -23,7 +23,7 @@ from services.pairing.service_layer import commands
 from shared import events
 from shared.authority import Decided
 from shared.openings import GameOpening, OpeningOption
-from shared.time_control import Stage, TieBreakPlan, TimeControl
+from shared.time_control import RateOfPlay, Stage, TieBreakPlan
 from shared.vocabulary import ByeKind, System
 from shared.wire import WireMap
 
@@ -39,14 +39,14 @@ class RoundDue(events.Event):
 
 
 # -- time controls -------------------------------------------------------------------------------------
-def time_control(tc: TimeControl) -> events.TimeControl:
+def time_control(tc: RateOfPlay) -> events.TimeControl:
     return events.TimeControl(
         base_seconds=tc.base_seconds, increment_seconds=tc.increment_seconds, days_per_move=tc.days_per_move
     )
 
 
-def clock(tc: events.TimeControl) -> TimeControl:
-    return TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
+def clock(tc: events.TimeControl) -> RateOfPlay:
+    return RateOfPlay(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
 
 
 def tiebreak_plan(plan: events.TieBreakPlan) -> TieBreakPlan:

@@ -14,7 +14,7 @@ from shared.aggregate import DomainEvent
 from shared.authority import Decided
 from shared.openings import GameOpening
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.variants import Variant
 from shared.vocabulary import ByeKind, DecidedIn, Section, System
 
@@ -47,7 +47,7 @@ class GameInRound:
     match_id: str | None = None
     number: int | None = None
     label: str | None = None
-    time_control: TimeControl | None = None
+    time_control: RateOfPlay | None = None
     rated: bool = True
     """False: a knockout tie-break or sudden-death game (RULES.md §4)."""
     opening: GameOpening | None = None
@@ -106,7 +106,7 @@ class RoundPaired(DomainEvent):
     system: System
     games: tuple[GameInRound, ...]
     byes: tuple[ByeInRound, ...]
-    time_control: TimeControl
+    time_control: RateOfPlay
     published: bool | None = None
     """False: a knockout round only its organiser sees until they publish it; None: public when paired."""
     matches: tuple[MatchInRound, ...] = ()
@@ -216,7 +216,7 @@ class ArenaGamesPaired(DomainEvent):
     tournament_id: uuid.UUID
     organiser_id: uuid.UUID
     games: tuple[ArenaGamePaired, ...]
-    time_control: TimeControl
+    time_control: RateOfPlay
     paired_at: dt.datetime
     variant: Variant = Variant.CHESS
 

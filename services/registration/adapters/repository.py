@@ -36,10 +36,10 @@ from services.registration.domain.rating import Glicko2Rating, RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
 from services.registration.domain.rulesets import settings_of
 from services.registration.domain.tournament import (
+    RateOfPlay,
     RatingTerms,
     RulesetFields,
     Status,
-    TimeControl,
     Tournament,
     terms_key,
 )
@@ -391,7 +391,7 @@ class TournamentRepository:
         row = self.session.execute(_RATING_TERMS, {"tournament_id": tournament_id}).first()
         if row is None:
             return None
-        tc = TimeControl(row.base_seconds, row.increment_seconds, row.days_per_move)
+        tc = RateOfPlay(row.base_seconds, row.increment_seconds, row.days_per_move)
         return RatingTerms(Ruleset(row.ruleset), row.rated, terms_key(row.variant, tc))
 
     def add(self, t: Tournament) -> None:
@@ -622,7 +622,7 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         organiser_id=row.organiser_id,
         name=row.name,
         starts_at=aware_or_none(row.starts_at),
-        time_control=TimeControl(row.base_seconds, row.increment_seconds, row.days_per_move),
+        time_control=RateOfPlay(row.base_seconds, row.increment_seconds, row.days_per_move),
         seats=row.seats,
         minimum=row.minimum,
         threshold=row.threshold,

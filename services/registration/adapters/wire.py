@@ -15,7 +15,7 @@ from services.registration.domain.players import Profile
 from services.registration.service_layer import commands
 from shared import events
 from shared.authority import Decided
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import BracketFormat
 from shared.wire import WireMap
 
@@ -23,7 +23,7 @@ wire = WireMap()
 
 
 # -- the values the events carry -------------------------------------------------------------------
-def time_control(tc: TimeControl) -> events.TimeControl:
+def time_control(tc: RateOfPlay) -> events.TimeControl:
     return events.TimeControl(
         base_seconds=tc.base_seconds, increment_seconds=tc.increment_seconds, days_per_move=tc.days_per_move
     )

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from services.registration.domain import errors
-from shared.time_control import DEFAULT_PLAN, TieBreakPlan, TimeControl
+from shared.time_control import DEFAULT_PLAN, RateOfPlay, TieBreakPlan
 from shared.vocabulary import BracketFormat, Ruleset, Seeding
 
 MIN_PLAYERS: Final = 4
@@ -115,7 +115,7 @@ def validate(ruleset: Ruleset, fmt: KnockoutFormat, entered: Sequence[uuid.UUID]
             )
 
 
-def _check_clock(clock: TimeControl, what: str) -> None:
+def _check_clock(clock: RateOfPlay, what: str) -> None:
     problem = clock.problem()
     if problem is not None:
         raise errors.InvalidSettings(f"{what}: {problem}")

@@ -24,7 +24,7 @@ from services.registration.domain.rulesets.group_playoff import field as group_f
 from services.registration.domain.rulesets.platform import DURATION, SEATS, THRESHOLD
 from services.registration.domain.rulesets.scheduled import RATING_FLOOR
 from services.registration.domain.speed import Speed, rating_key
-from services.registration.domain.tournament import MAX_REASON, MIN_PLAYERS, Status, TimeControl, Tournament
+from services.registration.domain.tournament import MAX_REASON, MIN_PLAYERS, RateOfPlay, Status, Tournament
 from shared.authority import Role
 from shared.http.problems import unprocessable
 from shared.http.schemas import BLANK, NOT_BLANK_SCHEMA, OptionalBody, Strict, Text, Words, words
@@ -155,8 +155,8 @@ class ClockBody(Strict):
     base_seconds: int = Field(ge=0, le=MAX_BASE_SECONDS, examples=[900])
     increment_seconds: int = Field(0, ge=0, le=MAX_INCREMENT_SECONDS, examples=[10])
 
-    def domain(self) -> TimeControl:
-        return TimeControl(self.base_seconds, self.increment_seconds)
+    def domain(self) -> RateOfPlay:
+        return RateOfPlay(self.base_seconds, self.increment_seconds)
 
 
 class StageBody(Strict):

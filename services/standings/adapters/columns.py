@@ -30,7 +30,7 @@ from services.standings.domain.rounds import Profile, RoundStatus
 from services.standings.domain.snapshot import RoundProgress, Snapshot, SnapshotRow, SnapshotTable
 from services.standings.domain.tournament_info import FideInfo
 from services.standings.domain.withdrawals import PlayerStatus
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import BracketFormat, ByeKind, Seeding, System
 
 Json = dict[str, Any]
@@ -123,7 +123,7 @@ def _table_of(data: Mapping[str, Any]) -> SnapshotTable:
 # -- what a tournament is --------------------------------------------------------------------------------
 
 
-def time_control_json(tc: TimeControl) -> Json:
+def time_control_json(tc: RateOfPlay) -> Json:
     return {
         "base_seconds": tc.base_seconds,
         "increment_seconds": tc.increment_seconds,
@@ -131,8 +131,8 @@ def time_control_json(tc: TimeControl) -> Json:
     }
 
 
-def time_control_of(data: Mapping[str, Any]) -> TimeControl:
-    return TimeControl(**data)
+def time_control_of(data: Mapping[str, Any]) -> RateOfPlay:
+    return RateOfPlay(**data)
 
 
 def knockout_json(fmt: KnockoutFormat) -> Json:
@@ -163,9 +163,9 @@ def knockout_of(data: Mapping[str, Any]) -> KnockoutFormat:
         third_place=data["third_place"],
         second_final=data["second_final"],
         stages=tuple(
-            (s["games"], TimeControl(s["base_seconds"], s["increment_seconds"])) for s in data["stages"]
+            (s["games"], RateOfPlay(s["base_seconds"], s["increment_seconds"])) for s in data["stages"]
         ),
-        sudden_death=TimeControl(**data["sudden_death"]),
+        sudden_death=RateOfPlay(**data["sudden_death"]),
     )
 
 

@@ -34,7 +34,7 @@ from services.standings.service_layer import commands
 from shared import events
 from shared.arena_scoring import ArenaGame
 from shared.group_playoff import Stage
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import ByeKind, Ruleset, System
 from shared.wire import WireMap
 
@@ -73,8 +73,8 @@ def _final(e: domain.StandingsFinal) -> events.Event:
 # -- inbound ------------------------------------------------------------------------------------------
 
 
-def time_control(tc: events.TimeControl) -> TimeControl:
-    return TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
+def time_control(tc: events.TimeControl) -> RateOfPlay:
+    return RateOfPlay(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
 
 
 def knockout_format(settings: events.TournamentSettings) -> KnockoutFormat | None:

@@ -15,7 +15,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Final
 
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import BracketFormat, DecidedIn, Section, Seeding
 
 SECTIONS: Final = (Section.WINNERS, Section.LOSERS, Section.GRAND_FINAL, Section.THIRD_PLACE)  # page order
@@ -31,8 +31,8 @@ class KnockoutFormat:
     draw_seed: int | None
     third_place: bool
     second_final: bool
-    stages: tuple[tuple[int, TimeControl], ...]  # (games, time control) per tie-break stage
-    sudden_death: TimeControl
+    stages: tuple[tuple[int, RateOfPlay], ...]  # (games, time control) per tie-break stage
+    sudden_death: RateOfPlay
 
     def plan_label(self) -> str:
         """``2 games 15+10, 2 games 5+3, then sudden death 3+2``."""

@@ -9,7 +9,7 @@ import uuid
 from dataclasses import dataclass
 from enum import StrEnum
 
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 
 
 class Phase(StrEnum):
@@ -25,7 +25,7 @@ class Listed:
     phase: Phase
     ruleset: str
     variant: str
-    time_control: TimeControl | None  # None: an arena (its games' clock is not kept here)
+    time_control: RateOfPlay | None  # None: an arena (its games' clock is not kept here)
     starts_at: dt.datetime  # when it started, or (upcoming) is to start
     completed_at: dt.datetime | None
     players: int  # entered so far (upcoming), else on the roster

@@ -32,7 +32,7 @@ from services.standings.domain.errors import NotABracket, NotATable, Unsupported
 from services.standings.domain.presets import GROUP_BOARDS, preset
 from services.standings.domain.presets import Preset as Preset
 from services.standings.domain.rounds import BYE_RESULTS
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import ByeKind, Ruleset, System
 
 __all__ = [
@@ -98,7 +98,7 @@ class TournamentInfo:
     name: str
     ruleset: Ruleset
     started_at: dt.datetime
-    time_control: TimeControl
+    time_control: RateOfPlay
     variant: str = "chess"
     double_rounds: bool = False
     rated: bool = True  # False: a friendly tournament (the organiser's choice, or its opening)

@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from shared.scoring import FIDE, Outcome
-from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, TimeControl
+from shared.time_control import DEFAULT_PLAN, RateOfPlay, Stage, TieBreakPlan
 from shared.vocabulary import DecidedIn
 
 REGULAR_GAMES: Final = (1, 2, 4, 6)
@@ -44,7 +44,7 @@ class MatchFormat:
     """Regular games per match, their time control, and the tie-break plan."""
 
     games: int
-    time_control: TimeControl
+    time_control: RateOfPlay
     plan: TieBreakPlan = DEFAULT_PLAN
 
     def __post_init__(self) -> None:
@@ -67,10 +67,10 @@ class MatchFormat:
         plan = data["plan"]
         return cls(
             data["games"],
-            TimeControl(**data["time_control"]),
+            RateOfPlay(**data["time_control"]),
             TieBreakPlan(
-                tuple(Stage(s["games"], TimeControl(**s["time_control"])) for s in plan["stages"]),
-                TimeControl(**plan["sudden_death"]),
+                tuple(Stage(s["games"], RateOfPlay(**s["time_control"])) for s in plan["stages"]),
+                RateOfPlay(**plan["sudden_death"]),
             ),
         )
 
@@ -89,7 +89,7 @@ class PlannedGame:
     kind: GameKind
     stage: int
     white: int
-    time_control: TimeControl
+    time_control: RateOfPlay
     label: str
 
 

@@ -28,7 +28,7 @@ from services.pairing.domain.heading import Heading, Player
 from shared.aggregate import Aggregate
 from shared.group_playoff import decided_by
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import Ruleset, System
 
 __all__ = ["GroupPlayoffTournament"]
@@ -334,7 +334,7 @@ class GroupPlayoffTournament(Aggregate):
             uuid.UUID(h["organiser_id"]),
             h["name"],
             Ruleset(h["ruleset"]),
-            TimeControl(*h["time_control"]),
+            RateOfPlay(*h["time_control"]),
             dt.datetime.fromisoformat(h["started_at"]),
         )
         players = tuple(Player(s, uuid.UUID(p), n, r) for s, p, n, r in d["players"])

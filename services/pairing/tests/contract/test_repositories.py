@@ -37,7 +37,7 @@ from shared.events import Envelope
 from shared.messaging.inprocess import InProcessBroker
 from shared.scoring import Outcome
 from shared.seed_draw import draw_order
-from shared.time_control import DEFAULT_PLAN, TimeControl
+from shared.time_control import DEFAULT_PLAN, RateOfPlay
 from shared.timesource import FakeClock
 from shared.vocabulary import BracketFormat, ByeKind, Ruleset, Seeding, System
 
@@ -87,7 +87,7 @@ def backend(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 
 def heading(ruleset: Ruleset = Ruleset.PLATFORM) -> Heading:
-    return Heading(uuid.uuid4(), uuid.uuid4(), "Contract", ruleset, TimeControl(180, 2), NOW)
+    return Heading(uuid.uuid4(), uuid.uuid4(), "Contract", ruleset, RateOfPlay(180, 2), NOW)
 
 
 def roster(n: int) -> tuple[Player, ...]:
@@ -625,7 +625,7 @@ def test_arbiters_come_back_with_their_scope_and_the_latest_decision(backend: Ba
 
 # -- arenas: the record a lost pool is rebuilt from -----------------------------------------------------
 def new_arena(backend: Backend) -> uuid.UUID:
-    arena = Arena(uuid.uuid4(), uuid.uuid4(), "Arena", NOW, LATER, TimeControl(60, 0))
+    arena = Arena(uuid.uuid4(), uuid.uuid4(), "Arena", NOW, LATER, RateOfPlay(60, 0))
     with backend.uow() as uow:
         uow.arenas.add(arena)
         uow.commit()

@@ -18,7 +18,7 @@ from services.pairing.domain.heading import Heading, Player, Status
 from shared.authority import Appointment, Authority
 from shared.scoring import Outcome
 from shared.seed_draw import draw_order
-from shared.time_control import DEFAULT_PLAN, TimeControl
+from shared.time_control import DEFAULT_PLAN, RateOfPlay
 from shared.vocabulary import BracketFormat, DecidedIn, Ruleset, Section, Seeding, System
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
@@ -27,7 +27,7 @@ NOW = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
 
 def event(fmt: str, players: int, games: int = 2, **options) -> Elimination:
     heading = Heading(
-        uuid.UUID(int=players), uuid.UUID(int=1000), "Cup", Ruleset.KNOCKOUT, TimeControl(600, 5), NOW
+        uuid.UUID(int=players), uuid.UUID(int=1000), "Cup", Ruleset.KNOCKOUT, RateOfPlay(600, 5), NOW
     )
     roster = tuple(Player(i, uuid.UUID(int=i), f"P{i}") for i in range(1, players + 1))
     return Elimination.start(
@@ -201,8 +201,8 @@ def test_what_an_elimination_records_as_it_goes():
         ("winners:1:2", 2, (uuid.UUID(int=2), uuid.UUID(int=3))),
     ]
     assert [(g.match_id, g.label, g.time_control) for g in paired.games] == [
-        ("winners:1:1", "Game", TimeControl(600, 5)),
-        ("winners:1:2", "Game", TimeControl(600, 5)),
+        ("winners:1:1", "Game", RateOfPlay(600, 5)),
+        ("winners:1:2", "Game", RateOfPlay(600, 5)),
     ]
     assert [type(c) for c in e.take_changes()] == [RoundAdded]
 
@@ -254,7 +254,7 @@ def test_what_an_elimination_records_as_it_goes():
 
 
 def test_a_knockout_needs_a_roster_seeded_one_to_n_and_settings_it_can_run():
-    heading = Heading(uuid.uuid4(), uuid.uuid4(), "Cup", Ruleset.KNOCKOUT, TimeControl(600, 5), NOW)
+    heading = Heading(uuid.uuid4(), uuid.uuid4(), "Cup", Ruleset.KNOCKOUT, RateOfPlay(600, 5), NOW)
     gap = tuple(Player(s, uuid.uuid4(), f"P{s}") for s in (1, 2, 3, 5))
     with pytest.raises(UnsupportedField, match="seeded 1"):
         Elimination.start(

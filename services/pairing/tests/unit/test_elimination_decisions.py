@@ -40,7 +40,7 @@ from services.pairing.domain.errors import (
 from services.pairing.domain.heading import Heading, Player, Status
 from shared.authority import Appointment, Authority, Role
 from shared.scoring import Outcome
-from shared.time_control import DEFAULT_PLAN, TimeControl
+from shared.time_control import DEFAULT_PLAN, RateOfPlay
 from shared.vocabulary import BracketFormat, DecidedIn, Ruleset, Seeding
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
@@ -52,9 +52,7 @@ WHO = Authority.of(ORGANISER)
 
 
 def event(fmt: str, players: int, games: int = 2, *, started: dt.datetime = NOW, **options) -> Elimination:
-    heading = Heading(
-        uuid.UUID(int=players), ORGANISER, "Cup", Ruleset.KNOCKOUT, TimeControl(600, 5), started
-    )
+    heading = Heading(uuid.UUID(int=players), ORGANISER, "Cup", Ruleset.KNOCKOUT, RateOfPlay(600, 5), started)
     roster = tuple(Player(i, uuid.UUID(int=i), f"P{i}") for i in range(1, players + 1))
     e = Elimination.start(
         heading,

@@ -17,11 +17,11 @@ from services.pairing.domain.elimination.match_play import (
     stage_games,
 )
 from shared.scoring import Outcome
-from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, TimeControl
+from shared.time_control import DEFAULT_PLAN, RateOfPlay, Stage, TieBreakPlan
 from shared.vocabulary import DecidedIn
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
-RAPID = TimeControl(25 * 60, 10)
+RAPID = RateOfPlay(25 * 60, 10)
 
 
 def fmt(games: int = 2, plan: TieBreakPlan = DEFAULT_PLAN) -> MatchFormat:
@@ -93,7 +93,7 @@ def test_a_level_match_opens_tie_break_stage_one_with_the_first_games_colours():
         (3, 1, "Tie-break 1 (15+10), game 1"),
         (4, 0, "Tie-break 1 (15+10), game 2"),
     ]
-    assert {g.time_control for g in stage_one} == {TimeControl(900, 10)}
+    assert {g.time_control for g in stage_one} == {RateOfPlay(900, 10)}
     assert {g.kind for g in stage_one} == {GameKind.TIEBREAK}
 
 
@@ -129,7 +129,7 @@ def test_level_stages_lead_to_sudden_death_where_a_draw_sends_black_through():
     ],
 )
 def test_sudden_death(outcome, winner):
-    plan = TieBreakPlan((), TimeControl(180, 2))
+    plan = TieBreakPlan((), RateOfPlay(180, 2))
     state, games = play(fmt(1, plan), 1, [D, outcome])  # slot 1 has White in game 1 and in sudden death
     assert games[-1].white == 1
     assert (state.winner, state.how) == (winner, DecidedIn.SUDDEN_DEATH)
@@ -143,7 +143,7 @@ def test_forfeits_count_as_wins_and_a_double_forfeit_as_nothing():
 
 
 def test_a_one_game_stage():
-    plan = TieBreakPlan((Stage(1, TimeControl(300, 3)),), TimeControl(180, 2))
+    plan = TieBreakPlan((Stage(1, RateOfPlay(300, 3)),), RateOfPlay(180, 2))
     state, games = play(fmt(1, plan), 0, [D, B])
     assert [g.label for g in games] == ["Game", "Tie-break 1 (5+3)"]
     assert (state.winner, state.how) == (1, DecidedIn.TIEBREAK)

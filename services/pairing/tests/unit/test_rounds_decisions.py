@@ -33,7 +33,7 @@ from services.pairing.domain.rounds.pairers import pairers
 from services.pairing.domain.rounds.tournament import ByeRequestAdded, ByeRequestRemoved, PairingTournament
 from shared.authority import Appointment, Authority, Role
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import ByeKind, Ruleset, System
 
 NOW = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
@@ -43,7 +43,7 @@ WHO = Authority.of(ORGANISER)
 
 
 def tournament(n: int, ruleset: Ruleset = Ruleset.PLATFORM, **options) -> PairingTournament:
-    heading = Heading(uuid.UUID(int=10_000 + n), ORGANISER, "Open", ruleset, TimeControl(600, 5), NOW)
+    heading = Heading(uuid.UUID(int=10_000 + n), ORGANISER, "Open", ruleset, RateOfPlay(600, 5), NOW)
     t = PairingTournament.start(
         heading, tuple(Player(s, uuid.UUID(int=s), f"P{s}") for s in range(1, n + 1)), threshold=7, **options
     )

@@ -32,10 +32,10 @@ from services.registration.domain.rulesets import fide_rapid
 from services.registration.domain.rulesets import knockout as knockouts
 from services.registration.domain.tournament import (
     Changes,
+    RateOfPlay,
     RatingTerms,
     Settings,
     Status,
-    TimeControl,
     Tournament,
 )
 from services.registration.service_layer.ports import UnitOfWork
@@ -92,16 +92,16 @@ def platform(organiser: Account, *, start_in: float = 3600, **kw: Any) -> Tourna
     settings = Settings(
         name="Sunday blitz",
         starts_at=NOW + dt.timedelta(seconds=start_in),
-        time_control=TimeControl(180, 2),
+        time_control=RateOfPlay(180, 2),
         **kw,
     )
     return rulesets.create(organiser, settings, now=NOW)
 
 
 def knockout_draft(organiser: Account, ruleset: Ruleset = Ruleset.KNOCKOUT) -> Tournament:
-    plan = TieBreakPlan((Stage(1, TimeControl(300, 2)), Stage(2, TimeControl(60, 1))), TimeControl(120, 1))
+    plan = TieBreakPlan((Stage(1, RateOfPlay(300, 2)), Stage(2, RateOfPlay(60, 1))), RateOfPlay(120, 1))
     fmt = KnockoutFormat(games_per_match=4, third_place=ruleset is Ruleset.KNOCKOUT, tiebreak_plan=plan)
-    settings = Settings("Cup", None, TimeControl(600, 5), ruleset=ruleset, knockout=fmt)
+    settings = Settings("Cup", None, RateOfPlay(600, 5), ruleset=ruleset, knockout=fmt)
     return rulesets.create(organiser, settings, now=NOW)
 
 
@@ -475,7 +475,7 @@ def fide_event(organiser: Account, **fmt: Any) -> Tournament:
     settings = Settings(
         "Rapid open",
         None,
-        TimeControl(900, 10),
+        RateOfPlay(900, 10),
         ruleset=Ruleset.FIDE_RAPID,
         fide=FideFormat(**{"rounds": 5, **fmt}),
     )

@@ -32,7 +32,7 @@ from shared import events
 from shared.authority import Role
 from shared.database import make_engine, upgrade
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import BracketFormat, ByeKind, DecidedIn, Ruleset, Section, Seeding, System
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
@@ -105,7 +105,7 @@ def platform() -> Tournament:
         name="Sunday blitz",
         ruleset=Ruleset.PLATFORM,
         started_at=NOW,
-        time_control=TimeControl(180, 2),
+        time_control=RateOfPlay(180, 2),
         double_rounds=True,
     )
     return Tournament(info, roster(5))
@@ -117,7 +117,7 @@ def knockout() -> Tournament:
         name="Club knockout",
         ruleset=Ruleset.KNOCKOUT,
         started_at=NOW,
-        time_control=TimeControl(600, 5),
+        time_control=RateOfPlay(600, 5),
         knockout=KnockoutFormat(
             format=BracketFormat.KNOCKOUT,
             games_per_match=2,
@@ -125,8 +125,8 @@ def knockout() -> Tournament:
             draw_seed=42,
             third_place=False,
             second_final=True,
-            stages=((2, TimeControl(900, 10)),),
-            sudden_death=TimeControl(180, 2),
+            stages=((2, RateOfPlay(900, 10)),),
+            sudden_death=RateOfPlay(180, 2),
         ),
     )
     return Tournament(info, roster(3))
@@ -515,7 +515,7 @@ def test_a_knockouts_decisions_read_back(backend: Backend) -> None:
             name="Club knockout again",
             ruleset=Ruleset.KNOCKOUT,
             started_at=LATER,
-            time_control=TimeControl(300, 3),
+            time_control=RateOfPlay(300, 3),
         )
         reseeded = [
             Competitor(new, p.player_id, p.name, p.rating) for new, p in enumerate(reversed(roster(3)), 1)
@@ -580,7 +580,7 @@ def fide_rapid() -> Tournament:
         name="Bern Rapid",
         ruleset=Ruleset.FIDE_RAPID,
         started_at=NOW,
-        time_control=TimeControl(900, 10),
+        time_control=RateOfPlay(900, 10),
         fide=FideInfo(
             place="Bern",
             start_date=dt.date(2026, 2, 21),
@@ -694,7 +694,7 @@ def test_an_announced_tournament_and_its_entries_read_back(backend: Backend) -> 
         starts_at=LATER,
         ruleset=Ruleset.PLATFORM,
         variant="chess960",
-        time_control=TimeControl(300, 3),
+        time_control=RateOfPlay(300, 3),
         rated=False,
         seats=16,
     )

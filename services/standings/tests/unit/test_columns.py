@@ -14,7 +14,7 @@ from services.standings.domain.rounds import RoundProgress, RoundStatus
 from services.standings.domain.snapshot import Snapshot, SnapshotRow, SnapshotTable
 from services.standings.domain.withdrawals import PlayerStatus
 from services.standings.tests.helpers import double_rounds_swiss, six_player_knockout, snapshot
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import BracketFormat, Seeding
 
 ANN = uuid.UUID("00000000-0000-4000-8000-000000000001")
@@ -137,8 +137,8 @@ def test_a_knockouts_format_and_placing_read_back():
         draw_seed=7,
         third_place=False,
         second_final=True,
-        stages=((2, TimeControl(900, 10)), (1, TimeControl(300, 3))),
-        sudden_death=TimeControl(180, 2),
+        stages=((2, RateOfPlay(900, 10)), (1, RateOfPlay(300, 3))),
+        sudden_death=RateOfPlay(180, 2),
     )
     stored = columns.knockout_json(fmt)
     assert stored == {

@@ -23,7 +23,7 @@ from services.standings.domain.to_trf import trf_document
 from services.standings.domain.tournament import Tournament
 from services.standings.domain.tournament_info import FideInfo, TournamentInfo
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.trf import NOT_PAIRED, Colour, TrfDocument, write
 from shared.vocabulary import ByeKind, Ruleset, System
 
@@ -51,7 +51,7 @@ def event(*, fide: bool = True, tid: uuid.UUID | None = None) -> Tournament:
         "Rapid",
         Ruleset.FIDE_RAPID if fide else Ruleset.PLATFORM,
         T0,
-        TimeControl(900, 10),
+        RateOfPlay(900, 10),
         fide=FideInfo(rounds=4, system=System.SWISS) if fide else None,
     )
     return Tournament(info, [Competitor(s, pid, f"P{s}", 2400 - 10 * s) for s, pid in IDS.items()])

@@ -62,9 +62,9 @@ class Stage:
 
 
 @dataclass(frozen=True, slots=True)
-class TieBreakPlan:
+class TieBreakSchedule:
     """What a level knockout match plays after its regular games: the stages in order, then one
-    sudden-death game."""
+    sudden-death game (the seed's *Tiebreak-Plan*; on the wire ``shared.events.TieBreakPlan``)."""
 
     stages: tuple[Stage, ...]
     sudden_death: RateOfPlay
@@ -76,7 +76,7 @@ class TieBreakPlan:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TieBreakPlan:
+    def from_dict(cls, data: Mapping[str, Any]) -> TieBreakSchedule:
         return cls(
             tuple(Stage(s["games"], RateOfPlay(**s["time_control"])) for s in data["stages"]),
             RateOfPlay(**data["sudden_death"]),
@@ -88,6 +88,6 @@ def clock_dict(tc: RateOfPlay) -> dict[str, int]:
     return {"base_seconds": tc.base_seconds, "increment_seconds": tc.increment_seconds}
 
 
-DEFAULT_PLAN: Final = TieBreakPlan(
+DEFAULT_PLAN: Final = TieBreakSchedule(
     (Stage(2, RateOfPlay(15 * 60, 10)), Stage(2, RateOfPlay(5 * 60, 3))), RateOfPlay(3 * 60, 2)
 )

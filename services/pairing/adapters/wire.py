@@ -23,7 +23,7 @@ from services.pairing.service_layer import commands
 from shared import events
 from shared.authority import Decided
 from shared.openings import GameOpening, OpeningOption
-from shared.time_control import RateOfPlay, Stage, TieBreakPlan
+from shared.time_control import RateOfPlay, Stage, TieBreakSchedule
 from shared.vocabulary import ByeKind, System
 from shared.wire import WireMap
 
@@ -49,8 +49,8 @@ def clock(tc: events.TimeControl) -> RateOfPlay:
     return RateOfPlay(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
 
 
-def tiebreak_plan(plan: events.TieBreakPlan) -> TieBreakPlan:
-    return TieBreakPlan(
+def tiebreak_plan(plan: events.TieBreakPlan) -> TieBreakSchedule:
+    return TieBreakSchedule(
         tuple(Stage(s.games, clock(s.time_control)) for s in plan.stages), clock(plan.sudden_death)
     )
 

@@ -46,7 +46,7 @@ from services.registration.domain.tournament import (
 from shared.aggregate import Seen
 from shared.authority import Role
 from shared.database import aware, aware_or_none
-from shared.time_control import TieBreakPlan
+from shared.time_control import TieBreakSchedule
 from shared.vocabulary import Ruleset, Seeding
 
 RUNNING_ORGANISER_INDEX = "uq_tournaments_running_organiser"
@@ -733,7 +733,7 @@ def format_of(data: Mapping[str, Any]) -> KnockoutFormat:
         custom_order=tuple(uuid.UUID(p) for p in data.get("custom_order", [])),
         third_place=data["third_place"],
         second_final=data["second_final"],
-        tiebreak_plan=TieBreakPlan.from_dict(data["tiebreak_plan"]),
+        tiebreak_plan=TieBreakSchedule.from_dict(data["tiebreak_plan"]),
         draw_seed=data.get("draw_seed"),
     )
 

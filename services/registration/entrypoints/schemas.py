@@ -36,7 +36,7 @@ from shared.time_control import (
     MAX_DAYS_PER_MOVE,
     MAX_INCREMENT_SECONDS,
     Stage,
-    TieBreakPlan,
+    TieBreakSchedule,
     clock_dict,
 )
 from shared.variants import Variant
@@ -170,14 +170,14 @@ class TieBreakPlanBody(Strict):
     stages: list[StageBody] = Field(max_length=5)
     sudden_death: ClockBody
 
-    def domain(self) -> TieBreakPlan:
-        return TieBreakPlan(
+    def domain(self) -> TieBreakSchedule:
+        return TieBreakSchedule(
             tuple(Stage(s.games, s.time_control.domain()) for s in self.stages),
             self.sudden_death.domain(),
         )
 
     @classmethod
-    def of(cls, plan: TieBreakPlan) -> TieBreakPlanBody:
+    def of(cls, plan: TieBreakSchedule) -> TieBreakPlanBody:
         return cls(
             stages=[
                 StageBody(games=s.games, time_control=ClockBody(**clock_dict(s.time_control)))

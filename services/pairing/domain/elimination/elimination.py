@@ -116,7 +116,7 @@ from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from shared.aggregate import Aggregate
 from shared.authority import Authority, Decided, Role
 from shared.scoring import Outcome
-from shared.time_control import TieBreakPlan
+from shared.time_control import TieBreakSchedule
 from shared.vocabulary import BracketFormat, Section, Seeding, System
 
 GAME_NAMESPACE: Final = uuid.UUID("8f5d2c1e-3b6a-4e7f-9a0b-1c2d3e4f5a6b")
@@ -176,7 +176,7 @@ class Elimination(Aggregate, Changing):
         draw_seed: int | None = None,
         third_place: bool = False,
         second_final: bool = True,
-        tiebreak_plan: TieBreakPlan,
+        tiebreak_plan: TieBreakSchedule,
         restarts: int = 0,
     ) -> Elimination:
         """The bracket, its seed list (the roster's order) and its match format; round 1 is due.

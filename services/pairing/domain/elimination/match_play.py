@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from shared.scoring import FIDE, Outcome
-from shared.time_control import DEFAULT_PLAN, RateOfPlay, Stage, TieBreakPlan
+from shared.time_control import DEFAULT_PLAN, RateOfPlay, Stage, TieBreakSchedule
 from shared.vocabulary import DecidedIn
 
 REGULAR_GAMES: Final = (1, 2, 4, 6)
@@ -45,7 +45,7 @@ class MatchFormat:
 
     games: int
     time_control: RateOfPlay
-    plan: TieBreakPlan = DEFAULT_PLAN
+    plan: TieBreakSchedule = DEFAULT_PLAN
 
     def __post_init__(self) -> None:
         if self.games not in REGULAR_GAMES:
@@ -68,7 +68,7 @@ class MatchFormat:
         return cls(
             data["games"],
             RateOfPlay(**data["time_control"]),
-            TieBreakPlan(
+            TieBreakSchedule(
                 tuple(Stage(s["games"], RateOfPlay(**s["time_control"])) for s in plan["stages"]),
                 RateOfPlay(**plan["sudden_death"]),
             ),

@@ -17,14 +17,14 @@ from services.pairing.domain.elimination.match_play import (
     stage_games,
 )
 from shared.scoring import Outcome
-from shared.time_control import DEFAULT_PLAN, RateOfPlay, Stage, TieBreakPlan
+from shared.time_control import DEFAULT_PLAN, RateOfPlay, Stage, TieBreakSchedule
 from shared.vocabulary import DecidedIn
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
 RAPID = RateOfPlay(25 * 60, 10)
 
 
-def fmt(games: int = 2, plan: TieBreakPlan = DEFAULT_PLAN) -> MatchFormat:
+def fmt(games: int = 2, plan: TieBreakSchedule = DEFAULT_PLAN) -> MatchFormat:
     return MatchFormat(games, RAPID, plan)
 
 
@@ -129,7 +129,7 @@ def test_level_stages_lead_to_sudden_death_where_a_draw_sends_black_through():
     ],
 )
 def test_sudden_death(outcome, winner):
-    plan = TieBreakPlan((), RateOfPlay(180, 2))
+    plan = TieBreakSchedule((), RateOfPlay(180, 2))
     state, games = play(fmt(1, plan), 1, [D, outcome])  # slot 1 has White in game 1 and in sudden death
     assert games[-1].white == 1
     assert (state.winner, state.how) == (winner, DecidedIn.SUDDEN_DEATH)
@@ -143,7 +143,7 @@ def test_forfeits_count_as_wins_and_a_double_forfeit_as_nothing():
 
 
 def test_a_one_game_stage():
-    plan = TieBreakPlan((Stage(1, RateOfPlay(300, 3)),), RateOfPlay(180, 2))
+    plan = TieBreakSchedule((Stage(1, RateOfPlay(300, 3)),), RateOfPlay(180, 2))
     state, games = play(fmt(1, plan), 0, [D, B])
     assert [g.label for g in games] == ["Game", "Tie-break 1 (5+3)"]
     assert (state.winner, state.how) == (1, DecidedIn.TIEBREAK)
@@ -168,9 +168,9 @@ def test_only_1_2_4_or_6_regular_games(games):
 def test_a_plan_has_at_most_five_stages_of_one_or_two_games():
     stage = Stage(2, RAPID)
     with pytest.raises(MatchPlayError, match="at most 5"):
-        fmt(2, TieBreakPlan((stage,) * 6, RAPID))
+        fmt(2, TieBreakSchedule((stage,) * 6, RAPID))
     with pytest.raises(MatchPlayError, match="1 or 2 games"):
-        fmt(2, TieBreakPlan((Stage(3, RAPID),), RAPID))
+        fmt(2, TieBreakSchedule((Stage(3, RAPID),), RAPID))
     with pytest.raises(MatchPlayError, match="stages 1 to 2"):
         stage_games(fmt(2), 0, 4, 3)
     with pytest.raises(MatchPlayError, match="regular games"):

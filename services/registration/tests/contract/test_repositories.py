@@ -43,7 +43,7 @@ from services.registration.tests.helpers import NOW
 from shared.authority import Decided, Role
 from shared.messaging.inprocess import InProcessBroker
 from shared.scoring import Outcome
-from shared.time_control import Stage, TieBreakPlan
+from shared.time_control import Stage, TieBreakSchedule
 from shared.vocabulary import Ruleset, Seeding
 
 
@@ -99,7 +99,7 @@ def platform(organiser: Account, *, start_in: float = 3600, **kw: Any) -> Tourna
 
 
 def knockout_draft(organiser: Account, ruleset: Ruleset = Ruleset.KNOCKOUT) -> Tournament:
-    plan = TieBreakPlan((Stage(1, RateOfPlay(300, 2)), Stage(2, RateOfPlay(60, 1))), RateOfPlay(120, 1))
+    plan = TieBreakSchedule((Stage(1, RateOfPlay(300, 2)), Stage(2, RateOfPlay(60, 1))), RateOfPlay(120, 1))
     fmt = KnockoutFormat(games_per_match=4, third_place=ruleset is Ruleset.KNOCKOUT, tiebreak_plan=plan)
     settings = Settings("Cup", None, RateOfPlay(600, 5), ruleset=ruleset, knockout=fmt)
     return rulesets.create(organiser, settings, now=NOW)

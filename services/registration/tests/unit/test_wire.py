@@ -27,7 +27,7 @@ from services.registration.tests.helpers import NOW
 from shared.commands import Actor
 from shared.messagebus import MessageBus
 from shared.messaging.inprocess import InProcessBroker
-from shared.time_control import Stage, TieBreakPlan
+from shared.time_control import Stage, TieBreakSchedule
 from shared.timesource import FakeClock
 from shared.vocabulary import Ruleset, Seeding
 
@@ -83,7 +83,7 @@ def season(bus: MessageBus, clock: FakeClock) -> None:
     bus.handle(commands.JoinTournament(Actor(PLAYERS[7]), CANCELLED, PLAYERS[7]))
     bus.handle(commands.CancelTournament(org[2], CANCELLED))
 
-    plan = TieBreakPlan((Stage(1, RateOfPlay(300, 2)),), RateOfPlay(120, 1))
+    plan = TieBreakSchedule((Stage(1, RateOfPlay(300, 2)),), RateOfPlay(120, 1))
     double = Settings(
         name="Club double knockout",
         starts_at=None,

@@ -33,7 +33,7 @@ from services.standings.domain.tournament_info import FideInfo, TournamentInfo
 from services.standings.service_layer import commands
 from shared import events
 from shared.arena_scoring import ArenaGame
-from shared.group_playoff import Stage
+from shared.group_playoff import MatchKind
 from shared.time_control import RateOfPlay
 from shared.vocabulary import ByeKind, Ruleset, System
 from shared.wire import WireMap
@@ -368,7 +368,7 @@ def announcement(event: events.Event) -> commands.AnnouncementNews | None:
 def _group_match(m: events.GroupPlayoffMatch) -> MatchFacts:
     a, b = (str(p) for p in m.players)
     forfeited = None if m.forfeited_by is None else str(m.forfeited_by)
-    return MatchFacts(Stage(m.stage), m.group, m.match, (a, b), forfeited)
+    return MatchFacts(MatchKind(m.stage), m.group, m.match, (a, b), forfeited)
 
 
 def group_playoff(event: events.Event) -> object:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.aggregate import Aggregate
-from shared.group_playoff import Game, Match, MatchOutcome, Stage, decide, decided_by
+from shared.group_playoff import Game, Match, MatchKind, MatchOutcome, decide, decided_by
 from shared.group_table import GroupTable, group_table
 from shared.scoring import Outcome
 
@@ -54,7 +54,7 @@ class PagePlayer:
 class MatchFacts:
     """A match as the events name it (``players``: the one named first, who invites, first)."""
 
-    stage: Stage
+    stage: MatchKind
     group: str | None
     match: str
     players: tuple[str, str]
@@ -218,7 +218,7 @@ class GroupPlayoffPage(Aggregate):
         r = self.results.get(game_id)
         return (None, None) if r is None else (r.outcome, how(r.reason))
 
-    def all_matches(self, *stages: Stage) -> list[Match]:
+    def all_matches(self, *stages: MatchKind) -> list[Match]:
         return [self.match(k) for k, m in self.matches.items() if not stages or m.stage in stages]
 
     def decided(self, match: Match) -> MatchOutcome:
@@ -233,11 +233,15 @@ class GroupPlayoffPage(Aggregate):
         lot = self._tie_lot(group)
         return group_table(
             [start[p] for p in members],
-            [m.table_match(start) for m in self.all_matches(Stage.GROUP) if m.group == group and m.finished],
+            [
+                m.table_match(start)
+                for m in self.all_matches(MatchKind.GROUP)
+                if m.group == group and m.finished
+            ],
             withdrawn=[start[p] for p in members if left.get(p) == 1],
             playoffs=[
                 m.table_match(start)
-                for m in self.all_matches(Stage.PLAYOFF)
+                for m in self.all_matches(MatchKind.PLAYOFF)
                 if m.group == group and m.finished
             ],
             lots_seed=lot.seed if lot else None,
@@ -246,7 +250,7 @@ class GroupPlayoffPage(Aggregate):
     def group_played(self, group: str) -> bool:
         """Every group match of ``group`` finished (or scored 0:2). Its play-offs are phase 1 too, but
         no group matches: they are what a tie left after the group games needs."""
-        return all(m.finished for m in self.all_matches(Stage.GROUP) if m.group == group)
+        return all(m.finished for m in self.all_matches(MatchKind.GROUP) if m.group == group)
 
     def playoff_needed(self, group: str) -> set[str]:
         """The players of ``group`` a play-off must still separate: tied after (a)-(d) once every group
@@ -349,7 +353,7 @@ def _match_dict(m: MatchFacts) -> dict[str, Any]:
 
 def _match(d: Mapping[str, Any]) -> MatchFacts:
     a, b = d["players"]
-    return MatchFacts(Stage(d["stage"]), d["group"], d["match"], (a, b), d["forfeited_by"])
+    return MatchFacts(MatchKind(d["stage"]), d["group"], d["match"], (a, b), d["forfeited_by"])
 
 
 def _announcement_dict(a: Announcement) -> dict[str, Any]:

@@ -54,8 +54,8 @@ from shared.group_playoff import (
     PLACES,
     Game,
     Match,
+    MatchKind,
     MatchOutcome,
-    Stage,
     decide,
     game_id,
     planned_games,
@@ -73,8 +73,8 @@ __all__ = [
     "GroupPlayoffError",
     "Lot",
     "Match",
+    "MatchKind",
     "MatchOutcome",
-    "Stage",
 ]
 
 
@@ -145,7 +145,7 @@ class GroupPlayoff:
         event = cls(event_id, seeded(entrants), group_lot)
         for name, members in zip(GROUPS, group_lot.groups, strict=True):
             for a, b in group_pairings(members):
-                event._add(Stage.GROUP, a, b, group=name)
+                event._add(MatchKind.GROUP, a, b, group=name)
         return event
 
     def _game_id(self, key: str, n: int) -> str:
@@ -159,7 +159,7 @@ class GroupPlayoff:
         slot = self.stage_matches(match.stage).index(match) + 1 if match in self.matches else None
         return planned_key(match.stage, slot)
 
-    def _add(self, stage: Stage, a: str, b: str, *, group: str | None = None) -> Match:
+    def _add(self, stage: MatchKind, a: str, b: str, *, group: str | None = None) -> Match:
         match = Match(stage, a, b, [], group)
         if stage.phase > 1:
             slot = len(self.stage_matches(stage)) + 1
@@ -202,7 +202,7 @@ class GroupPlayoff:
     def members(self, group: str) -> tuple[str, ...]:
         return self.group_lot.groups[GROUPS.index(group)]
 
-    def stage_matches(self, *stages: Stage) -> list[Match]:
+    def stage_matches(self, *stages: MatchKind) -> list[Match]:
         return [m for m in self.matches if m.stage in stages]
 
     def game(self, game_id: str) -> tuple[Match, Game]:
@@ -221,7 +221,7 @@ class GroupPlayoff:
                 )
         raise NotFound(f"game {game_id} is not a game of this event")
 
-    def planned(self) -> list[tuple[Stage, int | None, tuple[str, ...]]]:
+    def planned(self) -> list[tuple[MatchKind, int | None, tuple[str, ...]]]:
         """The matches of the phases not opened yet, each with its slot and its games' ids (the two
         games and the extra games it may need): they are derived from the slot, so known ahead."""
         return [p for p in planned_games(self.id) if not self.stage_matches(p[0])]
@@ -239,14 +239,14 @@ class GroupPlayoff:
             [start[p] for p in self.members(group)],
             [
                 m.table_match(start)
-                for m in self.stage_matches(Stage.GROUP)
+                for m in self.stage_matches(MatchKind.GROUP)
                 if m.group == group and m.finished
             ],
             scoring=self.scoring,
             withdrawn=[start[p] for p, phase in self.withdrawn.items() if phase == 1],
             playoffs=[
                 m.table_match(start)
-                for m in self.stage_matches(Stage.PLAYOFF)
+                for m in self.stage_matches(MatchKind.PLAYOFF)
                 if m.group == group and m.finished
             ],
             lots_seed=lot.seed if lot else None,
@@ -254,7 +254,7 @@ class GroupPlayoff:
 
     def group_places(self, group: str) -> tuple[str, ...] | None:
         """The group in place order once phase 1 decided every place; None while a tie remains."""
-        phase_one = [m for m in self.stage_matches(Stage.GROUP, Stage.PLAYOFF) if m.group == group]
+        phase_one = [m for m in self.stage_matches(MatchKind.GROUP, MatchKind.PLAYOFF) if m.group == group]
         if not all(m.finished for m in phase_one):
             return None
         table = self.table(group)
@@ -277,10 +277,10 @@ class GroupPlayoff:
 
     def _follow_up(self) -> list[Game]:
         created: list[Game] = []
-        if all(m.finished for m in self.stage_matches(Stage.GROUP)):
+        if all(m.finished for m in self.stage_matches(MatchKind.GROUP)):
             for group in GROUPS:
                 created += self._playoffs(group)
-        for m in self.stage_matches(Stage.SEMI_FINAL, Stage.FINAL):
+        for m in self.stage_matches(MatchKind.SEMI_FINAL, MatchKind.FINAL):
             created += self._extra_game(m)
         return created
 
@@ -289,17 +289,17 @@ class GroupPlayoff:
         created: list[Game] = []
         for tie in self.table(group).playoff_groups:
             order = [p for p in self.members(group) if self.start_numbers[p] in tie]
-            if any(m.a in order and m.b in order for m in self.stage_matches(Stage.PLAYOFF)):
+            if any(m.a in order and m.b in order for m in self.stage_matches(MatchKind.PLAYOFF)):
                 continue  # its play-off is being played
             for x, y in group_pairings_among(order):
-                created += self._add(Stage.PLAYOFF, x, y, group=group).games
+                created += self._add(MatchKind.PLAYOFF, x, y, group=group).games
         return created
 
     def _extra_game(self, match: Match) -> list[Game]:
         if match.forfeited_by is not None or not match.finished or self.decided(match).done:
             return []
         extra = [g for g in match.games if g.extra]
-        if match.stage is Stage.SEMI_FINAL:
+        if match.stage is MatchKind.SEMI_FINAL:
             white, black = match.a, match.b  # the group winner
         elif not extra:
             white, black = self._final_white(match)
@@ -318,7 +318,7 @@ class GroupPlayoff:
     def phase_board_points(self, player: str) -> Fraction:
         """Board points over phases 1-2: the group matches and the semi-final, extra game included."""
         total = Fraction(0)
-        for m in self.stage_matches(Stage.GROUP, Stage.SEMI_FINAL):
+        for m in self.stage_matches(MatchKind.GROUP, MatchKind.SEMI_FINAL):
             if player in (m.a, m.b):
                 a, b = m.board_points(extra=True)
                 total += a if player == m.a else b
@@ -348,7 +348,7 @@ class GroupPlayoff:
         """(f): the organiser's lot for what the play-off left tied. 409 where no tie needs one."""
         if group not in GROUPS:
             raise NotFound(f"there is no group {group!r}; the groups are I and II")
-        phase_one = [m for m in self.stage_matches(Stage.GROUP, Stage.PLAYOFF) if m.group == group]
+        phase_one = [m for m in self.stage_matches(MatchKind.GROUP, MatchKind.PLAYOFF) if m.group == group]
         table = self.table(group)
         ties = [
             [r.start for r in table.rows if r.rank == rank]
@@ -380,9 +380,9 @@ class GroupPlayoff:
             raise GroupPlayoffError(
                 f"group {', '.join(undecided)} has places still tied; the play-off or the organiser's lot decides them"
             )
-        stages = [Stage.SEMI_FINAL] if phase == 2 else [Stage.FINAL, Stage.THIRD]
+        stages = [MatchKind.SEMI_FINAL] if phase == 2 else [MatchKind.FINAL, MatchKind.THIRD]
         if (phase == 2 and with_placement) or (phase == 3 and not self.placement_early):
-            stages += [Stage.FIFTH, Stage.SEVENTH]
+            stages += [MatchKind.FIFTH, MatchKind.SEVENTH]
         pairs = [
             (stage, self.planned_players(stage, slot)) for stage, slot, _ in self.planned() if stage in stages
         ]
@@ -395,24 +395,24 @@ class GroupPlayoff:
         self.phase = phase
         return [g for m in created for g in m.games if g.open]
 
-    def planned_players(self, stage: Stage, slot: int | None) -> tuple[str, str] | None:
+    def planned_players(self, stage: MatchKind, slot: int | None) -> tuple[str, str] | None:
         """Who plays a later phase's match (the one named first first), once the earlier results say:
         the semi-finals 1st of I v 2nd of II and 1st of II v 2nd of I, 5th place the group thirds, 7th
         the fourths, the final the semi-final winners, third place their losers."""
         one, two = self.group_places("I"), self.group_places("II")
-        if stage in (Stage.FINAL, Stage.THIRD):
-            semis = [self.decided(m) for m in self.stage_matches(Stage.SEMI_FINAL)]
+        if stage in (MatchKind.FINAL, MatchKind.THIRD):
+            semis = [self.decided(m) for m in self.stage_matches(MatchKind.SEMI_FINAL)]
             if len(semis) != 2 or not all(d.winner for d in semis):
                 return None
             x, y = semis
-            pair = (x.winner, y.winner) if stage is Stage.FINAL else (x.loser, y.loser)
+            pair = (x.winner, y.winner) if stage is MatchKind.FINAL else (x.loser, y.loser)
             assert pair[0] is not None and pair[1] is not None
             return pair[0], pair[1]
         if one is None or two is None:
             return None
-        if stage is Stage.SEMI_FINAL:
+        if stage is MatchKind.SEMI_FINAL:
             return (one[0], two[1]) if slot == 1 else (two[0], one[1])
-        index = 2 if stage is Stage.FIFTH else 3
+        index = 2 if stage is MatchKind.FIFTH else 3
         return one[index], two[index]
 
     def withdraw(self, player: str) -> list[Game]:
@@ -495,7 +495,7 @@ class GroupPlayoff:
     # ------------------------------------------------------------------ the end
     @property
     def complete(self) -> bool:
-        phase_three = self.stage_matches(Stage.FINAL, Stage.THIRD, Stage.FIFTH, Stage.SEVENTH)
+        phase_three = self.stage_matches(MatchKind.FINAL, MatchKind.THIRD, MatchKind.FIFTH, MatchKind.SEVENTH)
         return len(phase_three) == 4 and all(self.decided(m).done for m in phase_three)
 
     def placing(self) -> list[tuple[str, int]]:

@@ -22,7 +22,7 @@ from typing import Any
 
 from services.pairing.domain import events
 from services.pairing.domain.errors import NotOrganiser
-from services.pairing.domain.group_playoff.event import Game, GroupPlayoff, Lot, Match, Stage
+from services.pairing.domain.group_playoff.event import Game, GroupPlayoff, Lot, Match, MatchKind
 from services.pairing.domain.group_playoff.seeding import Entrant, GroupLot, draw_groups
 from services.pairing.domain.heading import Heading, Player
 from shared.aggregate import Aggregate
@@ -40,13 +40,13 @@ LOT = "lot"
 
 
 LABELS = {
-    Stage.GROUP: "group",
-    Stage.PLAYOFF: "play-off",
-    Stage.SEMI_FINAL: "semi-final",
-    Stage.FINAL: "final",
-    Stage.THIRD: "match for 3rd place",
-    Stage.FIFTH: "match for 5th place",
-    Stage.SEVENTH: "match for 7th place",
+    MatchKind.GROUP: "group",
+    MatchKind.PLAYOFF: "play-off",
+    MatchKind.SEMI_FINAL: "semi-final",
+    MatchKind.FINAL: "final",
+    MatchKind.THIRD: "match for 3rd place",
+    MatchKind.FIFTH: "match for 5th place",
+    MatchKind.SEVENTH: "match for 7th place",
 }
 
 
@@ -109,7 +109,7 @@ class GroupPlayoffTournament(Aggregate):
         _, game = self.event.game(str(game_id))
         if not game.open:
             return False
-        playoffs = len(self.event.stage_matches(Stage.PLAYOFF))
+        playoffs = len(self.event.stage_matches(MatchKind.PLAYOFF))
         how = {LOT: "lot", ADJUDICATION: "adjudicated"}.get(reason or "", "played")
         created = self.event.record_result(str(game_id), outcome, how=how)
         self._after(created, playoffs, now)
@@ -120,7 +120,7 @@ class GroupPlayoffTournament(Aggregate):
         player = str(player_id)
         if player in self.event.withdrawn:
             return False
-        playoffs = len(self.event.stage_matches(Stage.PLAYOFF))
+        playoffs = len(self.event.stage_matches(MatchKind.PLAYOFF))
         self.event.withdraw(player)
         phase = self.event.withdrawn[player]
         forfeited = [m for m in self.event.matches if m.forfeited_by == player and m.stage.phase == phase]
@@ -176,11 +176,11 @@ class GroupPlayoffTournament(Aggregate):
 
     # ------------------------------------------------------------------ recording
     def _after(self, created: list[Game], playoffs_before: int, now: dt.datetime) -> None:
-        for m in self.event.stage_matches(Stage.PLAYOFF)[playoffs_before:]:
+        for m in self.event.stage_matches(MatchKind.PLAYOFF)[playoffs_before:]:
             self._announce("playoff", now, phase=1, group=m.group, players=(m.a, m.b), matches=(_place(m),))
         created = created + [
             g
-            for m in self.event.stage_matches(Stage.PLAYOFF)[playoffs_before:]
+            for m in self.event.stage_matches(MatchKind.PLAYOFF)[playoffs_before:]
             for g in m.games
             if g not in created
         ]
@@ -191,7 +191,7 @@ class GroupPlayoffTournament(Aggregate):
         self._complete(now)
 
     def _final_game(self, game: Game) -> bool:
-        return any(game in m.games for m in self.event.stage_matches(Stage.FINAL))
+        return any(game in m.games for m in self.event.stage_matches(MatchKind.FINAL))
 
     def _announce(
         self,
@@ -350,7 +350,7 @@ class GroupPlayoffTournament(Aggregate):
             ),
             matches=[
                 Match(
-                    Stage(m["stage"]),
+                    MatchKind(m["stage"]),
                     m["a"],
                     m["b"],
                     [

@@ -62,7 +62,7 @@ from services.pairing.domain.elimination.changes import (
 )
 from services.pairing.domain.elimination.elimination import Elimination, bracket_from_dict
 from services.pairing.domain.elimination.match_play import GameKind, MatchFormat, PlannedGame
-from services.pairing.domain.elimination.paired_matches import MatchGame, PairedMatch
+from services.pairing.domain.elimination.paired_matches import KnockoutGame, KnockoutMatch
 from services.pairing.domain.elimination.seeding import SeedList
 from services.pairing.domain.errors import RoundTaken
 from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
@@ -636,7 +636,7 @@ class SqlEliminations:
         for m in paired:
             self._add_games(e.id, m, m.games)
 
-    def _add_games(self, tid: uuid.UUID, match: PairedMatch, new: Iterable[MatchGame]) -> None:
+    def _add_games(self, tid: uuid.UUID, match: KnockoutMatch, new: Iterable[KnockoutGame]) -> None:
         rows = [
             {
                 "game_id": g.game_id,
@@ -692,11 +692,11 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
     row = head[0]
     published: set[int] = set()
     completed: set[int] = set()
-    found: dict[MatchId, PairedMatch] = {}
+    found: dict[MatchId, KnockoutMatch] = {}
     for m in session.execute(_MATCHES, key):
         mid = MatchId.parse(m.match_id)
         how = DecidedIn(m.how) if m.how else None
-        found[mid] = PairedMatch(
+        found[mid] = KnockoutMatch(
             mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=how, decisions=m.decisions
         )
         if m.published_at is not None:
@@ -714,7 +714,9 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
             g.label,
         )
         outcome = Outcome(g.outcome) if g.outcome else None
-        match.games.append(MatchGame(g.game_id, planned, outcome, g.cancelled_at is not None, g.replaced_by))
+        match.games.append(
+            KnockoutGame(g.game_id, planned, outcome, g.cancelled_at is not None, g.replaced_by)
+        )
     return Elimination(
         _heading(row),
         tuple(Player(p.seed, p.player_id, p.player_name, p.rating) for p in head),

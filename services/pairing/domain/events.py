@@ -137,7 +137,7 @@ class MatchDecided(DomainEvent):
     games_cancelled: tuple[uuid.UUID, ...]
     decided_at: dt.datetime
     revision: int = 1
-    """The match's decisions so far, this one included (:attr:`PairedMatch.decisions`)."""
+    """The match's decisions so far, this one included (:attr:`~services.pairing.domain.elimination.paired_matches.KnockoutMatch.decisions`)."""
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from services.pairing.domain.elimination.changes import (
     MatchSettled,
 )
 from services.pairing.domain.elimination.elimination import Elimination
-from services.pairing.domain.elimination.paired_matches import PairedMatch
+from services.pairing.domain.elimination.paired_matches import KnockoutMatch
 from services.pairing.domain.errors import (
     ByesNotOffered,
     ColoursFixed,
@@ -67,7 +67,7 @@ def event(fmt: str, players: int, games: int = 2, *, started: dt.datetime = NOW,
     return e
 
 
-def pair(e: Elimination, number: int) -> list[PairedMatch]:
+def pair(e: Elimination, number: int) -> list[KnockoutMatch]:
     return e.pair_round(number, lambda: 0, now=NOW)  # slot 0 has White in each match's first game
 
 
@@ -75,12 +75,12 @@ def record(e: Elimination, game_id: uuid.UUID, outcome: Outcome):
     return e.record_result(game_id, outcome, finished_at=NOW, now=NOW)
 
 
-def win(match: PairedMatch, game, seed: int) -> Outcome:
+def win(match: KnockoutMatch, game, seed: int) -> Outcome:
     """The outcome of ``game`` that ``seed`` wins."""
     return W if match.white(game) == seed else B
 
 
-def win_for(e: Elimination, match: PairedMatch, seed: int) -> None:
+def win_for(e: Elimination, match: KnockoutMatch, seed: int) -> None:
     while not match.decided:
         game = next(g for g in match.games if g.open)
         record(e, game.game_id, win(match, game, seed))

@@ -15,15 +15,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from shared.group_table import GroupTable
-from shared.group_table import Match as TableMatch
+from shared.group_table import GroupTable, TableMatch
 from shared.scoring import FIDE, Outcome
 
 __all__ = [
     "PLACES",
     "PLANNED",
-    "Game",
     "Match",
+    "MatchGame",
     "MatchKind",
     "MatchOutcome",
     "decide",
@@ -56,7 +55,7 @@ PLACES = {MatchKind.FINAL: 1, MatchKind.THIRD: 3, MatchKind.FIFTH: 5, MatchKind.
 
 
 @dataclass(slots=True)
-class Game:
+class MatchGame:
     id: str
     white: str
     black: str
@@ -79,7 +78,7 @@ class Match:
     stage: MatchKind
     a: str  # named first
     b: str
-    games: list[Game]
+    games: list[MatchGame]
     group: str | None = None
     forfeited_by: str | None = None  # withdrawn or excluded: scored 0:2
 

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from cli.demos.group_playoff import GroupPlayoffDemo
 from cli.main import build_cli
-from shared.group_table import Match, group_table
+from shared.group_table import TableMatch, group_table
 from shared.scoring import Outcome
 
 SEED = 2026  # the demo's default
@@ -133,13 +133,13 @@ def group_order(document: dict, group: str) -> list[str]:
     members = document["groups"][group]
     number = {p: i + 1 for i, p in enumerate(members)}
 
-    def matches(phase: str) -> list[Match]:
+    def matches(phase: str) -> list[TableMatch]:
         out = []
         for m in of(document, phase):
             a, b = m["players"]
             if a in number and b in number:
                 games = tuple((OUTCOMES[g["result"]], g["white"] == a) for g in m["games"])
-                out.append(Match(number[a], number[b], games))
+                out.append(TableMatch(number[a], number[b], games))
         return out
 
     table = group_table(list(number.values()), matches("group"), playoffs=matches("playoff"))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.aggregate import Aggregate
-from shared.group_playoff import Game, Match, MatchKind, MatchOutcome, decide, decided_by
+from shared.group_playoff import Match, MatchGame, MatchKind, MatchOutcome, decide, decided_by
 from shared.group_table import GroupTable, group_table
 from shared.scoring import Outcome
 
@@ -202,7 +202,7 @@ class GroupPlayoffPage(Aggregate):
         before (a withdrawn player plays no later phase)."""
         facts = self.matches[key]
         games = [
-            Game(g.game_id, g.white, g.black, g.inviter, g.extra, *self._outcome(g.game_id))
+            MatchGame(g.game_id, g.white, g.black, g.inviter, g.extra, *self._outcome(g.game_id))
             for g in self.games.values()
             if g.match.match == key
         ]

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from services.standings.domain.group_playoff import Match, group_table
+from services.standings.domain.group_playoff import TableMatch, group_table
 from services.standings.domain.history import Edition
 from services.standings.domain.ranking import Row, Standings
 from services.standings.domain.rounds import Game, PairedRound, history_round, record_byes, record_round
@@ -167,7 +167,7 @@ class GroupTable:
         return Ranked(rows, GROUP_COLUMNS, (), None)
 
 
-def _matches(rounds: Iterable[PairedRound], withdrawn: set[int]) -> list[Match]:
+def _matches(rounds: Iterable[PairedRound], withdrawn: set[int]) -> list[TableMatch]:
     """The published rounds' games grouped into matches, (outcome, first player had White) per game."""
     grouped: dict[tuple[int, str], tuple[int, int, list[tuple[Outcome, bool]]]] = {}
     for rnd in rounds:
@@ -180,7 +180,7 @@ def _matches(rounds: Iterable[PairedRound], withdrawn: set[int]) -> list[Match]:
             if game.outcome is not None and game.outcome is not Outcome.NOT_PLAYED:
                 games.append((game.outcome, game.white == a))
     return [
-        Match(a, b, tuple(games))
+        TableMatch(a, b, tuple(games))
         for a, b, games in grouped.values()
         if games or a in withdrawn or b in withdrawn
     ]

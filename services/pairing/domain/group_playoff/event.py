@@ -52,8 +52,8 @@ from services.pairing.domain.errors import NotFound, PairingError
 from services.pairing.domain.group_playoff.seeding import GROUPS, Entrant, GroupLot, group_pairings, seeded
 from shared.group_playoff import (
     PLACES,
-    Game,
     Match,
+    MatchGame,
     MatchKind,
     MatchOutcome,
     decide,
@@ -67,12 +67,12 @@ from shared.scoring import MatchScoring, Outcome
 
 __all__ = [
     "PLACES",
-    "Game",
     "GamesStillOpen",
     "GroupPlayoff",
     "GroupPlayoffError",
     "Lot",
     "Match",
+    "MatchGame",
     "MatchKind",
     "MatchOutcome",
 ]
@@ -168,8 +168,8 @@ class GroupPlayoff:
             key = match.key
         inviter = self.inviter(a, b)
         match.games = [
-            Game(self._game_id(key, 0), a, b, inviter),
-            Game(self._game_id(key, 1), b, a, inviter),
+            MatchGame(self._game_id(key, 0), a, b, inviter),
+            MatchGame(self._game_id(key, 1), b, a, inviter),
         ]
         self.matches.append(match)
         for player in (a, b):
@@ -205,7 +205,7 @@ class GroupPlayoff:
     def stage_matches(self, *stages: MatchKind) -> list[Match]:
         return [m for m in self.matches if m.stage in stages]
 
-    def game(self, game_id: str) -> tuple[Match, Game]:
+    def game(self, game_id: str) -> tuple[Match, MatchGame]:
         """A game of the event; 409 ``phase-not-started`` for a game of a phase not opened yet (its id
         is known ahead: :meth:`planned`), 404 for any other."""
         for m in self.matches:
@@ -226,7 +226,7 @@ class GroupPlayoff:
         games and the extra games it may need): they are derived from the slot, so known ahead."""
         return [p for p in planned_games(self.id) if not self.stage_matches(p[0])]
 
-    def open_games(self, *, phases: Iterable[int] = (1, 2, 3)) -> list[Game]:
+    def open_games(self, *, phases: Iterable[int] = (1, 2, 3)) -> list[MatchGame]:
         wanted = set(phases)
         return [g for m in self.matches if m.stage.phase in wanted for g in m.games if g.open]
 
@@ -267,7 +267,7 @@ class GroupPlayoff:
         return decide(match)
 
     # ------------------------------------------------------------------ results
-    def record_result(self, game_id: str, outcome: Outcome, *, how: str = "played") -> list[Game]:
+    def record_result(self, game_id: str, outcome: Outcome, *, how: str = "played") -> list[MatchGame]:
         """A game's result; returns the games this creates (play-offs, extra games)."""
         _, game = self.game(game_id)  # a phase's games exist once it is announced: none of a later phase
         if not game.open:
@@ -275,8 +275,8 @@ class GroupPlayoff:
         game.outcome, game.how = outcome, how
         return self._follow_up()
 
-    def _follow_up(self) -> list[Game]:
-        created: list[Game] = []
+    def _follow_up(self) -> list[MatchGame]:
+        created: list[MatchGame] = []
         if all(m.finished for m in self.stage_matches(MatchKind.GROUP)):
             for group in GROUPS:
                 created += self._playoffs(group)
@@ -284,9 +284,9 @@ class GroupPlayoff:
             created += self._extra_game(m)
         return created
 
-    def _playoffs(self, group: str) -> list[Game]:
+    def _playoffs(self, group: str) -> list[MatchGame]:
         """The play-offs the group's ties need, each once (a tie a withdrawal makes later gets its own)."""
-        created: list[Game] = []
+        created: list[MatchGame] = []
         for tie in self.table(group).playoff_groups:
             order = [p for p in self.members(group) if self.start_numbers[p] in tie]
             if any(m.a in order and m.b in order for m in self.stage_matches(MatchKind.PLAYOFF)):
@@ -295,7 +295,7 @@ class GroupPlayoff:
                 created += self._add(MatchKind.PLAYOFF, x, y, group=group).games
         return created
 
-    def _extra_game(self, match: Match) -> list[Game]:
+    def _extra_game(self, match: Match) -> list[MatchGame]:
         if match.forfeited_by is not None or not match.finished or self.decided(match).done:
             return []
         extra = [g for g in match.games if g.extra]
@@ -305,7 +305,7 @@ class GroupPlayoff:
             white, black = self._final_white(match)
         else:
             white, black = extra[0].black, extra[0].white
-        game = Game(
+        game = MatchGame(
             self._game_id(self._id_key(match), len(match.games)),
             white,
             black,
@@ -363,7 +363,7 @@ class GroupPlayoff:
         self.lots[group] = lot = Lot(seed, drawn_by, drawn_at, order)
         return lot
 
-    def announce_phase(self, phase: int, *, with_placement: bool = False) -> list[Game]:
+    def announce_phase(self, phase: int, *, with_placement: bool = False) -> list[MatchGame]:
         """Open phase 2 or 3; 409 naming the open games of the earlier phases. ``with_placement``
         (phase 2): the 5th/7th-place matches start at the same time."""
         if phase != self.phase + 1 or phase not in (2, 3):
@@ -415,7 +415,7 @@ class GroupPlayoff:
         index = 2 if stage is MatchKind.FIFTH else 3
         return one[index], two[index]
 
-    def withdraw(self, player: str) -> list[Game]:
+    def withdraw(self, player: str) -> list[MatchGame]:
         """Withdrawn or excluded after the start: every match of the player's phase scored 0:2. Returns
         the open games no longer played."""
         if player not in self.players:
@@ -425,14 +425,14 @@ class GroupPlayoff:
         mine = [m for m in self.matches if player in (m.a, m.b)]
         phase = max((m.stage.phase for m in mine), default=1)
         self.withdrawn[player] = phase
-        dropped: list[Game] = []
+        dropped: list[MatchGame] = []
         for m in mine:
             if m.stage.phase == phase and m.forfeited_by is None:
                 dropped += self._forfeit(m, player)
         self._follow_up()
         return dropped
 
-    def _forfeit(self, match: Match, player: str) -> list[Game]:
+    def _forfeit(self, match: Match, player: str) -> list[MatchGame]:
         if match.forfeited_by is not None:  # the opponent left first
             return []
         match.forfeited_by = player
@@ -446,12 +446,12 @@ class GroupPlayoff:
             raise GroupPlayoffError(f"the event has phases 1, 2 and 3, not {phase}")
         self.deadlines[phase] = at
 
-    def overdue(self, now: dt.datetime) -> list[Game]:
+    def overdue(self, now: dt.datetime) -> list[MatchGame]:
         """The open games of phases whose deadline has passed."""
         late = {p for p, at in self.deadlines.items() if at <= now}
         return [g for g in self.open_games(phases=late)]
 
-    def _check_overdue(self, game_id: str, now: dt.datetime) -> Game:
+    def _check_overdue(self, game_id: str, now: dt.datetime) -> MatchGame:
         _, game = self.game(game_id)
         if not game.open:
             raise GameFinished(f"game {game_id} has its result")
@@ -481,7 +481,7 @@ class GroupPlayoff:
 
     def adjudicate(
         self, game_id: str, now: dt.datetime, *, outcome: Outcome | None = None, lot_seed: str | None = None
-    ) -> list[Game]:
+    ) -> list[MatchGame]:
         """The organiser's result for an overdue game: from the position (``outcome``) or by a lot."""
         self._check_overdue(game_id, now)
         if (outcome is None) == (lot_seed is None):

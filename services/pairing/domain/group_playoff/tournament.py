@@ -22,7 +22,7 @@ from typing import Any
 
 from services.pairing.domain import events
 from services.pairing.domain.errors import NotOrganiser
-from services.pairing.domain.group_playoff.event import Game, GroupPlayoff, Lot, Match, MatchKind
+from services.pairing.domain.group_playoff.event import GroupPlayoff, Lot, Match, MatchGame, MatchKind
 from services.pairing.domain.group_playoff.seeding import Entrant, GroupLot, draw_groups
 from services.pairing.domain.heading import Heading, Player
 from shared.aggregate import Aggregate
@@ -175,7 +175,7 @@ class GroupPlayoffTournament(Aggregate):
             raise NotOrganiser(f"only the organiser may {what} (RULES.md §5)")
 
     # ------------------------------------------------------------------ recording
-    def _after(self, created: list[Game], playoffs_before: int, now: dt.datetime) -> None:
+    def _after(self, created: list[MatchGame], playoffs_before: int, now: dt.datetime) -> None:
         for m in self.event.stage_matches(MatchKind.PLAYOFF)[playoffs_before:]:
             self._announce("playoff", now, phase=1, group=m.group, players=(m.a, m.b), matches=(_place(m),))
         created = created + [
@@ -190,7 +190,7 @@ class GroupPlayoffTournament(Aggregate):
         self._paired(created)
         self._complete(now)
 
-    def _final_game(self, game: Game) -> bool:
+    def _final_game(self, game: MatchGame) -> bool:
         return any(game in m.games for m in self.event.stage_matches(MatchKind.FINAL))
 
     def _announce(
@@ -207,7 +207,7 @@ class GroupPlayoffTournament(Aggregate):
             )
         )
 
-    def _paired(self, games: list[Game]) -> None:
+    def _paired(self, games: list[MatchGame]) -> None:
         if not games:
             return
         self.announcements += 1
@@ -236,10 +236,10 @@ class GroupPlayoffTournament(Aggregate):
             )
         )
 
-    def _match_of(self, game: Game) -> Match:
+    def _match_of(self, game: MatchGame) -> Match:
         return next(m for m in self.event.matches if game in m.games)
 
-    def label(self, game: Game) -> str:
+    def label(self, game: MatchGame) -> str:
         """e.g. 'Phase 1, group I: Anand v Tal, game 2 (Anand invites)'."""
         match = self._match_of(game)
         names = {str(p.player_id): p.name for p in self.players}
@@ -354,7 +354,7 @@ class GroupPlayoffTournament(Aggregate):
                     m["a"],
                     m["b"],
                     [
-                        Game(i, w, b, inv, x, None if o is None else Outcome(o), how)
+                        MatchGame(i, w, b, inv, x, None if o is None else Outcome(o), how)
                         for i, w, b, inv, x, o, how in m["games"]
                     ],
                     m["group"],
@@ -373,7 +373,7 @@ class GroupPlayoffTournament(Aggregate):
         return cls(heading, players, event, d["announcements"])
 
 
-def _place(match: Match, game: Game | None = None) -> events.GroupPlayoffPlace:
+def _place(match: Match, game: MatchGame | None = None) -> events.GroupPlayoffPlace:
     """A match (and one of its games) as the events name it."""
     return events.GroupPlayoffPlace(
         stage=match.stage.value,

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from services.pairing.domain.errors import NotFound
-from services.pairing.domain.group_playoff.event import (
+from services.pairing.domain.group_playoff.competition import (
     GamesStillOpen,
     GroupPlayoff,
     GroupPlayoffError,

@@ -1,11 +1,11 @@
-"""The ``group-playoff`` event (4T1 rules, RULES.md §5): its matches, its phases and its final placing.
+"""The ``group-playoff`` competition (4T1 rules, RULES.md §5): its matches, its phases and its final placing.
 
 Everything is a two-game match, one game with each colour, scored by board points 1/½/0 and match
 points 2:0, 1:1 or 0:2 (:class:`shared.scoring.MatchScoring`).
 
 * **Phase 1, groups** (:mod:`.seeding`): six matches in each group of four. When every group game is
   finished the group table (:func:`shared.group_table.group_table`, criteria (a)-(f)) says which ties
-  need a play-off; the event creates them itself: a match between two, a round robin of matches among
+  need a play-off; the competition creates them itself: a match between two, a round robin of matches among
   three or four (the players in group order, named as in the Berger table). What the play-off leaves
   tied is drawn by lot, and only when the organiser asks for it (:meth:`GroupPlayoff.draw_lots`).
 * **Phase 2, semi-finals**: 1st of group I v 2nd of group II, 1st of II v 2nd of I (the group winner named
@@ -32,12 +32,12 @@ points 2:0, 1:1 or 0:2 (:class:`shared.scoring.MatchScoring`).
 
 * board points "over phases 1-2" (the final's extra game) are those of the group matches and the
   semi-final (its extra game included), not the play-offs, which only some players play; equal board
-  points → the better group place; the same group place → a lot drawn from the event's recorded seed;
+  points → the better group place; the same group place → a lot drawn from the competition's recorded seed;
 * a semi-final extra game nobody wins (a draw, a double forfeit) sends the group winner through; a final
   extra game nobody wins counts as drawn;
 * a lot deciding an overdue game gives the win to the player drawn first.
 
-Game ids are derived (UUID 5) from the event id and the game's place, so the same facts give the same ids.
+Game ids are derived (UUID 5) from the competition's id and the game's place, so the same facts give the same ids.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ __all__ = [
 
 
 class GroupPlayoffError(PairingError):
-    """A request the event's state refuses (HTTP 409)."""
+    """A request the competition's state refuses (HTTP 409)."""
 
     slug = "group-playoff-conflict"
 
@@ -120,7 +120,7 @@ class Lot:
 
     seed: str
     drawn_by: str
-    drawn_at: dt.datetime | None  # None: drawn by the system from the event's recorded seed
+    drawn_at: dt.datetime | None  # None: drawn by the system from the competition's recorded seed
     order: tuple[str, ...]
 
 
@@ -206,7 +206,7 @@ class GroupPlayoff:
         return [m for m in self.matches if m.stage in stages]
 
     def game(self, game_id: str) -> tuple[Match, MatchGame]:
-        """A game of the event; 409 ``phase-not-started`` for a game of a phase not opened yet (its id
+        """A game of the competition; 409 ``phase-not-started`` for a game of a phase not opened yet (its id
         is known ahead: :meth:`planned`), 404 for any other."""
         for m in self.matches:
             for g in m.games:

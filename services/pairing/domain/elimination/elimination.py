@@ -64,7 +64,7 @@ from services.pairing.domain.corrections import replaced_outcome
 from services.pairing.domain.elimination.bracket import (
     Bracket,
     BracketError,
-    Match,
+    BracketMatch,
     MatchId,
     MatchStatus,
     Placing,
@@ -238,7 +238,7 @@ class Elimination(Aggregate, Changing):
                 total += 1
         return total
 
-    def to_pair(self, number: int) -> tuple[Match, ...]:
+    def to_pair(self, number: int) -> tuple[BracketMatch, ...]:
         """The engine's matches that make round ``number``."""
         ready = self.bracket.ready_matches()
         if isinstance(self.bracket, Knockout):
@@ -296,7 +296,7 @@ class Elimination(Aggregate, Changing):
         first = self.bracket.rounds(Section.WINNERS)[0]
         return [m.winner for m in first if m.status is MatchStatus.WALKOVER and m.winner is not None]
 
-    def walkovers(self, number: int) -> list[Match]:
+    def walkovers(self, number: int) -> list[BracketMatch]:
         """Round 1's bye matches (one slot empty), in bracket order."""
         if number != 1:
             return []
@@ -708,7 +708,7 @@ def _double_knockout_waves(players: int, second_final: bool) -> int:
     return waves
 
 
-def _no_reset(match: Match) -> int:
+def _no_reset(match: BracketMatch) -> int:
     """A winner that keeps the second final unneeded: the winners'-bracket player (slot 1) takes the
     grand final; elsewhere anyone (the better seed)."""
     first = match.players[0]

@@ -24,7 +24,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from services.standings.domain.bracket import KnockoutFormat, Placing
+from services.standings.domain.bracket import BracketPlace, KnockoutFormat
 from services.standings.domain.history import Edition
 from services.standings.domain.rounds import Profile, RoundStatus
 from services.standings.domain.snapshot import RoundProgress, Snapshot, SnapshotRow, SnapshotTable
@@ -169,15 +169,17 @@ def knockout_of(data: Mapping[str, Any]) -> KnockoutFormat:
     )
 
 
-def placing_json(placing: Sequence[Placing]) -> list[Json]:
+def placing_json(placing: Sequence[BracketPlace]) -> list[Json]:
     return [
         {"seed": p.seed, "rank": p.rank, "places": list(p.places), "matches_won": p.matches_won}
         for p in placing
     ]
 
 
-def placing_of(data: Sequence[Mapping[str, Any]]) -> list[Placing]:
-    return [Placing(p["seed"], p["rank"], (p["places"][0], p["places"][1]), p["matches_won"]) for p in data]
+def placing_of(data: Sequence[Mapping[str, Any]]) -> list[BracketPlace]:
+    return [
+        BracketPlace(p["seed"], p["rank"], (p["places"][0], p["places"][1]), p["matches_won"]) for p in data
+    ]
 
 
 # -- fide-rapid ------------------------------------------------------------------------------------------

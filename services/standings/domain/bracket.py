@@ -67,7 +67,7 @@ class BracketMatch:
 
 
 @dataclass(frozen=True, slots=True)
-class Placing:
+class BracketPlace:
     seed: int
     rank: int
     places: tuple[int, int]
@@ -133,8 +133,8 @@ def section_title(fmt: BracketFormat, section: Section) -> str:
 __all__ = [
     "SECTIONS",
     "BracketMatch",
+    "BracketPlace",
     "KnockoutFormat",
-    "Placing",
     "round_name",
     "section_title",
     "shape",

@@ -37,7 +37,7 @@ import datetime as dt
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from services.standings.domain.bracket import SECTIONS, BracketMatch, Placing
+from services.standings.domain.bracket import SECTIONS, BracketMatch, BracketPlace
 from services.standings.domain.errors import (
     ChangeOutstanding,
     EventMismatch,
@@ -113,7 +113,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
         info: TournamentInfo,
         players: Sequence[Competitor],
         rounds: Mapping[int, PairedRound] | None = None,
-        placing: Sequence[Placing] | None = None,
+        placing: Sequence[BracketPlace] | None = None,
         *,
         withdrawals: Iterable[Withdrawal] = (),
         bye_requests: Iterable[tuple[int, int]] = (),
@@ -166,7 +166,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
         info: TournamentInfo,
         players: Sequence[Competitor],
         rounds: Mapping[int, PairedRound] | None,
-        placing: Sequence[Placing] | None,
+        placing: Sequence[BracketPlace] | None,
         withdrawals: Iterable[Withdrawal],
         bye_requests: Iterable[tuple[int, int]] = (),
         excused: Iterable[tuple[int, int]] = (),
@@ -177,7 +177,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
         for rnd in self.rounds.values():
             rnd.games.sort(key=_board_order)
             rnd.matches.sort(key=_bracket_order)
-        self.placing: list[Placing] | None = None if placing is None else list(placing)
+        self.placing: list[BracketPlace] | None = None if placing is None else list(placing)
         self.withdrawals: dict[int, Withdrawal] = {w.seed: w for w in withdrawals}
         self.bye_requests: set[tuple[int, int]] = set(bye_requests)  # (round, seed): zero-point byes asked
         self.excused: set[tuple[int, int]] = set(excused)  # (round, seed): absences an arbiter excused
@@ -654,10 +654,10 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
     def _seed_or_none(self, player_id: uuid.UUID | None) -> int | None:
         return None if player_id is None else self.seed_of(player_id)
 
-    def _place(self, p: AnnouncedPlace) -> Placing:
+    def _place(self, p: AnnouncedPlace) -> BracketPlace:
         if self.seed_of(p.player_id) != p.seed:
             raise EventMismatch(f"the placing gives {p.player_id} seed {p.seed}")
-        return Placing(p.seed, p.rank, p.places, p.matches_won)
+        return BracketPlace(p.seed, p.rank, p.places, p.matches_won)
 
     def _live_table(self) -> TableKeeper | None:
         """The table kept current, built from the rounds the first time a change needs it (so

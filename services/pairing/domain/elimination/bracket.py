@@ -131,7 +131,7 @@ class BracketMatch:
 
 
 @dataclass(frozen=True)
-class Placing:
+class BracketPlace:
     """A player's final place.
 
     ``rank`` is dense, one step per group of players who went out at the same point (1, 2, 3, 3, 4, 4, 4, 4
@@ -278,11 +278,11 @@ class Bracket(ABC):
     def matches_won(self, seed: int) -> int:
         return sum(1 for m in self._matches.values() if m.status is MatchStatus.DECIDED and m.winner == seed)
 
-    def placings(self) -> tuple[Placing, ...]:
+    def placings(self) -> tuple[BracketPlace, ...]:
         """The final placing, best first (by rank, then seed). Raises :class:`NotFinished` before the end."""
         if not self.is_finished():
             raise NotFinished("the bracket is not finished: some matches are still to be decided")
-        placings: list[Placing] = []
+        placings: list[BracketPlace] = []
         above = 0
         rank = 0
         for group in self._placing_groups():
@@ -290,7 +290,7 @@ class Bracket(ABC):
                 continue
             rank += 1
             span = (above + 1, above + len(group))
-            placings.extend(Placing(seed, rank, span, self.matches_won(seed)) for seed in sorted(group))
+            placings.extend(BracketPlace(seed, rank, span, self.matches_won(seed)) for seed in sorted(group))
             above += len(group)
         return tuple(placings)
 

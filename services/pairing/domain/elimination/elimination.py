@@ -65,9 +65,9 @@ from services.pairing.domain.elimination.bracket import (
     Bracket,
     BracketError,
     BracketMatch,
+    BracketPlace,
     MatchId,
     MatchStatus,
-    Placing,
     better_seed,
 )
 from services.pairing.domain.elimination.changes import (
@@ -597,7 +597,7 @@ class Elimination(Aggregate, Changing):
         self.change(Erased(at, games, self.restarts))
         self.record(events.TournamentReset(self.id, Decided(by, Role.ORGANISER, at), games, self.restarts))
 
-    def placings(self) -> tuple[Placing, ...]:
+    def placings(self) -> tuple[BracketPlace, ...]:
         return self.bracket.placings()
 
     def player_of(self, seed: int) -> uuid.UUID:

@@ -29,7 +29,7 @@ from services.pairing.domain.dutch.colours import compatible as colours_compatib
 from services.pairing.domain.dutch.players import Float, Player
 
 
-class Layout:
+class BitLayout:
     """Bit offsets for named fields; fields are added most significant first."""
 
     def __init__(self) -> None:
@@ -123,7 +123,7 @@ def field_order(key: Hashable) -> tuple[int, int]:
 
 def build_layout(keys: set[Hashable], bound: Callable[[Hashable], int]) -> tuple[dict[Hashable, int], int]:
     """Offsets for the given fields; ``bound(key)`` caps the field's sum over a matching."""
-    layout = Layout()
+    layout = BitLayout()
     for key in sorted(keys, key=field_order):
         layout.add(key, bound(key))
     return layout.offsets()

@@ -17,7 +17,7 @@ and their order follow bbpPairings v6 (the FIDE-endorsed reference engine):
 
 Criteria of the form "as many pairs as possible meet X" are stored as penalties for the pairs
 that miss X: with the pair count fixed by ``c6`` (more significant) that is the same order,
-and a criterion nobody misses costs no bits. A :class:`Layout` gives every field just enough
+and a criterion nobody misses costs no bits. A :class:`BitLayout` gives every field just enough
 bits for its largest possible sum, so the integers stay small (rustworkx computes in 128 bits).
 """
 

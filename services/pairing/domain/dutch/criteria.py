@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 
 from services.pairing.domain.dutch.colours import compatible as colours_compatible
-from services.pairing.domain.dutch.players import Float, Player
+from services.pairing.domain.dutch.players import FieldPlayer, Float
 
 
 class BitLayout:
@@ -49,7 +49,7 @@ class BitLayout:
         return offsets, pos
 
 
-def colour_misses(lower: Player, higher: Player) -> tuple[bool, bool, bool, bool]:
+def colour_misses(lower: FieldPlayer, higher: FieldPlayer) -> tuple[bool, bool, bool, bool]:
     """C10-C13 for a pair in the current bracket: True where the criterion is missed."""
     p, o = lower.pref, higher.pref
     same = p.colour is not None and p.colour is o.colour
@@ -75,7 +75,7 @@ def colour_misses(lower: Player, higher: Player) -> tuple[bool, bool, bool, bool
 Contribution = dict[Hashable, int]
 
 
-def current_pair(higher: Player, lower: Player, rounds_played: int) -> Contribution:
+def current_pair(higher: FieldPlayer, lower: FieldPlayer, rounds_played: int) -> Contribution:
     """The fields of a pair inside the current bracket (``lower`` is a resident)."""
     out: Contribution = {"c6": 1, ("c7", higher.score): 1}
     for k, miss in enumerate(colour_misses(lower, higher)):
@@ -103,7 +103,7 @@ def current_pair(higher: Player, lower: Player, rounds_played: int) -> Contribut
     return out
 
 
-def next_pair(higher: Player) -> Contribution:
+def next_pair(higher: FieldPlayer) -> Contribution:
     """The fields of a pair whose lower player is in the next score group."""
     return {"n6": 1, ("n7", higher.score): 1}
 

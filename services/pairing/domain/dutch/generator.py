@@ -26,7 +26,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from services.pairing.domain.dutch.engine import pair_round
-from services.pairing.domain.dutch.model import NoValidPairingError, PairingError
+from services.pairing.domain.dutch.model import DutchError, NoValidPairingError
 from services.pairing.domain.dutch.trf_adapter import from_trf, round_points, scoring
 from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
 from shared.trf.acceleration import baku
@@ -67,7 +67,7 @@ class Profile:
                 raise ValueError(f"--{name.replace('_', '-')} must be between 0 and 1, got {value}")
 
 
-class GenerationError(PairingError):
+class GenerationError(DutchError):
     """A round of the generated tournament cannot be paired; ``document`` holds the rounds
     before it."""
 

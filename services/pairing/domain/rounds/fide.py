@@ -125,7 +125,7 @@ class FideSwissPairer:
     def pair(self, tournament: PairingTournament, round_no: int) -> Draw:
         try:
             result = pair_round(round_input(tournament, round_no))
-        except dutch.PairingError as exc:
+        except dutch.DutchError as exc:
             raise NoValidPairing(str(exc)) from exc
         return Draw(tuple(Board(w, b) for w, b in result.games), result.bye)
 

@@ -97,7 +97,7 @@ class Waiting:
 
 
 @dataclass(frozen=True, slots=True)
-class Pairing:
+class ArenaPairing:
     white: uuid.UUID
     black: uuid.UUID
     how: How
@@ -105,7 +105,7 @@ class Pairing:
 
 @dataclass(frozen=True, slots=True)
 class PassResult:
-    pairs: tuple[Pairing, ...]  # the higher-ranked player's place first (board order)
+    pairs: tuple[ArenaPairing, ...]  # the higher-ranked player's place first (board order)
     waiting: tuple[uuid.UUID, ...]  # left waiting, highest priority first
     retry_at: dt.datetime | None  # the earliest end of a cooldown between two players left waiting
     maximum: bool  # proved: no pairing of this pool has more pairs
@@ -347,7 +347,7 @@ class _Pass:
                 how = self.how[i]
                 assert how is not None
                 white, black = colours(players[i], players[j])
-                pairs.append(Pairing(white.player, black.player, how))
+                pairs.append(ArenaPairing(white.player, black.player, how))
         left = self.left()
         return PassResult(tuple(pairs), tuple(players[u].player for u in left), self.retry_at(left), maximum)
 

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from services.pairing.domain.arena.checker import check
 from services.pairing.domain.arena.cooldown import Meeting
 from services.pairing.domain.arena.pairing import (
+    ArenaPairing,
     Colour,
     How,
-    Pairing,
     PoolError,
     Waiting,
     colours,
@@ -226,7 +226,7 @@ def test_otherwise_a_coin_that_does_not_depend_on_who_asks():
 
 def test_a_pass_gives_colours_by_the_rule():
     pool = [waiting(1, 5, colour_balance=2), waiting(2, 5, colour_balance=0)]
-    assert pair(pool, T).pairs == (Pairing(pid(2), pid(1), How.NEIGHBOURS),)
+    assert pair(pool, T).pairs == (ArenaPairing(pid(2), pid(1), How.NEIGHBOURS),)
 
 
 # -- properties -------------------------------------------------------------------------------------

@@ -61,7 +61,9 @@ players who could still be paired (tens of milliseconds at this size)."""
 _EMPTY: Final[frozenset[int]] = frozenset()
 
 
-class Colour(StrEnum):
+class Side(StrEnum):
+    """White or Black: the side a player had in their last arena game (rule 7, colours)."""
+
     WHITE = "white"
     BLACK = "black"
 
@@ -92,7 +94,7 @@ class Waiting:
     since: dt.datetime
     skipped: int = 0
     colour_balance: int = 0  # whites − blacks in this arena
-    last_colour: Colour | None = None
+    last_colour: Side | None = None
     met: Mapping[uuid.UUID, Meeting] = field(default_factory=dict)
 
 
@@ -159,7 +161,7 @@ def colours(a: Waiting, b: Waiting) -> tuple[Waiting, Waiting]:
     return (low, high) if zlib.crc32(low.player.bytes + high.player.bytes) % 2 == 0 else (high, low)
 
 
-_WANTS_WHITE: Final[Mapping[Colour | None, int]] = {Colour.BLACK: 2, None: 1, Colour.WHITE: 0}
+_WANTS_WHITE: Final[Mapping[Side | None, int]] = {Side.BLACK: 2, None: 1, Side.WHITE: 0}
 
 
 def _wants_white(player: Waiting) -> int:

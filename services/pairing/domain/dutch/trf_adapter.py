@@ -33,8 +33,7 @@ from services.pairing.domain.dutch.model import (
 )
 from shared.scoring import FIDE, Result
 from shared.scoring import PairingPoints as Scoring
-from shared.trf import Colour as TrfColour
-from shared.trf import ResultCode, RoundEntry, TrfDocument, declared_points
+from shared.trf import ResultCode, RoundEntry, TrfColour, TrfDocument, declared_points
 from shared.trf.results import RESULTS
 
 

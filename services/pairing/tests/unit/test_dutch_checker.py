@@ -37,8 +37,7 @@ from services.pairing.domain.dutch.players import build_field
 from services.pairing.domain.dutch.procedure import score_brackets
 from services.pairing.domain.dutch.state import RoundState
 from services.pairing.domain.dutch.trf_adapter import published_round, round_input, rounds_played
-from shared.trf import Colour as TrfColour
-from shared.trf import ResultCode, RoundEntry, TrfDocument, read
+from shared.trf import ResultCode, RoundEntry, TrfColour, TrfDocument, read
 
 FIXTURES = Path(__file__).resolve().parents[4] / "tests" / "fixtures"
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)

@@ -32,7 +32,7 @@ from services.pairing.domain.dutch.model import (
     RoundRecord,
 )
 from shared.scoring import FIDE, Result
-from shared.scoring import PairingPoints as Scoring
+from shared.scoring import PointSystem as Scoring
 from shared.trf import ResultCode, RoundEntry, TrfColour, TrfDocument, declared_points
 from shared.trf.results import RESULTS
 

@@ -70,7 +70,6 @@ from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import (
     AbsenceExcusedRecorded,
-    Bye,
     ByeRequest,
     ByeRequestAdded,
     ByeRequestRemoved,
@@ -79,6 +78,7 @@ from services.pairing.domain.rounds.tournament import (
     PairingTournament,
     PlayerAdded,
     Round,
+    RoundBye,
     RoundDropped,
     RoundReleased,
 )
@@ -437,7 +437,7 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
             )
         )
     for b in session.execute(_BYES, key):
-        by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
+        by_round[b.round].byes.append(RoundBye(b.round, b.seed, ByeKind(b.kind)))
     requests = {
         (r.round, r.seed): ByeRequest(
             r.round, r.seed, Decided(r.decided_by, Role(r.role), aware(r.decided_at), r.reason)

@@ -59,7 +59,7 @@ from services.standings.domain.events import (
     TournamentReset,
     TournamentRestarted,
 )
-from services.standings.domain.rounds import Bye, Competitor, Correction, Game, Incident, PairedRound
+from services.standings.domain.rounds import Competitor, Correction, Game, Incident, PairedRound, RoundBye
 from services.standings.domain.tournament import Tournament
 from services.standings.domain.tournament_info import TournamentInfo
 from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
@@ -198,7 +198,7 @@ def load_tournament(
         for i in session.execute(_INCIDENTS, key):
             by_game[i.game_id].incidents.append(_incident(i))
     for b in session.execute(_BYES, key):
-        by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind), b.late))
+        by_round[b.round].byes.append(RoundBye(b.round, b.seed, ByeKind(b.kind), b.late))
     for m in session.execute(_MATCHES, key):
         by_round[m.round].matches.append(
             BracketMatch(
@@ -367,7 +367,7 @@ def _player_row(tournament_id: uuid.UUID, p: Competitor) -> dict[str, Any]:
     }
 
 
-def _bye_row(tournament_id: uuid.UUID, b: Bye) -> dict[str, Any]:
+def _bye_row(tournament_id: uuid.UUID, b: RoundBye) -> dict[str, Any]:
     return {
         "tournament_id": tournament_id,
         "round": b.round,

@@ -22,7 +22,7 @@ import uuid
 from dataclasses import dataclass
 
 from services.standings.domain.bracket import BracketMatch, BracketPlace
-from services.standings.domain.rounds import Bye, Competitor, Correction, Game, Incident, PairedRound
+from services.standings.domain.rounds import Competitor, Correction, Game, Incident, PairedRound, RoundBye
 from services.standings.domain.snapshot import SnapshotRow
 from services.standings.domain.withdrawals import Withdrawal
 from shared.aggregate import DomainEvent
@@ -170,7 +170,7 @@ class PlayerAdded(Change):
     """A late entry (``fide-rapid``): the next seed, with the byes of the rounds it missed."""
 
     player: Competitor
-    byes: tuple[Bye, ...]
+    byes: tuple[RoundBye, ...]
 
 
 @dataclass(frozen=True)

@@ -73,12 +73,12 @@ from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, Anno
 from services.standings.domain.presets import Preset as Preset
 from services.standings.domain.ranking import Standings
 from services.standings.domain.rounds import (
-    Bye,
     Competitor,
     Correction,
     Game,
     Incident,
     PairedRound,
+    RoundBye,
     RoundStatus,
     record_round,
 )
@@ -296,7 +296,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
             return self._extend(self.rounds[number], paired, paired_matches)
         live = self._live_table()
         announced = [
-            Bye(number, seed, b.kind, self._missed(seed, number))
+            RoundBye(number, seed, b.kind, self._missed(seed, number))
             for b in byes
             for seed in [self.seed_of(b.player_id)]
         ]

@@ -95,7 +95,7 @@ class Game:
 
 
 @dataclass(frozen=True)
-class Bye:
+class RoundBye:
     round: int
     seed: int
     kind: ByeKind = ByeKind.PAIRING_ALLOCATED
@@ -105,7 +105,7 @@ class Bye:
 class Round:
     number: int
     games: list[Game]
-    byes: list[Bye]
+    byes: list[RoundBye]
     completed: bool = False
     published: bool = True  # knockout rounds: once their organiser publishes them
 
@@ -319,8 +319,8 @@ class PairingTournament(Aggregate, Changing):
             games.append(self._game(number, board_no, board.white, board.black, leg=1, opening=opening))
             if self.double_rounds:
                 games.append(self._game(number, board_no, board.black, board.white, leg=2, opening=opening))
-        byes = [Bye(number, draw.bye)] if draw.bye is not None else []
-        byes += [Bye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
+        byes = [RoundBye(number, draw.bye)] if draw.bye is not None else []
+        byes += [RoundBye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
         rnd = Round(number, games, byes)
         self.rounds.append(rnd)
         self.change(RoundAdded(number, now))
@@ -401,8 +401,8 @@ class PairingTournament(Aggregate, Changing):
             self._game(number, i, b.white, b.black, leg=1, opening=None)
             for i, b in enumerate(draw.boards, start=1)
         ]
-        byes = [Bye(number, draw.bye)] if draw.bye is not None else []
-        byes += [Bye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
+        byes = [RoundBye(number, draw.bye)] if draw.bye is not None else []
+        byes += [RoundBye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
         rnd = Round(number, games, byes, published=False)
         self.rounds.append(rnd)
         self.change(RoundAdded(number, now))

@@ -653,7 +653,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
                 if self.reason == MATCH_REPAIRED
                 else "its match was decided without it"
             )
-            raise errors.GameCancelled(f"this game was cancelled: {why}")
+            raise errors.GameAlreadyCancelled(f"this game was cancelled: {why}")
 
     def _require_running(self) -> None:
         self._require_not_cancelled()

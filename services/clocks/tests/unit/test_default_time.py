@@ -154,7 +154,7 @@ def test_an_absence_within_the_round_only():
         h.absence(WHITE, at(600), by(600))
     c = game(server_clock=False)
     c.cancel(at(1))
-    with pytest.raises(errors.GameCancelled):
+    with pytest.raises(errors.GameAlreadyCancelled):
         c.absence(WHITE, at(600), by(600))
 
 

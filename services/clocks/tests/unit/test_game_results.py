@@ -310,7 +310,7 @@ def test_no_swap_once_a_move_was_made_or_the_game_is_over():
         finished.swap_colours(at(6), decision)
     cancelled = game()
     cancelled.cancel(at(5))
-    with pytest.raises(errors.GameCancelled):
+    with pytest.raises(errors.GameAlreadyCancelled):
         cancelled.swap_colours(at(6), decision)
 
 

@@ -100,7 +100,7 @@ class NotOverdue(GroupPlayoffError):
     slug = "game-not-overdue"
 
 
-class GameFinished(GroupPlayoffError):
+class GameHasResult(GroupPlayoffError):
     slug = "game-finished"
 
 
@@ -271,7 +271,7 @@ class GroupPlayoff:
         """A game's result; returns the games this creates (play-offs, extra games)."""
         _, game = self.game(game_id)  # a phase's games exist once it is announced: none of a later phase
         if not game.open:
-            raise GameFinished(f"game {game_id} has its result")
+            raise GameHasResult(f"game {game_id} has its result")
         game.outcome, game.how = outcome, how
         return self._follow_up()
 
@@ -454,7 +454,7 @@ class GroupPlayoff:
     def _check_overdue(self, game_id: str, now: dt.datetime) -> MatchGame:
         _, game = self.game(game_id)
         if not game.open:
-            raise GameFinished(f"game {game_id} has its result")
+            raise GameHasResult(f"game {game_id} has its result")
         if game not in self.overdue(now):
             raise NotOverdue(
                 f"game {game_id} is not overdue: the organiser decides only games past the deadline"

@@ -45,8 +45,8 @@ from services.pairing.domain.errors import (
     NotOrganiser,
     NotYourBye,
     PairedWhenDue,
+    PlayerAlreadyWithdrawn,
     PlayerNotFound,
-    PlayerWithdrawn,
     PublishedWhenPaired,
     RoundAlreadyPaired,
     RoundNotDue,
@@ -458,7 +458,7 @@ class PairingTournament(Aggregate, Changing):
                 f"round {number + 1} is published: an absence is excused before the next pairing is published"
             )
         if not self.stays_in_draw(seed):
-            raise PlayerWithdrawn(f"player {player_id} has left tournament {self.id}")
+            raise PlayerAlreadyWithdrawn(f"player {player_id} has left tournament {self.id}")
         self.excused[(number, seed)] = decision
         self.change(AbsenceExcusedRecorded(number, seed))
         self.record(events.AbsenceExcused(self.id, player_id, number, decision))
@@ -532,7 +532,7 @@ class PairingTournament(Aggregate, Changing):
         self._check_offered()
         self._check_unpaired(number)
         if seed in self.withdrawals:
-            raise PlayerWithdrawn(f"player {player_id} has left tournament {self.id}")
+            raise PlayerAlreadyWithdrawn(f"player {player_id} has left tournament {self.id}")
         if (number, seed) in self.bye_requests:
             raise ByeAlreadyRequested(f"player {player_id} has a bye for round {number} already")
         request = ByeRequest(number, seed, decision)

@@ -23,8 +23,8 @@ from services.pairing.domain.errors import (
     NotAnArbiterHere,
     NothingToCorrect,
     NotYourBye,
+    PlayerAlreadyWithdrawn,
     PlayerNotFound,
-    PlayerWithdrawn,
     RoundAlreadyPaired,
     RoundOutOfRange,
 )
@@ -239,7 +239,7 @@ def test_the_rules_of_a_bye_on_request():
     refused(t, ByeAlreadyRequested, lambda: ask(t, 2, 2, by=ORGANISER))
     t.withdraw(pid(5), excluded=False, reason="", at=NOW)
     settle(t)
-    refused(t, PlayerWithdrawn, lambda: ask(t, 5, 3))
+    refused(t, PlayerAlreadyWithdrawn, lambda: ask(t, 5, 3))
 
 
 def test_a_bye_is_taken_back_before_its_round_is_paired():

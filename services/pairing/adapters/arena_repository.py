@@ -21,7 +21,7 @@ from services.pairing.domain.arena.arena import Arena
 from services.pairing.domain.arena.record import ACTIVE, Entry, PlayedGame
 from services.pairing.service_layer.arena_ports import ArenaRecord, NewGame
 from shared.aggregate import Seen
-from shared.arena_scoring import ArenaGame
+from shared.arena_scoring import FinishedArenaGame
 from shared.database import aware, aware_or_none
 from shared.scoring import Outcome
 from shared.time_control import RateOfPlay
@@ -114,8 +114,8 @@ def _arena_of(row: Any) -> Arena:
     )
 
 
-def _game_of(row: Any) -> ArenaGame:
-    return ArenaGame(
+def _game_of(row: Any) -> FinishedArenaGame:
+    return FinishedArenaGame(
         row.game_id,
         row.white,
         row.black,
@@ -195,7 +195,7 @@ class SqlArenas:
         )
         return row.arena_id, NewGame(row.game_id, row.white, row.black)
 
-    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[ArenaGame]:
+    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[FinishedArenaGame]:
         who = list(players)
         query = sa.select(arena_games).where(
             arena_games.c.arena_id == arena_id,
@@ -261,7 +261,7 @@ class _Game:
     arena_id: uuid.UUID
     game: NewGame
     paired_at: dt.datetime
-    result: ArenaGame | None = None
+    result: FinishedArenaGame | None = None
 
 
 @dataclass
@@ -309,10 +309,10 @@ class MemoryArenas:
         if found is None:
             return None
         g = found.game
-        found.result = ArenaGame(g.id, g.white, g.black, outcome, ended_at, boost[0], boost[1])
+        found.result = FinishedArenaGame(g.id, g.white, g.black, outcome, ended_at, boost[0], boost[1])
         return found.arena_id, g
 
-    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[ArenaGame]:
+    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[FinishedArenaGame]:
         who = set(players)
         return [
             f.result

@@ -32,7 +32,7 @@ from services.standings.domain.snapshot import SnapshotRow
 from services.standings.domain.tournament_info import FideInfo, TournamentInfo
 from services.standings.service_layer import commands
 from shared import events
-from shared.arena_scoring import ArenaGame
+from shared.arena_scoring import FinishedArenaGame
 from shared.group_playoff import MatchKind
 from shared.time_control import RateOfPlay
 from shared.vocabulary import ByeKind, Ruleset, System
@@ -209,7 +209,9 @@ def _paired(e: events.RoundPaired) -> commands.RecordPairing:
 
 def _finished(e: events.GameFinished) -> commands.RecordResult | commands.RecordArenaGame:
     if e.boost is not None:  # an arena's game
-        game = ArenaGame(e.game_id, e.white, e.black, e.outcome, e.finished_at, e.boost.white, e.boost.black)
+        game = FinishedArenaGame(
+            e.game_id, e.white, e.black, e.outcome, e.finished_at, e.boost.white, e.boost.black
+        )
         return commands.RecordArenaGame(e.tournament_id, game)
     return commands.RecordResult(
         e.tournament_id, e.game_id, e.round, e.white, e.black, e.outcome, e.reason, e.finished_at, e.rated

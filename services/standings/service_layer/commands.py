@@ -20,7 +20,7 @@ from services.standings.domain.group_playoff_page import (
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
 from services.standings.domain.tournament_info import TournamentInfo
-from shared.arena_scoring import ArenaGame
+from shared.arena_scoring import FinishedArenaGame
 from shared.authority import Role
 from shared.scoring import Outcome
 from shared.vocabulary import DecidedIn, System
@@ -250,7 +250,7 @@ class RecordArenaGame:
     """``game.finished`` of an arena game, with its boosts."""
 
     arena_id: uuid.UUID
-    game: ArenaGame
+    game: FinishedArenaGame
 
 
 # -- tournaments announced before their start (the index) -----------------------------------------------

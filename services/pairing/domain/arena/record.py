@@ -35,7 +35,7 @@ from typing import Final
 
 from services.pairing.domain.arena.cooldown import Meeting
 from services.pairing.domain.arena.pairing import Side
-from shared.arena_scoring import ArenaGame, sheet
+from shared.arena_scoring import FinishedArenaGame, sheet
 from shared.scoring import Outcome
 
 ACTIVE: Final = "active"
@@ -76,9 +76,9 @@ class PlayedGame:
     def running(self) -> bool:
         return self.outcome is None or self.ended_at is None
 
-    def result(self) -> ArenaGame:
+    def result(self) -> FinishedArenaGame:
         assert self.outcome is not None and self.ended_at is not None, f"game {self.id} is running"
-        return ArenaGame(
+        return FinishedArenaGame(
             self.id, self.white, self.black, self.outcome, self.ended_at, self.white_boost, self.black_boost
         )
 

@@ -32,7 +32,7 @@ from services.clocks.domain.tournament import ONLINE, ArbiterPost, Timekeeping, 
 from shared.aggregate import Seen
 from shared.authority import Decided, Role
 from shared.database import aware, aware_or_none
-from shared.openings import GameOpening
+from shared.openings import DrawnOpening
 from shared.resets import Resets
 from shared.variants import Variant
 from shared.vocabulary import Ruleset
@@ -329,7 +329,7 @@ def game_from_row(row: Any) -> Game:
         default_time=_seconds(row.default_time_seconds),
         incidents=[incident_in(i) for i in row.incidents or ()],
         variant=Variant(row.variant),
-        opening=GameOpening.from_json(Variant(row.variant), row.opening),
+        opening=DrawnOpening.from_json(Variant(row.variant), row.opening),
         position=row.position,
         line=list(row.line or ()),
         closes_at=aware_or_none(row.closes_at),

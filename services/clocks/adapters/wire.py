@@ -15,7 +15,7 @@ from services.clocks.domain.tournament import CLOSING_GRACE, ONLINE, Timekeeping
 from services.clocks.service_layer import commands
 from shared import events
 from shared.authority import Decided, Role
-from shared.openings import GameOpening
+from shared.openings import DrawnOpening
 from shared.variants import Variant
 from shared.vocabulary import Ruleset
 from shared.wire import WireMap
@@ -158,8 +158,8 @@ def create_games(event: events.Event) -> commands.CreateGames:
     )
 
 
-def game_opening(variant: Variant, o: events.GameOpening) -> GameOpening:
-    return GameOpening(variant, o.code, tuple(o.moves), o.fen)
+def game_opening(variant: Variant, o: events.GameOpening) -> DrawnOpening:
+    return DrawnOpening(variant, o.code, tuple(o.moves), o.fen)
 
 
 ARENA_ROUND = 0  # an arena has no rounds: its games carry round 0, numbered by board within their pass

@@ -88,7 +88,7 @@ from services.clocks.domain.presence import Reconnection
 from shared.aggregate import Aggregate
 from shared.authority import Decided, Role
 from shared.games import boards
-from shared.openings import GameOpening
+from shared.openings import DrawnOpening
 from shared.scoring import Outcome as Outcome  # the outcomes every service shares; points come from scoring
 from shared.variants import Variant
 from shared.vocabulary import Ruleset
@@ -126,7 +126,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
     default_time: dt.timedelta | None = None  # server clocks: no first move by then loses by forfeit
     incidents: list[Incident] = field(default_factory=list)  # penalties, oldest first
     variant: Variant = Variant.CHESS
-    opening: GameOpening | None = None  # the drawn opening it starts from (RULES.md §2); None: free
+    opening: DrawnOpening | None = None  # the drawn opening it starts from (RULES.md §2); None: free
     position: str | None = None  # the FEN now, once a move was reported with its text; None: the start
     line: list[str] = field(default_factory=list)  # the moves reported with their text, after the opening
     closes_at: dt.datetime | None = None  # its tournament's close (duration + 10 min): still open, a draw
@@ -161,7 +161,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
         server_clock: bool = True,
         default_time: dt.timedelta | None = None,
         variant: Variant = Variant.CHESS,
-        opening: GameOpening | None = None,
+        opening: DrawnOpening | None = None,
         closes_at: dt.datetime | None = None,
         arena: bool = False,
         ruleset: Ruleset | None = None,

@@ -15,7 +15,7 @@ from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from services.clocks.domain.presence import Presence
 from shared.authority import Decided, Role
 from shared.http.schemas import INT32_MAX, OptionalBody, Strict, Text
-from shared.openings import GameOpening
+from shared.openings import DrawnOpening
 
 
 class GamePath(BaseModel):
@@ -37,7 +37,7 @@ class OpeningOut(BaseModel):
     label: str = Field(description="what pages show: the code, or the moves")
 
     @classmethod
-    def of(cls, o: GameOpening) -> OpeningOut:
+    def of(cls, o: DrawnOpening) -> OpeningOut:
         return cls(code=o.code, moves=list(o.moves), fen=o.fen, label=o.label)
 
 

@@ -20,7 +20,7 @@ from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, Timing
 from shared.authority import Decided
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
-from shared.openings import GameOpening
+from shared.openings import DrawnOpening
 from shared.variants import Variant
 from shared.vocabulary import Ruleset
 
@@ -127,7 +127,7 @@ class PairedGame:
     number: int | None = None
     label: str | None = None
     rated: bool = True
-    opening: GameOpening | None = None  # the drawn opening the game starts from; None: free
+    opening: DrawnOpening | None = None  # the drawn opening the game starts from; None: free
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,7 @@ from services.pairing.domain.rounds.tournament import (
 from shared.aggregate import Seen
 from shared.authority import Decided, Role
 from shared.database import aware, aware_or_none
-from shared.openings import GameOpening, OpeningOption
+from shared.openings import DrawnOpening, OpeningOption
 from shared.resets import Resets
 from shared.scoring import Outcome
 from shared.time_control import RateOfPlay
@@ -433,7 +433,7 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
                 g.leg,
                 outcome,
                 g.reason,
-                opening=GameOpening.from_json(variant, g.opening),
+                opening=DrawnOpening.from_json(variant, g.opening),
             )
         )
     for b in session.execute(_BYES, key):

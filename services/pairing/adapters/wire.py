@@ -22,7 +22,7 @@ from services.pairing.domain.rounds.tournament import FideRules
 from services.pairing.service_layer import commands
 from shared import events
 from shared.authority import Decided
-from shared.openings import GameOpening, OpeningOption
+from shared.openings import DrawnOpening, OpeningOption
 from shared.time_control import RateOfPlay, Stage, TieBreakSchedule
 from shared.vocabulary import ByeKind, System
 from shared.wire import WireMap
@@ -59,7 +59,7 @@ def decision(d: Decided) -> events.DecisionBy:
     return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 
-def game_opening(o: GameOpening) -> events.GameOpening:
+def game_opening(o: DrawnOpening) -> events.GameOpening:
     return events.GameOpening(code=o.code, moves=list(o.moves), fen=o.fen)
 
 

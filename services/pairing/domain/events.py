@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from shared.aggregate import DomainEvent
 from shared.authority import Decided
-from shared.openings import GameOpening
+from shared.openings import DrawnOpening
 from shared.scoring import Outcome
 from shared.time_control import RateOfPlay
 from shared.variants import Variant
@@ -50,7 +50,7 @@ class GameInRound:
     time_control: RateOfPlay | None = None
     rated: bool = True
     """False: a knockout tie-break or sudden-death game (RULES.md §4)."""
-    opening: GameOpening | None = None
+    opening: DrawnOpening | None = None
     """The drawn opening the game starts from (RULES.md §2); None: free."""
     group_playoff: GroupPlayoffPlace | None = None
     """A group-playoff game's phase, match and inviter."""

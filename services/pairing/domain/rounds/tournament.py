@@ -59,7 +59,7 @@ from services.pairing.domain.rounds.platform import Plan, plan
 from services.pairing.domain.rounds.platform import double_rounds as plays_double_rounds
 from shared.aggregate import Aggregate
 from shared.authority import Authority, Decided, Role
-from shared.openings import FREE, GameOpening, OpeningOption, OpeningTable, draw_openings
+from shared.openings import FREE, DrawnOpening, OpeningOption, OpeningTable, draw_openings
 from shared.scoring import Outcome
 from shared.variants import Variant
 from shared.vocabulary import ByeKind, Ruleset, System
@@ -81,7 +81,7 @@ class Game:
     outcome: Outcome | None = None
     reason: str | None = None
     """Why it ended (``game.finished``): ``default_time`` is a loss by absence."""
-    opening: GameOpening | None = None  # the drawn opening (RULES.md §2); None: free
+    opening: DrawnOpening | None = None  # the drawn opening (RULES.md §2); None: free
 
     def absentees(self) -> tuple[int, ...]:
         """The seeds not at the board by the default time: a forfeit's losers."""
@@ -327,7 +327,7 @@ class PairingTournament(Aggregate, Changing):
         self.record(self._paired(rnd))
         return rnd
 
-    def openings_used(self) -> list[GameOpening]:
+    def openings_used(self) -> list[DrawnOpening]:
         """The openings drawn in the rounds so far, one per pairing (a double round's return game
         plays its first game's)."""
         return [g.opening for rnd in self.rounds for g in rnd.games if g.leg == 1 and g.opening is not None]
@@ -633,7 +633,7 @@ class PairingTournament(Aggregate, Changing):
         return True
 
     def _game(
-        self, number: int, board: int, white: int, black: int, *, leg: int, opening: GameOpening | None
+        self, number: int, board: int, white: int, black: int, *, leg: int, opening: DrawnOpening | None
     ) -> Game:
         game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{number}:{board}:{leg}")
         return Game(game_id, number, board, white, black, leg, opening=opening)

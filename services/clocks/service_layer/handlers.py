@@ -28,7 +28,7 @@ from shared.authority import Authority, Decided, Role
 from shared.group_playoff import planned_games
 from shared.messaging.port import NotReady
 from shared.resets import Resets
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 from shared.vocabulary import Ruleset
 
 log = logging.getLogger(__name__)
@@ -161,7 +161,7 @@ def _save(uow: ClocksUnitOfWork, game: Game, now: dt.datetime, known: Known | No
 class Handlers:
     """Built by bootstrap with the clock they need."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: TimeSource) -> None:
         self.clock = clock
 
     def table(self) -> dict[type, Callable[[Any, ClocksUnitOfWork], Any]]:

@@ -67,7 +67,7 @@ from services.standings.domain.events import (
 from services.standings.domain.history import EventHistory, Player
 from services.standings.domain.knockout_reset import KnockoutReset
 from services.standings.domain.late_entries import LateEntries
-from services.standings.domain.live_table import GroupTable, LiveTable, Ranked, TableKeeper
+from services.standings.domain.live_table import LiveGroupTable, LiveTable, Ranked, TableKeeper
 from services.standings.domain.next_round import RoundToCome
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.presets import Preset as Preset
@@ -669,7 +669,9 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
 
     def _build_live(self) -> TableKeeper | None:
         if self.info.is_group and self.info.preset_or_none() is not None:
-            return GroupTable((p.seed for p in self.players), self.published_rounds, self.withdrawals.keys)
+            return LiveGroupTable(
+                (p.seed for p in self.players), self.published_rounds, self.withdrawals.keys
+            )
         standings = self.standings()
         return None if standings is None else LiveTable(standings, self.info.legs)
 

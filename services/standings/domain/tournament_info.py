@@ -13,7 +13,7 @@ crosstable or TRF.
 ARO, in the C.07 edition its start date selects, and lots (drawn reproducibly from the tournament's
 id) for what stays tied.
 
-``group-playoff`` round robins have the group table (``live_table.GroupTable``: match points,
+``group-playoff`` round robins have the group table (``live_table.LiveGroupTable``: match points,
 board points, the same among the tied; a withdrawn player's matches score 0:2).
 """
 

@@ -21,10 +21,10 @@ from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.group_playoff_page import (
     Announcement,
     GameFacts,
+    GameResult,
     MatchFacts,
     PagePlayer,
-    Result,
-    Withdrawal,
+    PageWithdrawal,
 )
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
@@ -429,7 +429,7 @@ def group_playoff(event: events.Event) -> object:
         return fact(event.tournament_id, games=tuple(games))
     if isinstance(event, events.GameFinished):
         d = event.decision
-        result = Result(
+        result = GameResult(
             event.outcome,
             event.reason,
             event.finished_at,
@@ -439,7 +439,7 @@ def group_playoff(event: events.Event) -> object:
         return fact(event.tournament_id, result=(str(event.game_id), result))
     if isinstance(event, events.PlayerWithdrawn):
         at = event.decision.at if event.decision is not None else None
-        w = Withdrawal(event.excluded, event.reason or None, at)
+        w = PageWithdrawal(event.excluded, event.reason or None, at)
         return fact(event.tournament_id, withdrawal=(str(event.player_id), w))
     done = event
     assert isinstance(done, events.TournamentCompleted)

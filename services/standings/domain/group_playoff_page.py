@@ -31,11 +31,11 @@ from shared.scoring import Outcome
 __all__ = [
     "Announcement",
     "GameFacts",
+    "GameResult",
     "GroupPlayoffPage",
     "MatchFacts",
     "PagePlayer",
-    "Result",
-    "Withdrawal",
+    "PageWithdrawal",
 ]
 
 GROUPS = ("I", "II")
@@ -73,7 +73,9 @@ class GameFacts:
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class GameResult:
+    """A 4T1 game's result as the page shows it: the outcome, how it ended and who entered it."""
+
     outcome: Outcome
     reason: str
     finished_at: dt.datetime
@@ -98,7 +100,10 @@ class Announcement:
 
 
 @dataclass(frozen=True, slots=True)
-class Withdrawal:
+class PageWithdrawal:
+    """A player's withdrawal or exclusion as the page shows it (by name, not by seed: compare
+    :class:`~services.standings.domain.withdrawals.Withdrawal`)."""
+
     excluded: bool
     reason: str | None
     at: dt.datetime | None  # None: an older producer did not say
@@ -114,8 +119,8 @@ class GroupPlayoffPage(Aggregate):
     announcements: list[Announcement] = field(default_factory=list)
     matches: dict[str, MatchFacts] = field(default_factory=dict)  # by key, in order of creation
     games: dict[str, GameFacts] = field(default_factory=dict)  # by id, in order paired
-    results: dict[str, Result] = field(default_factory=dict)
-    withdrawals: dict[str, Withdrawal] = field(default_factory=dict)
+    results: dict[str, GameResult] = field(default_factory=dict)
+    withdrawals: dict[str, PageWithdrawal] = field(default_factory=dict)
     placing: list[tuple[str, int]] | None = None
     completed_at: dt.datetime | None = None
 
@@ -145,14 +150,14 @@ class GroupPlayoffPage(Aggregate):
     def has_game(self, game_id: str) -> bool:
         return game_id in self.games
 
-    def record_result(self, game_id: str, result: Result) -> bool:
+    def record_result(self, game_id: str, result: GameResult) -> bool:
         """A game's result; False if it had one (the first stands)."""
         if game_id in self.results:
             return False
         self.results[game_id] = result
         return True
 
-    def withdraw(self, player: str, w: Withdrawal) -> bool:
+    def withdraw(self, player: str, w: PageWithdrawal) -> bool:
         if player in self.withdrawals:
             return False
         self.withdrawals[player] = w
@@ -317,11 +322,11 @@ class GroupPlayoffPage(Aggregate):
             matches,
             {g[0]: GameFacts(g[0], g[1], g[2], g[3], matches[g[4]], g[5], g[6]) for g in d["games"]},
             {
-                k: Result(Outcome(o), reason, _time(at), by, role)
+                k: GameResult(Outcome(o), reason, _time(at), by, role)
                 for k, (o, reason, at, by, role) in d["results"].items()
             },
             {
-                k: Withdrawal(x, r, None if at is None else _time(at))
+                k: PageWithdrawal(x, r, None if at is None else _time(at))
                 for k, (x, r, at) in d["withdrawals"].items()
             },
             None if d["placing"] is None else [(p, place) for p, place in d["placing"]],

@@ -12,10 +12,10 @@ from services.standings.domain.arena_standings import ArenaPlayer, RunningGame
 from services.standings.domain.group_playoff_page import (
     Announcement,
     GameFacts,
+    GameResult,
     MatchFacts,
     PagePlayer,
-    Result,
-    Withdrawal,
+    PageWithdrawal,
 )
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
@@ -316,6 +316,6 @@ class GroupPlayoffPageFact:
     announcement: Announcement | None = None
     matches: tuple[MatchFacts, ...] = ()
     games: tuple[GameFacts, ...] = ()
-    result: tuple[str, Result] | None = None
-    withdrawal: tuple[str, Withdrawal] | None = None
+    result: tuple[str, GameResult] | None = None
+    withdrawal: tuple[str, PageWithdrawal] | None = None
     completed: tuple[dt.datetime, tuple[tuple[str, int], ...]] | None = None

@@ -11,10 +11,10 @@ import uuid
 from services.standings.domain.group_playoff_page import (
     Announcement,
     GameFacts,
+    GameResult,
     GroupPlayoffPage,
     MatchFacts,
     PagePlayer,
-    Result,
 )
 from shared.group_playoff import MatchKind, match_key
 from shared.scoring import Outcome
@@ -52,7 +52,7 @@ def play(page: GroupPlayoffPage, games: list[GameFacts], winner: str, *, close: 
             if g.white == winner
             else Outcome.BLACK_WIN
         )
-        page.record_result(g.game_id, Result(outcome, "resignation", AT))
+        page.record_result(g.game_id, GameResult(outcome, "resignation", AT))
 
 
 def group_games(page: GroupPlayoffPage) -> dict[tuple[str, str], list[GameFacts]]:

@@ -1,4 +1,4 @@
-"""`arbiter demo --format group-playoff --json`: the 4T1 event embedded, printed as the one document issue
+"""`arbiter demo --ruleset group-playoff --json`: the 4T1 event embedded, printed as the one document issue
 11 specifies. The document is checked against the rules themselves: the group tables recomputed from its
 games (shared.group_table) give the semi-finals, the matches give the placing."""
 
@@ -42,7 +42,7 @@ def document(demo) -> dict:
 
 def test_the_json_document_is_the_same_on_every_run_of_a_seed(document):
     """Everything is seeded (the accounts' ids too: the groups' lot orders players by id)."""
-    result = CliRunner().invoke(build_cli(), ["demo", "--format", "group-playoff", "--json"])
+    result = CliRunner().invoke(build_cli(), ["demo", "--ruleset", "group-playoff", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == document
 

@@ -1,6 +1,7 @@
 """In-memory stand-ins for a service's database: a table of aggregates with transactions, and the
-unit of work over such tables. Each service's fake repositories build on them and pass the same
-contract suite as its SQL repositories, so handler tests run in milliseconds with no database.
+unit of work over such tables. Each service's fake repositories (its ``adapters/memory.py``) build on
+them and pass the same contract suite as its SQL repositories, so handler tests run in milliseconds with
+no database; like those, they are :class:`~shared.repository.Repository` and track what they hand out.
 
 What a fake must get right is what the SQL side guarantees: nothing is visible to another unit of
 work before commit, a rollback (or a rolled-back savepoint) leaves nothing behind, and an aggregate

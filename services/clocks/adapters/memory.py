@@ -1,5 +1,7 @@
-"""In-memory fakes of the game and tournament repositories and the clocks unit of work, held to the same
-contract suite as the SQL ones (``tests/contract/``), so handler tests run with no database."""
+"""In-memory fakes of the game, tournament and presence repositories and the clocks unit of work, held to
+the same contract suite as the SQL ones (``tests/contract/``), so handler tests run with no database. The
+deadline store's in-memory twin of Redis, which the embedded mode runs, is beside the Redis one
+(``deadlines.py``)."""
 
 from __future__ import annotations
 

@@ -2,8 +2,10 @@
 (``tests/contract``): handler tests run on them in milliseconds with no database.
 
 One :class:`MemoryPairingStore` is the database (its tables, its outbox and inbox); a unit of work over it
-stages its writes and makes them visible at commit, as a transaction does. A round's results are not a
-table of their own: as on SQL, they are a part of the tournament's rows, read and written through it.
+stages its writes and makes them visible at commit, or drops them at a rollback, as a transaction does
+(an arena's entries and games and who is playing too). A round's results are not a table of their own: as
+on SQL, they are a part of the tournament's rows, read and written through it. The arena pool's in-memory
+twin of Redis, which the embedded mode runs, is beside the Redis one (``arena_pool.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import functools
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from services.pairing.adapters.wire import wire
 from services.pairing.domain.arbiters import Arbiters
@@ -97,7 +99,7 @@ class MemoryPairingStore:
         self.published: list[Envelope] = []
         self.inbox: set[tuple[uuid.UUID, str]] = set()
 
-    def tables(self) -> list[MemoryTable[object, Aggregate]]:
+    def tables(self) -> list[MemoryTable[Any, Any]]:
         return [
             self.tournaments,
             self.eliminations,
@@ -108,7 +110,7 @@ class MemoryPairingStore:
             self.arena_games,
             self.arena_entries,
             self.playing,
-        ]  # type: ignore[list-item]
+        ]
 
 
 class _Writes(MemoryRepository[uuid.UUID, A]):

@@ -108,7 +108,7 @@ byes = sa.Table(
 )
 
 # A knockout's bracket: the engine's state (``Bracket.to_dict()``: format, players, options, results),
-# the seed list (kind, order, draw seed: ``repository.seed_list_json``) and the match format (regular games, time control, tie-break plan).
+# the seed list (kind, order, draw seed: ``eliminations.seed_list_json``) and the match format (regular games, time control, tie-break plan).
 brackets = sa.Table(
     "brackets",
     metadata,

@@ -9,8 +9,10 @@ from typing import NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
+from services.pairing.adapters.arbiters import SqlArbiters
+from services.pairing.adapters.eliminations import read_elimination
 from services.pairing.adapters.orm import group_playoffs, tournaments
-from services.pairing.adapters.repository import SqlArbiters, read_elimination, read_tournament
+from services.pairing.adapters.tournaments import read_tournament
 from services.pairing.domain.arbiters import authority
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament

@@ -1,7 +1,8 @@
 """What the service layer needs from persistence: one repository per aggregate and the unit of work
-holding them. The adapters implement them twice, on SQL (``adapters/repository.py``,
-``adapters/unit_of_work.py``) and in memory for the tests (``adapters/memory.py``); one contract suite
-holds both to the same behaviour."""
+holding them. The adapters implement them twice, on SQL (one module per aggregate: ``adapters/
+tournaments.py``, ``round_results.py``, ``eliminations.py``, ``arbiters.py``, ``group_playoffs.py``,
+``arena_repository.py``; ``adapters/unit_of_work.py``) and in memory for the tests (``adapters/memory.py``);
+one contract suite holds both to the same behaviour."""
 
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from services.pairing.adapters.arena_repository import MemoryArenas, MemoryArenaStore
 from services.pairing.adapters.group_playoffs import MemoryGroupPlayoffs
+from services.pairing.adapters.rosters import MemoryRosters
 from services.pairing.adapters.wire import wire
 from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.changes import Changing, Finished, OutcomeSet, RoundAdded, RoundClosed
@@ -22,6 +23,7 @@ from services.pairing.domain.elimination.elimination import Elimination, Erased
 from services.pairing.domain.errors import RoundTaken
 from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
 from services.pairing.domain.heading import Status
+from services.pairing.domain.roster import RosterHeard
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament, RoundDropped
 from shared.aggregate import Aggregate, Seen, Tracking
@@ -54,6 +56,7 @@ class MemoryPairingStore:
         self.resets: MemoryTable[uuid.UUID, ResetsOf] = MemoryTable(lambda r: r.tournament_id)
         self.arenas = MemoryArenaStore({}, {})  # not rolled back with a unit of work: tests commit
         self.group_playoffs: MemoryTable[uuid.UUID, GroupPlayoffTournament] = MemoryTable(lambda t: t.id)
+        self.rosters: MemoryTable[uuid.UUID, RosterHeard] = MemoryTable(lambda r: r.tournament_id)
         self.published: list[Envelope] = []
         self.inbox: set[tuple[uuid.UUID, str]] = set()
 
@@ -190,12 +193,21 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
     resets: MemoryResets
     arenas: MemoryArenas
     group_playoffs: MemoryGroupPlayoffs
+    rosters: MemoryRosters
 
     def __init__(
         self, store: MemoryPairingStore, after_commit: Callable[[list[Envelope]], object] | None = None
     ) -> None:
         super().__init__(
-            wire, [store.tournaments, store.eliminations, store.arbiters, store.resets, store.group_playoffs]
+            wire,
+            [
+                store.tournaments,
+                store.eliminations,
+                store.arbiters,
+                store.resets,
+                store.group_playoffs,
+                store.rosters,
+            ],
         )
         self.store = store
         self.published = store.published
@@ -210,6 +222,7 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
         self.resets = MemoryResets(self.store.resets)
         self.arenas = MemoryArenas(self.store.arenas)
         self.group_playoffs = MemoryGroupPlayoffs(self.store.group_playoffs)
+        self.rosters = MemoryRosters(self.store.rosters)
 
     def repositories(self) -> Iterable[Tracking]:
         return (
@@ -219,6 +232,7 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
             self.arbiters,
             self.arenas,
             self.group_playoffs,
+            self.rosters,
         )  # type: ignore[return-value]
 
     def lock(self, tournament_id: uuid.UUID) -> System | None:

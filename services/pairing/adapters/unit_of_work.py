@@ -18,6 +18,7 @@ from services.pairing.adapters.repository import (
     SqlTournaments,
     tournament_of_game,
 )
+from services.pairing.adapters.rosters import SqlRosters
 from services.pairing.adapters.wire import wire
 from shared.aggregate import Tracking
 from shared.unit_of_work import SqlUnitOfWork
@@ -32,6 +33,7 @@ class SqlPairingUnitOfWork(SqlUnitOfWork):
     resets: SqlResets
     arenas: SqlArenas
     group_playoffs: SqlGroupPlayoffs
+    rosters: SqlRosters
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options, wire=wire)
@@ -45,6 +47,7 @@ class SqlPairingUnitOfWork(SqlUnitOfWork):
         self.resets = SqlResets(self.session)
         self.arenas = SqlArenas(self.session)
         self.group_playoffs = SqlGroupPlayoffs(self.session, self._locks)
+        self.rosters = SqlRosters(self.session)
 
     def repositories(self) -> Iterable[Tracking]:
         return (
@@ -54,6 +57,7 @@ class SqlPairingUnitOfWork(SqlUnitOfWork):
             self.arbiters,
             self.arenas,
             self.group_playoffs,
+            self.rosters,
         )  # type: ignore[return-value]
 
     def lock(self, tournament_id: uuid.UUID) -> System | None:

@@ -1,4 +1,4 @@
-"""Drawing of lots where the regulations end in lots (C.07 4.2; 4T1 §(f)).
+"""Drawing of lots where the regulations end in lots (C.07 4.2; 4T1 §5(3)(f)).
 
 The draw is reproducible and recorded: a seed (chosen and announced by the organiser, or stored
 with the event) fixes the order of every tied group; the record keeps the seed and the orders so the

@@ -8,7 +8,7 @@ full-, half- and zero-point byes, forfeit win and loss, double forfeit). Arithme
 - ``platform`` (RULES.md §1): win 2, draw 1, loss 0; the pairing-allocated bye scores like a win.
 - FIDE (C.07, and chess in general): 1, ½, 0.
 
-Match scoring for multi-game matches (RULES.md §1, ``group-playoff`` §4(4)): board points 1/½/0 per
+Match scoring for multi-game matches (RULES.md §1, ``group-playoff``: 4T1 §4(4)): board points 1/½/0 per
 game; the match gives 2:0 to the player with more board points, 1:1 when level.
 """
 

@@ -2,7 +2,9 @@
 
 Pure code: the tournament-history model (:mod:`shared.trf.model`), a reader that reports bad lines
 with their line number (:mod:`shared.trf.reader`), the point system a file declares
-(:mod:`shared.trf.points`) and a writer (:mod:`shared.trf.writer`).
+(:mod:`shared.trf.points`), what each result code means and which code a result is written with
+(:mod:`shared.trf.results`, the one table the services read and write by) and a writer
+(:mod:`shared.trf.writer`).
 ``write(parse(text)) == text`` for files in canonical layout.
 """
 

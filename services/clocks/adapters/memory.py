@@ -13,7 +13,8 @@ from typing import Any
 from services.clocks.adapters.unit_of_work import DeadlineTracking
 from services.clocks.adapters.wire import wire
 from services.clocks.domain import errors
-from services.clocks.domain.game import Game, GameStatus
+from services.clocks.domain.endings import GameStatus
+from services.clocks.domain.game import Game
 from services.clocks.domain.penalties import Incident
 from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import Tournament

@@ -25,7 +25,8 @@ from services.clocks.adapters.orm import arbiters, clock_changes, games, presenc
 from services.clocks.domain import errors
 from services.clocks.domain.clock import Clock, ClockState, Side, TimeControl
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.game import Claim, Correction, Game, GameStatus, Outcome
+from services.clocks.domain.endings import Claim, Correction, GameStatus
+from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, ArbiterPost, Timekeeping, Timing, Tournament, Withdrawal

@@ -22,11 +22,13 @@ starts it with a clock of its own.
 
 FIDE rapid (RULES.md §6): over the board (``server_clock`` False) the boards keep the time: the game
 runs with no clock on the server — no move is reported, no flag falls — and takes results, absences
-and penalties. With server clocks a ``default_time`` forfeits a player who has not made a first move
-by then (counted from the game's start for both players; Black cannot move before White, so while
-White has not moved only White can be defaulted). An arbiter records an absence at the default time
-(:meth:`Game.absence`) and imposes penalties (:meth:`Game.penalise`, :mod:`.penalties`): a loss by
-penalty ends the game with nobody entering the result.
+and penalties. A player not at the board by the default time loses by forfeit (:mod:`.default_time`:
+applied by the server's clock, or an absence an arbiter records). An arbiter imposes penalties
+(:meth:`Game.penalise`, :mod:`.penalties`): a loss by penalty ends the game with nobody entering the
+result.
+
+Its status, the reasons it ends for, and what it keeps or answers on the way (claims, corrections,
+forfeits, a :class:`FlagFall`) are in :mod:`.endings`.
 
 The game records what other services hear of (:mod:`services.clocks.domain.events`) as it changes, and
 its clock keeps the changes not yet saved. A move or result reported after the flag fell is not an
@@ -37,16 +39,33 @@ ended on time instead), and the caller saves the game like any other.
 from __future__ import annotations
 
 import datetime as dt
-import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from services.clocks.domain import errors
 from services.clocks.domain.boost import BoostNotOffered, boost
-from services.clocks.domain.clock import TIME, ChangeKind, Clock, ClockChange, Side, TimeControl
+from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, Side, TimeControl
 from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.default_time import DefaultTime
+from services.clocks.domain.endings import (
+    BOARD_CLOCK,
+    COLOURS_SWAPPED,
+    DISCONNECTED,
+    DISPUTED,
+    FORFEITS,
+    MATCH_DECIDED,
+    MATCH_REPAIRED,
+    REASON,
+    TOURNAMENT_CLOSED,
+    TOURNAMENT_RESET,
+    Claim,
+    Correction,
+    FlagFall,
+    Forfeit,
+    GameStatus,
+    loss_for,
+)
 from services.clocks.domain.events import (
     GameCancelled,
     GameColoursSwapped,
@@ -66,6 +85,7 @@ from services.clocks.domain.penalties import (
     sanction,
     under_a_minute,
 )
+from services.clocks.domain.presence import Reconnection
 from shared.aggregate import Aggregate
 from shared.games import boards
 from shared.openings import GameOpening
@@ -73,93 +93,9 @@ from shared.scoring import Outcome as Outcome  # the outcomes every service shar
 from shared.variants import Variant
 from shared.vocabulary import Ruleset
 
-REASON = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
-TOURNAMENT_CLOSED = "tournament_closed"
-DISCONNECTED = "disconnected"  # not back within RECONNECT of a disconnection after one's first move
-RECONNECT = dt.timedelta(seconds=30)
-MATCH_DECIDED = "match_decided"
-MATCH_REPAIRED = "match_repaired"  # a correction changed who plays the match: paired again, new games
-TOURNAMENT_RESET = "tournament_reset"  # its knockout went back to its draft: the game is removed
-DISPUTED = "disputed"
-COLOURS_SWAPPED = "colours_swapped"
-DEFAULT_TIME = "default_time"  # not at the board (or no first move) by the default time: a forfeit
-BOARD_CLOCK = "board_clock"  # the server's clock stopped: the boards keep the time
-FORFEITS = frozenset({Outcome.WHITE_FORFEIT_WIN, Outcome.BLACK_FORFEIT_WIN, Outcome.DOUBLE_FORFEIT})
-
-
-class GameStatus(StrEnum):
-    PENDING = "pending"
-    RUNNING = "running"
-    DISPUTED = "disputed"  # the players reported different results: clocks stopped, the arbiter decides
-    FINISHED = "finished"
-    CANCELLED = "cancelled"  # its knockout match was decided without it
-
-
-def loss_for(side: Side) -> Outcome:
-    return Outcome.BLACK_WIN if side is Side.WHITE else Outcome.WHITE_WIN
-
-
-def forfeit_by(side: Side) -> Outcome:
-    """``side`` did not play: the opponent wins by forfeit."""
-    return Outcome.BLACK_FORFEIT_WIN if side is Side.WHITE else Outcome.WHITE_FORFEIT_WIN
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A player's report that waits: for the opponent to post the same outcome, or (disputed) for the
-    arbiter. ``reason`` is the claimant's (``agreement``, ``checkmate``, ...)."""
-
-    outcome: Outcome
-    reason: str
-    at: dt.datetime
-
-
-@dataclass(frozen=True)
-class Correction:
-    """A finished game's result changed by an arbiter or the organiser (pairing's decision,
-    ``game.result_corrected``)."""
-
-    old_outcome: Outcome
-    outcome: Outcome
-    decision: Decision
-
-
-@dataclass(frozen=True)
-class Forfeit:
-    """How a game with a withdrawn or excluded player ends: the opponent wins by forfeit (both out: a
-    double forfeit), for the reason ``withdrawal`` or ``exclusion``, as the withdrawal decided."""
-
-    outcome: Outcome
-    reason: str
-    decision: Decision | None
-
-
-@dataclass(frozen=True)
-class FlagFall:
-    """What a move or result reported too late comes to: ``side``'s time had run out at ``at`` (the
-    deadline), so the report was not applied and the game ended on time with ``outcome``. With
-    ``reason`` ``default_time``: ``side`` had not made a first move by the default time, and lost by
-    forfeit then."""
-
-    side: Side
-    at: dt.datetime
-    outcome: Outcome
-    reason: str = TIME
-
-    @property
-    def detail(self) -> str:
-        if self.reason == DEFAULT_TIME:
-            return (
-                f"{self.side} had not moved by the default time, {self.at.isoformat()}: the game is over, "
-                f"{self.outcome} by forfeit"
-            )
-        return (
-            f"{self.side}'s time ran out at {self.at.isoformat()}: the game is over, {self.outcome} on time"
-        )
-
 
 @dataclass
-class Game(Aggregate):
+class Game(Aggregate, DefaultTime, Reconnection):
     id: uuid.UUID
     tournament_id: uuid.UUID
     organiser_id: uuid.UUID
@@ -435,29 +371,6 @@ class Game(Aggregate):
             self.claims = {}  # the game went on: a claim not confirmed lapses (a draw offer declined)
         return None
 
-    def absence(
-        self, player_id: uuid.UUID, at: dt.datetime, decision: Decision, *, opponent_absent: bool = False
-    ) -> FlagFall | None:
-        """An arbiter records that ``player_id`` was not at the board by the default time (RULES.md §6):
-        they lose by forfeit (``opponent_absent``: both do, ``-/-``), reason ``default_time``. Within the
-        round: not once the game has a result. On the server's clock a player who moved was there (409);
-        if the server's clock had decided the game first (a flag, the default time), that stands."""
-        side = self.side_of(player_id)
-        if side is None:
-            raise errors.PlayerNotInGame(f"{player_id} does not play this game")
-        self._require_open_for_results()
-        if self.disputed:
-            raise errors.ResultDisputed("the game's result is disputed: it was played")
-        if self.server_clock:
-            late = self._time_out(at) if self.status is GameStatus.RUNNING else None
-            if late is not None:
-                return late
-            for absent in (side, side.other) if opponent_absent else (side,):
-                if self._moved(absent):
-                    raise errors.PlayerMoved(f"{absent} has moved in this game: they were at the board")
-        outcome = Outcome.DOUBLE_FORFEIT if opponent_absent else forfeit_by(side)
-        return self._end(outcome, DEFAULT_TIME, at, decision)
-
     def penalise(
         self,
         player_id: uuid.UUID,
@@ -717,29 +630,6 @@ class Game(Aggregate):
         self.report_result(Outcome.DRAW, TOURNAMENT_CLOSED, at)
         return True
 
-    def disconnected(self, player_id: uuid.UUID, at: dt.datetime) -> bool:
-        """The game server reports ``player_id`` disconnected (RULES.md §2 "Absence"): after their first
-        move they have :data:`RECONNECT` to come back, or lose the game; before it, nothing changes (the
-        clock decides). A correspondence game (a group-playoff event's) is played over days: a player
-        is not expected to stay connected, and their days per move decide. True when this changed
-        the game."""
-        side = self.side_of(player_id)
-        if side is None or self.status is not GameStatus.RUNNING or self.away is not None:
-            return False
-        if self.clock.control.correspondence:
-            return False
-        if not (self.white_moved if side is Side.WHITE else self.black_moved):
-            return False
-        self.away, self.back_by = side, at + RECONNECT
-        return True
-
-    def reconnected(self, player_id: uuid.UUID) -> bool:
-        """The player is back in time: the game goes on. True when this changed the game."""
-        if self.away is None or self.side_of(player_id) is not self.away:
-            return False
-        self.away = self.back_by = None
-        return True
-
     def closes(self, closes_at: dt.datetime | None) -> bool:
         """Its tournament's close, heard after the game was created (``tournament.started`` travels on
         another queue than ``round.paired``). True when this changed the game."""
@@ -747,13 +637,6 @@ class Game(Aggregate):
             return False
         self.closes_at = closes_at
         return True
-
-    def _gone(self, at: dt.datetime) -> bool:
-        """Whether a disconnected player's time to come back ran out by ``at``, before any flag fell."""
-        if self.back_by is None or at < self.back_by:
-            return False
-        flag = self.clock.deadline
-        return flag is None or flag > self.back_by
 
     def _closing(self, at: dt.datetime) -> bool:
         """Whether the tournament's close came by ``at`` before this game's flag fell (RULES.md §2
@@ -806,32 +689,6 @@ class Game(Aggregate):
 
     def _moved(self, side: Side) -> bool:
         return self.white_moved if side is Side.WHITE else self.black_moved
-
-    def _default_due(self) -> tuple[Side, dt.datetime] | None:
-        """Who the default time forfeits, and when: White until White's first move, then Black until
-        Black's; both count from the game's start. None once both moved, or with no default time."""
-        if self.default_time is None or self.started_at is None or not self.clock.running:
-            return None
-        if not self.white_moved:
-            return Side.WHITE, self.started_at + self.default_time
-        if not self.black_moved:
-            return Side.BLACK, self.started_at + self.default_time
-        return None
-
-    def _defaulted(self, at: dt.datetime) -> FlagFall | None:
-        """If by ``at`` the default time has passed with a first move missing — before the flag of the
-        side to move fell — that player lost by forfeit then: the game is finished at the default time."""
-        due = self._default_due()
-        if due is None or at < due[1]:
-            return None
-        side, when = due
-        flag = self.clock.deadline
-        if flag is not None and flag <= when:
-            return None  # the flag fell first: that is for the flag check
-        self.clock.stop(when, DEFAULT_TIME)
-        outcome = forfeit_by(side)
-        self._finish(outcome, DEFAULT_TIME, when)
-        return FlagFall(side, when, outcome, DEFAULT_TIME)
 
     def _time_out(self, at: dt.datetime) -> FlagFall | None:
         """The server's clock decided the running game by ``at``: the default time, or a flag fall."""

@@ -22,7 +22,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 
-from services.clocks.domain.game import Game, GameStatus
+from services.clocks.domain.endings import GameStatus
+from services.clocks.domain.game import Game
 
 
 def link(games: Iterable[Game]) -> set[uuid.UUID]:

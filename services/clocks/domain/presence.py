@@ -13,17 +13,29 @@ disconnected when the round is paired. Two players who are merely offline play r
 created and the clock decides (the side to move loses on time), as the server cannot tell a player
 waiting for the opponent's first move from one who is not there. Nobody is removed for absence, and a
 game lost by forfeit moves no rating (``game.finished`` says ``+/-``, ``-/+`` or ``-/-``).
+
+* (d) A player **disconnected** after their first move in a running game has :data:`RECONNECT` to come
+  back, or loses the game (reason ``disconnected``); before it, the clock decides. A correspondence
+  game is played over days: its players are not expected to stay connected. :class:`Reconnection` is
+  the part of the :class:`~services.clocks.domain.game.Game` aggregate that keeps this, declaring what
+  of the game it uses.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import uuid
+from abc import abstractmethod
 from enum import StrEnum
 from typing import Final
 
-from services.clocks.domain.game import Forfeit, Outcome
+from services.clocks.domain.clock import Clock, Side
+from services.clocks.domain.endings import Forfeit, GameStatus
+from shared.scoring import Outcome
 
 BUSY: Final = "busy"
 ABSENT: Final = "absent"
+RECONNECT: Final = dt.timedelta(seconds=30)
 
 
 class Presence(StrEnum):
@@ -43,3 +55,48 @@ def absence_forfeit(white: Presence | None, black: Presence | None) -> Forfeit |
     if white_away and black_away:
         return Forfeit(Outcome.DOUBLE_FORFEIT, ABSENT, None)
     return Forfeit(Outcome.BLACK_FORFEIT_WIN if white_busy else Outcome.WHITE_FORFEIT_WIN, BUSY, None)
+
+
+class Reconnection:
+    """A player's disconnection after their first move, and their time to come back (rule (d))."""
+
+    # what the game holds (game.py)
+    status: GameStatus
+    clock: Clock
+    white_moved: bool
+    black_moved: bool
+    away: Side | None
+    back_by: dt.datetime | None
+
+    @abstractmethod
+    def side_of(self, player_id: uuid.UUID) -> Side | None: ...
+
+    def disconnected(self, player_id: uuid.UUID, at: dt.datetime) -> bool:
+        """The game server reports ``player_id`` disconnected (RULES.md §2 "Absence"): after their first
+        move they have :data:`RECONNECT` to come back, or lose the game; before it, nothing changes (the
+        clock decides). A correspondence game (a group-playoff event's) is played over days: a player
+        is not expected to stay connected, and their days per move decide. True when this changed
+        the game."""
+        side = self.side_of(player_id)
+        if side is None or self.status is not GameStatus.RUNNING or self.away is not None:
+            return False
+        if self.clock.control.correspondence:
+            return False
+        if not (self.white_moved if side is Side.WHITE else self.black_moved):
+            return False
+        self.away, self.back_by = side, at + RECONNECT
+        return True
+
+    def reconnected(self, player_id: uuid.UUID) -> bool:
+        """The player is back in time: the game goes on. True when this changed the game."""
+        if self.away is None or self.side_of(player_id) is not self.away:
+            return False
+        self.away = self.back_by = None
+        return True
+
+    def _gone(self, at: dt.datetime) -> bool:
+        """Whether a disconnected player's time to come back ran out by ``at``, before any flag fell."""
+        if self.back_by is None or at < self.back_by:
+            return False
+        flag = self.clock.deadline
+        return flag is None or flag > self.back_by

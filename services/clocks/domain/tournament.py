@@ -18,7 +18,8 @@ from enum import StrEnum
 
 from services.clocks.domain import errors
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.game import Forfeit, Game, Outcome
+from services.clocks.domain.endings import Forfeit
+from services.clocks.domain.game import Game, Outcome
 from shared.aggregate import Aggregate
 from shared.authority import Appointment, Authority
 from shared.resets import Resets

@@ -11,7 +11,8 @@ from flask_openapi3.openapi import OpenAPI
 
 from services.clocks.bootstrap import Clocks, bootstrap
 from services.clocks.domain import errors
-from services.clocks.domain.game import DEFAULT_TIME, Game
+from services.clocks.domain.endings import DEFAULT_TIME
+from services.clocks.domain.game import Game
 from services.clocks.entrypoints.schemas import (
     AbsenceBody,
     ClockOut,

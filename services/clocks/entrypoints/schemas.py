@@ -10,7 +10,8 @@ from pydantic import AfterValidator, BaseModel, Field
 
 from services.clocks.domain.clock import Side
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.game import REASON, Game, Outcome
+from services.clocks.domain.endings import REASON
+from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from services.clocks.domain.presence import Presence
 from shared.http.schemas import INT32_MAX, OptionalBody, Strict, Text

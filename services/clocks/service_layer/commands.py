@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from services.clocks.domain.clock import TimeControl
 from services.clocks.domain.decision import Decision
-from services.clocks.domain.game import FlagFall, Game, Outcome
+from services.clocks.domain.endings import FlagFall
+from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import PenaltyKind
 from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, Timing

@@ -18,7 +18,8 @@ from typing import Any
 
 from services.clocks.domain import errors, legs
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.game import MATCH_REPAIRED, FlagFall, Game, GameStatus
+from services.clocks.domain.endings import MATCH_REPAIRED, FlagFall, GameStatus
+from services.clocks.domain.game import Game
 from services.clocks.domain.penalties import displaced
 from services.clocks.domain.presence import Presence, absence_forfeit
 from services.clocks.domain.tournament import ONLINE, Timing, Tournament, Withdrawal, deciding_role

@@ -19,7 +19,8 @@ from services.pairing.adapters.rosters import MemoryRosters
 from services.pairing.adapters.wire import wire
 from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.changes import Changing, Finished, OutcomeSet, RoundAdded, RoundClosed
-from services.pairing.domain.elimination.elimination import Elimination, Erased
+from services.pairing.domain.elimination.changes import Erased
+from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.errors import RoundTaken
 from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
 from services.pairing.domain.heading import Status

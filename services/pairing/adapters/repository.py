@@ -50,21 +50,19 @@ from services.pairing.domain.changes import (
     WithdrawalRecorded,
 )
 from services.pairing.domain.elimination.bracket import MatchId
-from services.pairing.domain.elimination.elimination import (
-    Elimination,
+from services.pairing.domain.elimination.changes import (
     Erased,
     GamesAdded,
     GamesReplaced,
-    MatchGame,
     MatchHowChanged,
     MatchReopened,
     MatchRepaired,
     MatchSettled,
-    PairedMatch,
     RoundMadePublic,
-    bracket_from_dict,
 )
+from services.pairing.domain.elimination.elimination import Elimination, bracket_from_dict
 from services.pairing.domain.elimination.match_play import GameKind, MatchFormat, PlannedGame
+from services.pairing.domain.elimination.paired_matches import MatchGame, PairedMatch
 from services.pairing.domain.elimination.seeding import SeedList
 from services.pairing.domain.errors import RoundTaken
 from services.pairing.domain.heading import Heading, Player, Status, Withdrawal

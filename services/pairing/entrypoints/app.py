@@ -374,7 +374,7 @@ def _group_playoff(svc: Pairing, secret: str) -> APIBlueprint:
         security=SECURITY,
     )
     def draw_lots(path: GroupPath, body: LotBody) -> Response:
-        """The organiser draws the lot for what a group's play-off left tied (4T1 (f)), from a seed that
+        """The organiser draws the lot for what a group's play-off left tied (4T1 §5(3)(f)), from a seed that
         is recorded and announced; 409 ``no-tie-for-lots`` where no tie needs one."""
         who = principal()
         svc.bus.handle(commands.DrawGroupLots(who.actor(), path.tournament_id, path.group, body.seed))

@@ -6,8 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from services.pairing.domain.elimination.elimination import Elimination, MatchGame, PairedMatch
+from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.elimination.match_play import GameKind
+from services.pairing.domain.elimination.paired_matches import MatchGame, PairedMatch
 from services.pairing.domain.rounds import fide
 from services.pairing.domain.rounds.tournament import ByeRequest, Game, PairingTournament, Round
 from services.pairing.service_layer.commands import Corrected

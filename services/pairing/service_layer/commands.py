@@ -98,7 +98,7 @@ class AnnouncePhase:
 
 @dataclass(frozen=True)
 class DrawGroupLots:
-    """The organiser draws the lot for what a group's play-off left tied (4T1 (f))."""
+    """The organiser draws the lot for what a group's play-off left tied (4T1 §5(3)(f))."""
 
     actor: Actor
     tournament_id: uuid.UUID

@@ -28,7 +28,7 @@ from services.standings.domain.bracket import KnockoutFormat, Placing
 from services.standings.domain.history import Edition
 from services.standings.domain.rounds import Profile, RoundStatus
 from services.standings.domain.snapshot import RoundProgress, Snapshot, SnapshotRow, SnapshotTable
-from services.standings.domain.tournament import FideInfo
+from services.standings.domain.tournament_info import FideInfo
 from services.standings.domain.withdrawals import PlayerStatus
 from shared.time_control import TimeControl
 from shared.vocabulary import BracketFormat, ByeKind, Seeding, System

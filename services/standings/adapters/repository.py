@@ -60,7 +60,8 @@ from services.standings.domain.events import (
     TournamentRestarted,
 )
 from services.standings.domain.rounds import Bye, Competitor, Correction, Game, Incident, PairedRound
-from services.standings.domain.tournament import Tournament, TournamentInfo
+from services.standings.domain.tournament import Tournament
+from services.standings.domain.tournament_info import TournamentInfo
 from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
 from shared.aggregate import Seen
 from shared.authority import Role

@@ -25,7 +25,8 @@ from services.standings.domain.arena_standings import ArenaStandings
 from services.standings.domain.group_playoff_page import GroupPlayoffPage
 from services.standings.domain.listing import Index, Listed, Phase
 from services.standings.domain.snapshot import Snapshot
-from services.standings.domain.tournament import Tournament, TournamentInfo
+from services.standings.domain.tournament import Tournament
+from services.standings.domain.tournament_info import TournamentInfo
 from shared.database import aware, aware_or_none
 
 _ROW = sa.select(tournaments).where(tournaments.c.id == sa.bindparam("tid"))

@@ -29,7 +29,7 @@ from services.standings.domain.group_playoff_page import (
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
 from services.standings.domain.snapshot import SnapshotRow
-from services.standings.domain.tournament import FideInfo, TournamentInfo
+from services.standings.domain.tournament_info import FideInfo, TournamentInfo
 from services.standings.service_layer import commands
 from shared import events
 from shared.arena_scoring import ArenaGame

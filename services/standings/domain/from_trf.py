@@ -20,23 +20,9 @@ from fractions import Fraction
 from services.standings.domain.history import Edition, Entry, EventHistory, Player, edition_for
 from shared.scoring import PointSystem, Result
 from shared.trf import ResultCode, RoundEntry, TrfDocument, declared_points
+from shared.trf.results import RESULTS
 
 __all__ = ["history_from_trf", "is_pre_determined", "point_system_from_trf", "rounds_paired", "trf_edition"]
-
-_RESULTS = {
-    ResultCode.WIN: Result.WIN,
-    ResultCode.WIN_UNRATED: Result.WIN,
-    ResultCode.DRAW: Result.DRAW,
-    ResultCode.DRAW_UNRATED: Result.DRAW,
-    ResultCode.LOSS: Result.LOSS,
-    ResultCode.LOSS_UNRATED: Result.LOSS,
-    ResultCode.FORFEIT_WIN: Result.FORFEIT_WIN,
-    ResultCode.FORFEIT_LOSS: Result.FORFEIT_LOSS,
-    ResultCode.HALF_POINT_BYE: Result.HALF_POINT_BYE,
-    ResultCode.FULL_POINT_BYE: Result.FULL_POINT_BYE,
-    ResultCode.PAIRING_ALLOCATED_BYE: Result.PAIRING_BYE,
-    ResultCode.ZERO_POINT_BYE: Result.ZERO_POINT_BYE,
-}
 
 _CANDIDATES = [
     PointSystem.of(1, Fraction(1, 2), 0),
@@ -52,7 +38,7 @@ _CANDIDATES = [
 def _scored(doc: TrfDocument, system: PointSystem, r: int, entry: RoundEntry) -> tuple[Result, Fraction]:
     """An entry's result and the points ``system`` gives it (a forfeit loss both sides share is a
     double forfeit)."""
-    result = _RESULTS[entry.result]
+    result = RESULTS[entry.result]
     double = False
     if result is Result.FORFEIT_LOSS and entry.opponent is not None:
         mirror = doc.players[entry.opponent].entry(r)

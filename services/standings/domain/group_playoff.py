@@ -1,4 +1,4 @@
-"""The ``group-playoff`` group table (4T1 §(a)-(f)): pure code in :mod:`shared.group_table`, since
+"""The ``group-playoff`` group table (4T1 §5(3)(a)-(f)): pure code in :mod:`shared.group_table`, since
 pairing needs the group places to pair the play-offs and the semi-finals (RULES.md §5)."""
 
 from shared.group_table import GroupRow, GroupTable, Match, group_table

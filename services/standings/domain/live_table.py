@@ -107,7 +107,7 @@ class LiveTable:
 
 GROUP_COLUMNS: Final = ("BP", "MP-T", "BP-T")
 """The group table's columns after the match points: board points, and match and board points in the
-matches among the players tied on both (4T1 (b)-(d)); None where a player is tied with nobody."""
+matches among the players tied on both (4T1 §5(3)(b)-(d)); None where a player is tied with nobody."""
 
 
 class GroupTable:

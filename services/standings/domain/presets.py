@@ -106,7 +106,7 @@ GROUP_PLAYOFF_CRITERIA = (
     "play-off",
     "lots",
 )
-"""``group-playoff`` (4T1 §(a)-(f)); computed by :mod:`services.standings.domain.group_playoff`."""
+"""``group-playoff`` (4T1 §5(3)(a)-(f)); computed by :mod:`services.standings.domain.group_playoff`."""
 
 GROUP_BOARDS = Ruleset("group-playoff", FIDE, (), pre_determined=True)
 """The games of a ``group-playoff`` group as games: board points 1/½/0 (crosstable, rounds, TRF). The

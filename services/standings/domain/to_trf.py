@@ -28,7 +28,7 @@
   rounds without a pairing are ``0000 - Z``. A ``###`` comment names each withdrawal and each
   correction.
 - **The round to come**: while a Swiss's next round is still to be paired (before round 1 too), every
-  player it will leave out (:meth:`~services.standings.domain.tournament.Tournament.left_out`, as
+  player it will leave out (:meth:`~services.standings.domain.next_round.RoundToCome.left_out`, as
   pairing decides it) gets a block for it, the way bbpPairings and JaVaFo read a player to leave out of
   the round they pair (a block beyond the last round played): ``0000 - Z`` for a player withdrawn (or
   excluded outside the platform), a zero-point bye asked for that round, and an absence at the default
@@ -51,33 +51,17 @@ from services.standings.domain.codes import TieBreak
 from services.standings.domain.live_table import GROUP_COLUMNS
 from services.standings.domain.presets import Ruleset as Preset
 from services.standings.domain.rounds import BYE_RESULTS, Competitor, Game, RoundStatus
-from services.standings.domain.tournament import SYSTEM_NAMES, TABLE_SYSTEMS, Tournament
+from services.standings.domain.tournament import Tournament
+from services.standings.domain.tournament_info import SYSTEM_NAMES, TABLE_SYSTEMS
 from shared.scoring import FIDE, PointSystem, Result, side_results
 from shared.trf import NOT_PAIRED, Colour, PlayerRecord, ResultCode, RoundEntry, TableRules, TrfDocument
 from shared.trf.acceleration import baku
 from shared.trf.model import Line
+from shared.trf.results import BYES, CODES, UNRATED
 from shared.vocabulary import ByeKind, System
 
 __all__ = ["trf_document"]
 
-_CODES = {
-    Result.WIN: ResultCode.WIN,
-    Result.DRAW: ResultCode.DRAW,
-    Result.LOSS: ResultCode.LOSS,
-    Result.FORFEIT_WIN: ResultCode.FORFEIT_WIN,
-    Result.FORFEIT_LOSS: ResultCode.FORFEIT_LOSS,
-}
-_UNRATED = {
-    ResultCode.WIN: ResultCode.WIN_UNRATED,
-    ResultCode.DRAW: ResultCode.DRAW_UNRATED,
-    ResultCode.LOSS: ResultCode.LOSS_UNRATED,
-}
-_BYES = {
-    ByeKind.PAIRING_ALLOCATED: ResultCode.PAIRING_ALLOCATED_BYE,
-    ByeKind.FULL_POINT: ResultCode.FULL_POINT_BYE,
-    ByeKind.HALF_POINT: ResultCode.HALF_POINT_BYE,
-    ByeKind.ZERO_POINT: ResultCode.ZERO_POINT_BYE,
-}
 TITLES = {"GM": "g", "IM": "m", "WGM": "wg", "FM": "f", "WIM": "wm", "CM": "c", "WFM": "wf", "WCM": "wc"}
 """FIDE titles as TRF-16 writes them (columns 11-13)."""
 
@@ -182,8 +166,8 @@ def _table_rules(t: Tournament, ruleset: Preset, *, trf2026: bool) -> TableRules
 
 
 def _code(result: Result, game: Game) -> ResultCode:
-    code = _CODES[result]
-    return _UNRATED.get(code, code) if not game.rated else code
+    code = CODES[result]
+    return UNRATED.get(code, code) if not game.rated else code
 
 
 def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
@@ -241,12 +225,12 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
                 if game.outcome is None:
                     continue
                 white, black = side_results(game.outcome)
-                if white not in _CODES:  # annulled: no result to report, like an open game
+                if white not in CODES:  # annulled: no result to report, like an open game
                     continue
                 entries[game.white] = RoundEntry(game.black, Colour.WHITE, _code(white, game))
                 entries[game.black] = RoundEntry(game.white, Colour.BLACK, _code(black, game))
             for bye in rnd.byes:
-                entries[bye.seed] = RoundEntry(None, Colour.NONE, _BYES[bye.kind])
+                entries[bye.seed] = RoundEntry(None, Colour.NONE, BYES[bye.kind])
             for seed, player_blocks in blocks.items():
                 player_blocks.append(entries.get(seed, NOT_PAIRED))
     if (
@@ -282,9 +266,9 @@ def _left_out(t: Tournament, number: int) -> dict[int, RoundEntry]:
     for seed in sorted(t.left_out(number)):
         first = t.player(seed).from_round
         if fide is not None and first is not None and number < first and t.stays_in_draw(seed):
-            out[seed] = RoundEntry(None, Colour.NONE, _BYES[fide.late_entry_bye])
+            out[seed] = RoundEntry(None, Colour.NONE, BYES[fide.late_entry_bye])
         elif seed in t.requested_byes(number):
-            out[seed] = RoundEntry(None, Colour.NONE, _BYES[ByeKind.ZERO_POINT])
+            out[seed] = RoundEntry(None, Colour.NONE, BYES[ByeKind.ZERO_POINT])
         else:
             out[seed] = NOT_PAIRED
     return out

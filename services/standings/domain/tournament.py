@@ -8,33 +8,20 @@ recorded for the repository (``events.Change``) and, for a tournament with a tab
 seen by the organisers until they publish them). ``platform`` rounds are published when paired; an
 unpublished round shows no games and counts nothing in the table.
 
-**Tables.** The system chosen at the start (``round.paired``'s ``system``) decides the table:
-``platform`` round robin and Swiss have one, by their presets (points, then WIN, DE, SNO with SB
-shown; points, then BH-C1, SB, WIN with BH shown). The knockout rulesets are shown as a bracket
-(``bracket.py``: matches, their games, who advances, the final placing) and have no table,
-crosstable or TRF.
-
-``fide-rapid`` (RULES.md §6) Swiss and round robins rank by its preset: points, then BH, BH-C1, SB,
-ARO, in the C.07 edition its start date selects, and lots (drawn reproducibly from the tournament's
-id) for what stays tied. Its players carry their profiles (FIDE id, federation, title, sex, birth
-year, ratings); a late entry joins with the next seed and the byes of the rounds it missed; the
-penalties an arbiter gives are kept with their games.
-
-``group-playoff`` round robins have the group table (``live_table.GroupTable``: match points,
-board points, the same among the tied; a withdrawn player's matches score 0:2).
+**Tables.** The system chosen at the start decides the table, or the bracket of a knockout
+(``tournament_info.py``: what a tournament is, the presets that rank its table). ``fide-rapid``'s players
+carry their profiles (FIDE id, federation, title, sex, birth year, ratings); the penalties an arbiter
+gives are kept with their games.
 
 **Under the arbiter's authority.** A corrected result replaces the old one (the game keeps the
 correction, its table, crosstable and pages follow); a withdrawn or excluded player is marked (the
 table changes only where the ruleset says so: ``group-playoff``); an open game's colours may be
-swapped; a knockout reset to its draft forgets its rounds until it is started again.
+swapped.
 
-**The round to come.** Before a Swiss round is paired the standings know who it leaves out, as pairing
-does (``PairingTournament.absent``): the withdrawn (an excluded `platform` player stays in the draw), the
-zero-point byes asked for it (``bye.requested``, unless taken back: ``bye.taken_back``), and in a
-`fide-rapid` event the absentees of the round before (a loss at the default time) whom no arbiter excused
-(``absence.excused``) and the late entries not in yet (:meth:`Tournament.left_out`). The TRF written then
-gives each of them a block for that round, so that a pairing program reading it pairs the round as
-pairing does.
+**Its other parts**, each in its own module and mixed into :class:`Tournament`: the round to come, whom
+the next Swiss round leaves out (``next_round.py``: byes asked, absences excused); a knockout reset to
+its draft and started again (``knockout_reset.py``); a `fide-rapid` event's late entries and the byes of
+the rounds they missed (``late_entries.py``).
 
 **Repeated news.** A round paired again adds only the games and matches it did not have (a
 knockout's tie-break games, or a match's new players after a correction); a second result for a
@@ -49,28 +36,18 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
-from fractions import Fraction
-from typing import Final
 
-from services.standings.domain.bracket import SECTIONS, BracketMatch, KnockoutFormat, Placing
-from services.standings.domain.context import Rules
+from services.standings.domain.bracket import SECTIONS, BracketMatch, Placing
 from services.standings.domain.errors import (
     ChangeOutstanding,
     EventMismatch,
     GameNotFound,
     MatchNotFound,
-    NotABracket,
-    NotATable,
     PlayerOutstanding,
     ResultsOutstanding,
     RoundNotFound,
-    UnsupportedRuleset,
 )
 from services.standings.domain.events import (
-    AbsenceExcused,
-    ByeRequested,
-    ByeRequestTakenBack,
     Change,
     ColoursSwapped,
     GameCancelled,
@@ -78,7 +55,6 @@ from services.standings.domain.events import (
     IncidentRecorded,
     MatchDecided,
     MatchPlayersChanged,
-    PlayerAdded,
     PlayerWithdrawn,
     ResultCorrected,
     ResultRecorded,
@@ -87,74 +63,35 @@ from services.standings.domain.events import (
     StandingsFinal,
     StandingsUpdated,
     TournamentCompleted,
-    TournamentReset,
-    TournamentRestarted,
 )
 from services.standings.domain.history import EventHistory, Player
+from services.standings.domain.knockout_reset import KnockoutReset
+from services.standings.domain.late_entries import LateEntries
 from services.standings.domain.live_table import GroupTable, LiveTable, Ranked, TableKeeper
+from services.standings.domain.next_round import RoundToCome
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
-from services.standings.domain.presets import GROUP_BOARDS, preset
 from services.standings.domain.presets import Ruleset as Preset
 from services.standings.domain.ranking import Standings
 from services.standings.domain.rounds import (
-    BYE_RESULTS,
     Bye,
     Competitor,
     Correction,
     Game,
     Incident,
     PairedRound,
-    Profile,
     RoundStatus,
     record_round,
 )
 from services.standings.domain.snapshot import Snapshot, SnapshotRow, SnapshotTable, number
-from services.standings.domain.withdrawals import PlayerStatus, Withdrawal, stays_in_draw
+from services.standings.domain.tournament_info import TournamentInfo, published_on_pairing
+from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
 from shared.aggregate import Aggregate, DomainEvent
 from shared.authority import Role
 from shared.resets import Resets
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
-from shared.vocabulary import ByeKind, Decision, Ruleset, System
+from shared.vocabulary import Decision, System
 
-__all__ = [
-    "SYSTEM_NAMES",
-    "TABLE_SYSTEMS",
-    "FideInfo",
-    "Tournament",
-    "TournamentInfo",
-    "is_bracket",
-    "published_on_pairing",
-]
-
-DEFAULT_TIME: Final = "default_time"
-"""The reason of a loss by absence (``game.finished``: not at the board by the default time, RULES.md §6)."""
-TABLE_SYSTEMS: Final = frozenset({System.ROUND_ROBIN, System.SWISS})
-SYSTEM_NAMES: Final[Mapping[System, str]] = {
-    System.ROUND_ROBIN: "Round robin",
-    System.SWISS: "Swiss",
-    System.KNOCKOUT: "Knockout",
-    System.DOUBLE_KNOCKOUT: "Double knockout",
-}
-BRACKET_RULESETS: Final = frozenset({Ruleset.KNOCKOUT, Ruleset.DOUBLE_KNOCKOUT})  # RULES.md §4
-_PRESETS: Final[Mapping[tuple[Ruleset, System], Preset]] = {
-    (Ruleset.PLATFORM, System.ROUND_ROBIN): preset("platform-round-robin"),
-    (Ruleset.PLATFORM, System.SWISS): preset("platform-swiss"),
-    (Ruleset.GROUP_PLAYOFF, System.ROUND_ROBIN): GROUP_BOARDS,  # ranked by the group table
-    (Ruleset.FIDE_RAPID, System.SWISS): preset("fide-rapid"),
-    (Ruleset.FIDE_RAPID, System.ROUND_ROBIN): replace(preset("fide-rapid"), pre_determined=True),
-}
-
-
-def published_on_pairing(ruleset: Ruleset) -> bool:
-    """Whether a round of this ruleset is public as soon as it is paired (``platform``: yes;
-    knockouts: only once the organisers publish it)."""
-    return ruleset not in BRACKET_RULESETS
-
-
-def is_bracket(ruleset: Ruleset, system: System | None) -> bool:
-    """A knockout ruleset (known from the start), or a bracket system (named by the first pairing)."""
-    return ruleset in BRACKET_RULESETS or (system is not None and system.elimination)
+__all__ = ["Tournament"]
 
 
 def _board_order(game: Game) -> tuple[int, int, int]:
@@ -167,124 +104,7 @@ def _bracket_order(match: BracketMatch) -> tuple[int, int, int]:
     return (SECTIONS.index(match.section), match.section_round, match.number)
 
 
-@dataclass(frozen=True, slots=True)
-class FideInfo:
-    """A `fide-rapid` event's settings the standings use (``settings.fide``): the place and dates for
-    the TRF's headers and the table's C.07 edition, and what a late entry's missed rounds score."""
-
-    place: str = ""
-    start_date: dt.date | None = None
-    end_date: dt.date | None = None
-    rounds: int | None = None
-    acceleration: bool = False
-    clocks: str = "board"  # board or server
-    late_entry_bye: ByeKind = ByeKind.ZERO_POINT
-    system: System | None = None  # swiss or round robin, as the organiser set it (None: not stored)
-    federation: str = ""  # the organising federation (TRF 032)
-    chief_arbiter: str = ""  # TRF 102
-    deputy_arbiters: tuple[str, ...] = ()  # TRF 112
-
-
-@dataclass(slots=True)
-class TournamentInfo:
-    """What a tournament is; ``system`` and ``total_rounds`` come with its first pairing."""
-
-    id: uuid.UUID
-    name: str
-    ruleset: Ruleset
-    started_at: dt.datetime
-    time_control: TimeControl
-    variant: str = "chess"
-    double_rounds: bool = False
-    rated: bool = True  # False: a friendly tournament (the organiser's choice, or its opening)
-    opening: str = "free"  # the opening option (RULES.md §2)
-    system: System | None = None
-    total_rounds: int | None = None
-    completed_at: dt.datetime | None = None
-    knockout: KnockoutFormat | None = None  # the knockout rulesets' format settings
-    reset_at: dt.datetime | None = None  # reset to its draft then, not started again since
-    fide: FideInfo | None = None  # fide-rapid's settings
-
-    @property
-    def start_date(self) -> dt.date:
-        """The event's first day: the organiser's (fide-rapid), else the day it started."""
-        if self.fide is not None and self.fide.start_date is not None:
-            return self.fide.start_date
-        return self.started_at.date()
-
-    @property
-    def legs(self) -> int:
-        return 2 if self.double_rounds else 1
-
-    @property
-    def planned_system(self) -> System | None:
-        """The system: the first pairing's, before it the organiser's (a `fide-rapid` event's settings)."""
-        if self.system is not None:
-            return self.system
-        return None if self.fide is None else self.fide.system
-
-    @property
-    def rounds_to_play(self) -> int | None:
-        """The rounds: the pairings', before them the organiser's (`fide-rapid`)."""
-        return self.total_rounds or (self.fide.rounds if self.fide is not None else None)
-
-    @property
-    def draft(self) -> bool:
-        """Reset to its draft (a knockout, RULES.md §4): nothing of it is shown until it starts again."""
-        return self.reset_at is not None
-
-    @property
-    def is_group(self) -> bool:
-        """Ranked by the ``group-playoff`` group table rather than by C.07 tie-breaks."""
-        return self.ruleset is Ruleset.GROUP_PLAYOFF
-
-    @property
-    def is_bracket(self) -> bool:
-        return is_bracket(self.ruleset, self.system)
-
-    @property
-    def has_table(self) -> bool:
-        """False for a bracket; otherwise True, before the first pairing names the system too."""
-        return not self.is_bracket and (self.system is None or self.system in TABLE_SYSTEMS)
-
-    def check_bracket(self) -> None:
-        if not self.is_bracket:
-            raise NotABracket(f"a {self.system or self.ruleset} tournament has a table, not a bracket")
-
-    def preset_or_none(self) -> Preset | None:
-        """The preset that scores this tournament's games and ranks its table (``group-playoff``: the
-        board points; the group table ranks); None for a bracket, a ruleset without table rules
-        here, or before the first pairing names the system."""
-        if self.system is None:
-            return None
-        return _PRESETS.get((self.ruleset, self.system))
-
-    def check_table(self) -> None:
-        """Raise NotATable for a bracket, UnsupportedRuleset for a table this service cannot rank."""
-        if self.system is System.GROUP_PLAYOFF:
-            raise NotATable(
-                "a group-playoff event is not one table: its group tables, matches and placing are on"
-                " its page (GET /tournaments/{id}/group-playoff, /t/{id})"
-            )
-        if not self.has_table:
-            raise NotATable(
-                f"a {self.system} tournament is shown as a bracket: it has no table, crosstable or TRF"
-            )
-        if self.system is not None and self.preset_or_none() is None:
-            raise UnsupportedRuleset(f"no table rules for the {self.ruleset.value!r} ruleset ({self.system})")
-
-    def bye_points(self, ruleset: Preset) -> dict[ByeKind, Fraction]:
-        """What each kind of bye scores over a whole round (both legs with double rounds)."""
-        ps = ruleset.point_system
-        return {kind: ps.points(result) * self.legs for kind, result in BYE_RESULTS.items()}
-
-    def rules(self, ruleset: Preset) -> Rules:
-        """C.07's edition by the start date (docs/standings.md), with the ruleset's bye handling."""
-        start = self.start_date
-        return ruleset.rules(start, start)
-
-
-class Tournament(Aggregate):
+class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
     """A tournament's projection. Built when it starts (its snapshot computed) or loaded from what
     was stored (``revision`` and ``snapshot`` as they were saved)."""
 
@@ -445,47 +265,6 @@ class Tournament(Aggregate):
         """Withdrawn, excluded, or None while the player plays on."""
         found = self.withdrawals.get(seed)
         return None if found is None else found.status
-
-    def stays_in_draw(self, seed: int) -> bool:
-        """Whether the player is paired in later rounds (an excluded `platform` player still is)."""
-        found = self.withdrawals.get(seed)
-        return found is None or stays_in_draw(self.info.ruleset, found.status)
-
-    def absentees(self, number: int) -> frozenset[int]:
-        """Who lost round ``number`` at the default time (not at the board): a forfeit's losers."""
-        rnd = self.rounds.get(number)
-        if rnd is None or not rnd.published:
-            return frozenset()
-        out: set[int] = set()
-        for g in rnd.games:
-            if g.reason != DEFAULT_TIME or g.cancelled:
-                continue
-            if g.outcome in (Outcome.BLACK_FORFEIT_WIN, Outcome.DOUBLE_FORFEIT):
-                out.add(g.white)
-            if g.outcome in (Outcome.WHITE_FORFEIT_WIN, Outcome.DOUBLE_FORFEIT):
-                out.add(g.black)
-        return frozenset(out)
-
-    def unexcused(self, number: int) -> list[int]:
-        """The absentees of round ``number`` no arbiter excused who are still in the draw (in a
-        `fide-rapid` event they count as withdrawn from the next round on, FIDE C.04.2)."""
-        return sorted(
-            s for s in self.absentees(number) if (number, s) not in self.excused and self.stays_in_draw(s)
-        )
-
-    def requested_byes(self, number: int) -> list[int]:
-        """The seeds with a zero-point bye asked for round ``number`` who are still in the draw."""
-        return sorted(s for (r, s) in self.bye_requests if r == number and self.stays_in_draw(s))
-
-    def left_out(self, number: int) -> frozenset[int]:
-        """The seeds a Swiss leaves out of round ``number``, as pairing does: the withdrawn, the byes asked
-        for it, and in a `fide-rapid` event the absentees of the round before nobody excused and the late
-        entries not in yet."""
-        gone = {seed for seed in self.withdrawals if not self.stays_in_draw(seed)}
-        if self.info.fide is not None:
-            gone |= set(self.unexcused(number - 1))
-            gone |= {p.seed for p in self.players if p.from_round is not None and p.from_round > number}
-        return frozenset(gone | set(self.requested_byes(number)))
 
     # -- changing ------------------------------------------------------------------------------
 
@@ -790,102 +569,6 @@ class Tournament(Aggregate):
             self.record(StandingsFinal(self.id, self.snapshot.table.rows))
         return True
 
-    def reset(self, at: dt.datetime, games: Iterable[uuid.UUID] = (), start: int | None = None) -> bool:
-        """A knockout reset to its draft at ``at`` (RULES.md §4: round 1 undone), undoing its start
-        number ``start`` (the resets before it): its rounds, withdrawals and placing are forgotten and
-        nothing of it is shown until it is started again (:meth:`restart`). What it removed is kept
-        (:attr:`resets`): ``games`` (pairing's list) and the games recorded here, so that news of them
-        heard later is told from the next start's. False if that reset was heard already (or, unnumbered,
-        while in the draft); the reset of a start not recorded here yet waits for that start."""
-        self._record_due_update()
-        if start is not None:
-            current = len(self.resets)  # this start's number (in the draft: the next one's)
-            if start < current:
-                return False
-            if start > current or self.info.draft:
-                raise ChangeOutstanding(
-                    f"tournament {self.id}: the reset of its start {start} came before that start"
-                )
-        elif self.info.draft:
-            return False
-        self.resets = self.resets.add(at, {*games, *self._games}, start)
-        self.info.system = self.info.total_rounds = self.info.completed_at = None
-        self.info.reset_at = at
-        self._start(self.info, self.players, None, None, ())
-        self._live_built = True  # nothing paired: no table
-        self._changes.append(TournamentReset(at))
-        self._changed(updated=False)
-        return True
-
-    def restart(self, info: TournamentInfo, players: Sequence[Competitor]) -> bool:
-        """The tournament, reset to its draft, started again: what it is and its roster are the new
-        start's. False unless it is in its draft (a start recorded already stands)."""
-        self._record_due_update()
-        if not self.info.draft:
-            return False
-        self._start(info, players, None, None, ())
-        self._changes.append(TournamentRestarted())
-        self._changed(updated=False)
-        return True
-
-    def removed(self, game_id: uuid.UUID) -> bool:
-        """Whether a reset to the draft removed the game (news of it belongs to an undone start)."""
-        return self.resets.removed(game_id)
-
-    def undone(self, start: int) -> bool:
-        """Whether start number ``start`` (what pairing's news of it says) was undone by a reset."""
-        return self.resets.undone(start)
-
-    def ahead(self, start: int) -> bool:
-        """Whether start number ``start`` comes after a reset not recorded here yet."""
-        return self.resets.ahead(start)
-
-    def undone_withdrawal(self, player_id: uuid.UUID, at: dt.datetime | None) -> bool:
-        """Whether a withdrawal decided at ``at`` belongs to a start a reset undid: while in the draft,
-        decided before the reset (registration's time against pairing's, strictly); once started again,
-        decided before this start (registration's time, both) and of a player not in it (registration
-        seeds no player withdrawn before a reset). Unsaid (None): no."""
-        if not self.resets or at is None:
-            return False
-        if self.info.draft:
-            return self.resets.before(at)
-        return at < self.info.started_at and player_id not in self._seeds
-
-    def add_player(
-        self,
-        player_id: uuid.UUID,
-        *,
-        name: str,
-        rating: int | None,
-        profile: Profile | None = None,
-        from_round: int | None = None,
-    ) -> bool:
-        """A late entry (``fide-rapid``): the next seed (as pairing gives it), paired from
-        ``from_round`` or the round after the last one paired, whichever is later (as pairing does
-        when the events crossed); each round before it that is recorded already gets the late
-        entry's bye (``settings.fide.late_entry_bye``), later ones get it when they are paired.
-        False when the player is known (heard again) or the tournament is no `fide-rapid` event."""
-        if self.info.fide is None or player_id in self._seeds:
-            return False
-        self._live_table()
-        seed = len(self.players) + 1
-        # the rounds paired meanwhile are missed too (pairing plays the entry from its next round)
-        first = max(from_round or 1, max(self.rounds, default=0) + 1)
-        player = Competitor(seed, player_id, name, rating, profile, first)
-        self.players.append(player)
-        self._seeds[player_id] = seed
-        self._by_seed[seed] = player
-        added = []
-        for rnd in self.rounds_in_order():
-            if rnd.number < first and not self._in_round(rnd, seed):
-                bye = Bye(rnd.number, seed, self.info.fide.late_entry_bye, late=True)
-                rnd.byes.append(bye)
-                added.append(bye)
-        self._changes.append(PlayerAdded(player, tuple(added)))
-        self._live = self._build_live()  # one more player: the table from scratch
-        self._changed()
-        return True
-
     def penalise(
         self,
         game_id: uuid.UUID,
@@ -919,77 +602,12 @@ class Tournament(Aggregate):
         self._changed(updated=False)
         return True
 
-    # -- the round to come ----------------------------------------------------------------------------
-
-    def request_bye(self, player_id: uuid.UUID, number: int) -> bool:
-        """A zero-point bye asked for round ``number`` before it is paired (``bye.requested``): the
-        player is left out of it. False when it was heard already."""
-        return self._next_round_fact(self.bye_requests, (number, self._heard(player_id)), ByeRequested)
-
-    def take_back_bye(self, player_id: uuid.UUID, number: int) -> bool:
-        """A requested bye taken back before its round is paired (``bye.taken_back``): the player is
-        paired in it again. False when no such bye is recorded."""
-        key = (number, self._heard(player_id))
-        if key not in self.bye_requests:
-            return False
-        self._record_due_update()
-        self.bye_requests.discard(key)
-        self._changes.append(ByeRequestTakenBack(*key))
-        self._changed(updated=False)
-        return True
-
-    def excuse_absence(self, player_id: uuid.UUID, number: int) -> bool:
-        """An arbiter excused the player's absence from round ``number`` (``absence.excused``): they
-        are paired in the next round. False when it was heard already."""
-        return self._next_round_fact(self.excused, (number, self._heard(player_id)), AbsenceExcused)
-
-    def _next_round_fact(
-        self,
-        facts: set[tuple[int, int]],
-        key: tuple[int, int],
-        change: type[ByeRequested] | type[AbsenceExcused],
-    ) -> bool:
-        if key in facts:
-            return False
-        self._record_due_update()
-        facts.add(key)
-        self._changes.append(change(*key))
-        self._changed(updated=False)
-        return True
-
-    def _heard(self, player_id: uuid.UUID) -> int:
-        """The player's seed; a `fide-rapid` player not known yet is a late entry on its way."""
-        if player_id not in self._seeds and self.info.fide is not None:
-            raise PlayerOutstanding(f"player {player_id}: the late entry's player.joined is on its way")
-        return self.seed_of(player_id)
-
     def take_changes(self) -> list[Change]:
         """What changed since the last call, in order (the repository's ``save`` writes it)."""
         changes, self._changes = self._changes, []
         return changes
 
     # -- inside ----------------------------------------------------------------------------------
-
-    def _missed(self, seed: int, number: int) -> bool:
-        """Round ``number`` is one a late entry missed (before its first round)."""
-        first = self.player(seed).from_round
-        return first is not None and number < first
-
-    @staticmethod
-    def _in_round(rnd: PairedRound, seed: int) -> bool:
-        return any(seed in (g.white, g.black) for g in rnd.games) or any(b.seed == seed for b in rnd.byes)
-
-    def _late_byes(self, number: int, games: Sequence[Game], byes: Sequence[Bye]) -> list[Bye]:
-        """The late entries' byes in round ``number``, a round before their first one (``fide-rapid``)."""
-        fide = self.info.fide
-        if fide is None:
-            return []
-        present = {s for g in games for s in (g.white, g.black)} | {b.seed for b in byes}
-        return [
-            Bye(number, p.seed, fide.late_entry_bye, late=True)
-            for p in self.players
-            if p.from_round is not None and number < p.from_round and p.seed not in present
-        ]
 
     def _check_pairing(self, game: Game, round: int, white: uuid.UUID, black: uuid.UUID, what: str) -> None:
         """An event about a game names the round and colours the pairing gave it; the colours

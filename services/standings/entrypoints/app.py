@@ -12,17 +12,13 @@ from services.standings.bootstrap import StandingsService, bootstrap
 from services.standings.domain import errors
 from services.standings.entrypoints import exports, group_playoff, pages, queries
 from services.standings.entrypoints.group_playoff import GroupPlayoffPageOut
-from services.standings.entrypoints.schemas import (
-    ArenaOut,
-    BracketOut,
-    CrosstableOut,
-    PlayerPageOut,
-    PlayerPath,
-    RoundOut,
-    RoundPath,
-    StandingsOut,
-    TournamentPath,
-)
+from services.standings.entrypoints.schemas.arena import ArenaOut
+from services.standings.entrypoints.schemas.bracket import BracketOut
+from services.standings.entrypoints.schemas.common import TournamentPath
+from services.standings.entrypoints.schemas.crosstable import CrosstableOut
+from services.standings.entrypoints.schemas.player import PlayerPageOut, PlayerPath
+from services.standings.entrypoints.schemas.round import RoundOut, RoundPath
+from services.standings.entrypoints.schemas.standings import StandingsOut
 from shared.health import readiness
 from shared.http.app import create_openapi_app, json_response
 from shared.http.limits import http_limits

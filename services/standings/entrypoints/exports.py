@@ -18,7 +18,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from services.standings.entrypoints.schemas import CellOut, CrosstableOut, PlayerOut, RoundOut
+from services.standings.entrypoints.schemas.common import PlayerOut
+from services.standings.entrypoints.schemas.crosstable import CellOut, CrosstableOut
+from services.standings.entrypoints.schemas.round import RoundOut
 
 __all__ = ["crosstable_csv", "pairings_csv", "pdf", "table_csv"]
 

@@ -30,22 +30,15 @@ from werkzeug.exceptions import NotFound
 from services.standings.bootstrap import StandingsService
 from services.standings.domain import errors
 from services.standings.domain.codes import TieBreakCodeError, parse_code
-from services.standings.domain.tournament import SYSTEM_NAMES
+from services.standings.domain.tournament_info import SYSTEM_NAMES
 from services.standings.entrypoints import group_playoff, queries
-from services.standings.entrypoints.schemas import (
-    AnnouncedOut,
-    ArenaPageQuery,
-    BracketOut,
-    IncidentOut,
-    IndexOut,
-    IndexQuery,
-    MatchOut,
-    PlayerOut,
-    PlayerPath,
-    ResultFields,
-    RoundPath,
-    TournamentFields,
-)
+from services.standings.entrypoints.schemas.announced import AnnouncedOut
+from services.standings.entrypoints.schemas.arena import ArenaPageQuery
+from services.standings.entrypoints.schemas.bracket import BracketOut, MatchOut
+from services.standings.entrypoints.schemas.common import PlayerOut, ResultFields, TournamentFields
+from services.standings.entrypoints.schemas.index import IndexOut, IndexQuery
+from services.standings.entrypoints.schemas.player import PlayerPath
+from services.standings.entrypoints.schemas.round import IncidentOut, RoundPath
 from shared.http.problems import PROBLEM_JSON, Problem, problem_response
 
 PREFIX = "/t/"

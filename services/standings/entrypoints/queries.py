@@ -14,14 +14,12 @@ from services.standings.domain.announced import AnnouncedTournament
 from services.standings.domain.listing import Index
 from services.standings.domain.to_trf import trf_document
 from services.standings.domain.tournament import Tournament
-from services.standings.entrypoints.schemas import (
-    ArenaOut,
-    BracketOut,
-    CrosstableOut,
-    PlayerPageOut,
-    RoundOut,
-    StandingsOut,
-)
+from services.standings.entrypoints.schemas.arena import ArenaOut
+from services.standings.entrypoints.schemas.bracket import BracketOut
+from services.standings.entrypoints.schemas.crosstable import CrosstableOut
+from services.standings.entrypoints.schemas.player import PlayerPageOut
+from services.standings.entrypoints.schemas.round import RoundOut
+from services.standings.entrypoints.schemas.standings import StandingsOut
 from shared.trf import write
 
 

@@ -19,7 +19,7 @@ from services.standings.domain.group_playoff_page import (
 )
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
-from services.standings.domain.tournament import TournamentInfo
+from services.standings.domain.tournament_info import TournamentInfo
 from shared.arena_scoring import ArenaGame
 from shared.authority import Role
 from shared.scoring import Outcome

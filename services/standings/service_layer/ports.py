@@ -12,7 +12,8 @@ from services.standings.domain.arena_standings import ArenaStandings
 from services.standings.domain.group_playoff_page import GroupPlayoffPage
 from services.standings.domain.listing import Index
 from services.standings.domain.snapshot import Snapshot
-from services.standings.domain.tournament import Tournament, TournamentInfo
+from services.standings.domain.tournament import Tournament
+from services.standings.domain.tournament_info import TournamentInfo
 from shared.messagebus import UnitOfWork
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from services.clocks.domain import errors
 from services.clocks.domain.clock import Side
-from services.clocks.domain.game import GameStatus, Outcome
+from services.clocks.domain.endings import GameStatus
+from services.clocks.domain.game import Outcome
 from services.clocks.tests.contract.conftest import NOW, Backend, at, new_game, stored
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import uuid
 
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.game import GameStatus, Outcome
+from services.clocks.domain.endings import GameStatus
+from services.clocks.domain.game import Outcome
 from services.clocks.domain.tournament import Tournament, Withdrawal
 from services.clocks.tests.contract.conftest import Backend, at, new_game, stored
 from shared.vocabulary import Ruleset

@@ -10,7 +10,8 @@ import sqlalchemy as sa
 
 from services.clocks.adapters import orm
 from services.clocks.domain import errors
-from services.clocks.domain.game import GameStatus, Outcome
+from services.clocks.domain.endings import GameStatus
+from services.clocks.domain.game import Outcome
 from services.clocks.service_layer import commands
 from services.clocks.service_layer.commands import Actor, CheckFlags, MakeMove, ReportResult
 from services.clocks.tests.conftest import NOW, a_round, announce, published

@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 
 from services.clocks.adapters import orm
-from services.clocks.domain.game import GameStatus
+from services.clocks.domain.endings import GameStatus
 from services.clocks.service_layer.commands import CheckFlags
 from services.clocks.tests.conftest import a_round, announce, double_round
 from shared.events import Envelope

@@ -13,8 +13,9 @@ import pytest
 from services.clocks.domain import errors
 from services.clocks.domain.clock import ChangeKind, ClockState, Side, TimeControl
 from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.endings import FlagFall, GameStatus
 from services.clocks.domain.events import GameFinished, GameStarted
-from services.clocks.domain.game import FlagFall, Game, GameStatus, Outcome
+from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import PenaltyKind
 from services.clocks.domain.tournament import ONLINE, Timekeeping, Timing, Tournament
 from shared.vocabulary import Ruleset

@@ -11,7 +11,8 @@ import uuid
 
 import pytest
 
-from services.clocks.domain.game import GameStatus, Outcome
+from services.clocks.domain.endings import GameStatus
+from services.clocks.domain.game import Outcome
 from services.clocks.domain.presence import Presence
 from services.clocks.entrypoints.app import create_app
 from services.clocks.service_layer.commands import Actor, CheckFlags, MakeMove, ReportPresence, ReportResult

@@ -13,7 +13,8 @@ import pytest
 from services.clocks.domain import errors
 from services.clocks.domain.clock import Side
 from services.clocks.domain.decision import Role
-from services.clocks.domain.game import GameStatus, Outcome
+from services.clocks.domain.endings import GameStatus
+from services.clocks.domain.game import Outcome
 from services.clocks.domain.penalties import Consequence, PenaltyKind
 from services.clocks.service_layer.commands import (
     Actor,

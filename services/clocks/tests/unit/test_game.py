@@ -10,8 +10,9 @@ import pytest
 
 from services.clocks.domain import errors
 from services.clocks.domain.clock import Side, TimeControl
+from services.clocks.domain.endings import FlagFall, GameStatus
 from services.clocks.domain.events import GameCancelled, GameFinished, GameStarted
-from services.clocks.domain.game import FlagFall, Game, GameStatus, Outcome
+from services.clocks.domain.game import Game, Outcome
 
 T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 WHITE, BLACK, STRANGER = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()

@@ -12,16 +12,9 @@ import pytest
 from services.clocks.domain import errors
 from services.clocks.domain.clock import ChangeKind, Clock, ClockState, Side, TimeControl
 from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.endings import Claim, Correction, FlagFall, Forfeit, GameStatus
 from services.clocks.domain.events import GameColoursSwapped, GameFinished
-from services.clocks.domain.game import (
-    Claim,
-    Correction,
-    FlagFall,
-    Forfeit,
-    Game,
-    GameStatus,
-    Outcome,
-)
+from services.clocks.domain.game import Game, Outcome
 
 T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 WHITE, BLACK, ARBITER = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()

@@ -12,7 +12,8 @@ import pytest
 from services.clocks.adapters.deadlines import DeadlineStoreUnavailable, InMemoryDeadlineStore
 from services.clocks.domain import errors
 from services.clocks.domain.clock import ChangeKind, Clock, Side
-from services.clocks.domain.game import FlagFall, GameStatus, Outcome
+from services.clocks.domain.endings import FlagFall, GameStatus
+from services.clocks.domain.game import Outcome
 from services.clocks.entrypoints.ticker import Ticker
 from services.clocks.service_layer.commands import Actor, CheckFlags, MakeMove, ReportResult
 from services.clocks.tests.conftest import NOW, a_round, announce, published

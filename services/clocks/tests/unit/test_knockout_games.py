@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from services.clocks.domain.game import GameStatus
+from services.clocks.domain.endings import GameStatus
 from services.clocks.tests.conftest import NOW, announce, published, token
 from shared import events
 

@@ -9,8 +9,9 @@ import uuid
 
 from services.clocks.domain import legs
 from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.endings import Forfeit, GameStatus
 from services.clocks.domain.events import GameFinished, GameStarted
-from services.clocks.domain.game import Forfeit, Game, GameStatus, Outcome
+from services.clocks.domain.game import Game, Outcome
 
 T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 TID = uuid.uuid4()

@@ -12,7 +12,8 @@ import pytest
 
 from services.clocks.domain import errors
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.game import GameStatus, Outcome
+from services.clocks.domain.endings import GameStatus
+from services.clocks.domain.game import Outcome
 from services.clocks.service_layer.commands import Actor, CheckFlags, MakeMove, ReportResult, SwapColours
 from services.clocks.tests.conftest import NOW, a_round, announce, published
 from shared import events

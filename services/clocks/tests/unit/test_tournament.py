@@ -11,7 +11,8 @@ import pytest
 from services.clocks.domain import errors
 from services.clocks.domain.clock import TimeControl
 from services.clocks.domain.decision import Decision, Role
-from services.clocks.domain.game import Forfeit, Game, Outcome
+from services.clocks.domain.endings import Forfeit
+from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.tournament import ArbiterPost, Tournament, Withdrawal, deciding_role
 from shared.authority import Appointment, Authority
 from shared.vocabulary import Ruleset

@@ -35,6 +35,7 @@ from shared.scoring import FIDE, Result
 from shared.scoring import PointSystem as Scoring
 from shared.trf import Colour as TrfColour
 from shared.trf import ResultCode, RoundEntry, TrfDocument, declared_points
+from shared.trf.results import RESULTS
 
 
 def scoring(doc: TrfDocument) -> Scoring:
@@ -54,22 +55,6 @@ def point_system(doc: TrfDocument) -> PointSystem:
     )
 
 
-_RESULTS = {
-    ResultCode.WIN: Result.WIN,
-    ResultCode.WIN_UNRATED: Result.WIN,
-    ResultCode.DRAW: Result.DRAW,
-    ResultCode.DRAW_UNRATED: Result.DRAW,
-    ResultCode.LOSS: Result.LOSS,
-    ResultCode.LOSS_UNRATED: Result.LOSS,
-    ResultCode.FORFEIT_WIN: Result.FORFEIT_WIN,
-    ResultCode.FORFEIT_LOSS: Result.FORFEIT_LOSS,
-    ResultCode.HALF_POINT_BYE: Result.HALF_POINT_BYE,
-    ResultCode.FULL_POINT_BYE: Result.FULL_POINT_BYE,
-    ResultCode.PAIRING_ALLOCATED_BYE: Result.PAIRING_BYE,
-    ResultCode.ZERO_POINT_BYE: Result.ZERO_POINT_BYE,
-}
-
-
 def _result(entry: RoundEntry) -> Result:
     """The entry's result as bbpPairings scores it: without an opponent a forfeit win is the
     pairing-allocated bye and a forfeit loss is a zero-point bye (nobody was paired with them)."""
@@ -77,7 +62,7 @@ def _result(entry: RoundEntry) -> Result:
         return Result.PAIRING_BYE
     if entry.opponent is None and entry.result is ResultCode.FORFEIT_LOSS:
         return Result.ZERO_POINT_BYE
-    return _RESULTS[entry.result]
+    return RESULTS[entry.result]
 
 
 _UNPLAYED = {

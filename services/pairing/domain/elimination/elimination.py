@@ -1,7 +1,8 @@
 """A knockout or double-knockout event as the pairing service runs it (RULES.md §4): the bracket engine
 (``knockout.py``, ``double_knockout.py``) for who meets whom, and for each match its games
-(``match_play.py``). :class:`Elimination` is the aggregate: it records what happens as domain events
-(``domain/events.py``) and the rows to write as changes (``domain/changes.py`` and the three below).
+(``match_play.py``), as paired (``paired_matches.py``). :class:`Elimination` is the aggregate: it records
+what happens as domain events (``domain/events.py``) and the rows to write as changes (``domain/changes.py``
+and the elimination's own, ``changes.py`` here).
 
 Rounds. The service pairs rounds 1, 2, …; round k + 1 once every match of round k is decided.
 
@@ -42,7 +43,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any, Final, NoReturn
@@ -50,7 +51,6 @@ from typing import Any, Final, NoReturn
 from services.pairing.domain import events
 from services.pairing.domain.arbiters import Decided, deciding
 from services.pairing.domain.changes import (
-    Change,
     Changing,
     ColoursSet,
     Finished,
@@ -70,6 +70,16 @@ from services.pairing.domain.elimination.bracket import (
     Placing,
     better_seed,
 )
+from services.pairing.domain.elimination.changes import (
+    Erased,
+    GamesAdded,
+    GamesReplaced,
+    MatchHowChanged,
+    MatchReopened,
+    MatchRepaired,
+    MatchSettled,
+    RoundMadePublic,
+)
 from services.pairing.domain.elimination.double_knockout import DoubleKnockout
 from services.pairing.domain.elimination.knockout import Knockout
 from services.pairing.domain.elimination.match_play import (
@@ -79,6 +89,12 @@ from services.pairing.domain.elimination.match_play import (
     Progress,
     progress,
     regular_games,
+)
+from services.pairing.domain.elimination.paired_matches import (
+    MatchGame,
+    PairedMatch,
+    Recorded,
+    round_of_games,
 )
 from services.pairing.domain.elimination.seeding import SeedList
 from services.pairing.domain.errors import (
@@ -101,7 +117,7 @@ from shared.aggregate import Aggregate
 from shared.authority import Authority, Role
 from shared.scoring import Outcome
 from shared.time_control import TieBreakPlan
-from shared.vocabulary import BracketFormat, Decision, Section, Seeding, System
+from shared.vocabulary import BracketFormat, Section, Seeding, System
 
 GAME_NAMESPACE: Final = uuid.UUID("8f5d2c1e-3b6a-4e7f-9a0b-1c2d3e4f5a6b")
 FORMATS: Final[Mapping[BracketFormat, type[Knockout] | type[DoubleKnockout]]] = {
@@ -127,152 +143,6 @@ def bracket_from_dict(data: Mapping[str, Any]) -> Bracket:
     except ValueError:
         raise BracketError(f"not a bracket state: format {data.get('format')!r}") from None
     return cls.from_dict(data)
-
-
-@dataclass
-class MatchGame:
-    game_id: uuid.UUID
-    planned: PlannedGame
-    outcome: Outcome | None = None
-    cancelled: bool = False
-    replaced_by: uuid.UUID | None = None
-    """A cancelled game the match needed again after a correction: the game paired in its place. A
-    replaced game no longer counts in its match."""
-
-    @property
-    def counts(self) -> bool:
-        return self.replaced_by is None
-
-    @property
-    def open(self) -> bool:
-        """Still to be played: no result, not cancelled."""
-        return self.outcome is None and not self.cancelled and self.replaced_by is None
-
-
-@dataclass
-class PairedMatch:
-    """A match as paired: its service round and board, the seeds in its two slots, which slot had
-    White in game 1 (drawn), its games, and how it was decided (once it is)."""
-
-    id: MatchId
-    round: int
-    board: int
-    players: tuple[int, int]
-    first_white: int
-    games: list[MatchGame] = field(default_factory=list)
-    how: Decision | None = None
-    decisions: int = 0
-    """How many times the match was decided: its first decision, then each one after a correction (a
-    new winner, or the same winner decided elsewhere). Published as ``match.decided``'s ``revision``,
-    so that a consumer that hears two decisions in either order keeps the later."""
-
-    def seed(self, slot: int) -> int:
-        return self.players[slot]
-
-    def white(self, game: MatchGame) -> int:
-        return self.players[game.planned.white]
-
-    def black(self, game: MatchGame) -> int:
-        return self.players[1 - game.planned.white]
-
-    def counted(
-        self, overrides: Mapping[uuid.UUID, Outcome] | None = None
-    ) -> list[tuple[PlannedGame, Outcome | None]]:
-        """The games that count in the match, with their outcomes (``overrides`` replacing some)."""
-        extra = overrides or {}
-        return [(g.planned, extra.get(g.game_id, g.outcome)) for g in self.games if g.counts]
-
-    @property
-    def decided(self) -> bool:
-        return self.how is not None
-
-
-@dataclass(frozen=True)
-class Recorded:
-    """What a game's result changed: games added to the match (the next tie-break stage), or the match
-    decided (its winner's seed, and the games it no longer needs)."""
-
-    match: PairedMatch
-    added: tuple[MatchGame, ...] = ()
-    winner: int | None = None
-    cancelled: tuple[MatchGame, ...] = ()
-
-
-# The changes only an elimination makes (besides RoundAdded, OutcomeSet, RoundClosed and Finished).
-@dataclass(frozen=True)
-class GamesAdded(Change):
-    """A level match got the games of its next tie-break stage (or its sudden-death game)."""
-
-    match_id: MatchId
-    game_ids: tuple[uuid.UUID, ...]
-
-
-@dataclass(frozen=True)
-class MatchSettled(Change):
-    """A match has its winner (the bracket's state and its round count changed with it) and no longer
-    needs the games in ``cancelled``; ``decisions``: its decisions so far."""
-
-    match_id: MatchId
-    how: Decision
-    at: dt.datetime
-    cancelled: tuple[uuid.UUID, ...]
-    decisions: int
-
-
-@dataclass(frozen=True)
-class RoundMadePublic(Change):
-    number: int
-    at: dt.datetime
-
-
-@dataclass(frozen=True)
-class MatchReopened(Change):
-    """A correction left a decided match undecided: its winner is gone from the bracket."""
-
-    match_id: MatchId
-
-
-@dataclass(frozen=True)
-class MatchHowChanged(Change):
-    """A correction kept the match's winner but changed where it was decided (a decision again:
-    ``decisions`` counts it)."""
-
-    match_id: MatchId
-    how: Decision
-    at: dt.datetime
-    decisions: int
-
-
-@dataclass(frozen=True)
-class GamesReplaced(Change):
-    """Cancelled games a reopened match needs again: each (old, new) pair; the new games are added
-    (:class:`GamesAdded`) with the same change list."""
-
-    match_id: MatchId
-    replaced: tuple[tuple[uuid.UUID, uuid.UUID], ...]
-
-
-@dataclass(frozen=True)
-class MatchRepaired(Change):
-    """A correction changed who plays a paired match without a result: its new players (seeds in its
-    slots), and its old games, cancelled (each replaced by a new one, :class:`GamesReplaced` and
-    :class:`GamesAdded` in the same change list)."""
-
-    match_id: MatchId
-    players: tuple[int, int]
-    cancelled: tuple[uuid.UUID, ...]
-    at: dt.datetime
-
-
-@dataclass(frozen=True)
-class Erased(Change):
-    """The knockout went back to its draft at ``at``: everything pairing held of it goes, but which games
-    it removed from start number ``restarts`` (news of them may still come: it is settled, not waited
-    for)."""
-
-    at: dt.datetime
-    games: tuple[uuid.UUID, ...]
-    restarts: int
 
 
 @dataclass(eq=False)
@@ -824,15 +694,6 @@ class Elimination(Aggregate, Changing):
         )
 
 
-def round_of_games(matches: Iterable[PairedMatch]) -> list[tuple[PairedMatch, MatchGame]]:
-    """Every game of these matches, by board then game number."""
-    return [
-        (m, g)
-        for m in sorted(matches, key=lambda m: m.board)
-        for g in sorted(m.games, key=lambda g: g.planned.number)
-    ]
-
-
 @cache
 def _double_knockout_waves(players: int, second_final: bool) -> int:
     """Rounds of a double knockout without the second final: its waves of ready matches."""
@@ -854,21 +715,4 @@ def _no_reset(match: Match) -> int:
     return better_seed(match)
 
 
-__all__ = [
-    "FORMATS",
-    "Elimination",
-    "Erased",
-    "GamesAdded",
-    "GamesReplaced",
-    "MatchGame",
-    "MatchHowChanged",
-    "MatchReopened",
-    "MatchRepaired",
-    "MatchSettled",
-    "PairedMatch",
-    "Recorded",
-    "RoundMadePublic",
-    "bracket_from_dict",
-    "new_bracket",
-    "round_of_games",
-]
+__all__ = ["FORMATS", "Elimination", "bracket_from_dict", "new_bracket"]

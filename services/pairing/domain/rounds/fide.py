@@ -36,28 +36,14 @@ from services.pairing.domain.errors import NoValidPairing
 from services.pairing.domain.rounds.tournament import DEFAULT_TIME as DEFAULT_TIME
 from services.pairing.domain.rounds.tournament import Board, Draw, PairingTournament
 from shared.scoring import FIDE, Outcome
-from shared.trf import NOT_PAIRED, Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf import NOT_PAIRED, Colour, PlayerRecord, RoundEntry, TrfDocument
 from shared.trf.acceleration import baku
+from shared.trf.results import BYES, codes_of
 from shared.vocabulary import ByeKind
-
-_CODES: dict[Outcome, tuple[ResultCode, ResultCode]] = {
-    Outcome.WHITE_WIN: (ResultCode.WIN, ResultCode.LOSS),
-    Outcome.DRAW: (ResultCode.DRAW, ResultCode.DRAW),
-    Outcome.BLACK_WIN: (ResultCode.LOSS, ResultCode.WIN),
-    Outcome.WHITE_FORFEIT_WIN: (ResultCode.FORFEIT_WIN, ResultCode.FORFEIT_LOSS),
-    Outcome.BLACK_FORFEIT_WIN: (ResultCode.FORFEIT_LOSS, ResultCode.FORFEIT_WIN),
-    Outcome.DOUBLE_FORFEIT: (ResultCode.FORFEIT_LOSS, ResultCode.FORFEIT_LOSS),
-}
-_BYES = {
-    ByeKind.PAIRING_ALLOCATED: ResultCode.PAIRING_ALLOCATED_BYE,
-    ByeKind.ZERO_POINT: ResultCode.ZERO_POINT_BYE,
-    ByeKind.HALF_POINT: ResultCode.HALF_POINT_BYE,
-    ByeKind.FULL_POINT: ResultCode.FULL_POINT_BYE,
-}
 
 
 def _bye(kind: ByeKind) -> RoundEntry:
-    return RoundEntry(None, Colour.NONE, _BYES[kind])
+    return RoundEntry(None, Colour.NONE, BYES[kind])
 
 
 def initial_colour(t: PairingTournament) -> Colour:
@@ -107,7 +93,7 @@ def document(t: PairingTournament, rounds: int) -> TrfDocument:
             if g.outcome is None or g.outcome is Outcome.NOT_PLAYED:
                 blocks[g.white] = blocks[g.black] = None
                 continue
-            white, black = _CODES[g.outcome]
+            white, black = codes_of(g.outcome)
             blocks[g.white] = RoundEntry(g.black, Colour.WHITE, white)
             blocks[g.black] = RoundEntry(g.white, Colour.BLACK, black)
         for b in rnd.byes:

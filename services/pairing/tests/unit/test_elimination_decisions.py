@@ -12,8 +12,7 @@ import pytest
 
 from services.pairing.domain import events
 from services.pairing.domain.changes import ColoursSet, OutcomeCorrected, WithdrawalRecorded
-from services.pairing.domain.elimination.elimination import (
-    Elimination,
+from services.pairing.domain.elimination.changes import (
     Erased,
     GamesAdded,
     GamesReplaced,
@@ -21,8 +20,9 @@ from services.pairing.domain.elimination.elimination import (
     MatchReopened,
     MatchRepaired,
     MatchSettled,
-    PairedMatch,
 )
+from services.pairing.domain.elimination.elimination import Elimination
+from services.pairing.domain.elimination.paired_matches import PairedMatch
 from services.pairing.domain.errors import (
     ByesNotOffered,
     ColoursFixed,

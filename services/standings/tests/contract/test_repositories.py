@@ -26,7 +26,8 @@ from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.errors import TournamentExists
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
-from services.standings.domain.tournament import FideInfo, Tournament, TournamentInfo
+from services.standings.domain.tournament import Tournament
+from services.standings.domain.tournament_info import FideInfo, TournamentInfo
 from shared import events
 from shared.authority import Role
 from shared.database import make_engine, upgrade

@@ -11,7 +11,7 @@ import pytest
 
 from services.standings.domain.bracket import shape
 from services.standings.entrypoints.pages import bracket_tree
-from services.standings.entrypoints.schemas import BracketOut
+from services.standings.entrypoints.schemas.bracket import BracketOut
 from services.standings.tests.helpers import (
     NOW,
     Announcement,

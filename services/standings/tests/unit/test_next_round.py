@@ -20,7 +20,8 @@ from services.standings.domain.errors import PlayerOutstanding
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame
 from services.standings.domain.rounds import Competitor
 from services.standings.domain.to_trf import trf_document
-from services.standings.domain.tournament import FideInfo, Tournament, TournamentInfo
+from services.standings.domain.tournament import Tournament
+from services.standings.domain.tournament_info import FideInfo, TournamentInfo
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.trf import NOT_PAIRED, Colour, TrfDocument, write

@@ -27,6 +27,7 @@ from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.errors import RoundTaken
 from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
 from services.pairing.domain.heading import Status
+from services.pairing.domain.roster import RosterHeard
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament, RoundDropped
 from services.pairing.service_layer.arena_ports import ArenaRecord, NewGame
@@ -97,6 +98,7 @@ class MemoryPairingStore:
         self.playing: MemoryTable[tuple[uuid.UUID, uuid.UUID], PlayingRow] = MemoryTable(
             lambda p: (p.player_id, p.game_id)
         )
+        self.rosters: MemoryTable[uuid.UUID, RosterHeard] = MemoryTable(lambda r: r.tournament_id)
         self.published: list[Envelope] = []
         self.inbox: set[tuple[uuid.UUID, str]] = set()
 
@@ -111,6 +113,7 @@ class MemoryPairingStore:
             self.arena_games,
             self.arena_entries,
             self.playing,
+            self.rosters,
         ]
 
 
@@ -325,11 +328,15 @@ def _played(f: ArenaGameRow) -> PlayedGame:
     )
 
 
+class MemoryRosters(MemoryRepository[uuid.UUID, RosterHeard]):
+    """What pairing has heard of each tournament's roster (``domain/roster.py``)."""
+
+
 class MemoryPairingUnitOfWork(MemoryUnitOfWork):
     """A unit of work over a :class:`MemoryPairingStore`; ``after_commit`` gets what each commit
     published (a test harness hands it to an in-process broker, as the embedded relay does)."""
 
-    tracked = ("tournaments", "results", "eliminations", "arbiters", "arenas", "group_playoffs")
+    tracked = ("tournaments", "results", "eliminations", "arbiters", "arenas", "group_playoffs", "rosters")
 
     def __init__(
         self, store: MemoryPairingStore, after_commit: Callable[[list[Envelope]], object] | None = None
@@ -367,6 +374,10 @@ class MemoryPairingUnitOfWork(MemoryUnitOfWork):
     @functools.cached_property
     def group_playoffs(self) -> MemoryGroupPlayoffs:
         return MemoryGroupPlayoffs(self.store.group_playoffs)
+
+    @functools.cached_property
+    def rosters(self) -> MemoryRosters:
+        return MemoryRosters(self.store.rosters)
 
     def lock(self, tournament_id: uuid.UUID) -> System | None:
         t = self.store.tournaments.read(tournament_id)

@@ -202,6 +202,17 @@ arbiters = sa.Table(
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
 )
 
+# What pairing has heard of each tournament's roster (domain/roster.py): every roster revision up to
+# ``revision``, and those heard beyond a gap (``ahead``, a JSON list). No foreign key: a roster change may
+# arrive before the tournament starts here, and the row outlives a knockout reset to its draft.
+roster_revisions = sa.Table(
+    "roster_revisions",
+    metadata,
+    sa.Column("tournament_id", sa.Uuid(), primary_key=True),
+    sa.Column("revision", sa.Integer(), nullable=False),
+    sa.Column("ahead", sa.JSON(), nullable=False),
+)
+
 # arenas (RULES.md §3, docs/arena.md): the row the workers pair by, its entries, and every game a pass
 # made; the waiting pool itself is in Redis (adapters/arena_pool.py), a cache rebuilt from these three
 # when Redis loses it (domain/arena/record.py)

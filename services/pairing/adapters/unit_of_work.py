@@ -12,6 +12,7 @@ from services.pairing.adapters.arbiters import SqlArbiters
 from services.pairing.adapters.arena_repository import SqlArenas
 from services.pairing.adapters.eliminations import SqlEliminations, SqlResets
 from services.pairing.adapters.group_playoffs import SqlGroupPlayoffs
+from services.pairing.adapters.rosters import SqlRosters
 from services.pairing.adapters.round_results import SqlRoundResults
 from services.pairing.adapters.rows import RowLocks, tournament_of_game
 from services.pairing.adapters.tournaments import SqlTournaments
@@ -21,7 +22,7 @@ from shared.vocabulary import System
 
 
 class SqlPairingUnitOfWork(SqlUnitOfWork):
-    tracked = ("tournaments", "results", "eliminations", "arbiters", "arenas", "group_playoffs")
+    tracked = ("tournaments", "results", "eliminations", "arbiters", "arenas", "group_playoffs", "rosters")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options, wire=wire)
@@ -56,6 +57,10 @@ class SqlPairingUnitOfWork(SqlUnitOfWork):
     @functools.cached_property
     def group_playoffs(self) -> SqlGroupPlayoffs:
         return SqlGroupPlayoffs(self.session, self._locks)
+
+    @functools.cached_property
+    def rosters(self) -> SqlRosters:
+        return SqlRosters(self.session)
 
     def lock(self, tournament_id: uuid.UUID) -> System | None:
         return self._locks.take(tournament_id)

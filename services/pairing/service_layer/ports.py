@@ -13,6 +13,7 @@ from typing import Any, Protocol, Self
 from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
+from services.pairing.domain.roster import RosterHeard
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament
 from services.pairing.service_layer.arena_ports import ArenaRepository
@@ -82,6 +83,18 @@ class ArbitersRepository(Protocol):
     def save(self, arbiters: Arbiters) -> None: ...
 
 
+class RosterRepository(Protocol):
+    """What pairing has heard of each tournament's roster (registration's roster revisions), keyed by
+    tournament id; kept whether the tournament has started here or not."""
+
+    @property
+    def seen(self) -> Seen[RosterHeard]: ...
+
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> RosterHeard | None: ...
+    def add(self, heard: RosterHeard) -> None: ...
+    def save(self, heard: RosterHeard) -> None: ...
+
+
 class ResetsRepository(Protocol):
     """What each reset of a knockout to its draft removed, kept after its tournament's rows are gone
     (written by :class:`EliminationRepository` with the reset)."""
@@ -104,6 +117,8 @@ class PairingUnitOfWork(Protocol):
     def arbiters(self) -> ArbitersRepository: ...
     @property
     def resets(self) -> ResetsRepository: ...
+    @property
+    def rosters(self) -> RosterRepository: ...
     @property
     def arenas(self) -> ArenaRepository: ...
     @property

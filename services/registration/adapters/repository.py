@@ -640,6 +640,7 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         opening=row.opening,
         rated_reason=row.rated_reason,
         settings=settings_of(Ruleset(row.ruleset), ruleset_fields_of(row)),
+        roster_revision=row.roster_revision,
     )
 
 
@@ -687,6 +688,7 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "duration_minutes": own.duration_minutes,
         "arena_minutes": own.arena_minutes,
         "group_playoff": None if own.group_playoff is None else group_format_json(own.group_playoff),
+        "roster_revision": t.roster_revision,
     }
 
 

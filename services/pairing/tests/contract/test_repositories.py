@@ -17,6 +17,7 @@ from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.errors import ResetNotAllowed, RoundTaken
 from services.pairing.domain.heading import Player, Status
+from services.pairing.domain.roster import RosterHeard
 from services.pairing.domain.rounds.fide import DEFAULT_TIME
 from services.pairing.domain.rounds.pairers import fide_pairers, pairers
 from services.pairing.domain.rounds.platform import Plan
@@ -556,3 +557,35 @@ def test_arbiters_come_back_with_their_scope_and_the_latest_decision(backend: Ba
     assert again is not None and again.entries == found.entries
     assert again.appointments() == (Appointment(second),)
     assert not again.appoint(first, None, at=NOW)  # older than the revocation: changes nothing
+
+
+def test_what_was_heard_of_a_roster_comes_back_with_its_gaps(backend: Backend) -> None:
+    tid = uuid.uuid4()
+    heard = RosterHeard(tid)
+    assert heard.started(4) and heard.heard(6)  # the start at 4, then 6 before 5
+    with backend.uow() as uow:
+        assert uow.rosters.get(tid) is None
+        uow.rosters.add(heard)
+        uow.commit()
+    with backend.uow() as uow:
+        found = uow.rosters.get(tid, lock=True)
+        assert found is not None and (found.revision, found.ahead) == (4, frozenset({6}))
+        assert found.heard(5)  # the gap closes: everything up to 6 heard
+        uow.rosters.save(found)
+    with backend.uow() as uow:  # not committed: as it was
+        again = uow.rosters.get(tid)
+        assert again is not None and (again.revision, again.ahead) == (4, frozenset({6}))
+        with pytest.raises(RuntimeError), uow.savepoint():
+            assert again.heard(5)
+            uow.rosters.save(again)
+            raise RuntimeError("the handler failed")
+        uow.commit()
+    with backend.uow() as uow:
+        kept = uow.rosters.get(tid)
+        assert kept is not None and (kept.revision, kept.ahead) == (4, frozenset({6}))
+        assert kept.heard(5) and kept.heard(8)
+        uow.rosters.save(kept)
+        uow.commit()
+    with backend.uow() as uow:
+        last = uow.rosters.get(tid)
+    assert last is not None and (last.revision, last.ahead) == (6, frozenset({8}))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -38,3 +39,16 @@ def servers() -> Iterator[Servers]:
     if _servers is None:
         pytest.skip("no servers were resolved for this run")
     yield _servers
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _cli_state_of_the_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The command line's login and held roster revisions (cli/config.py, cli/revisions.py) of every test
+    that runs it are this run's, never in the home of whoever runs the tests (cli/tests: each test's own)."""
+    before = os.environ.get("ARBITER_CONFIG")
+    os.environ["ARBITER_CONFIG"] = str(tmp_path_factory.mktemp("arbiter-cli") / "config.json")
+    yield
+    if before is None:
+        os.environ.pop("ARBITER_CONFIG", None)
+    else:
+        os.environ["ARBITER_CONFIG"] = before

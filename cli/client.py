@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from cli import revisions
 from cli.config import CONFIG_ENV, saved_token
 from cli.text import plural, points
 from shared.scoring import Outcome
@@ -34,6 +35,8 @@ DEFAULT_URLS = {
 OUTCOMES = tuple(o.value for o in Outcome if o is not Outcome.NOT_PLAYED)
 _DURATION = re.compile(r"^(\d+)([smhd])$")
 _TC = re.compile(r"^(\d+(?:\.\d+)?)\+(\d+)$")
+_TOURNAMENT_PATH = re.compile(r"^/tournaments/([0-9a-fA-F-]{36})(?:/|$)")
+ROSTER_REVISION = "Roster-Revision"  # registration's answer about a tournament: cli/revisions.py
 
 
 NEEDS_TOKEN = (
@@ -46,11 +49,22 @@ FORFEITS_AS_ARGUMENTS = {"ignore_unknown_options": True}
 RETRIES = 4  # a 503 (a database or Redis down for a moment) is asked again, after its Retry-After
 
 
-def _retry_after(response: httpx.Response) -> float:
+def retry_after(response: httpx.Response) -> float:
     try:
         return min(max(float(response.headers.get("Retry-After", "1")), 0.1), 5.0)
     except ValueError:
         return 1.0
+
+
+def _hold_revision(path: str, response: httpx.Response) -> None:
+    """Keep the roster revision registration answered about a tournament (its path names it, or, for a
+    new one, its ``Location``), for a later command to pairing to name (:mod:`cli.revisions`)."""
+    given = response.headers.get(ROSTER_REVISION)
+    if not given or not given.isdigit() or response.status_code >= 300:
+        return
+    found = _TOURNAMENT_PATH.match(path) or _TOURNAMENT_PATH.match(response.headers.get("Location", ""))
+    if found is not None:
+        revisions.remember(found.group(1), int(given))
 
 
 class Api:
@@ -101,8 +115,10 @@ class Api:
                     f"cannot reach the {service} service at {self.urls[service]}: {exc}"
                 ) from None
             if response.status_code != 503 or attempt == RETRIES:
+                if service == "registration":
+                    _hold_revision(path, response)
                 return response
-            time.sleep(_retry_after(response))  # a dependency was down for a moment: as the answer asks
+            time.sleep(retry_after(response))  # a dependency was down for a moment: as the answer asks
         raise AssertionError("unreachable")
 
     def answer(self, service: str, response: httpx.Response) -> Any:

@@ -2,7 +2,7 @@
 round of a running `fide-rapid` event on the arbiter's command.
 
     arbiter pair --dutch INPUT.trf -p [OUTPUT]
-    arbiter pair TOURNAMENT --round N [--preview | --publish]
+    arbiter pair TOURNAMENT --round N [--preview | --publish] [--roster-revision N] [--wait SECONDS]
     arbiter excuse TOURNAMENT PLAYER --round N [--reason R]
 
 The offline output is bbpPairings' format: the number of lines that follow, then ``white black`` per
@@ -17,6 +17,12 @@ the whole event or its organiser; where the services are and who you are: ``cli/
 round is paired (again, if it is not published yet) and its pairing list printed by board;
 ``--publish`` publishes it (pairing it first if nobody did): only then do the boards get their games.
 ``arbiter excuse`` excuses a player's absence from a round before the next pairing is published.
+
+The preview and the pairing follow what registration answered this command line (docs/api.md, "Causal
+commands"): they name the tournament's latest roster revision it holds (:mod:`cli.revisions`: a
+withdrawal, a late entry, the start made with ``arbiter``), or ``--roster-revision N``, and while pairing
+has not heard that far (409 ``not-yet-heard``) they wait as its ``Retry-After`` asks, up to ``--wait``
+seconds (30), then fail saying so. ``--roster-revision 0``: the roster as pairing has heard it, no wait.
 """
 
 from __future__ import annotations
@@ -24,14 +30,22 @@ from __future__ import annotations
 import json
 import uuid
 from pathlib import Path
-from typing import Any
+from time import monotonic, sleep
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from cli.client import Api, api_options, make_api
+from cli import revisions
+from cli.client import Api, api_options, make_api, retry_after
 from cli.errors import CliError, CommandFailed
 from cli.pairing_list import pairing_lines, preview_lines
 from cli.trf_files import read_trf
+
+if TYPE_CHECKING:
+    import httpx
+
+WAIT_SECONDS = 30.0  # how long a pairing waits, at most, for pairing to hear the roster it names
+NOT_YET_HEARD = "/problems/not-yet-heard"
 
 
 def _offline(input_file: str, output: str | None, dutch: bool) -> None:
@@ -60,25 +74,82 @@ def _offline(input_file: str, output: str | None, dutch: bool) -> None:
         raise CliError(f"cannot write {output}: {exc.strerror or exc}") from None
 
 
-def _event(api: Api, tournament: str, number: int, preview: bool, publish: bool, as_json: bool) -> None:
+class Heard:
+    """Pairing asked after a roster revision: while it has not heard that far (409 ``not-yet-heard``), the
+    request is asked again as its ``Retry-After`` says, for ``wait`` seconds at most."""
+
+    def __init__(self, api: Api, tournament: uuid.UUID, revision: int | None, wait: float) -> None:
+        self.api, self.tournament, self.revision, self.wait = api, tournament, revision, wait
+
+    def request(self, method: str, path: str, *, auth: bool = True) -> httpx.Response:
+        if self.revision is None:
+            return self.api.request("pairing", method, path, auth=auth)
+        named = f"{path}?roster_revision={self.revision}"
+        deadline = monotonic() + self.wait
+        told = False
+        while True:
+            response = self.api.request("pairing", method, named, auth=auth)
+            if response.status_code != 409 or _problem_type(response) != NOT_YET_HEARD:
+                return response
+            heard = response.json().get("heard_revision")
+            left = deadline - monotonic()
+            if left <= 0:
+                raise CommandFailed(
+                    f"pairing has not heard roster revision {self.revision} of {self.tournament} after"
+                    f" {self.wait:g} s (it has heard up to {heard}): registration's news has not reached"
+                    " it. Is pairing's consumer running? Try again later, or --roster-revision 0 for the"
+                    " roster as pairing has heard it"
+                )
+            if not told:
+                click.echo(
+                    f"waiting for pairing to hear roster revision {self.revision} (it has heard {heard})",
+                    err=True,
+                )
+                told = True
+            sleep(min(retry_after(response), left))
+
+
+def _problem_type(response: httpx.Response) -> str | None:
+    try:
+        found = response.json().get("type")
+    except ValueError:
+        return None
+    return found if isinstance(found, str) else None
+
+
+def _event(
+    api: Api,
+    tournament: str,
+    number: int,
+    preview: bool,
+    publish: bool,
+    as_json: bool,
+    revision: int | None = None,
+    wait: float = WAIT_SECONDS,
+) -> None:
+    """``revision``: the roster revision to pair after (None: the latest this command line holds; 0:
+    none, the roster as pairing has heard it)."""
     try:
         tid = uuid.UUID(tournament)
     except ValueError:
         raise click.BadParameter(f"{tournament!r} is not a tournament id", param_hint="TOURNAMENT") from None
+    if revision is None:
+        revision = revisions.held(str(tid))
+    heard = Heard(api, tid, revision or None, wait)
     base = f"/tournaments/{tid}/rounds/{number}"
     if preview:
-        answer = api.call("pairing", "GET", f"{base}/preview", auth=bool(api.token))
+        answer = api.answer("pairing", heard.request("GET", f"{base}/preview", auth=bool(api.token)))
         click.echo(json.dumps(answer, indent=2) if as_json else "\n".join(preview_lines(answer)))
         return
     if publish:
         response = api.request("pairing", "POST", f"{base}/publish")
         if response.status_code == 404 and response.json().get("type") == "/problems/round-not-paired":
-            api.call("pairing", "POST", f"{base}/pair")
+            api.answer("pairing", heard.request("POST", f"{base}/pair"))
             response = api.request("pairing", "POST", f"{base}/publish")
         api.answer("pairing", response)
         answer = api.call("pairing", "GET", f"{base}/pairings")
     else:
-        answer = api.call("pairing", "POST", f"{base}/pair")
+        answer = api.answer("pairing", heard.request("POST", f"{base}/pair"))
     click.echo(json.dumps(answer, indent=2) if as_json else "\n".join(pairing_lines(answer)))
 
 
@@ -104,6 +175,21 @@ def register(group: click.Group) -> None:
     )
     @click.option("--preview", is_flag=True, help="with --round: who the pairing takes and leaves out")
     @click.option("--publish", is_flag=True, help="with --round: publish the round (pairing it if needed)")
+    @click.option(
+        "--roster-revision",
+        "revision",
+        type=click.IntRange(min=0),
+        default=None,
+        help="with --round: pair after registration's roster revision N (default: the latest your commands"
+        " were answered; 0: the roster as pairing has heard it)",
+    )
+    @click.option(
+        "--wait",
+        type=click.FloatRange(min=0),
+        default=WAIT_SECONDS,
+        show_default=True,
+        help="with --round: seconds to wait, at most, for pairing to hear that roster revision",
+    )
     @api_options
     def pair(
         dutch: bool,
@@ -112,14 +198,16 @@ def register(group: click.Group) -> None:
         number: int | None,
         preview: bool,
         publish: bool,
+        revision: int | None,
+        wait: float,
         **kwargs: Any,
     ) -> None:
         """Pair the next round of the tournament in INPUT.trf (- for standard input); or, with --round,
         round N of the running fide-rapid event TOURNAMENT."""
         as_json = kwargs.pop("as_json")
         if number is None:
-            if preview or publish:
-                raise click.UsageError("--preview and --publish go with --round N")
+            if preview or publish or revision is not None:
+                raise click.UsageError("--preview, --publish and --roster-revision go with --round N")
             _offline(input_file, output, dutch)
             return
         if dutch or output is not None:
@@ -128,7 +216,7 @@ def register(group: click.Group) -> None:
             )
         if preview and publish:
             raise click.UsageError("--preview or --publish, not both")
-        _event(make_api(kwargs), input_file, number, preview, publish, as_json)
+        _event(make_api(kwargs), input_file, number, preview, publish, as_json, revision, wait)
 
     @group.command("excuse")
     @click.argument("tournament", type=click.UUID)

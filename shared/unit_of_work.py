@@ -5,14 +5,19 @@ Handlers load aggregates from the repositories, call the domain and save them. T
 domain events as they change; at commit the unit of work collects the events of every aggregate its
 repositories have seen, maps them to wire events with the service's :class:`~shared.wire.WireMap` and
 writes them to the outbox in the same transaction.
+
+A unit of work builds each repository on first use (a ``functools.cached_property`` named in
+:attr:`EventCollector.tracked` when its aggregates' events are collected): a handler that reads one
+repository builds one, not every repository the service has.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import TracebackType
-from typing import Self
+from typing import Any, ClassVar, Self
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
@@ -28,13 +33,29 @@ class EventCollector:
     """The part of a unit of work that turns recorded domain events into envelopes: shared by the SQL
     unit of work and the in-memory ones the tests use, so both publish exactly the same."""
 
+    tracked: ClassVar[tuple[str, ...]] = ()
+    """The repositories whose aggregates' events are collected, by name, in the order they are."""
+
     def __init__(self, wire: WireMap) -> None:
         self.wire = wire
         self._pending: list[Envelope] = []
 
     def repositories(self) -> Iterable[Tracking]:
-        """Hook: the repositories whose aggregates' events are collected."""
-        return ()
+        """The repositories of :attr:`tracked` this unit of work has built, in that order: one never
+        used has seen nothing."""
+        return [self.__dict__[name] for name in self.tracked if name in self.__dict__]
+
+    def built(self, name: str) -> Any:
+        """The repository ``name`` if this unit of work has built it, else None: what a commit or a
+        rollback looks at without building it."""
+        return self.__dict__.get(name)
+
+    def unbuild(self) -> None:
+        """Forget the repositories built (the ``functools.cached_property`` attributes): a unit of work
+        entered again builds its own on first use."""
+        for name in list(self.__dict__):
+            if isinstance(getattr(type(self), name, None), functools.cached_property):
+                del self.__dict__[name]
 
     def record(self, event: DomainEvent) -> None:
         """An event that belongs to no aggregate (rare: most are recorded by the aggregate itself),
@@ -99,11 +120,13 @@ class SqlUnitOfWork(EventCollector):
     def __enter__(self) -> Self:
         self.session = self._factory()
         self._pending = []
+        self.unbuild()
         self.start()
         return self
 
     def start(self) -> None:
-        """Hook for subclasses: build repositories on ``self.session``."""
+        """Hook for subclasses: what a unit of work holds besides its repositories (each repository
+        is a ``functools.cached_property`` built on ``self.session`` on first use)."""
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None

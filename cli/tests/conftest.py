@@ -13,6 +13,12 @@ from shared.messaging.inprocess import InProcessBroker
 from shared.timesource import FakeClock
 
 
+@pytest.fixture(autouse=True)
+def own_config(tmp_path, monkeypatch) -> None:
+    """Each test's login and held roster revisions in its own directory (cli/config.py, cli/revisions.py)."""
+    monkeypatch.setenv("ARBITER_CONFIG", str(tmp_path / "arbiter" / "config.json"))
+
+
 @pytest.fixture
 def served(tmp_path) -> Iterator[Served]:
     """Registration on a free local port, its clock at the tests' NOW."""

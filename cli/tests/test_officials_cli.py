@@ -8,6 +8,7 @@ import uuid
 
 from click.testing import CliRunner
 
+from cli import revisions
 from cli.main import build_cli
 from cli.tests.served import Served
 
@@ -35,9 +36,11 @@ def test_an_organiser_appoints_an_arbiter_who_withdraws_a_player(served: Served)
     )
     result = served.arbiter(arb, "withdraw", tid, str(players[1]), "--reason", "ill", "--exclude")
     assert result.exit_code == 1 and "403 Forbidden: excluding a player is the organiser's" in result.output
+    assert revisions.held(tid) == 5  # the appointments were answered it: four entries and the start
     result = served.arbiter(arb, "withdraw", tid, str(players[1]), "--reason", "ill")
     assert result.exit_code == 0, result.output
     assert result.output == "P1 withdrawn from Cup: ill\n"
+    assert revisions.held(tid) == 6  # four entries, the start, the withdrawal: for `arbiter pair` to name
     result = served.arbiter(arb, "withdraw", tid, str(players[1]), "--reason", "again")
     assert result.exit_code == 1 and result.output.startswith("Error: 409 Conflict: P1 is withdrawn already")
     result = served.arbiter(org, "withdraw", tid, str(players[2]), "--reason", " ")

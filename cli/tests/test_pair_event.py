@@ -4,16 +4,18 @@ over-the-board rapid event pair their rounds."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner, Result
 
+from cli import pair, revisions
 from cli.main import build_cli
 from cli.tests.served import serving
 from services.pairing.entrypoints.app import create_app
-from services.pairing.tests.helpers import appointed, deliver, fide_started, on_sqlite, published
+from services.pairing.tests.helpers import appointed, deliver, fide_started, on_sqlite, published, withdrawn
 from shared.http.auth import issue_token
 from shared.settings import DEV_JWT_SECRET
 
@@ -24,7 +26,8 @@ class Event:
     def __init__(self, svc, url: str) -> None:
         self.svc, self.url = svc, url
         field = [("Anand", 2750), ("Botvinnik", 2700), ("Euwe", 2650), ("Tal", 2600), ("Lasker", 2550)]
-        self.started = fide_started(rounds=4, field=field)
+        # the five entries and the start: roster revision 6, as registration numbers them
+        self.started = fide_started(rounds=4, field=field).model_copy(update={"roster_revision": 6})
         self.tid = self.started.tournament_id
         self.arbiter = uuid.uuid4()
         deliver(svc, self.started, self.tid)
@@ -89,3 +92,47 @@ def test_refusals_are_one_line_and_bad_arguments_exit_2(event: Event) -> None:
     assert orphan.exit_code == 2 and "go with --round" in orphan.output
     nobody = event.run(event.arbiter, "excuse", t, str(uuid.uuid4()), "--round", "1")
     assert nobody.exit_code == 1 and "404" in nobody.output
+
+
+def test_a_pairing_waits_for_the_roster_revision_registration_answered(event: Event, monkeypatch) -> None:
+    """``arbiter withdraw`` was answered roster revision 7 (cli/revisions.py holds it): ``arbiter pair``
+    names it, and waits while pairing answers 409 not-yet-heard, as its Retry-After asks, until the
+    withdrawal arrives; the withdrawn player is on no board."""
+    t = str(event.tid)
+    gone = event.started.roster[1].player_id
+    revisions.remember(t, 7)
+    slept: list[float] = []
+
+    def the_withdrawal_arrives(seconds: float) -> None:  # while the command line waits
+        slept.append(seconds)
+        withdrawal = withdrawn(event.started, gone).model_copy(update={"roster_revision": 7})
+        deliver(event.svc, withdrawal, event.tid)
+
+    monkeypatch.setattr(pair, "sleep", the_withdrawal_arrives)
+    preview = event.run(event.arbiter, "pair", t, "--round", "1", "--preview", "--json")
+    assert preview.exit_code == 0, preview.output
+    assert "waiting for pairing to hear roster revision 7 (it has heard 6)" in preview.stderr
+    assert slept == [1.0]  # pairing's Retry-After
+    answer = json.loads(preview.stdout)
+    assert answer["roster_revision"] == 7 and [p["player_id"] for p in answer["withdrawn"]] == [str(gone)]
+    paired = event.run(event.arbiter, "pair", t, "--round", "1", "--json")
+    assert paired.exit_code == 0 and slept == [1.0]  # heard already: no wait
+    listing = json.loads(paired.stdout)
+    assert listing["roster_revision"] == 7
+    assert str(gone) not in {b[side]["player_id"] for b in listing["boards"] for side in ("white", "black")}
+
+
+def test_a_pairing_that_waited_long_enough_fails_saying_why(event: Event, monkeypatch) -> None:
+    t = str(event.tid)
+    revisions.remember(t, 9)
+    monkeypatch.setattr(pair, "sleep", lambda seconds: None)
+    late = event.run(event.arbiter, "pair", t, "--round", "1", "--wait", "0")
+    assert late.exit_code == 1
+    assert (
+        "pairing has not heard roster revision 9" in late.output and "(it has heard up to 6)" in late.output
+    )
+    assert published(event.svc, "round.paired") == [] and "Round 1" not in late.output
+    named = event.run(event.arbiter, "pair", t, "--round", "1", "--roster-revision", "6")
+    assert named.exit_code == 0 and named.output.startswith("Round 1 (not published)")
+    anyway = event.run(event.arbiter, "pair", t, "--round", "1", "--roster-revision", "0")
+    assert anyway.exit_code == 0 and anyway.output.startswith("Round 1 (not published)")

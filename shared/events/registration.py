@@ -14,6 +14,25 @@ from shared.events.values import DecisionBy, TimeControl
 from shared.variants import Variant
 from shared.vocabulary import BracketFormat, CancelReason, Ruleset, Seeding
 
+ROSTER_REVISION_DESCRIPTION = (
+    "the tournament's roster revision this change produced (registration counts each change of the roster"
+    " it publishes, its start included: 1, 2, …); a command that must follow it names it (pairing's"
+    " `?roster_revision=`). Left out of the JSON when absent (a producer before it)"
+)
+
+
+def roster_revision() -> Any:
+    """The field every roster change carries: the revision it produced (docs/events.md, "Causal commands")."""
+    return Field(None, ge=1, le=2_147_483_647, description=ROSTER_REVISION_DESCRIPTION)
+
+
+def _omit_absent_revision(self: BaseModel, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    """A roster change without a revision serialises exactly as before the field existed."""
+    data: dict[str, Any] = handler(self)
+    if "roster_revision" in data and data["roster_revision"] is None:
+        del data["roster_revision"]
+    return data
+
 
 class PlayerProfile(BaseModel):
     """What an over-the-board event knows of a player (FIDE's player data, TRF-16 ``001``)."""
@@ -172,6 +191,8 @@ class PlayerJoined(Event):
     profile: PlayerProfile | None = None
     late: bool = Field(False, description="entered after the start (fide-rapid): plays from `from_round`")
     from_round: int | None = Field(None, ge=1)
+    roster_revision: int | None = roster_revision()
+    _without_absent_revision = model_serializer(mode="wrap")(_omit_absent_revision)
 
 
 @register
@@ -179,6 +200,8 @@ class PlayerLeft(Event):
     TYPE: ClassVar[str] = "player.left"
     tournament_id: uuid.UUID
     player_id: uuid.UUID
+    roster_revision: int | None = roster_revision()
+    _without_absent_revision = model_serializer(mode="wrap")(_omit_absent_revision)
 
 
 @register
@@ -188,6 +211,8 @@ class PlayerPaused(Event):
     TYPE: ClassVar[str] = "player.paused"
     tournament_id: uuid.UUID
     player_id: uuid.UUID
+    roster_revision: int | None = roster_revision()
+    _without_absent_revision = model_serializer(mode="wrap")(_omit_absent_revision)
 
 
 @register
@@ -199,6 +224,8 @@ class TournamentStarted(Event):
     started_at: dt.datetime
     settings: TournamentSettings
     roster: list[RosterEntry] = Field(description="seeded by rating, seed 1 = highest")
+    roster_revision: int | None = roster_revision()
+    _without_absent_revision = model_serializer(mode="wrap")(_omit_absent_revision)
 
 
 @register
@@ -221,6 +248,8 @@ class PlayerWithdrawn(Event):
     reason: str = ""
     excluded: bool = Field(False, description="true: excluded by the organiser; false: withdrawn")
     decision: DecisionBy | None = None
+    roster_revision: int | None = roster_revision()
+    _without_absent_revision = model_serializer(mode="wrap")(_omit_absent_revision)
 
 
 @register

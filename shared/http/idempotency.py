@@ -38,6 +38,8 @@ from shared.http.problems import RETRY_AFTER_SECONDS, Problem, infrastructure_er
 log = logging.getLogger(__name__)
 
 HEADER = "Idempotency-Key"
+REPLAYED_HEADERS = ("Location", "Roster-Revision")
+"""The headers of a first answer its replays carry again (what the answer says, not how it was sent)."""
 LEASE = dt.timedelta(seconds=60)
 """How long an unanswered claim stands: longer than any request runs (gunicorn kills a worker after 30 s)."""
 
@@ -183,7 +185,7 @@ class Idempotency:
         """Keep the response for replays. If the database went away since the request's own commit,
         the response still goes out (its effect happened); the claim stands until its lease runs out."""
         t = self.table
-        kept = {k: v for k, v in response.headers.items() if k in ("Location",)}
+        kept = {k: v for k, v in response.headers.items() if k in REPLAYED_HEADERS}
         try:
             with self.engine.begin() as conn:
                 conn.execute(

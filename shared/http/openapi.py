@@ -66,21 +66,22 @@ class ProblemOut(BaseModel):
     errors: list[ValidationIssue] | None = Field(None, description="validation-error: each failing field")
 
 
-def _response(status: int) -> dict[str, Any]:
+def _response(status: int, retry_after: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {
         "description": f"{HTTPStatus(status).phrase}: {WHY.get(status, 'see the problem type')}",
         "content": {PROBLEM_JSON: {"schema": {"$ref": REF}}},
     }
-    if status == 503:
+    if status == 503 or retry_after:
         out["headers"] = {"Retry-After": {"schema": {"type": "integer"}, "description": "seconds"}}
     if status == 405:
         out["headers"] = {"Allow": {"schema": {"type": "string"}, "description": "the methods it takes"}}
     return out
 
 
-def problems(*statuses: int) -> dict[str | int, dict[str, Any]]:
-    """The problem answers of one route, for its ``responses={...}``."""
-    return {status: _response(status) for status in statuses}
+def problems(*statuses: int, retry_after: tuple[int, ...] = ()) -> dict[str | int, dict[str, Any]]:
+    """The problem answers of one route, for its ``responses={...}``; those in ``retry_after`` may say
+    when to ask again (``Retry-After``, as a 503 always does)."""
+    return {status: _response(status, status in retry_after) for status in statuses}
 
 
 class Rule(Protocol):

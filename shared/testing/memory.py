@@ -1,6 +1,7 @@
 """In-memory stand-ins for a service's database: a table of aggregates with transactions, and the
-unit of work over such tables. Each service's fake repositories build on them and pass the same
-contract suite as its SQL repositories, so handler tests run in milliseconds with no database.
+unit of work over such tables. Each service's fake repositories (its ``adapters/memory.py``) build on
+them and pass the same contract suite as its SQL repositories, so handler tests run in milliseconds with
+no database; like those, they are :class:`~shared.repository.Repository` and track what they hand out.
 
 What a fake must get right is what the SQL side guarantees: nothing is visible to another unit of
 work before commit, a rollback (or a rolled-back savepoint) leaves nothing behind, and an aggregate
@@ -16,8 +17,9 @@ from collections.abc import Callable, Hashable, Iterable, Iterator
 from types import TracebackType
 from typing import Any, Generic, Self, TypeVar
 
-from shared.aggregate import Aggregate, Seen, Tracking
+from shared.aggregate import Aggregate
 from shared.events import Envelope
+from shared.repository import Repository
 from shared.unit_of_work import EventCollector
 from shared.wire import WireMap
 
@@ -74,24 +76,21 @@ def _copy(aggregate: A) -> A:
     return clone
 
 
-class MemoryRepository(Generic[K, A]):
-    """``get``/``add``/``save`` over a :class:`MemoryTable`, tracking what it handed out."""
+class MemoryRepository(Repository[K, A]):
+    """``get``/``add``/``save`` over a :class:`MemoryTable` (the base tracks what it handed out)."""
 
     def __init__(self, table: MemoryTable[K, A]) -> None:
+        super().__init__()
         self.table = table
-        self.seen: Seen[A] = Seen()
 
-    def get(self, key: K, *, lock: bool = False) -> A | None:
-        found = self.table.read(key)
-        return None if found is None else self.seen.add(found)
+    def _find(self, key: K, *, lock: bool) -> A | None:
+        return self.table.read(key)
 
-    def add(self, aggregate: A) -> None:
+    def _insert(self, aggregate: A) -> None:
         self.table.write(aggregate)
-        self.seen.add(aggregate)
 
-    def save(self, aggregate: A) -> None:
+    def _update(self, aggregate: A) -> None:
         self.table.write(aggregate)
-        self.seen.add(aggregate)
 
 
 class MemoryUnitOfWork(EventCollector):
@@ -109,14 +108,13 @@ class MemoryUnitOfWork(EventCollector):
     def __enter__(self) -> Self:
         self._pending = []
         self._inbox_staged = set()
+        self.unbuild()
         self.start()
         return self
 
     def start(self) -> None:
-        """Hook for subclasses: build repositories over ``self.tables``."""
-
-    def repositories(self) -> Iterable[Tracking]:
-        return ()
+        """Hook for subclasses: what a unit of work holds besides its repositories (each repository
+        is a ``functools.cached_property`` built over ``self.tables`` on first use)."""
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None

@@ -3,8 +3,9 @@ the in-memory one the service tests use must publish exactly the same: one suite
 
 from __future__ import annotations
 
+import functools
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,9 +14,10 @@ import sqlalchemy as sa
 from sqlalchemy.orm import sessionmaker
 
 from shared import events
-from shared.aggregate import Aggregate, DomainEvent, Seen, Tracking
+from shared.aggregate import Aggregate, DomainEvent
 from shared.database import make_engine
 from shared.messaging.tables import messaging_tables
+from shared.repository import Repository
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
 from shared.unit_of_work import SqlUnitOfWork
 from shared.wire import WireMap
@@ -47,50 +49,52 @@ def _closed(e: RoundClosed) -> events.Event:
     return events.RoundCompleted(tournament_id=e.tournament_id, round=e.number)
 
 
-class SqlCounters:
+class SqlCounters(Repository[int, Counter]):
     """A minimal SQL repository of counters, the way the services write theirs."""
 
     def __init__(self, session: Any, table: sa.Table) -> None:
+        super().__init__()
         self.session = session
         self.table = table
-        self.seen: Seen[Counter] = Seen()
 
-    def get(self, key: int, *, lock: bool = False) -> Counter | None:
+    def _find(self, key: int, *, lock: bool) -> Counter | None:
         row = self.session.execute(sa.select(self.table).where(self.table.c.id == key)).first()
-        return None if row is None else self.seen.add(Counter(row.id, row.n))
+        return None if row is None else Counter(row.id, row.n)
 
-    def add(self, c: Counter) -> None:
+    def _insert(self, c: Counter) -> None:
         self.session.execute(sa.insert(self.table).values(id=c.id, n=c.rounds))
-        self.seen.add(c)
 
-    def save(self, c: Counter) -> None:
+    def _update(self, c: Counter) -> None:
         self.session.execute(sa.update(self.table).where(self.table.c.id == c.id).values(n=c.rounds))
-        self.seen.add(c)
 
 
 class SqlUow(SqlUnitOfWork):
-    counters: SqlCounters
+    tracked = ("counters", "unused")
 
     def __init__(self, factory: Any, outbox: sa.Table, inbox: sa.Table, table: sa.Table) -> None:
         super().__init__(factory, outbox, inbox, channel="test", wire=wire)
         self.table = table
         self.outbox_table = outbox
 
-    def start(self) -> None:
-        self.counters = SqlCounters(self.session, self.table)
+    @functools.cached_property
+    def counters(self) -> SqlCounters:
+        return SqlCounters(self.session, self.table)
 
-    def repositories(self) -> Iterable[Tracking]:
-        return (self.counters,)  # type: ignore[list-item]
+    @functools.cached_property
+    def unused(self) -> SqlCounters:
+        return SqlCounters(self.session, self.table)
 
 
 class MemUow(MemoryUnitOfWork):
-    counters: MemoryRepository[int, Counter]
+    tracked = ("counters", "unused")
 
-    def start(self) -> None:
-        self.counters = MemoryRepository(self.tables[0])
+    @functools.cached_property
+    def counters(self) -> MemoryRepository[int, Counter]:
+        return MemoryRepository(self.tables[0])
 
-    def repositories(self) -> Iterable[Tracking]:
-        return (self.counters,)  # type: ignore[list-item]
+    @functools.cached_property
+    def unused(self) -> MemoryRepository[int, Counter]:
+        return MemoryRepository(self.tables[0])
 
 
 class Backend:
@@ -202,6 +206,18 @@ def test_an_event_with_no_wire_mapping_is_a_programming_error(backend: Backend) 
 
     with backend.uow() as uow, pytest.raises(TypeError, match="no wire mapping"):
         uow.record(Unmapped())
+
+
+def test_a_repository_is_built_on_first_use_and_afresh_in_each_unit_of_work(backend: Backend) -> None:
+    uow = backend.uow()
+    with uow:
+        assert list(uow.repositories()) == []  # nothing used, nothing built
+        first = uow.counters
+        assert uow.counters is first and list(uow.repositories()) == [first]
+        assert uow.built("unused") is None
+    with uow:  # entered again: its own repositories
+        assert uow.built("counters") is None
+        assert uow.counters is not first and uow.counters.get(1) is not None
 
 
 def test_a_handed_out_aggregate_is_a_copy_in_memory() -> None:

@@ -1,10 +1,13 @@
-"""In-memory fakes of the game and tournament repositories and the clocks unit of work, held to the same
-contract suite as the SQL ones (``tests/contract/``), so handler tests run with no database."""
+"""In-memory fakes of the game, tournament and presence repositories and the clocks unit of work, held to
+the same contract suite as the SQL ones (``tests/contract/``), so handler tests run with no database. The
+deadline store's in-memory twin of Redis, which the embedded mode runs, is beside the Redis one
+(``deadlines.py``)."""
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -19,7 +22,7 @@ from services.clocks.domain.penalties import Incident
 from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import Tournament
 from services.clocks.service_layer.ports import DeadlineStore
-from shared.aggregate import Aggregate, Tracking
+from shared.aggregate import Aggregate
 from shared.events import Envelope
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
 from shared.vocabulary import Ruleset
@@ -49,15 +52,15 @@ class MemoryGameRepository(MemoryRepository[uuid.UUID, Game]):
         super().__init__(table)
         self.removed: set[uuid.UUID] = set()
 
-    def add(self, game: Game) -> None:
+    def _insert(self, game: Game) -> None:
         if self.table.read(game.id) is not None:
             raise errors.GameExists(f"game {game.id} exists already")
         game.clock.collect_changes()
-        super().add(game)
+        super()._insert(game)
 
-    def save(self, game: Game) -> None:
+    def _update(self, game: Game) -> None:
         game.clock.collect_changes()
-        super().save(game)
+        super()._update(game)
 
     def existing(self, game_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
         return {gid for gid in game_ids if self.table.read(gid) is not None}
@@ -127,8 +130,7 @@ class MemoryGameRepository(MemoryRepository[uuid.UUID, Game]):
         return sorted(found, key=lambda i: i.at)
 
     def _games(self, where: Callable[[Game], bool], key: Callable[[Game], Any]) -> list[Game]:
-        found = sorted((g for g in self.table.rows() if where(g)), key=key)
-        return [self.seen.add(g) for g in found]
+        return self._handed_out(sorted((g for g in self.table.rows() if where(g)), key=key))
 
 
 @dataclass
@@ -158,32 +160,24 @@ class MemoryPresenceRepository:
 
 
 class MemoryTournamentRepository(MemoryRepository[uuid.UUID, Tournament]):
-    def get(self, key: uuid.UUID, *, lock: bool = False) -> Tournament | None:
-        return super().get(key)
-
     def of_ruleset(self, ruleset: Ruleset) -> list[uuid.UUID]:
         return [t.id for t in self.table.rows() if t.ruleset is ruleset]
 
     def lock(self, tournament_id: uuid.UUID) -> Tournament:
-        found = self.table.read(tournament_id)
-        if found is None:
+        if self.table.read(tournament_id) is None:
             self.table.write(Tournament(tournament_id))
-            found = self.table.read(tournament_id)
-            assert found is not None
-        return self.seen.add(found)
+        found = self.get(tournament_id, lock=True)
+        assert found is not None
+        return found
 
-    def save(self, t: Tournament) -> None:
+    def _update(self, t: Tournament) -> None:
         t.collect_changes()  # the whole aggregate is stored
-        super().save(t)
+        super()._update(t)
 
 
 class MemoryClocksUnitOfWork(DeadlineTracking, MemoryUnitOfWork):
     """The clocks unit of work over in-memory tables of games and tournaments. ``on_commit`` receives
     what each commit published (e.g. an in-process broker's ``publish``), as the outbox relay would."""
-
-    games: MemoryGameRepository
-    tournaments: MemoryTournamentRepository
-    presence: MemoryPresenceRepository
 
     def __init__(
         self,
@@ -202,14 +196,20 @@ class MemoryClocksUnitOfWork(DeadlineTracking, MemoryUnitOfWork):
         self.on_commit = on_commit
         self._deadlines = {}
 
-    def start(self) -> None:
-        self.games = MemoryGameRepository(self.table)
-        self.tournaments = MemoryTournamentRepository(self.tournament_table)
-        self.presence = MemoryPresenceRepository(self.presence_table)
-        self._deadlines = {}
+    @functools.cached_property
+    def games(self) -> MemoryGameRepository:
+        return MemoryGameRepository(self.table)
 
-    def repositories(self) -> Iterable[Tracking]:
-        return (self.games, self.tournaments)  # type: ignore[return-value]
+    @functools.cached_property
+    def tournaments(self) -> MemoryTournamentRepository:
+        return MemoryTournamentRepository(self.tournament_table)
+
+    @functools.cached_property
+    def presence(self) -> MemoryPresenceRepository:
+        return MemoryPresenceRepository(self.presence_table)
+
+    def start(self) -> None:
+        self._deadlines = {}
 
     @contextlib.contextmanager
     def savepoint(self) -> Iterator[None]:

@@ -29,10 +29,10 @@ from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, ArbiterPost, Timekeeping, Timing, Tournament, Withdrawal
-from shared.aggregate import Seen
 from shared.authority import Decided, Role
 from shared.database import aware, aware_or_none
 from shared.openings import DrawnOpening
+from shared.repository import Repository
 from shared.resets import Resets
 from shared.variants import Variant
 from shared.vocabulary import Ruleset
@@ -189,28 +189,26 @@ _APPEND_CHANGES = sa.insert(clock_changes).values(
 )
 
 
-class SqlGameRepository:
+class SqlGameRepository(Repository[uuid.UUID, Game]):
     def __init__(self, session: Session) -> None:
+        super().__init__()
         self.session = session
-        self.seen: Seen[Game] = Seen()
         self.removed: set[uuid.UUID] = set()
 
-    def get(self, game_id: uuid.UUID, *, lock: bool = False) -> Game | None:
+    def _find(self, game_id: uuid.UUID, *, lock: bool) -> Game | None:
         row = self.session.execute(_GET_LOCKED if lock else _GET, {"game_id": game_id}).first()
-        return None if row is None else self.seen.add(game_from_row(row))
+        return None if row is None else game_from_row(row)
 
-    def add(self, game: Game) -> None:
+    def _insert(self, game: Game) -> None:
         try:
             self.session.execute(_ADD, row_of(game))
         except sa.exc.IntegrityError as exc:
             raise errors.GameExists(f"game {game.id} exists already") from exc
         self._append_changes(game)
-        self.seen.add(game)
 
-    def save(self, game: Game) -> None:
+    def _update(self, game: Game) -> None:
         self.session.execute(_SAVE, _changing(game))
         self._append_changes(game)
-        self.seen.add(game)
 
     def existing(self, game_ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
         ids = list(game_ids)
@@ -267,7 +265,7 @@ class SqlGameRepository:
         return sorted(found, key=lambda i: i.at)
 
     def _games(self, statement: sa.Select[Any], params: dict[str, Any]) -> list[Game]:
-        return [self.seen.add(game_from_row(row)) for row in self.session.execute(statement, params)]
+        return self._handed_out(game_from_row(row) for row in self.session.execute(statement, params))
 
     def _append_changes(self, game: Game) -> None:
         new = game.clock.collect_changes()
@@ -549,17 +547,14 @@ _ADD_ARBITER = sa.insert(arbiters)
 _ADD_WITHDRAWAL = sa.insert(withdrawals)
 
 
-class SqlTournamentRepository:
+class SqlTournamentRepository(Repository[uuid.UUID, Tournament]):
     """A tournament's head row is created by the first news of it, with ``INSERT … ON CONFLICT DO
     NOTHING`` so that two consumers hearing of it at once both go on (the second waits for the
     first's row, then locks it)."""
 
     def __init__(self, session: Session) -> None:
+        super().__init__()
         self.session = session
-        self.seen: Seen[Tournament] = Seen()
-
-    def get(self, tournament_id: uuid.UUID) -> Tournament | None:
-        return self._load(tournament_id, _TOURNAMENT)
 
     def of_ruleset(self, ruleset: Ruleset) -> list[uuid.UUID]:
         """The tournaments of a ruleset known here."""
@@ -569,11 +564,11 @@ class SqlTournamentRepository:
     def lock(self, tournament_id: uuid.UUID) -> Tournament:
         create = _CREATE_TOURNAMENT[self.session.get_bind().dialect.name]
         self.session.execute(create, {"tournament_id": tournament_id})
-        found = self._load(tournament_id, _TOURNAMENT_LOCKED)
+        found = self.get(tournament_id, lock=True)
         assert found is not None
         return found
 
-    def save(self, t: Tournament) -> None:
+    def _update(self, t: Tournament) -> None:
         self.session.execute(
             _SAVE_TOURNAMENT,
             {
@@ -606,9 +601,9 @@ class SqlTournamentRepository:
                         "decision": decision_out(change.decision),
                     },
                 )
-        self.seen.add(t)
 
-    def _load(self, tournament_id: uuid.UUID, head: sa.Select[Any]) -> Tournament | None:
+    def _find(self, tournament_id: uuid.UUID, *, lock: bool) -> Tournament | None:
+        head = _TOURNAMENT_LOCKED if lock else _TOURNAMENT
         row = self.session.execute(head, {"tournament_id": tournament_id}).first()
         if row is None:
             return None
@@ -626,16 +621,14 @@ class SqlTournamentRepository:
             Withdrawal(w.player_id, w.excluded, w.reason, decision_in(w.decision))
             for w in self.session.execute(_WITHDRAWALS, key)
         ]
-        return self.seen.add(
-            Tournament(
-                row.id,
-                row.organiser_id,
-                Ruleset(row.ruleset) if row.ruleset else None,
-                _timing(row.clocks, row.default_time_minutes, aware_or_none(row.closes_at)),
-                {a.arbiter_id: a for a in posts},
-                {w.player_id: w for w in gone},
-                Resets.from_json(row.resets),
-            )
+        return Tournament(
+            row.id,
+            row.organiser_id,
+            Ruleset(row.ruleset) if row.ruleset else None,
+            _timing(row.clocks, row.default_time_minutes, aware_or_none(row.closes_at)),
+            {a.arbiter_id: a for a in posts},
+            {w.player_id: w for w in gone},
+            Resets.from_json(row.resets),
         )
 
 

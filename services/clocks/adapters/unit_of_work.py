@@ -4,9 +4,10 @@ deadline store kept in step after the commit."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
@@ -17,8 +18,7 @@ from services.clocks.adapters.repository import (
     SqlTournamentRepository,
 )
 from services.clocks.adapters.wire import wire
-from services.clocks.service_layer.ports import DeadlineStore, DeadlineStoreUnavailable, GameRepository
-from shared.aggregate import Tracking
+from services.clocks.service_layer.ports import DeadlineStore, DeadlineStoreUnavailable
 from shared.events import Envelope
 from shared.unit_of_work import EventCollector, SqlUnitOfWork
 
@@ -34,14 +34,17 @@ class DeadlineTracking(EventCollector):
     The part the SQL unit of work and its in-memory fake share: the deadlines are taken whenever the
     unit of work collects events (at each savepoint's end and at commit)."""
 
-    games: GameRepository
+    tracked = ("games", "tournaments")
     deadlines: DeadlineStore
     _deadlines: dict[uuid.UUID, dt.datetime | None]
 
     def collect(self) -> None:
         super().collect()
-        for game in self.games.seen:
-            self._deadlines[game.id] = None if game.id in self.games.removed else game.deadline
+        games = self.built("games")  # a unit of work that never used its games moved no deadline
+        if games is None:
+            return
+        for game in games.seen:
+            self._deadlines[game.id] = None if game.id in games.removed else game.deadline
 
     def forget(self, game_id: uuid.UUID) -> None:
         self._deadlines[game_id] = None
@@ -72,10 +75,6 @@ class DeadlineTracking(EventCollector):
 
 
 class SqlClocksUnitOfWork(DeadlineTracking, SqlUnitOfWork):
-    games: SqlGameRepository
-    tournaments: SqlTournamentRepository
-    presence: SqlPresenceRepository
-
     def __init__(
         self,
         session_factory: sessionmaker[Session],
@@ -92,14 +91,20 @@ class SqlClocksUnitOfWork(DeadlineTracking, SqlUnitOfWork):
         self.deadlines = deadlines
         self._deadlines = {}
 
-    def start(self) -> None:
-        self.games = SqlGameRepository(self.session)
-        self.tournaments = SqlTournamentRepository(self.session)
-        self.presence = SqlPresenceRepository(self.session)
-        self._deadlines = {}
+    @functools.cached_property
+    def games(self) -> SqlGameRepository:
+        return SqlGameRepository(self.session)
 
-    def repositories(self) -> Iterable[Tracking]:
-        return (self.games, self.tournaments)  # type: ignore[return-value]
+    @functools.cached_property
+    def tournaments(self) -> SqlTournamentRepository:
+        return SqlTournamentRepository(self.session)
+
+    @functools.cached_property
+    def presence(self) -> SqlPresenceRepository:
+        return SqlPresenceRepository(self.session)
+
+    def start(self) -> None:
+        self._deadlines = {}
 
     def commit(self) -> None:
         super().commit()

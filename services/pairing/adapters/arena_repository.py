@@ -1,7 +1,7 @@
 """The arenas, their entries and games on SQL
-(:class:`~services.pairing.service_layer.arena_ports.ArenaRepository`) and in memory, held to one contract
-(``tests/contract/test_repositories.py``), with the record of who is playing anywhere (``playing``): what
-an arena's pool is rebuilt from when Redis loses it."""
+(:class:`~services.pairing.service_layer.arena_ports.ArenaRepository`), with the record of who is playing
+anywhere (``playing``): what an arena's pool is rebuilt from when Redis loses it. Its in-memory fake
+(``memory.py``) is held to the same contract (``tests/contract/test_arenas.py``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import datetime as dt
 import functools
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -20,9 +19,9 @@ from services.pairing.adapters.orm import arena_entries, arena_games, arenas, pl
 from services.pairing.domain.arena.arena import Arena
 from services.pairing.domain.arena.record import ACTIVE, Entry, PlayedGame
 from services.pairing.service_layer.arena_ports import ArenaRecord, NewGame
-from shared.aggregate import Seen
 from shared.arena_scoring import FinishedArenaGame
 from shared.database import aware, aware_or_none
+from shared.repository import Repository
 from shared.scoring import Outcome
 from shared.time_control import RateOfPlay
 from shared.variants import Variant
@@ -126,17 +125,17 @@ def _game_of(row: Any) -> FinishedArenaGame:
     )
 
 
-class SqlArenas:
+class SqlArenas(Repository[uuid.UUID, Arena]):
     def __init__(self, session: Session) -> None:
+        super().__init__()
         self.session = session
-        self.seen: Seen[Arena] = Seen()
 
-    def get(self, arena_id: uuid.UUID, *, lock: bool = False) -> Arena | None:
+    def _find(self, arena_id: uuid.UUID, *, lock: bool) -> Arena | None:
         query = _GET.with_for_update() if lock else _GET
         row = self.session.execute(query, {"aid": arena_id}).first()
-        return None if row is None else self.seen.add(_arena_of(row))
+        return None if row is None else _arena_of(row)
 
-    def add(self, arena: Arena) -> None:
+    def _insert(self, arena: Arena) -> None:
         self.session.execute(
             sa.insert(arenas).values(
                 id=arena.id,
@@ -150,13 +149,11 @@ class SqlArenas:
                 variant=arena.variant.value,
             )
         )
-        self.seen.add(arena)
 
-    def save(self, arena: Arena) -> None:
+    def _update(self, arena: Arena) -> None:
         self.session.execute(
             sa.update(arenas).where(arenas.c.id == arena.id).values(completed_at=arena.completed_at)
         )
-        self.seen.add(arena)
 
     def open_ids(self) -> list[uuid.UUID]:
         return list(self.session.execute(_OPEN).scalars())
@@ -254,113 +251,3 @@ class SqlArenas:
 
     def stop_playing(self, player: uuid.UUID, game: uuid.UUID) -> None:
         self.session.execute(_STOP_PLAYING, {"pid": player, "gid": game})
-
-
-@dataclass
-class _Game:
-    arena_id: uuid.UUID
-    game: NewGame
-    paired_at: dt.datetime
-    result: FinishedArenaGame | None = None
-
-
-@dataclass
-class MemoryArenaStore:
-    arenas: dict[uuid.UUID, Arena]
-    games: dict[uuid.UUID, _Game]
-    entries: dict[tuple[uuid.UUID, uuid.UUID], Entry] = field(default_factory=dict)
-    playing: set[tuple[uuid.UUID, uuid.UUID]] = field(default_factory=set)  # (player, game)
-
-
-class MemoryArenas:
-    """The same in memory (the unit tests' unit of work)."""
-
-    def __init__(self, store: MemoryArenaStore) -> None:
-        self.store = store
-        self.seen: Seen[Arena] = Seen()
-
-    def get(self, arena_id: uuid.UUID, *, lock: bool = False) -> Arena | None:
-        found = self.store.arenas.get(arena_id)
-        return None if found is None else self.seen.add(replace(found))
-
-    def add(self, arena: Arena) -> None:
-        if arena.id in self.store.arenas:
-            raise KeyError(f"arena {arena.id} exists")
-        self.save(arena)
-
-    def save(self, arena: Arena) -> None:
-        self.store.arenas[arena.id] = replace(arena)
-        self.seen.add(arena)
-
-    def open_ids(self) -> list[uuid.UUID]:
-        open_ = [a for a in self.store.arenas.values() if a.completed_at is None]
-        return [a.id for a in sorted(open_, key=lambda a: a.ends_at)]
-
-    def add_games(self, arena_id: uuid.UUID, games: Sequence[NewGame], at: dt.datetime) -> list[NewGame]:
-        new = [g for g in games if g.id not in self.store.games]
-        for g in new:
-            self.store.games[g.id] = _Game(arena_id, g, at)
-        return new
-
-    def finish_game(
-        self, game_id: uuid.UUID, outcome: Outcome, boost: tuple[bool, bool], ended_at: dt.datetime
-    ) -> tuple[uuid.UUID, NewGame] | None:
-        found = self.store.games.get(game_id)
-        if found is None:
-            return None
-        g = found.game
-        found.result = FinishedArenaGame(g.id, g.white, g.black, outcome, ended_at, boost[0], boost[1])
-        return found.arena_id, g
-
-    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[FinishedArenaGame]:
-        who = set(players)
-        return [
-            f.result
-            for f in self.store.games.values()
-            if f.arena_id == arena_id and f.result is not None and {f.game.white, f.game.black} & who
-        ]
-
-    def running(self, arena_id: uuid.UUID) -> int:
-        return sum(1 for f in self.store.games.values() if f.arena_id == arena_id and f.result is None)
-
-    # -- the record a lost pool is rebuilt from ------------------------------------------------------
-    def enter(self, arena_id: uuid.UUID, player: uuid.UUID, *, rating: int, at: dt.datetime) -> None:
-        before = self.store.entries.get((arena_id, player))
-        since = before.since if before is not None and before.status == ACTIVE else at
-        self.store.entries[arena_id, player] = Entry(player, ACTIVE, since, rating)
-
-    def away(self, arena_id: uuid.UUID, player: uuid.UUID, status: str, *, at: dt.datetime) -> None:
-        before = self.store.entries.get((arena_id, player))
-        kept = before or Entry(player, status, at)
-        self.store.entries[arena_id, player] = replace(kept, status=status)
-
-    def record(self, arena_id: uuid.UUID) -> ArenaRecord:
-        entries = sorted(
-            (e for (a, _), e in self.store.entries.items() if a == arena_id), key=lambda e: e.player
-        )
-        games = [_played(f) for f in self.store.games.values() if f.arena_id == arena_id]
-        entrants = {e.player for e in entries}
-        elsewhere: list[tuple[uuid.UUID, uuid.UUID, uuid.UUID | None]] = sorted(
-            (p, g, None) for p, g in self.store.playing if p in entrants
-        )
-        for f in sorted(self.store.games.values(), key=lambda f: f.game.id):
-            if f.arena_id != arena_id and f.result is None:
-                elsewhere += [
-                    (p, f.game.id, f.arena_id) for p in (f.game.white, f.game.black) if p in entrants
-                ]
-        return ArenaRecord(entries, sorted(games, key=lambda g: (g.paired_at, g.id)), elsewhere)
-
-    def start_playing(self, player: uuid.UUID, game: uuid.UUID) -> None:
-        self.store.playing.add((player, game))
-
-    def stop_playing(self, player: uuid.UUID, game: uuid.UUID) -> None:
-        self.store.playing.discard((player, game))
-
-
-def _played(f: _Game) -> PlayedGame:
-    g, r = f.game, f.result
-    if r is None:
-        return PlayedGame(g.id, g.white, g.black, f.paired_at)
-    return PlayedGame(
-        g.id, g.white, g.black, f.paired_at, r.outcome, r.ended_at, r.white_boost, r.black_boost
-    )

@@ -1,5 +1,5 @@
-"""Group-playoff events on SQL and in memory: the head row in ``tournaments`` (the row lock, the
-system) and the event's state as one document in ``group_playoffs``."""
+"""Group-playoff events on SQL: the head row in ``tournaments`` (the row lock, the system; ``rows.py``)
+and the event's state as one document in ``group_playoffs``."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from services.pairing.adapters.orm import group_playoffs, tournaments
-from services.pairing.adapters.repository import RowLocks, insert_head
+from services.pairing.adapters.rows import RowLocks, insert_head
 from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
 from services.pairing.domain.heading import Status
 from services.pairing.domain.rounds.platform import Plan
-from shared.aggregate import Seen
-from shared.testing.memory import MemoryRepository
+from shared.repository import Repository
 from shared.vocabulary import System
 
 _STATE = sa.select(group_playoffs.c.state).where(group_playoffs.c.tournament_id == sa.bindparam("tid"))
@@ -25,35 +24,29 @@ _UPDATE = (
 )
 
 
-class SqlGroupPlayoffs:
+class SqlGroupPlayoffs(Repository[uuid.UUID, GroupPlayoffTournament]):
     def __init__(self, session: Session, locks: RowLocks) -> None:
+        super().__init__()
         self.session = session
         self.locks = locks
-        self.seen: Seen[GroupPlayoffTournament] = Seen()
 
-    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> GroupPlayoffTournament | None:
+    def _find(self, tournament_id: uuid.UUID, *, lock: bool) -> GroupPlayoffTournament | None:
         if lock and self.locks.take(tournament_id) is None:
             return None
         state = self.session.execute(_STATE, {"tid": tournament_id}).scalar()
         if state is None:
             return None
-        return self.seen.add(GroupPlayoffTournament.from_dict(tournament_id, state))
+        return GroupPlayoffTournament.from_dict(tournament_id, state)
 
-    def add(self, t: GroupPlayoffTournament) -> None:
+    def _insert(self, t: GroupPlayoffTournament) -> None:
         plan = Plan(System.GROUP_PLAYOFF, 3, False)
         insert_head(self.session, t.heading, t.players, System.GROUP_PLAYOFF, plan, False, Status.RUNNING)
         self.session.execute(sa.insert(group_playoffs), {"tournament_id": t.id, "state": t.to_dict()})
-        self.seen.add(t)
 
-    def save(self, t: GroupPlayoffTournament) -> None:
+    def _update(self, t: GroupPlayoffTournament) -> None:
         self.session.execute(_UPDATE, {"tid": t.id, "state": t.to_dict()})
         if t.completed:
             done = (
                 sa.update(tournaments).where(tournaments.c.id == t.id).values(status=Status.COMPLETED.value)
             )
             self.session.execute(done)
-        self.seen.add(t)
-
-
-class MemoryGroupPlayoffs(MemoryRepository[uuid.UUID, GroupPlayoffTournament]):
-    pass

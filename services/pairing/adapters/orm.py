@@ -108,7 +108,7 @@ byes = sa.Table(
 )
 
 # A knockout's bracket: the engine's state (``Bracket.to_dict()``: format, players, options, results),
-# the seed list (kind, order, draw seed: ``repository.seed_list_json``) and the match format (regular games, time control, tie-break plan).
+# the seed list (kind, order, draw seed: ``eliminations.seed_list_json``) and the match format (regular games, time control, tie-break plan).
 brackets = sa.Table(
     "brackets",
     metadata,
@@ -200,6 +200,17 @@ arbiters = sa.Table(
     sa.Column("games", sa.JSON(), nullable=True),  # null: the whole tournament
     sa.Column("active", sa.Boolean(), nullable=False),
     sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+# What pairing has heard of each tournament's roster (domain/roster.py): every roster revision up to
+# ``revision``, and those heard beyond a gap (``ahead``, a JSON list). No foreign key: a roster change may
+# arrive before the tournament starts here, and the row outlives a knockout reset to its draft.
+roster_revisions = sa.Table(
+    "roster_revisions",
+    metadata,
+    sa.Column("tournament_id", sa.Uuid(), primary_key=True),
+    sa.Column("revision", sa.Integer(), nullable=False),
+    sa.Column("ahead", sa.JSON(), nullable=False),
 )
 
 # arenas (RULES.md §3, docs/arena.md): the row the workers pair by, its entries, and every game a pass

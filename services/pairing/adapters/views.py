@@ -9,11 +9,15 @@ from typing import NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
+from services.pairing.adapters.arbiters import SqlArbiters
+from services.pairing.adapters.eliminations import read_elimination
 from services.pairing.adapters.orm import group_playoffs, tournaments
-from services.pairing.adapters.repository import SqlArbiters, read_elimination, read_tournament
+from services.pairing.adapters.rosters import SqlRosters
+from services.pairing.adapters.tournaments import read_tournament
 from services.pairing.domain.arbiters import authority
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
+from services.pairing.domain.roster import heard_revision
 from services.pairing.domain.rounds.tournament import PairingTournament
 from shared.authority import Authority
 from shared.vocabulary import System
@@ -36,6 +40,8 @@ class TournamentView(NamedTuple):
     """The bracket, matches and games of a knockout."""
     authority: Authority
     """Its organiser and the arbiters appointed now."""
+    roster_revision: int = 0
+    """Registration's roster revision up to which every roster change is heard (in this same state)."""
 
 
 class PairingViews:
@@ -62,4 +68,11 @@ class PairingViews:
             assert t is not None
             e = read_elimination(session, tournament_id) if System(row.system).elimination else None
             arbiters = SqlArbiters(session).get(tournament_id)
-        return TournamentView(t, e, authority(t.organiser_id, arbiters))
+            revision = heard_revision(SqlRosters(session).get(tournament_id))
+        return TournamentView(t, e, authority(t.organiser_id, arbiters), revision)
+
+    def roster_revision(self, tournament_id: uuid.UUID) -> int:
+        """The roster revision up to which pairing has heard every change of the tournament's roster (0:
+        none numbered, or a tournament it has not heard of)."""
+        with self._sessions() as session, session.begin():
+            return heard_revision(SqlRosters(session).get(tournament_id))

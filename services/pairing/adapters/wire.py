@@ -294,16 +294,17 @@ def start(event: events.Event) -> commands.StartTournament | commands.StartArena
     players = tuple(
         Player(r.seed, r.player_id, r.name, r.rating) for r in sorted(event.roster, key=lambda r: r.seed)
     )
+    revision = event.roster_revision
     gp = settings.group_playoff
     if gp is not None:
         cannot_create = frozenset(r.player_id for r in event.roster if not r.creates_games)
-        return commands.StartGroupPlayoff(heading, players, gp.lot_seed, gp.drawn_by, cannot_create)
+        return commands.StartGroupPlayoff(heading, players, gp.lot_seed, gp.drawn_by, cannot_create, revision)
     ko = settings.knockout
     if settings.arena is not None:
         ends_at = event.started_at + dt.timedelta(minutes=settings.arena.duration_minutes)
-        return commands.StartArena(heading, players, ends_at, settings.variant)
+        return commands.StartArena(heading, players, ends_at, settings.variant, revision)
     if settings.fide is not None:
-        return _start_fide(heading, players, settings.fide)
+        return _start_fide(heading, players, settings.fide, revision)
     if ko is None:
         return commands.StartRounds(
             heading,
@@ -317,6 +318,7 @@ def start(event: events.Event) -> commands.StartTournament | commands.StartArena
             ends_at=None
             if settings.duration_minutes is None
             else heading.started_at + dt.timedelta(minutes=settings.duration_minutes),
+            roster_revision=revision,
         )
     return commands.StartElimination(
         heading,
@@ -328,11 +330,12 @@ def start(event: events.Event) -> commands.StartTournament | commands.StartArena
         draw_seed=ko.draw_seed,
         third_place=ko.third_place,
         second_final=ko.second_final,
+        roster_revision=revision,
     )
 
 
 def _start_fide(
-    heading: Heading, players: tuple[Player, ...], fide: events.FideSettings
+    heading: Heading, players: tuple[Player, ...], fide: events.FideSettings, revision: int | None
 ) -> commands.StartRounds:
     """A `fide-rapid` event: the organiser's system and rounds (a round robin's from the Berger table of
     its field), byes on request, paired on its arbiters' command."""
@@ -346,6 +349,7 @@ def _start_fide(
         byes_on_request=True,
         fide=FideRules(acceleration=fide.acceleration and system is System.SWISS, late_entry_bye=late_bye),
         fide_plan=Plan(system, rounds, False),
+        roster_revision=revision,
     )
 
 
@@ -370,7 +374,13 @@ def joined(event: events.Event) -> commands.AddLatePlayer:
     """``player.joined`` (only a late entry of a started `fide-rapid` event changes anything here)."""
     assert isinstance(event, events.PlayerJoined)
     return commands.AddLatePlayer(
-        event.tournament_id, event.player_id, event.name, event.rating, event.late, event.from_round
+        event.tournament_id,
+        event.player_id,
+        event.name,
+        event.rating,
+        event.late,
+        event.from_round,
+        event.roster_revision,
     )
 
 
@@ -379,7 +389,9 @@ def withdrawal(event: events.Event) -> commands.RecordWithdrawal:
     assert isinstance(event, events.PlayerWithdrawn)
     at = None if event.decision is None else event.decision.at
     reason = event.reason[:500]  # what pairing keeps of it (for display: the audit log has it whole)
-    return commands.RecordWithdrawal(event.tournament_id, event.player_id, event.excluded, reason, at)
+    return commands.RecordWithdrawal(
+        event.tournament_id, event.player_id, event.excluded, reason, at, event.roster_revision
+    )
 
 
 def arbiter(event: events.Event) -> commands.RecordAppointment | commands.RecordRevocation:
@@ -411,11 +423,17 @@ def arena(event: events.Event) -> commands.StartArena | commands.ArenaEntry | No
         started = start(event)
         return started if isinstance(started, commands.StartArena) else None
     if isinstance(event, events.PlayerJoined):
-        return commands.ArenaEntry(event.tournament_id, event.player_id, "join", event.rating)
+        return commands.ArenaEntry(
+            event.tournament_id, event.player_id, "join", event.rating, event.roster_revision
+        )
     if isinstance(event, events.PlayerPaused):
-        return commands.ArenaEntry(event.tournament_id, event.player_id, "pause")
+        return commands.ArenaEntry(
+            event.tournament_id, event.player_id, "pause", roster_revision=event.roster_revision
+        )
     assert isinstance(event, events.PlayerLeft)
-    return commands.ArenaEntry(event.tournament_id, event.player_id, "leave")
+    return commands.ArenaEntry(
+        event.tournament_id, event.player_id, "leave", roster_revision=event.roster_revision
+    )
 
 
 def playing(event: events.Event) -> commands.RecordPlaying:

@@ -198,3 +198,15 @@ class ExcuseTooLate(PairingError):
     """An absence is excused before the next round's pairing is published (RULES.md §6)."""
 
     slug = "excuse-too-late"
+
+
+class NotYetHeard(PairingError):
+    """A command names a roster revision (registration's answer to a change of the roster) that pairing
+    has not heard yet: asked again once it has, it goes through (docs/events.md, "Causal commands")."""
+
+    slug = "not-yet-heard"
+
+    def __init__(self, detail: str, *, asked: int, heard: int) -> None:
+        super().__init__(detail)
+        self.asked = asked
+        self.heard = heard

@@ -16,6 +16,7 @@ from services.pairing.bootstrap import Pairing, bootstrap
 from services.pairing.domain import errors
 from services.pairing.domain.group_playoff.competition import GamesStillOpen
 from services.pairing.domain.group_playoff.tournament import page
+from services.pairing.domain.roster import RETRY_AFTER_SECONDS, require_heard
 from services.pairing.domain.rounds import fide
 from services.pairing.entrypoints.schemas import (
     ByeBody,
@@ -37,6 +38,7 @@ from services.pairing.entrypoints.schemas import (
     PhaseBody,
     PreviewOut,
     ResetOut,
+    RosterRevisionQuery,
     RoundOut,
     RoundPath,
     TournamentGamePath,
@@ -52,6 +54,9 @@ from shared.http.openapi import problems
 from shared.http.problems import Problem, install_domain_errors, not_found, problem_response
 from shared.scoring import Outcome
 from shared.seed_draw import new_draw_seed
+
+ROSTER_REVISION = "Roster-Revision"
+"""The header of a preview's and a pairing's answer: the roster revision it was made with."""
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.TournamentNotFound: 404,
@@ -79,6 +84,15 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
     def _round_unfinished(exc: errors.RoundUnfinished) -> Response:
         """409 naming the round before and its boards without a result."""
         problem = Problem(409, exc.slug, "Conflict", exc.detail, round=exc.round, boards=exc.boards)
+        return problem_response(problem, request.path)
+
+    @app.errorhandler(errors.NotYetHeard)
+    def _not_yet_heard(exc: errors.NotYetHeard) -> Response:
+        """409 naming the roster revision asked for and the one heard; ask again after Retry-After."""
+        problem = Problem(
+            409, exc.slug, "Not yet heard", exc.detail, roster_revision=exc.asked, heard_revision=exc.heard
+        )
+        problem.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return problem_response(problem, request.path)
 
     @app.errorhandler(errors.CorrectionChangesAdvancement)
@@ -162,8 +176,12 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
         assert rnd is not None
         return json_response(RoundOut.of(rnd, view.elimination))
 
-    def fide_event(tournament_id: uuid.UUID) -> tuple[TournamentView, bool]:
-        """``load``, for a `fide-rapid` event only (409 ``paired-when-due`` for the others)."""
+    def fide_event(tournament_id: uuid.UUID, asked: int | None = None) -> tuple[TournamentView, bool]:
+        """``load``, for a `fide-rapid` event only (409 ``paired-when-due`` for the others), once its
+        roster is heard up to revision ``asked`` (409 ``not-yet-heard``; also for a tournament pairing has
+        not heard of at all: its start is a roster change too)."""
+        if asked is not None:  # read before the tournament: what follows is at least as new
+            require_heard(tournament_id, svc.views.roster_revision(tournament_id), asked)
         view, visible = load(tournament_id)
         if view.tournament.fide is None:
             raise errors.PairedWhenDue(
@@ -173,35 +191,44 @@ def create_app(service: Pairing | None = None) -> OpenAPI:
 
     @api.get(
         "/tournaments/<uuid:tournament_id>/rounds/<int:number>/preview",
-        responses={200: PreviewOut, **problems(401, 404, 409)},
+        responses={200: PreviewOut, **problems(401, 404, 409, retry_after=(409,))},
         security=OPTIONAL_SECURITY,
     )
-    def preview_round(path: RoundPath) -> Response:
+    def preview_round(path: RoundPath, query: RosterRevisionQuery) -> Response:
         """Before pairing round ``number`` of a `fide-rapid` event: who is present (the pairing takes
         them), who asked for a zero-point bye, who is withdrawn, who was absent from the round before
         (left out unless excused), the late entries not in yet, and the boards of the round before
-        still without a result."""
-        view, _ = fide_event(path.tournament_id)
+        still without a result; ``roster_revision``: the roster revision it was made with. Asked with
+        ``?roster_revision=N`` (registration's answer to a roster change): 409 ``not-yet-heard`` with
+        ``Retry-After`` until pairing has heard every roster change up to N."""
+        view, _ = fide_event(path.tournament_id, query.roster_revision)
         t = view.tournament
         if not 1 <= path.number <= t.total_rounds:
             raise not_found("round", path.number)
-        return json_response(PreviewOut.of(t, path.number))
+        revision = view.roster_revision
+        headers = {ROSTER_REVISION: str(revision)}
+        return json_response(PreviewOut.of(t, path.number, revision), headers=headers)
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/rounds/<int:number>/pair",
-        responses={201: PairingListOut, **problems(401, 403, 404, 409, 422)},
+        responses={201: PairingListOut, **problems(401, 403, 404, 409, 422, retry_after=(409,))},
         security=SECURITY,
     )
-    def pair_round(path: RoundPath) -> Response:
+    def pair_round(path: RoundPath, query: RosterRevisionQuery) -> Response:
         """An arbiter of the whole event (or its organiser) pairs round ``number`` of a `fide-rapid`
         event: the Dutch system (Baku acceleration if set) with the absent, withdrawn and bye-requesting
         players left out, or the round robin's Berger table. The pairing stays unpublished (seen by the
-        officials only) until they publish it; pairing it again replaces it. Answers the pairing list."""
+        officials only) until they publish it; pairing it again replaces it. Answers the pairing list,
+        with the roster revision it was paired with. ``?roster_revision=N`` (registration's answer to a
+        withdrawal, a late entry, the start): 409 ``not-yet-heard`` with ``Retry-After`` until pairing
+        has heard every roster change up to N, so the pairing leaves out nobody it was not told of."""
         who = principal()
-        svc.bus.handle(commands.PairOnCommand(who.actor(), path.tournament_id, path.number))
+        cmd = commands.PairOnCommand(who.actor(), path.tournament_id, path.number, query.roster_revision)
+        revision = svc.bus.handle(cmd)
         view, _ = load(path.tournament_id)
         listing = fide.pairing_list(view.tournament, path.number)
-        return json_response(PairingListOut.of(path.tournament_id, listing), status=201)
+        out = PairingListOut.of(path.tournament_id, listing, revision)
+        return json_response(out, status=201, headers={ROSTER_REVISION: str(revision)})
 
     @api.get(
         "/tournaments/<uuid:tournament_id>/rounds/<int:number>/pairings",

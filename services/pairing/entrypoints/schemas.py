@@ -29,6 +29,22 @@ class RoundPath(BaseModel):
     number: int = Field(ge=0, le=INT32_MAX, description="0 and rounds not paired: 404")
 
 
+class RosterRevisionQuery(BaseModel):
+    roster_revision: int | None = Field(
+        None,
+        ge=1,
+        le=INT32_MAX,
+        description="registration's roster revision to pair after (its answer to a withdrawal, a late entry,"
+        " the start: `roster_revision`, header `Roster-Revision`): until pairing has heard every roster change"
+        " up to it, 409 `not-yet-heard` with `Retry-After`. Left out: the roster as pairing has heard it",
+    )
+
+
+USED_REVISION = (
+    "the roster revision the answer was made with: every roster change up to it heard (0: none numbered)"
+)
+
+
 class GamePath(BaseModel):
     game_id: uuid.UUID
 
@@ -323,13 +339,19 @@ class PairingListOut(BaseModel):
     published: bool = Field(description="false: paired, seen by the officials only until they publish it")
     boards: list[ListedBoardOut]
     byes: list[ListedByeOut]
+    roster_revision: int | None = Field(
+        None, description=f"the pairing's answer: {USED_REVISION}; null on the reads of a pairing list"
+    )
 
     @classmethod
-    def of(cls, tournament_id: uuid.UUID, listing: fide.PairingList) -> PairingListOut:
+    def of(
+        cls, tournament_id: uuid.UUID, listing: fide.PairingList, roster_revision: int | None = None
+    ) -> PairingListOut:
         return cls(
             tournament_id=tournament_id,
             round=listing.round,
             published=listing.published,
+            roster_revision=roster_revision,
             boards=[
                 ListedBoardOut(
                     board=b.board,
@@ -367,9 +389,10 @@ class PreviewOut(BaseModel):
     )
     excused: list[PreviewPlayerOut] = Field(description="absent from the round before, excused: paired again")
     late: list[PreviewPlayerOut] = Field(description="late entries who start in a later round")
+    roster_revision: int = Field(0, ge=0, description=USED_REVISION)
 
     @classmethod
-    def of(cls, t: PairingTournament, number: int) -> PreviewOut:
+    def of(cls, t: PairingTournament, number: int, roster_revision: int = 0) -> PreviewOut:
         def out(seeds: list[int] | set[int] | frozenset[int]) -> list[PreviewPlayerOut]:
             return [
                 PreviewPlayerOut(seed=p.seed, player_id=p.player_id, name=p.name, rating=p.rating)
@@ -398,6 +421,7 @@ class PreviewOut(BaseModel):
             absent=out(unexcused - withdrawn),
             excused=out(excused),
             late=out(late),
+            roster_revision=roster_revision,
         )
 
 

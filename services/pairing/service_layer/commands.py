@@ -35,6 +35,8 @@ class StartRounds:
     fide: FideRules | None = None
     """A `fide-rapid` event: paired on its arbiters' command, by ``fide_plan`` (its system and rounds)."""
     fide_plan: Plan | None = None
+    roster_revision: int | None = None
+    """The roster revision it brought (docs/events.md); None: from an older producer."""
 
     @property
     def tournament_id(self) -> uuid.UUID:
@@ -54,6 +56,8 @@ class StartElimination:
     draw_seed: int | None = None
     third_place: bool = False
     second_final: bool = True
+    roster_revision: int | None = None
+    """The roster revision it brought (docs/events.md); None: from an older producer."""
 
     @property
     def tournament_id(self) -> uuid.UUID:
@@ -70,6 +74,8 @@ class StartGroupPlayoff:
     lot_seed: int
     drawn_by: uuid.UUID
     cannot_create: frozenset[uuid.UUID] = frozenset()  # said at entry they cannot create games (4T1 §4(5))
+    roster_revision: int | None = None
+    """The roster revision it brought (docs/events.md); None: from an older producer."""
 
     @property
     def tournament_id(self) -> uuid.UUID:
@@ -153,11 +159,13 @@ class PublishRound:
 
 @dataclass(frozen=True)
 class PairOnCommand:
-    """An arbiter pairs round ``number`` of a `fide-rapid` event (unpublished until they publish it)."""
+    """An arbiter pairs round ``number`` of a `fide-rapid` event (unpublished until they publish it), once
+    pairing has heard the roster up to ``roster_revision`` (None: as it stands)."""
 
     actor: Actor
     tournament_id: uuid.UUID
     number: int
+    roster_revision: int | None = None
 
 
 @dataclass(frozen=True)
@@ -182,6 +190,8 @@ class AddLatePlayer:
     rating: int | None
     late: bool
     from_round: int | None
+    roster_revision: int | None = None
+    """The roster revision it brought (docs/events.md); None: from an older producer."""
 
 
 @dataclass(frozen=True)
@@ -194,6 +204,8 @@ class RecordWithdrawal:
     reason: str
     at: dt.datetime | None = None
     """When it was decided (None: an older producer did not say; the handler's now)."""
+    roster_revision: int | None = None
+    """The roster revision it brought (docs/events.md); None: from an older producer."""
 
 
 @dataclass(frozen=True)
@@ -286,6 +298,8 @@ class StartArena:
     players: tuple[Player, ...]
     ends_at: dt.datetime
     variant: Variant = Variant.CHESS
+    roster_revision: int | None = None
+    """The roster revision it brought (docs/events.md); None: from an older producer."""
 
     @property
     def tournament_id(self) -> uuid.UUID:
@@ -300,6 +314,8 @@ class ArenaEntry:
     player_id: uuid.UUID
     kind: str  # "join" | "pause" | "leave"
     rating: int | None = None
+    roster_revision: int | None = None
+    """The roster revision it brought (docs/events.md); None: from an older producer."""
 
 
 @dataclass(frozen=True)

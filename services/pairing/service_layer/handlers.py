@@ -14,6 +14,7 @@ from typing import Any
 
 from services.pairing.domain import errors
 from services.pairing.domain.arbiters import Arbiters
+from services.pairing.domain.roster import RosterHeard, heard_revision, require_heard
 from services.pairing.service_layer import commands, settled
 from services.pairing.service_layer.arena import LEAVE, ArenaHandlers
 from services.pairing.service_layer.flows import Flow, Flows
@@ -48,9 +49,10 @@ class Handlers:
     ) -> None:
         if isinstance(cmd, commands.StartArena):
             return  # the arena queue starts it, in order with its entries (on_arena)
-        if uow.lock(cmd.tournament_id) is not None:
-            return  # started already (a knockout reset to its draft is gone: it starts afresh)
-        self.flows.starting(cmd).start(cmd, uow)
+        # started already, or not (a knockout reset to its draft is gone: it starts afresh)
+        if uow.lock(cmd.tournament_id) is None:
+            self.flows.starting(cmd).start(cmd, uow)
+        hear_roster(uow, cmd.tournament_id, cmd.roster_revision, start=True)
 
     def on_game_finished(
         self, cmd: commands.RecordResult | commands.RecordArenaResult, uow: PairingUnitOfWork
@@ -71,24 +73,25 @@ class Handlers:
         reset undid is settled. An arena's player withdrawn or excluded leaves its waiting pool for good."""
         if uow.arenas.get(cmd.tournament_id) is not None:
             self.arena.on_entry(commands.ArenaEntry(cmd.tournament_id, cmd.player_id, LEAVE), uow)
-            return
-        system = uow.lock(cmd.tournament_id)
-        if system is None:
-            if settled.undone_withdrawal(uow, cmd.tournament_id, cmd.player_id, cmd.at, None):
-                return
-            raise NotReady(f"tournament {cmd.tournament_id} has not started here yet")
-        self.flows.of(system).record_withdrawal(cmd, uow)
+        else:
+            system = uow.lock(cmd.tournament_id)
+            if system is not None:
+                self.flows.of(system).record_withdrawal(cmd, uow)
+            elif not settled.undone_withdrawal(uow, cmd.tournament_id, cmd.player_id, cmd.at, None):
+                raise NotReady(f"tournament {cmd.tournament_id} has not started here yet")
+        hear_roster(uow, cmd.tournament_id, cmd.roster_revision)
 
     def on_player_joined(self, cmd: commands.AddLatePlayer, uow: PairingUnitOfWork) -> None:
         """A late entry of a started `fide-rapid` event is paired from its round; one that arrives before
         the tournament started here waits for it. An entry before the start changes nothing here (the
         roster comes with ``tournament.started``)."""
         if not cmd.late:
-            return
+            return  # nor is its roster revision (the start brings it; an arena's queue hears its entries)
         system = uow.lock(cmd.tournament_id)
         if system is None:
             raise NotReady(f"tournament {cmd.tournament_id} has not started here yet")
         self.flows.of(system).add_late_player(cmd, uow)
+        hear_roster(uow, cmd.tournament_id, cmd.roster_revision)
 
     def on_arbiter(
         self, cmd: commands.RecordAppointment | commands.RecordRevocation, uow: PairingUnitOfWork
@@ -116,8 +119,10 @@ class Handlers:
         """An arena started, or a player joined, paused or left (docs/arena.md)."""
         if isinstance(cmd, commands.StartArena):
             self.arena.on_started(cmd, uow)
+            hear_roster(uow, cmd.tournament_id, cmd.roster_revision, start=True)
         elif cmd is not None:
             self.arena.on_entry(cmd, uow)
+            hear_roster(uow, cmd.tournament_id, cmd.roster_revision)
 
     def on_playing(self, cmd: commands.RecordPlaying, uow: PairingUnitOfWork) -> None:
         self.arena.on_playing(cmd, uow)
@@ -160,11 +165,19 @@ class Handlers:
             flow.publish_round(cmd, uow.arbiters.get(cmd.tournament_id), uow)
             uow.commit()
 
-    def pair_on_command(self, cmd: commands.PairOnCommand, uow: PairingUnitOfWork) -> None:
+    def pair_on_command(self, cmd: commands.PairOnCommand, uow: PairingUnitOfWork) -> int:
+        """Pair the round once the roster revision the command names is heard (a tournament not heard of
+        at all has heard none: 409 ``not-yet-heard`` rather than 404 when one is named); the revision it
+        paired with."""
         with uow:
-            flow = self._flow(uow, cmd.tournament_id)
-            flow.pair_on_command(cmd, uow.arbiters.get(cmd.tournament_id), uow)
+            system = uow.lock(cmd.tournament_id)
+            revision = heard_revision(uow.rosters.get(cmd.tournament_id))
+            require_heard(cmd.tournament_id, revision, cmd.roster_revision)
+            if system is None:
+                raise errors.TournamentNotFound(f"no tournament {cmd.tournament_id}")
+            self.flows.of(system).pair_on_command(cmd, uow.arbiters.get(cmd.tournament_id), uow)
             uow.commit()
+        return revision
 
     def excuse_absence(self, cmd: commands.ExcuseAbsence, uow: PairingUnitOfWork) -> bool:
         with uow:
@@ -231,3 +244,22 @@ class Handlers:
         if system is None:
             raise errors.TournamentNotFound(f"no tournament {tournament_id}")
         return self.flows.of(system)
+
+
+def hear_roster(
+    uow: PairingUnitOfWork, tournament_id: uuid.UUID, revision: int | None, *, start: bool = False
+) -> None:
+    """Keep the roster revision a change brought (``start``: a start, the roster as of it), in the unit
+    of work that applied the change; a change from a producer before revisions (None) brings none."""
+    if revision is None:
+        return
+    heard = uow.rosters.get(tournament_id, lock=True)
+    known = heard is not None
+    if heard is None:
+        heard = RosterHeard(tournament_id)
+    if not (heard.started(revision) if start else heard.heard(revision)):
+        return
+    if known:
+        uow.rosters.save(heard)
+    else:
+        uow.rosters.add(heard)

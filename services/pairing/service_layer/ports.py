@@ -1,7 +1,8 @@
 """What the service layer needs from persistence: one repository per aggregate and the unit of work
-holding them. The adapters implement them twice, on SQL (``adapters/repository.py``,
-``adapters/unit_of_work.py``) and in memory for the tests (``adapters/memory.py``); one contract suite
-holds both to the same behaviour."""
+holding them. The adapters implement them twice, on SQL (one module per aggregate: ``adapters/
+tournaments.py``, ``round_results.py``, ``eliminations.py``, ``arbiters.py``, ``group_playoffs.py``,
+``arena_repository.py``; ``adapters/unit_of_work.py``) and in memory for the tests (``adapters/memory.py``);
+one contract suite holds both to the same behaviour."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any, Protocol, Self
 from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
+from services.pairing.domain.roster import RosterHeard
 from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament
 from services.pairing.service_layer.arena_ports import ArenaRepository
@@ -81,6 +83,18 @@ class ArbitersRepository(Protocol):
     def save(self, arbiters: Arbiters) -> None: ...
 
 
+class RosterRepository(Protocol):
+    """What pairing has heard of each tournament's roster (registration's roster revisions), keyed by
+    tournament id; kept whether the tournament has started here or not."""
+
+    @property
+    def seen(self) -> Seen[RosterHeard]: ...
+
+    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> RosterHeard | None: ...
+    def add(self, heard: RosterHeard) -> None: ...
+    def save(self, heard: RosterHeard) -> None: ...
+
+
 class ResetsRepository(Protocol):
     """What each reset of a knockout to its draft removed, kept after its tournament's rows are gone
     (written by :class:`EliminationRepository` with the reset)."""
@@ -103,6 +117,8 @@ class PairingUnitOfWork(Protocol):
     def arbiters(self) -> ArbitersRepository: ...
     @property
     def resets(self) -> ResetsRepository: ...
+    @property
+    def rosters(self) -> RosterRepository: ...
     @property
     def arenas(self) -> ArenaRepository: ...
     @property

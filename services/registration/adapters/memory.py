@@ -8,6 +8,7 @@ nobody else."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -22,8 +23,9 @@ from services.registration.domain.passwords import InviteLink
 from services.registration.domain.rating import RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
 from services.registration.domain.tournament import RatingTerms, Status, Tournament
-from shared.aggregate import Aggregate, Seen, Tracking
+from shared.aggregate import Aggregate
 from shared.events import Envelope
+from shared.repository import Repository
 from shared.testing.memory import MemoryRepository, MemoryTable, MemoryUnitOfWork
 from shared.vocabulary import Ruleset
 
@@ -31,14 +33,14 @@ from shared.vocabulary import Ruleset
 class MemoryAccounts(MemoryRepository[uuid.UUID, Account]):
     def get_many(self, account_ids: Iterable[uuid.UUID]) -> list[Account]:
         found = (self.table.read(i) for i in set(account_ids))
-        return [self.seen.add(a) for a in found if a is not None]
+        return self._handed_out(a for a in found if a is not None)
 
-    def add(self, account: Account) -> None:
+    def _insert(self, account: Account) -> None:
         if account.created_at is None:
             raise ValueError("an account is added with the time it was registered")
         if self.table.read(account.id) is not None:
             raise errors.AccountExists(f"account {account.id} exists")
-        super().add(account)
+        super()._insert(account)
 
 
 @dataclass
@@ -69,21 +71,21 @@ class MemoryTournaments(MemoryRepository[uuid.UUID, Tournament]):
         super().__init__(table)
         self.audit = audit
 
-    def add(self, t: Tournament) -> None:
+    def _insert(self, t: Tournament) -> None:
         if _runs_platform(t) and self.organiser_busy(t.organiser_id):
             raise errors.OrganiserBusy("you already run a competition")
         _one_player_per_fide_id(None, t.collect_roster_changes())  # the whole aggregate is stored
         self.audit.add(t.collect_decisions())
-        super().add(t)
+        super()._insert(t)
 
     def rating_terms(self, tournament_id: uuid.UUID) -> RatingTerms | None:
         t = self.table.read(tournament_id)  # a read: not an aggregate the unit of work saves
         return None if t is None else t.rating_terms()
 
-    def save(self, t: Tournament) -> None:
+    def _update(self, t: Tournament) -> None:
         _one_player_per_fide_id(self.table.read(t.id), t.collect_roster_changes())
         self.audit.add(t.collect_decisions())
-        super().save(t)
+        super()._update(t)
 
     def due(self, now: dt.datetime, *, limit: int) -> list[uuid.UUID]:
         due = [
@@ -107,27 +109,29 @@ class HeardGame(Aggregate):
     reason: str
 
 
-class MemoryRatings:
+class MemoryRatings(Repository[tuple[uuid.UUID, str], PlayerRating]):
     def __init__(
         self,
         table: MemoryTable[tuple[uuid.UUID, str], PlayerRating],
         heard: MemoryTable[uuid.UUID, HeardGame],
         accounts: MemoryTable[uuid.UUID, Account],
     ) -> None:
+        super().__init__()
         self.table, self.heard, self.accounts = table, heard, accounts
-        self.seen: Seen[PlayerRating] = Seen()
 
-    def get(self, account_id: uuid.UUID, key: str, *, lock: bool = False) -> PlayerRating | None:
-        found = self.table.read((account_id, key))
-        return None if found is None else self.seen.add(found)
+    def get(self, account_id: uuid.UUID, key: str, *, lock: bool = False) -> PlayerRating | None:  # type: ignore[override]
+        """A player's rating under one key (the port's two-part key)."""
+        return super().get((account_id, key), lock=lock)
 
-    def save(self, rating: PlayerRating) -> None:
+    def _find(self, account_key: tuple[uuid.UUID, str], *, lock: bool) -> PlayerRating | None:
+        return self.table.read(account_key)
+
+    def _update(self, rating: PlayerRating) -> None:
         self.table.write(rating)
         account = self.accounts.read(rating.account_id)
         if account is not None:
             account.ratings[rating.key] = rating.value.shown
             self.accounts.write(account)
-        self.seen.add(rating)
 
     def first_hearing(self, game: RatedGame, key: str, decision: RatingDecision) -> bool:
         if self.heard.read(game.game_id) is not None:
@@ -205,11 +209,7 @@ class MemoryDatabase:
 
 
 class MemoryRegistrationUnitOfWork(MemoryUnitOfWork):
-    accounts: MemoryAccounts
-    tournaments: MemoryTournaments
-    audit: MemoryAudit
-    ratings: MemoryRatings
-    invites: MemoryInvites
+    tracked = ("accounts", "tournaments", "ratings")
 
     def __init__(self, db: MemoryDatabase) -> None:
         super().__init__(wire, [db.accounts, db.tournaments, db.audit, db.ratings, db.heard, db.invites])
@@ -217,12 +217,22 @@ class MemoryRegistrationUnitOfWork(MemoryUnitOfWork):
         self.published = db.outbox
         self.inbox = db.inbox
 
-    def start(self) -> None:
-        self.accounts = MemoryAccounts(self.db.accounts)
-        self.audit = MemoryAudit(self.db.audit)
-        self.tournaments = MemoryTournaments(self.db.tournaments, self.audit)
-        self.ratings = MemoryRatings(self.db.ratings, self.db.heard, self.db.accounts)
-        self.invites = MemoryInvites(self.db.invites)
+    @functools.cached_property
+    def accounts(self) -> MemoryAccounts:
+        return MemoryAccounts(self.db.accounts)
 
-    def repositories(self) -> Iterable[Tracking]:
-        return (self.accounts, self.tournaments, self.ratings)  # type: ignore[return-value]
+    @functools.cached_property
+    def tournaments(self) -> MemoryTournaments:
+        return MemoryTournaments(self.db.tournaments, self.audit)
+
+    @functools.cached_property
+    def audit(self) -> MemoryAudit:
+        return MemoryAudit(self.db.audit)
+
+    @functools.cached_property
+    def ratings(self) -> MemoryRatings:
+        return MemoryRatings(self.db.ratings, self.db.heard, self.db.accounts)
+
+    @functools.cached_property
+    def invites(self) -> MemoryInvites:
+        return MemoryInvites(self.db.invites)

@@ -55,6 +55,9 @@ tournaments = sa.Table(
     sa.Column("duration_minutes", sa.Integer(), nullable=True),  # platform: the announced duration
     sa.Column("arena_minutes", sa.Integer(), nullable=True),  # an arena's duration
     sa.Column("group_playoff", sa.JSON(), nullable=True),  # the settings of a group-playoff event
+    # the roster changes it published (player.joined, .left, .paused, .withdrawn, tournament.started): each
+    # carries the revision it produced, for the commands of other services that must follow it
+    sa.Column("roster_revision", sa.Integer(), nullable=False, server_default="0"),
     sa.Index("ix_tournaments_due", "status", "starts_at"),
     # one running `platform` competition (tournament or arena) per organiser, whatever the races
     sa.Index(

@@ -43,9 +43,9 @@ from services.registration.domain.tournament import (
     Tournament,
     terms_key,
 )
-from shared.aggregate import Seen
 from shared.authority import Role
 from shared.database import aware, aware_or_none
+from shared.repository import Repository
 from shared.time_control import TieBreakSchedule
 from shared.vocabulary import Ruleset, Seeding
 
@@ -176,23 +176,23 @@ def unique_violation(exc: sa.exc.IntegrityError) -> str | None:
     return text[len(prefix) :] if text.startswith(prefix) else None
 
 
-class AccountRepository:
+class AccountRepository(Repository[uuid.UUID, Account]):
     def __init__(self, session: Session) -> None:
+        super().__init__()
         self.session = session
-        self.seen: Seen[Account] = Seen()
 
-    def get(self, account_id: uuid.UUID, *, lock: bool = False) -> Account | None:
+    def _find(self, account_id: uuid.UUID, *, lock: bool) -> Account | None:
         query = _ACCOUNT_LOCKED if lock else _ACCOUNT
         row = self.session.execute(query, {"account_id": account_id}).first()
-        return None if row is None else self.seen.add(account_of(row))
+        return None if row is None else account_of(row)
 
     def get_many(self, account_ids: Iterable[uuid.UUID]) -> list[Account]:
         ids = list(account_ids)
         if not ids:
             return []
-        return [self.seen.add(account_of(row)) for row in self.session.execute(_ACCOUNTS, {"ids": ids})]
+        return self._handed_out(account_of(row) for row in self.session.execute(_ACCOUNTS, {"ids": ids}))
 
-    def add(self, account: Account) -> None:
+    def _insert(self, account: Account) -> None:
         if account.created_at is None:
             raise ValueError("an account is added with the time it was registered")
         try:
@@ -210,7 +210,6 @@ class AccountRepository:
             if unique_violation(exc) is None:
                 raise
             raise errors.AccountExists(f"account {account.id} exists") from None
-        self.seen.add(account)
 
 
 _RATING = sa.select(glicko_ratings).where(
@@ -234,25 +233,30 @@ _HEARD = sa.select(rated_games.c.game_id).where(rated_games.c.game_id == sa.bind
 _HEAR = sa.insert(rated_games)
 
 
-class RatingRepository:
+class RatingRepository(Repository[tuple[uuid.UUID, str], PlayerRating]):
     """Glicko-2 ratings (``glicko_ratings``), the shown value kept in ``accounts.ratings`` beside them,
     and the finished games heard (``rated_games``)."""
 
     def __init__(self, session: Session) -> None:
+        super().__init__()
         self.session = session
-        self.seen: Seen[PlayerRating] = Seen()
         self._stored: set[tuple[uuid.UUID, str]] = set()
 
-    def get(self, account_id: uuid.UUID, key: str, *, lock: bool = False) -> PlayerRating | None:
+    def get(self, account_id: uuid.UUID, key: str, *, lock: bool = False) -> PlayerRating | None:  # type: ignore[override]
+        """A player's rating under one key (the port's two-part key)."""
+        return super().get((account_id, key), lock=lock)
+
+    def _find(self, account_key: tuple[uuid.UUID, str], *, lock: bool) -> PlayerRating | None:
+        account_id, key = account_key
         query = _RATING_LOCKED if lock else _RATING
         row = self.session.execute(query, {"account_id": account_id, "key": key}).first()
         if row is None:
             return None
         self._stored.add((account_id, key))
         value = Glicko2Rating(row.rating, row.deviation, row.volatility)
-        return self.seen.add(PlayerRating(account_id, key, value, row.games, aware_or_none(row.updated_at)))
+        return PlayerRating(account_id, key, value, row.games, aware_or_none(row.updated_at))
 
-    def save(self, r: PlayerRating) -> None:
+    def _update(self, r: PlayerRating) -> None:
         values = {
             "rating": r.value.rating,
             "deviation": r.value.deviation,
@@ -270,7 +274,6 @@ class RatingRepository:
             shown = dict(row.ratings)
             shown[r.key] = r.value.shown
             self.session.execute(_SET_SHOWN, {"a": r.account_id, "r": shown})
-        self.seen.add(r)
 
     def first_hearing(self, game: RatedGame, key: str, decision: RatingDecision) -> bool:
         """One statement where the database can (``INSERT … ON CONFLICT DO NOTHING RETURNING``): a game
@@ -371,20 +374,18 @@ def account_of(row: Any) -> Account:
     return Account(row.id, row.name, AccountKind(row.kind), dict(row.ratings), aware(row.created_at))
 
 
-class TournamentRepository:
+class TournamentRepository(Repository[uuid.UUID, Tournament]):
     def __init__(self, session: Session) -> None:
+        super().__init__()
         self.session = session
-        self.seen: Seen[Tournament] = Seen()
 
-    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Tournament | None:
+    def _find(self, tournament_id: uuid.UUID, *, lock: bool) -> Tournament | None:
         query = _TOURNAMENT_LOCKED if lock else _TOURNAMENT
         row = self.session.execute(query, {"tournament_id": tournament_id}).first()
         if row is None:
             return None
-        return self.seen.add(
-            tournament_of(
-                row, entries_of(self.session, [row.id])[row.id], arbiters_of(self.session, [row.id])[row.id]
-            )
+        return tournament_of(
+            row, entries_of(self.session, [row.id])[row.id], arbiters_of(self.session, [row.id])[row.id]
         )
 
     def rating_terms(self, tournament_id: uuid.UUID) -> RatingTerms | None:
@@ -394,7 +395,7 @@ class TournamentRepository:
         tc = RateOfPlay(row.base_seconds, row.increment_seconds, row.days_per_move)
         return RatingTerms(Ruleset(row.ruleset), row.rated, terms_key(row.variant, tc))
 
-    def add(self, t: Tournament) -> None:
+    def _insert(self, t: Tournament) -> None:
         try:
             self.session.execute(_ADD_TOURNAMENT, tournament_row(t))
         except sa.exc.IntegrityError as exc:
@@ -403,15 +404,13 @@ class TournamentRepository:
                 raise
             raise errors.OrganiserBusy("you already run a competition") from None
         self._write_changes(t)
-        self.seen.add(t)
 
-    def save(self, t: Tournament) -> None:
+    def _update(self, t: Tournament) -> None:
         row = tournament_row(t)
         row["tournament_id"] = row.pop("id")
         del row["organiser_id"], row["created_at"]
         self.session.execute(_SAVE_TOURNAMENT, row)
         self._write_changes(t)
-        self.seen.add(t)
 
     def _write_changes(self, t: Tournament) -> None:
         changes = t.collect_roster_changes()
@@ -641,6 +640,7 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         opening=row.opening,
         rated_reason=row.rated_reason,
         settings=settings_of(Ruleset(row.ruleset), ruleset_fields_of(row)),
+        roster_revision=row.roster_revision,
     )
 
 
@@ -688,6 +688,7 @@ def tournament_row(t: Tournament) -> dict[str, Any]:
         "duration_minutes": own.duration_minutes,
         "arena_minutes": own.arena_minutes,
         "group_playoff": None if own.group_playoff is None else group_format_json(own.group_playoff),
+        "roster_revision": t.roster_revision,
     }
 
 

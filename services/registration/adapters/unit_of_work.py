@@ -1,9 +1,10 @@
-"""Registration's SQL unit of work: the repositories on one session; at commit, the events the
-tournaments recorded go to the outbox (mapped by ``adapters/wire.py``) in the same transaction."""
+"""Registration's SQL unit of work: the repositories on one session, each built on first use; at
+commit, the events the tournaments recorded go to the outbox (mapped by ``adapters/wire.py``) in the
+same transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
 from typing import Any
 
 from services.registration.adapters.repository import (
@@ -14,26 +15,31 @@ from services.registration.adapters.repository import (
     TournamentRepository,
 )
 from services.registration.adapters.wire import wire
-from shared.aggregate import Tracking
 from shared.unit_of_work import SqlUnitOfWork
 
 
 class SqlRegistrationUnitOfWork(SqlUnitOfWork):
-    accounts: AccountRepository
-    tournaments: TournamentRepository
-    audit: AuditRepository
-    ratings: RatingRepository
-    invites: InviteRepository
+    tracked = ("accounts", "tournaments", "ratings")
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options, wire=wire)
 
-    def start(self) -> None:
-        self.accounts = AccountRepository(self.session)
-        self.tournaments = TournamentRepository(self.session)
-        self.audit = AuditRepository(self.session)
-        self.ratings = RatingRepository(self.session)
-        self.invites = InviteRepository(self.session)
+    @functools.cached_property
+    def accounts(self) -> AccountRepository:
+        return AccountRepository(self.session)
 
-    def repositories(self) -> Iterable[Tracking]:
-        return (self.accounts, self.tournaments, self.ratings)  # type: ignore[return-value]
+    @functools.cached_property
+    def tournaments(self) -> TournamentRepository:
+        return TournamentRepository(self.session)
+
+    @functools.cached_property
+    def audit(self) -> AuditRepository:
+        return AuditRepository(self.session)
+
+    @functools.cached_property
+    def ratings(self) -> RatingRepository:
+        return RatingRepository(self.session)
+
+    @functools.cached_property
+    def invites(self) -> InviteRepository:
+        return InviteRepository(self.session)

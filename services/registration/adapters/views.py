@@ -45,6 +45,14 @@ def tournament(engine: sa.Engine, tournament_id: uuid.UUID) -> Tournament | None
         return tournament_of(row, entries_of(conn, [row.id])[row.id], arbiters_of(conn, [row.id])[row.id])
 
 
+def roster_revision(engine: sa.Engine, tournament_id: uuid.UUID) -> int:
+    """The tournament's roster revision now (0: none, or no such tournament)."""
+    query = sa.select(tournaments.c.roster_revision).where(tournaments.c.id == tournament_id)
+    with engine.connect() as conn:
+        found: int | None = conn.execute(query).scalar()
+    return found or 0
+
+
 def audit(engine: sa.Engine, tournament_id: uuid.UUID) -> list[AuditEntry]:
     """The tournament's audit log in time order."""
     with engine.connect() as conn:

@@ -124,6 +124,11 @@ def roster_entry(s: domain.Seeded) -> events.RosterEntry:
     )
 
 
+def revision(roster_revision: int) -> int | None:
+    """A roster change's revision on the wire (0: none was stamped, left out)."""
+    return roster_revision or None
+
+
 def decision(d: Decided) -> events.DecisionBy:
     return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
@@ -161,17 +166,22 @@ def _joined(e: domain.PlayerJoined) -> events.Event:
         profile=profile(e.profile),
         late=e.late,
         from_round=e.from_round,
+        roster_revision=revision(e.roster_revision),
     )
 
 
 @wire.maps(domain.PlayerPaused)
 def _paused(e: domain.PlayerPaused) -> events.Event:
-    return events.PlayerPaused(tournament_id=e.tournament_id, player_id=e.player_id)
+    return events.PlayerPaused(
+        tournament_id=e.tournament_id, player_id=e.player_id, roster_revision=revision(e.roster_revision)
+    )
 
 
 @wire.maps(domain.PlayerLeft, qualifier=_an_arenas)
 def _left(e: domain.PlayerLeft) -> events.Event:
-    return events.PlayerLeft(tournament_id=e.tournament_id, player_id=e.player_id)
+    return events.PlayerLeft(
+        tournament_id=e.tournament_id, player_id=e.player_id, roster_revision=revision(e.roster_revision)
+    )
 
 
 @wire.maps(
@@ -186,6 +196,7 @@ def _started(e: domain.TournamentStarted) -> events.Event:
         started_at=e.started_at,
         settings=settings(e.settings, e.organiser_id),
         roster=[roster_entry(s) for s in e.roster],
+        roster_revision=revision(e.roster_revision),
     )
 
 
@@ -221,6 +232,7 @@ def _withdrawn(e: domain.PlayerWithdrawn) -> events.Event:
         reason=e.reason,
         excluded=e.excluded,
         decision=decision(e.decided),
+        roster_revision=revision(e.roster_revision),
     )
 
 

@@ -77,6 +77,7 @@ class PlayerPaused(DomainEvent):
 
     tournament_id: uuid.UUID
     player_id: uuid.UUID
+    roster_revision: int = 0  # the roster revision it produced, stamped by ``Tournament.record``
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class PlayerJoined(DomainEvent):
     late: bool = False
     from_round: int | None = None
     arena: bool = False  # an arena's: published as ``player.joined.arena`` (the arena queues bind it)
+    roster_revision: int = 0  # the roster revision it produced, stamped by ``Tournament.record``
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,7 @@ class PlayerLeft(DomainEvent):
     tournament_id: uuid.UUID
     player_id: uuid.UUID
     arena: bool = False  # an arena's: published as ``player.left.arena``
+    roster_revision: int = 0  # the roster revision it produced, stamped by ``Tournament.record``
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,7 @@ class TournamentStarted(DomainEvent):
     started_at: dt.datetime
     settings: PlaySettings
     roster: tuple[Seeded, ...]
+    roster_revision: int = 0  # the roster revision it produced, stamped by ``Tournament.record``
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,13 @@ class PlayerWithdrawn(DomainEvent):
     reason: str
     excluded: bool
     decided: Decided
+    roster_revision: int = 0  # the roster revision it produced, stamped by ``Tournament.record``
+
+
+ROSTER_CHANGES = (PlayerJoined, PlayerLeft, PlayerPaused, TournamentStarted, PlayerWithdrawn)
+"""What changes a tournament's roster as the other services know it: each produces the next roster
+revision (``Tournament.roster_revision``), which it carries. Appointments and revocations do not: they
+are not the roster, and pairing does not take them with the start (docs/events.md, "Causal commands")."""
 
 
 @dataclass(frozen=True)

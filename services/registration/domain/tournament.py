@@ -10,6 +10,7 @@ its tournaments and the commands only it has. The core asks it, never which rule
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import uuid
 from abc import ABC, abstractmethod
@@ -23,6 +24,7 @@ from services.registration.domain.account import Account
 from services.registration.domain.audit import AuditEntry, AuditKind, Subject, SubjectKind
 from services.registration.domain.entries import Arbiter, Entry, RosterChanges, Withdrawal, seed
 from services.registration.domain.events import (
+    ROSTER_CHANGES,
     ArbiterAppointed,
     ArbiterRevoked,
     PlayerJoined,
@@ -38,7 +40,7 @@ from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
 from services.registration.domain.players import Profile
 from services.registration.domain.speed import rating_key, speed_of
-from shared.aggregate import Aggregate
+from shared.aggregate import Aggregate, DomainEvent
 from shared.authority import Authority, Decided, Role
 from shared.openings import OpeningTable
 from shared.time_control import RateOfPlay as RateOfPlay  # re-exported: part of the settings
@@ -301,8 +303,19 @@ class Tournament(Aggregate):
     arbiters: dict[uuid.UUID, Arbiter] = field(default_factory=dict)
     opening: str = "free"  # a `platform` tournament's opening option (RULES.md §2)
     rated_reason: str | None = None  # why it is friendly (or rated despite its opening), decided at creation
+    roster_revision: int = 0  # the roster changes published so far (:meth:`record`): 0 before the first
     _roster: RosterChanges = field(default_factory=RosterChanges, init=False, repr=False, compare=False)
     _decisions: list[AuditEntry] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    def record(self, event: DomainEvent) -> None:
+        """Record what happened; a change of the roster as the other services know it (a player joined,
+        left, paused or was withdrawn; the start) produces the next **roster revision** and carries it.
+        Another service that must know the change before a later command names the revision: pairing
+        refuses a pairing until it has heard it (docs/events.md, "Causal commands")."""
+        if isinstance(event, ROSTER_CHANGES):
+            self.roster_revision += 1
+            event = dataclasses.replace(event, roster_revision=self.roster_revision)
+        super().record(event)
 
     # -- what it is ---------------------------------------------------------------------------------
     @property

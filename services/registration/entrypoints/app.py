@@ -15,6 +15,7 @@ from services.registration.adapters import views
 from services.registration.adapters.orm import idempotency_keys
 from services.registration.bootstrap import Registration, bootstrap
 from services.registration.domain import errors, knockout
+from services.registration.domain.entries import Entry
 from services.registration.domain.player_lists import ListFormat, decode
 from services.registration.domain.tournament import Changes, RateOfPlay, Settings, Tournament
 from services.registration.entrypoints.schemas import (
@@ -29,6 +30,7 @@ from services.registration.entrypoints.schemas import (
     AuditLogOut,
     ChangeTournamentBody,
     CreateTournamentBody,
+    EnteredOut,
     EntryOut,
     EntryPath,
     ImportOut,
@@ -66,6 +68,22 @@ from shared.http.problems import (
 )
 from shared.openings import OpeningError
 from shared.vocabulary import Ruleset
+
+ROSTER_REVISION = "Roster-Revision"
+"""The header of every answer about one tournament: its roster revision as the answer leaves (the roster
+changes published so far, the command's own included), for a later command to another service that must
+follow them (pairing's ``?roster_revision=``; docs/api.md, "Causal commands")."""
+
+
+def revised(revision: int, headers: dict[str, str] | None = None) -> dict[str, str]:
+    """An answer's headers with the tournament's roster revision."""
+    return {**(headers or {}), ROSTER_REVISION: str(revision)}
+
+
+def tournament_response(t: Tournament, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """The tournament as an answer, its roster revision in the body and in the header."""
+    return json_response(TournamentOut.of(t), status, revised(t.roster_revision, headers))
+
 
 DOMAIN_STATUSES: dict[type[Exception], int] = {
     errors.NotFound: 404,
@@ -180,7 +198,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             group_playoff=body.group_playoff.domain() if body.group_playoff else None,
         )
         t = svc.bus.handle(commands.CreateTournament(who.actor(), settings))
-        return json_response(TournamentOut.of(t), 201, {"Location": f"/tournaments/{t.id}"})
+        return tournament_response(t, 201, {"Location": f"/tournaments/{t.id}"})
 
     @api.get("/tournaments", responses={200: TournamentList}, security=[])
     def list_tournaments(query: ListQuery) -> Response:
@@ -194,7 +212,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         t = views.tournament(svc.engine, path.tournament_id)
         if t is None:
             raise not_found("tournament", path.tournament_id)
-        return json_response(TournamentOut.of(t))
+        return tournament_response(t)
 
     @api.patch(
         "/tournaments/<uuid:tournament_id>", responses={200: TournamentOut, **problems(401, 403, 404, 409)}
@@ -213,7 +231,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             fide=body.fide.domain() if body.fide else None,
         )
         t = svc.bus.handle(commands.ChangeTournament(who.actor(), path.tournament_id, changes))
-        return json_response(TournamentOut.of(t))
+        return tournament_response(t)
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/start",
@@ -224,7 +242,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         the whole event): the roster and its seeds are fixed and round 1 is paired."""
         who = principal()
         t = svc.bus.handle(commands.StartTournament(who.actor(), path.tournament_id))
-        return json_response(TournamentOut.of(t))
+        return tournament_response(t)
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/entries",
@@ -248,7 +266,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
             body.creates_games,
             invite=body.invite,
         )
-        return json_response(TournamentOut.of(svc.bus.handle(cmd)), 201)
+        return tournament_response(svc.bus.handle(cmd), 201)
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/invites",
@@ -296,7 +314,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         played stand, and the player may join again). A knockout draft's organiser removes players."""
         who = principal()
         t = svc.bus.handle(commands.LeaveTournament(who.actor(), path.tournament_id, path.player_id))
-        return json_response(TournamentOut.of(t))
+        return tournament_response(t)
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>/pause",
@@ -308,7 +326,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         goes on."""
         who = principal()
         t = svc.bus.handle(commands.PauseEntry(who.actor(), path.tournament_id, path.player_id))
-        return json_response(TournamentOut.of(t))
+        return tournament_response(t)
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/cancel",
@@ -318,7 +336,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         """The organiser may cancel before the start (a knockout: while it is a draft), never after."""
         who = principal()
         t = svc.bus.handle(commands.CancelTournament(who.actor(), path.tournament_id))
-        return json_response(TournamentOut.of(t))
+        return tournament_response(t)
 
     return api
 
@@ -351,7 +369,7 @@ def _officials(svc: Registration, secret: str, idempotent: Idempotency) -> APIBl
         who = principal()
         games = None if body.games is None else frozenset(body.games)
         t = svc.bus.handle(commands.AppointArbiter(who.actor(), path.tournament_id, body.account_id, games))
-        return json_response(ArbiterOut.of(t.arbiters[body.account_id]), 201)
+        return json_response(ArbiterOut.of(t.arbiters[body.account_id]), 201, revised(t.roster_revision))
 
     @api.delete(
         "/tournaments/<uuid:tournament_id>/arbiters/<uuid:account_id>",
@@ -361,7 +379,7 @@ def _officials(svc: Registration, secret: str, idempotent: Idempotency) -> APIBl
         """The organiser revokes an arbiter's appointment (``arbiter.revoked``); the arbiters left."""
         who = principal()
         t = svc.bus.handle(commands.RevokeArbiter(who.actor(), path.tournament_id, path.account_id))
-        return json_response(ArbiterList.of(t))
+        return json_response(ArbiterList.of(t), headers=revised(t.roster_revision))
 
     @api.get(
         "/tournaments/<uuid:tournament_id>/arbiters", responses={200: ArbiterList, **problems(401, 403, 404)}
@@ -383,7 +401,7 @@ def _officials(svc: Registration, secret: str, idempotent: Idempotency) -> APIBl
         cmd = commands.WithdrawPlayer(
             who.actor(), path.tournament_id, body.player_id, body.reason, body.exclude
         )
-        return json_response(TournamentOut.of(svc.bus.handle(cmd)), 201)
+        return tournament_response(svc.bus.handle(cmd), 201)
 
     @api.get(
         "/tournaments/<uuid:tournament_id>/audit", responses={200: AuditLogOut, **problems(401, 403, 404)}
@@ -402,7 +420,7 @@ def _officials(svc: Registration, secret: str, idempotent: Idempotency) -> APIBl
         """The organiser draws a knockout draft's random seeding now; the draw is kept at the start."""
         who = principal()
         t = svc.bus.handle(commands.DrawSeeding(who.actor(), path.tournament_id))
-        return json_response(TournamentOut.of(t))
+        return tournament_response(t)
 
     return api
 
@@ -434,6 +452,15 @@ def _players(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlue
     api = APIBlueprint("players", __name__, abp_tags=[Tag(name="players")], abp_security=SECURITY)
     authenticate_writes(api, secret)
 
+    def entered(
+        entry: Entry, tournament_id: uuid.UUID, status: int = 200, headers: dict[str, str] | None = None
+    ) -> Response:
+        """An entry a command entered or changed, with the tournament's roster revision after it (read
+        once the command committed: this change's, or a later one's)."""
+        revision = views.roster_revision(svc.engine, tournament_id)
+        out = EnteredOut(**EntryOut.of(entry).model_dump(), roster_revision=revision)
+        return json_response(out, status, revised(revision, headers))
+
     @api.get(
         "/tournaments/<uuid:tournament_id>/players", responses={200: PlayerList, **problems(404)}, security=[]
     )
@@ -446,7 +473,7 @@ def _players(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlue
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/players",
-        responses={201: EntryOut, **problems(401, 403, 404, 409)},
+        responses={201: EnteredOut, **problems(401, 403, 404, 409)},
     )
     @idempotent
     def add_player(path: TournamentPath, body: PlayerBody) -> Response:
@@ -455,7 +482,7 @@ def _players(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlue
         who = principal()
         entry = svc.bus.handle(commands.AddPlayer(who.actor(), path.tournament_id, body.person()))
         location = f"/tournaments/{path.tournament_id}/players/{entry.player_id}"
-        return json_response(EntryOut.of(entry), 201, {"Location": location})
+        return entered(entry, path.tournament_id, 201, {"Location": location})
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/players/import",
@@ -469,19 +496,21 @@ def _players(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlue
         who = principal()
         fmt = _list_format(request)
         text = decode(request.get_data())
-        entered = svc.bus.handle(commands.ImportPlayers(who.actor(), path.tournament_id, text, fmt))
-        out = ImportOut(tournament_id=path.tournament_id, players=[EntryOut.of(e) for e in entered])
-        return json_response(out, 201)
+        imported = svc.bus.handle(commands.ImportPlayers(who.actor(), path.tournament_id, text, fmt))
+        revision = views.roster_revision(svc.engine, path.tournament_id)
+        players = [EntryOut.of(e) for e in imported]
+        out = ImportOut(tournament_id=path.tournament_id, players=players, roster_revision=revision)
+        return json_response(out, 201, revised(revision))
 
     @api.patch(
         "/tournaments/<uuid:tournament_id>/players/<uuid:player_id>",
-        responses={200: EntryOut, **problems(401, 403, 404, 409)},
+        responses={200: EnteredOut, **problems(401, 403, 404, 409)},
     )
     def change_player(path: PlayerPath, body: PlayerChangeBody) -> Response:
         """Correct a player's name or FIDE data before the start (a field given replaces, null clears)."""
         who = principal()
         cmd = commands.ChangePlayer(who.actor(), path.tournament_id, path.player_id, body.change())
-        return json_response(EntryOut.of(svc.bus.handle(cmd)))
+        return entered(svc.bus.handle(cmd), path.tournament_id)
 
     @api.delete(
         "/tournaments/<uuid:tournament_id>/players/<uuid:player_id>",
@@ -491,7 +520,7 @@ def _players(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlue
         """Remove an entry before the start (after it, a player is withdrawn)."""
         who = principal()
         t = svc.bus.handle(commands.RemovePlayer(who.actor(), path.tournament_id, path.player_id))
-        return json_response(TournamentOut.of(t))
+        return tournament_response(t)
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>/confirm",
@@ -501,7 +530,7 @@ def _players(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlue
         """Confirm an account's entry before the start: the player is on the roster (``player.joined``)."""
         who = principal()
         t = svc.bus.handle(commands.ConfirmEntry(who.actor(), path.tournament_id, path.player_id))
-        return json_response(TournamentOut.of(t))
+        return tournament_response(t)
 
     @api.post(
         "/tournaments/<uuid:tournament_id>/entries/<uuid:player_id>/refuse",
@@ -512,6 +541,6 @@ def _players(svc: Registration, secret: str, idempotent: Idempotency) -> APIBlue
         the audit log): it is removed, and the waiting list moves up."""
         who = principal()
         cmd = commands.RefuseEntry(who.actor(), path.tournament_id, path.player_id, body.reason)
-        return json_response(TournamentOut.of(svc.bus.handle(cmd)))
+        return tournament_response(svc.bus.handle(cmd))
 
     return api

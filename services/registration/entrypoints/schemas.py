@@ -609,6 +609,18 @@ class EntryOut(BaseModel):
         )
 
 
+ROSTER_REVISION = (
+    "the tournament's roster revision: the roster changes published so far, this answer's included (also in"
+    " the `Roster-Revision` header). Name it to pairing (`?roster_revision=`) to pair after it"
+)
+
+
+class EnteredOut(EntryOut):
+    """An entry as the command that entered or changed it answers, with the roster revision after it."""
+
+    roster_revision: int = Field(ge=0, description=ROSTER_REVISION)
+
+
 class RankedOut(EntryOut):
     rank: int = Field(ge=1, description="the starting rank")
 
@@ -630,6 +642,7 @@ class PlayerList(BaseModel):
 class ImportOut(BaseModel):
     tournament_id: uuid.UUID
     players: list[EntryOut] = Field(description="the players imported, in the list's order")
+    roster_revision: int = Field(ge=0, description=ROSTER_REVISION)
 
 
 class KnockoutOut(BaseModel):
@@ -696,6 +709,7 @@ class TournamentOut(BaseModel):
     )
     ends_at: dt.datetime | None = Field(None, description="arena: its end (no new game after it closes)")
     group_playoff: GroupPlayoffOut | None = None
+    roster_revision: int = Field(0, ge=0, description=ROSTER_REVISION)
 
     @classmethod
     def of(cls, t: Tournament) -> TournamentOut:
@@ -731,6 +745,7 @@ class TournamentOut(BaseModel):
             duration_minutes=t.arena_minutes if t.arena_minutes is not None else t.duration_minutes,
             ends_at=t.ends_at,
             group_playoff=GroupPlayoffOut.of(t) if t.group_playoff is not None else None,
+            roster_revision=t.roster_revision,
         )
 
 

@@ -1,10 +1,10 @@
-"""Tournaments announced before their start, on SQL and in memory
+"""Tournaments announced before their start, on SQL
 (:class:`~services.standings.service_layer.ports.AnnouncedRepository`): one row each, the entries as
-JSON (a few hundred at most, written together under the row's lock)."""
+JSON (a few hundred at most, written together under the row's lock). Its in-memory fake is in
+``memory.py``, held to the same contract (``tests/contract/test_announced.py``)."""
 
 from __future__ import annotations
 
-import copy
 import uuid
 from typing import Any
 
@@ -14,8 +14,8 @@ from sqlalchemy.orm import Session
 from services.standings.adapters import columns
 from services.standings.adapters.orm import announced
 from services.standings.domain.announced import AnnouncedTournament, Entrant
-from shared.aggregate import Seen
 from shared.database import aware
+from shared.repository import Repository
 from shared.vocabulary import Ruleset
 
 _ROW = sa.select(announced).where(announced.c.id == sa.bindparam("tid"))
@@ -76,43 +76,18 @@ def _values(a: AnnouncedTournament) -> dict[str, Any]:
     }
 
 
-class SqlAnnouncedTournaments:
+class SqlAnnouncedTournaments(Repository[uuid.UUID, AnnouncedTournament]):
     def __init__(self, session: Session) -> None:
+        super().__init__()
         self.session = session
-        self.seen: Seen[AnnouncedTournament] = Seen()
 
-    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> AnnouncedTournament | None:
-        found = load(self.session, tournament_id, lock=lock)
-        return None if found is None else self.seen.add(found)
+    def _find(self, tournament_id: uuid.UUID, *, lock: bool) -> AnnouncedTournament | None:
+        return load(self.session, tournament_id, lock=lock)
 
-    def add(self, a: AnnouncedTournament) -> None:
+    def _insert(self, a: AnnouncedTournament) -> None:
         a.take_changes()
         self.session.execute(sa.insert(announced).values(id=a.id, **_values(a)))
-        self.seen.add(a)
 
-    def save(self, a: AnnouncedTournament) -> None:
+    def _update(self, a: AnnouncedTournament) -> None:
         if a.take_changes():
             self.session.execute(sa.update(announced).where(announced.c.id == a.id).values(_values(a)))
-        self.seen.add(a)
-
-
-class MemoryAnnouncedTournaments:
-    """The same in memory (the unit tests' unit of work), over a shared dict of committed ones."""
-
-    def __init__(self, store: dict[uuid.UUID, AnnouncedTournament]) -> None:
-        self.store = store
-        self.seen: Seen[AnnouncedTournament] = Seen()
-
-    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> AnnouncedTournament | None:
-        found = self.store.get(tournament_id)
-        return None if found is None else self.seen.add(copy.deepcopy(found))
-
-    def add(self, a: AnnouncedTournament) -> None:
-        if a.id in self.store:
-            raise KeyError(f"tournament {a.id} is announced already")
-        self.save(a)
-
-    def save(self, a: AnnouncedTournament) -> None:
-        a.take_changes()
-        self.store[a.id] = copy.deepcopy(a)
-        self.seen.add(a)

@@ -1,9 +1,9 @@
-"""Arenas' standings on SQL and in memory (:class:`~services.standings.service_layer.ports.ArenaRepository`).
-The rows are the truth; the table is computed from the finished games when the arena is loaded."""
+"""Arenas' standings on SQL (:class:`~services.standings.service_layer.ports.ArenaRepository`). The rows
+are the truth; the table is computed from the finished games when the arena is loaded. Its in-memory
+fake is in ``memory.py``, held to the same contract (``tests/contract/test_arenas.py``)."""
 
 from __future__ import annotations
 
-import copy
 import uuid
 from typing import Any, cast
 
@@ -12,9 +12,9 @@ from sqlalchemy.orm import Session
 
 from services.standings.adapters.orm import arena_games, arena_players, arenas
 from services.standings.domain.arena_standings import ArenaPlayer, ArenaStandings, RunningGame
-from shared.aggregate import Seen
 from shared.arena_scoring import FinishedArenaGame
 from shared.database import aware, aware_or_none
+from shared.repository import Repository
 from shared.scoring import Outcome
 
 _ARENA = sa.select(arenas).where(arenas.c.id == sa.bindparam("aid"))
@@ -49,24 +49,23 @@ def load(
     return a
 
 
-class SqlArenaStandings:
+class SqlArenaStandings(Repository[uuid.UUID, ArenaStandings]):
     def __init__(self, session: Session) -> None:
+        super().__init__()
         self.session = session
-        self.seen: Seen[ArenaStandings] = Seen()
 
-    def get(self, arena_id: uuid.UUID, *, lock: bool = False) -> ArenaStandings | None:
-        found = load(self.session, arena_id, lock=lock)
-        return None if found is None else self.seen.add(found)
+    def _find(self, arena_id: uuid.UUID, *, lock: bool) -> ArenaStandings | None:
+        return load(self.session, arena_id, lock=lock)
 
-    def add(self, a: ArenaStandings) -> None:
+    def _insert(self, a: ArenaStandings) -> None:
         self.session.execute(
             sa.insert(arenas).values(
                 id=a.id, name=a.name, started_at=a.started_at, ends_at=a.ends_at, completed_at=a.completed_at
             )
         )
-        self.save(a)
+        self._update(a)
 
-    def save(self, a: ArenaStandings) -> None:
+    def _update(self, a: ArenaStandings) -> None:
         changes = a.take_changes()
         if changes.completed:
             self.session.execute(
@@ -92,32 +91,7 @@ class SqlArenaStandings:
             update = sa.update(arena_games).where(arena_games.c.game_id == game_id).values(values)
             if not _updated(self.session, update):
                 self.session.execute(sa.insert(arena_games).values(game_id=game_id, arena_id=a.id, **values))
-        self.seen.add(a)
 
 
 def _updated(session: Session, statement: Any) -> bool:
     return bool(cast(sa.CursorResult[Any], session.execute(statement)).rowcount)
-
-
-class MemoryArenaStandings:
-    """The same in memory (the unit tests' unit of work); a shared dict of committed arenas."""
-
-    def __init__(self, store: dict[uuid.UUID, ArenaStandings]) -> None:
-        self.store = store
-        self.seen: Seen[ArenaStandings] = Seen()
-
-    def get(self, arena_id: uuid.UUID, *, lock: bool = False) -> ArenaStandings | None:
-        found = self.store.get(arena_id)
-        return None if found is None else self.seen.add(copy.deepcopy(found))
-
-    def add(self, a: ArenaStandings) -> None:
-        if a.id in self.store:
-            raise KeyError(f"arena {a.id} exists")
-        self.save(a)
-
-    def save(self, a: ArenaStandings) -> None:
-        a.take_changes()
-        kept = copy.deepcopy(a)
-        kept.collect_events()
-        self.store[a.id] = kept
-        self.seen.add(a)

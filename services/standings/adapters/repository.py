@@ -63,9 +63,9 @@ from services.standings.domain.rounds import Competitor, Correction, Game, Incid
 from services.standings.domain.tournament import Tournament
 from services.standings.domain.tournament_info import TournamentInfo
 from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
-from shared.aggregate import Seen
 from shared.authority import Role
 from shared.database import aware_or_none
+from shared.repository import Repository
 from shared.resets import Resets
 from shared.scoring import Outcome
 from shared.vocabulary import ByeKind, DecidedIn, Ruleset, Section, System
@@ -392,24 +392,23 @@ def _match_row(tournament_id: uuid.UUID, m: BracketMatch) -> dict[str, Any]:
     }
 
 
-class SqlTournamentRepository:
+class SqlTournamentRepository(Repository[uuid.UUID, Tournament]):
     def __init__(self, session: Session, cache: TableCache | None = None) -> None:
+        super().__init__()
         self.session = session
-        self.seen: Seen[Tournament] = Seen()
         self._cache = cache
         self._held: dict[uuid.UUID, Tournament] = {}  # locked in this unit of work
         self._rows: dict[uuid.UUID, tuple[Tournament, dict[str, Any]]] = {}  # rows not written yet
 
-    def get(self, tournament_id: uuid.UUID, *, lock: bool = False) -> Tournament | None:
+    def _find(self, tournament_id: uuid.UUID, *, lock: bool) -> Tournament | None:
         """The tournament, or None. ``lock`` takes its row lock first (serialising the changes of
         one tournament) and uses the tournament kept in memory when it is at the locked revision."""
         if not lock:
             self.flush()
-            found = load_tournament(self.session, tournament_id)
-            return None if found is None else self.seen.add(found)
+            return load_tournament(self.session, tournament_id)
         t = self._held.get(tournament_id)
         if t is not None:  # locked already in this transaction: nobody else changed it since
-            return self.seen.add(t)
+            return t
         revision = self.session.execute(_LOCK, {"tid": tournament_id}).scalar_one_or_none()
         if revision is None:
             return None
@@ -418,9 +417,9 @@ class SqlTournamentRepository:
             t = load_tournament(self.session, tournament_id)
             assert t is not None  # locked above
         self._held[tournament_id] = t
-        return self.seen.add(t)
+        return t
 
-    def add(self, t: Tournament) -> None:
+    def _insert(self, t: Tournament) -> None:
         info = t.info
         try:
             self.session.execute(
@@ -439,14 +438,12 @@ class SqlTournamentRepository:
         self._add_players(t)
         t.take_changes()
         self._held[info.id] = t
-        self.seen.add(t)
 
-    def save(self, t: Tournament) -> None:
+    def _update(self, t: Tournament) -> None:
         """Write what changed since the tournament was loaded or last saved; nothing if nothing did.
         The tournament's own row (its revision, its snapshot) is written by :meth:`flush`, once for
         all the changes of a batch: the unit of work flushes before it commits and at the end of each
         savepoint."""
-        self.seen.add(t)
         changes = t.take_changes()
         if not changes:
             return

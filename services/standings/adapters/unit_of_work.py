@@ -1,11 +1,13 @@
 """The standings unit of work on SQL: one transaction for the tournament's changes, the events its
 tournaments recorded (outbox) and the consumed event (inbox), plus the consumer's live tables: a
-tournament locked in this unit goes back to the cache only once the transaction committed."""
+tournament locked in this unit goes back to the cache only once the transaction committed. Each
+repository is built on first use: a result builds the tournaments' alone."""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator
+import functools
+from collections.abc import Callable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
@@ -16,16 +18,12 @@ from services.standings.adapters.group_playoff_pages import SqlGroupPlayoffPages
 from services.standings.adapters.repository import SqlTournamentRepository
 from services.standings.adapters.table_cache import TableCache
 from services.standings.adapters.wire import wire
-from shared.aggregate import Tracking
 from shared.events import Envelope
 from shared.unit_of_work import SqlUnitOfWork
 
 
 class SqlStandingsUnitOfWork(SqlUnitOfWork):
-    tournaments: SqlTournamentRepository
-    arenas: SqlArenaStandings
-    announced: SqlAnnouncedTournaments
-    group_playoffs: SqlGroupPlayoffPages
+    tracked = ("tournaments", "arenas", "announced", "group_playoffs")
 
     def __init__(
         self,
@@ -42,19 +40,32 @@ class SqlStandingsUnitOfWork(SqlUnitOfWork):
         )
         self.tables = tables
 
-    def start(self) -> None:
-        self.tournaments = SqlTournamentRepository(self.session, self.tables)
-        self.arenas = SqlArenaStandings(self.session)
-        self.announced = SqlAnnouncedTournaments(self.session)
-        self.group_playoffs = SqlGroupPlayoffPages(self.session)
+    @functools.cached_property
+    def tournaments(self) -> SqlTournamentRepository:
+        return SqlTournamentRepository(self.session, self.tables)
 
-    def repositories(self) -> Iterable[Tracking]:
-        return (self.tournaments, self.arenas, self.announced, self.group_playoffs)  # type: ignore[return-value]
+    @functools.cached_property
+    def arenas(self) -> SqlArenaStandings:
+        return SqlArenaStandings(self.session)
+
+    @functools.cached_property
+    def announced(self) -> SqlAnnouncedTournaments:
+        return SqlAnnouncedTournaments(self.session)
+
+    @functools.cached_property
+    def group_playoffs(self) -> SqlGroupPlayoffPages:
+        return SqlGroupPlayoffPages(self.session)
+
+    def _tournaments(self) -> SqlTournamentRepository | None:
+        """The tournaments' repository if this unit of work used it (nothing to flush or forget else)."""
+        built: SqlTournamentRepository | None = self.built("tournaments")
+        return built
 
     def restore(self, state: object) -> None:
         """A savepoint was rolled back: the tournaments this unit holds may have been changed by it
         in memory, so none of them is trusted; they are loaded from the rows when next needed."""
-        self.tournaments.forget()
+        if (tournaments := self._tournaments()) is not None:
+            tournaments.forget()
 
     @contextlib.contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -62,16 +73,20 @@ class SqlStandingsUnitOfWork(SqlUnitOfWork):
         not take them along."""
         with super().savepoint():
             yield
-            self.tournaments.flush()
+            if (tournaments := self._tournaments()) is not None:
+                tournaments.flush()
 
     def commit(self) -> None:
-        self.tournaments.flush()
-        held = self.tournaments.held()
+        tournaments = self._tournaments()
+        if tournaments is not None:
+            tournaments.flush()
+        held = [] if tournaments is None else tournaments.held()
         super().commit()
         if self.tables is not None:
             for tournament in held:
                 self.tables.put(tournament)
 
     def rollback(self) -> None:
-        self.tournaments.forget()
+        if (tournaments := self._tournaments()) is not None:
+            tournaments.forget()
         super().rollback()

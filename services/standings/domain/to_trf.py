@@ -49,7 +49,7 @@ from fractions import Fraction
 
 from services.standings.domain.codes import TieBreak
 from services.standings.domain.live_table import GROUP_COLUMNS
-from services.standings.domain.presets import Preset as Preset
+from services.standings.domain.presets import Preset
 from services.standings.domain.rounds import BYE_RESULTS, Competitor, Game, RoundStatus
 from services.standings.domain.tournament import Tournament
 from services.standings.domain.tournament_info import SYSTEM_NAMES, TABLE_SYSTEMS

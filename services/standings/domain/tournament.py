@@ -70,7 +70,7 @@ from services.standings.domain.late_entries import LateEntries
 from services.standings.domain.live_table import LiveGroupTable, LiveTable, Ranked, TableKeeper
 from services.standings.domain.next_round import RoundToCome
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
-from services.standings.domain.presets import Preset as Preset
+from services.standings.domain.presets import Preset
 from services.standings.domain.ranking import Standings
 from services.standings.domain.rounds import (
     Competitor,

@@ -29,8 +29,7 @@ from typing import Final
 from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.context import Rules
 from services.standings.domain.errors import NotABracket, NotATable, UnsupportedRuleset
-from services.standings.domain.presets import GROUP_BOARDS, preset
-from services.standings.domain.presets import Preset as Preset
+from services.standings.domain.presets import GROUP_BOARDS, Preset, preset
 from services.standings.domain.rounds import BYE_RESULTS
 from shared.time_control import RateOfPlay
 from shared.vocabulary import ByeKind, Ruleset, System

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from services.standings.adapters import columns, orm
-from services.standings.adapters.memory import MemoryStandingsUnitOfWork, tournaments_table
+from services.standings.adapters.memory import MemoryStandingsStore, MemoryStandingsUnitOfWork
 from services.standings.adapters.repository import load_tournament
 from services.standings.bootstrap import StandingsService, bootstrap, subscriptions_of
 from services.standings.config import StandingsSettings
@@ -70,7 +70,7 @@ class MemoryStandings:
     reaches the caller). ``published`` is the outbox."""
 
     def __init__(self) -> None:
-        self.table = tournaments_table()
+        self.store = MemoryStandingsStore()
         self.published: list[events.Envelope] = []
         self.subscriptions = subscriptions_of(Handlers(FakeClock(NOW)), self.uow)
         self._by_key: dict[str, Subscription] = {}
@@ -79,7 +79,7 @@ class MemoryStandings:
                 self._by_key.setdefault(key, s)
 
     def uow(self) -> MemoryStandingsUnitOfWork:
-        uow = MemoryStandingsUnitOfWork(self.table)
+        uow = MemoryStandingsUnitOfWork(self.store)
         uow.published = self.published
         return uow
 

@@ -14,7 +14,12 @@ from sqlalchemy.orm import sessionmaker
 
 from services.clocks.adapters import orm
 from services.clocks.adapters.deadlines import InMemoryDeadlineStore
-from services.clocks.adapters.memory import MemoryClocksUnitOfWork, game_table, tournament_table
+from services.clocks.adapters.memory import (
+    MemoryClocksUnitOfWork,
+    game_table,
+    presence_table,
+    tournament_table,
+)
 from services.clocks.adapters.unit_of_work import SqlClocksUnitOfWork
 from services.clocks.bootstrap import MIGRATIONS
 from services.clocks.domain.clock import ClockRate
@@ -101,12 +106,17 @@ class MemoryBackend(Backend):
     def __init__(self) -> None:
         self.games = game_table()
         self.tournaments = tournament_table()
+        self.presence = presence_table()
         self.deadlines = InMemoryDeadlineStore()
         self.envelopes: list[events.Envelope] = []
 
     def uow(self) -> MemoryClocksUnitOfWork:
         return MemoryClocksUnitOfWork(
-            self.games, self.tournaments, self.deadlines, on_commit=self.envelopes.extend
+            self.games,
+            self.tournaments,
+            self.deadlines,
+            on_commit=self.envelopes.extend,
+            presence=self.presence,
         )
 
     def published(self) -> list[tuple[str, dict[str, Any]]]:

@@ -22,7 +22,13 @@ from typing import Any
 
 from services.pairing.domain import events
 from services.pairing.domain.errors import NotOrganiser
-from services.pairing.domain.group_playoff.competition import GroupPlayoff, Lot, Match, MatchGame, MatchKind
+from services.pairing.domain.group_playoff.competition import (
+    GroupPlayoff,
+    Lot,
+    Match,
+    MatchGame,
+    MatchKind,
+)
 from services.pairing.domain.group_playoff.seeding import Entrant, GroupLot, draw_groups
 from services.pairing.domain.heading import Heading, Player
 from shared.aggregate import Aggregate

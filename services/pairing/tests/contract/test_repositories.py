@@ -8,90 +8,26 @@ commit, in order."""
 
 from __future__ import annotations
 
-import datetime as dt
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 
-from services.pairing.adapters.memory import MemoryPairingStore, MemoryPairingUnitOfWork
-from services.pairing.adapters.orm import outbox
-from services.pairing.bootstrap import Pairing, bootstrap
-from services.pairing.config import PairingSettings
 from services.pairing.domain.arbiters import Arbiters
-from services.pairing.domain.arena.arena import Arena
-from services.pairing.domain.arena.record import ACTIVE, LEFT, PAUSED, Entry, PlayedGame
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.errors import ResetNotAllowed, RoundTaken
-from services.pairing.domain.heading import Heading, Player, Status
+from services.pairing.domain.heading import Player, Status
+from services.pairing.domain.roster import RosterHeard
 from services.pairing.domain.rounds.fide import DEFAULT_TIME
 from services.pairing.domain.rounds.pairers import fide_pairers, pairers
 from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.tournament import FideRules, PairingTournament
-from services.pairing.service_layer.arena_ports import NewGame
-from services.pairing.service_layer.ports import PairingUnitOfWork
+from services.pairing.tests.contract.conftest import LATER, NOW, Backend, heading, roster
 from shared.authority import Appointment, Authority
-from shared.events import Envelope
-from shared.messaging.inprocess import InProcessBroker
 from shared.scoring import Outcome
 from shared.seed_draw import draw_order
-from shared.time_control import DEFAULT_PLAN, RateOfPlay
-from shared.timesource import FakeClock
+from shared.time_control import DEFAULT_PLAN
 from shared.vocabulary import BracketFormat, ByeKind, Ruleset, Seeding, System
-
-NOW = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
-LATER = NOW + dt.timedelta(hours=2)
-
-
-class Backend:
-    def __init__(self, kind: str, url: str | None = None) -> None:
-        self.kind = kind
-        self.store = MemoryPairingStore()
-        self.svc: Pairing | None = None
-        if url is not None:
-            settings = PairingSettings(ARBITER_PAIRING_DATABASE_URL=url)
-            self.svc = bootstrap(settings, broker=InProcessBroker(), clock=FakeClock(NOW), migrate=True)
-
-    def uow(self) -> PairingUnitOfWork:
-        return MemoryPairingUnitOfWork(self.store) if self.svc is None else self.svc.uow()
-
-    def published(self, tournament_id: uuid.UUID) -> list[tuple[str, dict[str, Any]]]:
-        if self.svc is None:
-            envelopes = self.store.published
-        else:
-            with self.svc.engine.connect() as conn:
-                bodies = conn.execute(sa.select(outbox.c.body).order_by(outbox.c.id)).scalars()
-                envelopes = [Envelope.model_validate_json(b) for b in bodies]
-        return [(e.type, e.payload) for e in envelopes if e.tournament_id == tournament_id]
-
-    def close(self) -> None:
-        if self.svc is not None:
-            self.svc.engine.dispose()
-
-
-@pytest.fixture(
-    scope="module", params=["memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.integration)]
-)
-def backend(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Backend]:
-    if request.param == "memory":
-        b = Backend("memory")
-    elif request.param == "sqlite":
-        b = Backend("sqlite", f"sqlite:///{tmp_path_factory.mktemp('contract') / 'pairing.sqlite'}")
-    else:
-        servers = request.getfixturevalue("servers")
-        b = Backend("postgresql", servers.create_database(f"pairing_contract_{uuid.uuid4().hex[:6]}"))
-    yield b
-    b.close()
-
-
-def heading(ruleset: Ruleset = Ruleset.PLATFORM) -> Heading:
-    return Heading(uuid.uuid4(), uuid.uuid4(), "Contract", ruleset, RateOfPlay(180, 2), NOW)
-
-
-def roster(n: int) -> tuple[Player, ...]:
-    return tuple(Player(s, uuid.uuid4(), f"P{s}", None if s == n else 2000 - s) for s in range(1, n + 1))
 
 
 def rounds_of(t: PairingTournament) -> list[Any]:
@@ -623,67 +559,33 @@ def test_arbiters_come_back_with_their_scope_and_the_latest_decision(backend: Ba
     assert not again.appoint(first, None, at=NOW)  # older than the revocation: changes nothing
 
 
-# -- arenas: the record a lost pool is rebuilt from -----------------------------------------------------
-def new_arena(backend: Backend) -> uuid.UUID:
-    arena = Arena(uuid.uuid4(), uuid.uuid4(), "Arena", NOW, LATER, RateOfPlay(60, 0))
+def test_what_was_heard_of_a_roster_comes_back_with_its_gaps(backend: Backend) -> None:
+    tid = uuid.uuid4()
+    heard = RosterHeard(tid)
+    assert heard.started(4) and heard.heard(6)  # the start at 4, then 6 before 5
     with backend.uow() as uow:
-        uow.arenas.add(arena)
-        uow.commit()
-    return arena.id
-
-
-def test_an_arena_keeps_who_is_in_it_since_when_and_who_paused_or_left(backend: Backend) -> None:
-    aid = new_arena(backend)
-    a, b, c = sorted((uuid.uuid4() for _ in range(3)), key=str)
-    minute = dt.timedelta(minutes=1)
-    with backend.uow() as uow:
-        uow.arenas.enter(aid, a, rating=1500, at=NOW)
-        uow.arenas.enter(aid, b, rating=1600, at=NOW)
-        uow.arenas.away(aid, b, PAUSED, at=NOW + minute)
-        uow.arenas.away(aid, c, LEFT, at=NOW + minute)  # sent away without having joined here
+        assert uow.rosters.get(tid) is None
+        uow.rosters.add(heard)
         uow.commit()
     with backend.uow() as uow:
-        assert uow.arenas.record(aid).entries == [
-            Entry(a, ACTIVE, NOW, 1500),
-            Entry(b, PAUSED, NOW, 1600),
-            Entry(c, LEFT, NOW + minute, None),
-        ]
-        uow.arenas.enter(aid, a, rating=1550, at=NOW + 2 * minute)  # joining while in: the time is kept
-        uow.arenas.enter(aid, b, rating=1600, at=NOW + 3 * minute)  # back from the pause: in from now
+        found = uow.rosters.get(tid, lock=True)
+        assert found is not None and (found.revision, found.ahead) == (4, frozenset({6}))
+        assert found.heard(5)  # the gap closes: everything up to 6 heard
+        uow.rosters.save(found)
+    with backend.uow() as uow:  # not committed: as it was
+        again = uow.rosters.get(tid)
+        assert again is not None and (again.revision, again.ahead) == (4, frozenset({6}))
+        with pytest.raises(RuntimeError), uow.savepoint():
+            assert again.heard(5)
+            uow.rosters.save(again)
+            raise RuntimeError("the handler failed")
         uow.commit()
     with backend.uow() as uow:
-        entries = uow.arenas.record(aid).entries
-    assert entries[:2] == [Entry(a, ACTIVE, NOW, 1550), Entry(b, ACTIVE, NOW + 3 * minute, 1600)]
-
-
-def test_an_arena_record_holds_its_games_and_the_games_its_players_are_in_elsewhere(backend: Backend) -> None:
-    aid, other = new_arena(backend), new_arena(backend)
-    a, b, c, d, x = (uuid.uuid4() for _ in range(5))
-    minute = dt.timedelta(minutes=1)
-    first, second = NewGame(uuid.uuid4(), a, b), NewGame(uuid.uuid4(), b, a)
-    there, swiss = NewGame(uuid.uuid4(), c, x), uuid.uuid4()
-    with backend.uow() as uow:
-        for p in (a, b, c, d):
-            uow.arenas.enter(aid, p, rating=1500, at=NOW)
-        uow.arenas.enter(other, c, rating=1500, at=NOW)
-        uow.arenas.add_games(aid, [first], NOW + minute)
-        uow.arenas.add_games(other, [there], NOW + minute)
-        uow.arenas.finish_game(first.id, Outcome.WHITE_WIN, (True, False), NOW + 2 * minute)
-        uow.arenas.add_games(aid, [second], NOW + 3 * minute)
-        uow.arenas.start_playing(d, swiss)
-        uow.arenas.start_playing(d, swiss)  # heard twice: once
-        uow.arenas.start_playing(x, swiss)  # not in this arena
+        kept = uow.rosters.get(tid)
+        assert kept is not None and (kept.revision, kept.ahead) == (4, frozenset({6}))
+        assert kept.heard(5) and kept.heard(8)
+        uow.rosters.save(kept)
         uow.commit()
     with backend.uow() as uow:
-        record = uow.arenas.record(aid)
-        assert record.games == [
-            PlayedGame(first.id, a, b, NOW + minute, Outcome.WHITE_WIN, NOW + 2 * minute, True, False),
-            PlayedGame(second.id, b, a, NOW + 3 * minute),
-        ]
-        assert sorted(record.elsewhere, key=str) == sorted([(d, swiss, None), (c, there.id, other)], key=str)
-        uow.arenas.stop_playing(d, swiss)
-        uow.arenas.stop_playing(d, uuid.uuid4())  # another game's end changes nothing
-        uow.arenas.finish_game(there.id, Outcome.DRAW, (False, False), NOW + 4 * minute)
-        uow.commit()
-    with backend.uow() as uow:
-        assert uow.arenas.record(aid).elsewhere == []
+        last = uow.rosters.get(tid)
+    assert last is not None and (last.revision, last.ahead) == (6, frozenset({8}))

@@ -279,8 +279,13 @@ def test_commit_publishes_what_the_tournaments_recorded_in_order(backend: Backen
         "profile": None,
         "late": False,
         "from_round": None,
+        "roster_revision": 1,
     }
+    assert published[2][1]["roster_revision"] == 2
     assert published[3][1]["reason"] == "organiser" and published[3][1]["present"] == 0
+    with backend.uow() as uow:  # the roster revision is kept with the tournament
+        again = uow.tournaments.get(t.id)
+    assert again is not None and again.roster_revision == 2
 
 
 def test_a_failed_savepoint_takes_its_writes_and_events_with_it(backend: Backend) -> None:

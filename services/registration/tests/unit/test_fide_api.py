@@ -186,9 +186,13 @@ def test_entering_people_by_hand(client, svc, event, clock) -> None:
         "by_hand": True,
         "from_round": None,
         "paused": False,
+        "roster_revision": 1,  # the first roster change, also in the header
     }
+    assert r.headers["Roster-Revision"] == "1"
     clock.advance(1)
-    assert add(client, tid, event["whole"], "Newcomer").json["profile"] is None
+    newcomer = add(client, tid, event["whole"], "Newcomer")
+    assert newcomer.json["profile"] is None
+    assert (newcomer.json["roster_revision"], newcomer.headers["Roster-Revision"]) == (2, "2")
     shown = client.get(f"/tournaments/{tid}").json["entries"]
     assert [e["name"] for e in shown] == ["Carlsen, Magnus", "Newcomer"]
     assert [p.payload["name"] for p in published(svc, "player.joined")] == ["Carlsen, Magnus", "Newcomer"]

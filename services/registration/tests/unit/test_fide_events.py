@@ -241,6 +241,7 @@ def test_officials_enter_people_by_hand(reg: InMemoryRegistration, event: Open) 
             },
             "late": False,
             "from_round": None,
+            "roster_revision": 1,
         },
         {
             "tournament_id": str(event.tid),
@@ -250,6 +251,7 @@ def test_officials_enter_people_by_hand(reg: InMemoryRegistration, event: Open) 
             "profile": None,
             "late": False,
             "from_round": None,
+            "roster_revision": 2,
         },
     ]
     assert [(e.kind, e.by, e.role, e.subject, e.detail) for e in reg.audit(event.tid)[-2:]] == [
@@ -334,7 +336,9 @@ def test_officials_remove_a_player_before_the_start(reg: InMemoryRegistration, e
     ann, bob, cid, *others = field_of(reg, event, 7)
     reg.bus.handle(commands.RemovePlayer(Actor(event.whole), event.tid, ann))
     assert [e.player_id for e in reg.tournament(event.tid).entries] == [bob, cid, *others]
-    assert payloads(reg, "player.left") == [{"tournament_id": str(event.tid), "player_id": str(ann)}]
+    assert payloads(reg, "player.left") == [  # after the seven entries
+        {"tournament_id": str(event.tid), "player_id": str(ann), "roster_revision": 8}
+    ]
     assert reg.audit(event.tid)[-1].kind is AuditKind.PLAYER_REMOVED
     rm = commands.RemovePlayer
     refused(reg, rm(Actor(event.stranger), event.tid, bob), errors.NotAnArbiterHere)
@@ -673,6 +677,7 @@ def test_an_unexcused_absence_withdraws_the_player_by_the_rules(
             "reason": "unannounced absence (FIDE C.04.2)",
             "excluded": False,
             "decision": decision,
+            "roster_revision": payloads(reg, "tournament.started")[0]["roster_revision"] + 1,
         }
     ]
     log = reg.audit(event.tid)[-1]

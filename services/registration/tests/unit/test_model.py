@@ -166,19 +166,22 @@ def test_the_tournament_records_what_happens_to_it():
     t.leave(bea.id, now=NOW)
     with pytest.raises(errors.AlreadyJoined):  # a refused change records nothing
         t.join(ann, now=NOW)
-    assert t.collect_events() == [
-        events.PlayerJoined(t.id, ann.id, "Ann", 1500),
-        events.PlayerJoined(t.id, bea.id, "Bea", None),
-        events.PlayerLeft(t.id, bea.id),
+    assert t.collect_events() == [  # each roster change is the next roster revision, and says so
+        events.PlayerJoined(t.id, ann.id, "Ann", 1500, roster_revision=1),
+        events.PlayerJoined(t.id, bea.id, "Bea", None, roster_revision=2),
+        events.PlayerLeft(t.id, bea.id, roster_revision=3),
     ]
+    assert t.roster_revision == 3  # the refused join produced none
     for i in range(3):
         t.join(account(f"P{i}"), now=NOW)
     t.collect_events()
     roster = t.start(t.starts_at)
     assert t.collect_events() == [
-        events.TournamentStarted(t.id, t.organiser_id, t.name, t.starts_at, t.play_settings(), tuple(roster))
+        events.TournamentStarted(
+            t.id, t.organiser_id, t.name, t.starts_at, t.play_settings(), tuple(roster), roster_revision=7
+        )
     ]
-    assert t.collect_events() == []
+    assert t.collect_events() == [] and t.roster_revision == 7
 
 
 def test_a_cancellation_records_why():

@@ -195,6 +195,7 @@ def test_an_arbiter_of_the_whole_tournament_withdraws_a_player(reg: InMemoryRegi
     assert entry.standing is Standing.WITHDRAWN
     assert (entry.withdrawal.reason, entry.withdrawal.at) == ("ill", NOW + dt.timedelta(seconds=60))
     at = "2026-06-01T12:01:00Z"
+    (start,) = payload(reg, "tournament.started")
     assert payload(reg, "player.withdrawn") == [
         {
             "tournament_id": str(cup.tid),
@@ -202,8 +203,10 @@ def test_an_arbiter_of_the_whole_tournament_withdraws_a_player(reg: InMemoryRegi
             "reason": "ill",
             "excluded": False,
             "decision": {"by": str(cup.whole), "role": "arbiter", "at": at, "reason": "ill"},
+            "roster_revision": start["roster_revision"] + 1,  # the roster change after the start
         }
     ]
+    assert reg.tournament(cup.tid).roster_revision == start["roster_revision"] + 1
     last = reg.audit(cup.tid)[-1]
     assert (last.kind, last.subject, last.by, last.role, last.reason, last.detail) == (
         AuditKind.PLAYER_WITHDRAWN,

@@ -363,3 +363,25 @@ def test_a_retried_withdrawal_with_its_idempotency_key_is_replayed(client, svc, 
     assert first.status_code == again.status_code == 201
     assert again.json == first.json and again.headers["Idempotent-Replayed"] == "true"
     assert len(published(svc, "player.withdrawn")) == 1
+    assert again.headers["Roster-Revision"] == first.headers["Roster-Revision"]  # what the answer said
+
+
+def test_each_roster_change_answers_the_roster_revision_it_produced(client, svc, cup):
+    """Every roster change is the tournament's next roster revision: its answer says it (body and header),
+    its event carries it, and a refused change or an appointment produces none (docs/api.md, "Causal
+    commands")."""
+    tid, org, p = cup["tid"], cup["org"], cup["players"]
+    shown = client.get(f"/tournaments/{tid}")
+    start = shown.json["roster_revision"]
+    assert start == 5 and shown.headers["Roster-Revision"] == "5"  # four entries, then the start
+    [started] = published(svc, "tournament.started")
+    assert started.payload["roster_revision"] == 5
+    first = withdraw(client, tid, cup["whole"], p[0])
+    assert (first.json["roster_revision"], first.headers["Roster-Revision"]) == (6, "6")
+    refused(svc, lambda: withdraw(client, tid, org, p[0]), 409, "already-withdrawn")
+    appointed = appoint(client, tid, org, cup["stranger"])
+    assert appointed.headers["Roster-Revision"] == "6"  # an appointment is not a roster change
+    second = withdraw(client, tid, org, p[1], exclude=True)
+    assert (second.json["roster_revision"], second.headers["Roster-Revision"]) == (7, "7")
+    assert [e.payload["roster_revision"] for e in published(svc, "player.withdrawn")] == [6, 7]
+    assert client.get(f"/tournaments/{tid}").json["roster_revision"] == 7

@@ -3,7 +3,8 @@ started, one cancelled for too few players, one cancelled by its organiser, a do
 random draw, a knockout seeded in a custom order) must publish exactly the payloads in
 ``wire_events.json``. That file was written by the code before the domain recorded its own events, so
 it pins the wire contract across the refactoring; the settings' additive ``byes_on_request`` (the
-results-authority issue) was added to it since."""
+results-authority issue) was added to it since, and each roster change's ``roster_revision`` (issue 25),
+counted per tournament from 1."""
 
 from __future__ import annotations
 

@@ -6,90 +6,24 @@ are the same everywhere."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
-from sqlalchemy.orm import sessionmaker
 
-from services.standings.adapters import orm
-from services.standings.adapters.memory import MemoryStandingsUnitOfWork, tournaments_table
-from services.standings.adapters.table_cache import TableCache
-from services.standings.adapters.unit_of_work import SqlStandingsUnitOfWork
-from services.standings.bootstrap import MIGRATIONS
-from services.standings.domain.announced import AnnouncedTournament, Entrant
 from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.errors import TournamentExists
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
 from services.standings.domain.tournament import Tournament
 from services.standings.domain.tournament_info import FideInfo, TournamentInfo
+from services.standings.tests.contract.conftest import LATER, NOW, Backend
 from shared import events
 from shared.authority import Role
-from shared.database import make_engine, upgrade
 from shared.scoring import Outcome
 from shared.time_control import RateOfPlay
 from shared.vocabulary import BracketFormat, ByeKind, DecidedIn, Ruleset, Section, Seeding, System
-
-NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
-LATER = NOW + dt.timedelta(hours=1)
-
-
-class Backend:
-    """Units of work over one store, and what they published."""
-
-    def __init__(self, kind: str, url: str | None = None) -> None:
-        self.kind = kind
-        if url is not None:
-            self.engine = make_engine(url)
-            upgrade(MIGRATIONS, self.engine)
-            self.sessions = sessionmaker(self.engine, expire_on_commit=False)
-            self.cache = TableCache(8)
-        else:
-            self.table = tournaments_table()
-            self.announced: dict[uuid.UUID, AnnouncedTournament] = {}
-            self.envelopes: list[events.Envelope] = []
-
-    def uow(self) -> Any:
-        if self.kind == "memory":
-            uow = MemoryStandingsUnitOfWork(self.table, announced=self.announced)
-            uow.published = self.envelopes
-            return uow
-        return SqlStandingsUnitOfWork(
-            self.sessions, orm.outbox, orm.inbox, channel="standings_contract", tables=self.cache
-        )
-
-    def published(self) -> list[tuple[str, dict[str, Any]]]:
-        if self.kind == "memory":
-            envelopes = self.envelopes
-        else:
-            with self.engine.connect() as conn:
-                bodies = conn.execute(sa.select(orm.outbox.c.body).order_by(orm.outbox.c.id)).scalars()
-                envelopes = [events.Envelope.model_validate_json(b) for b in bodies]
-        return [(e.type, e.payload) for e in envelopes]
-
-    def close(self) -> None:
-        if self.kind != "memory":
-            self.engine.dispose()
-
-
-@pytest.fixture(
-    params=["memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.integration)],
-)
-def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
-    if request.param == "memory":
-        b = Backend("memory")
-    elif request.param == "sqlite":
-        b = Backend("sqlite", f"sqlite:///{tmp_path / 'standings.sqlite'}")
-    else:
-        servers = request.getfixturevalue("servers")
-        b = Backend("postgresql", servers.create_database(f"standings_contract_{uuid.uuid4().hex[:8]}"))
-    yield b
-    b.close()
 
 
 def roster(n: int) -> tuple[Competitor, ...]:
@@ -687,45 +621,16 @@ def test_the_byes_asked_for_and_the_excused_absences_read_back(backend: Backend)
     assert published.count("standings.updated") == 2  # the pairing and the result: no table changed since
 
 
-def test_an_announced_tournament_and_its_entries_read_back(backend: Backend) -> None:
-    announced = AnnouncedTournament(
-        id=uuid.uuid4(),
-        name="Autumn open",
-        starts_at=LATER,
-        ruleset=Ruleset.PLATFORM,
-        variant="chess960",
-        time_control=RateOfPlay(300, 3),
-        rated=False,
-        seats=16,
-    )
+def test_a_unit_of_work_builds_the_repositories_it_uses_alone(backend: Backend) -> None:
+    t = platform()
     with backend.uow() as uow:
-        uow.announced.add(announced)
+        assert list(uow.repositories()) == []
+        uow.tournaments.add(t)
         uow.commit()
-    ann, bob = uuid.uuid4(), uuid.uuid4()
-    with backend.uow() as uow:
-        found = uow.announced.get(announced.id, lock=True)
-        found.enter(Entrant(ann, "Ann", 1900))
-        found.enter(Entrant(bob, "Bob", None, "FM", "SUI"))
-        uow.announced.save(found)
+        assert [name for name in uow.tracked if uow.built(name) is not None] == ["tournaments"]
+    with backend.uow() as uow:  # a result: the tournament's row and nothing else
+        found = uow.tournaments.get(t.id, lock=True)
+        assert found is not None
+        uow.tournaments.save(found)
         uow.commit()
-    with backend.uow() as uow:
-        found = uow.announced.get(announced.id)
-        assert found == dataclasses.replace(
-            announced, entries={ann: Entrant(ann, "Ann", 1900), bob: Entrant(bob, "Bob", None, "FM", "SUI")}
-        )
-        assert [e.name for e in found.by_rating()] == ["Ann", "Bob"]
-        found.leave(ann)
-        found.cancel("cancelled by the organiser")
-        uow.announced.save(found)
-        uow.commit()
-    with backend.uow() as uow:
-        found = uow.announced.get(announced.id)
-        assert (list(found.entries), found.cancelled, found.upcoming) == (
-            [bob],
-            "cancelled by the organiser",
-            False,
-        )
-        found.enter(Entrant(ann, "Ann", 1900))  # cancelled: nothing changes any more
-        assert not found.take_changes()
-        assert uow.announced.get(uuid.uuid4()) is None
-    assert backend.published() == []  # nothing of it goes on the bus
+        assert list(uow.repositories()) == [uow.tournaments]

@@ -23,7 +23,7 @@ from typing import Any
 
 from services.pairing.domain.arena.checker import check
 from services.pairing.domain.arena.cooldown import Meeting, ends_ms
-from services.pairing.domain.arena.pairing import Colour, Waiting, pair
+from services.pairing.domain.arena.pairing import Side, Waiting, pair
 
 SIZES = (1_000, 10_000, 50_000)
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
@@ -58,7 +58,7 @@ def waiting_pool(n: int, seed: int = 2026) -> list[Waiting]:
             NOW - dt.timedelta(seconds=rng.uniform(0, 30)),
             rng.choice((0, 0, 0, 0, 1)),
             rng.randint(-2, 2),
-            rng.choice((Colour.WHITE, Colour.BLACK, None)),
+            rng.choice((Side.WHITE, Side.BLACK, None)),
             met[i],
         )
         for i, (points, rating, player) in enumerate(ranked)
@@ -168,7 +168,7 @@ def _load(store: Any, arena: uuid.UUID, pool: list[Waiting]) -> None:
         for p in chunk:
             colours[f"{p.player}:b"] = p.colour_balance
             if p.last_colour is not None:
-                colours[f"{p.player}:l"] = "w" if p.last_colour is Colour.WHITE else "b"
+                colours[f"{p.player}:l"] = "w" if p.last_colour is Side.WHITE else "b"
         pipe.hset(k.colours, mapping=colours)
         met, ends = {}, {}
         for p in chunk:

@@ -1,6 +1,6 @@
 """Commands of the arena (RULES.md §3, docs/arena.md) against a running Arbiter: pause, leave, boost and
 the arena's table. ``arbiter create --ruleset arena --minutes M`` creates one, ``arbiter join`` joins it
-(and ends a pause); ``arbiter demo --format arena`` runs one embedded."""
+(and ends a pause); ``arbiter demo --ruleset arena`` runs one embedded."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from cli.text import console as text_console
 from services.pairing.domain.elimination.bracket import (
     Bracket,
     BracketError,
-    Match,
+    BracketMatch,
     MatchStatus,
     better_seed,
     play_out,
@@ -93,7 +93,7 @@ def bracket_rounds(bracket: Bracket) -> dict[str, list[list[list[int | None]]]]:
     return out
 
 
-def _shown(match: Match) -> bool:
+def _shown(match: BracketMatch) -> bool:
     return match.status is not MatchStatus.NOT_NEEDED
 
 
@@ -113,7 +113,7 @@ def _print_tables(bracket: Bracket, kind: str, simulate: str | None) -> None:
         console.print(table)
 
 
-def _players(match: Match) -> str:
+def _players(match: BracketMatch) -> str:
     names = [
         "bye" if empty else ("?" if p is None else str(p))
         for p, empty in zip(match.players, match.empty, strict=True)
@@ -121,7 +121,7 @@ def _players(match: Match) -> str:
     return " v ".join(names)
 
 
-def _winner(match: Match) -> str:
+def _winner(match: BracketMatch) -> str:
     if match.status is MatchStatus.VOID:
         return "-"
     if match.winner is None:

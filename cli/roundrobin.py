@@ -8,7 +8,7 @@ import click
 from rich.table import Table
 
 from cli.text import console
-from services.pairing.domain.rounds.berger import BYE, Pairing, RoundRobinError, round_robin
+from services.pairing.domain.rounds.berger import BYE, BergerPairing, RoundRobinError, round_robin
 
 
 def register(group: click.Group) -> None:
@@ -41,7 +41,7 @@ def roundrobin_command(players: int, double: bool, as_json: bool) -> None:
     console().print(table)
 
 
-def _board(pairing: Pairing) -> str:
+def _board(pairing: BergerPairing) -> str:
     if pairing.black == BYE:
         return f"{pairing.white} bye"
     return f"{pairing.white} - {pairing.black}"

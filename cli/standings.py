@@ -47,7 +47,7 @@ from services.standings.domain.codes import TieBreak, TieBreakCodeError, parse_c
 from services.standings.domain.context import Rules, Value
 from services.standings.domain.from_trf import history_from_trf, trf_edition
 from services.standings.domain.history import Edition
-from services.standings.domain.presets import PRESETS, Ruleset, preset
+from services.standings.domain.presets import PRESETS, Preset, preset
 from services.standings.domain.ranking import Table, compute_table
 from shared.trf import TrfDocument, write
 
@@ -62,7 +62,7 @@ def _read(path: str) -> TrfDocument:
     return read_trf(path, need_players=True)
 
 
-def _tiebreaks(doc: TrfDocument, path: str, given: str | None, ruleset: Ruleset | None) -> list[TieBreak]:
+def _tiebreaks(doc: TrfDocument, path: str, given: str | None, ruleset: Preset | None) -> list[TieBreak]:
     if given is not None:
         try:
             return parse_codes(given)

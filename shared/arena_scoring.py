@@ -77,7 +77,7 @@ def points(score: Score, *, wins_before: int, boosted: bool) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class ArenaGame:
+class FinishedArenaGame:
     """A finished arena game, as the table records it."""
 
     id: uuid.UUID
@@ -107,7 +107,7 @@ class SheetEntry:
 
 
 @dataclass(frozen=True, slots=True)
-class Row:
+class ArenaRow:
     player: uuid.UUID
     rank: int  # shared by players equal on points, wins, games and when they reached their points
     points: int
@@ -125,7 +125,7 @@ class Row:
         return self.streak >= STREAK_FROM - 1
 
 
-def sheet(player: uuid.UUID, games: Iterable[ArenaGame]) -> tuple[SheetEntry, ...]:
+def sheet(player: uuid.UUID, games: Iterable[FinishedArenaGame]) -> tuple[SheetEntry, ...]:
     """A player's games scored in the order they ended (ties by game id)."""
     entries: list[SheetEntry] = []
     run = 0
@@ -146,15 +146,15 @@ def sheet(player: uuid.UUID, games: Iterable[ArenaGame]) -> tuple[SheetEntry, ..
     return tuple(entries)
 
 
-def _order(game: ArenaGame) -> tuple[dt.datetime, int]:
+def _order(game: FinishedArenaGame) -> tuple[dt.datetime, int]:
     return (game.ended_at, game.id.int)
 
 
 @dataclass
 class _Player:
     rating: int
-    games: list[ArenaGame]  # in the order they ended
-    row: Row | None = None  # the summary, until a game changes it
+    games: list[FinishedArenaGame]  # in the order they ended
+    row: ArenaRow | None = None  # the summary, until a game changes it
 
 
 class ArenaTable:
@@ -162,8 +162,8 @@ class ArenaTable:
 
     def __init__(self) -> None:
         self._players: dict[uuid.UUID, _Player] = {}
-        self._games: dict[uuid.UUID, ArenaGame] = {}
-        self._ranking: tuple[Row, ...] | None = None
+        self._games: dict[uuid.UUID, FinishedArenaGame] = {}
+        self._ranking: tuple[ArenaRow, ...] | None = None
 
     def enter(self, player: uuid.UUID, rating: int = 0) -> None:
         """A player joined: listed from now on, with no points. Entering again updates the rating."""
@@ -174,7 +174,7 @@ class ArenaTable:
             entry.rating, entry.row = rating, None
         self._ranking = None
 
-    def record(self, game: ArenaGame) -> None:
+    def record(self, game: FinishedArenaGame) -> None:
         """A finished game, or a corrected one (same id): the table is as if it had always been so."""
         self.remove(game.id)
         self._games[game.id] = game
@@ -198,29 +198,29 @@ class ArenaTable:
         self._ranking = None
 
     @property
-    def games(self) -> Mapping[uuid.UUID, ArenaGame]:
+    def games(self) -> Mapping[uuid.UUID, FinishedArenaGame]:
         return self._games
 
     def points(self, player: uuid.UUID) -> int:
         return self._summary(player).points
 
-    def ranking(self) -> tuple[Row, ...]:
+    def ranking(self) -> tuple[ArenaRow, ...]:
         if self._ranking is None:
             summaries = sorted((self._summary(p) for p in self._players), key=_listing)
-            rows: list[Row] = []
+            rows: list[ArenaRow] = []
             for place, row in enumerate(summaries, start=1):
                 rank = rows[-1].rank if rows and _rank_key(rows[-1]) == _rank_key(row) else place
                 rows.append(_with_rank(row, rank))
             self._ranking = tuple(rows)
         return self._ranking
 
-    def row(self, player: uuid.UUID) -> Row:
+    def row(self, player: uuid.UUID) -> ArenaRow:
         for row in self.ranking():
             if row.player == player:
                 return row
         raise KeyError(player)
 
-    def _summary(self, player: uuid.UUID) -> Row:
+    def _summary(self, player: uuid.UUID) -> ArenaRow:
         entry = self._players[player]
         if entry.row is None:
             entries = sheet(player, entry.games)
@@ -230,7 +230,7 @@ class ArenaTable:
                 if e.points:
                     reached = e.ended_at
                 run = run + 1 if e.score is Score.WIN else 0
-            entry.row = Row(
+            entry.row = ArenaRow(
                 player=player,
                 rank=0,
                 points=total,
@@ -248,13 +248,13 @@ class ArenaTable:
 _NEVER: Final = dt.datetime.max.replace(tzinfo=dt.UTC)
 
 
-def _rank_key(row: Row) -> tuple[int, int, int, dt.datetime]:
+def _rank_key(row: ArenaRow) -> tuple[int, int, int, dt.datetime]:
     return (-row.points, -row.wins, row.games, row.reached_at or _NEVER)
 
 
-def _listing(row: Row) -> tuple[int, int, int, dt.datetime, int, int]:
+def _listing(row: ArenaRow) -> tuple[int, int, int, dt.datetime, int, int]:
     return (*_rank_key(row), -row.rating, row.player.int)
 
 
-def _with_rank(row: Row, rank: int) -> Row:
+def _with_rank(row: ArenaRow, rank: int) -> ArenaRow:
     return replace(row, rank=rank)

@@ -11,6 +11,7 @@ and asks :meth:`Authority.role_of`.
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +25,19 @@ class Role(StrEnum):
     ARBITER = "arbiter"
     SERVICE = "service"
     PLAYER = "player"
+
+
+@dataclass(frozen=True)
+class Decided:
+    """Who decided, in what capacity, when and why: a result entered by the organiser, an arbiter or the
+    game server, a claim confirmed by the opponent, a withdrawal's forfeit, a colour swap, a correction,
+    an appointment. The one domain type every service keeps it in; on the wire it is
+    :class:`shared.events.DecisionBy`."""
+
+    by: uuid.UUID
+    role: Role
+    at: dt.datetime
+    reason: str | None = None
 
 
 @dataclass(frozen=True)

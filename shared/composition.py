@@ -15,14 +15,14 @@ from shared.events import Envelope
 from shared.messaging.outbox import OutboxRelay, notify_channel
 from shared.messaging.port import Broker
 from shared.messaging.rabbitmq import RabbitMQBroker
-from shared.timesource import Clock, SystemClock
+from shared.timesource import SystemClock, TimeSource
 
 
 @dataclass
 class Plumbing:
     engine: sa.Engine
     broker: Broker
-    clock: Clock
+    clock: TimeSource
     relay: OutboxRelay
     sessions: sessionmaker[Session]
     outbox: sa.Table
@@ -55,7 +55,7 @@ def plumbing(
     migrations: Path,
     engine: sa.Engine | None = None,
     broker: Broker | None = None,
-    clock: Clock | None = None,
+    clock: TimeSource | None = None,
     migrate: bool = False,
     relay_on_commit: bool = False,
     broker_options: dict[str, Any] | None = None,

@@ -15,17 +15,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from shared.group_table import GroupTable
-from shared.group_table import Match as TableMatch
+from shared.group_table import GroupTable, TableMatch
 from shared.scoring import FIDE, Outcome
 
 __all__ = [
     "PLACES",
     "PLANNED",
-    "Decided",
-    "Game",
     "Match",
-    "Stage",
+    "MatchGame",
+    "MatchKind",
+    "MatchOutcome",
     "decide",
     "decided_by",
     "game_id",
@@ -34,8 +33,9 @@ __all__ = [
 ]
 
 
-class Stage(StrEnum):
-    """What a match is for (the names of the ``--json`` document and the events)."""
+class MatchKind(StrEnum):
+    """What a match is for: its kind (the values are the ``stage`` of the ``--json`` document and the
+    events). Not a tie-break stage (:class:`shared.time_control.Stage`)."""
 
     GROUP = "group"
     PLAYOFF = "playoff"
@@ -47,15 +47,15 @@ class Stage(StrEnum):
 
     @property
     def phase(self) -> int:
-        return {Stage.GROUP: 1, Stage.PLAYOFF: 1, Stage.SEMI_FINAL: 2}.get(self, 3)
+        return {MatchKind.GROUP: 1, MatchKind.PLAYOFF: 1, MatchKind.SEMI_FINAL: 2}.get(self, 3)
 
 
-PLACES = {Stage.FINAL: 1, Stage.THIRD: 3, Stage.FIFTH: 5, Stage.SEVENTH: 7}
+PLACES = {MatchKind.FINAL: 1, MatchKind.THIRD: 3, MatchKind.FIFTH: 5, MatchKind.SEVENTH: 7}
 """The better of the two places each phase-3 match decides."""
 
 
 @dataclass(slots=True)
-class Game:
+class MatchGame:
     id: str
     white: str
     black: str
@@ -69,16 +69,16 @@ class Game:
         return self.outcome is None and self.how is None
 
 
-def match_key(stage: Stage | str, a: str, b: str) -> str:
-    return f"{Stage(stage)}:{a}:{b}"
+def match_key(stage: MatchKind | str, a: str, b: str) -> str:
+    return f"{MatchKind(stage)}:{a}:{b}"
 
 
 @dataclass(slots=True)
 class Match:
-    stage: Stage
+    stage: MatchKind
     a: str  # named first
     b: str
-    games: list[Game]
+    games: list[MatchGame]
     group: str | None = None
     forfeited_by: str | None = None  # withdrawn or excluded: scored 0:2
 
@@ -111,7 +111,7 @@ class Match:
 
 
 @dataclass(frozen=True, slots=True)
-class Decided:
+class MatchOutcome:
     """A match's state: ``winner``/``loser`` when won, ``shared`` when both share it, else open."""
 
     winner: str | None = None
@@ -123,25 +123,31 @@ class Decided:
         return self.shared or self.winner is not None
 
 
-def decide(match: Match) -> Decided:
+def decide(match: Match) -> MatchOutcome:
     """Who won the match, or that both share it (groups, play-offs, 3rd/5th/7th at 1:1; a final level
     after two extra games), or nothing yet. A level semi-final's extra game nobody wins sends the
     one named first (the group winner) through."""
     if not match.finished and match.forfeited_by is None:
-        return Decided()
+        return MatchOutcome()
     a, b = match.board_points()
     if a != b:
-        return Decided(match.a, match.b) if a > b else Decided(match.b, match.a)
-    if match.stage in (Stage.GROUP, Stage.PLAYOFF, Stage.THIRD, Stage.FIFTH, Stage.SEVENTH):
-        return Decided(shared=True)
+        return MatchOutcome(match.a, match.b) if a > b else MatchOutcome(match.b, match.a)
+    if match.stage in (
+        MatchKind.GROUP,
+        MatchKind.PLAYOFF,
+        MatchKind.THIRD,
+        MatchKind.FIFTH,
+        MatchKind.SEVENTH,
+    ):
+        return MatchOutcome(shared=True)
     extra = [g for g in match.games if g.extra]
     for g in extra:
         white, black = FIDE.game_points(g.outcome or Outcome.NOT_PLAYED)
         if white != black:
-            return Decided(g.white, g.black) if white > black else Decided(g.black, g.white)
-    if match.stage is Stage.SEMI_FINAL:
-        return Decided(match.a, match.b) if extra else Decided()
-    return Decided(shared=True) if len(extra) == 2 else Decided()
+            return MatchOutcome(g.white, g.black) if white > black else MatchOutcome(g.black, g.white)
+    if match.stage is MatchKind.SEMI_FINAL:
+        return MatchOutcome(match.a, match.b) if extra else MatchOutcome()
+    return MatchOutcome(shared=True) if len(extra) == 2 else MatchOutcome()
 
 
 def decided_by(table: GroupTable, start: int, *, lot_order: Sequence[int] = ()) -> str:
@@ -166,12 +172,12 @@ def decided_by(table: GroupTable, start: int, *, lot_order: Sequence[int] = ()) 
 
 
 # -- game ids ----------------------------------------------------------------------------------------
-PLANNED: tuple[tuple[Stage, tuple[int | None, ...], int], ...] = (
-    (Stage.SEMI_FINAL, (1, 2), 3),
-    (Stage.FINAL, (None,), 4),
-    (Stage.THIRD, (None,), 2),
-    (Stage.FIFTH, (None,), 2),
-    (Stage.SEVENTH, (None,), 2),
+PLANNED: tuple[tuple[MatchKind, tuple[int | None, ...], int], ...] = (
+    (MatchKind.SEMI_FINAL, (1, 2), 3),
+    (MatchKind.FINAL, (None,), 4),
+    (MatchKind.THIRD, (None,), 2),
+    (MatchKind.FIFTH, (None,), 2),
+    (MatchKind.SEVENTH, (None,), 2),
 )
 """The later phases' matches: their slots and how many games each may have (extra games included)."""
 
@@ -181,13 +187,13 @@ def game_id(event_id: uuid.UUID, key: str, n: int) -> str:
     return str(uuid.uuid5(event_id, f"{key}/{n}"))
 
 
-def planned_key(stage: Stage, slot: int | None) -> str:
+def planned_key(stage: MatchKind, slot: int | None) -> str:
     """``semi-final:1``, ``semi-final:2``, ``final``, ``third-place`` …: a later match's place, which
     its games' ids derive from (a phase-1 match's derive from its key: its players)."""
-    return stage.value if slot is None or stage is not Stage.SEMI_FINAL else f"{stage.value}:{slot}"
+    return stage.value if slot is None or stage is not MatchKind.SEMI_FINAL else f"{stage.value}:{slot}"
 
 
-def planned_games(event_id: uuid.UUID) -> list[tuple[Stage, int | None, tuple[str, ...]]]:
+def planned_games(event_id: uuid.UUID) -> list[tuple[MatchKind, int | None, tuple[str, ...]]]:
     """Every later match of an event with the ids its games will have (its two games, then the extra
     games it may need): known from the event's id alone, before the phase opens."""
     return [

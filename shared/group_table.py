@@ -22,11 +22,11 @@ from fractions import Fraction
 from shared.lots import LotDraw, draw_lots
 from shared.scoring import MatchScoring, Outcome
 
-__all__ = ["GroupRow", "GroupTable", "Match", "group_table"]
+__all__ = ["GroupRow", "GroupTable", "TableMatch", "group_table"]
 
 
 @dataclass(frozen=True, slots=True)
-class Match:
+class TableMatch:
     """A match between ``a`` and ``b``: each game as (outcome, a had White)."""
 
     a: int
@@ -63,7 +63,7 @@ class _Totals:
 
 
 def _totals(
-    players: Iterable[int], matches: Iterable[Match], scoring: MatchScoring, withdrawn: set[int]
+    players: Iterable[int], matches: Iterable[TableMatch], scoring: MatchScoring, withdrawn: set[int]
 ) -> _Totals:
     members = set(players)
     totals = _Totals({p: Fraction(0) for p in members}, {p: Fraction(0) for p in members})
@@ -101,7 +101,7 @@ def _split(group: list[int], key: dict[int, Fraction]) -> list[list[int]]:
 
 
 def _playoff_order(
-    sub: list[int], played: list[Match], scoring: MatchScoring, withdrawn: set[int]
+    sub: list[int], played: list[TableMatch], scoring: MatchScoring, withdrawn: set[int]
 ) -> list[list[int]]:
     """(e): the play-off's own results ordered by (a)-(d): match and board points in the play-off,
     then the same in the play-off matches among those still tied. What stays tied goes to lots."""
@@ -118,11 +118,11 @@ def _playoff_order(
 
 def group_table(
     players: Iterable[int],
-    matches: Iterable[Match],
+    matches: Iterable[TableMatch],
     *,
     scoring: MatchScoring | None = None,
     withdrawn: Iterable[int] = (),
-    playoffs: Iterable[Match] = (),
+    playoffs: Iterable[TableMatch] = (),
     lots_seed: str | None = None,
 ) -> GroupTable:
     scoring = scoring or MatchScoring()

@@ -22,8 +22,10 @@ def label(base_seconds: int, increment_seconds: int, days_per_move: int | None) 
 
 
 @dataclass(frozen=True, slots=True)
-class TimeControl:
-    """Fischer ``base + increment`` (sudden death: no increment), or ``days_per_move`` (correspondence)."""
+class RateOfPlay:
+    """A time control (the seeds' *Bedenkzeit*; FIDE's "rate of play"): Fischer ``base + increment``
+    (sudden death: no increment), or ``days_per_move`` (correspondence). On the wire it is
+    ``shared.events.TimeControl``, whose name the published event schema keeps."""
 
     base_seconds: int
     increment_seconds: int = 0
@@ -56,16 +58,16 @@ class Stage:
     """A tie-break stage: ``games`` games at ``time_control``."""
 
     games: int
-    time_control: TimeControl
+    time_control: RateOfPlay
 
 
 @dataclass(frozen=True, slots=True)
-class TieBreakPlan:
+class TieBreakSchedule:
     """What a level knockout match plays after its regular games: the stages in order, then one
-    sudden-death game."""
+    sudden-death game (the seed's *Tiebreak-Plan*; on the wire ``shared.events.TieBreakPlan``)."""
 
     stages: tuple[Stage, ...]
-    sudden_death: TimeControl
+    sudden_death: RateOfPlay
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -74,18 +76,18 @@ class TieBreakPlan:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TieBreakPlan:
+    def from_dict(cls, data: Mapping[str, Any]) -> TieBreakSchedule:
         return cls(
-            tuple(Stage(s["games"], TimeControl(**s["time_control"])) for s in data["stages"]),
-            TimeControl(**data["sudden_death"]),
+            tuple(Stage(s["games"], RateOfPlay(**s["time_control"])) for s in data["stages"]),
+            RateOfPlay(**data["sudden_death"]),
         )
 
 
-def clock_dict(tc: TimeControl) -> dict[str, int]:
+def clock_dict(tc: RateOfPlay) -> dict[str, int]:
     """A tie-break time control as plain data: base + increment, in seconds."""
     return {"base_seconds": tc.base_seconds, "increment_seconds": tc.increment_seconds}
 
 
-DEFAULT_PLAN: Final = TieBreakPlan(
-    (Stage(2, TimeControl(15 * 60, 10)), Stage(2, TimeControl(5 * 60, 3))), TimeControl(3 * 60, 2)
+DEFAULT_PLAN: Final = TieBreakSchedule(
+    (Stage(2, RateOfPlay(15 * 60, 10)), Stage(2, RateOfPlay(5 * 60, 3))), RateOfPlay(3 * 60, 2)
 )

@@ -7,7 +7,9 @@ import threading
 from typing import Protocol
 
 
-class Clock(Protocol):
+class TimeSource(Protocol):
+    """Where the time comes from (the port); a game's clock is clocks' ``Clock``."""
+
     def now(self) -> dt.datetime: ...
 
 

@@ -3,6 +3,11 @@ match was decided, why a tournament was cancelled, the kinds of bye.
 
 Pure values (no pydantic): the wire models in :mod:`shared.events` and each service's domain use the
 same types, so a name outside the set fails at the edge instead of deep inside a handler.
+
+The values are stored and sent, so they stay as they are even where two sets spell one word two ways: a
+ruleset is ``double-knockout`` (hyphens, like every ruleset name), a system and a bracket format
+``double_knockout`` (underscores, like every system). The Python names are one: ``DOUBLE_KNOCKOUT``
+(docs/glossary.md).
 """
 
 from __future__ import annotations
@@ -60,7 +65,7 @@ class Section(StrEnum):
     THIRD_PLACE = "third_place"
 
 
-class Decision(StrEnum):
+class DecidedIn(StrEnum):
     """Where a match was decided: in its regular games, a tie-break stage, or the sudden-death game."""
 
     REGULAR = "regular"

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from shared.arena_scoring import ArenaGame, ArenaTable
+from shared.arena_scoring import ArenaTable, FinishedArenaGame
 from shared.scoring import Outcome
 
 COOLDOWN_SECONDS = 5 * 60  # per game already played together (RULES.md §3)
@@ -54,7 +54,7 @@ def _check_points(games: Sequence[dict[str, Any]], ranking: Sequence[dict[str, A
         table.enter(pid)
     recorded = []
     for g in games:
-        game = ArenaGame(
+        game = FinishedArenaGame(
             uuid.uuid4(),
             ids[g["white"]],
             ids[g["black"]],

@@ -1,4 +1,4 @@
-"""The arena end to end in the embedded mode (``arbiter demo --format arena``): registration, the pairing
+"""The arena end to end in the embedded mode (``arbiter demo --ruleset arena``): registration, the pairing
 worker's passes over the waiting pool, clocks with boosts and no-shows, the standings' table; the run is
 checked from its JSON document alone (tests/arena_checks.py)."""
 
@@ -11,7 +11,7 @@ from tests.arena_checks import check_arena
 
 
 def run_demo(capsys, *args: str) -> dict:
-    assert main(["demo", "--format", "arena", *args]) == 0
+    assert main(["demo", "--ruleset", "arena", *args]) == 0
     return json.loads(capsys.readouterr().out)
 
 
@@ -37,13 +37,13 @@ def test_the_same_seed_gives_the_same_arena(capsys):
 
 
 def test_the_table_is_printed(capsys):
-    assert main(["demo", "--format", "arena", "--players", "4", "--minutes", "10", "--tc", "1+0"]) == 0
+    assert main(["demo", "--ruleset", "arena", "--players", "4", "--minutes", "10", "--tc", "1+0"]) == 0
     out = capsys.readouterr().out
     assert "Final ranking" in out and "games played" in out
 
 
 def test_json_is_for_the_platform_arena_and_group_playoff_only(capsys):
-    assert main(["demo", "--format", "knockout", "--json"]) == 2
-    assert "--json is offered for --format platform, --format group-playoff and --format arena" in (
+    assert main(["demo", "--ruleset", "knockout", "--json"]) == 2
+    assert "--json is offered for --ruleset platform, --ruleset group-playoff and --ruleset arena" in (
         capsys.readouterr().err
     )

@@ -1,4 +1,4 @@
-"""`arbiter demo --format arena`: a whole arena embedded on simulated time (RULES.md §3, docs/arena.md).
+"""`arbiter demo --ruleset arena`: a whole arena embedded on simulated time (RULES.md §3, docs/arena.md).
 
 The four services run in one process (:mod:`cli.embedded`), the pairing worker's passes among them.
 Simulated players join before the start or late, pause and come back, leave, and take the boost before

@@ -1,11 +1,12 @@
-"""`arbiter demo`: a whole tournament embedded, one process, no servers, in the format ``--format``
-names: ``platform`` (:mod:`cli.demos.platform`), ``knockout`` and ``double-knockout``
+"""`arbiter demo`: a whole tournament embedded, one process, no servers, run by the ruleset that
+``--ruleset`` names: ``platform`` (:mod:`cli.demos.platform`), ``knockout`` and ``double-knockout``
 (:mod:`cli.demos.knockout`), ``fide-rapid`` (:mod:`cli.demos.fide_rapid`), ``group-playoff``
-(:mod:`cli.demos.group_playoff`) or ``arena`` (:mod:`cli.demos.arena`).
+(:mod:`cli.demos.group_playoff`) or ``arena`` (:mod:`cli.demos.arena`). ``--format``, the option's
+old name, still works (hidden from the help): scripts written for it keep running.
 
-The formats, and through them the four services (:mod:`cli.embedded`), are imported when a demo runs,
-not when the command is registered: ``arbiter -h`` and ``arbiter demo -h`` start as quickly as the other
-commands."""
+The rulesets' demos, and through them the four services (:mod:`cli.embedded`), are imported when a demo
+runs, not when the command is registered: ``arbiter -h`` and ``arbiter demo -h`` start as quickly as the
+other commands."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ from shared.openings import OpeningError, OpeningOption, check_option
 from shared.settings import CommonSettings
 from shared.variants import Variant
 
+RULESETS = ["platform", "knockout", "double-knockout", "fide-rapid", "group-playoff", "arena"]
+"""What ``--ruleset`` takes: the rulesets' own names (:class:`shared.vocabulary.Ruleset`)."""
+
 
 def register(group: click.Group) -> None:
     @group.command()
@@ -35,15 +39,20 @@ def register(group: click.Group) -> None:
     @click.option("--tc", "time_control", default=None, help="minutes+increment (3+2; fide-rapid: 15+10)")
     @click.option("--double-rounds", is_flag=True, help="every pairing plays twice, colours swapped")
     @click.option(
-        "--format",
-        "ruleset",
-        type=click.Choice(
-            ["platform", "knockout", "double-knockout", "fide-rapid", "group-playoff", "arena"]
-        ),
-        default="platform",
-        show_default=True,
+        "--ruleset",
+        type=click.Choice(RULESETS),
+        default=None,
+        show_default="platform",
         help="a platform tournament (round robin or Swiss), a knockout, an over-the-board rapid Swiss, "
         "the 4T1 group-playoff event, or an arena",
+    )
+    @click.option(
+        "--format",
+        "format_",
+        type=click.Choice(RULESETS),
+        default=None,
+        hidden=True,
+        help="deprecated: the old name of --ruleset, kept so that scripts written for it still run",
     )
     @click.option(
         "--variant",
@@ -75,7 +84,8 @@ def register(group: click.Group) -> None:
         seed: int,
         time_control: str | None,
         double_rounds: bool,
-        ruleset: str,
+        ruleset: str | None,
+        format_: str | None,
         variant: str,
         opening: str,
         no_busy: bool,
@@ -87,11 +97,14 @@ def register(group: click.Group) -> None:
         tournament plays its variant with drawn openings, and a player is busy elsewhere in round 2."""
         from cli.demos import arena, fide_rapid, group_playoff, knockout, platform
 
+        if ruleset is not None and format_ is not None and ruleset != format_:
+            raise click.UsageError(f"--ruleset {ruleset} and --format {format_} contradict each other")
+        ruleset = ruleset or format_ or "platform"
         if trf is not None and ruleset != "fide-rapid":
-            raise click.UsageError("--trf goes with --format fide-rapid")
+            raise click.UsageError("--trf goes with --ruleset fide-rapid")
         _check_opening(variant, opening, ruleset)
         if variant != Variant.CHESS.value and ruleset != "platform":
-            raise click.UsageError("--variant goes with --format platform")
+            raise click.UsageError("--variant goes with --ruleset platform")
         if ruleset == "group-playoff":
             group_playoff.run(seed, as_json)
             return
@@ -105,7 +118,7 @@ def register(group: click.Group) -> None:
             return
         if as_json and ruleset != "platform":
             raise click.BadParameter(
-                "--json is offered for --format platform, --format group-playoff and --format arena",
+                "--json is offered for --ruleset platform, --ruleset group-playoff and --ruleset arena",
                 param_hint="--json",
             )
         fide = ruleset == "fide-rapid"

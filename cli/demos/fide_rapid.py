@@ -1,4 +1,4 @@
-"""`arbiter demo --format fide-rapid`: an over-the-board rapid Swiss run by its arbiters, embedded — the
+"""`arbiter demo --ruleset fide-rapid`: an over-the-board rapid Swiss run by its arbiters, embedded — the
 organiser creates the event and enters the players, an arbiter starts it, pairs and publishes each round,
 enters the results from the score sheets, records a late arrival forfeited at the default time, excuses an
 absence, grants a zero-point bye, and penalises two illegal moves (the first gives the opponent a minute,

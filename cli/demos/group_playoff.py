@@ -1,4 +1,4 @@
-"""`arbiter demo --format group-playoff`: the 4T1 event (RULES.md §5) embedded, with simulated weeks of
+"""`arbiter demo --ruleset group-playoff`: the 4T1 event (RULES.md §5) embedded, with simulated weeks of
 correspondence play (two days per move; each simulated day every player to move makes a move).
 
 The story is scripted so that every rule shows: the entries (one refused, one withdrawn and replaced
@@ -436,7 +436,7 @@ def _points(value: str | None) -> str:
 
 
 def run(seed: int, as_json: bool) -> None:
-    """The command's body (``arbiter demo --format group-playoff [--json]``)."""
+    """The command's body (``arbiter demo --ruleset group-playoff [--json]``)."""
     demo = GroupPlayoffDemo(Console(), random.Random(seed), as_json)
     with tempfile.TemporaryDirectory(prefix="arbiter-demo-") as tmp:
         document = demo.run(Path(tmp))

@@ -1,4 +1,4 @@
-"""`arbiter demo --format knockout|double-knockout`: a knockout as its organiser runs it — the draft, the
+"""`arbiter demo --ruleset knockout|double-knockout`: a knockout as its organiser runs it — the draft, the
 start, each round published, its matches played game by game (tie-breaks included), a player withdrawn as
 round 2 begins (the forfeit chain) and a correction of round 1 refused because the player's next match has
 a result (with three rounds or more), the final placing."""

@@ -1,4 +1,4 @@
-"""`arbiter demo` (``--format platform``, the default): a whole tournament in one process with no servers —
+"""`arbiter demo` (``--ruleset platform``, the default): a whole tournament in one process with no servers —
 registration, the scheduled start, pairings, server-side clocks with simulated players (a drawn opening,
 a player busy elsewhere in round 2, a flag that falls), results, and the final table.
 

@@ -1,4 +1,4 @@
-"""`arbiter demo --format knockout|double-knockout`: a whole knockout in one process, to its placing."""
+"""`arbiter demo --ruleset knockout|double-knockout`: a whole knockout in one process, to its placing."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from cli.main import build_cli
 )
 def test_the_demo_runs_a_knockout_to_its_final_placing(ruleset, players, places):
     result = CliRunner().invoke(
-        build_cli(), ["demo", "--format", ruleset, "--players", str(players)], terminal_width=160
+        build_cli(), ["demo", "--ruleset", ruleset, "--players", str(players)], terminal_width=160
     )
     assert result.exit_code == 0, result.output
     assert f"Arbiter demo {ruleset}: {players} players seeded by rating" in result.output
@@ -107,7 +107,7 @@ def test_the_knockout_demo_withdraws_a_player_and_is_refused_a_correction():
     would change who went through is refused, since that player's semi-final already has a result.
     Every game is written White first (issue 22): ``4–1 -/+`` is seed 4 with White, who forfeited."""
     result = CliRunner().invoke(
-        build_cli(), ["demo", "--format", "knockout", "--players", "6"], env={"COLUMNS": "240"}
+        build_cli(), ["demo", "--ruleset", "knockout", "--players", "6"], env={"COLUMNS": "240"}
     )
     assert result.exit_code == 0, result.output
     out = result.output
@@ -161,15 +161,15 @@ def _forfeits_won_by(games: str, winner: str, loser: str) -> bool:
     ("args", "message"),
     [
         (
-            ["--format", "knockout", "--json"],
-            "--json is offered for --format platform, --format group-playoff and --format arena",
+            ["--ruleset", "knockout", "--json"],
+            "--json is offered for --ruleset platform, --ruleset group-playoff and --ruleset arena",
         ),
-        (["--format", "fide-rapid", "--variant", "english"], "--variant goes with --format platform"),
+        (["--ruleset", "fide-rapid", "--variant", "english"], "--variant goes with --ruleset platform"),
         (
-            ["--format", "knockout", "--opening", "random-1"],
+            ["--ruleset", "knockout", "--opening", "random-1"],
             "openings are drawn in platform tournaments only",
         ),
-        (["--trf", "final.trf"], "--trf goes with --format fide-rapid"),
+        (["--trf", "final.trf"], "--trf goes with --ruleset fide-rapid"),
     ],
 )
 def test_the_demo_refuses_options_of_another_format(args, message):
@@ -235,8 +235,8 @@ def test_the_same_seed_gives_the_same_platform_run():
 @pytest.mark.parametrize("ruleset", ["knockout", "double-knockout"])
 def test_the_same_seed_gives_the_same_knockout(ruleset):
     """The colours of each match's first game are drawn by pairing: from the seed too (issue 22)."""
-    first = _without_real_time(_demo("--format", ruleset, "--players", "6", "--seed", "11"))
-    assert _without_real_time(_demo("--format", ruleset, "--players", "6", "--seed", "11")) == first
+    first = _without_real_time(_demo("--ruleset", ruleset, "--players", "6", "--seed", "11"))
+    assert _without_real_time(_demo("--ruleset", ruleset, "--players", "6", "--seed", "11")) == first
 
 
 def test_the_platform_json_carries_the_byes_and_each_player_s_tie_breaks():
@@ -264,10 +264,21 @@ def test_the_platform_json_carries_the_byes_and_each_player_s_tie_breaks():
 def test_every_format_writes_results_white_first_with_a_draw_as_half_half():
     """One notation in every demo's text and JSON (issue 22): ``1-0``, ``½-½``, ``0-1``, never ``1/2-1/2``."""
     platform = _demo("--players", "4", "--seed", "5")
-    knockout = _demo("--format", "knockout", "--players", "4", "--seed", "5")
-    arena = _demo("--format", "arena", "--players", "4", "--minutes", "10", "--tc", "1+0", "--json")
-    group_playoff = _demo("--format", "group-playoff")  # its --json: cli/tests/test_demo_group_playoff.py
+    knockout = _demo("--ruleset", "knockout", "--players", "4", "--seed", "5")
+    arena = _demo("--ruleset", "arena", "--players", "4", "--minutes", "10", "--tc", "1+0", "--json")
+    group_playoff = _demo("--ruleset", "group-playoff")  # its --json: cli/tests/test_demo_group_playoff.py
     for output in (platform, knockout, arena, group_playoff):
         assert "1/2" not in output
     assert re.search(r"│ ½-½ ", platform) and re.search(r"\d–\d ½-½", knockout) and "½-½" in group_playoff
     assert {g["result"] for g in json.loads(arena)["games"]} <= RESULTS
+
+
+def test_format_is_the_hidden_old_name_of_ruleset():
+    """``--format`` named the ruleset before ``--ruleset`` did (issue 24): scripts that still pass it run
+    the same demo, the help shows only ``--ruleset``, and the two names cannot disagree."""
+    old = _without_real_time(_demo("--format", "knockout", "--players", "4", "--seed", "5"))
+    assert old == _without_real_time(_demo("--ruleset", "knockout", "--players", "4", "--seed", "5"))
+    shown = CliRunner().invoke(build_cli(), ["demo", "--help"], terminal_width=200)
+    assert shown.exit_code == 0 and "--ruleset" in shown.output and "--format" not in shown.output
+    both = CliRunner().invoke(build_cli(), ["demo", "--ruleset", "arena", "--format", "knockout"])
+    assert both.exit_code == 2 and "contradict each other" in both.output

@@ -1,4 +1,4 @@
-"""`arbiter demo --format fide-rapid --trf PATH`: 30 players, 7 rounds run by their arbiters, embedded. The
+"""`arbiter demo --ruleset fide-rapid --trf PATH`: 30 players, 7 rounds run by their arbiters, embedded. The
 run prints every round's pairing list, the incidents and the final table with its tie-breaks; the TRF-16
 it writes reads back, and each of its rounds, paired again by the Dutch engine from the rounds before it,
 is the pairing the service published."""
@@ -21,7 +21,7 @@ from shared.trf import NOT_PAIRED, ResultCode, read
 def run(tmp_path_factory) -> tuple[str, Path]:
     trf = tmp_path_factory.mktemp("demo") / "final.trf"
     result = CliRunner().invoke(
-        build_cli(), ["demo", "--format", "fide-rapid", "--trf", str(trf)], terminal_width=200
+        build_cli(), ["demo", "--ruleset", "fide-rapid", "--trf", str(trf)], terminal_width=200
     )
     assert result.exit_code == 0, result.output
     return result.output, trf
@@ -102,7 +102,7 @@ def test_the_same_seed_gives_the_same_run(tmp_path):
 
     def demo(name: str, *seed: str) -> tuple[str, str]:
         trf = tmp_path / name
-        args = ["demo", "--format", "fide-rapid", "--players", "14", "--trf", str(trf), *seed]
+        args = ["demo", "--ruleset", "fide-rapid", "--players", "14", "--trf", str(trf), *seed]
         result = CliRunner().invoke(build_cli(), args, terminal_width=200)
         assert result.exit_code == 0, result.output
         tournament, written = result.output.split("\nTRF-16 written to ")

@@ -1,4 +1,4 @@
-"""`arbiter demo --format group-playoff --json`: the 4T1 event embedded, printed as the one document issue
+"""`arbiter demo --ruleset group-playoff --json`: the 4T1 event embedded, printed as the one document issue
 11 specifies. The document is checked against the rules themselves: the group tables recomputed from its
 games (shared.group_table) give the semi-finals, the matches give the placing."""
 
@@ -14,7 +14,7 @@ from rich.console import Console
 
 from cli.demos.group_playoff import GroupPlayoffDemo
 from cli.main import build_cli
-from shared.group_table import Match, group_table
+from shared.group_table import TableMatch, group_table
 from shared.scoring import Outcome
 
 SEED = 2026  # the demo's default
@@ -42,7 +42,7 @@ def document(demo) -> dict:
 
 def test_the_json_document_is_the_same_on_every_run_of_a_seed(document):
     """Everything is seeded (the accounts' ids too: the groups' lot orders players by id)."""
-    result = CliRunner().invoke(build_cli(), ["demo", "--format", "group-playoff", "--json"])
+    result = CliRunner().invoke(build_cli(), ["demo", "--ruleset", "group-playoff", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == document
 
@@ -133,13 +133,13 @@ def group_order(document: dict, group: str) -> list[str]:
     members = document["groups"][group]
     number = {p: i + 1 for i, p in enumerate(members)}
 
-    def matches(phase: str) -> list[Match]:
+    def matches(phase: str) -> list[TableMatch]:
         out = []
         for m in of(document, phase):
             a, b = m["players"]
             if a in number and b in number:
                 games = tuple((OUTCOMES[g["result"]], g["white"] == a) for g in m["games"])
-                out.append(Match(number[a], number[b], games))
+                out.append(TableMatch(number[a], number[b], games))
         return out
 
     table = group_table(list(number.values()), matches("group"), playoffs=matches("playoff"))

@@ -20,7 +20,7 @@ from shared.composition import plumbing
 from shared.messagebus import MessageBus, event_subscription
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 
 SERVICE = "clocks"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -30,7 +30,7 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 class Clocks:
     settings: ClocksSettings
     engine: sa.Engine
-    clock: Clock
+    clock: TimeSource
     broker: Broker
     bus: MessageBus[ClocksUnitOfWork]
     handlers: Handlers
@@ -120,7 +120,7 @@ def bootstrap(
     *,
     engine: sa.Engine | None = None,
     broker: Broker | None = None,
-    clock: Clock | None = None,
+    clock: TimeSource | None = None,
     deadlines: DeadlineStore | None = None,
     migrate: bool = False,
     relay_on_commit: bool = False,

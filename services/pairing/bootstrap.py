@@ -28,7 +28,7 @@ from shared.messagebus import MessageBus, event_subscription, rebound, retired
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
 from shared.openings import OpeningTable
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 
 SERVICE = "pairing"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -38,7 +38,7 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 class Pairing:
     settings: PairingSettings
     engine: sa.Engine
-    clock: Clock
+    clock: TimeSource
     broker: Broker
     bus: MessageBus[PairingUnitOfWork]
     handlers: Handlers
@@ -59,7 +59,7 @@ class Pairing:
 
 
 def flows(
-    clock: Clock, italian: OpeningTable | None = None, draw_white: Callable[[], int] = draw_white
+    clock: TimeSource, italian: OpeningTable | None = None, draw_white: Callable[[], int] = draw_white
 ) -> Flows:
     """The formats this service pairs: round robins and Swiss tournaments (fide-rapid among them), knockouts,
     group-playoff events (``italian``: the Italian opening table, where one is configured; ``draw_white``:
@@ -158,7 +158,7 @@ def bootstrap(
     *,
     engine: sa.Engine | None = None,
     broker: Broker | None = None,
-    clock: Clock | None = None,
+    clock: TimeSource | None = None,
     migrate: bool = False,
     relay_on_commit: bool = False,
     arena_pool: ArenaPool | None = None,

@@ -22,7 +22,7 @@ from shared.messagebus import MessageBus, event_subscription, rebound
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Handled, Subscription
 from shared.seed_draw import new_draw_seed
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 
 SERVICE = "registration"
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -32,7 +32,7 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 class Registration:
     settings: RegistrationSettings
     engine: sa.Engine
-    clock: Clock
+    clock: TimeSource
     broker: Broker
     bus: MessageBus[UnitOfWork]
     handlers: Handlers
@@ -47,7 +47,7 @@ def bootstrap(
     *,
     engine: sa.Engine | None = None,
     broker: Broker | None = None,
-    clock: Clock | None = None,
+    clock: TimeSource | None = None,
     migrate: bool = False,
     relay_on_commit: bool = False,
     draw_seed: Callable[[], int] = new_draw_seed,

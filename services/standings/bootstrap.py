@@ -25,7 +25,7 @@ from shared.events import EXACT
 from shared.messagebus import event_subscription, rebound
 from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import Broker, Subscription
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 from shared.vocabulary import Ruleset
 
 SERVICE = "standings"
@@ -36,7 +36,7 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 class StandingsService:
     settings: StandingsSettings
     engine: sa.Engine
-    clock: Clock
+    clock: TimeSource
     broker: Broker
     relay: OutboxRelay
     subscriptions: list[Subscription]  # the consumer's: every change comes as an event
@@ -51,7 +51,7 @@ def bootstrap(
     *,
     engine: sa.Engine | None = None,
     broker: Broker | None = None,
-    clock: Clock | None = None,
+    clock: TimeSource | None = None,
     migrate: bool = False,
     relay_on_commit: bool = False,
 ) -> StandingsService:

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from shared.events.envelope import Event, register
 from shared.events.values import DecisionBy, GameOutcome, TimeControl
 from shared.variants import Variant
-from shared.vocabulary import ByeKind, Decision, Section, System
+from shared.vocabulary import ByeKind, DecidedIn, Section, System
 
 
 class GameOpening(BaseModel):
@@ -171,7 +171,7 @@ class MatchDecided(Event):
     section: Section
     players: list[uuid.UUID] = Field(min_length=2, max_length=2)
     winner: uuid.UUID
-    how: Decision
+    how: DecidedIn
     games_cancelled: list[uuid.UUID] = Field(default_factory=list)
     decided_at: dt.datetime
     revision: int | None = Field(

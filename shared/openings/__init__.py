@@ -2,7 +2,7 @@
 draw of a round's openings. Pure: the move generators come through :mod:`shared.games.boards`; the
 tables are data (pydraughts' English ballots, an Italian table from a file). See ``docs/openings.md``."""
 
-from shared.openings.draw import GameOpening, check_option, draw_openings, opening_of, table_of
+from shared.openings.draw import DrawnOpening, check_option, draw_openings, opening_of, table_of
 from shared.openings.errors import (
     BalanceClassesMissing,
     NoOpeningWithinCap,
@@ -30,7 +30,7 @@ __all__ = [
     "TABLE_VARIANTS",
     "BalanceClass",
     "BalanceClassesMissing",
-    "GameOpening",
+    "DrawnOpening",
     "NoOpeningWithinCap",
     "OpeningError",
     "OpeningKind",

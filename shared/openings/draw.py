@@ -38,7 +38,7 @@ from shared.variants import Variant
 
 
 @dataclass(frozen=True)
-class GameOpening:
+class DrawnOpening:
     """The opening of one game: a table ``code`` (None for random moves), the ``moves`` in the variant's
     notation (SAN for chess), and ``fen``, the position the game starts from."""
 
@@ -57,7 +57,7 @@ class GameOpening:
         return {"code": self.code, "moves": list(self.moves), "fen": self.fen}
 
     @classmethod
-    def from_json(cls, variant: Variant, data: Mapping[str, Any] | None) -> GameOpening | None:
+    def from_json(cls, variant: Variant, data: Mapping[str, Any] | None) -> DrawnOpening | None:
         """An opening as :meth:`as_json` stored it (None stays None: a free game)."""
         if data is None:
             return None
@@ -98,9 +98,9 @@ def draw_openings(
     *,
     pairings: int,
     seed: str,
-    used: Iterable[GameOpening] = (),
+    used: Iterable[DrawnOpening] = (),
     italian: OpeningTable | None = None,
-) -> tuple[GameOpening | None, ...]:
+) -> tuple[DrawnOpening | None, ...]:
     """The openings of a round's ``pairings`` in board order (None: free), given the openings the
     tournament ``used`` in earlier rounds. Raises the errors of :func:`check_option`."""
     check_option(option, variant, italian=italian)
@@ -119,10 +119,10 @@ def draw_openings(
             return _draw_random(variant, option.moves, pairings, seed, used)
 
 
-def opening_of(variant: Variant, moves: Sequence[str], *, code: str | None = None) -> GameOpening:
+def opening_of(variant: Variant, moves: Sequence[str], *, code: str | None = None) -> DrawnOpening:
     """A game's opening from its moves (replayed: each must be legal), e.g. as stored or reported."""
     line = boards.replay(variant, moves)
-    return GameOpening(variant, code, line.moves, line.position.fen)
+    return DrawnOpening(variant, code, line.moves, line.position.fen)
 
 
 # -- drawing -----------------------------------------------------------------------------------------
@@ -131,14 +131,14 @@ def _pick(count: int, seed: str, *path: object) -> int:
     return int.from_bytes(digest[:8], "big") % count
 
 
-def _from_table(variant: Variant, opening: TableOpening) -> GameOpening:
+def _from_table(variant: Variant, opening: TableOpening) -> DrawnOpening:
     return _replayed(variant, opening.code, opening.moves)
 
 
 @functools.lru_cache(maxsize=512)
-def _replayed(variant: Variant, code: str | None, moves: tuple[str, ...]) -> GameOpening:
+def _replayed(variant: Variant, code: str | None, moves: tuple[str, ...]) -> DrawnOpening:
     line = boards.replay(variant, moves)
-    return GameOpening(variant, code, line.moves, line.position.fen)
+    return DrawnOpening(variant, code, line.moves, line.position.fen)
 
 
 def _draw_table(
@@ -146,10 +146,10 @@ def _draw_table(
     candidates: Sequence[TableOpening],
     pairings: int,
     seed: str,
-    used: Iterable[GameOpening],
-) -> tuple[GameOpening | None, ...]:
+    used: Iterable[DrawnOpening],
+) -> tuple[DrawnOpening | None, ...]:
     counts = Counter(o.key for o in used)
-    drawn: list[GameOpening | None] = []
+    drawn: list[DrawnOpening | None] = []
     for index in range(pairings):
         least = min(counts[f"table:{o.code}"] for o in candidates)
         eligible = [o for o in candidates if counts[f"table:{o.code}"] == least]
@@ -167,15 +167,15 @@ def _branches(variant: Variant, plies: int) -> tuple[boards.Branch, ...]:
 
 
 def _draw_random(
-    variant: Variant, plies: int, pairings: int, seed: str, used: Iterable[GameOpening]
-) -> tuple[GameOpening | None, ...]:
+    variant: Variant, plies: int, pairings: int, seed: str, used: Iterable[DrawnOpening]
+) -> tuple[DrawnOpening | None, ...]:
     branches = _branches(variant, plies)
     counts = Counter(o.key for o in used)
 
     def count(branch: boards.Branch) -> int:
         return counts[f"position:{branch.key}"]
 
-    drawn: list[GameOpening | None] = []
+    drawn: list[DrawnOpening | None] = []
     for index in range(pairings):
         least = min(count(b) for b in branches)
         eligible = [b for b in branches if count(b) == least]

@@ -12,7 +12,7 @@ from shared.wire import WireMap
 
 
 @dataclass(frozen=True)
-class RoundClosed(DomainEvent):
+class SampleRoundClosed(DomainEvent):
     tournament_id: uuid.UUID
     round: int
 
@@ -20,6 +20,6 @@ class RoundClosed(DomainEvent):
 TEST_WIRE = WireMap()
 
 
-@TEST_WIRE.maps(RoundClosed)
-def _round_completed(e: RoundClosed) -> events.Event:
+@TEST_WIRE.maps(SampleRoundClosed)
+def _round_completed(e: SampleRoundClosed) -> events.Event:
     return events.RoundCompleted(tournament_id=e.tournament_id, round=e.round)

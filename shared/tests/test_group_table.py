@@ -7,15 +7,15 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from shared.group_table import Match, group_table
+from shared.group_table import TableMatch, group_table
 from shared.lots import draw_lots
 from shared.scoring import Outcome
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
 
 
-def _match(a: int, b: int, first: Outcome, second: Outcome) -> Match:
-    return Match(a, b, ((first, True), (second, False)))
+def _match(a: int, b: int, first: Outcome, second: Outcome) -> TableMatch:
+    return TableMatch(a, b, ((first, True), (second, False)))
 
 
 def _ranks(table) -> list[tuple[int, int]]:

@@ -23,7 +23,7 @@ from shared.messaging.tables import messaging_tables
 from shared.testing.brokers import ConsumerHarness
 from shared.testing.polling import wait_for
 from shared.testing.proxy import TcpProxy
-from shared.testing.wire import TEST_WIRE, RoundClosed
+from shared.testing.wire import TEST_WIRE, SampleRoundClosed
 from shared.unit_of_work import SqlUnitOfWork
 
 pytestmark = pytest.mark.integration
@@ -47,7 +47,7 @@ def test_an_idle_relay_keeps_its_connection_and_publishes(servers, caplog):
 
     def write(number: int) -> None:
         with SqlUnitOfWork(sessionmaker(engine), outbox, inbox, channel="idle_test", wire=TEST_WIRE) as uow:
-            uow.record(RoundClosed(T, number))
+            uow.record(SampleRoundClosed(T, number))
             uow.commit()
 
     stop = threading.Event()

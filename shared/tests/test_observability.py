@@ -29,7 +29,7 @@ from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import NotReady, Subscription
 from shared.messaging.tables import messaging_tables
 from shared.runtime import every
-from shared.testing.wire import TEST_WIRE, RoundClosed
+from shared.testing.wire import TEST_WIRE, SampleRoundClosed
 from shared.tests.helpers import T, finished
 from shared.unit_of_work import SqlUnitOfWork
 
@@ -162,7 +162,7 @@ def test_a_handler_writes_its_events_in_the_context_of_the_message(db, together)
     broker = InProcessBroker()
 
     def effect(event, uow) -> None:
-        uow.record(RoundClosed(T, event.round + 100))
+        uow.record(SampleRoundClosed(T, event.round + 100))
 
     def uow_factory() -> SqlUnitOfWork:
         return SqlUnitOfWork(sessionmaker(engine), outbox, inbox, channel="test", wire=TEST_WIRE)

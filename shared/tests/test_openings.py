@@ -13,7 +13,7 @@ from shared.openings import (
     ALLOWED,
     BalanceClass,
     BalanceClassesMissing,
-    GameOpening,
+    DrawnOpening,
     NoOpeningWithinCap,
     OpeningKind,
     OpeningNotForVariant,
@@ -45,9 +45,9 @@ def italian() -> OpeningTable:
 
 def rounds(
     option: str, variant: str, rounds: int, pairings: int, **kw
-) -> list[tuple[GameOpening | None, ...]]:
+) -> list[tuple[DrawnOpening | None, ...]]:
     """Draw ``rounds`` rounds in a row, each knowing what the earlier ones used."""
-    used: list[GameOpening] = []
+    used: list[DrawnOpening] = []
     out = []
     for number in range(1, rounds + 1):
         drawn = draw_openings(

@@ -17,7 +17,7 @@ from shared.messaging.outbox import OutboxRelay
 from shared.messaging.port import PublishError
 from shared.messaging.tables import messaging_tables
 from shared.testing.polling import wait_for
-from shared.testing.wire import TEST_WIRE, RoundClosed
+from shared.testing.wire import TEST_WIRE, SampleRoundClosed
 from shared.tests.helpers import closed_port
 from shared.unit_of_work import SqlUnitOfWork
 
@@ -48,7 +48,7 @@ def test_state_and_events_commit_together(db):
     with uow(db) as u:
         u.session.execute(sa.insert(state).values(id=1, n=1))
         for r in (1, 2, 3):
-            u.record(RoundClosed(T, r))
+            u.record(SampleRoundClosed(T, r))
         u.commit()
     relay = OutboxRelay(engine, outbox, broker, channel="test")
     assert relay.drain() == 3
@@ -60,7 +60,7 @@ def test_rolled_back_work_publishes_nothing(db):
     engine, outbox, _, state = db
     with uow(db) as u:
         u.session.execute(sa.insert(state).values(id=1, n=1))
-        u.record(RoundClosed(T, 1))
+        u.record(SampleRoundClosed(T, 1))
         # leaving without commit
     broker = InProcessBroker()
     assert OutboxRelay(engine, outbox, broker, channel="test").drain() == 0
@@ -76,7 +76,7 @@ class RefusingBroker(InProcessBroker):
 def test_unconfirmed_publish_keeps_the_rows(db):
     engine, outbox, _, _ = db
     with uow(db) as u:
-        u.record(RoundClosed(T, 1))
+        u.record(SampleRoundClosed(T, 1))
         u.commit()
     with pytest.raises(PublishError):
         OutboxRelay(engine, outbox, RefusingBroker(), channel="test").relay_once()
@@ -135,7 +135,7 @@ def test_two_relays_publish_each_row_once(db):
     engine, outbox, _, _ = db
     for r in range(200):
         with uow(db) as u:
-            u.record(RoundClosed(T, r + 1))
+            u.record(SampleRoundClosed(T, r + 1))
             u.commit()
     broker = InProcessBroker()
     relays = [OutboxRelay(engine, outbox, broker, channel="test", batch=7) for _ in range(2)]
@@ -189,7 +189,7 @@ class FlakyBroker(InProcessBroker):
 def test_the_relay_keeps_its_rows_until_the_broker_is_back(db):
     engine, outbox, _, _ = db
     with uow(db) as u:
-        u.record(RoundClosed(T, 1))
+        u.record(SampleRoundClosed(T, 1))
         u.commit()
     broker = FlakyBroker(refusals=3)
     relaying = Relaying(OutboxRelay(engine, outbox, broker, channel="test"), poll_seconds=0.05)
@@ -232,7 +232,7 @@ def test_the_relay_listens_again_after_losing_its_connection(db):
 
     def commit_round(n: int) -> None:
         with SqlUnitOfWork(sessionmaker(engine), outbox, db[2], channel=channel, wire=TEST_WIRE) as u:
-            u.record(RoundClosed(T, n))
+            u.record(SampleRoundClosed(T, n))
             u.commit()
 
     def published() -> list[int]:

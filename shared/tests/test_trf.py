@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.trf import Colour, ResultCode, TrfError, parse, read, write
+from shared.trf import ResultCode, TrfColour, TrfError, parse, read, write
 from tests.fixtures import FIXTURES
 
 REFERENCE_FILES = sorted((FIXTURES / "dutch").glob("*.trf")) + sorted((FIXTURES / "tiebreaks").glob("*.trf"))
@@ -32,11 +32,11 @@ def test_player_line_columns() -> None:
     )
     p = doc.players[3]
     assert (p.name, p.rating, p.points, p.rank) == ("Test0003 Player0003", 2545, Fraction(2), 3)
-    assert p.rounds[0] is not None and p.rounds[0].opponent == 9 and p.rounds[0].colour is Colour.WHITE
+    assert p.rounds[0] is not None and p.rounds[0].opponent == 9 and p.rounds[0].colour is TrfColour.WHITE
     assert p.rounds[1] is not None and p.rounds[1].opponent is None
     assert p.rounds[1].result is ResultCode.HALF_POINT_BYE
     assert p.rounds[2] is not None and p.rounds[2].result is ResultCode.DRAW
-    assert doc.total_rounds == 5 and doc.initial_colour is Colour.BLACK
+    assert doc.total_rounds == 5 and doc.initial_colour is TrfColour.BLACK
 
 
 @pytest.mark.parametrize(

@@ -12,11 +12,11 @@ from hypothesis import strategies as st
 
 from shared.trf import (
     ByeRecord,
-    Colour,
     PlayerRecord,
     ResultCode,
     RoundEntry,
     TableRules,
+    TrfColour,
     TrfDocument,
     TrfError,
     parse,
@@ -58,7 +58,7 @@ TRF2026 = (
 
 def test_trf_2026_records() -> None:
     doc = parse(TRF2026)
-    assert doc.trf2026 and doc.total_rounds == 5 and doc.initial_colour is Colour.BLACK
+    assert doc.trf2026 and doc.total_rounds == 5 and doc.initial_colour is TrfColour.BLACK
     assert doc.start_date == dt.date(2026, 4, 1)
     assert doc.point_system["162W"] == 3 and doc.point_system["162X"] == 1
     assert (doc.rank_method, doc.type_code, doc.time_control) == ("PTS", "FIDE_DUTCH_2025", "5400+30")
@@ -66,8 +66,8 @@ def test_trf_2026_records() -> None:
     assert doc.byes == [ByeRecord("F", 4, (1, 2))]
     assert doc.forbidden_pairs == [(1, 3)]
     # result codes are case-insensitive
-    assert doc.players[1].rounds[1] == RoundEntry(None, Colour.NONE, ResultCode.HALF_POINT_BYE)
-    assert doc.players[2].rounds[2] == RoundEntry(None, Colour.NONE, ResultCode.PAIRING_ALLOCATED_BYE)
+    assert doc.players[1].rounds[1] == RoundEntry(None, TrfColour.NONE, ResultCode.HALF_POINT_BYE)
+    assert doc.players[2].rounds[2] == RoundEntry(None, TrfColour.NONE, ResultCode.PAIRING_ALLOCATED_BYE)
     assert write(doc) == TRF2026  # exact, lowercase codes and the comment included
 
 
@@ -94,11 +94,11 @@ def test_extension_records() -> None:
         + "\n"
     )
     doc = parse(text)
-    assert doc.total_rounds == 7 and doc.ranking_by_rating and doc.initial_colour is Colour.WHITE
+    assert doc.total_rounds == 7 and doc.ranking_by_rating and doc.initial_colour is TrfColour.WHITE
     assert doc.forbidden_pairs == [(1, 2)] and doc.absent_next == {2}
     assert doc.accelerations == {1: [Fraction(1), Fraction(1)]}
     assert doc.point_system == {"WW": 1, "BW": Fraction(3, 2), "HPB": Fraction(1, 2), "BBW": 3}
-    assert doc.players[1].rounds[0] == RoundEntry(2, Colour.WHITE, ResultCode.WIN_UNRATED)
+    assert doc.players[1].rounds[0] == RoundEntry(2, TrfColour.WHITE, ResultCode.WIN_UNRATED)
     assert write(doc) == text
 
 
@@ -154,7 +154,11 @@ _MIRROR = {
     ResultCode.LOSS_UNRATED: ResultCode.WIN_UNRATED,
     ResultCode.DRAW_UNRATED: ResultCode.DRAW_UNRATED,
 }
-_OPPOSITE = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE, Colour.NONE: Colour.NONE}
+_OPPOSITE = {
+    TrfColour.WHITE: TrfColour.BLACK,
+    TrfColour.BLACK: TrfColour.WHITE,
+    TrfColour.NONE: TrfColour.NONE,
+}
 
 
 @st.composite
@@ -167,11 +171,11 @@ def round_entries(draw: st.DrawFn, players: int) -> dict[int, RoundEntry | None]
     for i in range(games):
         a, b = order[2 * i], order[2 * i + 1]
         if draw(st.booleans()):
-            colour = draw(st.sampled_from([Colour.WHITE, Colour.BLACK]))
+            colour = draw(st.sampled_from([TrfColour.WHITE, TrfColour.BLACK]))
             result = draw(st.sampled_from(_PLAYED))
             out[a], out[b] = RoundEntry(b, colour, result), RoundEntry(a, _OPPOSITE[colour], _MIRROR[result])
         else:
-            colour = draw(st.sampled_from(list(Colour)))
+            colour = draw(st.sampled_from(list(TrfColour)))
             first, second = draw(
                 st.sampled_from(
                     [
@@ -184,7 +188,7 @@ def round_entries(draw: st.DrawFn, players: int) -> dict[int, RoundEntry | None]
             out[a], out[b] = RoundEntry(b, colour, first), RoundEntry(a, _OPPOSITE[colour], second)
     for p in order[2 * games :]:
         out[p] = draw(
-            st.none() | st.sampled_from(_NO_OPPONENT).map(lambda r: RoundEntry(None, Colour.NONE, r))
+            st.none() | st.sampled_from(_NO_OPPONENT).map(lambda r: RoundEntry(None, TrfColour.NONE, r))
         )
     return out
 
@@ -216,7 +220,7 @@ def documents(draw: st.DrawFn) -> TrfDocument:
     doc.start_date = draw(st.none() | st.dates(dt.date(2000, 1, 1), dt.date(2030, 12, 31)))
     doc.trf2026 = draw(st.booleans())
     doc.total_rounds = draw(st.none() | st.integers(1, 15))
-    doc.initial_colour = draw(st.none() | st.sampled_from([Colour.WHITE, Colour.BLACK]))
+    doc.initial_colour = draw(st.none() | st.sampled_from([TrfColour.WHITE, TrfColour.BLACK]))
     doc.ranking_by_rating = draw(st.booleans())
     if count >= 2:
         doc.forbidden_pairs = draw(

@@ -11,11 +11,11 @@ with their line number (:mod:`shared.trf.reader`), the point system a file decla
 from shared.trf.model import (
     NOT_PAIRED,
     ByeRecord,
-    Colour,
     PlayerRecord,
     ResultCode,
     RoundEntry,
     TableRules,
+    TrfColour,
     TrfDocument,
 )
 from shared.trf.points import declared_points
@@ -25,11 +25,11 @@ from shared.trf.writer import write
 __all__ = [
     "NOT_PAIRED",
     "ByeRecord",
-    "Colour",
     "PlayerRecord",
     "ResultCode",
     "RoundEntry",
     "TableRules",
+    "TrfColour",
     "TrfDocument",
     "TrfError",
     "declared_points",

@@ -8,7 +8,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 
-class Colour(StrEnum):
+class TrfColour(StrEnum):
     WHITE = "w"
     BLACK = "b"
     NONE = "-"
@@ -69,11 +69,11 @@ class RoundEntry:
     """One round block of a player line: ``OOOO C R``."""
 
     opponent: int | None  # start number; None for 0000 or blank
-    colour: Colour
+    colour: TrfColour
     result: ResultCode
 
 
-NOT_PAIRED = RoundEntry(None, Colour.NONE, ResultCode.ZERO_POINT_BYE)
+NOT_PAIRED = RoundEntry(None, TrfColour.NONE, ResultCode.ZERO_POINT_BYE)
 """``0000 - Z``: a round the player is not paired in and scores nothing for — withdrawn, left out after an
 unexcused absence, not yet (or no longer) in the event. TRF-16 calls ``Z`` a known absence and reads a
 blank block the same way; bbpPairings and JaVaFo leave such a player out of the round and count no
@@ -145,7 +145,7 @@ class TableRules:
 
 
 @dataclass(slots=True)
-class Line:
+class TrfLine:
     """A record in file order. Player lines point at their :class:`PlayerRecord` by start number;
     every other record keeps its text so the writer reproduces it exactly."""
 
@@ -157,13 +157,13 @@ class Line:
 @dataclass(slots=True)
 class TrfDocument:
     players: dict[int, PlayerRecord] = field(default_factory=dict)
-    lines: list[Line] = field(default_factory=list)
+    lines: list[TrfLine] = field(default_factory=list)
     name: str = ""
     start_date: dt.date | None = None
     end_date: dt.date | None = None
     tournament_type: str = ""
     total_rounds: int | None = None  # XXR (or 142)
-    initial_colour: Colour | None = None  # XXC white1/black1 (or 152)
+    initial_colour: TrfColour | None = None  # XXC white1/black1 (or 152)
     ranking_by_rating: bool = False  # XXC rank: players ranked in 001-line order, not by start number
     forbidden_pairs: list[tuple[int, ...]] = field(default_factory=list)  # XXP (and 260)
     absent_next: set[int] = field(default_factory=set)  # XXZ

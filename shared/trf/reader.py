@@ -16,7 +16,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-from shared.trf.model import ByeRecord, Colour, Line, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf.model import ByeRecord, PlayerRecord, ResultCode, RoundEntry, TrfColour, TrfDocument, TrfLine
 from shared.trf.points import SCORING_LETTERS
 
 
@@ -82,7 +82,7 @@ def parse(text: str, *, source: str = "<trf>", need_players: bool = False) -> Tr
                 "this is not a text file (TRF is UTF-8 or Latin-1 text)"
             )
         if line.strip() == "":
-            doc.lines.append(Line(code="", text=line))
+            doc.lines.append(TrfLine(code="", text=line))
             continue
         if code == "001":
             player = _parse_player(line, ctx)
@@ -92,9 +92,9 @@ def parse(text: str, *, source: str = "<trf>", need_players: bool = False) -> Tr
                 )
             doc.players[player.start] = player
             player_lines[player.start] = number
-            doc.lines.append(Line(code=code, text=line, player=player.start))
+            doc.lines.append(TrfLine(code=code, text=line, player=player.start))
             continue
-        doc.lines.append(Line(code=code, text=line))
+        doc.lines.append(TrfLine(code=code, text=line))
         before = (len(doc.forbidden_pairs), set(doc.absent_next), len(doc.byes))
         _parse_record(doc, code, line, ctx)
         named = [start for pair in doc.forbidden_pairs[before[0] :] for start in pair]
@@ -212,7 +212,7 @@ def _parse_block(block: str, round_no: int, column: int, ctx: _Context) -> Round
     colour_char = colour_text.lower()
     if colour_char not in ("w", "b", "-", " "):
         raise ctx.error(f"{where}: colour must be w, b or -, got {colour_text!r}")
-    colour = Colour.NONE if colour_char in ("-", " ") else Colour(colour_char)
+    colour = TrfColour.NONE if colour_char in ("-", " ") else TrfColour(colour_char)
     result_char = result_text.upper()
     if result_char == " ":
         result = ResultCode.ZERO_POINT_BYE
@@ -228,7 +228,7 @@ def _parse_block(block: str, round_no: int, column: int, ctx: _Context) -> Round
         return RoundEntry(opponent=None, colour=colour, result=result)
     if result.is_bye:
         raise ctx.error(f"{where}: a bye ({result.value}) cannot have an opponent")
-    if result.played and colour is Colour.NONE:
+    if result.played and colour is TrfColour.NONE:
         raise ctx.error(f"{where}: a played game needs a colour (w or b)")
     return RoundEntry(opponent=opponent, colour=colour, result=result)
 
@@ -282,13 +282,13 @@ def _parse_record(doc: TrfDocument, code: str, line: str, ctx: _Context) -> None
             if low == "rank":
                 doc.ranking_by_rating = True
             elif low in ("white1", "black1"):
-                doc.initial_colour = Colour.WHITE if low == "white1" else Colour.BLACK
+                doc.initial_colour = TrfColour.WHITE if low == "white1" else TrfColour.BLACK
             else:
                 raise ctx.error(f"XXC: unknown option {token!r} (expected rank, white1 or black1)")
     elif code == "152":
         if rest.upper() not in ("W", "B"):
             raise ctx.error(f"152 needs W or B, got {rest!r}")
-        doc.initial_colour = Colour.WHITE if rest.upper() == "W" else Colour.BLACK
+        doc.initial_colour = TrfColour.WHITE if rest.upper() == "W" else TrfColour.BLACK
     elif code in ("XXP", "260"):
         ids = _ids(tokens, code, ctx)
         if len(ids) < 2:
@@ -438,8 +438,12 @@ _MIRRORED: dict[ResultCode, frozenset[ResultCode]] = {
     ResultCode.FORFEIT_WIN: frozenset({ResultCode.FORFEIT_LOSS}),
     ResultCode.FORFEIT_LOSS: frozenset({ResultCode.FORFEIT_WIN, ResultCode.FORFEIT_LOSS}),  # or both lost
 }
-_COLOUR_MIRROR = {Colour.WHITE: Colour.BLACK, Colour.BLACK: Colour.WHITE, Colour.NONE: Colour.NONE}
-_COLOUR_NAME = {Colour.WHITE: "white", Colour.BLACK: "black", Colour.NONE: "no colour"}
+_COLOUR_MIRROR = {
+    TrfColour.WHITE: TrfColour.BLACK,
+    TrfColour.BLACK: TrfColour.WHITE,
+    TrfColour.NONE: TrfColour.NONE,
+}
+_COLOUR_NAME = {TrfColour.WHITE: "white", TrfColour.BLACK: "black", TrfColour.NONE: "no colour"}
 
 
 def _check_games(doc: TrfDocument, player_lines: dict[int, int], source: str) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from shared.trf.model import Line, PlayerRecord, RoundEntry, TableRules, TrfDocument
+from shared.trf.model import PlayerRecord, RoundEntry, TableRules, TrfDocument, TrfLine
 from shared.trf.reader import BLOCK_WIDTH, ROUND_START, TrfError, _Context, _digits, _parse_player
 
 __all__ = ["format_player", "format_points", "records", "write"]
@@ -61,7 +61,7 @@ def format_player(player: PlayerRecord) -> str:
     return "".join(buf).rstrip()
 
 
-def _as_read(line: Line, player: PlayerRecord) -> str:
+def _as_read(line: TrfLine, player: PlayerRecord) -> str:
     """The line as read if it still describes the player, else the player laid out anew."""
     try:
         if _parse_player(line.text, _Context("<write>", 0)) == player:
@@ -81,18 +81,18 @@ _MODELLED = {
 }  # fmt: skip
 
 
-def records(doc: TrfDocument) -> list[Line]:
+def records(doc: TrfDocument) -> list[TrfLine]:
     """Every record of the document laid out from the model (the canonical form). Records the
     model does not describe (022, 062, 102, 132, ``###`` comments, ...) are kept as read: numbered
     header records among the modelled ones in number order, comments after them, both before the
     player lines; anything else after them."""
-    out: list[Line] = []
+    out: list[TrfLine] = []
     kept = [line for line in doc.lines if line.code not in _MODELLED]
     head = [line for line in kept if _digits(line.code) or line.code.startswith("#")]
     tail = [line for line in kept if line not in head]
 
     def add(code: str, text: str) -> None:
-        out.append(Line(code=code, text=f"{code} {text}".rstrip()))
+        out.append(TrfLine(code=code, text=f"{code} {text}".rstrip()))
 
     if doc.name:
         add("012", doc.name)
@@ -118,7 +118,7 @@ def records(doc: TrfDocument) -> list[Line]:
     scoring = [(k[3:], v) for k, v in doc.point_system.items() if k.startswith("162")]
     if scoring:
         # letter in column 6, points right-aligned in columns 7-10, every 9 columns (as bbpPairings)
-        out.append(Line("162", "162  " + "    ".join(f"{k}{_decimal(v):>4}" for k, v in scoring)))
+        out.append(TrfLine("162", "162  " + "    ".join(f"{k}{_decimal(v):>4}" for k, v in scoring)))
     if doc.rank_method:
         add("172", doc.rank_method)
     if doc.type_code:
@@ -131,7 +131,7 @@ def records(doc: TrfDocument) -> list[Line]:
     out = sorted(out + numbered, key=lambda line: line.code)  # headers in number order (stable)
     out.extend(line for line in head if line not in numbered)
     for start in sorted(doc.players):
-        out.append(Line(code="001", text=format_player(doc.players[start]), player=start))
+        out.append(TrfLine(code="001", text=format_player(doc.players[start]), player=start))
     for bye in doc.byes:
         add("240", f"{bye.kind} {bye.round:03d} " + "  ".join(f"{p:04d}" for p in bye.players))
     if not modern:
@@ -158,7 +158,7 @@ def records(doc: TrfDocument) -> list[Line]:
     for key, value in doc.point_system.items():
         if key.startswith("BB"):
             add(key, f"{_decimal(value):>4}")  # bbpPairings reads the value from columns 5-8
-    out.extend(Line("XAR", text) for text in table_rule_records(doc.table_rules))
+    out.extend(TrfLine("XAR", text) for text in table_rule_records(doc.table_rules))
     out.extend(tail)
     return out
 

@@ -35,7 +35,7 @@ from services.standings.domain.presets import preset
 from services.standings.domain.ranking import compute_table
 from shared.scoring import FIDE, Outcome, Result, side_results
 from shared.testing.polling import wait_for
-from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument, parse, write
+from shared.trf import PlayerRecord, ResultCode, RoundEntry, TrfColour, TrfDocument, parse, write
 from tests.e2e.story import Story
 from tests.e2e.trf_rounds import engine_pairs, export_before, left_out_of, published_pairs
 
@@ -331,9 +331,9 @@ def test_a_rapid_open_from_entries_to_the_rating_file(story: Story, tmp_path: Pa
     # the withdrawn player's rounds after the withdrawal, and the forfeits, as the rating officer reads them
     doc = parse(trf16)
     assert [e.result for e in doc.players[marks["unexcused"]].rounds[2:]] == [ResultCode.ZERO_POINT_BYE] * 3
-    assert doc.players[9].rounds[0] == RoundEntry(None, Colour.NONE, ResultCode.HALF_POINT_BYE)
+    assert doc.players[9].rounds[0] == RoundEntry(None, TrfColour.NONE, ResultCode.HALF_POINT_BYE)
     assert doc.players[marks["bye_seed"]].rounds[2] == RoundEntry(
-        None, Colour.NONE, ResultCode.ZERO_POINT_BYE
+        None, TrfColour.NONE, ResultCode.ZERO_POINT_BYE
     )
     codes = {e.result for r in doc.players.values() for e in r.rounds}
     assert {ResultCode.FORFEIT_WIN, ResultCode.FORFEIT_LOSS, ResultCode.PAIRING_ALLOCATED_BYE} <= codes

@@ -23,15 +23,15 @@ from sqlalchemy.orm import Session
 
 from services.clocks.adapters.orm import arbiters, clock_changes, games, presence, tournaments, withdrawals
 from services.clocks.domain import errors
-from services.clocks.domain.clock import Clock, ClockState, Side, TimeControl
-from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.clock import Clock, ClockRate, ClockState, Side
 from services.clocks.domain.endings import Claim, Correction, GameStatus
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, ArbiterPost, Timekeeping, Timing, Tournament, Withdrawal
+from shared.authority import Decided, Role
 from shared.database import aware, aware_or_none
-from shared.openings import GameOpening
+from shared.openings import DrawnOpening
 from shared.repository import Repository
 from shared.resets import Resets
 from shared.variants import Variant
@@ -43,7 +43,7 @@ def _side(value: str | None) -> Side | None:
 
 
 # A tournament's games share a handful of time controls: each is built (and checked) once.
-_control = functools.lru_cache(maxsize=1024)(TimeControl)
+_control = functools.lru_cache(maxsize=1024)(ClockRate)
 
 
 _ORDER = (games.c.round, games.c.board, games.c.leg, games.c.match_game)
@@ -327,7 +327,7 @@ def game_from_row(row: Any) -> Game:
         default_time=_seconds(row.default_time_seconds),
         incidents=[incident_in(i) for i in row.incidents or ()],
         variant=Variant(row.variant),
-        opening=GameOpening.from_json(Variant(row.variant), row.opening),
+        opening=DrawnOpening.from_json(Variant(row.variant), row.opening),
         position=row.position,
         line=list(row.line or ()),
         closes_at=aware_or_none(row.closes_at),
@@ -462,16 +462,16 @@ def claims_in(value: dict[str, Any] | None) -> dict[Side, Claim]:
     }
 
 
-def decision_out(d: Decision | None) -> dict[str, Any] | None:
+def decision_out(d: Decided | None) -> dict[str, Any] | None:
     if d is None:
         return None
     return {"by": str(d.by), "role": d.role.value, "at": d.at.isoformat(), "reason": d.reason}
 
 
-def decision_in(value: dict[str, Any] | None) -> Decision | None:
+def decision_in(value: dict[str, Any] | None) -> Decided | None:
     if value is None:
         return None
-    return Decision(
+    return Decided(
         uuid.UUID(value["by"]), Role(value["role"]), dt.datetime.fromisoformat(value["at"]), value["reason"]
     )
 

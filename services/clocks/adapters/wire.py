@@ -10,12 +10,12 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from services.clocks.domain import events as domain
-from services.clocks.domain.clock import TimeControl
-from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.tournament import CLOSING_GRACE, ONLINE, Timekeeping, Timing
 from services.clocks.service_layer import commands
 from shared import events
-from shared.openings import GameOpening
+from shared.authority import Decided, Role
+from shared.openings import DrawnOpening
 from shared.variants import Variant
 from shared.vocabulary import Ruleset
 from shared.wire import WireMap
@@ -24,23 +24,23 @@ wire = WireMap()
 E = TypeVar("E", bound=events.Event)
 
 
-def time_control_out(tc: TimeControl) -> events.TimeControl:
+def time_control_out(tc: ClockRate) -> events.TimeControl:
     return events.TimeControl(
         base_seconds=tc.base_seconds, increment_seconds=tc.increment_seconds, days_per_move=tc.days_per_move
     )
 
 
-def time_control_in(tc: events.TimeControl) -> TimeControl:
+def time_control_in(tc: events.TimeControl) -> ClockRate:
     """The clocks' time control; raises ``InvalidTimeControl`` beyond the limits the clocks run."""
-    return TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
+    return ClockRate(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
 
 
-def decision_out(d: Decision) -> events.DecisionBy:
+def decision_out(d: Decided) -> events.DecisionBy:
     return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 
-def decision_in(d: events.DecisionBy) -> Decision:
-    return Decision(d.by, d.role, d.at, d.reason)
+def decision_in(d: events.DecisionBy) -> Decided:
+    return Decided(d.by, d.role, d.at, d.reason)
 
 
 # -- published -------------------------------------------------------------------------------------
@@ -158,8 +158,8 @@ def create_games(event: events.Event) -> commands.CreateGames:
     )
 
 
-def game_opening(variant: Variant, o: events.GameOpening) -> GameOpening:
-    return GameOpening(variant, o.code, tuple(o.moves), o.fen)
+def game_opening(variant: Variant, o: events.GameOpening) -> DrawnOpening:
+    return DrawnOpening(variant, o.code, tuple(o.moves), o.fen)
 
 
 ARENA_ROUND = 0  # an arena has no rounds: its games carry round 0, numbered by board within their pass
@@ -259,7 +259,7 @@ def decide_by_lot(event: events.Event) -> commands.DecideByLot | None:
     if e.game_id is None or e.result is None or e.drawn_by is None:
         raise ValueError("a game-lot announcement names the game, its result and who drew it")
     reason = f"drawn by lot, seed {e.seed}"
-    decision = Decision(uuid.UUID(e.drawn_by), Role.ORGANISER, e.at, reason)
+    decision = Decided(uuid.UUID(e.drawn_by), Role.ORGANISER, e.at, reason)
     return commands.DecideByLot(e.tournament_id, e.game_id, e.result, e.seed or "", decision)
 
 

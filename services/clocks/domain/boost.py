@@ -27,7 +27,7 @@ from typing import Final
 
 from services.clocks.domain import errors
 from services.clocks.domain.clock import BOOST, ChangeKind, Clock, ClockChange, Side
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 
 __all__ = ["BOOST", "Boost", "boost", "boosted_sides", "offered"]
 MOVES_TO_CARRY: Final = 40  # the base is halved only when it is at least 40 × the increment
@@ -59,12 +59,12 @@ class BoostUnaffordable(BoostRefused):
     slug = "boost-unaffordable"
 
 
-def offered(control: TimeControl) -> bool:
+def offered(control: RateOfPlay) -> bool:
     """Is the boost offered at all with this time control?"""
     return control.days_per_move is None and control.base_seconds > 0
 
 
-def base_cut_ms(control: TimeControl) -> int:
+def base_cut_ms(control: RateOfPlay) -> int:
     """What the boost takes from the clock: half the base, or nothing when the base is under
     40 × the increment."""
     if control.base_seconds < MOVES_TO_CARRY * control.increment_seconds:

@@ -43,7 +43,7 @@ class Side(StrEnum):
 
 
 @dataclass(frozen=True)
-class TimeControl(shared_time_control.TimeControl):
+class ClockRate(shared_time_control.RateOfPlay):
     """The shared time control within the limits the clocks run, with their millisecond arithmetic."""
 
     def __post_init__(self) -> None:
@@ -116,7 +116,7 @@ def _elapsed_ms(since: dt.datetime, at: dt.datetime) -> int:
 
 @dataclass
 class Clock:
-    control: TimeControl
+    control: ClockRate
     remaining: dict[Side, int]
     state: ClockState = ClockState.PENDING
     to_move: Side | None = None
@@ -127,11 +127,11 @@ class Clock:
     changes: list[ClockChange] = field(default_factory=list, compare=False)
 
     @classmethod
-    def new(cls, control: TimeControl) -> Clock:
+    def new(cls, control: ClockRate) -> Clock:
         return cls(control, {Side.WHITE: control.initial_ms, Side.BLACK: control.initial_ms})
 
     @classmethod
-    def replay(cls, control: TimeControl, changes: Iterable[ClockChange]) -> Clock:
+    def replay(cls, control: ClockRate, changes: Iterable[ClockChange]) -> Clock:
         """The state reached by applying ``changes`` in order to a new clock."""
         clock = cls.new(control)
         for change in changes:

@@ -16,8 +16,8 @@ from abc import abstractmethod
 
 from services.clocks.domain import errors
 from services.clocks.domain.clock import Clock, Side
-from services.clocks.domain.decision import Decision
 from services.clocks.domain.endings import DEFAULT_TIME, FlagFall, GameStatus, forfeit_by
+from shared.authority import Decided
 from shared.scoring import Outcome
 
 __all__ = ["DefaultTime"]
@@ -53,16 +53,16 @@ class DefaultTime:
 
     @abstractmethod
     def _end(
-        self, outcome: Outcome, reason: str, at: dt.datetime, decision: Decision | None
+        self, outcome: Outcome, reason: str, at: dt.datetime, decision: Decided | None
     ) -> FlagFall | None: ...
 
     @abstractmethod
     def _finish(
-        self, outcome: Outcome, reason: str, at: dt.datetime, decision: Decision | None = None
+        self, outcome: Outcome, reason: str, at: dt.datetime, decision: Decided | None = None
     ) -> None: ...
 
     def absence(
-        self, player_id: uuid.UUID, at: dt.datetime, decision: Decision, *, opponent_absent: bool = False
+        self, player_id: uuid.UUID, at: dt.datetime, decision: Decided, *, opponent_absent: bool = False
     ) -> FlagFall | None:
         """An arbiter records that ``player_id`` was not at the board by the default time (RULES.md §6):
         they lose by forfeit (``opponent_absent``: both do, ``-/-``), reason ``default_time``. Within the

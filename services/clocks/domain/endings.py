@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from services.clocks.domain.clock import TIME, Side
-from services.clocks.domain.decision import Decision
+from shared.authority import Decided
 from shared.scoring import Outcome
 
 REASON = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -64,7 +64,7 @@ class Correction:
 
     old_outcome: Outcome
     outcome: Outcome
-    decision: Decision
+    decision: Decided
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ class Forfeit:
 
     outcome: Outcome
     reason: str
-    decision: Decision | None
+    decision: Decided | None
 
 
 @dataclass(frozen=True)

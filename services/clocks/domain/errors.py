@@ -133,7 +133,7 @@ class GameUnderWay(Conflict):
     slug = "game-under-way"
 
 
-class GameCancelled(Conflict):
+class GameAlreadyCancelled(Conflict):
     """Its knockout match was decided without it."""
 
     slug = "game-cancelled"

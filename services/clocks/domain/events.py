@@ -12,10 +12,10 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from services.clocks.domain.clock import TimeControl
-from services.clocks.domain.decision import Decision
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.penalties import Consequence, PenaltyKind
 from shared.aggregate import DomainEvent
+from shared.authority import Decided
 from shared.scoring import Outcome
 from shared.vocabulary import Ruleset
 
@@ -30,7 +30,7 @@ class GameStarted(DomainEvent):
     white: uuid.UUID
     black: uuid.UUID
     started_at: dt.datetime
-    control: TimeControl
+    control: ClockRate
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ class GameFinished(DomainEvent):
     finished_at: dt.datetime
     both_moved: bool | None
     rated: bool = True
-    decision: Decision | None = None
+    decision: Decided | None = None
     boost: tuple[bool, bool] | None = None  # an arena game: (White, Black) took the boost
     ruleset: Ruleset | None = None  # its tournament's, as known when the game was created; None: not known
 
@@ -82,7 +82,7 @@ class GameColoursSwapped(DomainEvent):
     round: int
     white: uuid.UUID
     black: uuid.UUID
-    decision: Decision
+    decision: Decided
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,4 +98,4 @@ class GamePenalised(DomainEvent):
     kind: PenaltyKind
     occurrence: int
     consequence: Consequence
-    decision: Decision
+    decision: Decided

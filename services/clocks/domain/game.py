@@ -10,7 +10,7 @@ Who reports what (RULES.md §5, the results-authority issue): a player of the ga
 (final at once) or *claims* a draw — any played result where the players run their own games — which is
 final once the opponent posts the same (:meth:`Game.claim`). Two different claims make the game
 ``disputed``: both clocks stop and it waits for the arbiter. The organiser, an arbiter in scope and the
-game server enter any result directly (:meth:`Game.report_result`, with the :class:`Decision`).
+game server enter any result directly (:meth:`Game.report_result`, with the :class:`~shared.authority.Decided`).
 
 Knockouts (RULES.md §4): a game of a round its organiser has not published yet is not ``released``: it
 waits, and takes no result. A match's games are played one after the other (``match_id``, ``number``),
@@ -45,8 +45,7 @@ from dataclasses import dataclass, field
 
 from services.clocks.domain import errors
 from services.clocks.domain.boost import BoostNotOffered, boost
-from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, Side, TimeControl
-from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, ClockRate, Side
 from services.clocks.domain.default_time import DefaultTime
 from services.clocks.domain.endings import (
     BOARD_CLOCK,
@@ -87,8 +86,9 @@ from services.clocks.domain.penalties import (
 )
 from services.clocks.domain.presence import Reconnection
 from shared.aggregate import Aggregate
+from shared.authority import Decided, Role
 from shared.games import boards
-from shared.openings import GameOpening
+from shared.openings import DrawnOpening
 from shared.scoring import Outcome as Outcome  # the outcomes every service shares; points come from scoring
 from shared.variants import Variant
 from shared.vocabulary import Ruleset
@@ -120,13 +120,13 @@ class Game(Aggregate, DefaultTime, Reconnection):
     released: bool = True  # False while its knockout round is unpublished
     rated: bool = True  # False: a knockout's tie-break or sudden-death game
     claims: dict[Side, Claim] = field(default_factory=dict)  # reported by a player, awaiting the other
-    decision: Decision | None = None  # who entered the result, if someone decided it
+    decision: Decided | None = None  # who entered the result, if someone decided it
     corrections: list[Correction] = field(default_factory=list)
     server_clock: bool = True  # False over the board: the boards keep the time, the server runs no clock
     default_time: dt.timedelta | None = None  # server clocks: no first move by then loses by forfeit
     incidents: list[Incident] = field(default_factory=list)  # penalties, oldest first
     variant: Variant = Variant.CHESS
-    opening: GameOpening | None = None  # the drawn opening it starts from (RULES.md §2); None: free
+    opening: DrawnOpening | None = None  # the drawn opening it starts from (RULES.md §2); None: free
     position: str | None = None  # the FEN now, once a move was reported with its text; None: the start
     line: list[str] = field(default_factory=list)  # the moves reported with their text, after the opening
     closes_at: dt.datetime | None = None  # its tournament's close (duration + 10 min): still open, a draw
@@ -150,7 +150,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
         board: int,
         white: uuid.UUID,
         black: uuid.UUID,
-        control: TimeControl,
+        control: ClockRate,
         at: dt.datetime,
         leg: int = 1,
         match_id: str | None = None,
@@ -161,7 +161,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
         server_clock: bool = True,
         default_time: dt.timedelta | None = None,
         variant: Variant = Variant.CHESS,
-        opening: GameOpening | None = None,
+        opening: DrawnOpening | None = None,
         closes_at: dt.datetime | None = None,
         arena: bool = False,
         ruleset: Ruleset | None = None,
@@ -195,7 +195,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
 
     # -- reading --------------------------------------------------------------------------------
     @property
-    def control(self) -> TimeControl:
+    def control(self) -> ClockRate:
         return self.clock.control
 
     @property
@@ -376,7 +376,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
         player_id: uuid.UUID,
         kind: PenaltyKind,
         at: dt.datetime,
-        decision: Decision,
+        decision: Decided,
         *,
         displaced_elsewhere: int = 0,
         white_ms: int | None = None,
@@ -457,7 +457,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
         return True
 
     def report_result(
-        self, outcome: Outcome, reason: str, at: dt.datetime, *, decision: Decision | None = None
+        self, outcome: Outcome, reason: str, at: dt.datetime, *, decision: Decided | None = None
     ) -> FlagFall | None:
         """Someone with the authority to (the organiser, an arbiter in scope, the game server) enters
         the result: None when it was recorded. The clock is authoritative: if the flag had already
@@ -505,7 +505,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
                 return late
         theirs = self.claims.get(side.other)
         if theirs is not None and theirs.outcome is outcome:
-            return self._end(outcome, theirs.reason, at, Decision(player_id, Role.PLAYER, at))
+            return self._end(outcome, theirs.reason, at, Decided(player_id, Role.PLAYER, at))
         if outcome is own_loss:
             return self._end(outcome, reason, at, None)
         self.claims = {**self.claims, side: Claim(outcome, reason, at)}
@@ -520,7 +520,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
         fallen before)."""
         return self.report_result(forfeit.outcome, forfeit.reason, at, decision=forfeit.decision)
 
-    def swap_colours(self, at: dt.datetime, decision: Decision) -> FlagFall | None:
+    def swap_colours(self, at: dt.datetime, decision: Decided) -> FlagFall | None:
         """The organiser or an arbiter swaps White and Black before the first move. A running clock
         starts White's turn again at ``at``: the new White has their whole time. Pending claims go
         (they named the old colours). Too late — White's flag had fallen — the game ends on time."""
@@ -546,7 +546,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
         )
         return None
 
-    def correct(self, outcome: Outcome, decision: Decision) -> bool:
+    def correct(self, outcome: Outcome, decision: Decided) -> bool:
         """The result is corrected (pairing decided it may be): the outcome changes, the old one is kept
         with the decision. True when this changed the outcome."""
         if not self.finished or self.outcome is None:
@@ -653,7 +653,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
                 if self.reason == MATCH_REPAIRED
                 else "its match was decided without it"
             )
-            raise errors.GameCancelled(f"this game was cancelled: {why}")
+            raise errors.GameAlreadyCancelled(f"this game was cancelled: {why}")
 
     def _require_running(self) -> None:
         self._require_not_cancelled()
@@ -672,7 +672,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
             raise errors.RoundNotPublished("this game's round is not published yet: it takes no result")
 
     def _end(
-        self, outcome: Outcome, reason: str, at: dt.datetime, decision: Decision | None
+        self, outcome: Outcome, reason: str, at: dt.datetime, decision: Decided | None
     ) -> FlagFall | None:
         """The result stands: the clock stops (a disputed game's already has; over the board there is
         none), unless the flag had fallen — or the default time passed — first."""
@@ -711,7 +711,7 @@ class Game(Aggregate, DefaultTime, Reconnection):
         return change.side
 
     def _finish(
-        self, outcome: Outcome, reason: str, at: dt.datetime, decision: Decision | None = None
+        self, outcome: Outcome, reason: str, at: dt.datetime, decision: Decided | None = None
     ) -> None:
         self.outcome = outcome
         self.reason = reason

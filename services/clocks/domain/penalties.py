@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from services.clocks.domain.decision import Decision
+from shared.authority import Decided
 
 EXTRA_MINUTE_MS = 60_000
 ONE_MINUTE_MS = 60_000
@@ -55,7 +55,7 @@ class Incident:
     player_id: uuid.UUID
     occurrence: int
     consequence: Consequence
-    decision: Decision
+    decision: Decided
     white_ms: int | None = None
     black_ms: int | None = None
 

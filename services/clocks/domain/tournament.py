@@ -17,11 +17,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from services.clocks.domain import errors
-from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.endings import Forfeit
 from services.clocks.domain.game import Game, Outcome
 from shared.aggregate import Aggregate
-from shared.authority import Appointment, Authority
+from shared.authority import Appointment, Authority, Decided, Role
 from shared.resets import Resets
 from shared.vocabulary import Ruleset
 
@@ -90,7 +89,7 @@ class Withdrawal:
     player_id: uuid.UUID
     excluded: bool
     reason: str
-    decision: Decision | None
+    decision: Decided | None
 
     @property
     def forfeit_reason(self) -> str:

@@ -9,13 +9,13 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import AfterValidator, BaseModel, Field
 
 from services.clocks.domain.clock import Side
-from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.endings import REASON
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from services.clocks.domain.presence import Presence
+from shared.authority import Decided, Role
 from shared.http.schemas import INT32_MAX, OptionalBody, Strict, Text
-from shared.openings import GameOpening
+from shared.openings import DrawnOpening
 
 
 class GamePath(BaseModel):
@@ -37,7 +37,7 @@ class OpeningOut(BaseModel):
     label: str = Field(description="what pages show: the code, or the moves")
 
     @classmethod
-    def of(cls, o: GameOpening) -> OpeningOut:
+    def of(cls, o: DrawnOpening) -> OpeningOut:
         return cls(code=o.code, moves=list(o.moves), fen=o.fen, label=o.label)
 
 
@@ -175,7 +175,7 @@ class DecisionOut(BaseModel):
     reason: str | None
 
     @classmethod
-    def of(cls, d: Decision) -> DecisionOut:
+    def of(cls, d: Decided) -> DecisionOut:
         return cls(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 

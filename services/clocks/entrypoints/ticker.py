@@ -7,7 +7,7 @@ import datetime as dt
 from services.clocks.service_layer.commands import CheckFlags
 from services.clocks.service_layer.ports import ClocksUnitOfWork
 from shared.messagebus import MessageBus
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 
 
 class Ticker:
@@ -15,7 +15,7 @@ class Ticker:
     also sweeps the database, so a deadline the store lost is late by at most that long."""
 
     def __init__(
-        self, bus: MessageBus[ClocksUnitOfWork], clock: Clock, *, sweep_seconds: float, limit: int = 100
+        self, bus: MessageBus[ClocksUnitOfWork], clock: TimeSource, *, sweep_seconds: float, limit: int = 100
     ) -> None:
         self.bus = bus
         self.clock = clock

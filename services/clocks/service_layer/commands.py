@@ -12,15 +12,15 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from services.clocks.domain.clock import TimeControl
-from services.clocks.domain.decision import Decision
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.endings import FlagFall
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import PenaltyKind
 from services.clocks.domain.presence import Presence
 from services.clocks.domain.tournament import ONLINE, Timing
+from shared.authority import Decided
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
-from shared.openings import GameOpening
+from shared.openings import DrawnOpening
 from shared.variants import Variant
 from shared.vocabulary import Ruleset
 
@@ -122,12 +122,12 @@ class PairedGame:
     leg: int
     white: uuid.UUID
     black: uuid.UUID
-    control: TimeControl
+    control: ClockRate
     match_id: str | None = None  # knockouts: the match, the game's number and name in it
     number: int | None = None
     label: str | None = None
     rated: bool = True
-    opening: GameOpening | None = None  # the drawn opening the game starts from; None: free
+    opening: DrawnOpening | None = None  # the drawn opening the game starts from; None: free
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,7 @@ class ForfeitWithdrawn:
     player_id: uuid.UUID
     excluded: bool
     reason: str
-    decision: Decision | None
+    decision: Decided | None
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,7 @@ class DecideByLot:
     game_id: uuid.UUID
     outcome: Outcome
     seed: str
-    decision: Decision
+    decision: Decided
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,7 @@ class CorrectResult:
     game_id: uuid.UUID
     old_outcome: Outcome
     outcome: Outcome
-    decision: Decision
+    decision: Decided
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from services.clocks.domain import errors, legs
-from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.endings import MATCH_REPAIRED, FlagFall, GameStatus
 from services.clocks.domain.game import Game
 from services.clocks.domain.penalties import displaced
@@ -25,11 +24,11 @@ from services.clocks.domain.presence import Presence, absence_forfeit
 from services.clocks.domain.tournament import ONLINE, Timing, Tournament, Withdrawal, deciding_role
 from services.clocks.service_layer import commands
 from services.clocks.service_layer.ports import ClocksUnitOfWork, DeadlineStoreUnavailable
-from shared.authority import Authority
+from shared.authority import Authority, Decided, Role
 from shared.group_playoff import planned_games
 from shared.messaging.port import NotReady
 from shared.resets import Resets
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 from shared.vocabulary import Ruleset
 
 log = logging.getLogger(__name__)
@@ -162,7 +161,7 @@ def _save(uow: ClocksUnitOfWork, game: Game, now: dt.datetime, known: Known | No
 class Handlers:
     """Built by bootstrap with the clock they need."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: TimeSource) -> None:
         self.clock = clock
 
     def table(self) -> dict[type, Callable[[Any, ClocksUnitOfWork], Any]]:
@@ -243,7 +242,7 @@ class Handlers:
                     authority=lambda: known.authority(game),
                 )
                 flag_fall = game.report_result(
-                    cmd.outcome, cmd.reason, now, decision=Decision(actor.id, role, now)
+                    cmd.outcome, cmd.reason, now, decision=Decided(actor.id, role, now)
                 )
             _save(uow, game, now, known)
             uow.commit()
@@ -264,7 +263,7 @@ class Handlers:
                 result=False,
             )
             now = self.clock.now()
-            flag_fall = game.swap_colours(now, Decision(cmd.actor.id, role, now))
+            flag_fall = game.swap_colours(now, Decided(cmd.actor.id, role, now))
             _save(uow, game, now, known)
             uow.commit()
             return commands.Reported(game, flag_fall)
@@ -277,7 +276,7 @@ class Handlers:
             role = self._decider(uow, game, cmd.actor)
             now = self.clock.now()
             done = game.absence(
-                cmd.player_id, now, Decision(cmd.actor.id, role, now), opponent_absent=cmd.opponent_absent
+                cmd.player_id, now, Decided(cmd.actor.id, role, now), opponent_absent=cmd.opponent_absent
             )
             _save(uow, game, now)
             uow.commit()
@@ -300,7 +299,7 @@ class Handlers:
                 cmd.player_id,
                 cmd.kind,
                 now,
-                Decision(cmd.actor.id, role, now, cmd.reason),
+                Decided(cmd.actor.id, role, now, cmd.reason),
                 displaced_elsewhere=displaced(elsewhere, cmd.player_id),
                 white_ms=cmd.white_ms,
                 black_ms=cmd.black_ms,

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from services.pairing.domain.arena.cooldown import PER_GAME_MS, Meeting, ends_ms
-from services.pairing.domain.arena.pairing import Colour, Waiting
+from services.pairing.domain.arena.pairing import Side, Waiting
 from services.pairing.domain.arena.record import PoolState
 from services.pairing.service_layer.arena_ports import (
     ArenaPoolUnavailable,
@@ -449,8 +449,8 @@ class RedisArenaPool:
             raise ArenaPoolUnavailable(f"the arena pool (Redis) is unavailable: {exc}") from exc
 
 
-_COLOUR: Final = {"w": Colour.WHITE, "b": Colour.BLACK}
-_LETTER: Final = {Colour.WHITE: "w", Colour.BLACK: "b"}
+_COLOUR: Final = {"w": Side.WHITE, "b": Side.BLACK}
+_LETTER: Final = {Side.WHITE: "w", Side.BLACK: "b"}
 
 
 def _now_ms() -> int:
@@ -500,7 +500,7 @@ def _state_of(
     games: dict[Any, Any],
 ) -> PoolState:
     balance: dict[uuid.UUID, int] = {}
-    last: dict[uuid.UUID, Colour] = {}
+    last: dict[uuid.UUID, Side] = {}
     for field_, value in colours.items():
         player, _, kind = _text(field_).rpartition(":")
         if kind == "b":
@@ -558,7 +558,7 @@ class _Arena:
     rating: dict[uuid.UUID, int] = field(default_factory=dict)
     skips: dict[uuid.UUID, int] = field(default_factory=dict)
     balance: dict[uuid.UUID, int] = field(default_factory=dict)
-    last: dict[uuid.UUID, Colour] = field(default_factory=dict)
+    last: dict[uuid.UUID, Side] = field(default_factory=dict)
     met: dict[frozenset[uuid.UUID], tuple[int, int]] = field(default_factory=dict)  # games, last end ms
     games: dict[uuid.UUID, NewGame] = field(default_factory=dict)
     unannounced: dict[uuid.UUID, NewGame] = field(default_factory=dict)
@@ -688,7 +688,7 @@ class InMemoryArenaPool:
                         a.skips.pop(p, None)
                     a.balance[g.white] = a.balance.get(g.white, 0) + 1
                     a.balance[g.black] = a.balance.get(g.black, 0) - 1
-                    a.last[g.white], a.last[g.black] = Colour.WHITE, Colour.BLACK
+                    a.last[g.white], a.last[g.black] = Side.WHITE, Side.BLACK
                     a.games[g.id] = a.unannounced[g.id] = g
                     made.append(g)
                 else:

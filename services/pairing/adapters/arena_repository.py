@@ -19,11 +19,11 @@ from services.pairing.adapters.orm import arena_entries, arena_games, arenas, pl
 from services.pairing.domain.arena.arena import Arena
 from services.pairing.domain.arena.record import ACTIVE, Entry, PlayedGame
 from services.pairing.service_layer.arena_ports import ArenaRecord, NewGame
-from shared.arena_scoring import ArenaGame
+from shared.arena_scoring import FinishedArenaGame
 from shared.database import aware, aware_or_none
 from shared.repository import Repository
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.variants import Variant
 
 _GET = sa.select(arenas).where(arenas.c.id == sa.bindparam("aid"))
@@ -107,14 +107,14 @@ def _arena_of(row: Any) -> Arena:
         row.name,
         aware(row.started_at),
         aware(row.ends_at),
-        TimeControl(row.base_seconds, row.increment_seconds),
+        RateOfPlay(row.base_seconds, row.increment_seconds),
         aware_or_none(row.completed_at),
         Variant(row.variant),
     )
 
 
-def _game_of(row: Any) -> ArenaGame:
-    return ArenaGame(
+def _game_of(row: Any) -> FinishedArenaGame:
+    return FinishedArenaGame(
         row.game_id,
         row.white,
         row.black,
@@ -192,7 +192,7 @@ class SqlArenas(Repository[uuid.UUID, Arena]):
         )
         return row.arena_id, NewGame(row.game_id, row.white, row.black)
 
-    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[ArenaGame]:
+    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[FinishedArenaGame]:
         who = list(players)
         query = sa.select(arena_games).where(
             arena_games.c.arena_id == arena_id,

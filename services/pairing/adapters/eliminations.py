@@ -54,7 +54,7 @@ from services.pairing.domain.elimination.changes import (
 )
 from services.pairing.domain.elimination.elimination import Elimination, bracket_from_dict
 from services.pairing.domain.elimination.match_play import GameKind, MatchFormat, PlannedGame
-from services.pairing.domain.elimination.paired_matches import MatchGame, PairedMatch
+from services.pairing.domain.elimination.paired_matches import KnockoutGame, KnockoutMatch
 from services.pairing.domain.elimination.seeding import SeedList
 from services.pairing.domain.heading import Player, Status
 from services.pairing.domain.rounds.platform import Plan
@@ -62,8 +62,8 @@ from shared.database import aware
 from shared.repository import Repository
 from shared.resets import Resets
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
-from shared.vocabulary import Decision, Seeding
+from shared.time_control import RateOfPlay
+from shared.vocabulary import DecidedIn, Seeding
 
 _ELIMINATION = (  # the head, the bracket and the players: one row per player
     sa.select(
@@ -268,7 +268,7 @@ class SqlEliminations(Repository[uuid.UUID, Elimination]):
         for m in paired:
             self._add_games(e.id, m, m.games)
 
-    def _add_games(self, tid: uuid.UUID, match: PairedMatch, new: Iterable[MatchGame]) -> None:
+    def _add_games(self, tid: uuid.UUID, match: KnockoutMatch, new: Iterable[KnockoutGame]) -> None:
         rows = [
             {
                 "game_id": g.game_id,
@@ -324,11 +324,11 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
     row = head[0]
     published: set[int] = set()
     completed: set[int] = set()
-    found: dict[MatchId, PairedMatch] = {}
+    found: dict[MatchId, KnockoutMatch] = {}
     for m in session.execute(_MATCHES, key):
         mid = MatchId.parse(m.match_id)
-        how = Decision(m.how) if m.how else None
-        found[mid] = PairedMatch(
+        how = DecidedIn(m.how) if m.how else None
+        found[mid] = KnockoutMatch(
             mid, m.round, m.board, (m.seed_a, m.seed_b), m.first_white, how=how, decisions=m.decisions
         )
         if m.published_at is not None:
@@ -342,11 +342,13 @@ def read_elimination(session: Session, tournament_id: uuid.UUID) -> Elimination 
             GameKind(g.kind),
             g.stage,
             0 if g.white_seed == match.players[0] else 1,
-            TimeControl(**g.time_control),
+            RateOfPlay(**g.time_control),
             g.label,
         )
         outcome = Outcome(g.outcome) if g.outcome else None
-        match.games.append(MatchGame(g.game_id, planned, outcome, g.cancelled_at is not None, g.replaced_by))
+        match.games.append(
+            KnockoutGame(g.game_id, planned, outcome, g.cancelled_at is not None, g.replaced_by)
+        )
     return Elimination(
         heading_of(row),
         tuple(Player(p.seed, p.player_id, p.player_name, p.rating) for p in head),

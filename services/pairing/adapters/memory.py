@@ -32,7 +32,7 @@ from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament, RoundDropped
 from services.pairing.service_layer.arena_ports import ArenaRecord, NewGame
 from shared.aggregate import Aggregate
-from shared.arena_scoring import ArenaGame
+from shared.arena_scoring import FinishedArenaGame
 from shared.events import Envelope
 from shared.repository import Repository
 from shared.resets import Resets
@@ -61,7 +61,7 @@ class ArenaGameRow(Aggregate):
     arena_id: uuid.UUID
     game: NewGame
     paired_at: dt.datetime
-    result: ArenaGame | None = None
+    result: FinishedArenaGame | None = None
 
 
 @dataclass
@@ -269,11 +269,11 @@ class MemoryArenas(MemoryRepository[uuid.UUID, Arena]):
         if found is None:
             return None
         g = found.game
-        found.result = ArenaGame(g.id, g.white, g.black, outcome, ended_at, boost[0], boost[1])
+        found.result = FinishedArenaGame(g.id, g.white, g.black, outcome, ended_at, boost[0], boost[1])
         self.games.write(found)
         return found.arena_id, g
 
-    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[ArenaGame]:
+    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[FinishedArenaGame]:
         who = set(players)
         return [
             f.result

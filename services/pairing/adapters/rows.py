@@ -27,7 +27,7 @@ from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.tournament import FideRules
 from shared.database import aware
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import ByeKind, Ruleset, System
 
 TID: sa.BindParameter[Any] = sa.bindparam("tid")
@@ -169,7 +169,7 @@ def heading_of(row: Any) -> Heading:
         row.organiser_id,
         row.name,
         Ruleset(row.ruleset),
-        TimeControl(**row.time_control),
+        RateOfPlay(**row.time_control),
         aware(row.started_at),
     )
 
@@ -226,7 +226,7 @@ def set_colours(session: Session, change: ColoursSet) -> None:
 
 
 # -- JSON columns --------------------------------------------------------------------------------------
-def clock_json(tc: TimeControl) -> dict[str, int | None]:
+def clock_json(tc: RateOfPlay) -> dict[str, int | None]:
     """A time control as stored (the fields of the wire's ``TimeControl``)."""
     return {
         "base_seconds": tc.base_seconds,

@@ -37,13 +37,11 @@ from services.pairing.adapters.rows import (
     withdraw,
     withdrawal_of,
 )
-from services.pairing.domain.arbiters import Decided
 from services.pairing.domain.changes import ColoursSet, OutcomeCorrected, RoundAdded, WithdrawalRecorded
 from services.pairing.domain.heading import Player, Status, Withdrawal
 from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.tournament import (
     AbsenceExcusedRecorded,
-    Bye,
     ByeRequest,
     ByeRequestAdded,
     ByeRequestRemoved,
@@ -51,12 +49,13 @@ from services.pairing.domain.rounds.tournament import (
     PairingTournament,
     PlayerAdded,
     Round,
+    RoundBye,
     RoundDropped,
     RoundReleased,
 )
-from shared.authority import Role
+from shared.authority import Decided, Role
 from shared.database import aware, aware_or_none
-from shared.openings import GameOpening, OpeningOption
+from shared.openings import DrawnOpening, OpeningOption
 from shared.repository import Repository
 from shared.scoring import Outcome
 from shared.variants import Variant
@@ -229,11 +228,11 @@ def read_tournament(session: Session, tournament_id: uuid.UUID) -> PairingTourna
                 g.leg,
                 outcome,
                 g.reason,
-                opening=GameOpening.from_json(variant, g.opening),
+                opening=DrawnOpening.from_json(variant, g.opening),
             )
         )
     for b in session.execute(_BYES, key):
-        by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind)))
+        by_round[b.round].byes.append(RoundBye(b.round, b.seed, ByeKind(b.kind)))
     requests = {
         (r.round, r.seed): ByeRequest(
             r.round, r.seed, Decided(r.decided_by, Role(r.role), aware(r.decided_at), r.reason)

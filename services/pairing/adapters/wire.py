@@ -15,15 +15,15 @@ from typing import ClassVar
 from pydantic import Field
 
 from services.pairing.domain import events as domain
-from services.pairing.domain.arbiters import Decided
 from services.pairing.domain.heading import Heading, Player
 from services.pairing.domain.rounds import berger
 from services.pairing.domain.rounds.platform import Plan
 from services.pairing.domain.rounds.tournament import FideRules
 from services.pairing.service_layer import commands
 from shared import events
-from shared.openings import GameOpening, OpeningOption
-from shared.time_control import Stage, TieBreakPlan, TimeControl
+from shared.authority import Decided
+from shared.openings import DrawnOpening, OpeningOption
+from shared.time_control import RateOfPlay, Stage, TieBreakSchedule
 from shared.vocabulary import ByeKind, System
 from shared.wire import WireMap
 
@@ -39,18 +39,18 @@ class RoundDue(events.Event):
 
 
 # -- time controls -------------------------------------------------------------------------------------
-def time_control(tc: TimeControl) -> events.TimeControl:
+def time_control(tc: RateOfPlay) -> events.TimeControl:
     return events.TimeControl(
         base_seconds=tc.base_seconds, increment_seconds=tc.increment_seconds, days_per_move=tc.days_per_move
     )
 
 
-def clock(tc: events.TimeControl) -> TimeControl:
-    return TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
+def clock(tc: events.TimeControl) -> RateOfPlay:
+    return RateOfPlay(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
 
 
-def tiebreak_plan(plan: events.TieBreakPlan) -> TieBreakPlan:
-    return TieBreakPlan(
+def tiebreak_plan(plan: events.TieBreakPlan) -> TieBreakSchedule:
+    return TieBreakSchedule(
         tuple(Stage(s.games, clock(s.time_control)) for s in plan.stages), clock(plan.sudden_death)
     )
 
@@ -59,7 +59,7 @@ def decision(d: Decided) -> events.DecisionBy:
     return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 
-def game_opening(o: GameOpening) -> events.GameOpening:
+def game_opening(o: DrawnOpening) -> events.GameOpening:
     return events.GameOpening(code=o.code, moves=list(o.moves), fen=o.fen)
 
 

@@ -1,7 +1,7 @@
 """Who decides in a tournament, as pairing knows it (RULES.md §5 "Authority"): its organiser (the
 tournament's heading) and the arbiters the organiser appointed, for the whole tournament or for named
 games. :class:`shared.authority.Authority` answers who may decide what; this module keeps the
-appointments and says who decided (:class:`Decided`).
+appointments and says who decided (:class:`shared.authority.Decided`).
 
 Appointments arrive from registration (``arbiter.appointed``, ``arbiter.revoked``), possibly before the
 tournament has started here, and on their own queue, so possibly out of order: :class:`Arbiters` keeps
@@ -18,17 +18,7 @@ from dataclasses import dataclass, field
 from services.pairing.domain.changes import Change, Changing
 from services.pairing.domain.errors import NotAllowed
 from shared.aggregate import Aggregate
-from shared.authority import Appointment, Authority, Role
-
-
-@dataclass(frozen=True)
-class Decided:
-    """Who made a decision, in what capacity, when and why (the wire's ``DecisionBy``)."""
-
-    by: uuid.UUID
-    role: Role
-    at: dt.datetime
-    reason: str | None = None
+from shared.authority import Appointment, Authority, Decided
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,7 @@ class ByeAlreadyRequested(PairingError):
     slug = "bye-already-requested"
 
 
-class PlayerWithdrawn(PairingError):
+class PlayerAlreadyWithdrawn(PairingError):
     """The player has left the tournament for good."""
 
     slug = "player-withdrawn"

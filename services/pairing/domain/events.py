@@ -10,13 +10,13 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from services.pairing.domain.arbiters import Decided
 from shared.aggregate import DomainEvent
-from shared.openings import GameOpening
+from shared.authority import Decided
+from shared.openings import DrawnOpening
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.variants import Variant
-from shared.vocabulary import ByeKind, Decision, Section, System
+from shared.vocabulary import ByeKind, DecidedIn, Section, System
 
 
 @dataclass(frozen=True)
@@ -47,10 +47,10 @@ class GameInRound:
     match_id: str | None = None
     number: int | None = None
     label: str | None = None
-    time_control: TimeControl | None = None
+    time_control: RateOfPlay | None = None
     rated: bool = True
     """False: a knockout tie-break or sudden-death game (RULES.md §4)."""
-    opening: GameOpening | None = None
+    opening: DrawnOpening | None = None
     """The drawn opening the game starts from (RULES.md §2); None: free."""
     group_playoff: GroupPlayoffPlace | None = None
     """A group-playoff game's phase, match and inviter."""
@@ -106,7 +106,7 @@ class RoundPaired(DomainEvent):
     system: System
     games: tuple[GameInRound, ...]
     byes: tuple[ByeInRound, ...]
-    time_control: TimeControl
+    time_control: RateOfPlay
     published: bool | None = None
     """False: a knockout round only its organiser sees until they publish it; None: public when paired."""
     matches: tuple[MatchInRound, ...] = ()
@@ -133,11 +133,11 @@ class MatchDecided(DomainEvent):
     section: Section
     players: tuple[uuid.UUID, uuid.UUID]
     winner: uuid.UUID
-    how: Decision
+    how: DecidedIn
     games_cancelled: tuple[uuid.UUID, ...]
     decided_at: dt.datetime
     revision: int = 1
-    """The match's decisions so far, this one included (:attr:`PairedMatch.decisions`)."""
+    """The match's decisions so far, this one included (:attr:`~services.pairing.domain.elimination.paired_matches.KnockoutMatch.decisions`)."""
 
 
 @dataclass(frozen=True)
@@ -216,7 +216,7 @@ class ArenaGamesPaired(DomainEvent):
     tournament_id: uuid.UUID
     organiser_id: uuid.UUID
     games: tuple[ArenaGamePaired, ...]
-    time_control: TimeControl
+    time_control: RateOfPlay
     paired_at: dt.datetime
     variant: Variant = Variant.CHESS
 

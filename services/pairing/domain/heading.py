@@ -8,7 +8,7 @@ import uuid
 from dataclasses import dataclass
 from enum import StrEnum
 
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import Ruleset
 
 
@@ -20,7 +20,7 @@ class Heading:
     organiser_id: uuid.UUID
     name: str
     ruleset: Ruleset
-    time_control: TimeControl
+    time_control: RateOfPlay
     started_at: dt.datetime
 
 

@@ -14,7 +14,7 @@ from flask_openapi3.openapi import OpenAPI
 from services.pairing.adapters.views import TournamentView
 from services.pairing.bootstrap import Pairing, bootstrap
 from services.pairing.domain import errors
-from services.pairing.domain.group_playoff.event import GamesStillOpen
+from services.pairing.domain.group_playoff.competition import GamesStillOpen
 from services.pairing.domain.group_playoff.tournament import page
 from services.pairing.domain.roster import RETRY_AFTER_SECONDS, require_heard
 from services.pairing.domain.rounds import fide

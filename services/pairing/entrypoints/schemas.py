@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.domain.elimination.match_play import GameKind
-from services.pairing.domain.elimination.paired_matches import MatchGame, PairedMatch
+from services.pairing.domain.elimination.paired_matches import KnockoutGame, KnockoutMatch
 from services.pairing.domain.rounds import fide
 from services.pairing.domain.rounds.tournament import ByeRequest, Game, PairingTournament, Round
 from services.pairing.service_layer.commands import Corrected
@@ -164,7 +164,7 @@ class GameOut(BaseModel):
     )
 
     @classmethod
-    def of(cls, g: Game, in_match: tuple[PairedMatch, MatchGame] | None = None) -> GameOut:
+    def of(cls, g: Game, in_match: tuple[KnockoutMatch, KnockoutGame] | None = None) -> GameOut:
         out = cls(
             game_id=g.game_id,
             board=g.board,
@@ -198,7 +198,7 @@ class MatchOut(BaseModel):
     how: str | None = Field(description="regular | tiebreak | sudden_death")
 
     @classmethod
-    def of(cls, e: Elimination, m: PairedMatch) -> MatchOut:
+    def of(cls, e: Elimination, m: KnockoutMatch) -> MatchOut:
         return cls(
             match_id=str(m.id),
             section=m.id.section.value,

@@ -45,7 +45,7 @@ from services.pairing.service_layer.arena_ports import (
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared.arena_scoring import sheet
 from shared.messaging.port import NotReady
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ class ArenaHandlers:
     def __init__(
         self,
         pool: ArenaPool,
-        clock: Clock,
+        clock: TimeSource,
         *,
         lease_ms: int = 5_000,
         new_game_id: Callable[[], uuid.UUID] = uuid.uuid4,

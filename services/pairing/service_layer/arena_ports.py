@@ -27,7 +27,7 @@ from services.pairing.domain.arena.arena import Arena
 from services.pairing.domain.arena.pairing import Waiting
 from services.pairing.domain.arena.record import Entry, PlayedGame, PoolState
 from shared.aggregate import Seen
-from shared.arena_scoring import ArenaGame
+from shared.arena_scoring import FinishedArenaGame
 from shared.scoring import Outcome
 
 
@@ -192,7 +192,7 @@ class ArenaRepository(Protocol):
     ) -> tuple[uuid.UUID, NewGame] | None:
         """The game's result (again: replaced); its arena and players, None if no arena has it."""
 
-    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[ArenaGame]:
+    def finished_games(self, arena_id: uuid.UUID, players: Iterable[uuid.UUID]) -> list[FinishedArenaGame]:
         """The finished games of these players in the arena."""
 
     def running(self, arena_id: uuid.UUID) -> int:

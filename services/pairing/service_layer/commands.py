@@ -14,7 +14,7 @@ from services.pairing.domain.rounds.tournament import FideRules
 from shared.commands import Actor as Actor  # re-exported: every command names its actor
 from shared.openings import FREE, OpeningOption
 from shared.scoring import Outcome
-from shared.time_control import TieBreakPlan
+from shared.time_control import TieBreakSchedule
 from shared.variants import Variant
 from shared.vocabulary import BracketFormat, Seeding
 
@@ -52,7 +52,7 @@ class StartElimination:
     format: BracketFormat
     games_per_match: int
     seeding: Seeding
-    tiebreak_plan: TieBreakPlan
+    tiebreak_plan: TieBreakSchedule
     draw_seed: int | None = None
     third_place: bool = False
     second_final: bool = True

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from services.pairing.domain.arena.cooldown import Meeting
-from services.pairing.domain.arena.pairing import Colour, pair
+from services.pairing.domain.arena.pairing import Side, pair
 from services.pairing.domain.arena.record import LEFT, PAUSED, PoolState
 from services.pairing.service_layer.arena_ports import (
     FinishedGame,
@@ -206,8 +206,8 @@ class ArenaPoolContract:
         g2 = self.paired(pool, arena, a, c, minutes=6)
         pool.finish(arena, FinishedGame(g2.id, a, c, at(9)))
         waiting = by_id(pool, arena, at(10))
-        assert (waiting[a].colour_balance, waiting[a].last_colour) == (2, Colour.WHITE)
-        assert (waiting[b].colour_balance, waiting[b].last_colour) == (-1, Colour.BLACK)
+        assert (waiting[a].colour_balance, waiting[a].last_colour) == (2, Side.WHITE)
+        assert (waiting[b].colour_balance, waiting[b].last_colour) == (-1, Side.BLACK)
 
     # -- in a game anywhere -------------------------------------------------------------------------
     def test_a_player_in_a_game_elsewhere_is_not_in_the_pool_until_it_ends(self, pool, arena):
@@ -338,7 +338,7 @@ class ArenaPoolContract:
         assert state.points == {a: 2, b: 0, c: 0, d: 0, e: 0, f: 0}
         assert state.ratings == {p: 1500 + i for i, p in enumerate((a, b, c, d, e, f))}
         assert state.balance == {a: 1, b: -1, c: 1, d: -1}
-        assert state.last == {a: Colour.WHITE, b: Colour.BLACK, c: Colour.WHITE, d: Colour.BLACK}
+        assert state.last == {a: Side.WHITE, b: Side.BLACK, c: Side.WHITE, d: Side.BLACK}
         assert state.met == {frozenset((a, b)): Meeting(1, at(3))}
         assert state.running == {running.id: (c, d)}
         ref = arena_game_ref(arena, running.id)

@@ -36,17 +36,17 @@ from services.registration.domain.rating import Glicko2Rating, RatingDecision
 from services.registration.domain.ratings import PlayerRating, RatedGame
 from services.registration.domain.rulesets import settings_of
 from services.registration.domain.tournament import (
+    RateOfPlay,
     RatingTerms,
     RulesetFields,
     Status,
-    TimeControl,
     Tournament,
     terms_key,
 )
 from shared.authority import Role
 from shared.database import aware, aware_or_none
 from shared.repository import Repository
-from shared.time_control import TieBreakPlan
+from shared.time_control import TieBreakSchedule
 from shared.vocabulary import Ruleset, Seeding
 
 RUNNING_ORGANISER_INDEX = "uq_tournaments_running_organiser"
@@ -392,7 +392,7 @@ class TournamentRepository(Repository[uuid.UUID, Tournament]):
         row = self.session.execute(_RATING_TERMS, {"tournament_id": tournament_id}).first()
         if row is None:
             return None
-        tc = TimeControl(row.base_seconds, row.increment_seconds, row.days_per_move)
+        tc = RateOfPlay(row.base_seconds, row.increment_seconds, row.days_per_move)
         return RatingTerms(Ruleset(row.ruleset), row.rated, terms_key(row.variant, tc))
 
     def _insert(self, t: Tournament) -> None:
@@ -621,7 +621,7 @@ def tournament_of(row: Any, entry_rows: Iterable[Any], arbiter_rows: Iterable[An
         organiser_id=row.organiser_id,
         name=row.name,
         starts_at=aware_or_none(row.starts_at),
-        time_control=TimeControl(row.base_seconds, row.increment_seconds, row.days_per_move),
+        time_control=RateOfPlay(row.base_seconds, row.increment_seconds, row.days_per_move),
         seats=row.seats,
         minimum=row.minimum,
         threshold=row.threshold,
@@ -734,7 +734,7 @@ def format_of(data: Mapping[str, Any]) -> KnockoutFormat:
         custom_order=tuple(uuid.UUID(p) for p in data.get("custom_order", [])),
         third_place=data["third_place"],
         second_final=data["second_final"],
-        tiebreak_plan=TieBreakPlan.from_dict(data["tiebreak_plan"]),
+        tiebreak_plan=TieBreakSchedule.from_dict(data["tiebreak_plan"]),
         draw_seed=data.get("draw_seed"),
     )
 

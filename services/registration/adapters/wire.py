@@ -14,7 +14,8 @@ from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.players import Profile
 from services.registration.service_layer import commands
 from shared import events
-from shared.time_control import TimeControl
+from shared.authority import Decided
+from shared.time_control import RateOfPlay
 from shared.vocabulary import BracketFormat
 from shared.wire import WireMap
 
@@ -22,7 +23,7 @@ wire = WireMap()
 
 
 # -- the values the events carry -------------------------------------------------------------------
-def time_control(tc: TimeControl) -> events.TimeControl:
+def time_control(tc: RateOfPlay) -> events.TimeControl:
     return events.TimeControl(
         base_seconds=tc.base_seconds, increment_seconds=tc.increment_seconds, days_per_move=tc.days_per_move
     )
@@ -128,12 +129,12 @@ def revision(roster_revision: int) -> int | None:
     return roster_revision or None
 
 
-def decision(d: audit.Decided) -> events.DecisionBy:
+def decision(d: Decided) -> events.DecisionBy:
     return events.DecisionBy(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 
-def decided(d: events.DecisionBy) -> audit.Decided:
-    return audit.Decided(by=d.by, role=d.role, at=d.at, reason=d.reason)
+def decided(d: events.DecisionBy) -> Decided:
+    return Decided(by=d.by, role=d.role, at=d.at, reason=d.reason)
 
 
 # -- outbound: what the tournaments recorded -------------------------------------------------------

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from shared.authority import Role
+from shared.authority import Decided, Role
 
 
 class AuditKind(StrEnum):
@@ -56,16 +56,6 @@ class Subject:
     kind: SubjectKind
     id: uuid.UUID | None = None  # the player, arbiter, game or tournament
     round: int | None = None  # a game's round, the round of a bye
-
-
-@dataclass(frozen=True)
-class Decided:
-    """Who decided, in what capacity, when and why."""
-
-    by: uuid.UUID
-    role: Role
-    at: dt.datetime
-    reason: str | None = None
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,13 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from services.registration.domain.audit import Decided
 from services.registration.domain.fide import FideFormat
 from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat, bracket_format
 from services.registration.domain.players import Profile
 from shared.aggregate import DomainEvent
-from shared.time_control import TimeControl
+from shared.authority import Decided
+from shared.time_control import RateOfPlay
 from shared.vocabulary import BracketFormat, CancelReason, Ruleset
 
 
@@ -31,7 +31,7 @@ class PlaySettings:
     double_rounds: bool
     extra_round: bool
     rated: bool
-    time_control: TimeControl
+    time_control: RateOfPlay
     knockout: KnockoutFormat | None = None
     byes_on_request: bool = False
     fide: FideFormat | None = None  # fide-rapid: fixed at the start (a round robin's rounds too)

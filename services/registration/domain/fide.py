@@ -25,7 +25,7 @@ from enum import StrEnum
 from typing import Final
 
 from services.registration.domain import errors
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 
 MAX_ROUNDS: Final = 30
 MIN_PLAYERS: Final = 2
@@ -126,7 +126,7 @@ def validate(fmt: FideFormat) -> FideFormat:
     )
 
 
-def check_rapid(tc: TimeControl) -> None:
+def check_rapid(tc: RateOfPlay) -> None:
     """Refuse a time control that is not FIDE rapid (TimeNotRapid names the range)."""
     low, high = RAPID_MINUTES
     if tc.days_per_move is not None:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Final, TypeVar
 
 from services.registration.domain import errors
-from shared.time_control import MAX_DAYS_PER_MOVE, TimeControl
+from shared.time_control import MAX_DAYS_PER_MOVE, RateOfPlay
 
 PLAYERS: Final = 8
 RATING_ABOVE: Final = 1699
@@ -53,7 +53,7 @@ class GroupFormat:
         return f"strictly between {self.rating_above} and {self.rating_below}"
 
 
-def validate(fmt: GroupFormat, tc: TimeControl, now: dt.datetime) -> GroupFormat:
+def validate(fmt: GroupFormat, tc: RateOfPlay, now: dt.datetime) -> GroupFormat:
     if fmt.closes_at <= now:
         raise errors.InvalidSettings(f"the closing date {fmt.closes_at.isoformat()} has passed")
     if fmt.expected_start is not None and fmt.expected_start < fmt.closes_at.date():

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from services.registration.domain import errors
-from shared.time_control import DEFAULT_PLAN, TieBreakPlan, TimeControl
+from shared.time_control import DEFAULT_PLAN, RateOfPlay, TieBreakSchedule
 from shared.vocabulary import BracketFormat, Ruleset, Seeding
 
 MIN_PLAYERS: Final = 4
@@ -51,7 +51,7 @@ class KnockoutFormat:
     custom_order: tuple[uuid.UUID, ...] = ()
     third_place: bool = False
     second_final: bool = True
-    tiebreak_plan: TieBreakPlan = DEFAULT_PLAN
+    tiebreak_plan: TieBreakSchedule = DEFAULT_PLAN
     draw_seed: int | None = None
 
 
@@ -64,7 +64,7 @@ class FormatChange:
     custom_order: tuple[uuid.UUID, ...] | None = None
     third_place: bool | None = None
     second_final: bool | None = None
-    tiebreak_plan: TieBreakPlan | None = None
+    tiebreak_plan: TieBreakSchedule | None = None
 
     def apply(self, fmt: KnockoutFormat) -> KnockoutFormat:
         changes = {
@@ -115,7 +115,7 @@ def validate(ruleset: Ruleset, fmt: KnockoutFormat, entered: Sequence[uuid.UUID]
             )
 
 
-def _check_clock(clock: TimeControl, what: str) -> None:
+def _check_clock(clock: RateOfPlay, what: str) -> None:
     problem = clock.problem()
     if problem is not None:
         raise errors.InvalidSettings(f"{what}: {problem}")

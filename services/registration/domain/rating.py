@@ -55,7 +55,7 @@ NEWCOMER: Final = Glicko2Rating()
 
 
 @dataclass(frozen=True)
-class Score:
+class PeriodGame:
     """One game of a rating period: the opponent's rating before it and the player's score (1, ½, 0)."""
 
     opponent: Glicko2Rating
@@ -71,7 +71,7 @@ def _expected(mu: float, mu_j: float, phi_j: float) -> float:
 
 
 def rating_period(
-    player: Glicko2Rating, games: Sequence[Score], *, tau: float = TAU, epsilon: float = EPSILON
+    player: Glicko2Rating, games: Sequence[PeriodGame], *, tau: float = TAU, epsilon: float = EPSILON
 ) -> Glicko2Rating:
     """The player's rating after a rating period with ``games`` (Glickman's steps 1–8)."""
     # step 2: to the Glicko-2 scale
@@ -148,8 +148,8 @@ def rate_game(
         raise ValueError(f"a {outcome.value} game was not played over the board: it moves no rating")
     white_score, black_score = _SCORES[outcome]
     return (
-        rating_period(white, [Score(black, white_score)], tau=tau),
-        rating_period(black, [Score(white, black_score)], tau=tau),
+        rating_period(white, [PeriodGame(black, white_score)], tau=tau),
+        rating_period(black, [PeriodGame(white, black_score)], tau=tau),
     )
 
 

@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from services.registration.domain import errors
 from services.registration.domain.account import Account
-from services.registration.domain.audit import AuditEntry, AuditKind, Decided, Subject, SubjectKind
+from services.registration.domain.audit import AuditEntry, AuditKind, Subject, SubjectKind
 from services.registration.domain.entries import Arbiter, Entry, RosterChanges, Withdrawal, seed
 from services.registration.domain.events import (
     ROSTER_CHANGES,
@@ -41,9 +41,9 @@ from services.registration.domain.knockout import FormatChange, KnockoutFormat
 from services.registration.domain.players import Profile
 from services.registration.domain.speed import rating_key, speed_of
 from shared.aggregate import Aggregate, DomainEvent
-from shared.authority import Authority, Role
+from shared.authority import Authority, Decided, Role
 from shared.openings import OpeningTable
-from shared.time_control import TimeControl as TimeControl  # re-exported: part of the settings
+from shared.time_control import RateOfPlay as RateOfPlay  # re-exported: part of the settings
 from shared.vocabulary import CancelReason, Ruleset
 
 MIN_PLAYERS = 4  # the fewest players a `platform` tournament starts with (RULES.md §2)
@@ -60,7 +60,7 @@ class RatingTerms:
     key: str
 
 
-def terms_key(variant: str, tc: TimeControl) -> str:
+def terms_key(variant: str, tc: RateOfPlay) -> str:
     """The rating key of a variant at a time control."""
     return rating_key(variant, speed_of(tc.base_seconds, tc.increment_seconds, tc.days_per_move))
 
@@ -82,7 +82,7 @@ class Settings:
 
     name: str
     starts_at: dt.datetime | None
-    time_control: TimeControl
+    time_control: RateOfPlay
     seats: int = 200
     minimum: int = MIN_PLAYERS
     threshold: int = 7
@@ -108,7 +108,7 @@ class Changes:
     leaves a setting as it is (``fide``: the whole block is replaced)."""
 
     name: str | None = None
-    time_control: TimeControl | None = None
+    time_control: RateOfPlay | None = None
     variant: str | None = None
     rated: bool | None = None
     format: FormatChange = field(default_factory=FormatChange)
@@ -284,7 +284,7 @@ class Tournament(Aggregate):
     organiser_id: uuid.UUID
     name: str
     starts_at: dt.datetime | None  # a knockout draft has none: its organiser starts it
-    time_control: TimeControl
+    time_control: RateOfPlay
     seats: int
     minimum: int
     threshold: int
@@ -730,7 +730,7 @@ def check_name(name: str, what: str = "a tournament") -> None:
         raise errors.InvalidSettings(f"{what} needs a name")
 
 
-def check_time_control(tc: TimeControl) -> None:
+def check_time_control(tc: RateOfPlay) -> None:
     problem = tc.problem()
     if problem is not None:
         raise errors.InvalidSettings(problem)

@@ -17,7 +17,7 @@ from services.registration.bootstrap import Registration, bootstrap
 from services.registration.domain import errors, knockout
 from services.registration.domain.entries import Entry
 from services.registration.domain.player_lists import ListFormat, decode
-from services.registration.domain.tournament import Changes, Settings, TimeControl, Tournament
+from services.registration.domain.tournament import Changes, RateOfPlay, Settings, Tournament
 from services.registration.entrypoints.schemas import (
     AccountBody,
     AccountOut,
@@ -178,7 +178,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         settings = Settings(
             name=body.name,
             starts_at=body.starts_at,
-            time_control=TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move),
+            time_control=RateOfPlay(tc.base_seconds, tc.increment_seconds, tc.days_per_move),
             seats=body.seats,
             minimum=body.minimum,
             threshold=body.threshold,
@@ -224,7 +224,7 @@ def _tournaments(svc: Registration, secret: str, idempotent: Idempotency) -> API
         tc = body.time_control
         changes = Changes(
             name=body.name,
-            time_control=TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move) if tc else None,
+            time_control=RateOfPlay(tc.base_seconds, tc.increment_seconds, tc.days_per_move) if tc else None,
             variant=body.variant,
             rated=body.rated,
             format=body.knockout.domain() if body.knockout else knockout.FormatChange(),

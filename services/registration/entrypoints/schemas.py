@@ -24,7 +24,7 @@ from services.registration.domain.rulesets.group_playoff import field as group_f
 from services.registration.domain.rulesets.platform import DURATION, SEATS, THRESHOLD
 from services.registration.domain.rulesets.scheduled import RATING_FLOOR
 from services.registration.domain.speed import Speed, rating_key
-from services.registration.domain.tournament import MAX_REASON, MIN_PLAYERS, Status, TimeControl, Tournament
+from services.registration.domain.tournament import MAX_REASON, MIN_PLAYERS, RateOfPlay, Status, Tournament
 from shared.authority import Role
 from shared.http.problems import unprocessable
 from shared.http.schemas import BLANK, NOT_BLANK_SCHEMA, OptionalBody, Strict, Text, Words, words
@@ -36,7 +36,7 @@ from shared.time_control import (
     MAX_DAYS_PER_MOVE,
     MAX_INCREMENT_SECONDS,
     Stage,
-    TieBreakPlan,
+    TieBreakSchedule,
     clock_dict,
 )
 from shared.variants import Variant
@@ -155,8 +155,8 @@ class ClockBody(Strict):
     base_seconds: int = Field(ge=0, le=MAX_BASE_SECONDS, examples=[900])
     increment_seconds: int = Field(0, ge=0, le=MAX_INCREMENT_SECONDS, examples=[10])
 
-    def domain(self) -> TimeControl:
-        return TimeControl(self.base_seconds, self.increment_seconds)
+    def domain(self) -> RateOfPlay:
+        return RateOfPlay(self.base_seconds, self.increment_seconds)
 
 
 class StageBody(Strict):
@@ -170,14 +170,14 @@ class TieBreakPlanBody(Strict):
     stages: list[StageBody] = Field(max_length=5)
     sudden_death: ClockBody
 
-    def domain(self) -> TieBreakPlan:
-        return TieBreakPlan(
+    def domain(self) -> TieBreakSchedule:
+        return TieBreakSchedule(
             tuple(Stage(s.games, s.time_control.domain()) for s in self.stages),
             self.sudden_death.domain(),
         )
 
     @classmethod
-    def of(cls, plan: TieBreakPlan) -> TieBreakPlanBody:
+    def of(cls, plan: TieBreakSchedule) -> TieBreakPlanBody:
         return cls(
             stages=[
                 StageBody(games=s.games, time_control=ClockBody(**clock_dict(s.time_control)))

@@ -26,7 +26,7 @@ from services.registration.service_layer import commands
 from services.registration.service_layer.ports import UnitOfWork
 from shared.openings import OpeningTable
 from shared.seed_draw import new_draw_seed
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 
 
 def _get(uow: UnitOfWork, tournament_id: uuid.UUID) -> Tournament:
@@ -49,7 +49,7 @@ class Handlers:
 
     def __init__(
         self,
-        clock: Clock,
+        clock: TimeSource,
         min_lead: dt.timedelta,
         draw_seed: Callable[[], int] = new_draw_seed,
         italian: OpeningTable | None = None,

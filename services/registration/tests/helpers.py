@@ -18,7 +18,7 @@ from services.registration.domain.fide import FideFormat
 from services.registration.domain.group_playoff import GroupFormat
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.players import Person, profile
-from services.registration.domain.tournament import Settings, TimeControl
+from services.registration.domain.tournament import RateOfPlay, Settings
 from services.registration.service_layer import commands
 from services.registration.service_layer.handlers import Handlers
 from shared import events
@@ -101,13 +101,13 @@ class InMemoryRegistration:
         return self.bus.handle(commands.RegisterAccount(uuid.uuid4(), name, kind, ratings or {})).id
 
     def platform(self, organiser: uuid.UUID, **kw) -> uuid.UUID:
-        settings = Settings("Blitz", self.clock.now() + dt.timedelta(minutes=30), TimeControl(180, 2), **kw)
+        settings = Settings("Blitz", self.clock.now() + dt.timedelta(minutes=30), RateOfPlay(180, 2), **kw)
         return self.bus.handle(commands.CreateTournament(Actor(organiser), settings)).id
 
     def knockout(self, organiser: uuid.UUID, players: list[uuid.UUID], **fmt) -> uuid.UUID:
         """A knockout draft of these players (not started)."""
         settings = Settings(
-            "Cup", None, TimeControl(600), ruleset=Ruleset.KNOCKOUT, knockout=KnockoutFormat(**fmt)
+            "Cup", None, RateOfPlay(600), ruleset=Ruleset.KNOCKOUT, knockout=KnockoutFormat(**fmt)
         )
         tid = self.bus.handle(commands.CreateTournament(Actor(organiser), settings)).id
         for p in players:
@@ -119,7 +119,7 @@ class InMemoryRegistration:
         settings = Settings(
             "Rapid open",
             None,
-            TimeControl(900, 10),
+            RateOfPlay(900, 10),
             ruleset=Ruleset.FIDE_RAPID,
             fide=FideFormat(**{"rounds": 5, **fmt}),
         )
@@ -130,7 +130,7 @@ class InMemoryRegistration:
         settings = Settings(
             "4T1",
             None,
-            TimeControl(0, 0, 2),
+            RateOfPlay(0, 0, 2),
             ruleset=Ruleset.GROUP_PLAYOFF,
             group_playoff=GroupFormat(self.clock.now() + dt.timedelta(days=14)),
         )

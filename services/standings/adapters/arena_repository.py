@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from services.standings.adapters.orm import arena_games, arena_players, arenas
 from services.standings.domain.arena_standings import ArenaPlayer, ArenaStandings, RunningGame
-from shared.arena_scoring import ArenaGame
+from shared.arena_scoring import FinishedArenaGame
 from shared.database import aware, aware_or_none
 from shared.repository import Repository
 from shared.scoring import Outcome
@@ -37,7 +37,7 @@ def load(
         if g.outcome is None:
             a.running[g.game_id] = RunningGame(g.game_id, g.white, g.black, aware(g.started_at))
         else:
-            a.finished[g.game_id] = ArenaGame(
+            a.finished[g.game_id] = FinishedArenaGame(
                 g.game_id,
                 g.white,
                 g.black,

@@ -24,13 +24,13 @@ import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from services.standings.domain.bracket import KnockoutFormat, Placing
+from services.standings.domain.bracket import BracketPlace, KnockoutFormat
 from services.standings.domain.history import Edition
 from services.standings.domain.rounds import Profile, RoundStatus
 from services.standings.domain.snapshot import RoundProgress, Snapshot, SnapshotRow, SnapshotTable
 from services.standings.domain.tournament_info import FideInfo
 from services.standings.domain.withdrawals import PlayerStatus
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import BracketFormat, ByeKind, Seeding, System
 
 Json = dict[str, Any]
@@ -123,7 +123,7 @@ def _table_of(data: Mapping[str, Any]) -> SnapshotTable:
 # -- what a tournament is --------------------------------------------------------------------------------
 
 
-def time_control_json(tc: TimeControl) -> Json:
+def time_control_json(tc: RateOfPlay) -> Json:
     return {
         "base_seconds": tc.base_seconds,
         "increment_seconds": tc.increment_seconds,
@@ -131,8 +131,8 @@ def time_control_json(tc: TimeControl) -> Json:
     }
 
 
-def time_control_of(data: Mapping[str, Any]) -> TimeControl:
-    return TimeControl(**data)
+def time_control_of(data: Mapping[str, Any]) -> RateOfPlay:
+    return RateOfPlay(**data)
 
 
 def knockout_json(fmt: KnockoutFormat) -> Json:
@@ -163,21 +163,23 @@ def knockout_of(data: Mapping[str, Any]) -> KnockoutFormat:
         third_place=data["third_place"],
         second_final=data["second_final"],
         stages=tuple(
-            (s["games"], TimeControl(s["base_seconds"], s["increment_seconds"])) for s in data["stages"]
+            (s["games"], RateOfPlay(s["base_seconds"], s["increment_seconds"])) for s in data["stages"]
         ),
-        sudden_death=TimeControl(**data["sudden_death"]),
+        sudden_death=RateOfPlay(**data["sudden_death"]),
     )
 
 
-def placing_json(placing: Sequence[Placing]) -> list[Json]:
+def placing_json(placing: Sequence[BracketPlace]) -> list[Json]:
     return [
         {"seed": p.seed, "rank": p.rank, "places": list(p.places), "matches_won": p.matches_won}
         for p in placing
     ]
 
 
-def placing_of(data: Sequence[Mapping[str, Any]]) -> list[Placing]:
-    return [Placing(p["seed"], p["rank"], (p["places"][0], p["places"][1]), p["matches_won"]) for p in data]
+def placing_of(data: Sequence[Mapping[str, Any]]) -> list[BracketPlace]:
+    return [
+        BracketPlace(p["seed"], p["rank"], (p["places"][0], p["places"][1]), p["matches_won"]) for p in data
+    ]
 
 
 # -- fide-rapid ------------------------------------------------------------------------------------------

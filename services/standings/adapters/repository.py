@@ -59,7 +59,7 @@ from services.standings.domain.events import (
     TournamentReset,
     TournamentRestarted,
 )
-from services.standings.domain.rounds import Bye, Competitor, Correction, Game, Incident, PairedRound
+from services.standings.domain.rounds import Competitor, Correction, Game, Incident, PairedRound, RoundBye
 from services.standings.domain.tournament import Tournament
 from services.standings.domain.tournament_info import TournamentInfo
 from services.standings.domain.withdrawals import PlayerStatus, Withdrawal
@@ -68,7 +68,7 @@ from shared.database import aware_or_none
 from shared.repository import Repository
 from shared.resets import Resets
 from shared.scoring import Outcome
-from shared.vocabulary import ByeKind, Decision, Ruleset, Section, System
+from shared.vocabulary import ByeKind, DecidedIn, Ruleset, Section, System
 
 # -- loading ------------------------------------------------------------------------------------------
 
@@ -198,7 +198,7 @@ def load_tournament(
         for i in session.execute(_INCIDENTS, key):
             by_game[i.game_id].incidents.append(_incident(i))
     for b in session.execute(_BYES, key):
-        by_round[b.round].byes.append(Bye(b.round, b.seed, ByeKind(b.kind), b.late))
+        by_round[b.round].byes.append(RoundBye(b.round, b.seed, ByeKind(b.kind), b.late))
     for m in session.execute(_MATCHES, key):
         by_round[m.round].matches.append(
             BracketMatch(
@@ -211,7 +211,7 @@ def load_tournament(
                 (m.seed_a, m.seed_b),
                 m.first_white,
                 m.winner,
-                None if m.how is None else Decision(m.how),
+                None if m.how is None else DecidedIn(m.how),
                 aware_or_none(m.decided_at),
                 m.revision,
             )
@@ -367,7 +367,7 @@ def _player_row(tournament_id: uuid.UUID, p: Competitor) -> dict[str, Any]:
     }
 
 
-def _bye_row(tournament_id: uuid.UUID, b: Bye) -> dict[str, Any]:
+def _bye_row(tournament_id: uuid.UUID, b: RoundBye) -> dict[str, Any]:
     return {
         "tournament_id": tournament_id,
         "round": b.round,

@@ -23,7 +23,7 @@ from services.standings.adapters.repository import info_of, load_tournament
 from services.standings.domain.announced import AnnouncedTournament
 from services.standings.domain.arena_standings import ArenaStandings
 from services.standings.domain.group_playoff_page import GroupPlayoffPage
-from services.standings.domain.listing import Index, Listed, Phase
+from services.standings.domain.listing import Index, Listed, Progress
 from services.standings.domain.snapshot import Snapshot
 from services.standings.domain.tournament import Tournament
 from services.standings.domain.tournament_info import TournamentInfo
@@ -115,7 +115,7 @@ def _listed_tournament(row: Any) -> Listed:
     return Listed(
         id=row.id,
         name=row.name,
-        phase=Phase.RUNNING if row.completed_at is None else Phase.FINISHED,
+        phase=Progress.RUNNING if row.completed_at is None else Progress.FINISHED,
         ruleset=row.ruleset,
         variant=row.variant,
         time_control=columns.time_control_of(row.time_control),
@@ -131,7 +131,7 @@ def _listed_arena(row: Any) -> Listed:
     return Listed(
         id=row.id,
         name=row.name,
-        phase=Phase.RUNNING if row.completed_at is None else Phase.FINISHED,
+        phase=Progress.RUNNING if row.completed_at is None else Progress.FINISHED,
         ruleset="arena",
         variant="",
         time_control=None,
@@ -147,7 +147,7 @@ def _listed_announced(row: Any) -> Listed:
     return Listed(
         id=a.id,
         name=a.name,
-        phase=Phase.UPCOMING,
+        phase=Progress.UPCOMING,
         ruleset="arena" if a.arena else a.ruleset.value,
         variant=a.variant,
         time_control=a.time_control,

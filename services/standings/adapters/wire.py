@@ -21,10 +21,10 @@ from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.group_playoff_page import (
     Announcement,
     GameFacts,
+    GameResult,
     MatchFacts,
     PagePlayer,
-    Result,
-    Withdrawal,
+    PageWithdrawal,
 )
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
@@ -32,9 +32,9 @@ from services.standings.domain.snapshot import SnapshotRow
 from services.standings.domain.tournament_info import FideInfo, TournamentInfo
 from services.standings.service_layer import commands
 from shared import events
-from shared.arena_scoring import ArenaGame
-from shared.group_playoff import Stage
-from shared.time_control import TimeControl
+from shared.arena_scoring import FinishedArenaGame
+from shared.group_playoff import MatchKind
+from shared.time_control import RateOfPlay
 from shared.vocabulary import ByeKind, Ruleset, System
 from shared.wire import WireMap
 
@@ -73,8 +73,8 @@ def _final(e: domain.StandingsFinal) -> events.Event:
 # -- inbound ------------------------------------------------------------------------------------------
 
 
-def time_control(tc: events.TimeControl) -> TimeControl:
-    return TimeControl(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
+def time_control(tc: events.TimeControl) -> RateOfPlay:
+    return RateOfPlay(tc.base_seconds, tc.increment_seconds, tc.days_per_move)
 
 
 def knockout_format(settings: events.TournamentSettings) -> KnockoutFormat | None:
@@ -209,7 +209,9 @@ def _paired(e: events.RoundPaired) -> commands.RecordPairing:
 
 def _finished(e: events.GameFinished) -> commands.RecordResult | commands.RecordArenaGame:
     if e.boost is not None:  # an arena's game
-        game = ArenaGame(e.game_id, e.white, e.black, e.outcome, e.finished_at, e.boost.white, e.boost.black)
+        game = FinishedArenaGame(
+            e.game_id, e.white, e.black, e.outcome, e.finished_at, e.boost.white, e.boost.black
+        )
         return commands.RecordArenaGame(e.tournament_id, game)
     return commands.RecordResult(
         e.tournament_id, e.game_id, e.round, e.white, e.black, e.outcome, e.reason, e.finished_at, e.rated
@@ -368,7 +370,7 @@ def announcement(event: events.Event) -> commands.AnnouncementNews | None:
 def _group_match(m: events.GroupPlayoffMatch) -> MatchFacts:
     a, b = (str(p) for p in m.players)
     forfeited = None if m.forfeited_by is None else str(m.forfeited_by)
-    return MatchFacts(Stage(m.stage), m.group, m.match, (a, b), forfeited)
+    return MatchFacts(MatchKind(m.stage), m.group, m.match, (a, b), forfeited)
 
 
 def group_playoff(event: events.Event) -> object:
@@ -427,7 +429,7 @@ def group_playoff(event: events.Event) -> object:
         return fact(event.tournament_id, games=tuple(games))
     if isinstance(event, events.GameFinished):
         d = event.decision
-        result = Result(
+        result = GameResult(
             event.outcome,
             event.reason,
             event.finished_at,
@@ -437,7 +439,7 @@ def group_playoff(event: events.Event) -> object:
         return fact(event.tournament_id, result=(str(event.game_id), result))
     if isinstance(event, events.PlayerWithdrawn):
         at = event.decision.at if event.decision is not None else None
-        w = Withdrawal(event.excluded, event.reason or None, at)
+        w = PageWithdrawal(event.excluded, event.reason or None, at)
         return fact(event.tournament_id, withdrawal=(str(event.player_id), w))
     done = event
     assert isinstance(done, events.TournamentCompleted)

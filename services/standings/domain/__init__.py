@@ -9,10 +9,10 @@ See docs/standings.md.
 from services.standings.domain.codes import TieBreak, TieBreakCodeError, parse_codes
 from services.standings.domain.context import Rules, Value
 from services.standings.domain.from_trf import history_from_trf
-from services.standings.domain.group_playoff import GroupTable, Match, group_table
+from services.standings.domain.group_playoff import GroupTable, TableMatch, group_table
 from services.standings.domain.history import Edition, Entry, EventHistory, HistoryError, Player, edition_for
 from services.standings.domain.lots import LotDraw, draw_lots
-from services.standings.domain.presets import PRESETS, Ruleset, preset
+from services.standings.domain.presets import PRESETS, Preset, preset
 from services.standings.domain.ranking import Row, Standings, Table, compute_table
 
 __all__ = [
@@ -23,13 +23,13 @@ __all__ = [
     "GroupTable",
     "HistoryError",
     "LotDraw",
-    "Match",
     "Player",
+    "Preset",
     "Row",
     "Rules",
-    "Ruleset",
     "Standings",
     "Table",
+    "TableMatch",
     "TieBreak",
     "TieBreakCodeError",
     "Value",

@@ -16,7 +16,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from shared.aggregate import Aggregate
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import Ruleset
 
 
@@ -36,7 +36,7 @@ class AnnouncedTournament(Aggregate):
     starts_at: dt.datetime
     ruleset: Ruleset
     variant: str
-    time_control: TimeControl
+    time_control: RateOfPlay
     rated: bool
     seats: int
     arena: bool = False

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from services.standings.domain.events import StandingsFinal
 from services.standings.domain.snapshot import SnapshotRow
 from shared.aggregate import Aggregate
-from shared.arena_scoring import ArenaGame, ArenaTable, Row, SheetEntry
+from shared.arena_scoring import ArenaRow, ArenaTable, FinishedArenaGame, SheetEntry
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class ArenaChanges:
 
     players: dict[uuid.UUID, ArenaPlayer] = field(default_factory=dict)
     running: dict[uuid.UUID, RunningGame] = field(default_factory=dict)
-    finished: dict[uuid.UUID, ArenaGame] = field(default_factory=dict)
+    finished: dict[uuid.UUID, FinishedArenaGame] = field(default_factory=dict)
     completed: bool = False
 
 
@@ -51,7 +51,7 @@ class ArenaStandings(Aggregate):
     completed_at: dt.datetime | None = None
     players: dict[uuid.UUID, ArenaPlayer] = field(default_factory=dict)
     running: dict[uuid.UUID, RunningGame] = field(default_factory=dict)
-    finished: dict[uuid.UUID, ArenaGame] = field(default_factory=dict)
+    finished: dict[uuid.UUID, FinishedArenaGame] = field(default_factory=dict)
     changes: ArenaChanges = field(default_factory=ArenaChanges, compare=False, repr=False)
     _table: ArenaTable | None = field(default=None, compare=False, repr=False)
 
@@ -74,7 +74,7 @@ class ArenaStandings(Aggregate):
             if g.id not in self.finished and g.id not in self.running:
                 self.running[g.id] = self.changes.running[g.id] = g
 
-    def record_game(self, game: ArenaGame) -> bool:
+    def record_game(self, game: FinishedArenaGame) -> bool:
         """A finished game (again: replaced, as a correction); False once the ranking is frozen."""
         if self.frozen:
             return False
@@ -127,7 +127,7 @@ class ArenaStandings(Aggregate):
             self._table = table
         return self._table
 
-    def ranking(self) -> tuple[Row, ...]:
+    def ranking(self) -> tuple[ArenaRow, ...]:
         return self.table().ranking()
 
     def points_of(self) -> dict[tuple[uuid.UUID, uuid.UUID], SheetEntry]:

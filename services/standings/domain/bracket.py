@@ -15,8 +15,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Final
 
-from shared.time_control import TimeControl
-from shared.vocabulary import BracketFormat, Decision, Section, Seeding
+from shared.time_control import RateOfPlay
+from shared.vocabulary import BracketFormat, DecidedIn, Section, Seeding
 
 SECTIONS: Final = (Section.WINNERS, Section.LOSERS, Section.GRAND_FINAL, Section.THIRD_PLACE)  # page order
 
@@ -31,8 +31,8 @@ class KnockoutFormat:
     draw_seed: int | None
     third_place: bool
     second_final: bool
-    stages: tuple[tuple[int, TimeControl], ...]  # (games, time control) per tie-break stage
-    sudden_death: TimeControl
+    stages: tuple[tuple[int, RateOfPlay], ...]  # (games, time control) per tie-break stage
+    sudden_death: RateOfPlay
 
     def plan_label(self) -> str:
         """``2 games 15+10, 2 games 5+3, then sudden death 3+2``."""
@@ -53,7 +53,7 @@ class BracketMatch:
     players: tuple[int | None, int | None]  # seeds in slot order
     first_white: int | None = None
     winner: int | None = None
-    how: Decision | None = None
+    how: DecidedIn | None = None
     decided_at: dt.datetime | None = None
     revision: int | None = None  # the decision's count at pairing (match.decided's revision); None: uncounted
 
@@ -67,7 +67,7 @@ class BracketMatch:
 
 
 @dataclass(frozen=True, slots=True)
-class Placing:
+class BracketPlace:
     seed: int
     rank: int
     places: tuple[int, int]
@@ -133,8 +133,8 @@ def section_title(fmt: BracketFormat, section: Section) -> str:
 __all__ = [
     "SECTIONS",
     "BracketMatch",
+    "BracketPlace",
     "KnockoutFormat",
-    "Placing",
     "round_name",
     "section_title",
     "shape",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from services.standings.domain.context import Context, Value
+from services.standings.domain.context import TieBreakContext, Value
 from services.standings.domain.cuts import Contribution, cut_sum
 from services.standings.domain.unplayed import dummy_score
 
@@ -32,7 +32,9 @@ __all__ = [
 ]
 
 
-def contributions(ctx: Context, start: int, *, sonneborn_berger: bool, fore: bool) -> list[Contribution]:
+def contributions(
+    ctx: TieBreakContext, start: int, *, sonneborn_berger: bool, fore: bool
+) -> list[Contribution]:
     """One contribution per round: the opponent's (or dummy's) score, and what it adds — the score
     itself for BH, the score times the points the participant made in that round for SB."""
     key = (start, sonneborn_berger, fore)
@@ -50,7 +52,7 @@ def contributions(ctx: Context, start: int, *, sonneborn_berger: bool, fore: boo
     return found
 
 
-def _contributions(ctx: Context, start: int, fore: bool) -> list[Contribution]:
+def _contributions(ctx: TieBreakContext, start: int, fore: bool) -> list[Contribution]:
     n = ctx.rounds
     pre_determined = ctx.history.pre_determined
     edition = ctx.rules.edition
@@ -83,11 +85,11 @@ def _contributions(ctx: Context, start: int, fore: bool) -> list[Contribution]:
     return out
 
 
-def buchholz(ctx: Context, start: int, low: int = 0, high: int = 0) -> Fraction:
+def buchholz(ctx: TieBreakContext, start: int, low: int = 0, high: int = 0) -> Fraction:
     return ctx.points(cut_sum(contributions(ctx, start, sonneborn_berger=False, fore=False), low, high))
 
 
-def fore_buchholz(ctx: Context, start: int, low: int = 0, high: int = 0) -> Fraction:
+def fore_buchholz(ctx: TieBreakContext, start: int, low: int = 0, high: int = 0) -> Fraction:
     return ctx.points(cut_sum(contributions(ctx, start, sonneborn_berger=False, fore=True), low, high))
 
 
@@ -98,11 +100,11 @@ def round_half_up(value: Fraction, quantum: Fraction = Fraction(1)) -> Fraction:
     return whole * quantum
 
 
-def plain_buchholz(ctx: Context, start: int) -> Value:
+def plain_buchholz(ctx: TieBreakContext, start: int) -> Value:
     return ctx.memoised("BH", start, lambda: buchholz(ctx, start))
 
 
-def average_of_buchholz(ctx: Context, start: int) -> Value:
+def average_of_buchholz(ctx: TieBreakContext, start: int) -> Value:
     found = (plain_buchholz(ctx, opponent) for opponent in ctx.basis(start).opponents_met)
     values = [Fraction(bh) for bh in found if bh is not None]
     if not values:

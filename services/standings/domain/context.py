@@ -15,7 +15,7 @@ from fractions import Fraction
 from services.standings.domain.history import Edition, EventHistory
 from services.standings.domain.unplayed import Basis, player_basis
 
-__all__ = ["Context", "Rules", "Value"]
+__all__ = ["Rules", "TieBreakContext", "Value"]
 
 Value = Fraction | int | None
 """A tie-break value: exact points, a count or rating, or None where the regulations leave it undefined."""
@@ -48,7 +48,7 @@ class Rules:
 
 
 @dataclass(slots=True)
-class Context:
+class TieBreakContext:
     history: EventHistory
     rules: Rules
     _basis: dict[int, Basis] = field(default_factory=dict)

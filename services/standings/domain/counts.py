@@ -12,30 +12,30 @@
 
 from __future__ import annotations
 
-from services.standings.domain.context import Context
+from services.standings.domain.context import TieBreakContext
 from shared.scoring import Result
 
 __all__ = ["black_games", "black_wins", "elected_games", "games_won", "wins"]
 
 
-def wins(ctx: Context, start: int) -> int:
+def wins(ctx: TieBreakContext, start: int) -> int:
     b, win = ctx.basis(start), ctx.win
     if not ctx.rules.byes_as_opponents:  # a bye is not a won game
         return sum(1 for u, opp in zip(b.units, b.opponents, strict=True) if u == win and opp)
     return sum(1 for u in b.units if u == win)
 
 
-def games_won(ctx: Context, start: int) -> int:
+def games_won(ctx: TieBreakContext, start: int) -> int:
     b, win = ctx.basis(start), ctx.win
     return sum(1 for played, u in zip(b.played, b.units, strict=True) if played and u == win)
 
 
-def black_games(ctx: Context, start: int) -> int:
+def black_games(ctx: TieBreakContext, start: int) -> int:
     b = ctx.basis(start)
     return sum(1 for played, c in zip(b.played, b.colours, strict=True) if played and c == "b")
 
 
-def black_wins(ctx: Context, start: int) -> int:
+def black_wins(ctx: TieBreakContext, start: int) -> int:
     b, win = ctx.basis(start), ctx.win
     return sum(
         1
@@ -44,7 +44,7 @@ def black_wins(ctx: Context, start: int) -> int:
     )
 
 
-def elected_games(ctx: Context, start: int) -> int:
+def elected_games(ctx: TieBreakContext, start: int) -> int:
     b, win = ctx.basis(start), ctx.win
     return sum(
         1

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from services.standings.domain.presets import Ruleset
+from services.standings.domain.presets import Preset
 from services.standings.domain.rounds import BYE_RESULTS
 from services.standings.domain.tournament import Tournament
 from shared.scoring import Result, side_results
@@ -48,7 +48,7 @@ class Cell:
     corrected: bool = False  # the result was corrected by an arbiter or the organiser
 
 
-def player_rounds(t: Tournament, ruleset: Ruleset) -> dict[int, list[Cell]]:
+def player_rounds(t: Tournament, ruleset: Preset) -> dict[int, list[Cell]]:
     """Every player's cells, one per leg of each published round, by seed."""
     ps = ruleset.point_system
     out: dict[int, list[Cell]] = {p.seed: [] for p in t.players}

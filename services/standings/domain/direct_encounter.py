@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from services.standings.domain.context import Context
+from services.standings.domain.context import TieBreakContext
 from shared.scoring import Result
 
 __all__ = ["direct_encounter"]
 
 
-def _scores(ctx: Context, group: list[int], forfeits_count: bool) -> dict[int, tuple[Fraction, int]]:
+def _scores(ctx: TieBreakContext, group: list[int], forfeits_count: bool) -> dict[int, tuple[Fraction, int]]:
     """(points against the group, number of group members met) for each member."""
     members = set(group)
     out: dict[int, tuple[Fraction, int]] = {}
@@ -45,7 +45,7 @@ def _scores(ctx: Context, group: list[int], forfeits_count: bool) -> dict[int, t
     return out
 
 
-def _tiers(ctx: Context, group: list[int], forfeits_count: bool) -> list[list[int]]:
+def _tiers(ctx: TieBreakContext, group: list[int], forfeits_count: bool) -> list[list[int]]:
     """One pass of the rule: the group split into tiers, best first."""
     scores = _scores(ctx, group, forfeits_count)
     others = len(group) - 1
@@ -73,7 +73,7 @@ def _tiers(ctx: Context, group: list[int], forfeits_count: bool) -> list[list[in
     return tiers
 
 
-def _resolve(ctx: Context, group: list[int], forfeits_count: bool) -> list[list[int]]:
+def _resolve(ctx: TieBreakContext, group: list[int], forfeits_count: bool) -> list[list[int]]:
     tiers = _tiers(ctx, group, forfeits_count)
     if len(tiers) == 1:
         return tiers
@@ -83,7 +83,9 @@ def _resolve(ctx: Context, group: list[int], forfeits_count: bool) -> list[list[
     return out
 
 
-def direct_encounter(ctx: Context, group: list[int], *, forfeits_count: bool = False) -> dict[int, int]:
+def direct_encounter(
+    ctx: TieBreakContext, group: list[int], *, forfeits_count: bool = False
+) -> dict[int, int]:
     """Positions within a tied group (see the module text); 0 for everyone when nothing separates."""
     if len(group) < 2:
         return dict.fromkeys(group, 0)

@@ -21,8 +21,8 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 
-from services.standings.domain.bracket import BracketMatch, Placing
-from services.standings.domain.rounds import Bye, Competitor, Correction, Game, Incident, PairedRound
+from services.standings.domain.bracket import BracketMatch, BracketPlace
+from services.standings.domain.rounds import Competitor, Correction, Game, Incident, PairedRound, RoundBye
 from services.standings.domain.snapshot import SnapshotRow
 from services.standings.domain.withdrawals import Withdrawal
 from shared.aggregate import DomainEvent
@@ -149,7 +149,7 @@ class GameCancelled(Change):
 @dataclass(frozen=True)
 class TournamentCompleted(Change):
     completed_at: dt.datetime
-    placing: tuple[Placing, ...] | None
+    placing: tuple[BracketPlace, ...] | None
 
 
 @dataclass(frozen=True)
@@ -170,7 +170,7 @@ class PlayerAdded(Change):
     """A late entry (``fide-rapid``): the next seed, with the byes of the rounds it missed."""
 
     player: Competitor
-    byes: tuple[Bye, ...]
+    byes: tuple[RoundBye, ...]
 
 
 @dataclass(frozen=True)

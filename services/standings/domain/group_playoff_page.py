@@ -24,18 +24,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.aggregate import Aggregate
-from shared.group_playoff import Decided, Game, Match, Stage, decide, decided_by
+from shared.group_playoff import Match, MatchGame, MatchKind, MatchOutcome, decide, decided_by
 from shared.group_table import GroupTable, group_table
 from shared.scoring import Outcome
 
 __all__ = [
     "Announcement",
     "GameFacts",
+    "GameResult",
     "GroupPlayoffPage",
     "MatchFacts",
     "PagePlayer",
-    "Result",
-    "Withdrawal",
+    "PageWithdrawal",
 ]
 
 GROUPS = ("I", "II")
@@ -54,7 +54,7 @@ class PagePlayer:
 class MatchFacts:
     """A match as the events name it (``players``: the one named first, who invites, first)."""
 
-    stage: Stage
+    stage: MatchKind
     group: str | None
     match: str
     players: tuple[str, str]
@@ -73,7 +73,9 @@ class GameFacts:
 
 
 @dataclass(frozen=True, slots=True)
-class Result:
+class GameResult:
+    """A 4T1 game's result as the page shows it: the outcome, how it ended and who entered it."""
+
     outcome: Outcome
     reason: str
     finished_at: dt.datetime
@@ -98,7 +100,10 @@ class Announcement:
 
 
 @dataclass(frozen=True, slots=True)
-class Withdrawal:
+class PageWithdrawal:
+    """A player's withdrawal or exclusion as the page shows it (by name, not by seed: compare
+    :class:`~services.standings.domain.withdrawals.Withdrawal`)."""
+
     excluded: bool
     reason: str | None
     at: dt.datetime | None  # None: an older producer did not say
@@ -114,8 +119,8 @@ class GroupPlayoffPage(Aggregate):
     announcements: list[Announcement] = field(default_factory=list)
     matches: dict[str, MatchFacts] = field(default_factory=dict)  # by key, in order of creation
     games: dict[str, GameFacts] = field(default_factory=dict)  # by id, in order paired
-    results: dict[str, Result] = field(default_factory=dict)
-    withdrawals: dict[str, Withdrawal] = field(default_factory=dict)
+    results: dict[str, GameResult] = field(default_factory=dict)
+    withdrawals: dict[str, PageWithdrawal] = field(default_factory=dict)
     placing: list[tuple[str, int]] | None = None
     completed_at: dt.datetime | None = None
 
@@ -145,14 +150,14 @@ class GroupPlayoffPage(Aggregate):
     def has_game(self, game_id: str) -> bool:
         return game_id in self.games
 
-    def record_result(self, game_id: str, result: Result) -> bool:
+    def record_result(self, game_id: str, result: GameResult) -> bool:
         """A game's result; False if it had one (the first stands)."""
         if game_id in self.results:
             return False
         self.results[game_id] = result
         return True
 
-    def withdraw(self, player: str, w: Withdrawal) -> bool:
+    def withdraw(self, player: str, w: PageWithdrawal) -> bool:
         if player in self.withdrawals:
             return False
         self.withdrawals[player] = w
@@ -202,7 +207,7 @@ class GroupPlayoffPage(Aggregate):
         before (a withdrawn player plays no later phase)."""
         facts = self.matches[key]
         games = [
-            Game(g.game_id, g.white, g.black, g.inviter, g.extra, *self._outcome(g.game_id))
+            MatchGame(g.game_id, g.white, g.black, g.inviter, g.extra, *self._outcome(g.game_id))
             for g in self.games.values()
             if g.match.match == key
         ]
@@ -218,10 +223,10 @@ class GroupPlayoffPage(Aggregate):
         r = self.results.get(game_id)
         return (None, None) if r is None else (r.outcome, how(r.reason))
 
-    def all_matches(self, *stages: Stage) -> list[Match]:
+    def all_matches(self, *stages: MatchKind) -> list[Match]:
         return [self.match(k) for k, m in self.matches.items() if not stages or m.stage in stages]
 
-    def decided(self, match: Match) -> Decided:
+    def decided(self, match: Match) -> MatchOutcome:
         return decide(match)
 
     def table(self, group: str) -> GroupTable:
@@ -233,11 +238,15 @@ class GroupPlayoffPage(Aggregate):
         lot = self._tie_lot(group)
         return group_table(
             [start[p] for p in members],
-            [m.table_match(start) for m in self.all_matches(Stage.GROUP) if m.group == group and m.finished],
+            [
+                m.table_match(start)
+                for m in self.all_matches(MatchKind.GROUP)
+                if m.group == group and m.finished
+            ],
             withdrawn=[start[p] for p in members if left.get(p) == 1],
             playoffs=[
                 m.table_match(start)
-                for m in self.all_matches(Stage.PLAYOFF)
+                for m in self.all_matches(MatchKind.PLAYOFF)
                 if m.group == group and m.finished
             ],
             lots_seed=lot.seed if lot else None,
@@ -246,7 +255,7 @@ class GroupPlayoffPage(Aggregate):
     def group_played(self, group: str) -> bool:
         """Every group match of ``group`` finished (or scored 0:2). Its play-offs are phase 1 too, but
         no group matches: they are what a tie left after the group games needs."""
-        return all(m.finished for m in self.all_matches(Stage.GROUP) if m.group == group)
+        return all(m.finished for m in self.all_matches(MatchKind.GROUP) if m.group == group)
 
     def playoff_needed(self, group: str) -> set[str]:
         """The players of ``group`` a play-off must still separate: tied after (a)-(d) once every group
@@ -313,11 +322,11 @@ class GroupPlayoffPage(Aggregate):
             matches,
             {g[0]: GameFacts(g[0], g[1], g[2], g[3], matches[g[4]], g[5], g[6]) for g in d["games"]},
             {
-                k: Result(Outcome(o), reason, _time(at), by, role)
+                k: GameResult(Outcome(o), reason, _time(at), by, role)
                 for k, (o, reason, at, by, role) in d["results"].items()
             },
             {
-                k: Withdrawal(x, r, None if at is None else _time(at))
+                k: PageWithdrawal(x, r, None if at is None else _time(at))
                 for k, (x, r, at) in d["withdrawals"].items()
             },
             None if d["placing"] is None else [(p, place) for p, place in d["placing"]],
@@ -349,7 +358,7 @@ def _match_dict(m: MatchFacts) -> dict[str, Any]:
 
 def _match(d: Mapping[str, Any]) -> MatchFacts:
     a, b = d["players"]
-    return MatchFacts(Stage(d["stage"]), d["group"], d["match"], (a, b), d["forfeited_by"])
+    return MatchFacts(MatchKind(d["stage"]), d["group"], d["match"], (a, b), d["forfeited_by"])
 
 
 def _announcement_dict(a: Announcement) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import uuid
 from abc import abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 
-from services.standings.domain.bracket import Placing
+from services.standings.domain.bracket import BracketPlace
 from services.standings.domain.errors import ChangeOutstanding
 from services.standings.domain.events import Change, TournamentReset, TournamentRestarted
 from services.standings.domain.rounds import Competitor, Game, PairedRound
@@ -47,7 +47,7 @@ class KnockoutReset:
         info: TournamentInfo,
         players: Sequence[Competitor],
         rounds: Mapping[int, PairedRound] | None,
-        placing: Sequence[Placing] | None,
+        placing: Sequence[BracketPlace] | None,
         withdrawals: Iterable[Withdrawal],
         bye_requests: Iterable[tuple[int, int]] = (),
         excused: Iterable[tuple[int, int]] = (),

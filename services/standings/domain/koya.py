@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from services.standings.domain.context import Context
+from services.standings.domain.context import TieBreakContext
 from shared.scoring import Result
 
 __all__ = ["koya", "koya_limit"]
 
 
-def koya_limit(ctx: Context, percentage: int = 50) -> Fraction:
+def koya_limit(ctx: TieBreakContext, percentage: int = 50) -> Fraction:
     history = ctx.history
     games = ctx.rounds
     if history.pre_determined:
@@ -32,7 +32,7 @@ def koya_limit(ctx: Context, percentage: int = 50) -> Fraction:
     return Fraction(ctx.win * games * percentage, 100)  # in units
 
 
-def koya(ctx: Context, start: int, limit: Fraction) -> Fraction:
+def koya(ctx: TieBreakContext, start: int, limit: Fraction) -> Fraction:
     """``limit`` in units, from :func:`koya_limit`."""
     me = ctx.basis(start)
     total = 0

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 
 from services.standings.domain.events import Change, PlayerAdded
 from services.standings.domain.live_table import TableKeeper
-from services.standings.domain.rounds import Bye, Competitor, Game, PairedRound, Profile
+from services.standings.domain.rounds import Competitor, Game, PairedRound, Profile, RoundBye
 from services.standings.domain.tournament_info import TournamentInfo
 
 __all__ = ["LateEntries"]
@@ -75,7 +75,7 @@ class LateEntries:
         added = []
         for rnd in self.rounds_in_order():
             if rnd.number < first and not self._in_round(rnd, seed):
-                bye = Bye(rnd.number, seed, self.info.fide.late_entry_bye, late=True)
+                bye = RoundBye(rnd.number, seed, self.info.fide.late_entry_bye, late=True)
                 rnd.byes.append(bye)
                 added.append(bye)
         self._changes.append(PlayerAdded(player, tuple(added)))
@@ -92,14 +92,14 @@ class LateEntries:
     def _in_round(rnd: PairedRound, seed: int) -> bool:
         return any(seed in (g.white, g.black) for g in rnd.games) or any(b.seed == seed for b in rnd.byes)
 
-    def _late_byes(self, number: int, games: Sequence[Game], byes: Sequence[Bye]) -> list[Bye]:
+    def _late_byes(self, number: int, games: Sequence[Game], byes: Sequence[RoundBye]) -> list[RoundBye]:
         """The late entries' byes in round ``number``, a round before their first one (``fide-rapid``)."""
         fide = self.info.fide
         if fide is None:
             return []
         present = {s for g in games for s in (g.white, g.black)} | {b.seed for b in byes}
         return [
-            Bye(number, p.seed, fide.late_entry_bye, late=True)
+            RoundBye(number, p.seed, fide.late_entry_bye, late=True)
             for p in self.players
             if p.from_round is not None and number < p.from_round and p.seed not in present
         ]

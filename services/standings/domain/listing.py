@@ -9,10 +9,12 @@ import uuid
 from dataclasses import dataclass
 from enum import StrEnum
 
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 
 
-class Phase(StrEnum):
+class Progress(StrEnum):
+    """Where a tournament is in its life, as the index lists it (a 4T1 phase is something else)."""
+
     RUNNING = "running"
     UPCOMING = "upcoming"
     FINISHED = "finished"
@@ -22,10 +24,10 @@ class Phase(StrEnum):
 class Listed:
     id: uuid.UUID
     name: str
-    phase: Phase
+    phase: Progress
     ruleset: str
     variant: str
-    time_control: TimeControl | None  # None: an arena (its games' clock is not kept here)
+    time_control: RateOfPlay | None  # None: an arena (its games' clock is not kept here)
     starts_at: dt.datetime  # when it started, or (upcoming) is to start
     completed_at: dt.datetime | None
     players: int  # entered so far (upcoming), else on the roster
@@ -45,12 +47,12 @@ class Index:
     def of(cls, listed: list[Listed], limit: int) -> Index:
         """Running newest start first, upcoming soonest first, finished latest end first."""
 
-        def phase(p: Phase) -> list[Listed]:
+        def phase(p: Progress) -> list[Listed]:
             return [t for t in listed if t.phase is p]
 
-        running = sorted(phase(Phase.RUNNING), key=lambda t: (t.starts_at, t.name), reverse=True)
-        upcoming = sorted(phase(Phase.UPCOMING), key=lambda t: (t.starts_at, t.name))
+        running = sorted(phase(Progress.RUNNING), key=lambda t: (t.starts_at, t.name), reverse=True)
+        upcoming = sorted(phase(Progress.UPCOMING), key=lambda t: (t.starts_at, t.name))
         finished = sorted(
-            phase(Phase.FINISHED), key=lambda t: (t.completed_at or t.starts_at, t.name), reverse=True
+            phase(Progress.FINISHED), key=lambda t: (t.completed_at or t.starts_at, t.name), reverse=True
         )
         return cls(tuple(running[:limit]), tuple(upcoming[:limit]), tuple(finished[:limit]), limit)

@@ -11,7 +11,7 @@ result, correction and withdrawal of its published rounds, and reads the ranked 
   in memory, tables and all (``adapters/table_cache.py``), so a result costs one incremental update.
   A correction is a result recorded again; a withdrawal changes nothing here (the games stand, the
   rounds without a pairing are zero-point absences).
-- :class:`GroupTable`, the ``group-playoff`` group table (4T1, :mod:`~services.standings.domain.
+- :class:`LiveGroupTable`, the ``group-playoff`` group table (4T1, :mod:`~services.standings.domain.
   group_playoff`): match points, board points, the same among the tied. Eight players: it is
   recomputed whole after each change, and a withdrawn player's matches of the phase score 0:2.
 """
@@ -22,13 +22,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from services.standings.domain.group_playoff import Match, group_table
+from services.standings.domain.group_playoff import TableMatch, group_table
 from services.standings.domain.history import Edition
 from services.standings.domain.ranking import Row, Standings
 from services.standings.domain.rounds import Game, PairedRound, history_round, record_byes, record_round
 from shared.scoring import Outcome
 
-__all__ = ["GROUP_COLUMNS", "GroupTable", "LiveTable", "Ranked", "TableKeeper"]
+__all__ = ["GROUP_COLUMNS", "LiveGroupTable", "LiveTable", "Ranked", "TableKeeper"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +110,7 @@ GROUP_COLUMNS: Final = ("BP", "MP-T", "BP-T")
 matches among the players tied on both (4T1 §5(3)(b)-(d)); None where a player is tied with nobody."""
 
 
-class GroupTable:
+class LiveGroupTable:
     """The ``group-playoff`` table of the paired matches. A match is the games of one pairing (by
     ``match_id``, else the two players' games in one round, both legs of a double round included);
     it counts once it has a result, and every match of a withdrawn or excluded player counts 0:2
@@ -167,7 +167,7 @@ class GroupTable:
         return Ranked(rows, GROUP_COLUMNS, (), None)
 
 
-def _matches(rounds: Iterable[PairedRound], withdrawn: set[int]) -> list[Match]:
+def _matches(rounds: Iterable[PairedRound], withdrawn: set[int]) -> list[TableMatch]:
     """The published rounds' games grouped into matches, (outcome, first player had White) per game."""
     grouped: dict[tuple[int, str], tuple[int, int, list[tuple[Outcome, bool]]]] = {}
     for rnd in rounds:
@@ -180,7 +180,7 @@ def _matches(rounds: Iterable[PairedRound], withdrawn: set[int]) -> list[Match]:
             if game.outcome is not None and game.outcome is not Outcome.NOT_PLAYED:
                 games.append((game.outcome, game.white == a))
     return [
-        Match(a, b, tuple(games))
+        TableMatch(a, b, tuple(games))
         for a, b, games in grouped.values()
         if games or a in withdrawn or b in withdrawn
     ]

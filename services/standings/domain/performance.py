@@ -19,7 +19,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from services.standings.domain.buchholz import round_half_up
-from services.standings.domain.context import Context, Value
+from services.standings.domain.context import TieBreakContext, Value
 from services.standings.domain.rating_tables import dp_for_percentage, expected_hundredths
 from shared.scoring import Result
 
@@ -33,7 +33,7 @@ __all__ = [
 _RATING_POINTS = {Result.WIN: Fraction(1), Result.DRAW: Fraction(1, 2), Result.LOSS: Fraction(0)}
 
 
-def _games(ctx: Context, start: int, low: int, high: int) -> list[tuple[int, Fraction]] | None:
+def _games(ctx: TieBreakContext, start: int, low: int, high: int) -> list[tuple[int, Fraction]] | None:
     """(opponent rating, rating points) of the games played over the board, after the cuts; None
     when ratings are undefined."""
     if not ctx.ratings_defined():
@@ -57,14 +57,14 @@ def _average(ratings: list[int]) -> int:
     return int(round_half_up(Fraction(sum(ratings), len(ratings))))
 
 
-def average_rating_of_opponents(ctx: Context, start: int, low: int = 0, high: int = 0) -> Value:
+def average_rating_of_opponents(ctx: TieBreakContext, start: int, low: int = 0, high: int = 0) -> Value:
     games = _games(ctx, start, low, high)
     if not games:
         return None
     return _average([rating for rating, _ in games])
 
 
-def performance_rating(ctx: Context, start: int, low: int = 0, high: int = 0) -> Value:
+def performance_rating(ctx: TieBreakContext, start: int, low: int = 0, high: int = 0) -> Value:
     games = _games(ctx, start, low, high)
     if not games:
         return None
@@ -73,7 +73,7 @@ def performance_rating(ctx: Context, start: int, low: int = 0, high: int = 0) ->
     return _average([rating for rating, _ in games]) + dp_for_percentage(percentage)
 
 
-def perfect_performance(ctx: Context, start: int, low: int = 0, high: int = 0) -> Value:
+def perfect_performance(ctx: TieBreakContext, start: int, low: int = 0, high: int = 0) -> Value:
     games = _games(ctx, start, low, high)
     if not games:
         return None
@@ -91,11 +91,11 @@ def perfect_performance(ctx: Context, start: int, low: int = 0, high: int = 0) -
     return high_r
 
 
-def plain_performance(ctx: Context, start: int) -> Value:
+def plain_performance(ctx: TieBreakContext, start: int) -> Value:
     return ctx.memoised("TPR", start, lambda: performance_rating(ctx, start))
 
 
-def average_performance_of_opponents(ctx: Context, start: int) -> Value:
+def average_performance_of_opponents(ctx: TieBreakContext, start: int) -> Value:
     found = (plain_performance(ctx, opponent) for opponent in ctx.basis(start).opponents_met)
     values = [int(tpr) for tpr in found if tpr is not None]
     if not values:

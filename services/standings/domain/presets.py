@@ -17,7 +17,7 @@ defines them (``platform_definitions``): a forfeit's opponent is an opponent and
 real score (no dummy), and SB is the points of the beaten opponents plus half those of the drawn
 ones (C.07's product on 2-1-0 is twice that). ``fide-rapid`` keeps C.07, dummy opponent included.
 
-Organisers may give their own ordered list: :meth:`Ruleset.with_tiebreaks` validates it
+Organisers may give their own ordered list: :meth:`Preset.with_tiebreaks` validates it
 (:class:`~services.standings.domain.codes.TieBreakCodeError` names an unknown code; ``/`` is accepted
 for ``-``).
 """
@@ -32,11 +32,11 @@ from services.standings.domain.context import Rules
 from services.standings.domain.history import Edition, edition_for
 from shared.scoring import FIDE, PLATFORM, PointSystem
 
-__all__ = ["GROUP_BOARDS", "GROUP_PLAYOFF_CRITERIA", "PRESETS", "Ruleset", "preset"]
+__all__ = ["GROUP_BOARDS", "GROUP_PLAYOFF_CRITERIA", "PRESETS", "Preset", "preset"]
 
 
 @dataclass(frozen=True, slots=True)
-class Ruleset:
+class Preset:
     name: str
     point_system: PointSystem
     tiebreaks: tuple[TieBreak, ...]  # the ranking order after points
@@ -48,11 +48,11 @@ class Ruleset:
     unrated_rating: int | None = None
     edition: Edition | None = None  # None: by the event's start date
 
-    def with_tiebreaks(self, codes: str | list[str]) -> Ruleset:
+    def with_tiebreaks(self, codes: str | list[str]) -> Preset:
         """The organiser's own ordered list (validated)."""
         return replace(self, tiebreaks=tuple(parse_codes(codes)))
 
-    def with_byes_as_opponents(self, value: bool) -> Ruleset:
+    def with_byes_as_opponents(self, value: bool) -> Preset:
         return replace(self, byes_as_opponents=value)
 
     def columns(self) -> tuple[TieBreak, ...]:
@@ -73,10 +73,10 @@ def _codes(text: str) -> tuple[TieBreak, ...]:
     return tuple(parse_codes(text)) if text else ()
 
 
-PRESETS: dict[str, Ruleset] = {
+PRESETS: dict[str, Preset] = {
     r.name: r
     for r in (
-        Ruleset(
+        Preset(
             "platform-swiss",
             PLATFORM,
             _codes("BH-C1,SB,WIN"),
@@ -84,7 +84,7 @@ PRESETS: dict[str, Ruleset] = {
             byes_as_opponents=False,
             platform_definitions=True,
         ),
-        Ruleset(
+        Preset(
             "platform-round-robin",
             PLATFORM,
             _codes("WIN,DE,SNO"),
@@ -93,8 +93,8 @@ PRESETS: dict[str, Ruleset] = {
             platform_definitions=True,
             pre_determined=True,
         ),
-        Ruleset("fide-rapid", FIDE, _codes("BH,BH-C1,SB,ARO"), lots=True),
-        Ruleset("draughts", PLATFORM, _codes("BH-C1"), byes_as_opponents=False),
+        Preset("fide-rapid", FIDE, _codes("BH,BH-C1,SB,ARO"), lots=True),
+        Preset("draughts", PLATFORM, _codes("BH-C1"), byes_as_opponents=False),
     )
 }
 
@@ -108,13 +108,13 @@ GROUP_PLAYOFF_CRITERIA = (
 )
 """``group-playoff`` (4T1 §5(3)(a)-(f)); computed by :mod:`services.standings.domain.group_playoff`."""
 
-GROUP_BOARDS = Ruleset("group-playoff", FIDE, (), pre_determined=True)
+GROUP_BOARDS = Preset("group-playoff", FIDE, (), pre_determined=True)
 """The games of a ``group-playoff`` group as games: board points 1/½/0 (crosstable, rounds, TRF). The
 group's table itself is :func:`~services.standings.domain.group_playoff.group_table`'s, not C.07's,
 so this is no preset (``preset("group-playoff")`` is an error)."""
 
 
-def preset(name: str) -> Ruleset:
+def preset(name: str) -> Preset:
     try:
         return PRESETS[name]
     except KeyError:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from services.standings.domain.context import Context
+from services.standings.domain.context import TieBreakContext
 
 __all__ = ["progressive_score"]
 
 
-def progressive_score(ctx: Context, start: int, low: int = 0) -> Fraction:
+def progressive_score(ctx: TieBreakContext, start: int, low: int = 0) -> Fraction:
     running = total = 0
     for r, units in enumerate(ctx.basis(start).units, start=1):
         running += units

@@ -28,7 +28,7 @@ from fractions import Fraction
 
 from services.standings.domain.buchholz import average_of_buchholz, buchholz, fore_buchholz
 from services.standings.domain.codes import Direction, TieBreak, parse_codes
-from services.standings.domain.context import Context, Rules, Value, point_scale
+from services.standings.domain.context import Rules, TieBreakContext, Value, point_scale
 from services.standings.domain.counts import black_games, black_wins, elected_games, games_won, wins
 from services.standings.domain.direct_encounter import direct_encounter
 from services.standings.domain.history import Edition, EventHistory
@@ -59,7 +59,7 @@ _REACH = {
 """How far a changed result reaches: 0 the players themselves, 1 their opponents, 2 one step more."""
 
 
-def compute_value(ctx: Context, tb: TieBreak, start: int) -> Value:
+def compute_value(ctx: TieBreakContext, tb: TieBreak, start: int) -> Value:
     """One participant's value of one tie-break (not DE, which needs the tied group)."""
     name, low, high = tb.name, tb.low, tb.high
     if name == "BH":
@@ -86,7 +86,7 @@ def compute_value(ctx: Context, tb: TieBreak, start: int) -> Value:
         return start
     if name == "PTS":
         return ctx.points(ctx.basis(start).score)
-    counting: dict[str, Callable[[Context, int], int]] = {
+    counting: dict[str, Callable[[TieBreakContext, int], int]] = {
         "WIN": wins,
         "WON": games_won,
         "BPG": black_games,
@@ -152,7 +152,7 @@ class Standings:
         self.shown: tuple[TieBreak, ...] = tuple(tb for tb in informative if tb not in self.tiebreaks)
         self._computed = self.tiebreaks + self.shown
         self.lots_seed = lots_seed
-        self._ctx = Context(history, self.rules)
+        self._ctx = TieBreakContext(history, self.rules)
         self._values: dict[str, dict[int, Value]] = {}
         self._keys: dict[str, dict[int, float]] = {}
         self._points: dict[int, Fraction] = {}

@@ -33,7 +33,6 @@ from shared.vocabulary import ByeKind
 
 __all__ = [
     "BYE_RESULTS",
-    "Bye",
     "Competitor",
     "Correction",
     "Game",
@@ -41,6 +40,7 @@ __all__ = [
     "PairedRound",
     "Profile",
     "Recorder",
+    "RoundBye",
     "RoundProgress",
     "RoundStatus",
     "history_round",
@@ -143,7 +143,7 @@ class Game:
 
 
 @dataclass(frozen=True, slots=True)
-class Bye:
+class RoundBye:
     round: int
     seed: int
     kind: ByeKind = ByeKind.PAIRING_ALLOCATED
@@ -168,7 +168,7 @@ class RoundProgress:
 class PairedRound:
     number: int
     games: list[Game]
-    byes: list[Bye] = field(default_factory=list)
+    byes: list[RoundBye] = field(default_factory=list)
     published: bool = True
     matches: list[BracketMatch] = field(default_factory=list)  # knockouts
     paired_at: dt.datetime | None = None

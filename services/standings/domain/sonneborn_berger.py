@@ -13,13 +13,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 from services.standings.domain.buchholz import contributions
-from services.standings.domain.context import Context
+from services.standings.domain.context import TieBreakContext
 from services.standings.domain.cuts import cut_sum
 
 __all__ = ["sonneborn_berger"]
 
 
-def sonneborn_berger(ctx: Context, start: int, low: int = 0, high: int = 0) -> Fraction:
+def sonneborn_berger(ctx: TieBreakContext, start: int, low: int = 0, high: int = 0) -> Fraction:
     total = cut_sum(contributions(ctx, start, sonneborn_berger=True, fore=False), low, high)
     value = ctx.points(total, squared=True)
     if ctx.rules.platform_definitions:

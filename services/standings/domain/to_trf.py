@@ -49,14 +49,14 @@ from fractions import Fraction
 
 from services.standings.domain.codes import TieBreak
 from services.standings.domain.live_table import GROUP_COLUMNS
-from services.standings.domain.presets import Ruleset as Preset
+from services.standings.domain.presets import Preset
 from services.standings.domain.rounds import BYE_RESULTS, Competitor, Game, RoundStatus
 from services.standings.domain.tournament import Tournament
 from services.standings.domain.tournament_info import SYSTEM_NAMES, TABLE_SYSTEMS
 from shared.scoring import FIDE, PointSystem, Result, side_results
-from shared.trf import NOT_PAIRED, Colour, PlayerRecord, ResultCode, RoundEntry, TableRules, TrfDocument
+from shared.trf import NOT_PAIRED, PlayerRecord, ResultCode, RoundEntry, TableRules, TrfColour, TrfDocument
 from shared.trf.acceleration import baku
-from shared.trf.model import Line
+from shared.trf.model import TrfLine
 from shared.trf.results import BYES, CODES, UNRATED
 from shared.vocabulary import ByeKind, System
 
@@ -104,7 +104,7 @@ def _record(p: Competitor) -> PlayerRecord:
     )
 
 
-def _headers(t: Tournament, doc: TrfDocument) -> list[Line]:
+def _headers(t: Tournament, doc: TrfDocument) -> list[TrfLine]:
     """The header records the model keeps as text: 022 place, 032 the organising federation, 062 and
     072 the players, 102 the chief arbiter and 112 each deputy, 122 the time control, 132 the round
     dates (``YY/MM/DD`` over each round's block). 082 (teams) is for team events: none here."""
@@ -112,20 +112,20 @@ def _headers(t: Tournament, doc: TrfDocument) -> list[Line]:
     fide = info.fide
     out = []
     if fide is not None and fide.place:
-        out.append(Line("022", f"022 {_text(fide.place)}"))
+        out.append(TrfLine("022", f"022 {_text(fide.place)}"))
     if fide is not None and fide.federation:
-        out.append(Line("032", f"032 {_text(fide.federation)}"))
-    out.append(Line("062", f"062 {len(t.players)}"))
-    out.append(Line("072", f"072 {sum(1 for p in t.players if p.rating)}"))
+        out.append(TrfLine("032", f"032 {_text(fide.federation)}"))
+    out.append(TrfLine("062", f"062 {len(t.players)}"))
+    out.append(TrfLine("072", f"072 {sum(1 for p in t.players if p.rating)}"))
     if fide is not None and fide.chief_arbiter:
-        out.append(Line("102", f"102 {_text(fide.chief_arbiter)}"))
+        out.append(TrfLine("102", f"102 {_text(fide.chief_arbiter)}"))
     for deputy in fide.deputy_arbiters if fide is not None else ():
-        out.append(Line("112", f"112 {_text(deputy)}"))
-    out.append(Line("122", f"122 {info.time_control.label()}"))
+        out.append(TrfLine("112", f"112 {_text(deputy)}"))
+    out.append(TrfLine("122", f"122 {info.time_control.label()}"))
     dates = [r.paired_at for r in t.published_rounds() for _ in range(info.legs)]
     if dates and all(d is not None for d in dates):
         text = "132" + " " * 88 + "  ".join(d.strftime("%y/%m/%d") for d in dates if d is not None)
-        out.append(Line("132", text))
+        out.append(TrfLine("132", text))
     return out
 
 
@@ -136,16 +136,16 @@ def _rounds(t: Tournament) -> int | None:
     return total * info.legs if total else None
 
 
-def _initial_colour(t: Tournament) -> Colour | None:
+def _initial_colour(t: Tournament) -> TrfColour | None:
     """White or Black for the higher seed of round 1's first board (``XXC white1``/``152 W``); before
     round 1 of a Swiss, the lot pairing draws from the tournament's id (C.04.3: White when even)."""
     first = t.rounds.get(1)
     if first is None and t.info.planned_system is System.SWISS:
-        return Colour.WHITE if t.id.int % 2 == 0 else Colour.BLACK
+        return TrfColour.WHITE if t.id.int % 2 == 0 else TrfColour.BLACK
     if first is None or not first.games:
         return None
     game = min(first.games, key=lambda g: (g.leg, g.board))
-    return Colour.WHITE if game.white < game.black else Colour.BLACK
+    return TrfColour.WHITE if game.white < game.black else TrfColour.BLACK
 
 
 def _trf_codes(tiebreaks: tuple[TieBreak, ...]) -> list[str]:
@@ -227,10 +227,10 @@ def trf_document(t: Tournament, *, trf2026: bool = True) -> TrfDocument:
                 white, black = side_results(game.outcome)
                 if white not in CODES:  # annulled: no result to report, like an open game
                     continue
-                entries[game.white] = RoundEntry(game.black, Colour.WHITE, _code(white, game))
-                entries[game.black] = RoundEntry(game.white, Colour.BLACK, _code(black, game))
+                entries[game.white] = RoundEntry(game.black, TrfColour.WHITE, _code(white, game))
+                entries[game.black] = RoundEntry(game.white, TrfColour.BLACK, _code(black, game))
             for bye in rnd.byes:
-                entries[bye.seed] = RoundEntry(None, Colour.NONE, BYES[bye.kind])
+                entries[bye.seed] = RoundEntry(None, TrfColour.NONE, BYES[bye.kind])
             for seed, player_blocks in blocks.items():
                 player_blocks.append(entries.get(seed, NOT_PAIRED))
     if (
@@ -266,15 +266,15 @@ def _left_out(t: Tournament, number: int) -> dict[int, RoundEntry]:
     for seed in sorted(t.left_out(number)):
         first = t.player(seed).from_round
         if fide is not None and first is not None and number < first and t.stays_in_draw(seed):
-            out[seed] = RoundEntry(None, Colour.NONE, BYES[fide.late_entry_bye])
+            out[seed] = RoundEntry(None, TrfColour.NONE, BYES[fide.late_entry_bye])
         elif seed in t.requested_byes(number):
-            out[seed] = RoundEntry(None, Colour.NONE, BYES[ByeKind.ZERO_POINT])
+            out[seed] = RoundEntry(None, TrfColour.NONE, BYES[ByeKind.ZERO_POINT])
         else:
             out[seed] = NOT_PAIRED
     return out
 
 
-def _comments(t: Tournament) -> list[Line]:
+def _comments(t: Tournament) -> list[TrfLine]:
     """``###`` lines naming the withdrawals and the corrected results (the canonical writer puts
     them before the player lines)."""
     out = []
@@ -289,4 +289,4 @@ def _comments(t: Tournament) -> list[Line]:
                     f"### round {game.round} {game.white:04d}-{game.black:04d} result corrected "
                     f"from {c.old_outcome.value} to {c.outcome.value}{why}"
                 )
-    return [Line(code="###", text=text) for text in out]
+    return [TrfLine(code="###", text=text) for text in out]

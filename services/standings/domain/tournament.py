@@ -37,7 +37,7 @@ import datetime as dt
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 
-from services.standings.domain.bracket import SECTIONS, BracketMatch, Placing
+from services.standings.domain.bracket import SECTIONS, BracketMatch, BracketPlace
 from services.standings.domain.errors import (
     ChangeOutstanding,
     EventMismatch,
@@ -67,18 +67,18 @@ from services.standings.domain.events import (
 from services.standings.domain.history import EventHistory, Player
 from services.standings.domain.knockout_reset import KnockoutReset
 from services.standings.domain.late_entries import LateEntries
-from services.standings.domain.live_table import GroupTable, LiveTable, Ranked, TableKeeper
+from services.standings.domain.live_table import LiveGroupTable, LiveTable, Ranked, TableKeeper
 from services.standings.domain.next_round import RoundToCome
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
-from services.standings.domain.presets import Ruleset as Preset
+from services.standings.domain.presets import Preset
 from services.standings.domain.ranking import Standings
 from services.standings.domain.rounds import (
-    Bye,
     Competitor,
     Correction,
     Game,
     Incident,
     PairedRound,
+    RoundBye,
     RoundStatus,
     record_round,
 )
@@ -89,7 +89,7 @@ from shared.aggregate import Aggregate, DomainEvent
 from shared.authority import Role
 from shared.resets import Resets
 from shared.scoring import Outcome
-from shared.vocabulary import Decision, System
+from shared.vocabulary import DecidedIn, System
 
 __all__ = ["Tournament"]
 
@@ -113,7 +113,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
         info: TournamentInfo,
         players: Sequence[Competitor],
         rounds: Mapping[int, PairedRound] | None = None,
-        placing: Sequence[Placing] | None = None,
+        placing: Sequence[BracketPlace] | None = None,
         *,
         withdrawals: Iterable[Withdrawal] = (),
         bye_requests: Iterable[tuple[int, int]] = (),
@@ -166,7 +166,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
         info: TournamentInfo,
         players: Sequence[Competitor],
         rounds: Mapping[int, PairedRound] | None,
-        placing: Sequence[Placing] | None,
+        placing: Sequence[BracketPlace] | None,
         withdrawals: Iterable[Withdrawal],
         bye_requests: Iterable[tuple[int, int]] = (),
         excused: Iterable[tuple[int, int]] = (),
@@ -177,7 +177,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
         for rnd in self.rounds.values():
             rnd.games.sort(key=_board_order)
             rnd.matches.sort(key=_bracket_order)
-        self.placing: list[Placing] | None = None if placing is None else list(placing)
+        self.placing: list[BracketPlace] | None = None if placing is None else list(placing)
         self.withdrawals: dict[int, Withdrawal] = {w.seed: w for w in withdrawals}
         self.bye_requests: set[tuple[int, int]] = set(bye_requests)  # (round, seed): zero-point byes asked
         self.excused: set[tuple[int, int]] = set(excused)  # (round, seed): absences an arbiter excused
@@ -296,7 +296,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
             return self._extend(self.rounds[number], paired, paired_matches)
         live = self._live_table()
         announced = [
-            Bye(number, seed, b.kind, self._missed(seed, number))
+            RoundBye(number, seed, b.kind, self._missed(seed, number))
             for b in byes
             for seed in [self.seed_of(b.player_id)]
         ]
@@ -498,7 +498,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
         self,
         match_id: str,
         winner: uuid.UUID,
-        how: Decision,
+        how: DecidedIn,
         at: dt.datetime,
         *,
         players: Iterable[uuid.UUID] | None = None,
@@ -529,7 +529,7 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
         self._changed()
         return True
 
-    def _replaces(self, match: BracketMatch, seed: int, how: Decision, revision: int | None) -> bool:
+    def _replaces(self, match: BracketMatch, seed: int, how: DecidedIn, revision: int | None) -> bool:
         """Whether a decision replaces the one ``match`` has (see :meth:`decide`)."""
         if revision is not None:
             return match.revision is None or revision > match.revision
@@ -654,10 +654,10 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
     def _seed_or_none(self, player_id: uuid.UUID | None) -> int | None:
         return None if player_id is None else self.seed_of(player_id)
 
-    def _place(self, p: AnnouncedPlace) -> Placing:
+    def _place(self, p: AnnouncedPlace) -> BracketPlace:
         if self.seed_of(p.player_id) != p.seed:
             raise EventMismatch(f"the placing gives {p.player_id} seed {p.seed}")
-        return Placing(p.seed, p.rank, p.places, p.matches_won)
+        return BracketPlace(p.seed, p.rank, p.places, p.matches_won)
 
     def _live_table(self) -> TableKeeper | None:
         """The table kept current, built from the rounds the first time a change needs it (so
@@ -669,7 +669,9 @@ class Tournament(Aggregate, RoundToCome, KnockoutReset, LateEntries):
 
     def _build_live(self) -> TableKeeper | None:
         if self.info.is_group and self.info.preset_or_none() is not None:
-            return GroupTable((p.seed for p in self.players), self.published_rounds, self.withdrawals.keys)
+            return LiveGroupTable(
+                (p.seed for p in self.players), self.published_rounds, self.withdrawals.keys
+            )
         standings = self.standings()
         return None if standings is None else LiveTable(standings, self.info.legs)
 

@@ -13,7 +13,7 @@ crosstable or TRF.
 ARO, in the C.07 edition its start date selects, and lots (drawn reproducibly from the tournament's
 id) for what stays tied.
 
-``group-playoff`` round robins have the group table (``live_table.GroupTable``: match points,
+``group-playoff`` round robins have the group table (``live_table.LiveGroupTable``: match points,
 board points, the same among the tied; a withdrawn player's matches score 0:2).
 """
 
@@ -29,10 +29,9 @@ from typing import Final
 from services.standings.domain.bracket import KnockoutFormat
 from services.standings.domain.context import Rules
 from services.standings.domain.errors import NotABracket, NotATable, UnsupportedRuleset
-from services.standings.domain.presets import GROUP_BOARDS, preset
-from services.standings.domain.presets import Ruleset as Preset
+from services.standings.domain.presets import GROUP_BOARDS, Preset, preset
 from services.standings.domain.rounds import BYE_RESULTS
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import ByeKind, Ruleset, System
 
 __all__ = [
@@ -98,7 +97,7 @@ class TournamentInfo:
     name: str
     ruleset: Ruleset
     started_at: dt.datetime
-    time_control: TimeControl
+    time_control: RateOfPlay
     variant: str = "chess"
     double_rounds: bool = False
     rated: bool = True  # False: a friendly tournament (the organiser's choice, or its opening)

@@ -17,7 +17,7 @@ is paired in the last round then has no trailing VURs, and their fore score is t
 last round replaced by a draw.
 
 Scores here are integers in *units*: points × the point system's scale (2 for 1-½-0, 1 for 2-1-0),
-so that the sums run on integers; :class:`~services.standings.domain.context.Context` converts back.
+so that the sums run on integers; :class:`~services.standings.domain.context.TieBreakContext` converts back.
 """
 
 from __future__ import annotations

@@ -12,18 +12,18 @@ from services.standings.domain.arena_standings import ArenaPlayer, RunningGame
 from services.standings.domain.group_playoff_page import (
     Announcement,
     GameFacts,
+    GameResult,
     MatchFacts,
     PagePlayer,
-    Result,
-    Withdrawal,
+    PageWithdrawal,
 )
 from services.standings.domain.pairings import AnnouncedBye, AnnouncedGame, AnnouncedMatch, AnnouncedPlace
 from services.standings.domain.rounds import Competitor, Profile
 from services.standings.domain.tournament_info import TournamentInfo
-from shared.arena_scoring import ArenaGame
+from shared.arena_scoring import FinishedArenaGame
 from shared.authority import Role
 from shared.scoring import Outcome
-from shared.vocabulary import Decision, System
+from shared.vocabulary import DecidedIn, System
 
 
 @dataclass(frozen=True)
@@ -131,7 +131,7 @@ class RecordDecision:
     tournament_id: uuid.UUID
     match_id: str
     winner: uuid.UUID
-    how: Decision
+    how: DecidedIn
     decided_at: dt.datetime
     players: tuple[uuid.UUID, ...] = ()  # whom it names (both; empty: not said)
     revision: int | None = None  # None: a producer before decisions were counted
@@ -250,7 +250,7 @@ class RecordArenaGame:
     """``game.finished`` of an arena game, with its boosts."""
 
     arena_id: uuid.UUID
-    game: ArenaGame
+    game: FinishedArenaGame
 
 
 # -- tournaments announced before their start (the index) -----------------------------------------------
@@ -316,6 +316,6 @@ class GroupPlayoffPageFact:
     announcement: Announcement | None = None
     matches: tuple[MatchFacts, ...] = ()
     games: tuple[GameFacts, ...] = ()
-    result: tuple[str, Result] | None = None
-    withdrawal: tuple[str, Withdrawal] | None = None
+    result: tuple[str, GameResult] | None = None
+    withdrawal: tuple[str, PageWithdrawal] | None = None
     completed: tuple[dt.datetime, tuple[tuple[str, int], ...]] | None = None

@@ -56,7 +56,7 @@ from services.standings.service_layer.commands import (
 )
 from services.standings.service_layer.ports import StandingsUnitOfWork
 from shared.messaging.port import NotReady
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 
 
 class _NotReady:
@@ -130,7 +130,7 @@ def _undone(t: Tournament, start: int | None, what: str) -> bool:
 class Handlers:
     """Built by bootstrap with the clock they need."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: TimeSource) -> None:
         self.clock = clock
 
     # -- tournaments announced before their start (the index) ------------------------------------------

@@ -22,7 +22,7 @@ from services.clocks.adapters.memory import (
 )
 from services.clocks.adapters.unit_of_work import SqlClocksUnitOfWork
 from services.clocks.bootstrap import MIGRATIONS
-from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.game import Game
 from services.clocks.service_layer.ports import DeadlineStore
 from services.clocks.tests.conftest import NOW
@@ -58,7 +58,7 @@ def new_game(
         leg=2,
         white=white or uuid.uuid4(),
         black=black or uuid.uuid4(),
-        control=TimeControl(base, inc),
+        control=ClockRate(base, inc),
         at=NOW,
         match_id=match_id,
         number=number,

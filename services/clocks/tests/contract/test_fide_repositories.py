@@ -8,13 +8,13 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 
-from services.clocks.domain.clock import ClockState, TimeControl
-from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.clock import ClockRate, ClockState
 from services.clocks.domain.game import Game
 from services.clocks.domain.penalties import Consequence, Incident, PenaltyKind
 from services.clocks.domain.tournament import ONLINE, Timekeeping, Timing
 from services.clocks.tests.conftest import NOW
 from services.clocks.tests.contract.conftest import Backend, at, stored
+from shared.authority import Decided, Role
 from shared.vocabulary import Ruleset
 
 ARBITER = uuid.uuid4()
@@ -37,7 +37,7 @@ def rapid_game(
         board=1,
         white=white or uuid.uuid4(),
         black=black or uuid.uuid4(),
-        control=TimeControl(900, 10),
+        control=ClockRate(900, 10),
         at=NOW,
         server_clock=server_clock,
         default_time=default_time,
@@ -54,7 +54,7 @@ def penalise(backend: Backend, game: Game, player: uuid.UUID, kind: PenaltyKind,
             player,
             kind,
             at(seconds),
-            Decision(ARBITER, Role.ARBITER, at(seconds), "seen"),
+            Decided(ARBITER, Role.ARBITER, at(seconds), "seen"),
             white_ms=100_000,
             black_ms=50_000,
         )
@@ -111,7 +111,7 @@ def test_incidents_round_trip(backend: Backend):
             black,
             1,
             Consequence.EXTRA_MINUTE,  # Black had under a minute: no warning
-            Decision(ARBITER, Role.ARBITER, at(30), "seen"),
+            Decided(ARBITER, Role.ARBITER, at(30), "seen"),
             100_000,
             50_000,
         ),
@@ -121,7 +121,7 @@ def test_incidents_round_trip(backend: Backend):
             black,
             2,
             Consequence.LOSS,
-            Decision(ARBITER, Role.ARBITER, at(40), "seen"),
+            Decided(ARBITER, Role.ARBITER, at(40), "seen"),
             100_000,
             50_000,
         ),
@@ -155,7 +155,7 @@ def test_incidents_not_committed_are_not_seen(backend: Backend):
     stored(backend, game)
     with backend.uow() as uow:
         mine = uow.games.get(game.id, lock=True)
-        mine.penalise(player, PenaltyKind.ILLEGAL_MOVE, at(1), Decision(ARBITER, Role.ARBITER, at(1)))
+        mine.penalise(player, PenaltyKind.ILLEGAL_MOVE, at(1), Decided(ARBITER, Role.ARBITER, at(1)))
         uow.games.save(mine)
     with backend.uow() as uow:
         assert uow.games.incidents_of(tid, player) == []

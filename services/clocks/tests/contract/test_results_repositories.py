@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import uuid
 
-from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.endings import GameStatus
 from services.clocks.domain.game import Outcome
 from services.clocks.domain.tournament import Tournament, Withdrawal
 from services.clocks.tests.contract.conftest import Backend, at, new_game, stored
+from shared.authority import Decided, Role
 from shared.vocabulary import Ruleset
 
 
@@ -45,8 +45,8 @@ def test_claims_and_disputes_round_trip(backend: Backend):
 def test_a_results_decision_and_its_corrections_round_trip(backend: Backend):
     game = new_game()
     stored(backend, game)
-    entered = Decision(uuid.uuid4(), Role.ARBITER, at(7))
-    corrected = Decision(uuid.uuid4(), Role.ORGANISER, at(70), "the scoresheet says a draw")
+    entered = Decided(uuid.uuid4(), Role.ARBITER, at(7))
+    corrected = Decided(uuid.uuid4(), Role.ORGANISER, at(70), "the scoresheet says a draw")
     with backend.uow() as uow:
         mine = uow.games.get(game.id, lock=True)
         mine.report_result(Outcome.WHITE_WIN, "arbiter", at(7), decision=entered)
@@ -72,7 +72,7 @@ def test_swapped_colours_are_saved(backend: Backend):
     stored(backend, game)
     with backend.uow() as uow:
         mine = uow.games.get(game.id, lock=True)
-        mine.swap_colours(at(1), Decision(uuid.uuid4(), Role.ORGANISER, at(1)))
+        mine.swap_colours(at(1), Decided(uuid.uuid4(), Role.ORGANISER, at(1)))
         uow.games.save(mine)
         uow.commit()
     found = loaded(backend, game.id)
@@ -136,7 +136,7 @@ def test_nothing_is_known_of_a_tournament_until_news_of_it(backend: Backend):
 def test_a_tournament_is_known_from_its_first_news_and_round_trips(backend: Backend):
     tid, organiser, arbiter, scoped, player = (uuid.uuid4() for _ in range(5))
     games = frozenset({uuid.uuid4(), uuid.uuid4()})
-    decision = Decision(organiser, Role.ORGANISER, at(3), "left")
+    decision = Decided(organiser, Role.ORGANISER, at(3), "left")
     with backend.uow() as uow:
         t = uow.tournaments.lock(tid)
         assert t == Tournament(tid)

@@ -18,7 +18,7 @@ from services.clocks.domain.boost import (
     boosted_sides,
     offered,
 )
-from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, Side, TimeControl
+from services.clocks.domain.clock import ChangeKind, Clock, ClockChange, ClockRate, Side
 from services.clocks.domain.errors import Conflict
 
 T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
@@ -30,7 +30,7 @@ def at(seconds: float) -> dt.datetime:
 
 
 def started(base: int, inc: int) -> Clock:
-    clock = Clock.new(TimeControl(base, inc))
+    clock = Clock.new(ClockRate(base, inc))
     clock.start(T0)
     return clock
 
@@ -47,7 +47,7 @@ def started(base: int, inc: int) -> Clock:
     ],
 )
 def test_the_base_is_halved_unless_under_forty_increments(base, inc, cut):
-    control = TimeControl(base, inc)
+    control = ClockRate(base, inc)
     assert offered(control)
     assert base_cut_ms(control) == cut
     b = boost(started(base, inc), B, at(1), moved=False)
@@ -55,9 +55,9 @@ def test_the_base_is_halved_unless_under_forty_increments(base, inc, cut):
 
 
 def test_no_boost_with_no_base_time_or_by_correspondence():
-    for control in (TimeControl(0, 5), TimeControl(0, 0, days_per_move=2)):
+    for control in (ClockRate(0, 5), ClockRate(0, 0, days_per_move=2)):
         assert not offered(control)
-        clock = Clock.new(TimeControl(control.base_seconds, control.increment_seconds, control.days_per_move))
+        clock = Clock.new(ClockRate(control.base_seconds, control.increment_seconds, control.days_per_move))
         clock.start(T0)
         with pytest.raises(BoostNotOffered) as refused:
             boost(clock, W, at(1), moved=False)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import ChangeKind, Clock, ClockState, Side, TimeControl
+from services.clocks.domain.clock import ChangeKind, Clock, ClockRate, ClockState, Side
 
 T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 W, B = Side.WHITE, Side.BLACK
@@ -21,7 +21,7 @@ def at(seconds: float) -> dt.datetime:
 
 
 def started(base: int = 180, inc: int = 2, days: int | None = None) -> Clock:
-    clock = Clock.new(TimeControl(base, inc, days))
+    clock = Clock.new(ClockRate(base, inc, days))
     clock.start(T0)
     return clock
 
@@ -191,7 +191,7 @@ def test_a_stop_after_the_deadline_is_the_flag_fall():
 
 
 def test_lifecycle_errors():
-    clock = Clock.new(TimeControl(180, 2))
+    clock = Clock.new(ClockRate(180, 2))
     with pytest.raises(errors.ClockNotRunning):
         clock.press(W, T0)
     assert clock.deadline is None and clock.flag_fallen(at(10**6)) is None
@@ -227,12 +227,12 @@ def test_every_change_is_recorded_with_its_reason():
 )
 def test_time_controls_are_validated(base, inc, days, message):
     with pytest.raises(errors.InvalidTimeControl, match=message):
-        TimeControl(base, inc, days)
+        ClockRate(base, inc, days)
 
 
 def test_labels():
-    assert TimeControl(900, 10).label() == "15+10"
-    assert TimeControl(0, 0, 2).label() == "2d/move"
+    assert ClockRate(900, 10).label() == "15+10"
+    assert ClockRate(0, 0, 2).label() == "2d/move"
 
 
 operations = st.lists(
@@ -248,9 +248,7 @@ operations = st.lists(
 
 @settings(max_examples=60, deadline=None)  # a shared machine: no per-example time limit
 @given(
-    control=st.sampled_from(
-        [TimeControl(60, 0), TimeControl(180, 2), TimeControl(0, 1), TimeControl(0, 0, 1)]
-    ),
+    control=st.sampled_from([ClockRate(60, 0), ClockRate(180, 2), ClockRate(0, 1), ClockRate(0, 0, 1)]),
     ops=operations,
 )
 def test_replaying_the_changes_rebuilds_the_clock(control, ops):

@@ -11,13 +11,13 @@ import uuid
 import pytest
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import ChangeKind, ClockState, Side, TimeControl
-from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.clock import ChangeKind, ClockRate, ClockState, Side
 from services.clocks.domain.endings import FlagFall, GameStatus
 from services.clocks.domain.events import GameFinished, GameStarted
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.penalties import PenaltyKind
 from services.clocks.domain.tournament import ONLINE, Timekeeping, Timing, Tournament
+from shared.authority import Decided, Role
 from shared.vocabulary import Ruleset
 
 T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
@@ -29,8 +29,8 @@ def at(seconds: float) -> dt.datetime:
     return T0 + dt.timedelta(seconds=seconds)
 
 
-def by(seconds: float = 0) -> Decision:
-    return Decision(ARBITER, Role.ARBITER, at(seconds))
+def by(seconds: float = 0) -> Decided:
+    return Decided(ARBITER, Role.ARBITER, at(seconds))
 
 
 def game(
@@ -49,7 +49,7 @@ def game(
         board=3,
         white=WHITE,
         black=BLACK,
-        control=TimeControl(base, inc),
+        control=ClockRate(base, inc),
         at=T0,
         server_clock=server_clock,
         default_time=default_time,
@@ -154,7 +154,7 @@ def test_an_absence_within_the_round_only():
         h.absence(WHITE, at(600), by(600))
     c = game(server_clock=False)
     c.cancel(at(1))
-    with pytest.raises(errors.GameCancelled):
+    with pytest.raises(errors.GameAlreadyCancelled):
         c.absence(WHITE, at(600), by(600))
 
 

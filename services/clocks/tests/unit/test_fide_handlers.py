@@ -12,7 +12,6 @@ import pytest
 
 from services.clocks.domain import errors
 from services.clocks.domain.clock import Side
-from services.clocks.domain.decision import Role
 from services.clocks.domain.endings import GameStatus
 from services.clocks.domain.game import Outcome
 from services.clocks.domain.penalties import Consequence, PenaltyKind
@@ -26,6 +25,7 @@ from services.clocks.service_layer.commands import (
 )
 from services.clocks.tests.conftest import NOW, Pairing, a_round, announce, published
 from shared import events
+from shared.authority import Role
 from shared.events import Envelope, wrap
 from shared.vocabulary import Ruleset
 

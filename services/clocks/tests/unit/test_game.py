@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import Side, TimeControl
+from services.clocks.domain.clock import ClockRate, Side
 from services.clocks.domain.endings import FlagFall, GameStatus
 from services.clocks.domain.events import GameCancelled, GameFinished, GameStarted
 from services.clocks.domain.game import Game, Outcome
@@ -31,7 +31,7 @@ def game(base: int = 180, inc: int = 2, days: int | None = None, start: bool = T
         board=1,
         white=WHITE,
         black=BLACK,
-        control=TimeControl(base, inc, days),
+        control=ClockRate(base, inc, days),
         at=T0,
     )
     if start:
@@ -60,7 +60,7 @@ def test_nobody_plays_themselves():
             board=1,
             white=WHITE,
             black=WHITE,
-            control=TimeControl(60),
+            control=ClockRate(60),
             at=T0,
         )
 
@@ -200,7 +200,7 @@ def test_a_game_records_its_start_and_its_end():
     g.move(BLACK, at(9))
     g.report_result(Outcome.DRAW, "agreement", at(12))
     assert g.collect_events() == [
-        GameStarted(g.tournament_id, g.id, 1, WHITE, BLACK, at(1), TimeControl(180, 2)),
+        GameStarted(g.tournament_id, g.id, 1, WHITE, BLACK, at(1), ClockRate(180, 2)),
         GameFinished(g.tournament_id, g.id, 1, WHITE, BLACK, Outcome.DRAW, "agreement", 2, at(12), True),
     ]
     assert g.collect_events() == []  # collected once
@@ -245,7 +245,7 @@ def test_releasing_a_game_of_an_unpublished_round():
         board=1,
         white=WHITE,
         black=BLACK,
-        control=TimeControl(60),
+        control=ClockRate(60),
         at=T0,
         released=False,
     )

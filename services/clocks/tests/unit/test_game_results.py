@@ -10,11 +10,11 @@ import uuid
 import pytest
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import ChangeKind, Clock, ClockState, Side, TimeControl
-from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.clock import ChangeKind, Clock, ClockRate, ClockState, Side
 from services.clocks.domain.endings import Claim, Correction, FlagFall, Forfeit, GameStatus
 from services.clocks.domain.events import GameColoursSwapped, GameFinished
 from services.clocks.domain.game import Game, Outcome
+from shared.authority import Decided, Role
 
 T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 WHITE, BLACK, ARBITER = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
@@ -34,7 +34,7 @@ def game(base: int = 180, inc: int = 0, *, start: bool = True, rated: bool = Tru
         board=1,
         white=WHITE,
         black=BLACK,
-        control=TimeControl(base, inc),
+        control=ClockRate(base, inc),
         at=T0,
         rated=rated,
     )
@@ -121,7 +121,7 @@ def test_a_draw_counts_once_the_opponent_confirms_it():
     assert g.collect_events() == []
     g.claim(BLACK, Outcome.DRAW, "repetition", at(12))
     assert (g.status, g.outcome, g.reason, g.claims) == (GameStatus.FINISHED, Outcome.DRAW, "agreement", {})
-    assert g.decision == Decision(BLACK, Role.PLAYER, at(12))  # the confirmation decided it
+    assert g.decision == Decided(BLACK, Role.PLAYER, at(12))  # the confirmation decided it
     [event] = finished_events(g)
     assert event.decision == g.decision and event.finished_at == at(12)
 
@@ -172,7 +172,7 @@ def test_where_players_run_their_games_a_win_is_claimed_and_confirmed():
     assert (g.outcome, g.reason, g.decision) == (
         Outcome.WHITE_WIN,
         "checkmate",
-        Decision(BLACK, Role.PLAYER, at(20)),
+        Decided(BLACK, Role.PLAYER, at(20)),
     )
 
 
@@ -194,7 +194,7 @@ def test_the_arbiter_decides_a_dispute():
     g = played()
     g.claim(WHITE, Outcome.WHITE_WIN, "checkmate", at(10), players_run_games=group_playoff)
     g.claim(BLACK, Outcome.DRAW, "stalemate", at(12), players_run_games=group_playoff)
-    decision = Decision(ARBITER, Role.ARBITER, at(500))
+    decision = Decided(ARBITER, Role.ARBITER, at(500))
     assert g.report_result(Outcome.DRAW, "stalemate", at(500), decision=decision) is None
     assert (g.status, g.outcome, g.decision, g.claims, g.finished_at) == (
         GameStatus.FINISHED,
@@ -214,7 +214,7 @@ def test_a_player_ends_a_dispute_by_conceding_or_by_agreeing():
     g.claim(BLACK, Outcome.BLACK_WIN, "checkmate", at(13), players_run_games=group_playoff)  # still apart
     assert g.disputed
     g.claim(WHITE, Outcome.BLACK_WIN, "checkmate", at(14), players_run_games=group_playoff)  # agrees
-    assert (g.outcome, g.decision) == (Outcome.BLACK_WIN, Decision(WHITE, Role.PLAYER, at(14)))
+    assert (g.outcome, g.decision) == (Outcome.BLACK_WIN, Decided(WHITE, Role.PLAYER, at(14)))
 
 
 def test_a_disputed_game_at_the_tournaments_close_is_drawn_and_can_be_cancelled():
@@ -232,7 +232,7 @@ def test_a_disputed_game_at_the_tournaments_close_is_drawn_and_can_be_cancelled(
 @pytest.mark.parametrize("outcome", [Outcome.WHITE_WIN, Outcome.DRAW, *FORFEITS])
 def test_an_entered_result_is_final_with_its_decision(outcome):
     g = played()
-    decision = Decision(ARBITER, Role.ARBITER, at(9))
+    decision = Decided(ARBITER, Role.ARBITER, at(9))
     g.report_result(outcome, "arbiter", at(9), decision=decision)
     assert (g.outcome, g.decision) == (outcome, decision)
     assert finished_events(g)[0].decision == decision
@@ -242,7 +242,7 @@ def test_an_entered_result_replaces_a_pending_claim():
     g = played()
     g.claim(WHITE, Outcome.DRAW, "agreement", at(9))
     g.report_result(
-        Outcome.BLACK_WIN, "illegal_moves", at(10), decision=Decision(ARBITER, Role.ARBITER, at(10))
+        Outcome.BLACK_WIN, "illegal_moves", at(10), decision=Decided(ARBITER, Role.ARBITER, at(10))
     )
     assert (g.outcome, g.claims) == (Outcome.BLACK_WIN, {})
 
@@ -255,7 +255,7 @@ def test_an_unrated_game_says_so_when_it_finishes():
 
 # -- forfeits -----------------------------------------------------------------------------------------
 def test_a_forfeit_ends_a_running_or_a_waiting_game():
-    decision = Decision(ARBITER, Role.ORGANISER, at(1), "left the venue")
+    decision = Decided(ARBITER, Role.ORGANISER, at(1), "left the venue")
     running, waiting = played(), game(start=False)
     running.forfeit(Forfeit(Outcome.WHITE_FORFEIT_WIN, "withdrawal", decision), at(5))
     waiting.forfeit(Forfeit(Outcome.DOUBLE_FORFEIT, "exclusion", decision), at(5))
@@ -281,7 +281,7 @@ def test_a_forfeit_after_the_flag_fell_is_a_loss_on_time():
 # -- colour swaps -------------------------------------------------------------------------------------
 def test_colours_swap_before_the_game_starts():
     g = game(start=False)
-    decision = Decision(ARBITER, Role.ORGANISER, at(1))
+    decision = Decided(ARBITER, Role.ORGANISER, at(1))
     assert g.swap_colours(at(1), decision) is None
     assert (g.white, g.black, g.status) == (BLACK, WHITE, GameStatus.PENDING)
     assert g.collect_events() == [GameColoursSwapped(g.tournament_id, g.id, 1, BLACK, WHITE, decision)]
@@ -290,7 +290,7 @@ def test_colours_swap_before_the_game_starts():
 def test_a_swap_in_a_running_game_gives_the_new_white_their_whole_time():
     g = game(180, 2)
     g.claim(WHITE, Outcome.DRAW, "agreement", at(3))
-    g.swap_colours(at(40), Decision(ARBITER, Role.ARBITER, at(40)))
+    g.swap_colours(at(40), Decided(ARBITER, Role.ARBITER, at(40)))
     assert (g.white, g.black, g.claims) == (BLACK, WHITE, {})  # claims named the old colours
     assert g.deadline == at(220) and g.clock.remaining_ms(Side.WHITE, at(40)) == 180_000
     assert g.clock.changes[-1].kind is ChangeKind.ADJUSTED and g.clock.changes[-1].reason == "colours_swapped"
@@ -301,7 +301,7 @@ def test_a_swap_in_a_running_game_gives_the_new_white_their_whole_time():
 
 
 def test_no_swap_once_a_move_was_made_or_the_game_is_over():
-    decision = Decision(ARBITER, Role.ORGANISER, at(1))
+    decision = Decided(ARBITER, Role.ORGANISER, at(1))
     with pytest.raises(errors.GameUnderWay):
         played(1).swap_colours(at(5), decision)
     finished = played()
@@ -310,7 +310,7 @@ def test_no_swap_once_a_move_was_made_or_the_game_is_over():
         finished.swap_colours(at(6), decision)
     cancelled = game()
     cancelled.cancel(at(5))
-    with pytest.raises(errors.GameCancelled):
+    with pytest.raises(errors.GameAlreadyCancelled):
         cancelled.swap_colours(at(6), decision)
 
 
@@ -319,12 +319,12 @@ def test_no_swap_in_a_disputed_game():
     g.claim(WHITE, Outcome.WHITE_WIN, "checkmate", at(1), players_run_games=group_playoff)
     g.claim(BLACK, Outcome.BLACK_WIN, "checkmate", at(2), players_run_games=group_playoff)
     with pytest.raises(errors.ResultDisputed):
-        g.swap_colours(at(3), Decision(ARBITER, Role.ORGANISER, at(3)))
+        g.swap_colours(at(3), Decided(ARBITER, Role.ORGANISER, at(3)))
 
 
 def test_a_swap_after_whites_flag_fell_ends_the_game_on_time():
     g = game(60, 0)
-    flag = g.swap_colours(at(61), Decision(ARBITER, Role.ORGANISER, at(61)))
+    flag = g.swap_colours(at(61), Decided(ARBITER, Role.ORGANISER, at(61)))
     assert flag == FlagFall(Side.WHITE, at(60), Outcome.BLACK_WIN)
     assert (g.white, g.black, g.outcome) == (WHITE, BLACK, Outcome.BLACK_WIN)
 
@@ -334,7 +334,7 @@ def test_a_correction_changes_the_outcome_and_keeps_the_old_one():
     g = played()
     g.claim(WHITE, Outcome.BLACK_WIN, "resignation", at(5))
     g.collect_events()
-    decision = Decision(ARBITER, Role.ARBITER, at(100), "wrong result entered")
+    decision = Decided(ARBITER, Role.ARBITER, at(100), "wrong result entered")
     assert g.correct(Outcome.DRAW, decision) is True
     assert (g.outcome, g.reason, g.corrected) == (Outcome.DRAW, "resignation", True)
     assert g.corrections == [Correction(Outcome.BLACK_WIN, Outcome.DRAW, decision)]
@@ -343,7 +343,7 @@ def test_a_correction_changes_the_outcome_and_keeps_the_old_one():
 
 
 def test_only_a_finished_game_is_corrected():
-    decision = Decision(ARBITER, Role.ARBITER, at(100), "typo")
+    decision = Decided(ARBITER, Role.ARBITER, at(100), "typo")
     with pytest.raises(errors.GameNotFinished):
         played().correct(Outcome.DRAW, decision)
     g = played()

@@ -8,7 +8,7 @@ import datetime as dt
 import uuid
 
 from services.clocks.domain import legs
-from services.clocks.domain.clock import TimeControl
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.endings import Forfeit, GameStatus
 from services.clocks.domain.events import GameFinished, GameStarted
 from services.clocks.domain.game import Game, Outcome
@@ -41,7 +41,7 @@ def paired(
         leg=leg,
         white=white,
         black=black,
-        control=TimeControl(60, 0),
+        control=ClockRate(60, 0),
         at=T0,
         match_id=match_id,
         number=number,

@@ -11,8 +11,7 @@ import uuid
 import pytest
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import ChangeKind, Side, TimeControl
-from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.clock import ChangeKind, ClockRate, Side
 from services.clocks.domain.endings import FlagFall, GameStatus
 from services.clocks.domain.events import GameFinished, GamePenalised
 from services.clocks.domain.game import Game, Outcome
@@ -24,6 +23,7 @@ from services.clocks.domain.penalties import (
     sanction,
     under_a_minute,
 )
+from shared.authority import Decided, Role
 
 T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 WHITE, BLACK, ARBITER, STRANGER = (uuid.uuid4() for _ in range(4))
@@ -35,8 +35,8 @@ def at(seconds: float) -> dt.datetime:
     return T0 + dt.timedelta(seconds=seconds)
 
 
-def by(seconds: float = 0) -> Decision:
-    return Decision(ARBITER, Role.ARBITER, at(seconds))
+def by(seconds: float = 0) -> Decided:
+    return Decided(ARBITER, Role.ARBITER, at(seconds))
 
 
 def game(base: int = 900, inc: int = 10, *, server_clock: bool = True) -> Game:
@@ -48,7 +48,7 @@ def game(base: int = 900, inc: int = 10, *, server_clock: bool = True) -> Game:
         board=1,
         white=WHITE,
         black=BLACK,
-        control=TimeControl(base, inc),
+        control=ClockRate(base, inc),
         at=T0,
         server_clock=server_clock,
     )
@@ -291,7 +291,7 @@ def test_no_penalty_on_a_finished_disputed_or_pending_game():
         board=1,
         white=WHITE,
         black=BLACK,
-        control=TimeControl(900, 10),
+        control=ClockRate(900, 10),
         at=T0,
     )
     with pytest.raises(errors.GameNotStarted):

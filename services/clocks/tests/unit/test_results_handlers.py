@@ -11,12 +11,12 @@ import uuid
 import pytest
 
 from services.clocks.domain import errors
-from services.clocks.domain.decision import Decision, Role
 from services.clocks.domain.endings import GameStatus
 from services.clocks.domain.game import Outcome
 from services.clocks.service_layer.commands import Actor, CheckFlags, MakeMove, ReportResult, SwapColours
 from services.clocks.tests.conftest import NOW, a_round, announce, published
 from shared import events
+from shared.authority import Decided, Role
 from shared.events import Envelope, wrap
 from shared.group_playoff import planned_games
 from shared.vocabulary import Ruleset
@@ -453,7 +453,7 @@ def test_a_correction_from_pairing_changes_the_stored_result(svc):
     game = game_of(svc, g.game_id)
     assert (game.outcome, game.reason, game.corrected) == (Outcome.DRAW, "resignation", True)
     assert game.corrections[0].old_outcome is Outcome.BLACK_WIN
-    assert game.corrections[0].decision == Decision(arbiter, Role.ARBITER, at(60), "scoresheet")
+    assert game.corrections[0].decision == Decided(arbiter, Role.ARBITER, at(60), "scoresheet")
     assert len(game.corrections) == 1 and len(published(svc, "game.finished")) == 1  # pairing published it
 
 

@@ -9,12 +9,11 @@ import uuid
 import pytest
 
 from services.clocks.domain import errors
-from services.clocks.domain.clock import TimeControl
-from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.endings import Forfeit
 from services.clocks.domain.game import Game, Outcome
 from services.clocks.domain.tournament import ArbiterPost, Tournament, Withdrawal, deciding_role
-from shared.authority import Appointment, Authority
+from shared.authority import Appointment, Authority, Decided, Role
 from shared.vocabulary import Ruleset
 
 T0 = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
@@ -34,7 +33,7 @@ def game(white: uuid.UUID = WHITE, black: uuid.UUID = BLACK) -> Game:
         board=1,
         white=white,
         black=black,
-        control=TimeControl(180, 0),
+        control=ClockRate(180, 0),
         at=T0,
     )
 
@@ -79,7 +78,7 @@ def test_before_the_start_the_games_organiser_stands_in():
 
 def test_a_player_withdraws_once():
     t = Tournament(uuid.uuid4())
-    decision = Decision(ORGANISER, Role.ORGANISER, at(1), "ill")
+    decision = Decided(ORGANISER, Role.ORGANISER, at(1), "ill")
     assert t.withdraw(Withdrawal(WHITE, False, "ill", decision)) is True
     assert t.withdraw(Withdrawal(WHITE, True, "again", decision)) is False
     assert t.withdrawn[WHITE].excluded is False and len(t.collect_changes()) == 1
@@ -87,8 +86,8 @@ def test_a_player_withdraws_once():
 
 def test_the_forfeits_a_withdrawal_makes():
     t = Tournament(uuid.uuid4())
-    withdrew = Decision(ORGANISER, Role.ARBITER, at(1), "ill")
-    excluded = Decision(ORGANISER, Role.ORGANISER, at(2), "misconduct")
+    withdrew = Decided(ORGANISER, Role.ARBITER, at(1), "ill")
+    excluded = Decided(ORGANISER, Role.ORGANISER, at(2), "misconduct")
     assert t.forfeit_of(game()) is None
     t.withdraw(Withdrawal(WHITE, False, "ill", withdrew))
     assert t.forfeit_of(game()) == Forfeit(Outcome.BLACK_FORFEIT_WIN, "withdrawal", withdrew)

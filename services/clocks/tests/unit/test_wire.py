@@ -12,13 +12,13 @@ import pytest
 from services.clocks.adapters import wire
 from services.clocks.domain import errors
 from services.clocks.domain import events as domain
-from services.clocks.domain.clock import TimeControl
-from services.clocks.domain.decision import Decision, Role
+from services.clocks.domain.clock import ClockRate
 from services.clocks.domain.game import Outcome
 from services.clocks.domain.penalties import Consequence, PenaltyKind
 from services.clocks.domain.tournament import Timekeeping, Timing
 from services.clocks.service_layer import commands
 from shared import events
+from shared.authority import Decided, Role
 from shared.vocabulary import Ruleset
 
 T = uuid.UUID("11111111-1111-1111-1111-111111111111")
@@ -53,7 +53,7 @@ def test_every_domain_event_has_its_wire_event():
 
 
 def test_game_started():
-    event = domain.GameStarted(T, G, 3, W, B, AT, TimeControl(180, 2))
+    event = domain.GameStarted(T, G, 3, W, B, AT, ClockRate(180, 2))
     envelope = wire.wire.envelope(event)
     assert (envelope.type, envelope.version) == ("game.started", 1)
     assert payload_json(event) == (
@@ -63,7 +63,7 @@ def test_game_started():
         '"started_at":"2026-06-01T12:03:10.123456Z",'
         '"time_control":{"base_seconds":180,"increment_seconds":2,"days_per_move":null}}'
     )
-    correspondence = domain.GameStarted(T, G, 1, W, B, AT, TimeControl(0, 0, 3))
+    correspondence = domain.GameStarted(T, G, 1, W, B, AT, ClockRate(0, 0, 3))
     assert wire.wire.envelope(correspondence).payload["time_control"] == {
         "base_seconds": 0,
         "increment_seconds": 0,
@@ -135,9 +135,9 @@ def test_round_paired_creates_the_games_at_their_own_time_control_or_the_rounds(
         round=4,
         games=(
             commands.PairedGame(
-                G, 2, 1, W, B, TimeControl(900, 10), "winners:4:1", 3, "Tie-break 1 (15+10), game 1"
+                G, 2, 1, W, B, ClockRate(900, 10), "winners:4:1", 3, "Tie-break 1 (15+10), game 1"
             ),
-            commands.PairedGame(W, 1, 2, G, B, TimeControl(600, 5)),
+            commands.PairedGame(W, 1, 2, G, B, ClockRate(600, 5)),
         ),
         released=False,
     )
@@ -178,7 +178,7 @@ def test_the_other_consumed_events():
         wire.close_tournament(events.RoundPublished(tournament_id=T, round=2, published_at=AT))
 
 
-DECIDED = Decision(ORG, Role.ARBITER, AT, None)
+DECIDED = Decided(ORG, Role.ARBITER, AT, None)
 
 
 def test_game_finished_with_its_decision_unrated():
@@ -194,7 +194,7 @@ def test_game_finished_with_its_decision_unrated():
 
 
 def test_game_colours_swapped():
-    event = domain.GameColoursSwapped(T, G, 1, B, W, Decision(ORG, Role.ORGANISER, AT, None))
+    event = domain.GameColoursSwapped(T, G, 1, B, W, Decided(ORG, Role.ORGANISER, AT, None))
     envelope = wire.wire.envelope(event)
     assert (envelope.type, envelope.version) == ("game.colours_swapped", 1)
     assert payload_json(event) == (
@@ -235,7 +235,7 @@ def test_what_the_clocks_learn_of_a_tournament():
         tournament_id=T, player_id=W, reason="ill", excluded=True, decision=wire_decision("ill")
     )
     assert wire.forfeit_withdrawn(withdrawn) == commands.ForfeitWithdrawn(
-        T, W, True, "ill", Decision(ORG, Role.ORGANISER, AT, "ill")
+        T, W, True, "ill", Decided(ORG, Role.ORGANISER, AT, "ill")
     )
     old = events.PlayerWithdrawn(tournament_id=T, player_id=W)  # an older producer: no decision
     assert wire.forfeit_withdrawn(old) == commands.ForfeitWithdrawn(T, W, False, "", None)
@@ -253,7 +253,7 @@ def test_what_pairing_decides_for_the_clocks():
         decision=wire_decision("scoresheet"),
     )
     assert wire.correct_result(corrected) == commands.CorrectResult(
-        G, Outcome.WHITE_WIN, Outcome.DRAW, Decision(ORG, Role.ORGANISER, AT, "scoresheet")
+        G, Outcome.WHITE_WIN, Outcome.DRAW, Decided(ORG, Role.ORGANISER, AT, "scoresheet")
     )
     reset = events.TournamentReset(tournament_id=T, decision=wire_decision(), games=[G], restarts=2)
     assert wire.from_pairing(reset) == commands.ResetTournament(T, AT, (G,), 2)
@@ -264,7 +264,7 @@ def test_what_pairing_decides_for_the_clocks():
 
 def test_game_penalised():
     event = domain.GamePenalised(
-        T, G, 4, W, PenaltyKind.DISPLACED_PIECES, 2, Consequence.EXTRA_MINUTE, Decision(ORG, Role.ARBITER, AT)
+        T, G, 4, W, PenaltyKind.DISPLACED_PIECES, 2, Consequence.EXTRA_MINUTE, Decided(ORG, Role.ARBITER, AT)
     )
     envelope = wire.wire.envelope(event)
     assert (envelope.type, envelope.version) == ("game.penalised", 1)

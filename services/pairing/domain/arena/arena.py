@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from services.pairing.domain.arena.closing import pairing_closes_at
 from services.pairing.domain.events import ArenaCompleted, ArenaGamePaired, ArenaGamesPaired
 from shared.aggregate import Aggregate
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.variants import Variant
 
 
@@ -32,7 +32,7 @@ class Arena(Aggregate):
     name: str
     started_at: dt.datetime
     ends_at: dt.datetime
-    time_control: TimeControl
+    time_control: RateOfPlay
     completed_at: dt.datetime | None = None
     variant: Variant = Variant.CHESS  # the board its games use; they start from the initial position
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Final
 
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 
 MOVES: Final = 40
 
@@ -27,18 +27,18 @@ class NoArenaTimeControl(ValueError):
     """An arena is played with a Fischer clock (base + increment), never by correspondence."""
 
 
-def expected_duration(control: TimeControl) -> dt.timedelta:
+def expected_duration(control: RateOfPlay) -> dt.timedelta:
     """How long a new game is expected to last: base + 40 × increment."""
     if control.days_per_move is not None:
         raise NoArenaTimeControl("an arena needs a base + increment time control, not correspondence")
     return dt.timedelta(seconds=control.base_seconds + MOVES * control.increment_seconds)
 
 
-def pairing_closes_at(ends_at: dt.datetime, control: TimeControl) -> dt.datetime:
+def pairing_closes_at(ends_at: dt.datetime, control: RateOfPlay) -> dt.datetime:
     """The first instant at which no new game is paired."""
     return ends_at - expected_duration(control)
 
 
-def pairing_open(now: dt.datetime, ends_at: dt.datetime, control: TimeControl) -> bool:
+def pairing_open(now: dt.datetime, ends_at: dt.datetime, control: RateOfPlay) -> bool:
     """May a new game be paired at ``now``?"""
     return now < pairing_closes_at(ends_at, control)

@@ -61,7 +61,9 @@ players who could still be paired (tens of milliseconds at this size)."""
 _EMPTY: Final[frozenset[int]] = frozenset()
 
 
-class Colour(StrEnum):
+class Side(StrEnum):
+    """White or Black: the side a player had in their last arena game (rule 7, colours)."""
+
     WHITE = "white"
     BLACK = "black"
 
@@ -92,12 +94,12 @@ class Waiting:
     since: dt.datetime
     skipped: int = 0
     colour_balance: int = 0  # whites − blacks in this arena
-    last_colour: Colour | None = None
+    last_colour: Side | None = None
     met: Mapping[uuid.UUID, Meeting] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
-class Pairing:
+class ArenaPairing:
     white: uuid.UUID
     black: uuid.UUID
     how: How
@@ -105,7 +107,7 @@ class Pairing:
 
 @dataclass(frozen=True, slots=True)
 class PassResult:
-    pairs: tuple[Pairing, ...]  # the higher-ranked player's place first (board order)
+    pairs: tuple[ArenaPairing, ...]  # the higher-ranked player's place first (board order)
     waiting: tuple[uuid.UUID, ...]  # left waiting, highest priority first
     retry_at: dt.datetime | None  # the earliest end of a cooldown between two players left waiting
     maximum: bool  # proved: no pairing of this pool has more pairs
@@ -159,7 +161,7 @@ def colours(a: Waiting, b: Waiting) -> tuple[Waiting, Waiting]:
     return (low, high) if zlib.crc32(low.player.bytes + high.player.bytes) % 2 == 0 else (high, low)
 
 
-_WANTS_WHITE: Final[Mapping[Colour | None, int]] = {Colour.BLACK: 2, None: 1, Colour.WHITE: 0}
+_WANTS_WHITE: Final[Mapping[Side | None, int]] = {Side.BLACK: 2, None: 1, Side.WHITE: 0}
 
 
 def _wants_white(player: Waiting) -> int:
@@ -347,7 +349,7 @@ class _Pass:
                 how = self.how[i]
                 assert how is not None
                 white, black = colours(players[i], players[j])
-                pairs.append(Pairing(white.player, black.player, how))
+                pairs.append(ArenaPairing(white.player, black.player, how))
         left = self.left()
         return PassResult(tuple(pairs), tuple(players[u].player for u in left), self.retry_at(left), maximum)
 

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from services.pairing.domain.arena.cooldown import Meeting
-from services.pairing.domain.arena.pairing import Colour
-from shared.arena_scoring import ArenaGame, sheet
+from services.pairing.domain.arena.pairing import Side
+from shared.arena_scoring import FinishedArenaGame, sheet
 from shared.scoring import Outcome
 
 ACTIVE: Final = "active"
@@ -76,9 +76,9 @@ class PlayedGame:
     def running(self) -> bool:
         return self.outcome is None or self.ended_at is None
 
-    def result(self) -> ArenaGame:
+    def result(self) -> FinishedArenaGame:
         assert self.outcome is not None and self.ended_at is not None, f"game {self.id} is running"
-        return ArenaGame(
+        return FinishedArenaGame(
             self.id, self.white, self.black, self.outcome, self.ended_at, self.white_boost, self.black_boost
         )
 
@@ -94,7 +94,7 @@ class PoolState:
     points: Mapping[uuid.UUID, int] = field(default_factory=dict)
     ratings: Mapping[uuid.UUID, int] = field(default_factory=dict)
     balance: Mapping[uuid.UUID, int] = field(default_factory=dict)
-    last: Mapping[uuid.UUID, Colour] = field(default_factory=dict)
+    last: Mapping[uuid.UUID, Side] = field(default_factory=dict)
     met: Mapping[frozenset[uuid.UUID], Meeting] = field(default_factory=dict)
     running: Mapping[uuid.UUID, tuple[uuid.UUID, uuid.UUID]] = field(default_factory=dict)
     playing: Mapping[uuid.UUID, str] = field(default_factory=dict)
@@ -133,13 +133,13 @@ def pool_state(entries: Iterable[Entry], games: Iterable[PlayedGame]) -> PoolSta
 
     points: dict[uuid.UUID, int] = {}
     balance: dict[uuid.UUID, int] = {}
-    colour: dict[uuid.UUID, Colour] = {}
+    colour: dict[uuid.UUID, Side] = {}
     for player in joined | set(by_player):
         mine = by_player.get(player, [])
         points[player] = sum(s.points for s in sheet(player, [g.result() for g in mine if not g.running]))
         if mine:
             balance[player] = sum(1 if g.white == player else -1 for g in mine)
-            colour[player] = Colour.WHITE if mine[-1].white == player else Colour.BLACK
+            colour[player] = Side.WHITE if mine[-1].white == player else Side.BLACK
 
     met: dict[frozenset[uuid.UUID], Meeting] = {}
     for g in sorted((g for g in games if not g.running), key=lambda g: (g.ended_at, g.id.int)):

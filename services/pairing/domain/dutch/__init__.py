@@ -7,12 +7,12 @@ Build a :class:`RoundInput` (or read one from TRF with :func:`from_trf`) and cal
 from services.pairing.domain.dutch.engine import pair_round
 from services.pairing.domain.dutch.model import (
     Colour,
+    DutchError,
     InvalidInputError,
     NoValidPairingError,
     Pairing,
-    PairingError,
+    PairingPoints,
     PlayerHistory,
-    PointSystem,
     RoundInput,
     RoundKind,
     RoundRecord,
@@ -21,12 +21,12 @@ from services.pairing.domain.dutch.trf_adapter import from_trf
 
 __all__ = [
     "Colour",
+    "DutchError",
     "InvalidInputError",
     "NoValidPairingError",
     "Pairing",
-    "PairingError",
+    "PairingPoints",
     "PlayerHistory",
-    "PointSystem",
     "RoundInput",
     "RoundKind",
     "RoundRecord",

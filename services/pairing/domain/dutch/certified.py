@@ -59,7 +59,7 @@ from services.pairing.domain.dutch.matching import (
     max_weight_matching,
     outer_vertices,
 )
-from services.pairing.domain.dutch.players import Float, Player
+from services.pairing.domain.dutch.players import FieldPlayer, Float
 from services.pairing.domain.dutch.state import RoundState
 
 Counts = npt.NDArray[np.int64]
@@ -93,7 +93,7 @@ def _is_lower(key: Hashable) -> bool:
     return name in _LOWER
 
 
-def floats_term(p: Player, rounds: int) -> Contribution:
+def floats_term(p: FieldPlayer, rounds: int) -> Contribution:
     """A resident's share of the float fields of any pair with another resident."""
     out: Contribution = {}
     for back, (down, down_s) in enumerate((("f14", "f18"), ("f16", "f20"))):

@@ -44,13 +44,13 @@ from services.pairing.domain.dutch.model import (
     RoundInput,
     RoundKind,
 )
-from services.pairing.domain.dutch.players import Field, Float, Player, build_field
+from services.pairing.domain.dutch.players import Field, FieldPlayer, Float, build_field
 from services.pairing.domain.dutch.procedure import BracketStep, score_brackets
 from services.pairing.domain.dutch.state import RoundState
 
 
 @dataclass(frozen=True, slots=True)
-class Board:
+class PublishedBoard:
     """A published game: ``white`` and ``black`` by pairing number (``coloured`` False when the
     file gives no colours, e.g. a forfeit written with ``-``)."""
 
@@ -67,7 +67,7 @@ class Board:
 class PublishedRound:
     """The pairing a file holds for one round: its boards and its pairing-allocated byes."""
 
-    boards: tuple[Board, ...]
+    boards: tuple[PublishedBoard, ...]
     byes: tuple[int, ...] = ()
 
     @property
@@ -100,7 +100,7 @@ class Reason:
     engine: Value = None
 
 
-class Verdict(StrEnum):
+class CheckVerdict(StrEnum):
     OK = "ok"
     DEVIATES = "deviates"
     UNPAIRABLE = "unpairable"  # the engine finds no valid pairing for the round
@@ -111,7 +111,7 @@ class RoundCheck:
     """The outcome of checking one round. Pairs are ``(white, black)``; a published board without
     colours is given as its lower number first."""
 
-    verdict: Verdict
+    verdict: CheckVerdict
     published: PublishedRound
     engine: Pairing | None = None
     only_published: tuple[tuple[int, int], ...] = ()
@@ -122,7 +122,7 @@ class RoundCheck:
 
     @property
     def ok(self) -> bool:
-        return self.verdict is Verdict.OK
+        return self.verdict is CheckVerdict.OK
 
 
 def check_round(data: RoundInput, published: PublishedRound) -> RoundCheck:
@@ -136,13 +136,13 @@ def check_round(data: RoundInput, published: PublishedRound) -> RoundCheck:
         engine = pair_round(data)
     except NoValidPairingError as exc:
         reason = _Published(data, players, published).absolute()
-        return RoundCheck(Verdict.UNPAIRABLE, published, reason=reason, message=str(exc))
+        return RoundCheck(CheckVerdict.UNPAIRABLE, published, reason=reason, message=str(exc))
     difference = _difference(engine, published)
     if difference is None:
-        return RoundCheck(Verdict.OK, published, engine)
+        return RoundCheck(CheckVerdict.OK, published, engine)
     only_published, only_engine, other_colours = difference
     return RoundCheck(
-        Verdict.DEVIATES,
+        CheckVerdict.DEVIATES,
         published,
         engine,
         only_published,
@@ -207,7 +207,7 @@ class _Published:
         self.data = data
         self.field = players
         self.published = published
-        self.by_number: dict[int, Player] = {p.number: p for p in players.players}
+        self.by_number: dict[int, FieldPlayer] = {p.number: p for p in players.players}
         self.history = {p.number: p.rounds for p in data.players}
         self.forbidden = {frozenset(pair) for pair in players.forbidden}
 
@@ -234,7 +234,7 @@ class _Published:
                 return reason
         return None
 
-    def _met_or_forbidden(self, board: Board) -> Reason | None:
+    def _met_or_forbidden(self, board: PublishedBoard) -> Reason | None:
         a, b = sorted((board.white, board.black))
         for round_no, record in enumerate(self.history[a], start=1):
             if record.kind is RoundKind.PLAYED and record.opponent == b:
@@ -269,7 +269,7 @@ class _Published:
                 )
         return Reason(Kind.ABSOLUTE, "C2", f"player {number} may not get the PAB (C2, absolute)")
 
-    def _absolute_preferences(self, board: Board) -> Reason | None:
+    def _absolute_preferences(self, board: PublishedBoard) -> Reason | None:
         p, q = self.by_number[board.white], self.by_number[board.black]
         if not (p.pref.absolute and q.pref.absolute and p.pref.colour is q.pref.colour):
             return None
@@ -283,7 +283,7 @@ class _Published:
             f"players {a} and {b} both have an absolute preference for {colour} and may not meet (C3, absolute)",
         )
 
-    def _colour_limits(self, board: Board) -> Reason | None:
+    def _colour_limits(self, board: PublishedBoard) -> Reason | None:
         if not board.coloured:
             return None
         white, black = self.by_number[board.white], self.by_number[board.black]
@@ -310,7 +310,7 @@ class _Published:
             )
         return None
 
-    def _rule(self, board: Board) -> ColourRule:
+    def _rule(self, board: PublishedBoard) -> ColourRule:
         first, second = sorted(
             (self.by_number[board.white], self.by_number[board.black]), key=lambda p: p.number
         )

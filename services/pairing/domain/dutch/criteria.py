@@ -17,7 +17,7 @@ and their order follow bbpPairings v6 (the FIDE-endorsed reference engine):
 
 Criteria of the form "as many pairs as possible meet X" are stored as penalties for the pairs
 that miss X: with the pair count fixed by ``c6`` (more significant) that is the same order,
-and a criterion nobody misses costs no bits. A :class:`Layout` gives every field just enough
+and a criterion nobody misses costs no bits. A :class:`BitLayout` gives every field just enough
 bits for its largest possible sum, so the integers stay small (rustworkx computes in 128 bits).
 """
 
@@ -26,10 +26,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 
 from services.pairing.domain.dutch.colours import compatible as colours_compatible
-from services.pairing.domain.dutch.players import Float, Player
+from services.pairing.domain.dutch.players import FieldPlayer, Float
 
 
-class Layout:
+class BitLayout:
     """Bit offsets for named fields; fields are added most significant first."""
 
     def __init__(self) -> None:
@@ -49,7 +49,7 @@ class Layout:
         return offsets, pos
 
 
-def colour_misses(lower: Player, higher: Player) -> tuple[bool, bool, bool, bool]:
+def colour_misses(lower: FieldPlayer, higher: FieldPlayer) -> tuple[bool, bool, bool, bool]:
     """C10-C13 for a pair in the current bracket: True where the criterion is missed."""
     p, o = lower.pref, higher.pref
     same = p.colour is not None and p.colour is o.colour
@@ -75,7 +75,7 @@ def colour_misses(lower: Player, higher: Player) -> tuple[bool, bool, bool, bool
 Contribution = dict[Hashable, int]
 
 
-def current_pair(higher: Player, lower: Player, rounds_played: int) -> Contribution:
+def current_pair(higher: FieldPlayer, lower: FieldPlayer, rounds_played: int) -> Contribution:
     """The fields of a pair inside the current bracket (``lower`` is a resident)."""
     out: Contribution = {"c6": 1, ("c7", higher.score): 1}
     for k, miss in enumerate(colour_misses(lower, higher)):
@@ -103,7 +103,7 @@ def current_pair(higher: Player, lower: Player, rounds_played: int) -> Contribut
     return out
 
 
-def next_pair(higher: Player) -> Contribution:
+def next_pair(higher: FieldPlayer) -> Contribution:
     """The fields of a pair whose lower player is in the next score group."""
     return {"n6": 1, ("n7", higher.score): 1}
 
@@ -123,7 +123,7 @@ def field_order(key: Hashable) -> tuple[int, int]:
 
 def build_layout(keys: set[Hashable], bound: Callable[[Hashable], int]) -> tuple[dict[Hashable, int], int]:
     """Offsets for the given fields; ``bound(key)`` caps the field's sum over a matching."""
-    layout = Layout()
+    layout = BitLayout()
     for key in sorted(keys, key=field_order):
         layout.add(key, bound(key))
     return layout.offsets()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from services.pairing.domain.dutch.colours import allocate
 from services.pairing.domain.dutch.model import Colour, Pairing, RoundInput
-from services.pairing.domain.dutch.players import Player, build_field
+from services.pairing.domain.dutch.players import FieldPlayer, build_field
 from services.pairing.domain.dutch.procedure import pair_field
 
 
-def _board_key(white: Player, black: Player) -> tuple[int, int, int]:
+def _board_key(white: FieldPlayer, black: FieldPlayer) -> tuple[int, int, int]:
     # Board order uses the real scores: acceleration only affects the pairing (bbpPairings).
     high, low = sorted((white, black), key=lambda p: (-p.raw_score, p.rank))
     return (-high.raw_score, -low.raw_score, high.rank)
@@ -22,7 +22,7 @@ def pair_round(data: RoundInput) -> Pairing:
     """
     field = build_field(data)
     pairs, bye = pair_field(field)
-    games: list[tuple[Player, Player]] = []
+    games: list[tuple[FieldPlayer, FieldPlayer]] = []
     for a, b in pairs:
         first, second = (a, b) if a.number < b.number else (b, a)
         colour = allocate(first.side, second.side, field.initial_colour)

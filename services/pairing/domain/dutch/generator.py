@@ -26,9 +26,9 @@ from enum import StrEnum
 from fractions import Fraction
 
 from services.pairing.domain.dutch.engine import pair_round
-from services.pairing.domain.dutch.model import NoValidPairingError, PairingError
+from services.pairing.domain.dutch.model import DutchError, NoValidPairingError
 from services.pairing.domain.dutch.trf_adapter import from_trf, round_points, scoring
-from shared.trf import Colour, PlayerRecord, ResultCode, RoundEntry, TrfDocument
+from shared.trf import PlayerRecord, ResultCode, RoundEntry, TrfColour, TrfDocument
 from shared.trf.acceleration import baku
 
 LOWEST_RATING = 1400
@@ -67,7 +67,7 @@ class Profile:
                 raise ValueError(f"--{name.replace('_', '-')} must be between 0 and 1, got {value}")
 
 
-class GenerationError(PairingError):
+class GenerationError(DutchError):
     """A round of the generated tournament cannot be paired; ``document`` holds the rounds
     before it."""
 
@@ -89,7 +89,7 @@ def _field(profile: Profile, rng: random.Random) -> TrfDocument:
     doc.name = f"Random Dutch tournament (seed {profile.seed})"
     doc.tournament_type = "Swiss system, Dutch (FIDE C.04.3)"
     doc.total_rounds = profile.rounds
-    doc.initial_colour = rng.choice([Colour.WHITE, Colour.BLACK])
+    doc.initial_colour = rng.choice([TrfColour.WHITE, TrfColour.BLACK])
     ratings = sorted(
         (rng.randint(LOWEST_RATING, HIGHEST_RATING) for _ in range(profile.players)), reverse=True
     )
@@ -110,10 +110,10 @@ def _absences(doc: TrfDocument, round_no: int, profile: Profile, rng: random.Ran
         entry: RoundEntry | None = None
         if start in gone or rng.random() < profile.absent_rate:
             gone.add(start)
-            entry = RoundEntry(None, Colour.NONE, ResultCode.ZERO_POINT_BYE)
+            entry = RoundEntry(None, TrfColour.NONE, ResultCode.ZERO_POINT_BYE)
         elif rng.random() < profile.bye_rate:
             kind = ResultCode.HALF_POINT_BYE if rng.random() < 0.5 else ResultCode.ZERO_POINT_BYE
-            entry = RoundEntry(None, Colour.NONE, kind)
+            entry = RoundEntry(None, TrfColour.NONE, kind)
         if entry is not None:
             player.rounds.extend([None] * (round_no - 1 - len(player.rounds)))
             player.rounds.append(entry)
@@ -150,10 +150,10 @@ def _play_round(doc: TrfDocument, round_no: int, profile: Profile, rng: random.R
     entries: dict[int, RoundEntry] = {}
     for white, black in pairing.games:
         first, second = _game(white, black, doc, profile, rng)
-        entries[white] = RoundEntry(black, Colour.WHITE, first)
-        entries[black] = RoundEntry(white, Colour.BLACK, second)
+        entries[white] = RoundEntry(black, TrfColour.WHITE, first)
+        entries[black] = RoundEntry(white, TrfColour.BLACK, second)
     if pairing.bye is not None:
-        entries[pairing.bye] = RoundEntry(None, Colour.NONE, ResultCode.PAIRING_ALLOCATED_BYE)
+        entries[pairing.bye] = RoundEntry(None, TrfColour.NONE, ResultCode.PAIRING_ALLOCATED_BYE)
     for start, entry in entries.items():
         player = doc.players[start]
         player.rounds.extend([None] * (round_no - 1 - len(player.rounds)))

@@ -68,7 +68,7 @@ class RoundRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class PointSystem:
+class PairingPoints:
     """Points per outcome. ``pab`` defaults to a win."""
 
     win: Fraction = Fraction(1)
@@ -83,7 +83,7 @@ class PointSystem:
         return self.win if self.pab is None else self.pab
 
     @classmethod
-    def platform(cls) -> PointSystem:
+    def platform(cls) -> PairingPoints:
         """The ``platform`` ruleset: win 2, draw 1, loss 0; the PAB scores like a win."""
         return cls(win=Fraction(2), draw=Fraction(1), loss=Fraction(0))
 
@@ -123,7 +123,7 @@ class RoundInput:
     initial_colour: Colour = Colour.WHITE
     absent: frozenset[int] = frozenset()
     forbidden_pairs: frozenset[frozenset[int]] = frozenset()
-    points: PointSystem = field(default_factory=PointSystem)
+    points: PairingPoints = field(default_factory=PairingPoints)
     ranking: tuple[int, ...] | None = None
 
     @property
@@ -147,15 +147,15 @@ class Pairing:
         return out
 
 
-class PairingError(Exception):
+class DutchError(Exception):
     """The round cannot be paired."""
 
 
-class InvalidInputError(PairingError):
+class InvalidInputError(DutchError):
     """The input contradicts itself (unknown player, inconsistent opponents, too many rounds)."""
 
 
-class NoValidPairingError(PairingError):
+class NoValidPairingError(DutchError):
     """No pairing satisfies the absolute criteria (C1-C3 and the PAB rules)."""
 
     def __init__(self, message: str = "") -> None:

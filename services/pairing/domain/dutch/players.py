@@ -25,7 +25,7 @@ class Float(Enum):
 
 
 @dataclass(slots=True)
-class Player:
+class FieldPlayer:
     """A player to be paired (or an absent one, whose history still matters to opponents)."""
 
     number: int
@@ -49,7 +49,7 @@ class Player:
 class Field:
     """The players to pair and the facts about the round."""
 
-    players: tuple[Player, ...]  # the present players
+    players: tuple[FieldPlayer, ...]  # the present players
     rounds_played: int
     total_rounds: int
     unit: int  # scores are integers: points × unit
@@ -154,7 +154,7 @@ def build_field(data: RoundInput) -> Field:
     win_units = units(pts.win)
     loss_units = units(pts.loss)
 
-    players: list[Player] = []
+    players: list[FieldPlayer] = []
     for n in valid:
         if n in data.absent:
             continue
@@ -177,7 +177,7 @@ def build_field(data: RoundInput) -> Field:
             mine, theirs = score_back[n][k], score_back[rec.opponent][k]
             fl.append(Float.DOWN if mine > theirs else Float.UP if mine < theirs else Float.NONE)
         players.append(
-            Player(
+            FieldPlayer(
                 number=n,
                 rank=rank[n],
                 score=score_back[n][0],

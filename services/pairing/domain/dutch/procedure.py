@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from services.pairing.domain.dutch.brackets import GeneralBracket
 from services.pairing.domain.dutch.certified import solve_bracket
 from services.pairing.domain.dutch.model import NoValidPairingError
-from services.pairing.domain.dutch.players import Field, Player
+from services.pairing.domain.dutch.players import Field, FieldPlayer
 from services.pairing.domain.dutch.state import RoundState
 
 Window = dict[int, int]  # a matching of the bracket's window, both ways
@@ -139,7 +139,7 @@ def pair_state(state: RoundState) -> tuple[list[tuple[int, int]], int | None]:
     return _leftover(state, last)
 
 
-def pair_field(field: Field) -> tuple[list[tuple[Player, Player]], Player | None]:
+def pair_field(field: Field) -> tuple[list[tuple[FieldPlayer, FieldPlayer]], FieldPlayer | None]:
     """The pairs (in no particular order) and the PAB player."""
     state = RoundState(field)
     pairs, bye = pair_state(state)

@@ -16,7 +16,7 @@ import numpy as np
 from services.pairing.domain.dutch.criteria import colour_misses
 from services.pairing.domain.dutch.matching import grow_matching, max_weight_matching, outer_vertices
 from services.pairing.domain.dutch.model import Colour, NoValidPairingError
-from services.pairing.domain.dutch.players import Field, Player
+from services.pairing.domain.dutch.players import Field, FieldPlayer
 
 
 class Tables:
@@ -46,7 +46,7 @@ class Tables:
         compat &= ~clash
         self.compat = compat
         types: dict[Hashable, int] = {}
-        self.reps: list[Player] = []
+        self.reps: list[FieldPlayer] = []
         ctype = []
         for p in players:
             t = types.get(p.pref)
@@ -70,7 +70,7 @@ class RoundState:
 
     def __init__(self, field: Field) -> None:
         self.field = field
-        self.players: list[Player] = sorted(field.players, key=lambda p: (-p.score, p.rank))
+        self.players: list[FieldPlayer] = sorted(field.players, key=lambda p: (-p.score, p.rank))
         n = len(self.players)
         self.n = n
         self.last_round = field.last_round

@@ -21,20 +21,19 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from services.pairing.domain.dutch.checker import Board, PublishedRound
+from services.pairing.domain.dutch.checker import PublishedBoard, PublishedRound
 from services.pairing.domain.dutch.model import (
     Colour,
     InvalidInputError,
+    PairingPoints,
     PlayerHistory,
-    PointSystem,
     RoundInput,
     RoundKind,
     RoundRecord,
 )
 from shared.scoring import FIDE, Result
 from shared.scoring import PointSystem as Scoring
-from shared.trf import Colour as TrfColour
-from shared.trf import ResultCode, RoundEntry, TrfDocument, declared_points
+from shared.trf import ResultCode, RoundEntry, TrfColour, TrfDocument, declared_points
 from shared.trf.results import RESULTS
 
 
@@ -43,9 +42,9 @@ def scoring(doc: TrfDocument) -> Scoring:
     return declared_points(doc) or FIDE
 
 
-def point_system(doc: TrfDocument) -> PointSystem:
+def point_system(doc: TrfDocument) -> PairingPoints:
     ps = scoring(doc)
-    return PointSystem(
+    return PairingPoints(
         win=ps.win,
         draw=ps.draw,
         loss=ps.loss,
@@ -202,7 +201,7 @@ def _round_input(
 def published_round(doc: TrfDocument, round_no: int) -> PublishedRound:
     """The pairing the document holds for round ``round_no``: its boards (colours as given; a
     forfeit may carry none) and its pairing-allocated byes (``U``, or ``0000 - +``)."""
-    boards: list[Board] = []
+    boards: list[PublishedBoard] = []
     byes: list[int] = []
     for number in sorted(doc.players):
         entry = doc.players[number].entry(round_no)
@@ -215,7 +214,7 @@ def published_round(doc: TrfDocument, round_no: int) -> PublishedRound:
         if entry.opponent < number:
             continue  # the opponent's line gives the board
         if entry.colour is TrfColour.BLACK:
-            boards.append(Board(entry.opponent, number))
+            boards.append(PublishedBoard(entry.opponent, number))
         else:
-            boards.append(Board(number, entry.opponent, coloured=entry.colour is TrfColour.WHITE))
+            boards.append(PublishedBoard(number, entry.opponent, coloured=entry.colour is TrfColour.WHITE))
     return PublishedRound(tuple(boards), tuple(byes))

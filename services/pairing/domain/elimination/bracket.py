@@ -119,7 +119,7 @@ TERMINAL: Final = frozenset(
 
 
 @dataclass(frozen=True)
-class Match:
+class BracketMatch:
     """A match as it stands. ``players[i]`` is None while unknown and for an empty slot (``empty[i]``)."""
 
     id: MatchId
@@ -131,7 +131,7 @@ class Match:
 
 
 @dataclass(frozen=True)
-class Placing:
+class BracketPlace:
     """A player's final place.
 
     ``rank`` is dense, one step per group of players who went out at the same point (1, 2, 3, 3, 4, 4, 4, 4
@@ -235,7 +235,7 @@ class Bracket(ABC):
     def sections(self) -> tuple[Section, ...]:
         return tuple(dict.fromkeys(spec.id.section for spec in self._layout.matches))
 
-    def match(self, match_id: MatchId | str) -> Match:
+    def match(self, match_id: MatchId | str) -> BracketMatch:
         mid = self._match_id(match_id)
         return self._matches[mid]
 
@@ -243,18 +243,18 @@ class Bracket(ABC):
         """Where the two players of a match come from (a seed, nobody, a winner or a loser)."""
         return self._layout.by_id[self._match_id(match_id)].slots
 
-    def matches(self, section: Section | None = None) -> tuple[Match, ...]:
+    def matches(self, section: Section | None = None) -> tuple[BracketMatch, ...]:
         """Every match (of one section), in layout order: by section, round, number."""
         return tuple(m for m in self._matches.values() if section is None or m.id.section is section)
 
-    def rounds(self, section: Section) -> tuple[tuple[Match, ...], ...]:
+    def rounds(self, section: Section) -> tuple[tuple[BracketMatch, ...], ...]:
         """The matches of one section grouped by round, each round in match-number order."""
-        grouped: dict[int, list[Match]] = {}
+        grouped: dict[int, list[BracketMatch]] = {}
         for m in self.matches(section):
             grouped.setdefault(m.id.round, []).append(m)
         return tuple(tuple(sorted(ms, key=lambda m: m.id.number)) for _, ms in sorted(grouped.items()))
 
-    def ready_matches(self) -> tuple[Match, ...]:
+    def ready_matches(self) -> tuple[BracketMatch, ...]:
         """Who plays whom next: every match whose two players are known and that has no result yet."""
         return tuple(m for m in self._matches.values() if m.status is MatchStatus.READY)
 
@@ -278,11 +278,11 @@ class Bracket(ABC):
     def matches_won(self, seed: int) -> int:
         return sum(1 for m in self._matches.values() if m.status is MatchStatus.DECIDED and m.winner == seed)
 
-    def placings(self) -> tuple[Placing, ...]:
+    def placings(self) -> tuple[BracketPlace, ...]:
         """The final placing, best first (by rank, then seed). Raises :class:`NotFinished` before the end."""
         if not self.is_finished():
             raise NotFinished("the bracket is not finished: some matches are still to be decided")
-        placings: list[Placing] = []
+        placings: list[BracketPlace] = []
         above = 0
         rank = 0
         for group in self._placing_groups():
@@ -290,7 +290,7 @@ class Bracket(ABC):
                 continue
             rank += 1
             span = (above + 1, above + len(group))
-            placings.extend(Placing(seed, rank, span, self.matches_won(seed)) for seed in sorted(group))
+            placings.extend(BracketPlace(seed, rank, span, self.matches_won(seed)) for seed in sorted(group))
             above += len(group)
         return tuple(placings)
 
@@ -380,8 +380,8 @@ class Bracket(ABC):
                 )
             queue.extend(self._layout.dependents[nxt])
 
-    def _resolve(self) -> dict[MatchId, Match]:
-        resolved: dict[MatchId, Match] = {}
+    def _resolve(self) -> dict[MatchId, BracketMatch]:
+        resolved: dict[MatchId, BracketMatch] = {}
 
         def occupant(source: Source) -> _Occupant:
             if isinstance(source, Seed):
@@ -424,32 +424,32 @@ class Bracket(ABC):
                 raise BracketError(
                     f"result of {spec.id}: the match is {status.value}, it cannot have a result"
                 )
-            resolved[spec.id] = Match(spec.id, players, empty, status, winner, loser)
+            resolved[spec.id] = BracketMatch(spec.id, players, empty, status, winner, loser)
         return resolved
 
     @staticmethod
-    def _reset_needed(first: Match) -> bool:
+    def _reset_needed(first: BracketMatch) -> bool:
         return first.status is MatchStatus.DECIDED and first.winner == first.players[1]
 
 
-def _vs(match: Match) -> str:
+def _vs(match: BracketMatch) -> str:
     a, b = (str(p) if p is not None else "?" for p in match.players)
     return f"{a} v {b}"
 
 
-def play_out(bracket: Bracket, choose: Callable[[Match], int]) -> Bracket:
+def play_out(bracket: Bracket, choose: Callable[[BracketMatch], int]) -> Bracket:
     """Play every remaining match, ``choose`` picking each winner, until nothing is left to play."""
     while ready := bracket.ready_matches():
         bracket = bracket.record_many({m.id: choose(m) for m in ready})
     return bracket
 
 
-def better_seed(match: Match) -> int:
+def better_seed(match: BracketMatch) -> int:
     """The smaller seed number (the stronger player) of a ready match."""
     return min(_known(match.players))
 
 
-def worse_seed(match: Match) -> int:
+def worse_seed(match: BracketMatch) -> int:
     """The larger seed number of a ready match."""
     return max(_known(match.players))
 

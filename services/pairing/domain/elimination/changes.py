@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from services.pairing.domain.changes import Change
 from services.pairing.domain.elimination.bracket import MatchId
-from shared.vocabulary import Decision
+from shared.vocabulary import DecidedIn
 
 __all__ = [
     "Erased",
@@ -39,7 +39,7 @@ class MatchSettled(Change):
     needs the games in ``cancelled``; ``decisions``: its decisions so far."""
 
     match_id: MatchId
-    how: Decision
+    how: DecidedIn
     at: dt.datetime
     cancelled: tuple[uuid.UUID, ...]
     decisions: int
@@ -64,7 +64,7 @@ class MatchHowChanged(Change):
     ``decisions`` counts it)."""
 
     match_id: MatchId
-    how: Decision
+    how: DecidedIn
     at: dt.datetime
     decisions: int
 

@@ -49,7 +49,7 @@ from functools import cache
 from typing import Any, Final, NoReturn
 
 from services.pairing.domain import events
-from services.pairing.domain.arbiters import Decided, deciding
+from services.pairing.domain.arbiters import deciding
 from services.pairing.domain.changes import (
     Changing,
     ColoursSet,
@@ -64,10 +64,10 @@ from services.pairing.domain.corrections import replaced_outcome
 from services.pairing.domain.elimination.bracket import (
     Bracket,
     BracketError,
-    Match,
+    BracketMatch,
+    BracketPlace,
     MatchId,
     MatchStatus,
-    Placing,
     better_seed,
 )
 from services.pairing.domain.elimination.changes import (
@@ -91,8 +91,8 @@ from services.pairing.domain.elimination.match_play import (
     regular_games,
 )
 from services.pairing.domain.elimination.paired_matches import (
-    MatchGame,
-    PairedMatch,
+    KnockoutGame,
+    KnockoutMatch,
     Recorded,
     round_of_games,
 )
@@ -114,9 +114,9 @@ from services.pairing.domain.errors import (
 )
 from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from shared.aggregate import Aggregate
-from shared.authority import Authority, Role
+from shared.authority import Authority, Decided, Role
 from shared.scoring import Outcome
-from shared.time_control import TieBreakPlan
+from shared.time_control import TieBreakSchedule
 from shared.vocabulary import BracketFormat, Section, Seeding, System
 
 GAME_NAMESPACE: Final = uuid.UUID("8f5d2c1e-3b6a-4e7f-9a0b-1c2d3e4f5a6b")
@@ -152,7 +152,7 @@ class Elimination(Aggregate, Changing):
     match_format: MatchFormat
     bracket: Bracket
     seeds: SeedList
-    matches: dict[MatchId, PairedMatch] = field(default_factory=dict)
+    matches: dict[MatchId, KnockoutMatch] = field(default_factory=dict)
     published: set[int] = field(default_factory=set)
     """The rounds the organiser has published."""
     completed: set[int] = field(default_factory=set)
@@ -176,7 +176,7 @@ class Elimination(Aggregate, Changing):
         draw_seed: int | None = None,
         third_place: bool = False,
         second_final: bool = True,
-        tiebreak_plan: TieBreakPlan,
+        tiebreak_plan: TieBreakSchedule,
         restarts: int = 0,
     ) -> Elimination:
         """The bracket, its seed list (the roster's order) and its match format; round 1 is due.
@@ -211,7 +211,7 @@ class Elimination(Aggregate, Changing):
     def paired_rounds(self) -> int:
         return max((m.round for m in self.matches.values()), default=0)
 
-    def round_matches(self, number: int) -> list[PairedMatch]:
+    def round_matches(self, number: int) -> list[KnockoutMatch]:
         return sorted((m for m in self.matches.values() if m.round == number), key=lambda m: m.board)
 
     def round_decided(self, number: int) -> bool:
@@ -238,7 +238,7 @@ class Elimination(Aggregate, Changing):
                 total += 1
         return total
 
-    def to_pair(self, number: int) -> tuple[Match, ...]:
+    def to_pair(self, number: int) -> tuple[BracketMatch, ...]:
         """The engine's matches that make round ``number``."""
         ready = self.bracket.ready_matches()
         if isinstance(self.bracket, Knockout):
@@ -253,7 +253,7 @@ class Elimination(Aggregate, Changing):
 
     def pair_round(
         self, number: int, draw_white: Callable[[], int], *, now: dt.datetime
-    ) -> list[PairedMatch]:
+    ) -> list[KnockoutMatch]:
         """Pair round ``number``, unpublished: every match of it, with its regular games; ``draw_white``
         draws the slot (0 or 1) with White in each match's first game."""
         due = self.next_round_number()
@@ -262,12 +262,12 @@ class Elimination(Aggregate, Changing):
         engine_matches = self.to_pair(number)
         if not engine_matches:
             raise RoundNotDue(f"no match of round {number} has both players yet")
-        paired: list[PairedMatch] = []
+        paired: list[KnockoutMatch] = []
         for board, m in enumerate(engine_matches, start=1):
             a, b = m.players
             assert a is not None and b is not None  # ready
             first_white = draw_white()
-            match = PairedMatch(m.id, number, board, (a, b), first_white)
+            match = KnockoutMatch(m.id, number, board, (a, b), first_white)
             match.games = [self._game(m.id, g) for g in regular_games(self.match_format, first_white)]
             self.matches[m.id] = match
             paired.append(match)
@@ -296,14 +296,14 @@ class Elimination(Aggregate, Changing):
         first = self.bracket.rounds(Section.WINNERS)[0]
         return [m.winner for m in first if m.status is MatchStatus.WALKOVER and m.winner is not None]
 
-    def walkovers(self, number: int) -> list[Match]:
+    def walkovers(self, number: int) -> list[BracketMatch]:
         """Round 1's bye matches (one slot empty), in bracket order."""
         if number != 1:
             return []
         return [m for m in self.bracket.rounds(Section.WINNERS)[0] if m.status is MatchStatus.WALKOVER]
 
     # -- results -----------------------------------------------------------------------------------
-    def game(self, game_id: uuid.UUID) -> tuple[PairedMatch, MatchGame] | None:
+    def game(self, game_id: uuid.UUID) -> tuple[KnockoutMatch, KnockoutGame] | None:
         for match in self.matches.values():
             for g in match.games:
                 if g.game_id == game_id:
@@ -385,7 +385,7 @@ class Elimination(Aggregate, Changing):
             return settled
         return self._reopen(match, state, at)
 
-    def _refuse_new_advancement(self, match: PairedMatch, *, reopens: bool) -> None:
+    def _refuse_new_advancement(self, match: KnockoutMatch, *, reopens: bool) -> None:
         """A correction that changes who advances from a decided match: refused after the event
         finished, once a match it feeds has a result (RULES.md §4: "once that player's next match has
         a result"), and (leaving it undecided) once its round is complete."""
@@ -412,7 +412,7 @@ class Elimination(Aggregate, Changing):
                 match_id=mid,
             )
 
-    def _repair_fed(self, match: PairedMatch, at: dt.datetime) -> None:
+    def _repair_fed(self, match: KnockoutMatch, at: dt.datetime) -> None:
         """After a new winner: each paired match it feeds that the bracket now fills with other players
         (none has a result: :meth:`_refuse_new_advancement`) is paired again, and each round concerned
         is announced again, naming the games cancelled."""
@@ -428,7 +428,7 @@ class Elimination(Aggregate, Changing):
         for number, games in sorted(cancelled.items()):
             self.record(self._paired(number, cancelled=tuple(games)))
 
-    def _repair(self, match: PairedMatch, players: tuple[int, int], at: dt.datetime) -> list[uuid.UUID]:
+    def _repair(self, match: KnockoutMatch, players: tuple[int, int], at: dt.datetime) -> list[uuid.UUID]:
         """Pair ``match`` again between ``players``: the first White stays with its slot; its games, none
         played, are cancelled and replaced by new ones under new ids (numbered after them, as a
         reopened match's are). The ids of the games cancelled."""
@@ -453,10 +453,12 @@ class Elimination(Aggregate, Changing):
         self.change(GamesAdded(match.id, tuple(g.game_id for g in new)))
         return ids
 
-    def _progress(self, match: PairedMatch, overrides: Mapping[uuid.UUID, Outcome] | None = None) -> Progress:
+    def _progress(
+        self, match: KnockoutMatch, overrides: Mapping[uuid.UUID, Outcome] | None = None
+    ) -> Progress:
         return progress(self.match_format, match.first_white, match.counted(overrides))
 
-    def _go_on(self, match: PairedMatch, state: Progress, now: dt.datetime) -> Recorded:
+    def _go_on(self, match: KnockoutMatch, state: Progress, now: dt.datetime) -> Recorded:
         """An undecided match after a result: its next games, or its decision."""
         if state.winner is None:
             added = tuple(self._game(match.id, planned) for planned in state.to_pair)
@@ -467,7 +469,7 @@ class Elimination(Aggregate, Changing):
             return Recorded(match, added=added)
         return self._settle(match, state, now)
 
-    def _settle(self, match: PairedMatch, state: Progress, now: dt.datetime) -> Recorded:
+    def _settle(self, match: KnockoutMatch, state: Progress, now: dt.datetime) -> Recorded:
         """The match has its winner (a first one, or another after a correction): into the bracket; the
         games it no longer needs are cancelled; its round closes when it was the round's last."""
         assert state.winner is not None and state.how is not None
@@ -489,7 +491,7 @@ class Elimination(Aggregate, Changing):
         return Recorded(match, winner=winner, cancelled=cancelled)
 
     def _decided(
-        self, match: PairedMatch, winner: int, cancelled: tuple[uuid.UUID, ...], at: dt.datetime
+        self, match: KnockoutMatch, winner: int, cancelled: tuple[uuid.UUID, ...], at: dt.datetime
     ) -> events.MatchDecided:
         """``match.decided`` for the match's latest decision (``how`` set), numbered by its count."""
         assert match.how is not None
@@ -506,7 +508,7 @@ class Elimination(Aggregate, Changing):
             revision=match.decisions,
         )
 
-    def _reopen(self, match: PairedMatch, state: Progress, now: dt.datetime) -> Recorded:
+    def _reopen(self, match: KnockoutMatch, state: Progress, now: dt.datetime) -> Recorded:
         """A correction left the match undecided: its winner leaves the bracket, the games it had
         cancelled are paired again under new ids (or its next tie-break stage is), and the round is
         announced again."""
@@ -514,7 +516,7 @@ class Elimination(Aggregate, Changing):
         match.how = None
         self.change(MatchReopened(match.id))
         number = max(g.planned.number for g in match.games) + 1
-        replaced: list[tuple[MatchGame, MatchGame]] = []
+        replaced: list[tuple[KnockoutGame, KnockoutGame]] = []
         for g in match.games:
             if g.cancelled and g.outcome is None and g.replaced_by is None:
                 new = self._game(match.id, replace(g.planned, number=number))
@@ -595,7 +597,7 @@ class Elimination(Aggregate, Changing):
         self.change(Erased(at, games, self.restarts))
         self.record(events.TournamentReset(self.id, Decided(by, Role.ORGANISER, at), games, self.restarts))
 
-    def placings(self) -> tuple[Placing, ...]:
+    def placings(self) -> tuple[BracketPlace, ...]:
         return self.bracket.placings()
 
     def player_of(self, seed: int) -> uuid.UUID:
@@ -627,11 +629,11 @@ class Elimination(Aggregate, Changing):
             )
         )
 
-    def _game(self, match_id: MatchId, planned: PlannedGame) -> MatchGame:
+    def _game(self, match_id: MatchId, planned: PlannedGame) -> KnockoutGame:
         started = self.heading.started_at.astimezone(dt.UTC).isoformat()
         again = f":{self.restarts}" if self.restarts else ""  # the first start's ids as they always were
         game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{started}{again}:{match_id}:{planned.number}")
-        return MatchGame(game_id, planned)
+        return KnockoutGame(game_id, planned)
 
     def _paired(self, number: int, *, cancelled: tuple[uuid.UUID, ...] = ()) -> events.RoundPaired:
         """Round ``number`` as it stands: every match and every game paired in it so far (consumers add
@@ -706,7 +708,7 @@ def _double_knockout_waves(players: int, second_final: bool) -> int:
     return waves
 
 
-def _no_reset(match: Match) -> int:
+def _no_reset(match: BracketMatch) -> int:
     """A winner that keeps the second final unneeded: the winners'-bracket player (slot 1) takes the
     grand final; elsewhere anyone (the better seed)."""
     first = match.players[0]

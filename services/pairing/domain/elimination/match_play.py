@@ -28,8 +28,8 @@ from fractions import Fraction
 from typing import Any, Final
 
 from shared.scoring import FIDE, Outcome
-from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, TimeControl
-from shared.vocabulary import Decision
+from shared.time_control import DEFAULT_PLAN, RateOfPlay, Stage, TieBreakSchedule
+from shared.vocabulary import DecidedIn
 
 REGULAR_GAMES: Final = (1, 2, 4, 6)
 MAX_STAGES: Final = 5
@@ -44,8 +44,8 @@ class MatchFormat:
     """Regular games per match, their time control, and the tie-break plan."""
 
     games: int
-    time_control: TimeControl
-    plan: TieBreakPlan = DEFAULT_PLAN
+    time_control: RateOfPlay
+    plan: TieBreakSchedule = DEFAULT_PLAN
 
     def __post_init__(self) -> None:
         if self.games not in REGULAR_GAMES:
@@ -67,15 +67,15 @@ class MatchFormat:
         plan = data["plan"]
         return cls(
             data["games"],
-            TimeControl(**data["time_control"]),
-            TieBreakPlan(
-                tuple(Stage(s["games"], TimeControl(**s["time_control"])) for s in plan["stages"]),
-                TimeControl(**plan["sudden_death"]),
+            RateOfPlay(**data["time_control"]),
+            TieBreakSchedule(
+                tuple(Stage(s["games"], RateOfPlay(**s["time_control"])) for s in plan["stages"]),
+                RateOfPlay(**plan["sudden_death"]),
             ),
         )
 
 
-GameKind = Decision
+GameKind = DecidedIn
 """The part of its match a game is played in: the regular games, a tie-break stage, or the sudden-death
 game, the three parts a match can be decided in (``Progress.how``)."""
 
@@ -89,7 +89,7 @@ class PlannedGame:
     kind: GameKind
     stage: int
     white: int
-    time_control: TimeControl
+    time_control: RateOfPlay
     label: str
 
 
@@ -99,7 +99,7 @@ class Progress:
     the numbers of unplayed games the match no longer needs; ``to_pair`` the games to add now."""
 
     winner: int | None = None
-    how: Decision | None = None
+    how: DecidedIn | None = None
     not_needed: tuple[int, ...] = ()
     to_pair: tuple[PlannedGame, ...] = ()
 
@@ -188,7 +188,7 @@ def progress(
         lead = abs(score[0] - score[1])
         if lead > left:
             winner = 0 if score[0] > score[1] else 1
-            how = Decision.REGULAR if stage == 0 else Decision.TIEBREAK
+            how = DecidedIn.REGULAR if stage == 0 else DecidedIn.TIEBREAK
             return Progress(winner, how, tuple(g.number for g, o in played if o is None))
         if left:
             return Progress()
@@ -200,7 +200,7 @@ def _sudden_death(entry: tuple[PlannedGame, Outcome | None]) -> Progress:
     if outcome is None:
         return Progress()
     white_points, _ = FIDE.game_points(outcome)
-    return Progress(game.white if white_points == 1 else 1 - game.white, Decision.SUDDEN_DEATH)
+    return Progress(game.white if white_points == 1 else 1 - game.white, DecidedIn.SUDDEN_DEATH)
 
 
 def _check_slot(slot: int) -> None:

@@ -1,5 +1,5 @@
 """The matches of a knockout as pairing pairs them (RULES.md §4): each match's service round and board,
-the seeds in its two slots, the slot with White in game 1, its games (:class:`MatchGame`: planned by
+the seeds in its two slots, the slot with White in game 1, its games (:class:`KnockoutGame`: planned by
 ``match_play.py``, with their results, cancelled or replaced), and how it was decided; and what a result
 changed in its match (:class:`Recorded`). Pure values, kept by the :class:`~.elimination.Elimination`.
 """
@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from services.pairing.domain.elimination.bracket import MatchId
 from services.pairing.domain.elimination.match_play import PlannedGame
 from shared.scoring import Outcome
-from shared.vocabulary import Decision
+from shared.vocabulary import DecidedIn
 
-__all__ = ["MatchGame", "PairedMatch", "Recorded", "round_of_games"]
+__all__ = ["KnockoutGame", "KnockoutMatch", "Recorded", "round_of_games"]
 
 
 @dataclass
-class MatchGame:
+class KnockoutGame:
     game_id: uuid.UUID
     planned: PlannedGame
     outcome: Outcome | None = None
@@ -39,7 +39,7 @@ class MatchGame:
 
 
 @dataclass
-class PairedMatch:
+class KnockoutMatch:
     """A match as paired: its service round and board, the seeds in its two slots, which slot had
     White in game 1 (drawn), its games, and how it was decided (once it is)."""
 
@@ -48,8 +48,8 @@ class PairedMatch:
     board: int
     players: tuple[int, int]
     first_white: int
-    games: list[MatchGame] = field(default_factory=list)
-    how: Decision | None = None
+    games: list[KnockoutGame] = field(default_factory=list)
+    how: DecidedIn | None = None
     decisions: int = 0
     """How many times the match was decided: its first decision, then each one after a correction (a
     new winner, or the same winner decided elsewhere). Published as ``match.decided``'s ``revision``,
@@ -58,10 +58,10 @@ class PairedMatch:
     def seed(self, slot: int) -> int:
         return self.players[slot]
 
-    def white(self, game: MatchGame) -> int:
+    def white(self, game: KnockoutGame) -> int:
         return self.players[game.planned.white]
 
-    def black(self, game: MatchGame) -> int:
+    def black(self, game: KnockoutGame) -> int:
         return self.players[1 - game.planned.white]
 
     def counted(
@@ -81,13 +81,13 @@ class Recorded:
     """What a game's result changed: games added to the match (the next tie-break stage), or the match
     decided (its winner's seed, and the games it no longer needs)."""
 
-    match: PairedMatch
-    added: tuple[MatchGame, ...] = ()
+    match: KnockoutMatch
+    added: tuple[KnockoutGame, ...] = ()
     winner: int | None = None
-    cancelled: tuple[MatchGame, ...] = ()
+    cancelled: tuple[KnockoutGame, ...] = ()
 
 
-def round_of_games(matches: Iterable[PairedMatch]) -> list[tuple[PairedMatch, MatchGame]]:
+def round_of_games(matches: Iterable[KnockoutMatch]) -> list[tuple[KnockoutMatch, KnockoutGame]]:
     """Every game of these matches, by board then game number."""
     return [
         (m, g)

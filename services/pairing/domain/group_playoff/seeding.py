@@ -9,7 +9,7 @@ Every meeting in a group is a two-game match, one game with each colour. The pai
 table for four (1-4, 2-3; 4-3, 1-2; 2-4, 3-1); the player named first in a pairing *invites*: they create
 both games (the game record names them), and have White in the first game — unless they said at entry
 that they cannot create games and the other player can: then the other invites (4T1 §4(5),
-:meth:`~services.pairing.domain.group_playoff.event.GroupPlayoff.inviter`).
+:meth:`~services.pairing.domain.group_playoff.competition.GroupPlayoff.inviter`).
 """
 
 from __future__ import annotations

@@ -22,13 +22,19 @@ from typing import Any
 
 from services.pairing.domain import events
 from services.pairing.domain.errors import NotOrganiser
-from services.pairing.domain.group_playoff.event import Game, GroupPlayoff, Lot, Match, Stage
+from services.pairing.domain.group_playoff.competition import (
+    GroupPlayoff,
+    Lot,
+    Match,
+    MatchGame,
+    MatchKind,
+)
 from services.pairing.domain.group_playoff.seeding import Entrant, GroupLot, draw_groups
 from services.pairing.domain.heading import Heading, Player
 from shared.aggregate import Aggregate
 from shared.group_playoff import decided_by
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import Ruleset, System
 
 __all__ = ["GroupPlayoffTournament"]
@@ -40,13 +46,13 @@ LOT = "lot"
 
 
 LABELS = {
-    Stage.GROUP: "group",
-    Stage.PLAYOFF: "play-off",
-    Stage.SEMI_FINAL: "semi-final",
-    Stage.FINAL: "final",
-    Stage.THIRD: "match for 3rd place",
-    Stage.FIFTH: "match for 5th place",
-    Stage.SEVENTH: "match for 7th place",
+    MatchKind.GROUP: "group",
+    MatchKind.PLAYOFF: "play-off",
+    MatchKind.SEMI_FINAL: "semi-final",
+    MatchKind.FINAL: "final",
+    MatchKind.THIRD: "match for 3rd place",
+    MatchKind.FIFTH: "match for 5th place",
+    MatchKind.SEVENTH: "match for 7th place",
 }
 
 
@@ -109,7 +115,7 @@ class GroupPlayoffTournament(Aggregate):
         _, game = self.event.game(str(game_id))
         if not game.open:
             return False
-        playoffs = len(self.event.stage_matches(Stage.PLAYOFF))
+        playoffs = len(self.event.stage_matches(MatchKind.PLAYOFF))
         how = {LOT: "lot", ADJUDICATION: "adjudicated"}.get(reason or "", "played")
         created = self.event.record_result(str(game_id), outcome, how=how)
         self._after(created, playoffs, now)
@@ -120,7 +126,7 @@ class GroupPlayoffTournament(Aggregate):
         player = str(player_id)
         if player in self.event.withdrawn:
             return False
-        playoffs = len(self.event.stage_matches(Stage.PLAYOFF))
+        playoffs = len(self.event.stage_matches(MatchKind.PLAYOFF))
         self.event.withdraw(player)
         phase = self.event.withdrawn[player]
         forfeited = [m for m in self.event.matches if m.forfeited_by == player and m.stage.phase == phase]
@@ -175,12 +181,12 @@ class GroupPlayoffTournament(Aggregate):
             raise NotOrganiser(f"only the organiser may {what} (RULES.md §5)")
 
     # ------------------------------------------------------------------ recording
-    def _after(self, created: list[Game], playoffs_before: int, now: dt.datetime) -> None:
-        for m in self.event.stage_matches(Stage.PLAYOFF)[playoffs_before:]:
+    def _after(self, created: list[MatchGame], playoffs_before: int, now: dt.datetime) -> None:
+        for m in self.event.stage_matches(MatchKind.PLAYOFF)[playoffs_before:]:
             self._announce("playoff", now, phase=1, group=m.group, players=(m.a, m.b), matches=(_place(m),))
         created = created + [
             g
-            for m in self.event.stage_matches(Stage.PLAYOFF)[playoffs_before:]
+            for m in self.event.stage_matches(MatchKind.PLAYOFF)[playoffs_before:]
             for g in m.games
             if g not in created
         ]
@@ -190,8 +196,8 @@ class GroupPlayoffTournament(Aggregate):
         self._paired(created)
         self._complete(now)
 
-    def _final_game(self, game: Game) -> bool:
-        return any(game in m.games for m in self.event.stage_matches(Stage.FINAL))
+    def _final_game(self, game: MatchGame) -> bool:
+        return any(game in m.games for m in self.event.stage_matches(MatchKind.FINAL))
 
     def _announce(
         self,
@@ -207,7 +213,7 @@ class GroupPlayoffTournament(Aggregate):
             )
         )
 
-    def _paired(self, games: list[Game]) -> None:
+    def _paired(self, games: list[MatchGame]) -> None:
         if not games:
             return
         self.announcements += 1
@@ -236,10 +242,10 @@ class GroupPlayoffTournament(Aggregate):
             )
         )
 
-    def _match_of(self, game: Game) -> Match:
+    def _match_of(self, game: MatchGame) -> Match:
         return next(m for m in self.event.matches if game in m.games)
 
-    def label(self, game: Game) -> str:
+    def label(self, game: MatchGame) -> str:
         """e.g. 'Phase 1, group I: Anand v Tal, game 2 (Anand invites)'."""
         match = self._match_of(game)
         names = {str(p.player_id): p.name for p in self.players}
@@ -334,7 +340,7 @@ class GroupPlayoffTournament(Aggregate):
             uuid.UUID(h["organiser_id"]),
             h["name"],
             Ruleset(h["ruleset"]),
-            TimeControl(*h["time_control"]),
+            RateOfPlay(*h["time_control"]),
             dt.datetime.fromisoformat(h["started_at"]),
         )
         players = tuple(Player(s, uuid.UUID(p), n, r) for s, p, n, r in d["players"])
@@ -350,11 +356,11 @@ class GroupPlayoffTournament(Aggregate):
             ),
             matches=[
                 Match(
-                    Stage(m["stage"]),
+                    MatchKind(m["stage"]),
                     m["a"],
                     m["b"],
                     [
-                        Game(i, w, b, inv, x, None if o is None else Outcome(o), how)
+                        MatchGame(i, w, b, inv, x, None if o is None else Outcome(o), how)
                         for i, w, b, inv, x, o, how in m["games"]
                     ],
                     m["group"],
@@ -373,7 +379,7 @@ class GroupPlayoffTournament(Aggregate):
         return cls(heading, players, event, d["announcements"])
 
 
-def _place(match: Match, game: Game | None = None) -> events.GroupPlayoffPlace:
+def _place(match: Match, game: MatchGame | None = None) -> events.GroupPlayoffPlace:
     """A match (and one of its games) as the events name it."""
     return events.GroupPlayoffPlace(
         stage=match.stage.value,

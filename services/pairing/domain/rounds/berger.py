@@ -33,7 +33,7 @@ class RoundRobinError(ValueError):
     """A round robin that cannot be built (a player count out of range)."""
 
 
-class Pairing(NamedTuple):
+class BergerPairing(NamedTuple):
     """One board: start numbers of White and Black. ``black == BYE`` means White sits out."""
 
     white: int
@@ -43,14 +43,14 @@ class Pairing(NamedTuple):
     def is_bye(self) -> bool:
         return self.black == BYE or self.white == BYE
 
-    def reversed(self) -> Pairing:
+    def reversed(self) -> BergerPairing:
         """The same board with colours swapped (a bye stays written ``(p, 0)``)."""
         if self.is_bye:
             return self
-        return Pairing(self.black, self.white)
+        return BergerPairing(self.black, self.white)
 
 
-Round = tuple[Pairing, ...]
+Round = tuple[BergerPairing, ...]
 
 
 def berger_table(players: int) -> tuple[Round, ...]:
@@ -61,9 +61,9 @@ def berger_table(players: int) -> tuple[Round, ...]:
     rounds: list[Round] = []
     for number in range(1, players):
         a = (number - 1) * half % circle + 1
-        first = Pairing(a, players) if number % 2 else Pairing(players, a)
+        first = BergerPairing(a, players) if number % 2 else BergerPairing(players, a)
         others = (
-            Pairing((a - 1 + step) % circle + 1, (a - 1 - step) % circle + 1) for step in range(1, half)
+            BergerPairing((a - 1 + step) % circle + 1, (a - 1 - step) % circle + 1) for step in range(1, half)
         )
         rounds.append((first, *others))
     return tuple(rounds)
@@ -72,7 +72,7 @@ def berger_table(players: int) -> tuple[Round, ...]:
 def round_robin(players: int, *, double: bool = False) -> tuple[Round, ...]:
     """Every round of a (double) round robin for 3 … 20 players, boards in table order.
 
-    An odd field uses the next even table; whoever meets the missing number gets ``Pairing(p, BYE)``.
+    An odd field uses the next even table; whoever meets the missing number gets ``BergerPairing(p, BYE)``.
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RoundRobinError(f"a round robin needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
@@ -95,11 +95,11 @@ def rounds_count(players: int, *, double: bool = False) -> int:
     return (players + players % 2 - 1) * (2 if double else 1)
 
 
-def _bye_for_phantom(pairing: Pairing, phantom: int | None) -> Pairing:
+def _bye_for_phantom(pairing: BergerPairing, phantom: int | None) -> BergerPairing:
     if phantom is None:
         return pairing
     if pairing.black == phantom:
-        return Pairing(pairing.white, BYE)
+        return BergerPairing(pairing.white, BYE)
     if pairing.white == phantom:
-        return Pairing(pairing.black, BYE)
+        return BergerPairing(pairing.black, BYE)
     return pairing

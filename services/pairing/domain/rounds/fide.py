@@ -36,19 +36,19 @@ from services.pairing.domain.errors import NoValidPairing
 from services.pairing.domain.rounds.tournament import DEFAULT_TIME as DEFAULT_TIME
 from services.pairing.domain.rounds.tournament import Board, Draw, PairingTournament
 from shared.scoring import FIDE, Outcome
-from shared.trf import NOT_PAIRED, Colour, PlayerRecord, RoundEntry, TrfDocument
+from shared.trf import NOT_PAIRED, PlayerRecord, RoundEntry, TrfColour, TrfDocument
 from shared.trf.acceleration import baku
 from shared.trf.results import BYES, codes_of
 from shared.vocabulary import ByeKind
 
 
 def _bye(kind: ByeKind) -> RoundEntry:
-    return RoundEntry(None, Colour.NONE, BYES[kind])
+    return RoundEntry(None, TrfColour.NONE, BYES[kind])
 
 
-def initial_colour(t: PairingTournament) -> Colour:
+def initial_colour(t: PairingTournament) -> TrfColour:
     """White or Black for the first player of round 1 (C.04.3's lot), drawn from the tournament id."""
-    return Colour.WHITE if t.id.int % 2 == 0 else Colour.BLACK
+    return TrfColour.WHITE if t.id.int % 2 == 0 else TrfColour.BLACK
 
 
 def accelerations(t: PairingTournament) -> dict[int, list[Fraction]]:
@@ -94,8 +94,8 @@ def document(t: PairingTournament, rounds: int) -> TrfDocument:
                 blocks[g.white] = blocks[g.black] = None
                 continue
             white, black = codes_of(g.outcome)
-            blocks[g.white] = RoundEntry(g.black, Colour.WHITE, white)
-            blocks[g.black] = RoundEntry(g.white, Colour.BLACK, black)
+            blocks[g.white] = RoundEntry(g.black, TrfColour.WHITE, white)
+            blocks[g.black] = RoundEntry(g.white, TrfColour.BLACK, black)
         for b in rnd.byes:
             blocks[b.seed] = _bye(b.kind)
         for seed, record in doc.players.items():
@@ -125,7 +125,7 @@ class FideSwissPairer:
     def pair(self, tournament: PairingTournament, round_no: int) -> Draw:
         try:
             result = pair_round(round_input(tournament, round_no))
-        except dutch.PairingError as exc:
+        except dutch.DutchError as exc:
             raise NoValidPairing(str(exc)) from exc
         return Draw(tuple(Board(w, b) for w, b in result.games), result.bye)
 

@@ -69,7 +69,7 @@ def round_input(t: PairingTournament, round_no: int, scoring: PointSystem = PLAT
         initial_colour=initial_colour(t),
         absent=t.absent(round_no),
         forbidden_pairs=frozenset(forbidden),
-        points=dutch.PointSystem(win=win, draw=scoring.draw * legs, loss=scoring.loss * legs, pab=win),
+        points=dutch.PairingPoints(win=win, draw=scoring.draw * legs, loss=scoring.loss * legs, pab=win),
     )
 
 
@@ -102,6 +102,6 @@ class SwissPairer:
     def pair(self, tournament: PairingTournament, round_no: int) -> Draw:
         try:
             result = pair_round(round_input(tournament, round_no, self.scoring))
-        except dutch.PairingError as exc:
+        except dutch.DutchError as exc:
             raise NoValidPairing(str(exc)) from exc
         return Draw(tuple(Board(w, b) for w, b in result.games), result.bye)

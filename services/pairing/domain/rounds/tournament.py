@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from services.pairing.domain import events
-from services.pairing.domain.arbiters import Decided, deciding
+from services.pairing.domain.arbiters import deciding
 from services.pairing.domain.changes import (
     Change,
     Changing,
@@ -45,8 +45,8 @@ from services.pairing.domain.errors import (
     NotOrganiser,
     NotYourBye,
     PairedWhenDue,
+    PlayerAlreadyWithdrawn,
     PlayerNotFound,
-    PlayerWithdrawn,
     PublishedWhenPaired,
     RoundAlreadyPaired,
     RoundNotDue,
@@ -58,8 +58,8 @@ from services.pairing.domain.heading import Heading, Player, Status, Withdrawal
 from services.pairing.domain.rounds.platform import Plan, plan
 from services.pairing.domain.rounds.platform import double_rounds as plays_double_rounds
 from shared.aggregate import Aggregate
-from shared.authority import Authority, Role
-from shared.openings import FREE, GameOpening, OpeningOption, OpeningTable, draw_openings
+from shared.authority import Authority, Decided, Role
+from shared.openings import FREE, DrawnOpening, OpeningOption, OpeningTable, draw_openings
 from shared.scoring import Outcome
 from shared.variants import Variant
 from shared.vocabulary import ByeKind, Ruleset, System
@@ -81,7 +81,7 @@ class Game:
     outcome: Outcome | None = None
     reason: str | None = None
     """Why it ended (``game.finished``): ``default_time`` is a loss by absence."""
-    opening: GameOpening | None = None  # the drawn opening (RULES.md §2); None: free
+    opening: DrawnOpening | None = None  # the drawn opening (RULES.md §2); None: free
 
     def absentees(self) -> tuple[int, ...]:
         """The seeds not at the board by the default time: a forfeit's losers."""
@@ -95,7 +95,7 @@ class Game:
 
 
 @dataclass(frozen=True)
-class Bye:
+class RoundBye:
     round: int
     seed: int
     kind: ByeKind = ByeKind.PAIRING_ALLOCATED
@@ -105,7 +105,7 @@ class Bye:
 class Round:
     number: int
     games: list[Game]
-    byes: list[Bye]
+    byes: list[RoundBye]
     completed: bool = False
     published: bool = True  # knockout rounds: once their organiser publishes them
 
@@ -319,15 +319,15 @@ class PairingTournament(Aggregate, Changing):
             games.append(self._game(number, board_no, board.white, board.black, leg=1, opening=opening))
             if self.double_rounds:
                 games.append(self._game(number, board_no, board.black, board.white, leg=2, opening=opening))
-        byes = [Bye(number, draw.bye)] if draw.bye is not None else []
-        byes += [Bye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
+        byes = [RoundBye(number, draw.bye)] if draw.bye is not None else []
+        byes += [RoundBye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
         rnd = Round(number, games, byes)
         self.rounds.append(rnd)
         self.change(RoundAdded(number, now))
         self.record(self._paired(rnd))
         return rnd
 
-    def openings_used(self) -> list[GameOpening]:
+    def openings_used(self) -> list[DrawnOpening]:
         """The openings drawn in the rounds so far, one per pairing (a double round's return game
         plays its first game's)."""
         return [g.opening for rnd in self.rounds for g in rnd.games if g.leg == 1 and g.opening is not None]
@@ -401,8 +401,8 @@ class PairingTournament(Aggregate, Changing):
             self._game(number, i, b.white, b.black, leg=1, opening=None)
             for i, b in enumerate(draw.boards, start=1)
         ]
-        byes = [Bye(number, draw.bye)] if draw.bye is not None else []
-        byes += [Bye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
+        byes = [RoundBye(number, draw.bye)] if draw.bye is not None else []
+        byes += [RoundBye(number, seed, ByeKind.ZERO_POINT) for seed in self.requested_byes(number)]
         rnd = Round(number, games, byes, published=False)
         self.rounds.append(rnd)
         self.change(RoundAdded(number, now))
@@ -458,7 +458,7 @@ class PairingTournament(Aggregate, Changing):
                 f"round {number + 1} is published: an absence is excused before the next pairing is published"
             )
         if not self.stays_in_draw(seed):
-            raise PlayerWithdrawn(f"player {player_id} has left tournament {self.id}")
+            raise PlayerAlreadyWithdrawn(f"player {player_id} has left tournament {self.id}")
         self.excused[(number, seed)] = decision
         self.change(AbsenceExcusedRecorded(number, seed))
         self.record(events.AbsenceExcused(self.id, player_id, number, decision))
@@ -532,7 +532,7 @@ class PairingTournament(Aggregate, Changing):
         self._check_offered()
         self._check_unpaired(number)
         if seed in self.withdrawals:
-            raise PlayerWithdrawn(f"player {player_id} has left tournament {self.id}")
+            raise PlayerAlreadyWithdrawn(f"player {player_id} has left tournament {self.id}")
         if (number, seed) in self.bye_requests:
             raise ByeAlreadyRequested(f"player {player_id} has a bye for round {number} already")
         request = ByeRequest(number, seed, decision)
@@ -633,7 +633,7 @@ class PairingTournament(Aggregate, Changing):
         return True
 
     def _game(
-        self, number: int, board: int, white: int, black: int, *, leg: int, opening: GameOpening | None
+        self, number: int, board: int, white: int, black: int, *, leg: int, opening: DrawnOpening | None
     ) -> Game:
         game_id = uuid.uuid5(GAME_NAMESPACE, f"{self.id}:{number}:{board}:{leg}")
         return Game(game_id, number, board, white, black, leg, opening=opening)

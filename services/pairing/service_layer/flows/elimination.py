@@ -32,7 +32,7 @@ from services.pairing.domain.elimination.elimination import Elimination
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from services.pairing.service_layer.settled import removed_game, undone_withdrawal
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 from shared.vocabulary import System
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ class EliminationFlow:
     systems: tuple[System, ...] = (System.KNOCKOUT, System.DOUBLE_KNOCKOUT)
     starts: type[Any] = commands.StartElimination
 
-    def __init__(self, clock: Clock, draw: Callable[[], int] = draw_white) -> None:
+    def __init__(self, clock: TimeSource, draw: Callable[[], int] = draw_white) -> None:
         self.clock = clock
         self.draw = draw
 

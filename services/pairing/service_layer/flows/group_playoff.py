@@ -26,7 +26,7 @@ from services.pairing.domain.arbiters import Arbiters
 from services.pairing.domain.group_playoff.tournament import GroupPlayoffTournament
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.ports import PairingUnitOfWork
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 from shared.vocabulary import System
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ class GroupPlayoffFlow:
     systems: tuple[System, ...] = (System.GROUP_PLAYOFF,)
     starts: type[Any] = commands.StartGroupPlayoff
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: TimeSource) -> None:
         self.clock = clock
 
     def start(self, cmd: commands.StartGroupPlayoff, uow: PairingUnitOfWork) -> None:

@@ -26,7 +26,7 @@ from services.pairing.domain.rounds.tournament import ByeRequest, Pairer, Pairin
 from services.pairing.service_layer import commands
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared.openings import OpeningTable
-from shared.timesource import Clock
+from shared.timesource import TimeSource
 from shared.vocabulary import System
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,7 @@ class RoundsFlow:
 
     def __init__(
         self,
-        clock: Clock,
+        clock: TimeSource,
         pairers: Mapping[System, Pairer],
         fide_pairers: Mapping[System, Pairer],
         italian: OpeningTable | None = None,

@@ -19,7 +19,7 @@ from services.pairing.domain.heading import Heading, Player
 from services.pairing.service_layer.ports import PairingUnitOfWork
 from shared.events import Envelope
 from shared.messaging.inprocess import InProcessBroker
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.timesource import FakeClock
 from shared.vocabulary import Ruleset
 
@@ -69,7 +69,7 @@ def backend(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 
 def heading(ruleset: Ruleset = Ruleset.PLATFORM) -> Heading:
-    return Heading(uuid.uuid4(), uuid.uuid4(), "Contract", ruleset, TimeControl(180, 2), NOW)
+    return Heading(uuid.uuid4(), uuid.uuid4(), "Contract", ruleset, RateOfPlay(180, 2), NOW)
 
 
 def roster(n: int) -> tuple[Player, ...]:

@@ -14,15 +14,15 @@ from services.pairing.domain.arena.arena import Arena
 from services.pairing.domain.arena.record import ACTIVE, LEFT, PAUSED, Entry, PlayedGame
 from services.pairing.service_layer.arena_ports import NewGame
 from services.pairing.tests.contract.conftest import LATER, NOW, Backend
-from shared.arena_scoring import ArenaGame
+from shared.arena_scoring import FinishedArenaGame
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 
 MINUTE = dt.timedelta(minutes=1)
 
 
 def an_arena(ends_at: dt.datetime = LATER) -> Arena:
-    return Arena(uuid.uuid4(), uuid.uuid4(), "Arena", NOW, ends_at, TimeControl(60, 0))
+    return Arena(uuid.uuid4(), uuid.uuid4(), "Arena", NOW, ends_at, RateOfPlay(60, 0))
 
 
 def new_arena(backend: Backend, ends_at: dt.datetime = LATER) -> uuid.UUID:
@@ -93,9 +93,9 @@ class TestArenaRepository:
         with backend.uow() as uow:
             assert uow.arenas.running(aid) == 1 and uow.arenas.running(other) == 1
             finished = uow.arenas.finished_games(aid, [a])
-            assert finished == [ArenaGame(first.id, a, b, Outcome.WHITE_WIN, ended, True, False)]
+            assert finished == [FinishedArenaGame(first.id, a, b, Outcome.WHITE_WIN, ended, True, False)]
             assert sorted(uow.arenas.finished_games(aid, [b]), key=lambda g: g.outcome) == sorted(
-                [finished[0], ArenaGame(second.id, b, c, Outcome.DRAW, ended, False, True)],
+                [finished[0], FinishedArenaGame(second.id, b, c, Outcome.DRAW, ended, False, True)],
                 key=lambda g: g.outcome,
             )
             assert uow.arenas.finished_games(other, [a, b, c]) == []

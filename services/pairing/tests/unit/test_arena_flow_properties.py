@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from services.pairing.tests.arena_helpers import arena_started, finished
 from services.pairing.tests.helpers import deliver, in_memory, published
 from shared import events
-from shared.arena_scoring import ArenaGame, ArenaTable
+from shared.arena_scoring import ArenaTable, FinishedArenaGame
 from shared.scoring import Outcome
 
 COOLDOWN = dt.timedelta(minutes=5)
@@ -86,7 +86,9 @@ def test_nobody_twice_no_cooldown_broken_and_the_points_of_the_games(n, steps):
 
     table = ArenaTable()
     for game, at, outcome, boost in ended:
-        table.record(ArenaGame(game.game_id, game.white, game.black, Outcome(outcome), at, boost, False))
+        table.record(
+            FinishedArenaGame(game.game_id, game.white, game.black, Outcome(outcome), at, boost, False)
+        )
     points = {row.player: row.points for row in table.ranking()}
     for w in svc.pool.waiting(tid, svc.clock.now() + dt.timedelta(hours=5)):
         assert w.score == points.get(w.player, 0)

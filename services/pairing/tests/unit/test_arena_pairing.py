@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from services.pairing.domain.arena.checker import check
 from services.pairing.domain.arena.cooldown import Meeting
 from services.pairing.domain.arena.pairing import (
-    Colour,
+    ArenaPairing,
     How,
-    Pairing,
     PoolError,
+    Side,
     Waiting,
     colours,
     pair,
@@ -206,8 +206,8 @@ def test_fewer_whites_gets_white():
 
 
 def test_even_balance_whoever_did_not_have_white_last_gets_it():
-    a = waiting(1, colour_balance=0, last_colour=Colour.WHITE)
-    b = waiting(2, colour_balance=0, last_colour=Colour.BLACK)
+    a = waiting(1, colour_balance=0, last_colour=Side.WHITE)
+    b = waiting(2, colour_balance=0, last_colour=Side.BLACK)
     c = waiting(3, colour_balance=0)
     assert colours(a, b) == (b, a)
     assert colours(a, c) == (c, a)
@@ -226,7 +226,7 @@ def test_otherwise_a_coin_that_does_not_depend_on_who_asks():
 
 def test_a_pass_gives_colours_by_the_rule():
     pool = [waiting(1, 5, colour_balance=2), waiting(2, 5, colour_balance=0)]
-    assert pair(pool, T).pairs == (Pairing(pid(2), pid(1), How.NEIGHBOURS),)
+    assert pair(pool, T).pairs == (ArenaPairing(pid(2), pid(1), How.NEIGHBOURS),)
 
 
 # -- properties -------------------------------------------------------------------------------------
@@ -251,7 +251,7 @@ def pools(draw: st.DrawFn, max_size: int = 24) -> list[Waiting]:
             since=rng.choice([0, 0.5, 1, 3]),
             skipped=rng.choice([0, 0, 0, 1, 2]),
             colour_balance=rng.randint(-2, 2),
-            last_colour=rng.choice([None, Colour.WHITE, Colour.BLACK]),
+            last_colour=rng.choice([None, Side.WHITE, Side.BLACK]),
             met=history[k],
         )
         for k in range(1, n + 1)
@@ -317,7 +317,7 @@ def realistic_pool(n: int, rng: random.Random, *, recent: int = 6) -> list[Waiti
             T - rng.uniform(0, 2) * MIN,
             rng.choice([0, 0, 0, 1]),
             rng.randint(-2, 2),
-            rng.choice([Colour.WHITE, Colour.BLACK, None]),
+            rng.choice([Side.WHITE, Side.BLACK, None]),
             history[i],
         )
         for i in range(n)

@@ -16,7 +16,7 @@ from services.pairing.domain.rounds.berger import (
     BYE,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    Pairing,
+    BergerPairing,
     RoundRobinError,
     berger_table,
     round_robin,
@@ -168,6 +168,6 @@ def test_berger_table_needs_an_even_count_in_range(players):
 
 
 def test_pairing_helpers():
-    assert Pairing(3, 5).reversed() == Pairing(5, 3)
-    assert Pairing(3, BYE).reversed() == Pairing(3, BYE)
-    assert Pairing(3, BYE).is_bye and not Pairing(3, 5).is_bye
+    assert BergerPairing(3, 5).reversed() == BergerPairing(5, 3)
+    assert BergerPairing(3, BYE).reversed() == BergerPairing(3, BYE)
+    assert BergerPairing(3, BYE).is_bye and not BergerPairing(3, 5).is_bye

@@ -14,7 +14,7 @@ import pytest
 
 from services.pairing.domain.elimination.bracket import (
     Bracket,
-    Match,
+    BracketMatch,
     MatchId,
     MatchStatus,
     better_seed,
@@ -48,7 +48,7 @@ def chooser(scenario: str):
         return worse_seed
     assert scenario == "higher_seed_wins_except_first_grand_final"
 
-    def choose(match: Match) -> int:
+    def choose(match: BracketMatch) -> int:
         if match.id == MatchId(Section.GRAND_FINAL, 1, 1):
             return match.players[1]  # the losers'-bracket winner takes the first final
         return better_seed(match)

@@ -92,7 +92,7 @@ def by_hand(
         total_rounds=paired[0].total_rounds,
         initial_colour=dutch.Colour.WHITE if ev.tournament_id.int % 2 == 0 else dutch.Colour.BLACK,
         forbidden_pairs=frozenset(met),
-        points=dutch.PointSystem(win=Fraction(2), draw=Fraction(1), loss=Fraction(0)),
+        points=dutch.PairingPoints(win=Fraction(2), draw=Fraction(1), loss=Fraction(0)),
     )
     return list(pair_round(data).games)
 

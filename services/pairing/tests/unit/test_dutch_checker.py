@@ -25,11 +25,11 @@ from services.pairing.domain.dutch import (
 )
 from services.pairing.domain.dutch.brackets import GeneralBracket
 from services.pairing.domain.dutch.checker import (
-    Board,
+    CheckVerdict,
     Kind,
+    PublishedBoard,
     PublishedRound,
     RoundCheck,
-    Verdict,
     check_round,
 )
 from services.pairing.domain.dutch.criteria import pack
@@ -37,8 +37,7 @@ from services.pairing.domain.dutch.players import build_field
 from services.pairing.domain.dutch.procedure import score_brackets
 from services.pairing.domain.dutch.state import RoundState
 from services.pairing.domain.dutch.trf_adapter import published_round, round_input, rounds_played
-from shared.trf import Colour as TrfColour
-from shared.trf import ResultCode, RoundEntry, TrfDocument, read
+from shared.trf import ResultCode, RoundEntry, TrfColour, TrfDocument, read
 
 FIXTURES = Path(__file__).resolve().parents[4] / "tests" / "fixtures"
 ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
@@ -70,7 +69,7 @@ def published(text: str) -> PublishedRound:
             byes.append(int(item.split()[0]))
         else:
             white, black = (int(x) for x in item.split("-"))
-            boards.append(Board(white, black))
+            boards.append(PublishedBoard(white, black))
     return PublishedRound(tuple(boards), tuple(byes))
 
 
@@ -217,7 +216,7 @@ def test_a_round_that_breaks_a_criterion_is_reported_with_it(
     criterion: str, total: int, rounds: tuple[str, ...], pairing: str, words: str
 ) -> None:
     result = check(total, rounds, pairing)
-    assert result.verdict is Verdict.DEVIATES
+    assert result.verdict is CheckVerdict.DEVIATES
     assert result.reason is not None
     assert result.reason.criterion == criterion, result.reason.text
     assert words in result.reason.text and f"({criterion}" in result.reason.text
@@ -242,9 +241,9 @@ def test_the_engines_own_pairing_is_ok() -> None:
         data = RoundInput(tuple(PlayerHistory(p, tuple(r)) for p, r in records.items()), total)
         engine = pair_round(data)
         own = PublishedRound(
-            tuple(Board(w, b) for w, b in engine.games), () if engine.bye is None else (engine.bye,)
+            tuple(PublishedBoard(w, b) for w, b in engine.games), () if engine.bye is None else (engine.bye,)
         )
-        assert check_round(data, own).verdict is Verdict.OK
+        assert check_round(data, own).verdict is CheckVerdict.OK
 
 
 def test_more_than_one_pab_is_completion() -> None:
@@ -305,7 +304,7 @@ def test_equal_quality_is_another_transposition() -> None:
 def test_a_round_that_cannot_be_paired_again_says_so() -> None:
     # 1 and 2 already met and nobody else is there: the engine has no pairing; the file's is a rematch
     result = check(3, ("1-2 1-0",), "2-1")
-    assert result.verdict is Verdict.UNPAIRABLE and result.engine is None
+    assert result.verdict is CheckVerdict.UNPAIRABLE and result.engine is None
     assert "absolute criteria" in result.message
     assert result.reason is not None and result.reason.criterion == "C1"
 
@@ -382,7 +381,7 @@ def test_reference_rounds_with_a_pair_swapped_by_hand(
     case: str, first: int, second: int, flip: bool, criterion: str | None, words: str
 ) -> None:
     result = swapped(case, first, second, flip=flip)
-    assert result.verdict is Verdict.DEVIATES
+    assert result.verdict is CheckVerdict.DEVIATES
     assert result.reason is not None
     assert result.reason.criterion == criterion, result.reason.text
     assert words in result.reason.text

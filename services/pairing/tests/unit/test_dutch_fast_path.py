@@ -24,8 +24,8 @@ from services.pairing.domain.dutch import (
     Colour,
     NoValidPairingError,
     Pairing,
+    PairingPoints,
     PlayerHistory,
-    PointSystem,
     RoundInput,
     RoundKind,
     RoundRecord,
@@ -162,7 +162,7 @@ def _tournament(
     rng = random.Random(seed)
     n = rng.randint(*players)
     total = min(n - 1, rng.randint(*rounds))
-    points = PointSystem.platform() if seed % 4 == 0 else PointSystem()
+    points = PairingPoints.platform() if seed % 4 == 0 else PairingPoints()
     history: dict[int, list[RoundRecord]] = {k: [] for k in range(1, n + 1)}
     forbidden = frozenset(frozenset(rng.sample(range(1, n + 1), 2)) for _ in range(seed % 3))
     for _ in range(total):

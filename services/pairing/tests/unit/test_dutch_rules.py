@@ -11,8 +11,8 @@ from services.pairing.domain.dutch import (
     Colour,
     InvalidInputError,
     NoValidPairingError,
+    PairingPoints,
     PlayerHistory,
-    PointSystem,
     RoundInput,
     RoundKind,
     RoundRecord,
@@ -191,7 +191,7 @@ def test_pab_goes_to_the_lowest_eligible_player() -> None:
             PlayerHistory(3, (bye(RoundKind.PAB, ZERO),)),
         ),
         total_rounds=3,
-        points=PointSystem(pab=ZERO),
+        points=PairingPoints(pab=ZERO),
     )
     pairing = pair_round(data)
     assert pairing.bye == 2
@@ -246,7 +246,7 @@ def _scaled(data: RoundInput, factor: int) -> RoundInput:
         replace(p, rounds=tuple(replace(r, points=r.points * factor) for r in p.rounds)) for p in data.players
     )
     ps = data.points
-    points = PointSystem(win=ps.win * factor, draw=ps.draw * factor, loss=ps.loss * factor)
+    points = PairingPoints(win=ps.win * factor, draw=ps.draw * factor, loss=ps.loss * factor)
     return replace(data, players=players, points=points)
 
 
@@ -255,5 +255,5 @@ def test_platform_scoring_pairs_like_chess_scoring(case: str) -> None:
     # 2/1/0 is 1/½/0 doubled: every criterion compares scores, so the pairing is the same.
     data = from_trf(read(FIXTURES / "dutch" / f"{case}.trf"))
     doubled = _scaled(data, 2)
-    assert doubled.points == PointSystem.platform()
+    assert doubled.points == PairingPoints.platform()
     assert pair_round(doubled) == pair_round(data)

@@ -18,8 +18,8 @@ from services.pairing.domain.heading import Heading, Player, Status
 from shared.authority import Appointment, Authority
 from shared.scoring import Outcome
 from shared.seed_draw import draw_order
-from shared.time_control import DEFAULT_PLAN, TimeControl
-from shared.vocabulary import BracketFormat, Decision, Ruleset, Section, Seeding, System
+from shared.time_control import DEFAULT_PLAN, RateOfPlay
+from shared.vocabulary import BracketFormat, DecidedIn, Ruleset, Section, Seeding, System
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
 NOW = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
@@ -27,7 +27,7 @@ NOW = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
 
 def event(fmt: str, players: int, games: int = 2, **options) -> Elimination:
     heading = Heading(
-        uuid.UUID(int=players), uuid.UUID(int=1000), "Cup", Ruleset.KNOCKOUT, TimeControl(600, 5), NOW
+        uuid.UUID(int=players), uuid.UUID(int=1000), "Cup", Ruleset.KNOCKOUT, RateOfPlay(600, 5), NOW
     )
     roster = tuple(Player(i, uuid.UUID(int=i), f"P{i}") for i in range(1, players + 1))
     return Elimination.start(
@@ -109,7 +109,7 @@ def test_a_level_match_gets_its_tie_break_games_and_a_decided_one_cancels_the_re
     assert record(e, ids[0], B) is None  # a second result for a game: the first one stands
     assert record(e, ids[1], B).winner is None
     done = record(e, ids[2], W)  # 3-0 with one game left
-    assert done.winner == 1 and match.how is Decision.REGULAR
+    assert done.winner == 1 and match.how is DecidedIn.REGULAR
     assert [g.game_id for g in done.cancelled] == [ids[3]] and match.games[3].cancelled
     assert e.bracket.match("winners:1:1").winner == 1
     late = record(e, ids[3], B)  # played anyway: kept, changes nothing
@@ -125,7 +125,7 @@ def test_a_level_match_gets_its_tie_break_games_and_a_decided_one_cancels_the_re
     ]
     assert len({g.game_id for g in other.games}) == 6
     assert record(e, recorded.added[0].game_id, W).winner is None
-    assert record(e, recorded.added[1].game_id, D).winner == 2 and other.how is Decision.TIEBREAK
+    assert record(e, recorded.added[1].game_id, D).winner == 2 and other.how is DecidedIn.TIEBREAK
 
 
 def test_game_ids_are_the_same_whenever_a_round_is_paired():
@@ -201,8 +201,8 @@ def test_what_an_elimination_records_as_it_goes():
         ("winners:1:2", 2, (uuid.UUID(int=2), uuid.UUID(int=3))),
     ]
     assert [(g.match_id, g.label, g.time_control) for g in paired.games] == [
-        ("winners:1:1", "Game", TimeControl(600, 5)),
-        ("winners:1:2", "Game", TimeControl(600, 5)),
+        ("winners:1:1", "Game", RateOfPlay(600, 5)),
+        ("winners:1:2", "Game", RateOfPlay(600, 5)),
     ]
     assert [type(c) for c in e.take_changes()] == [RoundAdded]
 
@@ -228,7 +228,7 @@ def test_what_an_elimination_records_as_it_goes():
             Section.WINNERS,
             (uuid.UUID(int=1), uuid.UUID(int=4)),
             uuid.UUID(int=1),
-            Decision.REGULAR,
+            DecidedIn.REGULAR,
             (),
             NOW,
         )
@@ -254,7 +254,7 @@ def test_what_an_elimination_records_as_it_goes():
 
 
 def test_a_knockout_needs_a_roster_seeded_one_to_n_and_settings_it_can_run():
-    heading = Heading(uuid.uuid4(), uuid.uuid4(), "Cup", Ruleset.KNOCKOUT, TimeControl(600, 5), NOW)
+    heading = Heading(uuid.uuid4(), uuid.uuid4(), "Cup", Ruleset.KNOCKOUT, RateOfPlay(600, 5), NOW)
     gap = tuple(Player(s, uuid.uuid4(), f"P{s}") for s in (1, 2, 3, 5))
     with pytest.raises(UnsupportedField, match="seeded 1"):
         Elimination.start(

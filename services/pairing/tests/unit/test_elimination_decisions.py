@@ -22,7 +22,7 @@ from services.pairing.domain.elimination.changes import (
     MatchSettled,
 )
 from services.pairing.domain.elimination.elimination import Elimination
-from services.pairing.domain.elimination.paired_matches import PairedMatch
+from services.pairing.domain.elimination.paired_matches import KnockoutMatch
 from services.pairing.domain.errors import (
     ByesNotOffered,
     ColoursFixed,
@@ -40,8 +40,8 @@ from services.pairing.domain.errors import (
 from services.pairing.domain.heading import Heading, Player, Status
 from shared.authority import Appointment, Authority, Role
 from shared.scoring import Outcome
-from shared.time_control import DEFAULT_PLAN, TimeControl
-from shared.vocabulary import BracketFormat, Decision, Ruleset, Seeding
+from shared.time_control import DEFAULT_PLAN, RateOfPlay
+from shared.vocabulary import BracketFormat, DecidedIn, Ruleset, Seeding
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
 WF, BF, XX = Outcome.WHITE_FORFEIT_WIN, Outcome.BLACK_FORFEIT_WIN, Outcome.DOUBLE_FORFEIT
@@ -52,9 +52,7 @@ WHO = Authority.of(ORGANISER)
 
 
 def event(fmt: str, players: int, games: int = 2, *, started: dt.datetime = NOW, **options) -> Elimination:
-    heading = Heading(
-        uuid.UUID(int=players), ORGANISER, "Cup", Ruleset.KNOCKOUT, TimeControl(600, 5), started
-    )
+    heading = Heading(uuid.UUID(int=players), ORGANISER, "Cup", Ruleset.KNOCKOUT, RateOfPlay(600, 5), started)
     roster = tuple(Player(i, uuid.UUID(int=i), f"P{i}") for i in range(1, players + 1))
     e = Elimination.start(
         heading,
@@ -69,7 +67,7 @@ def event(fmt: str, players: int, games: int = 2, *, started: dt.datetime = NOW,
     return e
 
 
-def pair(e: Elimination, number: int) -> list[PairedMatch]:
+def pair(e: Elimination, number: int) -> list[KnockoutMatch]:
     return e.pair_round(number, lambda: 0, now=NOW)  # slot 0 has White in each match's first game
 
 
@@ -77,12 +75,12 @@ def record(e: Elimination, game_id: uuid.UUID, outcome: Outcome):
     return e.record_result(game_id, outcome, finished_at=NOW, now=NOW)
 
 
-def win(match: PairedMatch, game, seed: int) -> Outcome:
+def win(match: KnockoutMatch, game, seed: int) -> Outcome:
     """The outcome of ``game`` that ``seed`` wins."""
     return W if match.white(game) == seed else B
 
 
-def win_for(e: Elimination, match: PairedMatch, seed: int) -> None:
+def win_for(e: Elimination, match: KnockoutMatch, seed: int) -> None:
     while not match.decided:
         game = next(g for g in match.games if g.open)
         record(e, game.game_id, win(match, game, seed))
@@ -153,19 +151,19 @@ def test_a_correction_moves_where_a_match_was_decided_when_the_winner_stays():
     tb = record(e, g2.game_id, W).added  # 1-1: the tie-break stage
     record(e, tb[0].game_id, W)
     record(e, tb[1].game_id, B)  # seed 1 wins the stage
-    assert m.how is Decision.TIEBREAK
+    assert m.how is DecidedIn.TIEBREAK
     settle(e)
     correct(e, g2.game_id, B)  # seed 1 won the regular games after all
-    assert m.how is Decision.REGULAR and e.bracket.match(m.id).winner == 1
+    assert m.how is DecidedIn.REGULAR and e.bracket.match(m.id).winner == 1
     assert e.take_changes() == [
         OutcomeCorrected(g2.game_id, B),
-        MatchHowChanged(m.id, Decision.REGULAR, NOW, 2),
+        MatchHowChanged(m.id, DecidedIn.REGULAR, NOW, 2),
     ]
     corrected, decided = e.collect_events()  # decided again: the consumers show where, too
     assert isinstance(corrected, events.ResultCorrected) and isinstance(decided, events.MatchDecided)
     assert (decided.winner, decided.how, decided.games_cancelled, decided.revision) == (
         uuid.UUID(int=1),
-        Decision.REGULAR,
+        DecidedIn.REGULAR,
         (),
         2,
     )
@@ -286,7 +284,7 @@ def test_a_correction_that_levels_a_match_plays_its_tie_break_stage():
     assert [type(c) for c in e.take_changes()] == [OutcomeCorrected, MatchReopened, GamesAdded]
     t1, t2 = one_four.games[2:]
     record(e, t1.game_id, win(one_four, t1, 4))
-    assert record(e, t2.game_id, D).winner == 4 and one_four.how is Decision.TIEBREAK
+    assert record(e, t2.game_id, D).winner == 4 and one_four.how is DecidedIn.TIEBREAK
     assert e.bracket.match("winners:1:1").winner == 4
 
 
@@ -348,7 +346,7 @@ def test_a_correction_can_decide_a_match_still_being_played():
     assert isinstance(decided, events.MatchDecided)
     assert (decided.winner, decided.how, decided.games_cancelled) == (
         uuid.UUID(int=1),
-        Decision.REGULAR,
+        DecidedIn.REGULAR,
         tuple(g.game_id for g in tb),
     )
     assert all(g.cancelled for g in tb)
@@ -427,7 +425,7 @@ def test_a_match_lost_by_forfeit_in_every_game_is_decided_in_its_regular_games()
     g1, g2 = one_four.games  # seed 4 withdrew: White in game 2
     record(e, g1.game_id, WF)
     done = record(e, g2.game_id, BF)
-    assert (done.winner, one_four.how) == (1, Decision.REGULAR)
+    assert (done.winner, one_four.how) == (1, DecidedIn.REGULAR)
 
 
 def test_a_withdrawal_after_a_win_forfeits_the_tie_break_games_too():
@@ -439,7 +437,7 @@ def test_a_withdrawal_after_a_win_forfeits_the_tie_break_games_too():
     assert len(tb) == 2
     record(e, tb[0].game_id, WF)  # seed 1 White
     done = record(e, tb[1].game_id, BF)
-    assert (done.winner, one_four.how) == (1, Decision.TIEBREAK)
+    assert (done.winner, one_four.how) == (1, DecidedIn.TIEBREAK)
 
 
 def test_two_withdrawn_players_forfeit_down_to_the_sudden_death_game():
@@ -449,7 +447,7 @@ def test_two_withdrawn_players_forfeit_down_to_the_sudden_death_game():
     while result.winner is None:
         result = record(e, result.added[-1].game_id, XX) if len(result.added) == 1 else _both(e, result)
     sudden = one_four.games[-1]
-    assert sudden.planned.kind is Decision.SUDDEN_DEATH and one_four.how is Decision.SUDDEN_DEATH
+    assert sudden.planned.kind is DecidedIn.SUDDEN_DEATH and one_four.how is DecidedIn.SUDDEN_DEATH
     assert result.winner == one_four.black(sudden)  # nobody won it: Black goes through
 
 

@@ -38,7 +38,7 @@ from services.pairing.domain.rounds.tournament import (
 )
 from shared.authority import Appointment, Authority
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.trf import parse, write
 from shared.vocabulary import ByeKind, Ruleset, System
 
@@ -62,7 +62,7 @@ def event(
     late_bye: ByeKind = ByeKind.ZERO_POINT,
 ) -> PairingTournament:
     heading = Heading(
-        uuid.UUID(int=10_000 + n), ORGANISER, "Rapid", Ruleset.FIDE_RAPID, TimeControl(900, 10), NOW
+        uuid.UUID(int=10_000 + n), ORGANISER, "Rapid", Ruleset.FIDE_RAPID, RateOfPlay(900, 10), NOW
     )
     players = tuple(Player(s, pid(s), f"P{s}", 2400 - 10 * s) for s in range(1, n + 1))
     t = PairingTournament.start(
@@ -166,7 +166,7 @@ def test_pairing_while_the_round_before_lacks_results_names_the_boards():
 
 
 def test_a_platform_tournament_is_not_paired_on_command():
-    heading = Heading(uuid.uuid4(), ORGANISER, "Blitz", Ruleset.PLATFORM, TimeControl(180, 2), NOW)
+    heading = Heading(uuid.uuid4(), ORGANISER, "Blitz", Ruleset.PLATFORM, RateOfPlay(180, 2), NOW)
     t = PairingTournament.start(heading, tuple(Player(s, pid(s), f"P{s}") for s in range(1, 9)), threshold=7)
     with pytest.raises(PairedWhenDue):
         t.pair_on_command(1, fide_pairers()[t.system], authority=WHO, by=ARBITER, now=NOW)

@@ -11,14 +11,14 @@ import uuid
 import pytest
 
 from services.pairing.domain.errors import NotFound
-from services.pairing.domain.group_playoff.event import (
+from services.pairing.domain.group_playoff.competition import (
     GamesStillOpen,
     GroupPlayoff,
     GroupPlayoffError,
     Match,
+    MatchKind,
     NoTieForLots,
     NotOverdue,
-    Stage,
 )
 from services.pairing.domain.group_playoff.seeding import Entrant, draw_groups, group_pairings, seeded
 from shared.lots import draw_lots
@@ -36,7 +36,7 @@ def _event(seed: int = 7) -> GroupPlayoff:
     return GroupPlayoff.start(EVENT, ENTRANTS, draw_groups(ENTRANTS, seed, "organiser", T0))
 
 
-def _match(event: GroupPlayoff, x: str, y: str, stage: Stage | None = None) -> Match:
+def _match(event: GroupPlayoff, x: str, y: str, stage: MatchKind | None = None) -> Match:
     return next(m for m in event.matches if {m.a, m.b} == {x, y} and (stage is None or m.stage is stage))
 
 
@@ -53,7 +53,7 @@ def _group_results(event: GroupPlayoff, group: str, scores: dict[tuple[int, int]
     (numbers in group order), e.g. 'ad' = i wins one, draws one."""
     members = event.members(group)
     for (i, j), s in scores.items():
-        m = _match(event, members[i - 1], members[j - 1], Stage.GROUP)
+        m = _match(event, members[i - 1], members[j - 1], MatchKind.GROUP)
         _play(event, m, *(s if m.a == members[i - 1] else s.translate(str.maketrans("ab", "ba"))))
 
 
@@ -78,13 +78,13 @@ def test_equal_ratings_are_seeded_by_the_order_of_entry() -> None:
 
 def test_every_group_meeting_is_a_two_game_match_one_game_each_colour_the_first_named_invites() -> None:
     event = _event()
-    assert len(event.stage_matches(Stage.GROUP)) == 12
-    for m in event.stage_matches(Stage.GROUP):
+    assert len(event.stage_matches(MatchKind.GROUP)) == 12
+    for m in event.stage_matches(MatchKind.GROUP):
         first, second = m.games
         assert (first.white, first.black, second.white, second.black) == (m.a, m.b, m.b, m.a)
         assert first.inviter == second.inviter == m.a
     for group in ("I", "II"):
-        meetings = {frozenset((m.a, m.b)) for m in event.stage_matches(Stage.GROUP) if m.group == group}
+        meetings = {frozenset((m.a, m.b)) for m in event.stage_matches(MatchKind.GROUP) if m.group == group}
         assert len(meetings) == 6  # everyone plays everyone
     assert group_pairings(["a", "b", "c", "d"])[:2] == (("a", "d"), ("b", "c"))  # Berger, round 1
     ids = [g.id for m in event.matches for g in m.games]
@@ -99,10 +99,10 @@ def test_a_player_who_cannot_create_games_is_invited_by_the_other_4t1_4_5() -> N
     entrants = [Entrant(e.player, e.rating, e.order, e.player not in cannot) for e in ENTRANTS]
     event = GroupPlayoff.start(EVENT, entrants, draw_groups(entrants, 7, "organiser", T0))
     assert [e.creates_games for e in event.entrants if e.player in cannot] == [False, False]
-    for m in event.stage_matches(Stage.GROUP):
+    for m in event.stage_matches(MatchKind.GROUP):
         expected = m.b if m.a in cannot and m.b not in cannot else m.a
         assert [g.inviter for g in m.games] == [expected, expected], m.key
-    named_first = [m for m in event.stage_matches(Stage.GROUP) if m.a in cannot and m.b not in cannot]
+    named_first = [m for m in event.stage_matches(MatchKind.GROUP) if m.a in cannot and m.b not in cannot]
     assert named_first  # the lot puts a non-creator first in some pairing
     assert all(g.inviter == m.b for m in named_first for g in m.games)
     # the colours stay as the table says: the one named first has White in game 1
@@ -115,7 +115,7 @@ def test_a_player_who_cannot_create_games_is_invited_by_the_other_4t1_4_5() -> N
 def test_an_extra_games_inviter_is_its_white_unless_they_cannot_create_games() -> None:
     event = _event()
     one, two = _to_semis(event)
-    s1 = event.stage_matches(Stage.SEMI_FINAL)[0]
+    s1 = event.stage_matches(MatchKind.SEMI_FINAL)[0]
     event.entrants = tuple(
         Entrant(e.player, e.rating, e.order, e.player != one[0]) for e in event.entrants
     )  # the group winner cannot create games
@@ -131,9 +131,9 @@ def test_a_three_way_tie_gets_a_playoff_round_robin_made_by_the_event_then_lots_
     _group_results(
         event, "I", {(1, 2): "dd", (1, 3): "dd", (2, 3): "dd", (1, 4): "aa", (2, 4): "aa", (3, 4): "aa"}
     )
-    assert event.stage_matches(Stage.PLAYOFF) == []  # group II still playing
+    assert event.stage_matches(MatchKind.PLAYOFF) == []  # group II still playing
     _group_results(event, "II", CLEAR)
-    playoffs = event.stage_matches(Stage.PLAYOFF)
+    playoffs = event.stage_matches(MatchKind.PLAYOFF)
     assert {frozenset((m.a, m.b)) for m in playoffs} == {
         frozenset(p) for p in ((one[0], one[1]), (one[0], one[2]), (one[1], one[2]))
     }
@@ -142,7 +142,7 @@ def test_a_three_way_tie_gets_a_playoff_round_robin_made_by_the_event_then_lots_
         event.draw_lots("I", "seed", "organiser", T0)
     # the play-off: a cycle of 2:0 wins → still level on (a)-(d) → the organiser's lot
     for x, y in ((one[0], one[1]), (one[1], one[2]), (one[2], one[0])):
-        m = _match(event, x, y, Stage.PLAYOFF)
+        m = _match(event, x, y, MatchKind.PLAYOFF)
         _play(event, m, *("aa" if m.a == x else "bb"))
     assert event.group_places("I") is None
     with pytest.raises(GroupPlayoffError, match="still tied"):
@@ -180,7 +180,7 @@ def _to_semis(event: GroupPlayoff, **kw: bool) -> tuple[tuple[str, ...], tuple[s
 def test_semi_finals_pair_winners_with_the_other_groups_runner_up_and_the_extra_game() -> None:
     event = _event()
     one, two = _to_semis(event)
-    s1, s2 = event.stage_matches(Stage.SEMI_FINAL)
+    s1, s2 = event.stage_matches(MatchKind.SEMI_FINAL)
     assert (s1.a, s1.b, s2.a, s2.b) == (one[0], two[1], two[0], one[1])
     _play(event, s1, "a", "b")  # 1:1 → one extra game, White to the group winner (named first)
     extra = s1.games[2]
@@ -194,11 +194,11 @@ def test_semi_finals_pair_winners_with_the_other_groups_runner_up_and_the_extra_
 
 def _final_at(event: GroupPlayoff) -> Match:
     one, two = _to_semis(event)
-    s1, s2 = event.stage_matches(Stage.SEMI_FINAL)
+    s1, s2 = event.stage_matches(MatchKind.SEMI_FINAL)
     _play(event, s1, "a", "d")  # 1.5 board points for one[0]
     _play(event, s2, "a", "a")  # 2 for two[0]
     event.announce_phase(3)
-    return _match(event, one[0], two[0], Stage.FINAL)
+    return _match(event, one[0], two[0], MatchKind.FINAL)
 
 
 def test_a_level_final_gets_extra_games_then_shares_first_place() -> None:
@@ -215,10 +215,10 @@ def test_a_level_final_gets_extra_games_then_shares_first_place() -> None:
     assert (second.white, second.black, second.extra) == (one[0], two[0], 2)  # colours reversed
     _play(event, final, "d")
     assert event.decided(final).shared
-    for stage in (Stage.THIRD, Stage.FIFTH, Stage.SEVENTH):
-        _play(event, event.stage_matches(stage)[0], "a", "a" if stage is not Stage.FIFTH else "b")
+    for stage in (MatchKind.THIRD, MatchKind.FIFTH, MatchKind.SEVENTH):
+        _play(event, event.stage_matches(stage)[0], "a", "a" if stage is not MatchKind.FIFTH else "b")
     assert event.complete
-    third = event.stage_matches(Stage.THIRD)[0]
+    third = event.stage_matches(MatchKind.THIRD)[0]
     assert event.placing() == [
         (one[0], 1), (two[0], 1),
         (third.a, 3), (third.b, 4),
@@ -230,24 +230,24 @@ def test_a_level_final_gets_extra_games_then_shares_first_place() -> None:
 def test_the_final_extra_game_white_by_group_place_then_by_lot_when_board_points_are_equal() -> None:
     event = _event()
     one, two = _to_semis(event)
-    s1, s2 = event.stage_matches(Stage.SEMI_FINAL)
+    s1, s2 = event.stage_matches(MatchKind.SEMI_FINAL)
     _play(event, s1, "a", "a")
     _play(event, s2, "a", "a")
     event.announce_phase(3)
-    final = _match(event, one[0], two[0], Stage.FINAL)
+    final = _match(event, one[0], two[0], MatchKind.FINAL)
     _play(event, final, "d", "d")  # 8 board points each, both group winners → the recorded lot
     assert event.colour_lot is not None and event.colour_lot.order[0] == final.games[2].white
     assert event.colour_lot.seed == f"{event.group_lot.seed}:final-colours"
 
     other = _event()
     one, two = _to_semis(other)
-    s1, s2 = other.stage_matches(Stage.SEMI_FINAL)
+    s1, s2 = other.stage_matches(MatchKind.SEMI_FINAL)
     _play(other, s1, "a", "b")
     _play(other, s1, "b")  # 1I loses the extra game to 2II
     _play(other, s2, "b", "a")
     _play(other, s2, "b")  # 2I beats 1II in the extra game
     other.announce_phase(3)
-    final = _match(other, two[1], one[1], Stage.FINAL)
+    final = _match(other, two[1], one[1], MatchKind.FINAL)
     # board points 4 (group: 2:0 v 3rd and 4th) + 1 + 1 (semi + extra) = 6 each; 2I and 2II both second
     assert other.phase_board_points(two[1]) == other.phase_board_points(one[1]) == 6
     _play(other, final, "d", "d")
@@ -257,21 +257,21 @@ def test_the_final_extra_game_white_by_group_place_then_by_lot_when_board_points
 def test_the_fifth_and_seventh_place_matches_may_run_with_the_semi_finals() -> None:
     event = _event()
     one, two = _to_semis(event, with_placement=True)
-    fifth = _match(event, one[2], two[2], Stage.FIFTH)
+    fifth = _match(event, one[2], two[2], MatchKind.FIFTH)
     _play(event, fifth, "a", "a")  # accepted while the semi-finals are open
-    _match(event, one[3], two[3], Stage.SEVENTH)
-    for s in event.stage_matches(Stage.SEMI_FINAL):
+    _match(event, one[3], two[3], MatchKind.SEVENTH)
+    for s in event.stage_matches(MatchKind.SEMI_FINAL):
         _play(event, s, "a", "a")
     event.announce_phase(3)
-    assert len(event.stage_matches(Stage.FIFTH)) == 1  # not paired twice
+    assert len(event.stage_matches(MatchKind.FIFTH)) == 1  # not paired twice
 
 
 def test_a_withdrawal_in_phase_one_scores_every_match_of_the_phase_0_2() -> None:
     event = _event()
     one = event.members("I")
-    played = _match(event, one[0], one[3], Stage.GROUP)
+    played = _match(event, one[0], one[3], MatchKind.GROUP)
     _play(event, played, "b", "b")  # one[3] won 2:0 before withdrawing
-    half = _match(event, one[1], one[3], Stage.GROUP)
+    half = _match(event, one[1], one[3], MatchKind.GROUP)
     _play(event, half, "b")  # one game finished, one running
     dropped = event.withdraw(one[3])
     assert {g.id for g in dropped} == {half.games[1].id} | {g.id for g in _match(event, one[2], one[3]).games}
@@ -287,10 +287,10 @@ def test_a_withdrawal_in_phase_one_scores_every_match_of_the_phase_0_2() -> None
     _group_results(event, "I", {(1, 2): "aa", (1, 3): "aa", (2, 3): "aa"})
     _group_results(event, "II", CLEAR)
     event.announce_phase(2)
-    for semi in event.stage_matches(Stage.SEMI_FINAL):
+    for semi in event.stage_matches(MatchKind.SEMI_FINAL):
         _play(event, semi, "a", "a")
     event.announce_phase(3)
-    seventh = event.stage_matches(Stage.SEVENTH)[0]
+    seventh = event.stage_matches(MatchKind.SEVENTH)[0]
     # withdrawn, they play no later phase: the seventh-place match is scored 0:2 without games
     assert seventh.forfeited_by == one[3] and all(not g.open for g in seventh.games)
 
@@ -298,7 +298,7 @@ def test_a_withdrawal_in_phase_one_scores_every_match_of_the_phase_0_2() -> None
 def test_a_withdrawal_in_the_semi_final_scores_it_0_2() -> None:
     event = _event()
     one, two = _to_semis(event)
-    s1 = event.stage_matches(Stage.SEMI_FINAL)[0]
+    s1 = event.stage_matches(MatchKind.SEMI_FINAL)[0]
     _play(event, s1, "a")
     event.withdraw(one[0])
     assert event.decided(s1).winner == two[1]
@@ -308,14 +308,14 @@ def test_a_withdrawal_in_the_semi_final_scores_it_0_2() -> None:
 def test_a_deadline_makes_open_games_overdue_for_the_organisers_result() -> None:
     event = _event()
     event.set_deadline(1, T0 + dt.timedelta(weeks=6))
-    game = event.stage_matches(Stage.GROUP)[0].games[0]
+    game = event.stage_matches(MatchKind.GROUP)[0].games[0]
     with pytest.raises(NotOverdue):
         event.adjudicate(game.id, T0 + dt.timedelta(weeks=5), outcome=W)
     later = T0 + dt.timedelta(weeks=6)
     assert len(event.overdue(later)) == 24
     event.adjudicate(game.id, later, outcome=D)
     assert (game.outcome, game.how) == (D, "adjudicated")
-    other = event.stage_matches(Stage.GROUP)[0].games[1]
+    other = event.stage_matches(MatchKind.GROUP)[0].games[1]
     event.adjudicate(other.id, later, lot_seed="lot 1")
     start = event.start_numbers
     first = draw_lots([[start[other.white], start[other.black]]], "lot 1").groups[0][0]
@@ -345,7 +345,7 @@ def test_a_tie_a_withdrawal_makes_after_the_groups_gets_its_own_playoff() -> Non
         event, "I", {(1, 2): "aa", (1, 3): "bb", (1, 4): "aa", (2, 3): "dd", (2, 4): "aa", (3, 4): "aa"}
     )
     _group_results(event, "II", CLEAR)
-    assert event.stage_matches(Stage.PLAYOFF) == [] and event.group_places("I") == (
+    assert event.stage_matches(MatchKind.PLAYOFF) == [] and event.group_places("I") == (
         one[2],
         one[0],
         one[1],
@@ -354,8 +354,8 @@ def test_a_tie_a_withdrawal_makes_after_the_groups_gets_its_own_playoff() -> Non
     # 1 withdraws before phase 2: every group match of theirs is 0:2, so 2 and 3 both have 2 + 1 + 2 = 5 MP and
     # 5 BP, 1:1 between them → a play-off of their own
     event.withdraw(one[0])
-    (playoff,) = event.stage_matches(Stage.PLAYOFF)
+    (playoff,) = event.stage_matches(MatchKind.PLAYOFF)
     assert {playoff.a, playoff.b} == {one[1], one[2]} and event.group_places("I") is None
     _play(event, playoff, "a", "a")
     assert event.group_places("I") == (playoff.a, playoff.b, one[3], one[0])
-    assert len(event.stage_matches(Stage.PLAYOFF)) == 1  # not paired again
+    assert len(event.stage_matches(MatchKind.PLAYOFF)) == 1  # not paired again

@@ -17,14 +17,14 @@ from services.pairing.domain.elimination.match_play import (
     stage_games,
 )
 from shared.scoring import Outcome
-from shared.time_control import DEFAULT_PLAN, Stage, TieBreakPlan, TimeControl
-from shared.vocabulary import Decision
+from shared.time_control import DEFAULT_PLAN, RateOfPlay, Stage, TieBreakSchedule
+from shared.vocabulary import DecidedIn
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN
-RAPID = TimeControl(25 * 60, 10)
+RAPID = RateOfPlay(25 * 60, 10)
 
 
-def fmt(games: int = 2, plan: TieBreakPlan = DEFAULT_PLAN) -> MatchFormat:
+def fmt(games: int = 2, plan: TieBreakSchedule = DEFAULT_PLAN) -> MatchFormat:
     return MatchFormat(games, RAPID, plan)
 
 
@@ -55,7 +55,7 @@ def test_regular_games_alternate_colours_from_the_drawn_first_game():
 def test_a_two_game_match_won_one_and_a_half_to_a_half():
     # slot 0 has White in game 1: wins it, then draws with Black
     state, games = play(fmt(2), 0, [W, D])
-    assert (state.winner, state.how, state.not_needed) == (0, Decision.REGULAR, ())
+    assert (state.winner, state.how, state.not_needed) == (0, DecidedIn.REGULAR, ())
     assert len(games) == 2
 
 
@@ -68,7 +68,7 @@ def test_a_player_who_cannot_be_caught_wins_and_the_rest_is_not_needed():
     # four games; slot 1 has White in game 1. Slot 1 wins games 1 (White) and 2 (Black), draws game 3:
     # 2.5-0.5 with one game left
     state, _ = play(fmt(4), 1, [W, B, D])
-    assert (state.winner, state.how, state.not_needed) == (1, Decision.REGULAR, (4,))
+    assert (state.winner, state.how, state.not_needed) == (1, DecidedIn.REGULAR, (4,))
     # 2-1 with one game left can be caught: game 4 is played
     state, _ = play(fmt(4), 0, [W, W, W])  # slot 0: won 1 (White), lost 2 (Black), won 3
     assert not state.decided
@@ -93,14 +93,14 @@ def test_a_level_match_opens_tie_break_stage_one_with_the_first_games_colours():
         (3, 1, "Tie-break 1 (15+10), game 1"),
         (4, 0, "Tie-break 1 (15+10), game 2"),
     ]
-    assert {g.time_control for g in stage_one} == {TimeControl(900, 10)}
+    assert {g.time_control for g in stage_one} == {RateOfPlay(900, 10)}
     assert {g.kind for g in stage_one} == {GameKind.TIEBREAK}
 
 
 def test_a_stage_is_scored_on_its_own():
     # regular 1-1, stage 1: slot 0 (White in game 1) wins game 3 with White and draws game 4
     state, games = play(fmt(2), 0, [W, W, W, D])
-    assert (state.winner, state.how) == (0, Decision.TIEBREAK)
+    assert (state.winner, state.how) == (0, DecidedIn.TIEBREAK)
     assert len(games) == 4
 
 
@@ -114,7 +114,7 @@ def test_level_stages_lead_to_sudden_death_where_a_draw_sends_black_through():
         "Sudden death (3+2)",
     )
     assert [g.stage for g in games] == [0, 0, 1, 1, 2, 2, 3]
-    assert (state.winner, state.how) == (1, Decision.SUDDEN_DEATH)  # slot 1 had Black
+    assert (state.winner, state.how) == (1, DecidedIn.SUDDEN_DEATH)  # slot 1 had Black
 
 
 @pytest.mark.parametrize(
@@ -129,24 +129,24 @@ def test_level_stages_lead_to_sudden_death_where_a_draw_sends_black_through():
     ],
 )
 def test_sudden_death(outcome, winner):
-    plan = TieBreakPlan((), TimeControl(180, 2))
+    plan = TieBreakSchedule((), RateOfPlay(180, 2))
     state, games = play(fmt(1, plan), 1, [D, outcome])  # slot 1 has White in game 1 and in sudden death
     assert games[-1].white == 1
-    assert (state.winner, state.how) == (winner, Decision.SUDDEN_DEATH)
+    assert (state.winner, state.how) == (winner, DecidedIn.SUDDEN_DEATH)
 
 
 def test_forfeits_count_as_wins_and_a_double_forfeit_as_nothing():
     state, _ = play(fmt(2), 0, [Outcome.WHITE_FORFEIT_WIN, Outcome.WHITE_FORFEIT_WIN])  # 1-1
     assert not state.decided
     state, _ = play(fmt(2), 0, [Outcome.DOUBLE_FORFEIT, Outcome.WHITE_FORFEIT_WIN])  # 0-1
-    assert (state.winner, state.how) == (1, Decision.REGULAR)
+    assert (state.winner, state.how) == (1, DecidedIn.REGULAR)
 
 
 def test_a_one_game_stage():
-    plan = TieBreakPlan((Stage(1, TimeControl(300, 3)),), TimeControl(180, 2))
+    plan = TieBreakSchedule((Stage(1, RateOfPlay(300, 3)),), RateOfPlay(180, 2))
     state, games = play(fmt(1, plan), 0, [D, B])
     assert [g.label for g in games] == ["Game", "Tie-break 1 (5+3)"]
-    assert (state.winner, state.how) == (1, Decision.TIEBREAK)
+    assert (state.winner, state.how) == (1, DecidedIn.TIEBREAK)
 
 
 def test_every_match_ends_with_exactly_one_winner():
@@ -168,9 +168,9 @@ def test_only_1_2_4_or_6_regular_games(games):
 def test_a_plan_has_at_most_five_stages_of_one_or_two_games():
     stage = Stage(2, RAPID)
     with pytest.raises(MatchPlayError, match="at most 5"):
-        fmt(2, TieBreakPlan((stage,) * 6, RAPID))
+        fmt(2, TieBreakSchedule((stage,) * 6, RAPID))
     with pytest.raises(MatchPlayError, match="1 or 2 games"):
-        fmt(2, TieBreakPlan((Stage(3, RAPID),), RAPID))
+        fmt(2, TieBreakSchedule((Stage(3, RAPID),), RAPID))
     with pytest.raises(MatchPlayError, match="stages 1 to 2"):
         stage_games(fmt(2), 0, 4, 3)
     with pytest.raises(MatchPlayError, match="regular games"):

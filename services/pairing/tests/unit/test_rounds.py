@@ -17,13 +17,13 @@ from services.pairing.domain.rounds.results import RoundResults
 from services.pairing.domain.rounds.tournament import PairingTournament
 from shared.authority import Authority
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import ByeKind, Ruleset, System
 
 NOW = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
 LATER = NOW + dt.timedelta(hours=1)
 ORGANISER = uuid.UUID(int=1000)
-TC = TimeControl(180, 2)
+TC = RateOfPlay(180, 2)
 
 
 def tournament(n: int, **options) -> PairingTournament:

@@ -23,8 +23,8 @@ from services.pairing.domain.errors import (
     NotAnArbiterHere,
     NothingToCorrect,
     NotYourBye,
+    PlayerAlreadyWithdrawn,
     PlayerNotFound,
-    PlayerWithdrawn,
     RoundAlreadyPaired,
     RoundOutOfRange,
 )
@@ -33,7 +33,7 @@ from services.pairing.domain.rounds.pairers import pairers
 from services.pairing.domain.rounds.tournament import ByeRequestAdded, ByeRequestRemoved, PairingTournament
 from shared.authority import Appointment, Authority, Role
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import ByeKind, Ruleset, System
 
 NOW = dt.datetime(2026, 6, 1, 12, tzinfo=dt.UTC)
@@ -43,7 +43,7 @@ WHO = Authority.of(ORGANISER)
 
 
 def tournament(n: int, ruleset: Ruleset = Ruleset.PLATFORM, **options) -> PairingTournament:
-    heading = Heading(uuid.UUID(int=10_000 + n), ORGANISER, "Open", ruleset, TimeControl(600, 5), NOW)
+    heading = Heading(uuid.UUID(int=10_000 + n), ORGANISER, "Open", ruleset, RateOfPlay(600, 5), NOW)
     t = PairingTournament.start(
         heading, tuple(Player(s, uuid.UUID(int=s), f"P{s}") for s in range(1, n + 1)), threshold=7, **options
     )
@@ -239,7 +239,7 @@ def test_the_rules_of_a_bye_on_request():
     refused(t, ByeAlreadyRequested, lambda: ask(t, 2, 2, by=ORGANISER))
     t.withdraw(pid(5), excluded=False, reason="", at=NOW)
     settle(t)
-    refused(t, PlayerWithdrawn, lambda: ask(t, 5, 3))
+    refused(t, PlayerAlreadyWithdrawn, lambda: ask(t, 5, 3))
 
 
 def test_a_bye_is_taken_back_before_its_round_is_paired():

@@ -9,12 +9,11 @@ import uuid
 
 from services.pairing.adapters import wire
 from services.pairing.domain import events as domain
-from services.pairing.domain.arbiters import Decided
 from shared import events
 from shared.aggregate import DomainEvent
-from shared.authority import Role
+from shared.authority import Decided, Role
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import System
 
 
@@ -76,7 +75,7 @@ def test_the_decisions_reach_the_wire_with_who_decided():
 
 
 def test_a_tie_break_game_is_announced_unrated():
-    tc = TimeControl(600, 5)
+    tc = RateOfPlay(600, 5)
     games = (
         domain.GameInRound(uuid.uuid4(), 1, uuid.uuid4(), uuid.uuid4(), match_id="winners:1:1", number=1),
         domain.GameInRound(

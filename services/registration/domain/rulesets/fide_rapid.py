@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from services.registration.domain import errors, fide
 from services.registration.domain.account import Account
-from services.registration.domain.audit import AuditKind, Decided, Subject, SubjectKind
+from services.registration.domain.audit import AuditKind, Subject, SubjectKind
 from services.registration.domain.entries import Entry
 from services.registration.domain.events import Seeded
 from services.registration.domain.fide import FideFormat
@@ -39,7 +39,7 @@ from services.registration.domain.tournament import (
     check_time_control,
     open_until_started,
 )
-from shared.authority import Role
+from shared.authority import Decided, Role
 from shared.vocabulary import Ruleset
 
 # who decides when nobody did: the rules themselves (an unexcused absence withdraws, FIDE C.04.2), with

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from services.registration.domain import errors
 from services.registration.domain import group_playoff as groups
 from services.registration.domain.account import Account
-from services.registration.domain.audit import AuditKind, Decided, Subject, SubjectKind
+from services.registration.domain.audit import AuditKind, Subject, SubjectKind
 from services.registration.domain.entries import Entry
 from services.registration.domain.events import Seeded
 from services.registration.domain.group_playoff import GroupFormat
@@ -31,7 +31,7 @@ from services.registration.domain.tournament import (
     check_time_control,
     open_until_started,
 )
-from shared.authority import Role
+from shared.authority import Decided, Role
 from shared.vocabulary import Ruleset
 
 SEATS = 1000  # entries in order of arrival: the eight who play, then the waiting list

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from services.registration.domain import errors
 from services.registration.domain.account import Account
-from services.registration.domain.audit import AuditKind, Decided, Subject, SubjectKind
+from services.registration.domain.audit import AuditKind, Subject, SubjectKind
 from services.registration.domain.entries import Entry, seed
 from services.registration.domain.events import Seeded
 from services.registration.domain.knockout import (
@@ -41,7 +41,7 @@ from services.registration.domain.tournament import (
     check_time_control,
     not_a_draft,
 )
-from shared.authority import Role
+from shared.authority import Decided, Role
 from shared.seed_draw import draw_order
 from shared.vocabulary import Ruleset, Seeding
 

@@ -32,18 +32,18 @@ from services.registration.domain.rulesets import fide_rapid
 from services.registration.domain.rulesets import knockout as knockouts
 from services.registration.domain.tournament import (
     Changes,
+    RateOfPlay,
     RatingTerms,
     Settings,
     Status,
-    TimeControl,
     Tournament,
 )
 from services.registration.service_layer.ports import UnitOfWork
 from services.registration.tests.helpers import NOW
-from shared.authority import Role
+from shared.authority import Decided, Role
 from shared.messaging.inprocess import InProcessBroker
 from shared.scoring import Outcome
-from shared.time_control import Stage, TieBreakPlan
+from shared.time_control import Stage, TieBreakSchedule
 from shared.vocabulary import Ruleset, Seeding
 
 
@@ -92,16 +92,16 @@ def platform(organiser: Account, *, start_in: float = 3600, **kw: Any) -> Tourna
     settings = Settings(
         name="Sunday blitz",
         starts_at=NOW + dt.timedelta(seconds=start_in),
-        time_control=TimeControl(180, 2),
+        time_control=RateOfPlay(180, 2),
         **kw,
     )
     return rulesets.create(organiser, settings, now=NOW)
 
 
 def knockout_draft(organiser: Account, ruleset: Ruleset = Ruleset.KNOCKOUT) -> Tournament:
-    plan = TieBreakPlan((Stage(1, TimeControl(300, 2)), Stage(2, TimeControl(60, 1))), TimeControl(120, 1))
+    plan = TieBreakSchedule((Stage(1, RateOfPlay(300, 2)), Stage(2, RateOfPlay(60, 1))), RateOfPlay(120, 1))
     fmt = KnockoutFormat(games_per_match=4, third_place=ruleset is Ruleset.KNOCKOUT, tiebreak_plan=plan)
-    settings = Settings("Cup", None, TimeControl(600, 5), ruleset=ruleset, knockout=fmt)
+    settings = Settings("Cup", None, RateOfPlay(600, 5), ruleset=ruleset, knockout=fmt)
     return rulesets.create(organiser, settings, now=NOW)
 
 
@@ -432,7 +432,7 @@ def test_saving_a_tournament_appends_its_decisions_to_the_audit_log(backend: Bac
     t, org, players = started_knockout(backend)
     ann = account("Ann")
     stored(backend, ann)
-    heard = audit.tournament_reset(t.id, audit.Decided(org.id, Role.ORGANISER, NOW + dt.timedelta(minutes=2)))
+    heard = audit.tournament_reset(t.id, Decided(org.id, Role.ORGANISER, NOW + dt.timedelta(minutes=2)))
     with backend.uow() as uow:
         t = uow.tournaments.get(t.id, lock=True)
         t.appoint(org.id, ann, None, now=NOW + dt.timedelta(minutes=3))
@@ -459,9 +459,7 @@ def test_saving_a_tournament_appends_its_decisions_to_the_audit_log(backend: Bac
 def test_the_audit_log_keeps_nothing_uncommitted_or_rolled_back(backend: Backend) -> None:
     tid, by = uuid.uuid4(), uuid.uuid4()
     entries = [
-        audit.bye_requested(
-            tid, by, n, "zero_point", audit.Decided(by, Role.PLAYER, NOW + dt.timedelta(seconds=n))
-        )
+        audit.bye_requested(tid, by, n, "zero_point", Decided(by, Role.PLAYER, NOW + dt.timedelta(seconds=n)))
         for n in (1, 2, 3)
     ]
     with backend.uow() as uow:
@@ -482,7 +480,7 @@ def fide_event(organiser: Account, **fmt: Any) -> Tournament:
     settings = Settings(
         "Rapid open",
         None,
-        TimeControl(900, 10),
+        RateOfPlay(900, 10),
         ruleset=Ruleset.FIDE_RAPID,
         fide=FideFormat(**{"rounds": 5, **fmt}),
     )

@@ -24,7 +24,7 @@ from services.registration.domain.entries import Standing
 from services.registration.domain.fide import FideFormat
 from services.registration.domain.players import Person, Profile
 from services.registration.domain.rulesets import fide_rapid
-from services.registration.domain.tournament import Settings, TimeControl
+from services.registration.domain.tournament import RateOfPlay, Settings
 from services.registration.tests.helpers import NOW
 from shared.database import make_engine, upgrade
 from shared.messaging.inprocess import InProcessBroker
@@ -137,7 +137,7 @@ def test_0006_upgrades_a_database_with_tournaments_and_holds_fide_ids_unique(ser
             organiser = Account.register(org, "Org", AccountKind.REGISTERED, {}, now=NOW)
             uow.accounts.add(organiser)
             settings = Settings(
-                "Rapid", None, TimeControl(900, 10), ruleset=Ruleset.FIDE_RAPID, fide=FideFormat(rounds=5)
+                "Rapid", None, RateOfPlay(900, 10), ruleset=Ruleset.FIDE_RAPID, fide=FideFormat(rounds=5)
             )
             event = rulesets.create(organiser, settings, now=NOW)
             fide_rapid.add_person(

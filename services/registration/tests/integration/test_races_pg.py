@@ -18,7 +18,7 @@ from services.registration.bootstrap import Registration, bootstrap
 from services.registration.config import RegistrationSettings
 from services.registration.domain import errors, rulesets
 from services.registration.domain.account import Account, AccountKind
-from services.registration.domain.tournament import Settings, TimeControl
+from services.registration.domain.tournament import RateOfPlay, Settings
 from services.registration.service_layer import commands
 from services.registration.tests.helpers import NOW
 from shared.commands import Actor
@@ -98,7 +98,7 @@ def test_a_concurrent_duplicate_account_is_account_exists(pg: Registration) -> N
 
 def test_a_concurrent_second_competition_is_organiser_busy(pg: Registration) -> None:
     organiser = pg.bus.handle(commands.RegisterAccount(uuid.uuid4(), "Org"))
-    settings = Settings("Blitz", NOW + dt.timedelta(hours=1), TimeControl(180, 2))
+    settings = Settings("Blitz", NOW + dt.timedelta(hours=1), RateOfPlay(180, 2))
     lost = race(
         pg,
         lambda uow: uow.tournaments.add(rulesets.create(organiser, settings, now=NOW)),

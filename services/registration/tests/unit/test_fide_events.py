@@ -22,7 +22,7 @@ from services.registration.domain.fide import FideFormat, LateEntryBye, PairingS
 from services.registration.domain.player_lists import ListFormat
 from services.registration.domain.players import Person, PlayerChange, Profile, Sex, Title, profile
 from services.registration.domain.rulesets.fide_rapid import RULES
-from services.registration.domain.tournament import Changes, Settings, Status, TimeControl
+from services.registration.domain.tournament import Changes, RateOfPlay, Settings, Status
 from services.registration.service_layer import commands
 from services.registration.tests.helpers import NOW, InMemoryRegistration
 from shared import events
@@ -120,7 +120,7 @@ def fide_settings(**kw: Any) -> Settings:
     base: dict[str, Any] = {
         "name": "Rapid open",
         "starts_at": None,
-        "time_control": TimeControl(900, 10),
+        "time_control": RateOfPlay(900, 10),
         "ruleset": Ruleset.FIDE_RAPID,
         "fide": FideFormat(rounds=5),
     }
@@ -131,13 +131,13 @@ def fide_settings(**kw: Any) -> Settings:
     ("kw", "error", "detail"),
     [
         (
-            {"time_control": TimeControl(600)},
+            {"time_control": RateOfPlay(600)},
             errors.TimeNotRapid,
             "FIDE rapid is more than 10 and less than 60",
         ),
-        ({"time_control": TimeControl(3600)}, errors.TimeNotRapid, "60+0 is 60 minutes"),
-        ({"time_control": TimeControl(0, 0, 2)}, errors.TimeNotRapid, "days per move"),
-        ({"time_control": TimeControl(0, 0)}, errors.InvalidSettings, "needs base time or an increment"),
+        ({"time_control": RateOfPlay(3600)}, errors.TimeNotRapid, "60+0 is 60 minutes"),
+        ({"time_control": RateOfPlay(0, 0, 2)}, errors.TimeNotRapid, "days per move"),
+        ({"time_control": RateOfPlay(0, 0)}, errors.InvalidSettings, "needs base time or an increment"),
         ({"fide": None}, errors.InvalidSettings, "needs its fide settings"),
         ({"fide": FideFormat()}, errors.InvalidSettings, "a Swiss needs its number of rounds"),
         ({"starts_at": NOW + dt.timedelta(hours=1)}, errors.InvalidSettings, "no scheduled start"),
@@ -162,9 +162,9 @@ def test_refused_settings_create_nothing(
 
 def test_fide_settings_belong_to_the_fide_rapid_ruleset(reg: InMemoryRegistration) -> None:
     org = reg.account("Org")
-    platform = Settings("Blitz", NOW + dt.timedelta(hours=1), TimeControl(180, 2), fide=FideFormat(rounds=5))
+    platform = Settings("Blitz", NOW + dt.timedelta(hours=1), RateOfPlay(180, 2), fide=FideFormat(rounds=5))
     refused(reg, commands.CreateTournament(Actor(org), platform), errors.InvalidSettings)
-    ko = Settings("Cup", None, TimeControl(600), ruleset=Ruleset.KNOCKOUT, fide=FideFormat(rounds=5))
+    ko = Settings("Cup", None, RateOfPlay(600), ruleset=Ruleset.KNOCKOUT, fide=FideFormat(rounds=5))
     refused(reg, commands.CreateTournament(Actor(org), ko), errors.InvalidSettings)
 
 
@@ -172,17 +172,17 @@ def test_the_organiser_changes_the_settings_before_the_start(reg: InMemoryRegist
     rr = FideFormat(system=PairingSystem.ROUND_ROBIN, place="Thun")
     reg.bus.handle(
         commands.ChangeTournament(
-            Actor(event.org), event.tid, Changes(name="Thun rapid", time_control=TimeControl(1500), fide=rr)
+            Actor(event.org), event.tid, Changes(name="Thun rapid", time_control=RateOfPlay(1500), fide=rr)
         )
     )
     t = reg.tournament(event.tid)
-    assert (t.name, t.time_control, t.fide) == ("Thun rapid", TimeControl(1500), rr)
+    assert (t.name, t.time_control, t.fide) == ("Thun rapid", RateOfPlay(1500), rr)
     refused(
         reg, commands.ChangeTournament(Actor(event.whole), event.tid, Changes(name="X")), errors.NotOrganiser
     )
     refused(
         reg,
-        commands.ChangeTournament(Actor(event.org), event.tid, Changes(time_control=TimeControl(300))),
+        commands.ChangeTournament(Actor(event.org), event.tid, Changes(time_control=RateOfPlay(300))),
         errors.TimeNotRapid,
     )
     bad = Changes(fide=FideFormat(rounds=3, system=PairingSystem.ROUND_ROBIN))

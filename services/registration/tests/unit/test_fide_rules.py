@@ -19,7 +19,7 @@ from services.registration.domain.players import (
     player_name,
     profile,
 )
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 
 
 @pytest.mark.parametrize(
@@ -34,7 +34,7 @@ from shared.time_control import TimeControl
     ],
 )
 def test_rapid_time_controls_are_taken(base_minutes: int, increment: int, minutes: int) -> None:
-    tc = TimeControl(base_minutes * 60, increment)
+    tc = RateOfPlay(base_minutes * 60, increment)
     fide.check_rapid(tc)
     assert tc.base_seconds + 60 * tc.increment_seconds == minutes * 60
 
@@ -42,15 +42,15 @@ def test_rapid_time_controls_are_taken(base_minutes: int, increment: int, minute
 @pytest.mark.parametrize(
     ("tc", "minutes"),
     [
-        (TimeControl(600, 0), "10"),  # exactly 10 minutes: blitz
-        (TimeControl(300, 5), "10"),  # 5 + 60 × 5 s = 10 minutes
-        (TimeControl(180, 2), "5"),
-        (TimeControl(3600, 0), "60"),  # exactly 60 minutes: standard
-        (TimeControl(3000, 10), "60"),  # 50 + 60 × 10 s
-        (TimeControl(5400, 30), "120"),
+        (RateOfPlay(600, 0), "10"),  # exactly 10 minutes: blitz
+        (RateOfPlay(300, 5), "10"),  # 5 + 60 × 5 s = 10 minutes
+        (RateOfPlay(180, 2), "5"),
+        (RateOfPlay(3600, 0), "60"),  # exactly 60 minutes: standard
+        (RateOfPlay(3000, 10), "60"),  # 50 + 60 × 10 s
+        (RateOfPlay(5400, 30), "120"),
     ],
 )
-def test_time_controls_outside_fide_rapid_are_refused_naming_the_range(tc: TimeControl, minutes: str) -> None:
+def test_time_controls_outside_fide_rapid_are_refused_naming_the_range(tc: RateOfPlay, minutes: str) -> None:
     with pytest.raises(errors.TimeNotRapid) as refused:
         fide.check_rapid(tc)
     assert refused.value.detail == (
@@ -62,7 +62,7 @@ def test_time_controls_outside_fide_rapid_are_refused_naming_the_range(tc: TimeC
 
 def test_correspondence_is_not_rapid() -> None:
     with pytest.raises(errors.TimeNotRapid, match="no days per move"):
-        fide.check_rapid(TimeControl(0, 0, 3))
+        fide.check_rapid(RateOfPlay(0, 0, 3))
 
 
 @pytest.mark.parametrize(

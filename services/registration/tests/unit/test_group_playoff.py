@@ -18,10 +18,10 @@ from services.registration.domain.group_playoff import (
     validate,
 )
 from services.registration.tests.helpers import NOW, STAFF, problem, published, token
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 
 CLOSES = NOW + dt.timedelta(days=14)
-CORRESPONDENCE = TimeControl(0, 0, 2)
+CORRESPONDENCE = RateOfPlay(0, 0, 2)
 
 
 def account(client, name: str, rating: int | None) -> uuid.UUID:
@@ -78,7 +78,7 @@ def test_settings_need_a_future_closing_date_a_window_and_correspondence() -> No
     with pytest.raises(errors.InvalidSettings, match="no rating lies"):
         validate(GroupFormat(CLOSES, rating_above=1800, rating_below=1801), CORRESPONDENCE, NOW)
     with pytest.raises(errors.InvalidSettings, match="correspondence"):
-        validate(GroupFormat(CLOSES), TimeControl(900, 10), NOW)
+        validate(GroupFormat(CLOSES), RateOfPlay(900, 10), NOW)
     with pytest.raises(errors.InvalidSettings, match="expected start"):
         validate(GroupFormat(CLOSES, expected_start=NOW.date()), CORRESPONDENCE, NOW)
 

@@ -11,7 +11,7 @@ import pytest
 from services.registration.adapters import wire
 from services.registration.domain import errors
 from services.registration.domain.knockout import KnockoutFormat
-from services.registration.domain.tournament import Changes, Settings, Status, TimeControl
+from services.registration.domain.tournament import Changes, RateOfPlay, Settings, Status
 from services.registration.service_layer import commands
 from services.registration.tests.helpers import NOW
 from services.registration.tests.helpers import InMemoryRegistration as Registration
@@ -89,7 +89,7 @@ def test_a_knockout_is_seeded_by_the_ratings_at_its_start(reg: Registration) -> 
     settings = Settings(
         "Cup",
         None,
-        TimeControl(180, 2),
+        RateOfPlay(180, 2),
         ruleset=Ruleset.KNOCKOUT,
         knockout=KnockoutFormat(seeding=Seeding.RATING),
     )
@@ -97,7 +97,7 @@ def test_a_knockout_is_seeded_by_the_ratings_at_its_start(reg: Registration) -> 
     for p in players:
         reg.join(tid, p, by=org)
     assert [e.rating for e in reg.tournament(tid).entries] == [1500] * 4  # blitz when added
-    reg.bus.handle(commands.ChangeTournament(Actor(org), tid, Changes(time_control=TimeControl(600))))
+    reg.bus.handle(commands.ChangeTournament(Actor(org), tid, Changes(time_control=RateOfPlay(600))))
     reg.bus.handle(commands.StartTournament(Actor(org), tid))
     started = events.TournamentStarted.model_validate(reg.published("tournament.started")[0].payload)
     assert [(r.player_id, r.rating) for r in started.roster] == [

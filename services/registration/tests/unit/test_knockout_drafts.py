@@ -13,7 +13,7 @@ from services.registration.domain import errors, rulesets
 from services.registration.domain.account import Account
 from services.registration.domain.knockout import KnockoutFormat
 from services.registration.domain.rulesets import knockout as knockouts
-from services.registration.domain.tournament import Settings, TimeControl
+from services.registration.domain.tournament import RateOfPlay, Settings
 from services.registration.tests.helpers import NOW, problem, published, register, token
 from shared.events import TournamentStarted
 from shared.seed_draw import draw_order
@@ -307,7 +307,7 @@ def test_a_draft_can_be_cancelled(client, svc):
 @pytest.mark.parametrize(("ruleset", "cap"), [(Ruleset.KNOCKOUT, 128), (Ruleset.DOUBLE_KNOCKOUT, 64)])
 def test_the_roster_holds_at_most_128_or_64_players(ruleset, cap):
     organiser = Account(uuid.uuid4(), "Org")
-    settings = Settings("Cap", None, TimeControl(600), ruleset=ruleset, knockout=KnockoutFormat())
+    settings = Settings("Cap", None, RateOfPlay(600), ruleset=ruleset, knockout=KnockoutFormat())
     t = rulesets.create(organiser, settings, now=NOW)
     for i in range(cap):
         knockouts.add_player(t, Account(uuid.uuid4(), f"P{i}"), now=NOW)

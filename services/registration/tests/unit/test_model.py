@@ -11,14 +11,14 @@ from services.registration.domain import errors, events, rulesets
 from services.registration.domain.account import Account, AccountKind
 from services.registration.domain.entries import seed
 from services.registration.domain.rulesets.arena import ARENA_SEATS
-from services.registration.domain.tournament import Settings, Status, TimeControl, Tournament
+from services.registration.domain.tournament import RateOfPlay, Settings, Status, Tournament
 from shared.vocabulary import CancelReason, Ruleset
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 
 
 def settings(**kw) -> Settings:
-    base = dict(name="Sunday blitz", starts_at=NOW + dt.timedelta(hours=1), time_control=TimeControl(180, 2))
+    base = dict(name="Sunday blitz", starts_at=NOW + dt.timedelta(hours=1), time_control=RateOfPlay(180, 2))
     base.update(kw)
     return Settings(**base)
 

@@ -19,7 +19,7 @@ from services.registration.domain.account import AccountKind
 from services.registration.domain.audit import AuditKind, Subject, SubjectKind
 from services.registration.domain.entries import Standing
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
-from services.registration.domain.tournament import Changes, Settings, Status, TimeControl
+from services.registration.domain.tournament import Changes, RateOfPlay, Settings, Status
 from services.registration.service_layer import commands
 from services.registration.tests.helpers import NOW, InMemoryRegistration
 from shared import events
@@ -389,7 +389,7 @@ def test_only_a_random_seeding_is_drawn_and_a_draw_goes_with_it(reg: InMemoryReg
     refused(reg, commands.DrawSeeding(Actor(org), tid), errors.SeedingNotRandom)
     reg.bus.handle(commands.ChangeTournament(Actor(org), tid, Changes(format=_seeding(Seeding.RANDOM))))
     reg.bus.handle(commands.DrawSeeding(Actor(org), tid))
-    reg.bus.handle(commands.ChangeTournament(Actor(org), tid, Changes(time_control=TimeControl(900))))
+    reg.bus.handle(commands.ChangeTournament(Actor(org), tid, Changes(time_control=RateOfPlay(900))))
     assert reg.tournament(tid).knockout.draw_seed == reg.DRAW_SEED  # other changes keep the draw
     reg.bus.handle(commands.ChangeTournament(Actor(org), tid, Changes(format=_seeding(Seeding.RATING))))
     t = reg.tournament(tid)
@@ -566,7 +566,7 @@ def test_a_knockout_takes_no_requested_byes(reg: InMemoryRegistration) -> None:
     settings = Settings(
         "Cup",
         None,
-        TimeControl(600),
+        RateOfPlay(600),
         ruleset=Ruleset.KNOCKOUT,
         knockout=KnockoutFormat(),
         byes_on_request=True,

@@ -12,7 +12,7 @@ from services.registration.domain.rating import (
     SCALE,
     FinishedGame,
     Glicko2Rating,
-    Score,
+    PeriodGame,
     moves_ratings,
     rate_game,
     rating_period,
@@ -26,9 +26,9 @@ def test_glickmans_worked_example():
     0.05999."""
     player = Glicko2Rating(1500, 200, 0.06)
     games = [
-        Score(Glicko2Rating(1400, 30), 1),
-        Score(Glicko2Rating(1550, 100), 0),
-        Score(Glicko2Rating(1700, 300), 0),
+        PeriodGame(Glicko2Rating(1400, 30), 1),
+        PeriodGame(Glicko2Rating(1550, 100), 0),
+        PeriodGame(Glicko2Rating(1700, 300), 0),
     ]
     after = rating_period(player, games, tau=0.5)
     # the paper works with rounded intermediate figures: μ' = −0.2069 gives 1464.06 where the unrounded
@@ -63,7 +63,7 @@ def test_the_new_volatility_is_the_root_of_step_5_for_any_rating(player, opponen
     e = 1 / (1 + math.exp(-g * (mu - mu_j)))
     v = 1 / (g**2 * e * (1 - e))
     delta = v * g * (score - e)
-    after = rating_period(player, [Score(opponent, score)])
+    after = rating_period(player, [PeriodGame(opponent, score)])
     x = math.log(after.volatility**2)
     assert abs(paper_f(x, delta, phi, v, math.log(player.volatility**2), 0.5)) < 1e-6
     # and steps 6-8 follow from it
@@ -84,8 +84,8 @@ def test_one_game_moves_both_ratings_from_their_ratings_before_it():
     new_white, new_black = rate_game(white, black, Outcome.BLACK_WIN)
     assert new_white.rating < white.rating and new_black.rating > black.rating
     assert new_white.deviation < white.deviation and new_black.deviation < black.deviation
-    assert new_white == rating_period(white, [Score(black, 0)])
-    assert new_black == rating_period(black, [Score(white, 1)])
+    assert new_white == rating_period(white, [PeriodGame(black, 0)])
+    assert new_black == rating_period(black, [PeriodGame(white, 1)])
     # colours do not matter to the rating
     assert rate_game(black, white, Outcome.WHITE_WIN) == (new_black, new_white)
 

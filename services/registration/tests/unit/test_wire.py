@@ -21,14 +21,14 @@ from services.registration.bootstrap import bootstrap
 from services.registration.config import RegistrationSettings
 from services.registration.domain.account import AccountKind
 from services.registration.domain.knockout import FormatChange, KnockoutFormat
-from services.registration.domain.tournament import Changes, Settings, TimeControl
+from services.registration.domain.tournament import Changes, RateOfPlay, Settings
 from services.registration.service_layer import commands
 from services.registration.service_layer.handlers import Handlers
 from services.registration.tests.helpers import NOW
 from shared.commands import Actor
 from shared.messagebus import MessageBus
 from shared.messaging.inprocess import InProcessBroker
-from shared.time_control import Stage, TieBreakPlan
+from shared.time_control import Stage, TieBreakSchedule
 from shared.timesource import FakeClock
 from shared.vocabulary import Ruleset, Seeding
 
@@ -59,7 +59,7 @@ def season(bus: MessageBus, clock: FakeClock) -> None:
     platform = Settings(
         name=" Friday blitz ",
         starts_at=starts,
-        time_control=TimeControl(180, 2),
+        time_control=RateOfPlay(180, 2),
         seats=12,
         minimum=4,
         threshold=9,
@@ -72,23 +72,23 @@ def season(bus: MessageBus, clock: FakeClock) -> None:
         bus.handle(commands.JoinTournament(Actor(pid), PLATFORM, pid))
     bus.handle(commands.LeaveTournament(Actor(PLAYERS[2]), PLATFORM, PLAYERS[2]))
 
-    too_few = Settings(name="Quiet rapid", starts_at=starts, time_control=TimeControl(600, 5), rated=False)
+    too_few = Settings(name="Quiet rapid", starts_at=starts, time_control=RateOfPlay(600, 5), rated=False)
     bus.handle(commands.CreateTournament(org[1], too_few, TOO_FEW))
     for pid in PLAYERS[:3]:
         bus.handle(commands.JoinTournament(Actor(pid), TOO_FEW, pid))
 
     correspondence = Settings(
-        name="Slow", starts_at=starts + dt.timedelta(days=1), time_control=TimeControl(0, 0, 3)
+        name="Slow", starts_at=starts + dt.timedelta(days=1), time_control=RateOfPlay(0, 0, 3)
     )
     bus.handle(commands.CreateTournament(org[2], correspondence, CANCELLED))
     bus.handle(commands.JoinTournament(Actor(PLAYERS[7]), CANCELLED, PLAYERS[7]))
     bus.handle(commands.CancelTournament(org[2], CANCELLED))
 
-    plan = TieBreakPlan((Stage(1, TimeControl(300, 2)),), TimeControl(120, 1))
+    plan = TieBreakSchedule((Stage(1, RateOfPlay(300, 2)),), RateOfPlay(120, 1))
     double = Settings(
         name="Club double knockout",
         starts_at=None,
-        time_control=TimeControl(600),
+        time_control=RateOfPlay(600),
         ruleset=Ruleset.DOUBLE_KNOCKOUT,
         knockout=KnockoutFormat(games_per_match=1, seeding=Seeding.RANDOM, tiebreak_plan=plan),
     )
@@ -98,12 +98,12 @@ def season(bus: MessageBus, clock: FakeClock) -> None:
     bus.handle(commands.LeaveTournament(org[0], DOUBLE, PLAYERS[5]))
     bus.handle(
         commands.ChangeTournament(
-            org[0], DOUBLE, Changes(name="Club double KO", time_control=TimeControl(900, 10))
+            org[0], DOUBLE, Changes(name="Club double KO", time_control=RateOfPlay(900, 10))
         )
     )
 
     single = Settings(
-        name="Cup", starts_at=None, time_control=TimeControl(300, 3), ruleset=Ruleset.KNOCKOUT, rated=False
+        name="Cup", starts_at=None, time_control=RateOfPlay(300, 3), ruleset=Ruleset.KNOCKOUT, rated=False
     )
     bus.handle(commands.CreateTournament(org[1], single, SINGLE))
     entered = [PLAYERS[6], PLAYERS[1], PLAYERS[4], PLAYERS[3], PLAYERS[0]]

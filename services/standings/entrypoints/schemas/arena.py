@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from services.standings.domain.arena_standings import ArenaStandings
-from shared.arena_scoring import ArenaGame
+from shared.arena_scoring import FinishedArenaGame
 
 
 class ArenaPageQuery(BaseModel):
@@ -77,7 +77,7 @@ class ArenaOut(BaseModel):
         marks = a.points_of()
         games = sorted(a.finished.values(), key=lambda g: (g.ended_at, g.id.int))
 
-        def entry(g: ArenaGame, player: uuid.UUID) -> tuple[int, bool]:
+        def entry(g: FinishedArenaGame, player: uuid.UUID) -> tuple[int, bool]:
             found = marks.get((g.id, player))
             return (0, False) if found is None else (found.points, found.streak)
 

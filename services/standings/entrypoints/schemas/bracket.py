@@ -31,7 +31,7 @@ from services.standings.entrypoints.schemas.common import (
     result_text,
 )
 from shared.scoring import FIDE, Outcome
-from shared.vocabulary import BracketFormat, Decision, Section, Seeding, System
+from shared.vocabulary import BracketFormat, DecidedIn, Section, Seeding, System
 
 
 class StageOut(BaseModel):
@@ -92,7 +92,7 @@ class MatchOut(BaseModel):
     first_white: int | None  # the seed with White in the first game
     score: list[Number] | None  # game points of each slot (None for a bye)
     winner: int | None  # who advances (seed), once decided
-    how: Decision | None
+    how: DecidedIn | None
     games: list[MatchGameOut]
 
     @classmethod

@@ -8,7 +8,7 @@ import uuid
 
 from pydantic import BaseModel, Field, field_validator
 
-from services.standings.domain.listing import Index, Listed, Phase
+from services.standings.domain.listing import Index, Listed, Progress
 from shared.http.schemas import Text
 
 
@@ -17,7 +17,7 @@ class IndexQuery(BaseModel):
     form's other fields."""
 
     q: Text | None = Field(None, max_length=100, description="a part of the name, any case")
-    status: Phase | None = Field(None, description="only this list: running, upcoming or finished")
+    status: Progress | None = Field(None, description="only this list: running, upcoming or finished")
 
     @field_validator("q", "status", mode="before")
     @classmethod
@@ -29,7 +29,7 @@ class IndexQuery(BaseModel):
 class ListedOut(BaseModel):
     tournament_id: uuid.UUID
     name: str
-    status: Phase
+    status: Progress
     ruleset: str  # an arena: arena
     variant: str
     time_control: str | None  # 3+2; None: an arena that started (its clock is pairing's)
@@ -68,13 +68,13 @@ class IndexOut(BaseModel):
 
     @classmethod
     def of(cls, index: Index, query: IndexQuery) -> IndexOut:
-        def listed(phase: Phase, items: tuple[Listed, ...]) -> list[ListedOut]:
+        def listed(phase: Progress, items: tuple[Listed, ...]) -> list[ListedOut]:
             return [ListedOut.of(t) for t in items] if query.status in (None, phase) else []
 
         return cls(
             q=query.q,
             limit=index.limit,
-            running=listed(Phase.RUNNING, index.running),
-            upcoming=listed(Phase.UPCOMING, index.upcoming),
-            finished=listed(Phase.FINISHED, index.finished),
+            running=listed(Progress.RUNNING, index.running),
+            upcoming=listed(Progress.UPCOMING, index.upcoming),
+            finished=listed(Progress.FINISHED, index.finished),
         )

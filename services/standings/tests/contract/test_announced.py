@@ -12,7 +12,7 @@ import pytest
 
 from services.standings.domain.announced import AnnouncedTournament, Entrant
 from services.standings.tests.contract.conftest import LATER, Backend
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import Ruleset
 
 
@@ -23,7 +23,7 @@ def announced_tournament() -> AnnouncedTournament:
         starts_at=LATER,
         ruleset=Ruleset.PLATFORM,
         variant="chess960",
-        time_control=TimeControl(300, 3),
+        time_control=RateOfPlay(300, 3),
         rated=False,
         seats=16,
     )
@@ -37,7 +37,7 @@ class TestAnnouncedRepository:
             starts_at=LATER,
             ruleset=Ruleset.PLATFORM,
             variant="chess960",
-            time_control=TimeControl(300, 3),
+            time_control=RateOfPlay(300, 3),
             rated=False,
             seats=16,
         )

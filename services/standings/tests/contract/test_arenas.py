@@ -12,7 +12,7 @@ import pytest
 
 from services.standings.domain.arena_standings import ArenaPlayer, ArenaStandings, RunningGame
 from services.standings.tests.contract.conftest import LATER, NOW, Backend
-from shared.arena_scoring import ArenaGame
+from shared.arena_scoring import FinishedArenaGame
 from shared.scoring import Outcome
 
 MINUTE = dt.timedelta(minutes=1)
@@ -52,9 +52,9 @@ class TestArenaRepository:
             found = uow.arenas.get(arena.id, lock=True)
             assert found is not None and set(found.running) == {first, second}
             assert found.record_game(
-                ArenaGame(first, ann.id, bob.id, Outcome.WHITE_WIN, NOW + MINUTE, True, False)
+                FinishedArenaGame(first, ann.id, bob.id, Outcome.WHITE_WIN, NOW + MINUTE, True, False)
             )
-            assert found.record_game(ArenaGame(second, cid.id, ann.id, Outcome.DRAW, NOW + MINUTE))
+            assert found.record_game(FinishedArenaGame(second, cid.id, ann.id, Outcome.DRAW, NOW + MINUTE))
             assert found.complete(LATER)
             uow.arenas.save(found)
             uow.commit()
@@ -82,7 +82,7 @@ class TestArenaRepository:
             found = uow.arenas.get(kept.id, lock=True)
             assert found is not None
             found.enter(bob)
-            found.record_game(ArenaGame(game, ann.id, bob.id, Outcome.BLACK_WIN, NOW + MINUTE))
+            found.record_game(FinishedArenaGame(game, ann.id, bob.id, Outcome.BLACK_WIN, NOW + MINUTE))
             found.complete(LATER)
             uow.arenas.save(found)
             uow.rollback()
@@ -105,7 +105,7 @@ class TestArenaRepository:
                 found = uow.arenas.get(arena.id, lock=True)
                 assert found is not None
                 found.enter(bob)
-                found.record_game(ArenaGame(game, ann.id, bob.id, Outcome.DRAW, NOW + MINUTE))
+                found.record_game(FinishedArenaGame(game, ann.id, bob.id, Outcome.DRAW, NOW + MINUTE))
                 found.complete(LATER)
                 uow.arenas.save(found)
                 raise RuntimeError("the handler failed")

@@ -11,14 +11,14 @@ import pytest
 from services.standings.domain.group_playoff_page import (
     Announcement,
     GameFacts,
+    GameResult,
     GroupPlayoffPage,
     MatchFacts,
     PagePlayer,
-    Result,
-    Withdrawal,
+    PageWithdrawal,
 )
 from services.standings.tests.contract.conftest import LATER, NOW, Backend
-from shared.group_playoff import Stage
+from shared.group_playoff import MatchKind
 from shared.scoring import Outcome
 
 
@@ -29,7 +29,7 @@ def a_page() -> GroupPlayoffPage:
 
 def a_game(page: GroupPlayoffPage) -> GameFacts:
     a, b = page.players[0].player_id, page.players[1].player_id
-    match = MatchFacts(Stage.GROUP, "I", f"group:{a}:{b}", (a, b))
+    match = MatchFacts(MatchKind.GROUP, "I", f"group:{a}:{b}", (a, b))
     return GameFacts(str(uuid.uuid4()), a, b, "Game 1", match, a)
 
 
@@ -47,14 +47,14 @@ class TestGroupPlayoffPages:
             assert found is not None and found is not page and found == page
             assert found.announce(Announcement("groups", NOW, phase=1, group="I", players=game.match.players))
             assert found.pair([game])
-            assert found.record_result(game.game_id, Result(Outcome.WHITE_WIN, "resignation", LATER))
-            assert found.withdraw(game.black, Withdrawal(False, "ill", LATER))
+            assert found.record_result(game.game_id, GameResult(Outcome.WHITE_WIN, "resignation", LATER))
+            assert found.withdraw(game.black, PageWithdrawal(False, "ill", LATER))
             uow.group_playoffs.save(found)
             uow.commit()
         with backend.uow() as uow:
             again = uow.group_playoffs.get(page.id)
             assert again is not None and again == found and again.to_dict() == found.to_dict()
-            assert not again.record_result(game.game_id, Result(Outcome.DRAW, "agreement", LATER))
+            assert not again.record_result(game.game_id, GameResult(Outcome.DRAW, "agreement", LATER))
         assert backend.published() == []
 
     def test_nothing_is_kept_without_commit_or_after_a_rollback(self, backend: Backend) -> None:

@@ -22,8 +22,8 @@ from services.standings.tests.contract.conftest import LATER, NOW, Backend
 from shared import events
 from shared.authority import Role
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
-from shared.vocabulary import BracketFormat, ByeKind, Decision, Ruleset, Section, Seeding, System
+from shared.time_control import RateOfPlay
+from shared.vocabulary import BracketFormat, ByeKind, DecidedIn, Ruleset, Section, Seeding, System
 
 
 def roster(n: int) -> tuple[Competitor, ...]:
@@ -39,7 +39,7 @@ def platform() -> Tournament:
         name="Sunday blitz",
         ruleset=Ruleset.PLATFORM,
         started_at=NOW,
-        time_control=TimeControl(180, 2),
+        time_control=RateOfPlay(180, 2),
         double_rounds=True,
     )
     return Tournament(info, roster(5))
@@ -51,7 +51,7 @@ def knockout() -> Tournament:
         name="Club knockout",
         ruleset=Ruleset.KNOCKOUT,
         started_at=NOW,
-        time_control=TimeControl(600, 5),
+        time_control=RateOfPlay(600, 5),
         knockout=KnockoutFormat(
             format=BracketFormat.KNOCKOUT,
             games_per_match=2,
@@ -59,8 +59,8 @@ def knockout() -> Tournament:
             draw_seed=42,
             third_place=False,
             second_final=True,
-            stages=((2, TimeControl(900, 10)),),
-            sudden_death=TimeControl(180, 2),
+            stages=((2, RateOfPlay(900, 10)),),
+            sudden_death=RateOfPlay(180, 2),
         ),
     )
     return Tournament(info, roster(3))
@@ -223,7 +223,7 @@ def test_a_knockout_reads_back_through_every_change(backend: Backend) -> None:
             at=LATER,
         ),
         lambda t: result(t, "g3", Outcome.WHITE_WIN),
-        lambda t: t.decide("winners:1:2", pid(2), Decision.TIEBREAK, LATER),
+        lambda t: t.decide("winners:1:2", pid(2), DecidedIn.TIEBREAK, LATER),
         lambda t: t.cancel(gid(t, "g4"), LATER),
         lambda t: t.complete(
             LATER,
@@ -244,7 +244,7 @@ def test_a_knockout_reads_back_through_every_change(backend: Backend) -> None:
             again = uow.tournaments.get(t.id)
         assert state(again) == state(t) and again.revision == number
     match = again.match("winners:1:2")
-    assert (match.winner, match.how, match.decided_at) == (2, Decision.TIEBREAK, LATER)
+    assert (match.winner, match.how, match.decided_at) == (2, DecidedIn.TIEBREAK, LATER)
     assert [(g.number, g.cancelled) for g in again.round(1).games] == [
         (1, False),
         (2, False),
@@ -449,7 +449,7 @@ def test_a_knockouts_decisions_read_back(backend: Backend) -> None:
             name="Club knockout again",
             ruleset=Ruleset.KNOCKOUT,
             started_at=LATER,
-            time_control=TimeControl(300, 3),
+            time_control=RateOfPlay(300, 3),
         )
         reseeded = [
             Competitor(new, p.player_id, p.name, p.rating) for new, p in enumerate(reversed(roster(3)), 1)
@@ -464,9 +464,11 @@ def test_a_knockouts_decisions_read_back(backend: Backend) -> None:
             swap,
             lambda t: result(t, "g1", Outcome.WHITE_WIN),  # 3 (White since the swap) wins
             rated_result,
-            lambda t: t.decide("winners:1:2", pid(3), Decision.TIEBREAK, LATER),
+            lambda t: t.decide("winners:1:2", pid(3), DecidedIn.TIEBREAK, LATER),
             lambda t: correct(t, "g1", Outcome.BLACK_WIN, 1),
-            lambda t: t.decide("winners:1:2", pid(2), Decision.REGULAR, LATER),  # again, after the correction
+            lambda t: t.decide(
+                "winners:1:2", pid(2), DecidedIn.REGULAR, LATER
+            ),  # again, after the correction
             lambda t: t.reset(LATER, [removed]),
         ],
     )
@@ -512,7 +514,7 @@ def fide_rapid() -> Tournament:
         name="Bern Rapid",
         ruleset=Ruleset.FIDE_RAPID,
         started_at=NOW,
-        time_control=TimeControl(900, 10),
+        time_control=RateOfPlay(900, 10),
         fide=FideInfo(
             place="Bern",
             start_date=dt.date(2026, 2, 21),

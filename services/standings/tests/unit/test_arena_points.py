@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared.arena_scoring import (
-    ArenaGame,
     ArenaTable,
+    FinishedArenaGame,
     Score,
     points,
     sheet,
@@ -26,11 +26,13 @@ A, B, C, D = (uuid.UUID(int=k) for k in (1, 2, 3, 4))
 W, L, DR = Outcome.WHITE_WIN, Outcome.BLACK_WIN, Outcome.DRAW
 
 
-def game(n: int, white: uuid.UUID, black: uuid.UUID, outcome: Outcome, **boost: bool) -> ArenaGame:
-    return ArenaGame(uuid.UUID(int=1000 + n), white, black, outcome, T + dt.timedelta(minutes=n), **boost)
+def game(n: int, white: uuid.UUID, black: uuid.UUID, outcome: Outcome, **boost: bool) -> FinishedArenaGame:
+    return FinishedArenaGame(
+        uuid.UUID(int=1000 + n), white, black, outcome, T + dt.timedelta(minutes=n), **boost
+    )
 
 
-def a_plays(results: str, *, boosted: str = "") -> list[ArenaGame]:
+def a_plays(results: str, *, boosted: str = "") -> list[FinishedArenaGame]:
     """A's games against B in order: 'w' win, 'd' draw, 'l' loss; ``boosted``: the indices A boosted."""
     outcome = {"w": W, "d": DR, "l": L}
     return [
@@ -38,7 +40,7 @@ def a_plays(results: str, *, boosted: str = "") -> list[ArenaGame]:
     ]
 
 
-def points_of(games: list[ArenaGame]) -> list[int]:
+def points_of(games: list[FinishedArenaGame]) -> list[int]:
     return [e.points for e in sheet(A, games)]
 
 
@@ -141,7 +143,7 @@ def test_a_correction_replaces_the_game_and_a_removed_game_no_longer_counts():
     for g in games:
         table.record(g)
     assert table.points(A) == 7
-    table.record(ArenaGame(games[1].id, A, B, DR, games[1].ended_at))
+    table.record(FinishedArenaGame(games[1].id, A, B, DR, games[1].ended_at))
     assert table.points(A) == 2 + 1 + 2
     assert table.points(B) == 1
     table.remove(games[1].id)
@@ -155,7 +157,7 @@ def test_a_player_cannot_play_themselves():
 
 
 # -- properties -------------------------------------------------------------------------------------
-def random_arena(seed: int, players: int, games: int) -> list[ArenaGame]:
+def random_arena(seed: int, players: int, games: int) -> list[FinishedArenaGame]:
     """Games as an arena makes them: a player is in one game at a time, games end one after another."""
     rng = random.Random(seed)
     ids = [uuid.UUID(int=rng.getrandbits(128)) for _ in range(players)]
@@ -174,7 +176,7 @@ def random_arena(seed: int, players: int, games: int) -> list[ArenaGame]:
             [45, 15, 35, 2, 1, 2],
         )[0]
         out.append(
-            ArenaGame(
+            FinishedArenaGame(
                 uuid.UUID(int=rng.getrandbits(128)),
                 white,
                 black,
@@ -187,7 +189,7 @@ def random_arena(seed: int, players: int, games: int) -> list[ArenaGame]:
     return out
 
 
-def plain_fold(games: list[ArenaGame]) -> dict[uuid.UUID, tuple[int, int, int]]:
+def plain_fold(games: list[FinishedArenaGame]) -> dict[uuid.UUID, tuple[int, int, int]]:
     """(points, wins, games) per player, straight from the rules, each player's games in time order."""
     result_of = {
         W: ("w", "l"),
@@ -259,7 +261,7 @@ def test_corrections_leave_the_table_as_if_recorded_right_first(seed):
     corrected = []
     for g in games:
         if rng.random() < 0.2:
-            g = ArenaGame(g.id, g.white, g.black, rng.choice([W, DR, L]), g.ended_at, g.white_boost)
+            g = FinishedArenaGame(g.id, g.white, g.black, rng.choice([W, DR, L]), g.ended_at, g.white_boost)
             table.record(g)
         corrected.append(g)
     fresh = ArenaTable()

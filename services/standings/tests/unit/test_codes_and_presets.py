@@ -10,7 +10,7 @@ import pytest
 
 from services.standings.domain.codes import TieBreak, TieBreakCodeError, parse_code, parse_codes
 from services.standings.domain.context import Rules
-from services.standings.domain.group_playoff import Match, group_table
+from services.standings.domain.group_playoff import TableMatch, group_table
 from services.standings.domain.history import Edition, EventHistory, Player, edition_for
 from services.standings.domain.presets import PRESETS, preset
 from services.standings.domain.ranking import compute_table
@@ -191,9 +191,9 @@ def test_platform_round_robin_order() -> None:
     assert "SB" in table.row(1).tiebreaks
 
 
-def _match(a: int, b: int, first: Outcome, second: Outcome) -> Match:
+def _match(a: int, b: int, first: Outcome, second: Outcome) -> TableMatch:
     # game 1: a has White; game 2: colours reversed
-    return Match(a, b, ((first, True), (second, False)))
+    return TableMatch(a, b, ((first, True), (second, False)))
 
 
 W, D, B = Outcome.WHITE_WIN, Outcome.DRAW, Outcome.BLACK_WIN

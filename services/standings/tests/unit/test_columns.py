@@ -8,13 +8,13 @@ import json
 import uuid
 
 from services.standings.adapters import columns
-from services.standings.domain.bracket import KnockoutFormat, Placing
+from services.standings.domain.bracket import BracketPlace, KnockoutFormat
 from services.standings.domain.history import Edition
 from services.standings.domain.rounds import RoundProgress, RoundStatus
 from services.standings.domain.snapshot import Snapshot, SnapshotRow, SnapshotTable
 from services.standings.domain.withdrawals import PlayerStatus
 from services.standings.tests.helpers import double_rounds_swiss, six_player_knockout, snapshot
-from shared.time_control import TimeControl
+from shared.time_control import RateOfPlay
 from shared.vocabulary import BracketFormat, Seeding
 
 ANN = uuid.UUID("00000000-0000-4000-8000-000000000001")
@@ -137,8 +137,8 @@ def test_a_knockouts_format_and_placing_read_back():
         draw_seed=7,
         third_place=False,
         second_final=True,
-        stages=((2, TimeControl(900, 10)), (1, TimeControl(300, 3))),
-        sudden_death=TimeControl(180, 2),
+        stages=((2, RateOfPlay(900, 10)), (1, RateOfPlay(300, 3))),
+        sudden_death=RateOfPlay(180, 2),
     )
     stored = columns.knockout_json(fmt)
     assert stored == {
@@ -155,7 +155,7 @@ def test_a_knockouts_format_and_placing_read_back():
         "sudden_death": {"base_seconds": 180, "increment_seconds": 2},
     }
     assert columns.knockout_of(json.loads(json.dumps(stored))) == fmt
-    placing = [Placing(1, 1, (1, 1), 3), Placing(4, 5, (5, 6), 0)]
+    placing = [BracketPlace(1, 1, (1, 1), 3), BracketPlace(4, 5, (5, 6), 0)]
     assert columns.placing_json(placing) == [
         {"seed": 1, "rank": 1, "places": [1, 1], "matches_won": 3},
         {"seed": 4, "rank": 5, "places": [5, 6], "matches_won": 0},

@@ -47,7 +47,7 @@ from services.standings.tests.helpers import (
 )
 from shared import events
 from shared.events import GameOutcome
-from shared.trf import Colour, ResultCode, RoundEntry, parse
+from shared.trf import ResultCode, RoundEntry, TrfColour, parse
 
 ORACLE = Path(os.environ.get("ARBITER_BBPPAIRINGS", "/work/oracles/bbpPairings/bbpPairings.exe"))
 WF, BF, DF = GameOutcome.WHITE_FORFEIT_WIN, GameOutcome.BLACK_FORFEIT_WIN, GameOutcome.DOUBLE_FORFEIT
@@ -237,7 +237,7 @@ def test_the_same_penalty_twice_is_kept_once(svc, client, event):
 
 
 def _block(opponent: int | None, colour: str, result: str) -> RoundEntry:
-    return RoundEntry(opponent, Colour(colour), ResultCode(result))
+    return RoundEntry(opponent, TrfColour(colour), ResultCode(result))
 
 
 def test_the_trf16_codes_byes_forfeits_and_withdrawals(client, event):

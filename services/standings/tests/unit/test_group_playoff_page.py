@@ -11,12 +11,12 @@ import uuid
 from services.standings.domain.group_playoff_page import (
     Announcement,
     GameFacts,
+    GameResult,
     GroupPlayoffPage,
     MatchFacts,
     PagePlayer,
-    Result,
 )
-from shared.group_playoff import Stage, match_key
+from shared.group_playoff import MatchKind, match_key
 from shared.scoring import Outcome
 
 AT = dt.datetime(2026, 3, 2, 9, tzinfo=dt.UTC)
@@ -32,7 +32,7 @@ def page() -> GroupPlayoffPage:
     return page
 
 
-def pair(page: GroupPlayoffPage, stage: Stage, group: str, a: str, b: str) -> list[GameFacts]:
+def pair(page: GroupPlayoffPage, stage: MatchKind, group: str, a: str, b: str) -> list[GameFacts]:
     match = MatchFacts(stage, group, match_key(stage, a, b), (a, b))
     games = [
         GameFacts(f"{match.match}/{n}", *colours, None, match, a)
@@ -52,12 +52,12 @@ def play(page: GroupPlayoffPage, games: list[GameFacts], winner: str, *, close: 
             if g.white == winner
             else Outcome.BLACK_WIN
         )
-        page.record_result(g.game_id, Result(outcome, "resignation", AT))
+        page.record_result(g.game_id, GameResult(outcome, "resignation", AT))
 
 
 def group_games(page: GroupPlayoffPage) -> dict[tuple[str, str], list[GameFacts]]:
     return {
-        (a, b): pair(page, Stage.GROUP, group, a, b)
+        (a, b): pair(page, MatchKind.GROUP, group, a, b)
         for group, members in (("I", GROUP_I), ("II", GROUP_II))
         for a, b in itertools.combinations(members, 2)
     }
@@ -83,7 +83,7 @@ def test_the_playoff_paired_and_open_is_still_needed():
     p = page()
     played_groups(p)
     for a, b in itertools.combinations("PQR", 2):
-        pair(p, Stage.PLAYOFF, "I", a, b)
+        pair(p, MatchKind.PLAYOFF, "I", a, b)
     assert p.group_played("I") and p.playoff_needed("I") == {"P", "Q", "R"}
 
 
@@ -91,7 +91,7 @@ def test_the_playoff_played_needs_nothing_more():
     p = page()
     played_groups(p)
     for a, b in itertools.combinations("PQR", 2):
-        play(p, pair(p, Stage.PLAYOFF, "I", a, b), a, close=False)  # P, then Q, then R
+        play(p, pair(p, MatchKind.PLAYOFF, "I", a, b), a, close=False)  # P, then Q, then R
     assert p.playoff_needed("I") == set()
     assert [r.start for r in p.table("I").rows] == [1, 2, 3, 4]
 

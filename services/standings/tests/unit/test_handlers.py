@@ -107,7 +107,7 @@ def test_a_knockout_match_or_game_not_paired_yet_is_not_ready(memory):
         section=events.Section.WINNERS,
         players=[story.player_ids[1], story.player_ids[2]],
         winner=story.player_ids[1],
-        how=events.Decision.REGULAR,
+        how=events.DecidedIn.REGULAR,
         decided_at=story.started.started_at,
     )
     with pytest.raises(NotReady, match="match winners:2:1 is not paired"):
@@ -144,9 +144,9 @@ def test_a_knockout_on_the_fakes(memory):
     assert [(p.seed, p.rank, p.places, p.matches_won) for p in t.placing or []] == SIX_PLAYER_PLACING
     assert [(m.match_id, m.winner, m.how) for m in t.round(1).matches] == [
         ("winners:1:1", None, None),  # a bye advances without a decision
-        ("winners:1:2", 5, events.Decision.TIEBREAK),
+        ("winners:1:2", 5, events.DecidedIn.TIEBREAK),
         ("winners:1:3", None, None),
-        ("winners:1:4", 3, events.Decision.REGULAR),
+        ("winners:1:4", 3, events.DecidedIn.REGULAR),
     ]
     assert [r.status.value for r in t.snapshot.rounds] == ["finished"] * 3
 

@@ -23,8 +23,8 @@ from services.standings.domain.to_trf import trf_document
 from services.standings.domain.tournament import Tournament
 from services.standings.domain.tournament_info import FideInfo, TournamentInfo
 from shared.scoring import Outcome
-from shared.time_control import TimeControl
-from shared.trf import NOT_PAIRED, Colour, TrfDocument, write
+from shared.time_control import RateOfPlay
+from shared.trf import NOT_PAIRED, TrfColour, TrfDocument, write
 from shared.vocabulary import ByeKind, Ruleset, System
 
 T0 = dt.datetime(2026, 6, 1, 10, tzinfo=dt.UTC)
@@ -51,7 +51,7 @@ def event(*, fide: bool = True, tid: uuid.UUID | None = None) -> Tournament:
         "Rapid",
         Ruleset.FIDE_RAPID if fide else Ruleset.PLATFORM,
         T0,
-        TimeControl(900, 10),
+        RateOfPlay(900, 10),
         fide=FideInfo(rounds=4, system=System.SWISS) if fide else None,
     )
     return Tournament(info, [Competitor(s, pid, f"P{s}", 2400 - 10 * s) for s, pid in IDS.items()])
@@ -129,7 +129,7 @@ def test_on_the_platform_only_the_byes_asked_for_and_the_withdrawn() -> None:
 def test_before_round_1_the_colour_lot_and_the_byes_asked_for_it(tmp_path: Path) -> None:
     """Before round 1 the file has no game to say the colours: ``XXC`` carries pairing's lot (White to
     the top seed when the tournament's id is even), and a bye asked for round 1 its block."""
-    for tid, colour in ((uuid.UUID(int=2000), Colour.WHITE), (uuid.UUID(int=2001), Colour.BLACK)):
+    for tid, colour in ((uuid.UUID(int=2000), TrfColour.WHITE), (uuid.UUID(int=2001), TrfColour.BLACK)):
         t = event(tid=tid)
         t.request_bye(IDS[2], 1)
         doc = trf_document(t, trf2026=False)

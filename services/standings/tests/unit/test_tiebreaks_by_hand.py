@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import pytest
 
-from services.standings.domain.context import Context, Rules
+from services.standings.domain.context import Rules, TieBreakContext
 from services.standings.domain.direct_encounter import direct_encounter
 from services.standings.domain.history import Edition, EventHistory, HistoryError, Player
 from services.standings.domain.lots import draw_lots
@@ -35,7 +35,7 @@ def column(history: EventHistory, code: str, rules: Rules = E24) -> dict[int, ob
 
 def test_points_and_adjusted_scores() -> None:
     h = mini_swiss()
-    ctx = Context(h, E24)
+    ctx = TieBreakContext(h, E24)
     assert {s: ctx.points(ctx.basis(s).score) for s in h.players} == {
         1: 4,
         2: 1,
@@ -193,7 +193,7 @@ def test_direct_encounter_all_met_and_recursive() -> None:
     ):  # fmt: skip
         for white, black, outcome in games:
             h.record_game(r, white, black, outcome)
-    ctx = Context(h, E24)
+    ctx = TieBreakContext(h, E24)
     assert direct_encounter(ctx, [1, 2, 3]) == {1: 0, 2: 0, 3: 0}
     # recursion: among 1, 2, 4 (if they were tied): 1 has 1 + 1 = 2, 2 has 0 + 1 = 1, 4 has 0
     assert direct_encounter(ctx, [1, 2, 4]) == {1: 1, 2: 2, 4: 3}
@@ -207,7 +207,7 @@ def test_direct_encounter_averages_repeated_games_and_counts_forfeits_only_with_
     h.record_game(1, 1, 2, Outcome.WHITE_WIN)
     h.record_game(2, 2, 1, Outcome.DRAW)
     h.record_game(1, 3, 4, Outcome.WHITE_FORFEIT_WIN)
-    ctx = Context(h, E24)
+    ctx = TieBreakContext(h, E24)
     assert direct_encounter(ctx, [1, 2]) == {1: 1, 2: 2}
     assert direct_encounter(ctx, [3, 4]) == {3: 0, 4: 0}
     assert direct_encounter(ctx, [3, 4], forfeits_count=True) == {3: 1, 4: 2}
@@ -308,11 +308,11 @@ def test_direct_encounter_leaves_out_a_game_without_a_result() -> None:
     h.record_game(2, 2, 3, Outcome.WHITE_WIN)
     h.record_game(3, 3, 1, Outcome.WHITE_WIN)
     h.record_game(4, 1, 3, Outcome.NOT_PLAYED)
-    ctx = Context(h, E26)
+    ctx = TieBreakContext(h, E26)
     assert [ctx.points(ctx.basis(s).score) for s in (1, 2, 3)] == [2, 2, 2]
     assert direct_encounter(ctx, [1, 2, 3]) == {1: 0, 2: 0, 3: 0}
     h.record_game(4, 1, 3, Outcome.WHITE_WIN)  # the game ends: 1 now leads 4-2-2 on points
-    assert direct_encounter(Context(h, E26), [2, 3]) == {2: 1, 3: 2}  # 2 beat 3
+    assert direct_encounter(TieBreakContext(h, E26), [2, 3]) == {2: 1, 3: 2}  # 2 beat 3
 
 
 def test_shown_columns_are_kept_but_never_rank() -> None:

@@ -1,11 +1,11 @@
-"""The ``group-playoff`` event (4T1 rules, RULES.md §5): its matches, its phases and its final placing.
+"""The ``group-playoff`` competition (4T1 rules, RULES.md §5): its matches, its phases and its final placing.
 
 Everything is a two-game match, one game with each colour, scored by board points 1/½/0 and match
 points 2:0, 1:1 or 0:2 (:class:`shared.scoring.MatchScoring`).
 
 * **Phase 1, groups** (:mod:`.seeding`): six matches in each group of four. When every group game is
   finished the group table (:func:`shared.group_table.group_table`, criteria (a)-(f)) says which ties
-  need a play-off; the event creates them itself: a match between two, a round robin of matches among
+  need a play-off; the competition creates them itself: a match between two, a round robin of matches among
   three or four (the players in group order, named as in the Berger table). What the play-off leaves
   tied is drawn by lot, and only when the organiser asks for it (:meth:`GroupPlayoff.draw_lots`).
 * **Phase 2, semi-finals**: 1st of group I v 2nd of group II, 1st of II v 2nd of I (the group winner named
@@ -32,12 +32,12 @@ points 2:0, 1:1 or 0:2 (:class:`shared.scoring.MatchScoring`).
 
 * board points "over phases 1-2" (the final's extra game) are those of the group matches and the
   semi-final (its extra game included), not the play-offs, which only some players play; equal board
-  points → the better group place; the same group place → a lot drawn from the event's recorded seed;
+  points → the better group place; the same group place → a lot drawn from the competition's recorded seed;
 * a semi-final extra game nobody wins (a draw, a double forfeit) sends the group winner through; a final
   extra game nobody wins counts as drawn;
 * a lot deciding an overdue game gives the win to the player drawn first.
 
-Game ids are derived (UUID 5) from the event id and the game's place, so the same facts give the same ids.
+Game ids are derived (UUID 5) from the competition's id and the game's place, so the same facts give the same ids.
 """
 
 from __future__ import annotations
@@ -52,10 +52,10 @@ from services.pairing.domain.errors import NotFound, PairingError
 from services.pairing.domain.group_playoff.seeding import GROUPS, Entrant, GroupLot, group_pairings, seeded
 from shared.group_playoff import (
     PLACES,
-    Decided,
-    Game,
     Match,
-    Stage,
+    MatchGame,
+    MatchKind,
+    MatchOutcome,
     decide,
     game_id,
     planned_games,
@@ -67,19 +67,19 @@ from shared.scoring import MatchScoring, Outcome
 
 __all__ = [
     "PLACES",
-    "Decided",
-    "Game",
     "GamesStillOpen",
     "GroupPlayoff",
     "GroupPlayoffError",
     "Lot",
     "Match",
-    "Stage",
+    "MatchGame",
+    "MatchKind",
+    "MatchOutcome",
 ]
 
 
 class GroupPlayoffError(PairingError):
-    """A request the event's state refuses (HTTP 409)."""
+    """A request the competition's state refuses (HTTP 409)."""
 
     slug = "group-playoff-conflict"
 
@@ -100,7 +100,7 @@ class NotOverdue(GroupPlayoffError):
     slug = "game-not-overdue"
 
 
-class GameFinished(GroupPlayoffError):
+class GameHasResult(GroupPlayoffError):
     slug = "game-finished"
 
 
@@ -120,7 +120,7 @@ class Lot:
 
     seed: str
     drawn_by: str
-    drawn_at: dt.datetime | None  # None: drawn by the system from the event's recorded seed
+    drawn_at: dt.datetime | None  # None: drawn by the system from the competition's recorded seed
     order: tuple[str, ...]
 
 
@@ -145,7 +145,7 @@ class GroupPlayoff:
         event = cls(event_id, seeded(entrants), group_lot)
         for name, members in zip(GROUPS, group_lot.groups, strict=True):
             for a, b in group_pairings(members):
-                event._add(Stage.GROUP, a, b, group=name)
+                event._add(MatchKind.GROUP, a, b, group=name)
         return event
 
     def _game_id(self, key: str, n: int) -> str:
@@ -159,7 +159,7 @@ class GroupPlayoff:
         slot = self.stage_matches(match.stage).index(match) + 1 if match in self.matches else None
         return planned_key(match.stage, slot)
 
-    def _add(self, stage: Stage, a: str, b: str, *, group: str | None = None) -> Match:
+    def _add(self, stage: MatchKind, a: str, b: str, *, group: str | None = None) -> Match:
         match = Match(stage, a, b, [], group)
         if stage.phase > 1:
             slot = len(self.stage_matches(stage)) + 1
@@ -168,8 +168,8 @@ class GroupPlayoff:
             key = match.key
         inviter = self.inviter(a, b)
         match.games = [
-            Game(self._game_id(key, 0), a, b, inviter),
-            Game(self._game_id(key, 1), b, a, inviter),
+            MatchGame(self._game_id(key, 0), a, b, inviter),
+            MatchGame(self._game_id(key, 1), b, a, inviter),
         ]
         self.matches.append(match)
         for player in (a, b):
@@ -202,11 +202,11 @@ class GroupPlayoff:
     def members(self, group: str) -> tuple[str, ...]:
         return self.group_lot.groups[GROUPS.index(group)]
 
-    def stage_matches(self, *stages: Stage) -> list[Match]:
+    def stage_matches(self, *stages: MatchKind) -> list[Match]:
         return [m for m in self.matches if m.stage in stages]
 
-    def game(self, game_id: str) -> tuple[Match, Game]:
-        """A game of the event; 409 ``phase-not-started`` for a game of a phase not opened yet (its id
+    def game(self, game_id: str) -> tuple[Match, MatchGame]:
+        """A game of the competition; 409 ``phase-not-started`` for a game of a phase not opened yet (its id
         is known ahead: :meth:`planned`), 404 for any other."""
         for m in self.matches:
             for g in m.games:
@@ -221,12 +221,12 @@ class GroupPlayoff:
                 )
         raise NotFound(f"game {game_id} is not a game of this event")
 
-    def planned(self) -> list[tuple[Stage, int | None, tuple[str, ...]]]:
+    def planned(self) -> list[tuple[MatchKind, int | None, tuple[str, ...]]]:
         """The matches of the phases not opened yet, each with its slot and its games' ids (the two
         games and the extra games it may need): they are derived from the slot, so known ahead."""
         return [p for p in planned_games(self.id) if not self.stage_matches(p[0])]
 
-    def open_games(self, *, phases: Iterable[int] = (1, 2, 3)) -> list[Game]:
+    def open_games(self, *, phases: Iterable[int] = (1, 2, 3)) -> list[MatchGame]:
         wanted = set(phases)
         return [g for m in self.matches if m.stage.phase in wanted for g in m.games if g.open]
 
@@ -239,14 +239,14 @@ class GroupPlayoff:
             [start[p] for p in self.members(group)],
             [
                 m.table_match(start)
-                for m in self.stage_matches(Stage.GROUP)
+                for m in self.stage_matches(MatchKind.GROUP)
                 if m.group == group and m.finished
             ],
             scoring=self.scoring,
             withdrawn=[start[p] for p, phase in self.withdrawn.items() if phase == 1],
             playoffs=[
                 m.table_match(start)
-                for m in self.stage_matches(Stage.PLAYOFF)
+                for m in self.stage_matches(MatchKind.PLAYOFF)
                 if m.group == group and m.finished
             ],
             lots_seed=lot.seed if lot else None,
@@ -254,7 +254,7 @@ class GroupPlayoff:
 
     def group_places(self, group: str) -> tuple[str, ...] | None:
         """The group in place order once phase 1 decided every place; None while a tie remains."""
-        phase_one = [m for m in self.stage_matches(Stage.GROUP, Stage.PLAYOFF) if m.group == group]
+        phase_one = [m for m in self.stage_matches(MatchKind.GROUP, MatchKind.PLAYOFF) if m.group == group]
         if not all(m.finished for m in phase_one):
             return None
         table = self.table(group)
@@ -263,49 +263,49 @@ class GroupPlayoff:
         by_start = {n: p for p, n in self.start_numbers.items()}
         return tuple(by_start[r.start] for r in table.rows)
 
-    def decided(self, match: Match) -> Decided:
+    def decided(self, match: Match) -> MatchOutcome:
         return decide(match)
 
     # ------------------------------------------------------------------ results
-    def record_result(self, game_id: str, outcome: Outcome, *, how: str = "played") -> list[Game]:
+    def record_result(self, game_id: str, outcome: Outcome, *, how: str = "played") -> list[MatchGame]:
         """A game's result; returns the games this creates (play-offs, extra games)."""
         _, game = self.game(game_id)  # a phase's games exist once it is announced: none of a later phase
         if not game.open:
-            raise GameFinished(f"game {game_id} has its result")
+            raise GameHasResult(f"game {game_id} has its result")
         game.outcome, game.how = outcome, how
         return self._follow_up()
 
-    def _follow_up(self) -> list[Game]:
-        created: list[Game] = []
-        if all(m.finished for m in self.stage_matches(Stage.GROUP)):
+    def _follow_up(self) -> list[MatchGame]:
+        created: list[MatchGame] = []
+        if all(m.finished for m in self.stage_matches(MatchKind.GROUP)):
             for group in GROUPS:
                 created += self._playoffs(group)
-        for m in self.stage_matches(Stage.SEMI_FINAL, Stage.FINAL):
+        for m in self.stage_matches(MatchKind.SEMI_FINAL, MatchKind.FINAL):
             created += self._extra_game(m)
         return created
 
-    def _playoffs(self, group: str) -> list[Game]:
+    def _playoffs(self, group: str) -> list[MatchGame]:
         """The play-offs the group's ties need, each once (a tie a withdrawal makes later gets its own)."""
-        created: list[Game] = []
+        created: list[MatchGame] = []
         for tie in self.table(group).playoff_groups:
             order = [p for p in self.members(group) if self.start_numbers[p] in tie]
-            if any(m.a in order and m.b in order for m in self.stage_matches(Stage.PLAYOFF)):
+            if any(m.a in order and m.b in order for m in self.stage_matches(MatchKind.PLAYOFF)):
                 continue  # its play-off is being played
             for x, y in group_pairings_among(order):
-                created += self._add(Stage.PLAYOFF, x, y, group=group).games
+                created += self._add(MatchKind.PLAYOFF, x, y, group=group).games
         return created
 
-    def _extra_game(self, match: Match) -> list[Game]:
+    def _extra_game(self, match: Match) -> list[MatchGame]:
         if match.forfeited_by is not None or not match.finished or self.decided(match).done:
             return []
         extra = [g for g in match.games if g.extra]
-        if match.stage is Stage.SEMI_FINAL:
+        if match.stage is MatchKind.SEMI_FINAL:
             white, black = match.a, match.b  # the group winner
         elif not extra:
             white, black = self._final_white(match)
         else:
             white, black = extra[0].black, extra[0].white
-        game = Game(
+        game = MatchGame(
             self._game_id(self._id_key(match), len(match.games)),
             white,
             black,
@@ -318,7 +318,7 @@ class GroupPlayoff:
     def phase_board_points(self, player: str) -> Fraction:
         """Board points over phases 1-2: the group matches and the semi-final, extra game included."""
         total = Fraction(0)
-        for m in self.stage_matches(Stage.GROUP, Stage.SEMI_FINAL):
+        for m in self.stage_matches(MatchKind.GROUP, MatchKind.SEMI_FINAL):
             if player in (m.a, m.b):
                 a, b = m.board_points(extra=True)
                 total += a if player == m.a else b
@@ -348,7 +348,7 @@ class GroupPlayoff:
         """(f): the organiser's lot for what the play-off left tied. 409 where no tie needs one."""
         if group not in GROUPS:
             raise NotFound(f"there is no group {group!r}; the groups are I and II")
-        phase_one = [m for m in self.stage_matches(Stage.GROUP, Stage.PLAYOFF) if m.group == group]
+        phase_one = [m for m in self.stage_matches(MatchKind.GROUP, MatchKind.PLAYOFF) if m.group == group]
         table = self.table(group)
         ties = [
             [r.start for r in table.rows if r.rank == rank]
@@ -363,7 +363,7 @@ class GroupPlayoff:
         self.lots[group] = lot = Lot(seed, drawn_by, drawn_at, order)
         return lot
 
-    def announce_phase(self, phase: int, *, with_placement: bool = False) -> list[Game]:
+    def announce_phase(self, phase: int, *, with_placement: bool = False) -> list[MatchGame]:
         """Open phase 2 or 3; 409 naming the open games of the earlier phases. ``with_placement``
         (phase 2): the 5th/7th-place matches start at the same time."""
         if phase != self.phase + 1 or phase not in (2, 3):
@@ -380,9 +380,9 @@ class GroupPlayoff:
             raise GroupPlayoffError(
                 f"group {', '.join(undecided)} has places still tied; the play-off or the organiser's lot decides them"
             )
-        stages = [Stage.SEMI_FINAL] if phase == 2 else [Stage.FINAL, Stage.THIRD]
+        stages = [MatchKind.SEMI_FINAL] if phase == 2 else [MatchKind.FINAL, MatchKind.THIRD]
         if (phase == 2 and with_placement) or (phase == 3 and not self.placement_early):
-            stages += [Stage.FIFTH, Stage.SEVENTH]
+            stages += [MatchKind.FIFTH, MatchKind.SEVENTH]
         pairs = [
             (stage, self.planned_players(stage, slot)) for stage, slot, _ in self.planned() if stage in stages
         ]
@@ -395,27 +395,27 @@ class GroupPlayoff:
         self.phase = phase
         return [g for m in created for g in m.games if g.open]
 
-    def planned_players(self, stage: Stage, slot: int | None) -> tuple[str, str] | None:
+    def planned_players(self, stage: MatchKind, slot: int | None) -> tuple[str, str] | None:
         """Who plays a later phase's match (the one named first first), once the earlier results say:
         the semi-finals 1st of I v 2nd of II and 1st of II v 2nd of I, 5th place the group thirds, 7th
         the fourths, the final the semi-final winners, third place their losers."""
         one, two = self.group_places("I"), self.group_places("II")
-        if stage in (Stage.FINAL, Stage.THIRD):
-            semis = [self.decided(m) for m in self.stage_matches(Stage.SEMI_FINAL)]
+        if stage in (MatchKind.FINAL, MatchKind.THIRD):
+            semis = [self.decided(m) for m in self.stage_matches(MatchKind.SEMI_FINAL)]
             if len(semis) != 2 or not all(d.winner for d in semis):
                 return None
             x, y = semis
-            pair = (x.winner, y.winner) if stage is Stage.FINAL else (x.loser, y.loser)
+            pair = (x.winner, y.winner) if stage is MatchKind.FINAL else (x.loser, y.loser)
             assert pair[0] is not None and pair[1] is not None
             return pair[0], pair[1]
         if one is None or two is None:
             return None
-        if stage is Stage.SEMI_FINAL:
+        if stage is MatchKind.SEMI_FINAL:
             return (one[0], two[1]) if slot == 1 else (two[0], one[1])
-        index = 2 if stage is Stage.FIFTH else 3
+        index = 2 if stage is MatchKind.FIFTH else 3
         return one[index], two[index]
 
-    def withdraw(self, player: str) -> list[Game]:
+    def withdraw(self, player: str) -> list[MatchGame]:
         """Withdrawn or excluded after the start: every match of the player's phase scored 0:2. Returns
         the open games no longer played."""
         if player not in self.players:
@@ -425,14 +425,14 @@ class GroupPlayoff:
         mine = [m for m in self.matches if player in (m.a, m.b)]
         phase = max((m.stage.phase for m in mine), default=1)
         self.withdrawn[player] = phase
-        dropped: list[Game] = []
+        dropped: list[MatchGame] = []
         for m in mine:
             if m.stage.phase == phase and m.forfeited_by is None:
                 dropped += self._forfeit(m, player)
         self._follow_up()
         return dropped
 
-    def _forfeit(self, match: Match, player: str) -> list[Game]:
+    def _forfeit(self, match: Match, player: str) -> list[MatchGame]:
         if match.forfeited_by is not None:  # the opponent left first
             return []
         match.forfeited_by = player
@@ -446,15 +446,15 @@ class GroupPlayoff:
             raise GroupPlayoffError(f"the event has phases 1, 2 and 3, not {phase}")
         self.deadlines[phase] = at
 
-    def overdue(self, now: dt.datetime) -> list[Game]:
+    def overdue(self, now: dt.datetime) -> list[MatchGame]:
         """The open games of phases whose deadline has passed."""
         late = {p for p, at in self.deadlines.items() if at <= now}
         return [g for g in self.open_games(phases=late)]
 
-    def _check_overdue(self, game_id: str, now: dt.datetime) -> Game:
+    def _check_overdue(self, game_id: str, now: dt.datetime) -> MatchGame:
         _, game = self.game(game_id)
         if not game.open:
-            raise GameFinished(f"game {game_id} has its result")
+            raise GameHasResult(f"game {game_id} has its result")
         if game not in self.overdue(now):
             raise NotOverdue(
                 f"game {game_id} is not overdue: the organiser decides only games past the deadline"
@@ -481,7 +481,7 @@ class GroupPlayoff:
 
     def adjudicate(
         self, game_id: str, now: dt.datetime, *, outcome: Outcome | None = None, lot_seed: str | None = None
-    ) -> list[Game]:
+    ) -> list[MatchGame]:
         """The organiser's result for an overdue game: from the position (``outcome``) or by a lot."""
         self._check_overdue(game_id, now)
         if (outcome is None) == (lot_seed is None):
@@ -495,7 +495,7 @@ class GroupPlayoff:
     # ------------------------------------------------------------------ the end
     @property
     def complete(self) -> bool:
-        phase_three = self.stage_matches(Stage.FINAL, Stage.THIRD, Stage.FIFTH, Stage.SEVENTH)
+        phase_three = self.stage_matches(MatchKind.FINAL, MatchKind.THIRD, MatchKind.FIFTH, MatchKind.SEVENTH)
         return len(phase_three) == 4 and all(self.decided(m).done for m in phase_three)
 
     def placing(self) -> list[tuple[str, int]]:

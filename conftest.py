@@ -6,12 +6,23 @@ from collections.abc import Iterator
 
 import pytest
 
+import shared.composition
+from tests import templates
 from tests.servers import Servers, ServersUnavailable, discover
 
-pytest_plugins = ["tests.openapi_statuses"]  # every status the tests see is in the OpenAPI documents
+pytest_plugins = [
+    "tests.openapi_statuses",  # every status the tests see is in the OpenAPI documents
+    "tests.timings",  # --timings: the time per directory and the slowest tests
+]
 
 _SERVER_MARKS = ("integration", "e2e")
 _servers: Servers | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # a service built with migrate=True on an empty SQLite database gets a copy of a template its
+    # migrations built once in this process, instead of running them again (tests/templates.py)
+    shared.composition.upgrade = templates.upgrade
 
 
 def pytest_collection_modifyitems(

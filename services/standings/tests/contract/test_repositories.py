@@ -29,10 +29,11 @@ from services.standings.domain.rounds import Competitor, Profile
 from services.standings.domain.tournament import FideInfo, Tournament, TournamentInfo
 from shared import events
 from shared.authority import Role
-from shared.database import make_engine, upgrade
+from shared.database import make_engine
 from shared.scoring import Outcome
 from shared.time_control import TimeControl
 from shared.vocabulary import BracketFormat, ByeKind, Decision, Ruleset, Section, Seeding, System
+from tests.templates import upgrade
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 LATER = NOW + dt.timedelta(hours=1)
@@ -86,7 +87,9 @@ def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
         b = Backend("sqlite", f"sqlite:///{tmp_path / 'standings.sqlite'}")
     else:
         servers = request.getfixturevalue("servers")
-        b = Backend("postgresql", servers.create_database(f"standings_contract_{uuid.uuid4().hex[:8]}"))
+        b = Backend(
+            "postgresql", servers.create_database(f"standings_contract_{uuid.uuid4().hex[:8]}", MIGRATIONS)
+        )
     yield b
     b.close()
 

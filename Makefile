@@ -5,6 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# both cores: a module's tests stay on one worker, the e2e modules first (conftest.py: schedule);
+# `make test XDIST=` runs in one process
+XDIST ?= -n 2 --dist loadgroup --no-loadscope-reorder
 
 .DEFAULT_GOAL := help
 .PHONY: help install demo test test-unit test-slow test-integration test-e2e lint fmt bench dev dlq lock clean
@@ -25,19 +28,19 @@ demo: install ## run a whole tournament embedded: one process, no servers
 	$(BIN)/arbiter demo
 
 test: install ## run every test but the slow ones (unit, integration, e2e); needs PostgreSQL, RabbitMQ, Redis
-	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not slow" $(XDIST) --timings $(PYTEST_ARGS)
 
 test-unit: install ## only the fast tests, no servers
-	$(BIN)/python -m pytest -m "not integration and not e2e and not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not integration and not e2e and not slow" $(XDIST) --timings $(PYTEST_ARGS)
 
 test-slow: install ## only the slow tests (thousands of generated tournaments checked), no servers
-	$(BIN)/python -m pytest -m slow $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m slow $(XDIST) --timings $(PYTEST_ARGS)
 
 test-integration: install
-	$(BIN)/python -m pytest -m integration $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m integration $(XDIST) --timings $(PYTEST_ARGS)
 
 test-e2e: install
-	$(BIN)/python -m pytest -m e2e $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m e2e $(XDIST) --timings $(PYTEST_ARGS)
 
 lint: install ## ruff format check, ruff check, mypy on the domain packages, import contracts
 	$(BIN)/ruff format --check .

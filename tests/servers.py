@@ -6,7 +6,10 @@
 4. otherwise the run stops with a message saying what is missing and how to provide it.
 
 Every run is isolated: its own PostgreSQL databases (``arbiter_t<run>_<service>``), its own
-RabbitMQ vhost, its own Redis key prefix. They are removed at the end of the run.
+RabbitMQ vhost, its own Redis key prefix. They are removed at the end of the run. Each pytest-xdist
+worker (``make test`` runs two) resolves the servers for itself, so each is a run of its own with its
+own run id. A database created with a service's migrations is a copy of a template they built once
+in the run (``CREATE DATABASE ... TEMPLATE``, tests/templates.py).
 """
 
 from __future__ import annotations

@@ -139,14 +139,20 @@ class Stack:
             env[f"ARBITER_{service.upper()}_DATABASE_URL"] = self.servers.create_database(f"{tag}_{service}")
         self.env = env
         python = sys.executable
-        for service in self.services:
-            subprocess.run(
+        migrating = {  # the four at once: each is mostly a Python process importing its service
+            service: subprocess.Popen(
                 [python, "-m", f"services.{service}", "migrate"],
                 cwd=ROOT,
                 env=env,
-                check=True,
-                capture_output=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
             )
+            for service in self.services
+        }
+        for service, migrate in migrating.items():
+            output, _ = migrate.communicate(timeout=300)
+            if migrate.returncode != 0:
+                raise RuntimeError(f"{service} migrate failed:\n{output.decode(errors='replace')}")
         for service in self.services:
             port = free_port()
             self.urls[service] = f"http://127.0.0.1:{port}"

@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 XDIST ?= -n 2 --dist loadgroup --no-loadscope-reorder
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test test-unit test-slow test-integration test-e2e lint fmt bench dev dlq lock clean
+.PHONY: help install demo test test-changed test-unit test-slow test-integration test-e2e lint fmt bench dev dlq lock clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -29,6 +29,14 @@ demo: install ## run a whole tournament embedded: one process, no servers
 
 test: install ## run every test but the slow ones (unit, integration, e2e); needs PostgreSQL, RabbitMQ, Redis
 	$(BIN)/python -m pytest -m "not slow" $(XDIST) --timings $(PYTEST_ARGS)
+
+test-changed: install ## first the tests of what your branch and your uncommitted changes touch (tests/changed.py)
+	@runs=$$($(BIN)/python -m tests.changed $(BASE)) || exit $$?; \
+	if [ -z "$$runs" ]; then echo "nothing changed since $(or $(BASE),main)"; exit 0; fi; \
+	while read -r paths; do \
+		echo "== pytest $$paths"; \
+		$(BIN)/python -m pytest -m "not slow" $(XDIST) $(PYTEST_ARGS) $$paths < /dev/null || exit $$?; \
+	done <<< "$$runs"
 
 test-unit: install ## only the fast tests, no servers
 	$(BIN)/python -m pytest -m "not integration and not e2e and not slow" $(XDIST) --timings $(PYTEST_ARGS)

@@ -12,7 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from shared.database import make_engine
-from tests import templates, timings
+from tests import changed, templates, timings
 
 SERVICES = ("registration", "pairing", "clocks", "standings")
 
@@ -73,3 +73,37 @@ def test_the_summary_adds_up_each_directory_and_names_the_slowest():
         ["2.0s", "tests/e2e/test_b.py::t2"],
         ["0.5s", "shared/tests/test_c.py::t3"],
     ]
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ([], []),
+        (["services/pairing/domain/dutch/engine.py"], [["services/pairing/tests"]]),
+        (
+            ["services/clocks/adapters/orm.py", "cli/main.py", "services/clocks/tests/unit/test_clock.py"],
+            [["services/clocks/tests", "cli/tests"]],
+        ),
+        (["tests/e2e/test_arena.py", "tests/e2e/stack.py"], [["tests/e2e"]]),
+        (
+            ["tests/e2e/test_arena.py", "tests/e2e/test_faults.py"],
+            [["tests/e2e/test_arena.py", "tests/e2e/test_faults.py"]],
+        ),
+        (["deploy/gunicorn.conf.py", "docs/api.md"], [["tests/test_deploy.py", "tests/test_docs.py"]]),
+        (["README.md"], [["tests/test_docs.py", "tests/e2e/test_quickstart.py"]]),
+        (
+            ["services/standings/bootstrap.py", "shared/database.py"],
+            [
+                ["services/standings/tests", "shared/tests"],
+                [*changed.EVERYTHING, "--ignore=services/standings/tests", "--ignore=shared/tests"],
+            ],
+        ),
+        (["pyproject.toml"], [["shared/tests"], [*changed.EVERYTHING, "--ignore=shared/tests"]]),
+        (  # a root run first is not given again (pytest collects a path it is given, ignored or not)
+            ["tests/servers.py", "shared/http/app.py"],
+            [["tests", "shared/tests"], ["shared", "services", "cli", "--ignore=shared/tests"]],
+        ),
+    ],
+)
+def test_a_change_runs_the_tests_of_what_it_touches_first(files, expected):
+    assert changed.runs(files) == expected

@@ -47,22 +47,24 @@ def schedule(items: list[pytest.Item]) -> None:
     loadgroup --no-loadscope-reorder``). A module's tests stay together on one worker, so its module
     fixtures (an e2e module's worlds, a browser, a fault test's own stack) are built once; the tests
     marked ``serial`` all go to one worker, one after the other. The e2e modules go first, then the
-    other server tests: the longest tests (minutes of real time each) start while the other worker
-    works through the quick ones, and the run does not end waiting on one of them. Each worker has its
-    own servers' databases, vhosts, Redis prefix and e2e stack (its run id, tests/servers.py)."""
+    serial group (the Chromium pages, a minute), then the other server tests: the longest tests
+    (minutes of real time each) start while the other worker works through quick ones, and the run
+    does not end waiting on one of them. Each worker has its own servers' databases, vhosts, Redis
+    prefix and e2e stack (its run id, tests/servers.py)."""
     for item in items:
         group = "serial" if item.get_closest_marker("serial") else item.nodeid.split("::", 1)[0]
         item.add_marker(pytest.mark.xdist_group(name=group))
 
     def kind(item: pytest.Item) -> int:
-        if item.get_closest_marker("e2e"):
-            return 0
-        return 1 if item.get_closest_marker("integration") else 2
+        for rank, mark in enumerate(("e2e", "serial", "integration")):
+            if item.get_closest_marker(mark):
+                return rank
+        return 3
 
     module: dict[str, int] = {}
     for item in items:
         path = item.nodeid.split("::", 1)[0]
-        module[path] = min(module.get(path, 2), kind(item))
+        module[path] = min(module.get(path, 3), kind(item))
     items.sort(key=lambda item: module[item.nodeid.split("::", 1)[0]])  # stable: a module stays whole
 
 

@@ -108,6 +108,9 @@ class Stack:
     urls: dict[str, str] = field(default_factory=dict)
     processes: list[Process] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
+    # the tests' HTTP clients: a connection a client keeps alive holds a web server's graceful stop
+    # until its 20 s run out, so they are closed first
+    clients: list[httpx.Client] = field(default_factory=list)
 
     def start(self) -> None:
         # the processes inherit the descriptor limit: a web worker holds up to 1,000 connections
@@ -215,6 +218,8 @@ class Stack:
         self.process(name).start()
 
     def stop(self) -> None:
+        for client in self.clients:
+            client.close()
         for proc in reversed(self.processes):  # all at once: each takes about a second to finish
             proc.terminate()
         for proc in reversed(self.processes):

@@ -62,16 +62,28 @@ def play(
     return taken
 
 
+def note_pairing_times(story: Story, tid: uuid.UUID, paired: dict[str, str]) -> None:
+    """When pairing paired each game in progress (the standings' ``in_progress`` carry the time of the
+    ``arena.paired`` event): clocks starts a game when the event reaches it, a moment later."""
+    arena = story.call("standings", "GET", f"/tournaments/{tid}/arena", expect=(200, 404))
+    for g in arena.get("in_progress", []):  # 404: the standings have not heard of the arena yet
+        paired.setdefault(str(g["game_id"]), g["started_at"])
+
+
 def referee(
     games: list[dict[str, Any]],
     final: dict[str, Any],
     players: dict[uuid.UUID, Account],
     start: dt.datetime,
     closes: dt.datetime,
+    paired: dict[str, str] | None = None,
 ) -> None:
     """Every game counted once, the boosts clocks recorded counted, and tests/arena_checks.py on the
     whole run: nobody in two games at once, no pair inside its cooldown, nothing paired after pairing
-    closed, points and ranking exactly the games'."""
+    closed, points and ranking exactly the games'. A game starts when pairing paired it, where
+    ``paired`` says when that was, else when clocks started it (the message's way from one to the other
+    later: a game paired just before pairing closed may start on the clocks just after)."""
+    paired = paired or {}
     points = {g["game_id"]: g for g in final["games"]}
     assert set(points) == {g["id"] for g in games}  # every game counted, once
 
@@ -82,7 +94,7 @@ def referee(
         {
             "white": g["white"]["player_id"],
             "black": g["black"]["player_id"],
-            "started_at": seconds(g["started_at"]),
+            "started_at": seconds(paired.get(g["id"], g["started_at"])),
             "ended_at": seconds(g["result"]["finished_at"]),
             "result": g["result"]["outcome"],
             "boost": points[g["id"]]["boost"],
@@ -147,8 +159,10 @@ def test_an_arena_goes_on_after_redis_comes_back_empty_and_a_pairing_worker_is_k
     removed = running = 0
     victim = stack.process("pairing-worker-1")
     killed_at: dt.datetime | None = None
+    paired: dict[str, str] = {}
     try:
         while dt.datetime.now(dt.UTC) < closes + dt.timedelta(seconds=5):
+            note_pairing_times(story, tid, paired)
             play(story, tid, players, rng, seen)
             now = dt.datetime.now(dt.UTC)
             if flushed_at is None and now >= flush_at:
@@ -188,7 +202,8 @@ def test_an_arena_goes_on_after_redis_comes_back_empty_and_a_pairing_worker_is_k
     print(
         f"\nRedis emptied at {(flushed_at - start).total_seconds():.1f} s ({removed} keys, {running} games "
         f"running), a worker killed at {(killed_at - start).total_seconds():.1f} s; games paired per 10 s "
-        f"from the start: {buckets}; first game after the flush {since_flush[0] if since_flush else None} s later"
+        f"from the start: {buckets}; first game after the flush {since_flush[0] if since_flush else None} s "
+        f"later; the pairing time of {len(paired.keys() & {g['id'] for g in games})} of {len(games)} games seen"
     )
     assert since_flush, "no game was paired after Redis came back empty"
     assert since_flush[0] < 10, f"pairing resumed only {since_flush[0]:.1f} s after Redis came back empty"
@@ -196,4 +211,4 @@ def test_an_arena_goes_on_after_redis_comes_back_empty_and_a_pairing_worker_is_k
         g for g in games if dt.datetime.fromisoformat(g["started_at"]) > killed_at + dt.timedelta(seconds=3)
     ]
     assert after_kill, "pairing did not go on after the worker was killed"
-    referee(games, final, players, start, closes)
+    referee(games, final, players, start, closes, paired)

@@ -5,9 +5,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
+# both cores: a module's tests stay on one worker, the e2e modules first (conftest.py: schedule);
+# `make test XDIST=` runs in one process
+XDIST ?= -n 2 --dist loadgroup --no-loadscope-reorder
 
 .DEFAULT_GOAL := help
-.PHONY: help install demo test test-unit test-slow test-integration test-e2e lint fmt bench dev dlq lock clean
+.PHONY: help install demo test test-changed test-unit test-slow test-integration test-e2e lint fmt bench dev dlq lock clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-18s %s\n", $$1, $$2}'
@@ -25,19 +28,27 @@ demo: install ## run a whole tournament embedded: one process, no servers
 	$(BIN)/arbiter demo
 
 test: install ## run every test but the slow ones (unit, integration, e2e); needs PostgreSQL, RabbitMQ, Redis
-	$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not slow" $(XDIST) --timings $(PYTEST_ARGS)
+
+test-changed: install ## first the tests of what your branch and your uncommitted changes touch (tests/changed.py)
+	@runs=$$($(BIN)/python -m tests.changed $(BASE)) || exit $$?; \
+	if [ -z "$$runs" ]; then echo "nothing changed since $(or $(BASE),main)"; exit 0; fi; \
+	while read -r paths; do \
+		echo "== pytest $$paths"; \
+		$(BIN)/python -m pytest -m "not slow" $(XDIST) $(PYTEST_ARGS) $$paths < /dev/null || exit $$?; \
+	done <<< "$$runs"
 
 test-unit: install ## only the fast tests, no servers
-	$(BIN)/python -m pytest -m "not integration and not e2e and not slow" $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m "not integration and not e2e and not slow" $(XDIST) --timings $(PYTEST_ARGS)
 
 test-slow: install ## only the slow tests (thousands of generated tournaments checked), no servers
-	$(BIN)/python -m pytest -m slow $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m slow $(XDIST) --timings $(PYTEST_ARGS)
 
 test-integration: install
-	$(BIN)/python -m pytest -m integration $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m integration $(XDIST) --timings $(PYTEST_ARGS)
 
 test-e2e: install
-	$(BIN)/python -m pytest -m e2e $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -m e2e $(XDIST) --timings $(PYTEST_ARGS)
 
 lint: install ## ruff format check, ruff check, mypy on the domain packages, import contracts
 	$(BIN)/ruff format --check .

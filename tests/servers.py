@@ -6,7 +6,10 @@
 4. otherwise the run stops with a message saying what is missing and how to provide it.
 
 Every run is isolated: its own PostgreSQL databases (``arbiter_t<run>_<service>``), its own
-RabbitMQ vhost, its own Redis key prefix. They are removed at the end of the run.
+RabbitMQ vhost, its own Redis key prefix. They are removed at the end of the run. Each pytest-xdist
+worker (``make test`` runs two) resolves the servers for itself, so each is a run of its own with its
+own run id. A database created with a service's migrations is a copy of a template they built once
+in the run (``CREATE DATABASE ... TEMPLATE``, tests/templates.py).
 """
 
 from __future__ import annotations
@@ -16,14 +19,18 @@ import os
 import shutil
 import socket
 import subprocess
+import threading
 import urllib.parse
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 import sqlalchemy as sa
+
+from shared.database import upgrade
 
 LOCAL = {
     "postgres": ("127.0.0.1", 5432, "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"),
@@ -71,6 +78,8 @@ class Servers:
     _containers: list[Any] = field(default_factory=list)
     _databases: list[str] = field(default_factory=list)
     _vhosts: list[str] = field(default_factory=list)
+    _templates: set[str] = field(default_factory=set)
+    _templates_lock: threading.Lock = field(default_factory=threading.Lock)
 
     def with_postgres(self, admin_url: str) -> Servers:
         """The same run (vhosts, Redis prefix: cleaned up with this run) on another PostgreSQL server,
@@ -78,16 +87,39 @@ class Servers:
         return Servers(admin_url, self.amqp_url, self.redis_url, run_id=self.run_id, _vhosts=self._vhosts)
 
     # -- PostgreSQL ----------------------------------------------------------------------------
-    def create_database(self, name: str) -> str:
-        """Create a fresh database ``arbiter_t<run>_<name>``; return its SQLAlchemy URL."""
+    def create_database(self, name: str, migrations: Path | None = None) -> str:
+        """Create a fresh database ``arbiter_t<run>_<name>``; return its SQLAlchemy URL. With
+        ``migrations``, it is a copy of this run's template migrated by them (built on first use; see
+        tests/templates.py), so it is at head already."""
         db = f"arbiter_t{self.run_id}_{name}"
+        template = "" if migrations is None else f' TEMPLATE "{self._template(migrations)}"'
         admin = sa.create_engine(self.postgres_url, isolation_level="AUTOCOMMIT")
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{db}"'))
-            conn.execute(sa.text(f'CREATE DATABASE "{db}"'))
+            conn.execute(sa.text(f'CREATE DATABASE "{db}"{template}'))
         admin.dispose()
         self._databases.append(db)
+        return self._url(db)
+
+    def _url(self, db: str) -> str:
         return sa.make_url(self.postgres_url).set(database=db).render_as_string(hide_password=False)
+
+    def _template(self, migrations: Path) -> str:
+        """This run's database migrated by ``migrations``, named by their hash; nothing stays connected
+        to it (``CREATE DATABASE ... TEMPLATE`` needs that)."""
+        from tests.templates import template_name
+
+        db = f"arbiter_t{self.run_id}_tpl_{template_name(migrations)}"
+        with self._templates_lock:
+            if db not in self._templates:
+                self.create_database(db.removeprefix(f"arbiter_t{self.run_id}_"))
+                engine = sa.create_engine(self._url(db), poolclass=sa.pool.NullPool)
+                try:
+                    upgrade(migrations, engine)
+                finally:
+                    engine.dispose()
+                self._templates.add(db)
+        return db
 
     # -- RabbitMQ ------------------------------------------------------------------------------
     def create_vhost(self, name: str) -> str:

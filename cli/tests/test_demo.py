@@ -221,10 +221,16 @@ def _without_real_time(output: str) -> str:
     return body
 
 
-def test_the_same_seed_gives_the_same_platform_run():
+@pytest.fixture(scope="module")
+def seven_players() -> str:
+    """``arbiter demo --players 7 --json`` (the default seed), run once for the tests that read it."""
+    return _demo("--players", "7", "--json")
+
+
+def test_the_same_seed_gives_the_same_platform_run(seven_players):
     """Issue 22: the tournament's id (which draws the first colour), the accounts' ids (the busy player
     is drawn among them) and the simulated start came from the machine, not from ``--seed``."""
-    first = _demo("--players", "7", "--json")
+    first = seven_players
     assert _demo("--players", "7", "--json", "--seed", "2026") == first  # 2026: the default
     assert _demo("--players", "7", "--json", "--seed", "7") != first
     text = _without_real_time(_demo("--players", "4", "--seed", "3"))
@@ -239,10 +245,10 @@ def test_the_same_seed_gives_the_same_knockout(ruleset):
     assert _without_real_time(_demo("--ruleset", ruleset, "--players", "6", "--seed", "11")) == first
 
 
-def test_the_platform_json_carries_the_byes_and_each_player_s_tie_breaks():
+def test_the_platform_json_carries_the_byes_and_each_player_s_tie_breaks(seven_players):
     """Issue 22: with an odd field every round has a bye, and a shared rank shows why (equal points and
     tie-breaks); a lower rank is worse on points or the first tie-break that differs."""
-    report = json.loads(_demo("--players", "7", "--json"))
+    report = json.loads(seven_players)
     everyone = {row["player"] for row in report["final"]}
     assert [bye["round"] for bye in report["byes"]] == list(range(1, len(report["rounds"]) + 1))
     for rnd, bye in zip(report["rounds"], report["byes"], strict=True):

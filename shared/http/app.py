@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from shared import correlation
 from shared.http.limits import BODY_METHODS, BodyLimits, HttpLimits, WSGIApp
-from shared.http.openapi import document_problems, openapi_path, short_operation_ids
+from shared.http.openapi import document_problems, memoise_model_schemas, openapi_path, short_operation_ids
 from shared.http.problems import Problem, install_error_handlers, validation_problem
 
 log = logging.getLogger(__name__)
@@ -54,6 +54,7 @@ def create_openapi_app(
     limits: HttpLimits | None = None,
 ) -> OpenAPI:
     limits = limits or HttpLimits()
+    memoise_model_schemas()
     app = OpenAPI(
         import_name,
         info=Info(title=title, version=version),

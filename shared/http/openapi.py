@@ -18,12 +18,16 @@ It also makes the document read as the API is: an operation that cannot answer 4
 from __future__ import annotations
 
 import copy
+import functools
 import re
+import threading
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from http import HTTPStatus
 from typing import Any, Protocol
 
+import flask_openapi3.openapi
+import flask_openapi3.utils
 from pydantic import BaseModel, ConfigDict, Field
 
 from shared.http.problems import PROBLEM_JSON
@@ -149,3 +153,27 @@ def document_problems(doc: dict[str, Any]) -> dict[str, Any]:
                     answer["content"] = {PROBLEM_JSON: {"schema": {"$ref": REF}}}
                     answer.setdefault("description", HTTPStatus(int(status)).phrase)
     return doc
+
+
+_memoised = threading.Lock()
+
+
+def memoise_model_schemas() -> None:
+    """flask-openapi3 builds every request and response model's JSON schema each time an app is
+    created (about half a second for a service, mostly pydantic's schema generation); a model's schema
+    does not change, so each is built once per process and every app gets its own copy of it (the
+    documents built from them are edited in place). The same schemas as before, once: the tests and
+    the embedded mode create the apps many times."""
+    with _memoised:
+        build = flask_openapi3.utils.get_model_schema
+        if getattr(build, "memoised", False):
+            return
+        cached = functools.cache(build)
+
+        def get_model_schema(model: type[BaseModel], mode: Any = "validation") -> dict[str, Any]:
+            return copy.deepcopy(cached(model, mode))
+
+        memo: Callable[..., dict[str, Any]] = get_model_schema
+        memo.memoised = True  # type: ignore[attr-defined]
+        flask_openapi3.utils.get_model_schema = memo
+        flask_openapi3.openapi.get_model_schema = memo  # type: ignore[attr-defined]

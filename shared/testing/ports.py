@@ -4,11 +4,13 @@ A port found by binding to port 0 comes from the kernel's ephemeral range, the s
 outgoing connection (to PostgreSQL, RabbitMQ, Redis) draws its local port from. Between closing the
 probe and the server binding, such a connection can take it: the server dies with "Address already
 in use". So the ports handed out here lie below the ephemeral range, where the kernel never assigns
-a local port by itself, and each is handed out once per process.
+a local port by itself, and each is handed out once per process. Under pytest-xdist each worker draws
+from its own share of them, so two workers never pick the same port at the same moment.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import socket
 import threading
@@ -27,6 +29,15 @@ def _ephemeral_range() -> tuple[int, int]:
         return 32768, 60999
 
 
+def _this_workers_share(ports: list[int]) -> list[int]:
+    """Every n-th port for the n workers of a pytest-xdist run (``gw0``, ``gw1``, ...), all of them otherwise."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 1)
+    if count > 1 and worker.startswith("gw") and worker[2:].isdigit():
+        return ports[int(worker[2:]) % count :: count]
+    return ports
+
+
 def _bindable(port: int) -> bool:
     with socket.socket() as s:
         try:
@@ -39,7 +50,7 @@ def _bindable(port: int) -> bool:
 def free_port() -> int:
     """A port on 127.0.0.1 that nothing listens on, outside the ephemeral range."""
     eph_low, eph_high = _ephemeral_range()
-    candidates = [p for p in range(_LOW, _HIGH) if not eph_low <= p <= eph_high]
+    candidates = _this_workers_share([p for p in range(_LOW, _HIGH) if not eph_low <= p <= eph_high])
     rng = random.Random()
     with _lock:
         for _ in range(500):

@@ -23,6 +23,7 @@ from tests.group_playoff_pages import Overdue, overdue_event
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.serial,  # one headless Chromium at a time under make test's two workers
     pytest.mark.skipif(
         not CHROMIUM.exists(),
         reason="headless Chromium is missing: install Debian's package (apt-get install chromium)",

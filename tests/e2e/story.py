@@ -31,6 +31,7 @@ class Story:
     def __init__(self, stack: Stack) -> None:
         self.urls = stack.urls
         self.http = httpx.Client(timeout=30)
+        stack.clients.append(self.http)  # closed before the stack stops (its kept-alive connections)
         self.secret = JWT_SECRET
         self.staff = issue_token(self.secret, uuid.uuid4(), {"service"})
 

@@ -188,16 +188,20 @@ class Matrix:
             "organiser": self.organiser.token,
             "service": self.service,
         }
+        # the two worlds that start at a time: entered first, they wait for their start while the
+        # others are built
+        swiss = self.platform_swiss()
+        arena = self.arena()
         self.draft = self.knockout_draft(4, seeding="random")
         self.started = self.started_knockout(16, publish=True)  # the clocks' games
         self.unpublished = self.started_knockout(4, publish=False)  # publish, reset
         self.withdrawing = self.started_knockout(4, publish=False)
-        self.swiss = self.platform_swiss()
         self.fide = self.fide_event()
         self.fide_started = self.fide_after_round_one()
         self.gp_entries = self.group_playoff_entries()
         self.gp = self.group_playoff_tied()
-        self.arena = self.running_arena()
+        self.swiss = self.platform_swiss_started(swiss)
+        self.arena = self.running_arena(arena)
 
     # -- building the worlds ---------------------------------------------------------------------------
     def _arbiter(self, name: str) -> Account:
@@ -250,7 +254,9 @@ class Matrix:
         return world
 
     def platform_swiss(self) -> World:
+        """A private platform Swiss of eight, entered, about to start (:meth:`platform_swiss_started`)."""
         s = self.story
+        players = [self.player("Swiss") for _ in range(8)]
         tid = s.create_tournament(  # private: its invite links are the invite cells' targets
             self.organiser,
             start_in=6,
@@ -260,12 +266,15 @@ class Matrix:
             password=SWISS_PASSWORD,
         )
         self.appoint(tid)
-        players = [self.player("Swiss") for _ in range(8)]
         for p in players:
             body = {"password": SWISS_PASSWORD}
             s.call("registration", "POST", f"/tournaments/{tid}/entries", body, p.token, expect=201)
+        return World(tid, players, rounds=1, reads=[("registration", f"/tournaments/{tid}/invites")])
+
+    def platform_swiss_started(self, world: World) -> World:
+        """The Swiss started, round 1 on the clocks with two results in."""
+        s, tid, players = self.story, world.id, world.players
         s.wait_status(tid, "started")
-        world = World(tid, players, rounds=1, reads=[("registration", f"/tournaments/{tid}/invites")])
         world.games[1] = s.wait_games(tid, 1, 4)
         by_id = {p.id: p for p in players}
         for game in world.games[1][:2]:  # two results in, so there are games to correct; round 2 unpaired
@@ -367,12 +376,13 @@ class Matrix:
         event.play(lambda p: not event.open_games(p) and any(m["phase"] == "playoff" for m in p["matches"]))
         return World(tid, players, reads=[("pairing", f"/tournaments/{tid}/group-playoff")])
 
-    def running_arena(self) -> World:
-        """A started arena of four players in two games (an hour on the clock, two hours to run: no game
-        ends and nobody is paired again while the cells run). Its own organiser: the matrix's runs the
-        Swiss, and an organiser runs one `platform` or arena competition at a time."""
+    def arena(self) -> World:
+        """An arena of four players, entered, about to start (:meth:`running_arena`). Its own organiser:
+        the matrix's runs the Swiss, and an organiser runs one `platform` or arena competition at a
+        time."""
         s = self.story
         organiser = s.register("Arena organiser matrix", 1900)
+        players = [self.player("Arena") for _ in range(4)]
         tid = s.create_tournament(
             organiser,
             ruleset="arena",
@@ -382,9 +392,14 @@ class Matrix:
             name="matrix arena",
         )
         self.appoint(tid, organiser)
-        players = [self.player("Arena") for _ in range(4)]
         for p in players:
             s.join(p, tid)
+        return World(tid, players, organiser=organiser)
+
+    def running_arena(self, world: World) -> World:
+        """The arena started, its four players in two games (an hour on the clock, two hours to run: no
+        game ends and nobody is paired again while the cells run)."""
+        s, tid, players, organiser = self.story, world.id, world.players, world.organiser
         s.wait_status(tid, "started")
         games = wait_for(
             lambda: (

@@ -2,7 +2,8 @@
 and run by bash as a person would paste it, against the real stack: every line must succeed, and the
 tournament it creates must end with the table its results give. The same for the README's knockout from
 the command line (``<!-- knockout -->``): draft, roster, seeding draw, start, reset, publish, a colour
-swap, results, to the final placing."""
+swap, results, to the final placing. The knockout's block runs in a thread from the module's start,
+while the quickstart's waits for its tournament to start and for its rounds."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import re
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -58,7 +61,16 @@ def run_block(stack: Stack, home: Path, marker: str) -> str:
     return out
 
 
-def test_readme_quickstart_runs_a_tournament_to_its_end(stack: Stack, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def knockout_block(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Future[str]]:
+    """The README's knockout block, running in a thread since the module's first test: its output."""
+    with ThreadPoolExecutor(1, thread_name_prefix="readme-knockout") as pool:
+        yield pool.submit(run_block, stack, tmp_path_factory.mktemp("knockout"), "knockout")
+
+
+def test_readme_quickstart_runs_a_tournament_to_its_end(
+    stack: Stack, tmp_path: Path, knockout_block: Future[str]
+) -> None:
     out = run_block(stack, tmp_path, "quickstart")
     # before the start: the start time and the entries, by name
     assert re.search(r"Friday blitz \(platform, chess, 3\+2\): scheduled\nstarts \S+ \S+ UTC", out)
@@ -79,10 +91,12 @@ def test_readme_quickstart_runs_a_tournament_to_its_end(stack: Stack, tmp_path: 
     assert sum(_points(p) for *_, p in rows) == 2 * len(reported)  # platform scoring: 2 points a game
 
 
-def test_readme_knockout_runs_from_its_draft_to_its_placing(stack: Stack, tmp_path: Path) -> None:
+def test_readme_knockout_runs_from_its_draft_to_its_placing(
+    stack: Stack, knockout_block: Future[str]
+) -> None:
     """Issue 22: a knockout from the command line. White wins every game (``1-0``), so each match goes
     to the player with White, the swapped game's new White included; the reset's round 1 is gone."""
-    out = run_block(stack, tmp_path, "knockout")
+    out = knockout_block.result(timeout=600)
     published = re.search(r"^round 1 of (\S+) published: 2 matches$", out, flags=re.M)
     assert published, out
     tid = published[1]

@@ -27,7 +27,8 @@ from services.clocks.domain.game import Game
 from services.clocks.service_layer.ports import DeadlineStore
 from services.clocks.tests.conftest import NOW
 from shared import events
-from shared.database import make_engine, upgrade
+from shared.database import make_engine
+from tests.templates import upgrade
 
 
 def at(seconds: float) -> dt.datetime:
@@ -131,7 +132,9 @@ def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
     if request.param == "sqlite":
         url = f"sqlite:///{tmp_path / 'clocks.sqlite'}"
     else:
-        url = request.getfixturevalue("servers").create_database(f"clocks_contract_{uuid.uuid4().hex[:8]}")
+        url = request.getfixturevalue("servers").create_database(
+            f"clocks_contract_{uuid.uuid4().hex[:8]}", MIGRATIONS
+        )
     sql = SqlBackend(url)
     yield sql
     sql.engine.dispose()

@@ -7,7 +7,7 @@ import pytest
 import redis
 
 from services.clocks.adapters.deadlines import RedisDeadlineStore
-from services.clocks.bootstrap import Clocks, bootstrap
+from services.clocks.bootstrap import MIGRATIONS, Clocks, bootstrap
 from services.clocks.config import ClocksSettings
 from shared.messaging.inprocess import InProcessBroker
 
@@ -17,7 +17,7 @@ def make_service(servers, clock) -> Iterator[Callable[[], Clocks]]:
     """Clocks services on one fresh PostgreSQL database and one Redis key prefix: call it twice for
     two processes' worth of adapters (engines, Redis clients) sharing the same state."""
     name = uuid.uuid4().hex[:8]
-    url = servers.create_database(f"clocks_{name}")
+    url = servers.create_database(f"clocks_{name}", MIGRATIONS)
     prefix = servers.redis_prefix(f"clocks-{name}")
     built: list[tuple[Clocks, redis.Redis]] = []
 

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from services.pairing.adapters.memory import MemoryPairingStore, MemoryPairingUnitOfWork
 from services.pairing.adapters.orm import outbox
-from services.pairing.bootstrap import Pairing, bootstrap
+from services.pairing.bootstrap import MIGRATIONS, Pairing, bootstrap
 from services.pairing.config import PairingSettings
 from services.pairing.domain.heading import Heading, Player
 from services.pairing.service_layer.ports import PairingUnitOfWork
@@ -63,7 +63,9 @@ def backend(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         b = Backend("sqlite", f"sqlite:///{tmp_path_factory.mktemp('contract') / 'pairing.sqlite'}")
     else:
         servers = request.getfixturevalue("servers")
-        b = Backend("postgresql", servers.create_database(f"pairing_contract_{uuid.uuid4().hex[:6]}"))
+        b = Backend(
+            "postgresql", servers.create_database(f"pairing_contract_{uuid.uuid4().hex[:6]}", MIGRATIONS)
+        )
     yield b
     b.close()
 

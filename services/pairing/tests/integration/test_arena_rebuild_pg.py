@@ -14,7 +14,7 @@ import pytest
 import redis
 
 from services.pairing.adapters.arena_pool import RedisArenaPool
-from services.pairing.bootstrap import bootstrap
+from services.pairing.bootstrap import MIGRATIONS, bootstrap
 from services.pairing.config import PairingSettings
 from services.pairing.service_layer import commands
 from services.pairing.tests.arena_helpers import arena_started
@@ -35,7 +35,7 @@ def svc(servers) -> Iterator[InMemory]:
     client = redis.Redis.from_url(servers.redis_url)
     pool = RedisArenaPool(client, servers.redis_prefix(f"rebuild-{uuid.uuid4().hex[:8]}"))
     broker = InProcessBroker()
-    url = servers.create_database(f"pairing_rebuild_{uuid.uuid4().hex[:6]}")
+    url = servers.create_database(f"pairing_rebuild_{uuid.uuid4().hex[:6]}", MIGRATIONS)
     service = bootstrap(
         PairingSettings(ARBITER_PAIRING_DATABASE_URL=url),
         broker=broker,

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from services.pairing.adapters import wire
 from services.pairing.adapters.orm import outbox
-from services.pairing.bootstrap import Pairing, bootstrap
+from services.pairing.bootstrap import MIGRATIONS, Pairing, bootstrap
 from services.pairing.config import PairingSettings
 from services.pairing.service_layer import commands
 from services.pairing.tests.helpers import NOW, started
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture
 def pg(servers) -> Iterator[Pairing]:
-    url = servers.create_database(f"pairing_{uuid.uuid4().hex[:8]}")
+    url = servers.create_database(f"pairing_{uuid.uuid4().hex[:8]}", MIGRATIONS)
     svc = bootstrap(
         PairingSettings(ARBITER_PAIRING_DATABASE_URL=url),
         broker=InProcessBroker(),

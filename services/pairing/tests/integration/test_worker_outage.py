@@ -15,7 +15,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from services.pairing.__main__ import ARENA_PASSES, arena_loop
-from services.pairing.bootstrap import Pairing, bootstrap
+from services.pairing.bootstrap import MIGRATIONS, Pairing, bootstrap
 from services.pairing.config import PairingSettings
 from services.pairing.tests.arena_helpers import arena_started
 from services.pairing.tests.helpers import deliver
@@ -47,7 +47,7 @@ def proxies(servers) -> Iterator[dict[str, TcpProxy]]:
 
 @pytest.fixture
 def svc(servers, proxies) -> Iterator[Pairing]:
-    database = servers.create_database(f"pairing_outage_{uuid.uuid4().hex[:6]}")
+    database = servers.create_database(f"pairing_outage_{uuid.uuid4().hex[:6]}", MIGRATIONS)
     settings = PairingSettings(
         ARBITER_PAIRING_DATABASE_URL=proxies["postgresql"].url(database),
         ARBITER_ARENA_PASS_SECONDS=0.05,  # a pass every 50 ms: an outage without a pause fails 20 a second

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 from services.registration.adapters import orm
 from services.registration.adapters.memory import MemoryDatabase
-from services.registration.bootstrap import bootstrap
+from services.registration.bootstrap import MIGRATIONS, bootstrap
 from services.registration.config import RegistrationSettings
 from services.registration.domain import audit, errors, rulesets
 from services.registration.domain.account import Account, AccountKind
@@ -78,7 +78,7 @@ def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
         yield from _sql(f"sqlite:///{tmp_path / 'reg.sqlite'}")
     else:
         servers = request.getfixturevalue("servers")
-        yield from _sql(servers.create_database(f"registration_{uuid.uuid4().hex[:8]}"))
+        yield from _sql(servers.create_database(f"registration_{uuid.uuid4().hex[:8]}", MIGRATIONS))
 
 
 # -- the story's pieces ----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from services.registration.bootstrap import Registration, bootstrap
+from services.registration.bootstrap import MIGRATIONS, Registration, bootstrap
 from services.registration.config import RegistrationSettings
 from services.registration.domain import errors, rulesets
 from services.registration.domain.account import Account, AccountKind
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture
 def pg(servers) -> Iterator[Registration]:
-    url = servers.create_database(f"registration_{uuid.uuid4().hex[:8]}")
+    url = servers.create_database(f"registration_{uuid.uuid4().hex[:8]}", MIGRATIONS)
     svc = bootstrap(
         RegistrationSettings(ARBITER_REGISTRATION_DATABASE_URL=url),
         broker=InProcessBroker(),

@@ -46,6 +46,7 @@ EVIL = "<script>window.pwned = true</script>Mallory"
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.serial,  # one headless Chromium at a time under make test's two workers
     pytest.mark.skipif(
         not CHROMIUM.exists(),
         reason="headless Chromium is missing: install Debian's package (apt-get install chromium)",

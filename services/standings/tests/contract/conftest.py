@@ -18,7 +18,8 @@ from services.standings.adapters.table_cache import TableCache
 from services.standings.adapters.unit_of_work import SqlStandingsUnitOfWork
 from services.standings.bootstrap import MIGRATIONS
 from shared import events
-from shared.database import make_engine, upgrade
+from shared.database import make_engine
+from tests.templates import upgrade
 
 NOW = dt.datetime(2026, 6, 1, 12, 0, tzinfo=dt.UTC)
 LATER = NOW + dt.timedelta(hours=1)
@@ -71,6 +72,8 @@ def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
         b = Backend("sqlite", f"sqlite:///{tmp_path / 'standings.sqlite'}")
     else:
         servers = request.getfixturevalue("servers")
-        b = Backend("postgresql", servers.create_database(f"standings_contract_{uuid.uuid4().hex[:8]}"))
+        b = Backend(
+            "postgresql", servers.create_database(f"standings_contract_{uuid.uuid4().hex[:8]}", MIGRATIONS)
+        )
     yield b
     b.close()

@@ -5,7 +5,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from services.standings.bootstrap import StandingsService
+from services.standings.bootstrap import MIGRATIONS, StandingsService
 from services.standings.tests.helpers import embedded
 
 
@@ -13,7 +13,7 @@ from services.standings.tests.helpers import embedded
 def make_service(servers) -> Iterator[Callable[[], StandingsService]]:
     """Standings services on one fresh PostgreSQL database: call it twice for two consumer
     processes' worth of adapters (engines, brokers, live tables) sharing the same rows."""
-    url = servers.create_database(f"standings_{uuid.uuid4().hex[:8]}")
+    url = servers.create_database(f"standings_{uuid.uuid4().hex[:8]}", MIGRATIONS)
     built: list[StandingsService] = []
 
     def make() -> StandingsService:

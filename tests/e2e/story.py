@@ -27,6 +27,11 @@ class Account:
     token: str
 
 
+def seated(listing: dict[str, Any]) -> set[str]:
+    """The players on a pairing listing's boards (a bye's player is not seated)."""
+    return {b[side]["player_id"] for b in listing["boards"] for side in ("white", "black")}
+
+
 class Story:
     def __init__(self, stack: Stack) -> None:
         self.urls = stack.urls
@@ -88,6 +93,21 @@ class Story:
         }
         created = self.call("registration", "POST", "/tournaments", body, organiser.token, expect=201)
         return uuid.UUID(created["id"])
+
+    def create_fide_rapid(self, organiser: Account, arbiter: Account, name: str, rounds: int = 3) -> str:
+        """A fide-rapid event (15+10) with ``arbiter`` appointed; its id."""
+        body = {
+            "ruleset": "fide-rapid",
+            "name": name,
+            "time_control": {"base_seconds": 900, "increment_seconds": 10},
+            "fide": {"rounds": rounds},
+        }
+        tid: str = self.call("registration", "POST", "/tournaments", body, organiser.token, expect=201)["id"]
+        appoint = {"account_id": str(arbiter.id)}
+        self.call(
+            "registration", "POST", f"/tournaments/{tid}/arbiters", appoint, organiser.token, expect=201
+        )
+        return tid
 
     def join(self, player: Account, tournament: uuid.UUID) -> None:
         self.call("registration", "POST", f"/tournaments/{tournament}/entries", {}, player.token, expect=201)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Any
 
 import httpx
 import pytest
@@ -22,28 +21,16 @@ from cli import revisions
 from cli.main import build_cli
 from shared.testing.polling import wait_for
 from tests.e2e.stack import Stack
-from tests.e2e.story import Story
+from tests.e2e.story import Story, seated
 
 pytestmark = pytest.mark.e2e
 
 CONSUMER = "pairing-consumer-0"
 
 
-def seated(listing: dict[str, Any]) -> set[str]:
-    return {b[side]["player_id"] for b in listing["boards"] for side in ("white", "black")}
-
-
 def test_a_pairing_named_after_a_withdrawal_waits_until_pairing_has_heard_it(stack: Stack, story: Story):
     organiser, arbiter = story.register("Organiser"), story.register("Chief arbiter")
-    body = {
-        "ruleset": "fide-rapid",
-        "name": "E2E causal rapid",
-        "time_control": {"base_seconds": 900, "increment_seconds": 10},
-        "fide": {"rounds": 3},
-    }
-    tid = story.call("registration", "POST", "/tournaments", body, organiser.token, expect=201)["id"]
-    appoint = {"account_id": str(arbiter.id)}
-    story.call("registration", "POST", f"/tournaments/{tid}/arbiters", appoint, organiser.token, expect=201)
+    tid = story.create_fide_rapid(organiser, arbiter, "E2E causal rapid")
     players = [
         story.call(
             "registration",

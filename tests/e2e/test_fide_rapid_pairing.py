@@ -15,27 +15,15 @@ from typing import Any
 import pytest
 
 from shared.testing.polling import wait_for
-from tests.e2e.story import Story
+from tests.e2e.story import Story, seated
 from tests.e2e.trf_rounds import engine_pairs, export_before, left_out_of, published_pairs
 
 pytestmark = pytest.mark.e2e
 
 
-def players_of(listing: dict[str, Any]) -> set[str]:
-    return {b[side]["player_id"] for b in listing["boards"] for side in ("white", "black")}
-
-
 def test_an_arbiter_pairs_publishes_and_deals_with_absences(story: Story, tmp_path: Path):
     organiser, arbiter = story.register("Organiser"), story.register("Chief arbiter")
-    body = {
-        "ruleset": "fide-rapid",
-        "name": "E2E rapid",
-        "time_control": {"base_seconds": 900, "increment_seconds": 10},
-        "fide": {"rounds": 3},
-    }
-    tid = story.call("registration", "POST", "/tournaments", body, organiser.token, expect=201)["id"]
-    appoint = {"account_id": str(arbiter.id)}
-    story.call("registration", "POST", f"/tournaments/{tid}/arbiters", appoint, organiser.token, expect=201)
+    tid = story.create_fide_rapid(organiser, arbiter, "E2E rapid")
     for i in range(9):
         person = {"name": f"Player {i + 1}", "rating_standard": 2400 - 25 * i, "federation": "SUI"}
         story.call("registration", "POST", f"/tournaments/{tid}/players", person, arbiter.token, expect=201)
@@ -103,7 +91,7 @@ def test_an_arbiter_pairs_publishes_and_deals_with_absences(story: Story, tmp_pa
 
     # the arbiter pairs round 2, then excuses one absence: the pairing is dropped and paired again
     first = story.call("pairing", "POST", f"{base}/2/pair", None, officials, expect=201)
-    assert unexcused not in players_of(first) and excused not in players_of(first)
+    assert unexcused not in seated(first) and excused not in seated(first)
     answer = story.call(
         "pairing",
         "POST",
@@ -118,7 +106,7 @@ def test_an_arbiter_pairs_publishes_and_deals_with_absences(story: Story, tmp_pa
     trf16 = export_before(story, uuid.UUID(tid), 2, {absent})  # the excused one paired again
     second = story.call("pairing", "POST", f"{base}/2/pair", None, officials, expect=201)
     assert engine_pairs(trf16, 2, tmp_path) == published_pairs(second), trf16
-    assert excused in players_of(second) and unexcused not in players_of(second)
+    assert excused in seated(second) and unexcused not in seated(second)
     story.call("pairing", "POST", f"{base}/2/publish", None, officials)
 
     # the absence nobody excused: registration withdraws the player, pairing leaves them out for good
@@ -149,7 +137,7 @@ def test_an_arbiter_pairs_publishes_and_deals_with_absences(story: Story, tmp_pa
             assert engine_pairs(trf16, 3, tmp_path) == published_pairs(third), trf16
             story.call("pairing", "POST", f"{base}/3/publish", None, officials)
         listing = story.call("pairing", "GET", f"{base}/{number}/pairings")
-        assert unexcused not in players_of(listing)
+        assert unexcused not in seated(listing)
         count = len(listing["boards"])
         for game in story.wait_games(uuid.UUID(tid), number, count):
             story.call("clocks", "POST", f"/games/{game['id']}/result", result, officials)
